@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where new entities get their `createdAt`.
+public protocol Clock: AnyObject {
+    func now() -> Date
+}
+
+/// The real time, cut to whole milliseconds so a stored instant prints and parses back exactly.
+public final class SystemClock: Clock {
+    public init() {}
+    public func now() -> Date {
+        let millis = (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        return Date(timeIntervalSince1970: millis / 1000)
+    }
+}
+
+/// `--deterministic`: starts at 2024-01-01T00:00:00Z and advances exactly one second each
+/// time a timestamp is taken (SPEC §7).
+public final class SteppingClock: Clock {
+    public static let start = Date(timeIntervalSince1970: 1_704_067_200)
+    private var next: Date
+
+    public init(start: Date = SteppingClock.start) { next = start }
+
+    public func now() -> Date {
+        defer { next = next.addingTimeInterval(1) }
+        return next
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where new entities get their id.
+public protocol IDGenerator: AnyObject {
+    func next() -> UUID
+}
+
+public final class RandomIDGenerator: IDGenerator {
+    public init() {}
+    public func next() -> UUID { UUID() }
+}
+
+/// `--deterministic`: version-4-shaped UUIDs from a SplitMix64 stream seeded by `--seed`,
+/// so the same script and seed give the same ids on every machine.
+public final class SeededIDGenerator: IDGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    private func nextWord() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public func next() -> UUID {
+        let high = nextWord()
+        let low = nextWord()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,101 @@
+/// Every command closet knows, built-in or from a command pack. `.help`, tab completion,
+/// `did you mean` and the reference docs all read from here, so a command registered once is
+/// known everywhere.
+public struct CommandRegistry: Sendable {
+    public private(set) var commands: [CommandSpec] = []
+    public private(set) var dotCommands: [DotCommandSpec] = []
+
+    public init(packs: [CommandPack]) {
+        for pack in packs { register(pack) }
+    }
+
+    /// The wardrobe commands and the shell's dot commands.
+    public static let standard = CommandRegistry(packs: [WardrobePack.pack, ShellPack.pack])
+
+    public mutating func register(_ pack: CommandPack) {
+        commands += pack.commands
+        dotCommands += pack.dotCommands
+    }
+
+    /// Words that may start a statement: every command's first word and its aliases'.
+    public var verbs: [String] {
+        var seen: [String] = []
+        for spec in commands {
+            for path in [spec.path] + spec.aliases where !seen.contains(path[0]) { seen.append(path[0]) }
+        }
+        return seen + ["let"]
+    }
+
+    /// Second words valid after a verb (`clothes`, `style`, `stats`).
+    public func objects(after verb: String) -> [String] {
+        var seen: [String] = []
+        for spec in commands {
+            for path in [spec.path] + spec.aliases where path.count > 1 && path[0] == verb.lowercased() {
+                if !seen.contains(path[1]) { seen.append(path[1]) }
+            }
+        }
+        return seen
+    }
+
+    /// The command a statement's leading words name, and the words left for its parameters.
+    public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
+        guard let first = words.first else { throw Diagnostic("expected a command", at: nil) }
+        let verb = first.text.lowercased()
+        let matching = commands.filter { spec in ([spec.path] + spec.aliases).contains { $0[0] == verb } }
+        guard !first.isQuoted, !matching.isEmpty else {
+            throw Diagnostic.unknown(
+                "command", first.text, at: first.range, among: verbs + dotCommands.map(\.name),
+                hint: "'.help' lists the commands")
+        }
+        if let single = matching.first(where: { ([$0.path] + $0.aliases).contains { $0 == [verb] } }) {
+            return (single, Array(words.dropFirst()))
+        }
+        let objects = objects(after: verb)
+        guard words.count > 1 else {
+            throw Diagnostic("'\(verb)' needs one of: \(objects.joined(separator: ", "))", at: first.range)
+        }
+        let second = Self.normalizedObject(words[1].text)
+        for spec in matching {
+            for path in [spec.path] + spec.aliases where path.count > 1 && path[0] == verb {
+                if Self.normalizedObject(path[1]) == second { return (spec, Array(words.dropFirst(2))) }
+            }
+        }
+        throw Diagnostic.unknown(
+            "entity", words[1].text, at: words[1].range, among: objects,
+            hint: "'\(verb)' works on \(objects.joined(separator: ", "))")
+    }
+
+    public func dotCommand(named name: String) -> DotCommandSpec? {
+        let lowered = name.lowercased()
+        return dotCommands.first { $0.name == lowered || $0.aliases.contains(lowered) }
+    }
+
+    public func command(named name: String) -> CommandSpec? {
+        let words = name.split(separator: " ").map { Word(text: String($0), isQuoted: false, range: SourceRange(0, 0)) }
+        guard let (spec, rest) = try? resolve(words), rest.isEmpty else { return nil }
+        return spec
+    }
+
+    /// Entity names accept singular and plural: `style`/`styles`; `clothes` is both.
+    static func normalizedObject(_ word: String) -> String {
+        let lowered = word.lowercased()
+        switch lowered {
+        case "styles": return "style"
+        default: return lowered
+        }
+    }
+}
+
+/// A set of commands registered together: the wardrobe's built-ins today, a sibling app's
+/// commands later.
+public struct CommandPack: Sendable {
+    public var name: String
+    public var commands: [CommandSpec]
+    public var dotCommands: [DotCommandSpec]
+
+    public init(name: String, commands: [CommandSpec], dotCommands: [DotCommandSpec] = []) {
+        self.name = name
+        self.commands = commands
+        self.dotCommands = dotCommands
+    }
+}

@@ -1,0 +1,79 @@
+/// One command: its words, help, what it accepts and what it does. One file per command
+/// builds one of these; the registry collects them, and help, completion, suggestions and the
+/// docs all read from it.
+public struct CommandSpec: Sendable {
+    /// The words that name it: `["add", "clothes"]`, `["cache", "stats"]`.
+    public var path: [String]
+    /// Other names: `[["filter", "clothes"]]`.
+    public var aliases: [[String]]
+    public var summary: String
+    public var parameters: [ParameterSpec]
+    public var keys: [KeySpec]
+    /// Free text after the keys in `.help`, when the keys do not say everything.
+    public var notes: [String]
+    public var examples: [String]
+    /// Whether a key may be given more than once (filters apply in the order written).
+    public var keysRepeat: Bool
+    public var run: @Sendable (Invocation) throws -> Outcome
+
+    public init(
+        path: [String], aliases: [[String]] = [], summary: String, parameters: [ParameterSpec] = [],
+        keys: [KeySpec] = [], notes: [String] = [], examples: [String], keysRepeat: Bool = false,
+        run: @escaping @Sendable (Invocation) throws -> Outcome
+    ) {
+        self.path = path
+        self.aliases = aliases
+        self.summary = summary
+        self.parameters = parameters
+        self.keys = keys
+        self.notes = notes
+        self.examples = examples
+        self.keysRepeat = keysRepeat
+        self.run = run
+    }
+
+    public var name: String { path.joined(separator: " ") }
+
+    /// `add clothes category=<category> season=<season> [description=<text>] ...`
+    public var usage: String {
+        var parts = path
+        parts += parameters.map(\.kind.placeholder)
+        for key in keys {
+            let item = "\(key.name)=\(key.kind.placeholder)"
+            parts.append(key.isRequired ? item : "[\(item)]")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A dot command: a shell setting or action, never stored.
+public struct DotCommandSpec: Sendable {
+    public var name: String
+    public var aliases: [String]
+    public var summary: String
+    /// The words it takes, for usage: `["on|off"]`.
+    public var arguments: [String]
+    /// Fixed first-argument words, for completion.
+    public var choices: [String]
+    /// Whether its argument is a file path (completion offers files).
+    public var takesPath: Bool
+    public var examples: [String]
+    public var run: @Sendable (DotInvocation) throws -> Outcome
+
+    public init(
+        name: String, aliases: [String] = [], summary: String, arguments: [String] = [],
+        choices: [String] = [], takesPath: Bool = false, examples: [String],
+        run: @escaping @Sendable (DotInvocation) throws -> Outcome
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.summary = summary
+        self.arguments = arguments
+        self.choices = choices
+        self.takesPath = takesPath
+        self.examples = examples
+        self.run = run
+    }
+
+    public var usage: String { ([name] + arguments).joined(separator: " ") }
+}

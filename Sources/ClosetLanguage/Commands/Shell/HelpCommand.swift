@@ -1,0 +1,103 @@
+import ClosetDomain
+
+/// `.help [topic]`: generated from the registry, so it lists exactly what exists.
+enum HelpCommand {
+    static let spec = DotCommandSpec(
+        name: ".help", summary: "list commands, or explain one", arguments: ["[command]"],
+        examples: [".help", ".help add", ".help list clothes", ".help .mode"],
+        run: { invocation in
+            let registry = invocation.session.registry
+            let words = invocation.call.arguments
+            guard let first = words.first else { return .text(HelpText.overview(registry)) }
+            let topic = words.map(\.text).joined(separator: " ")
+            if let text = HelpText.topic(topic, registry) { return .text(text) }
+            let names = registry.commands.map(\.name) + registry.commands.map { $0.path[0] }
+                + registry.dotCommands.map(\.name)
+            throw Diagnostic.unknown("help topic", topic, at: first.range.union(words.last!.range), among: names,
+                hint: "'.help' lists the commands")
+        })
+}
+
+/// The text of `.help` and `closet --help`, built from the registry.
+public enum HelpText {
+    public static func overview(_ registry: CommandRegistry) -> String {
+        var out = "Commands:\n"
+        let width = (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count)).max() ?? 0
+        for spec in registry.commands {
+            out += "  " + pad(spec.name, width) + "  " + spec.summary + "\n"
+        }
+        out += "  " + pad("let $name = <command>", width) + "  bind the result of a command to a variable\n"
+        out += "\nDot commands:\n"
+        for spec in registry.dotCommands {
+            out += "  " + pad(spec.usage, width) + "  " + spec.summary + "\n"
+        }
+        out += "\nValues (English or Korean):\n"
+        out += "  category  " + names(ClothesCategory.self) + "\n"
+        out += "  season    " + names(WeatherType.self) + "\n"
+        out += "  sort      " + names(SortBy.self) + "\n"
+        out += "\nReferences: a full id, an id prefix of 4+ characters, $variable, or @N (row N of the last listing).\n"
+        out += "'.help <command>' shows a command's keys and examples.\n"
+        return out
+    }
+
+    /// Help for `add`, `add clothes`, `.mode`; nil if no such topic.
+    public static func topic(_ topic: String, _ registry: CommandRegistry) -> String? {
+        let lowered = topic.lowercased()
+        if lowered.hasPrefix(".") {
+            guard let spec = registry.dotCommand(named: lowered) else { return nil }
+            var out = "\(spec.usage)\n  \(spec.summary)\n"
+            if !spec.aliases.isEmpty { out += "  also: \(spec.aliases.joined(separator: ", "))\n" }
+            out += "\nexample:\n" + spec.examples.map { "  \($0)\n" }.joined()
+            return out
+        }
+        if let spec = registry.command(named: lowered) { return command(spec) }
+        let matching = registry.commands.filter { ([$0.path] + $0.aliases).contains { $0[0] == lowered } }
+        guard !matching.isEmpty else { return nil }
+        return matching.map(command).joined(separator: "\n")
+    }
+
+    public static func command(_ spec: CommandSpec) -> String {
+        var out = "\(spec.name): \(spec.summary)\n\nusage: \(spec.usage)\n"
+        if !spec.aliases.isEmpty {
+            out += "also: " + spec.aliases.map { $0.joined(separator: " ") }.joined(separator: ", ") + "\n"
+        }
+        if !spec.parameters.isEmpty || !spec.keys.isEmpty {
+            out += "\n"
+            let width = (spec.parameters.map { $0.kind.placeholder.count } + spec.keys.map(\.name.count)).max() ?? 0
+            for parameter in spec.parameters {
+                out += "  " + pad(parameter.kind.placeholder, width) + "  " + parameter.summary + "\n"
+            }
+            for key in spec.keys {
+                out += "  " + pad(key.name, width) + "  " + key.summary + (key.isRequired ? " (required)" : "") + "\n"
+                if let values = values(key.kind) { out += "  " + pad("", width) + "    " + values + "\n" }
+            }
+        }
+        if !spec.notes.isEmpty { out += "\n" + spec.notes.map { $0 + "\n" }.joined() }
+        out += "\nexample\(spec.examples.count == 1 ? "" : "s"):\n" + spec.examples.map { "  \($0)\n" }.joined()
+        return out
+    }
+
+    private static func values(_ kind: ValueKind) -> String? {
+        switch kind {
+        case .category, .categories: names(ClothesCategory.self)
+        case .season, .seasons: names(WeatherType.self)
+        case .sort: names(SortBy.self)
+        case .date: "2024-05-17 or 2024-05-17T09:30:00Z"
+        case .size: "a number with B, KB, MB or GB (powers of 1024)"
+        case .clothesRef(_, true): "a reference, or none to empty it"
+        case .text, .count, .clothesRef, .clothesRefs, .styleRef, .path: nil
+        }
+    }
+
+    static func names<V: Vocabulary>(_ type: V.Type) -> String {
+        V.allCases.map { value in
+            var text = "\(value.englishName) (\(value.korean)"
+            for alias in value.aliases { text += ", \(alias)" }
+            return text + ")"
+        }.joined(separator: ", ")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}

@@ -1,0 +1,56 @@
+import ClosetDomain
+
+/// `add style`: the app's style screen. Slots fill in the order written; `clothes=` puts each
+/// into its own category's slot, a later one replacing an earlier one (as the app does).
+enum AddStyle {
+    static let spec = CommandSpec(
+        path: ["add", "style"],
+        summary: "add a style: at most one clothes per category",
+        keys: [
+            KeySpec("name", .text, "what to call it (optional)"),
+            KeySpec("season", .season, "when to wear it (default all)"),
+        ] + WardrobePack.slotKeys + [
+            KeySpec("clothes", .clothesRefs, "clothes to put into their own category's slot"),
+            KeySpec("created", .date, "when it was added (default now)"),
+        ],
+        notes: ["A style needs at least one clothes."],
+        examples: [
+            "add style name=\"가을용 옷\" season=fall top=$knit bottom=$jeans",
+            "add style clothes=@1,@4,@7",
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Outcome {
+        let session = invocation.session
+        let season = invocation.season("season") ?? .allWeather
+        let created = invocation.date("created")
+        let viewModel = StyleDetailViewModel(style: nil, repository: session.store) { weather in
+            Style(uuid: session.ids.next(), createdAt: created ?? session.clock.now(), clothes: [:], weather: weather)
+        }
+        StyleSlots.apply(invocation, to: viewModel, weather: season)
+        switch try viewModel.save(name: invocation.text("name"), weather: season) {
+        case .saved(let style):
+            return .style(style)
+        case .nothingToSave:
+            throw Diagnostic(
+                "a style needs at least one clothes: add top=<ref>, clothes=<ref>,... or another slot",
+                at: invocation.call.range)
+        }
+    }
+}
+
+/// Slot arguments shared by `add style` and `edit style`, applied in the order written.
+enum StyleSlots {
+    static func apply(_ invocation: Invocation, to viewModel: StyleDetailViewModel, weather: WeatherType) {
+        for argument in invocation.arguments {
+            switch argument.value {
+            case .clothes(let list):
+                for clothes in list { viewModel.update(clothes: clothes, weather: weather) }
+            case .none:
+                if let category = ClothesCategory.named(argument.key) { viewModel.removeClothes(of: category) }
+            case .text, .categories, .seasons, .sort, .count, .size, .date, .style, .path:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The one place diagnostics become text:
+///
+///     seed.closet:12:22: error: unknown category 'topp'; did you mean 'top'?
+///     add clothes category=topp season=fall
+///                          ^^^^
+///
+/// The origin prefix appears for scripts (`file:line:column:`), not at the prompt or in `-c`.
+/// Columns count characters; the caret line counts display cells, so it sits under Hangul too.
+public enum DiagnosticRenderer {
+    public static func render(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) -> String {
+        var message = diagnostic.message
+        if let suggestion = diagnostic.suggestion { message += "; did you mean '\(suggestion)'?" }
+        guard let source, let range = diagnostic.range else {
+            let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
+            return "\(prefix)error: \(message)\n"
+        }
+
+        let bytes = Array(source.text.utf8)
+        let lower = min(max(0, range.lower), bytes.count)
+        let upper = min(max(lower, range.upper), bytes.count)
+        let lineStart = bytes[0..<lower].lastIndex(of: .newline).map { $0 + 1 } ?? 0
+        let lineEnd = bytes[lower...].firstIndex(of: .newline) ?? bytes.count
+        let lineIndex = bytes[0..<lower].reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
+        let before = String(decoding: bytes[lineStart..<lower], as: UTF8.self)
+        let marked = String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self)
+        let column = before.count + 1
+        let lineText = lineIndex < source.lines.count
+            ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+
+        var text = ""
+        if let origin { text += "\(origin):\(source.firstLine + lineIndex):\(column): " }
+        text += "error: \(message)\n"
+        text += lineText + "\n"
+        // Keep tabs so the caret lines up however the terminal sets tab stops.
+        let padding = before.map { $0 == "\t" ? "\t" : String(repeating: " ", count: TextWidth.of($0)) }.joined()
+        text += padding + String(repeating: "^", count: max(1, TextWidth.of(marked))) + "\n"
+        return text
+    }
+}

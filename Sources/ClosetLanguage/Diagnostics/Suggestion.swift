@@ -1,0 +1,42 @@
+/// The one `did you mean` helper every unknown name goes through: the candidate with the
+/// smallest edit distance, if close enough to be a plausible typo, or one the input begins.
+public enum Suggestion {
+    public static func closest(to input: String, among candidates: [String]) -> String? {
+        let typed = Array(input.lowercased())
+        guard !typed.isEmpty else { return nil }
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(typed, Array(candidate.lowercased()))
+            if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+        }
+        let allowed = max(1, min(3, typed.count / 3))
+        if let best, best.distance <= allowed, best.distance > 0 { return best.candidate }
+        if typed.count >= 2,
+            let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count })
+        {
+            return prefixed
+        }
+        return nil
+    }
+
+    /// Levenshtein distance with adjacent transpositions counted as one edit.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

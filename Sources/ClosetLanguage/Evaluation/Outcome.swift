@@ -1,0 +1,34 @@
+import ClosetDomain
+import Foundation
+
+/// What a statement produced, before any output format is chosen. Renderers switch over it.
+public enum Outcome: Sendable {
+    case clothes(Clothes)
+    case clothesList([Clothes])
+    case style(Style)
+    case styles([Style])
+    case count(Int)
+    case removed(UUID)
+    /// Free text for people: help, notices. Printed as is in every format.
+    case text(String)
+    /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
+    case table(Grid)
+    case nothing
+}
+
+/// Rows of text cells under named columns: what table, csv and line output draw.
+public struct Grid: Sendable, Hashable {
+    public var columns: [String]
+    public var rows: [[String]]
+    /// Columns drawn right-aligned in a table (numbers).
+    public var numericColumns: Set<Int>
+    /// Whether a table ends with `(N rows)`: listings do, single entities do not.
+    public var isListing: Bool
+
+    public init(columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false) {
+        self.columns = columns
+        self.rows = rows
+        self.numericColumns = numericColumns
+        self.isListing = isListing
+    }
+}

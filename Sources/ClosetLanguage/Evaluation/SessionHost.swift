@@ -1,0 +1,15 @@
+/// What a session needs from the world, injected by whoever hosts it (the command-line
+/// program, the golden-test runner, unit tests), so the language itself does no I/O.
+public protocol SessionHost: AnyObject {
+    /// Ordinary output (results, echo) or diagnostics, in the order they happen.
+    func write(_ text: String, to stream: OutputChannel)
+    /// The text of a script for `.read`; throws a `Diagnostic` (no range) when it cannot.
+    func readScript(at path: String) throws -> (text: String, displayName: String)
+    /// A monotonic clock in seconds, for `.timer`.
+    func monotonicSeconds() -> Double
+}
+
+public enum OutputChannel: Sendable {
+    case standardOutput
+    case standardError
+}

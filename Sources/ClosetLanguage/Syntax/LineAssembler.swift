@@ -1,0 +1,45 @@
+/// Joins physical lines into statements: a line ending in `\` (outside a comment) continues
+/// on the next. Used by scripts, stdin and the prompt alike.
+public struct LineAssembler {
+    private var pending: [String] = []
+    private var firstLine = 0
+
+    public init() {}
+
+    /// Whether a statement is half-typed (the prompt shows the continuation prompt).
+    public var isContinuing: Bool { !pending.isEmpty }
+
+    /// Adds a line; returns a complete statement when this line ends one.
+    public mutating func add(_ line: String, lineNumber: Int) -> StatementSource? {
+        if pending.isEmpty { firstLine = lineNumber }
+        pending.append(line)
+        if Self.continues(line) { return nil }
+        return finish()
+    }
+
+    /// Whatever is pending (a script that ends on a `\` line).
+    public mutating func finish() -> StatementSource? {
+        guard !pending.isEmpty else { return nil }
+        defer { pending = [] }
+        return StatementSource(lines: pending, firstLine: firstLine)
+    }
+
+    /// Drops a half-typed statement (Ctrl-C at a continuation prompt).
+    public mutating func reset() { pending = [] }
+
+    static func continues(_ line: String) -> Bool {
+        guard line.utf8.last == .backslash else { return false }
+        var quote: UInt8?
+        var escaped = false
+        for byte in line.utf8.dropLast() {
+            if let open = quote {
+                if escaped { escaped = false } else if byte == .backslash && open == .doubleQuote { escaped = true } else if byte == open { quote = nil }
+            } else if byte == .doubleQuote || byte == .singleQuote {
+                quote = byte
+            } else if byte == .hash {
+                return false
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,140 @@
+/// Parser: tokens → a `Statement` (or nothing, for a blank or comment-only line).
+///
+/// Grammar, one statement per logical line:
+///   statement := '.'name word* | 'let' '$'name '=' command | command
+///   command   := item+ ;  item := word | word '=' value (',' value)*
+/// `key=value` is written without blanks; a blank after `=` or `,` is a missing value.
+/// The parser knows no command names: the evaluator resolves words against the registry.
+public enum Parser {
+    public static func parse(_ text: String) throws(Diagnostic) -> Statement? {
+        let tokens = try Lexer.tokenize(text)
+        guard let first = tokens.first else { return nil }
+        var cursor = Cursor(tokens: tokens)
+
+        if case .word(let word) = first.kind, word.hasPrefix("."), word.count > 1 {
+            return try dotStatement(&cursor)
+        }
+        if case .word("let") = first.kind, tokens.count > 1 {
+            return try binding(&cursor)
+        }
+        let call = try command(&cursor)
+        return Statement(kind: .command(call), range: call.range)
+    }
+
+    private struct Cursor {
+        let tokens: [Token]
+        var index = 0
+        var current: Token? { index < tokens.count ? tokens[index] : nil }
+        var next: Token? { index + 1 < tokens.count ? tokens[index + 1] : nil }
+        mutating func advance() { index += 1 }
+    }
+
+    private static func word(from token: Token) -> Word? {
+        switch token.kind {
+        case .word(let text): Word(text: text, isQuoted: false, range: token.range)
+        case .quoted(let text): Word(text: text, isQuoted: true, range: token.range)
+        case .equals, .comma: nil
+        }
+    }
+
+    private static func dotStatement(_ cursor: inout Cursor) throws(Diagnostic) -> Statement {
+        guard let first = cursor.current, let name = word(from: first) else {
+            throw Diagnostic("expected a dot command", at: nil)
+        }
+        cursor.advance()
+        var arguments: [Word] = []
+        var range = name.range
+        while let token = cursor.current {
+            range = range.union(token.range)
+            switch token.kind {
+            case .word, .quoted:
+                // `.mode json` takes words; `a=b` is read back as one word for `.read` paths.
+                arguments.append(word(from: token)!)
+            case .equals, .comma:
+                if var last = arguments.last, !token.followsBlank, last.range.upper == token.range.lower {
+                    last.text += token.kind == .equals ? "=" : ","
+                    last.range = last.range.union(token.range)
+                    arguments[arguments.count - 1] = last
+                } else {
+                    arguments.append(Word(text: token.kind == .equals ? "=" : ",", isQuoted: false, range: token.range))
+                }
+            }
+            cursor.advance()
+        }
+        let call = DotCall(name: name, arguments: arguments, range: range)
+        return Statement(kind: .dot(call), range: range)
+    }
+
+    private static func binding(_ cursor: inout Cursor) throws(Diagnostic) -> Statement {
+        let letToken = cursor.current!
+        cursor.advance()
+        guard let nameToken = cursor.current, case .word(let raw) = nameToken.kind, raw.hasPrefix("$") else {
+            throw Diagnostic(
+                "expected a variable after 'let', like 'let $coat = add clothes ...'",
+                at: cursor.current?.range ?? letToken.range)
+        }
+        let name = String(raw.dropFirst())
+        guard Variables.isValidName(name) else {
+            throw Diagnostic(
+                "'\(raw)' is not a valid variable name: use $ then letters, digits or _", at: nameToken.range)
+        }
+        cursor.advance()
+        guard let equals = cursor.current, equals.kind == .equals else {
+            throw Diagnostic("expected '=' after '\(raw)'", at: cursor.current?.range ?? nameToken.range)
+        }
+        cursor.advance()
+        guard cursor.current != nil else {
+            throw Diagnostic("expected a command after '='", at: equals.range)
+        }
+        let call = try command(&cursor)
+        let range = letToken.range.union(call.range)
+        return Statement(
+            kind: .binding(Binding(name: name, nameRange: nameToken.range, command: call, range: range)),
+            range: range)
+    }
+
+    private static func command(_ cursor: inout Cursor) throws(Diagnostic) -> CommandCall {
+        var words: [Word] = []
+        var arguments: [Argument] = []
+        var range: SourceRange?
+
+        while let token = cursor.current {
+            switch token.kind {
+            case .equals:
+                throw Diagnostic("unexpected '=': write arguments as key=value with no blanks", at: token.range)
+            case .comma:
+                throw Diagnostic("unexpected ',': list values go after a key, like season=fall,winter", at: token.range)
+            case .word, .quoted:
+                let item = word(from: token)!
+                cursor.advance()
+                if let equals = cursor.current, equals.kind == .equals, !equals.followsBlank {
+                    cursor.advance()
+                    let argument = try argumentValues(key: item, equals: equals, &cursor)
+                    arguments.append(argument)
+                    range = range.map { $0.union(argument.range) } ?? argument.range
+                } else {
+                    words.append(item)
+                    range = range.map { $0.union(item.range) } ?? item.range
+                }
+            }
+        }
+        return CommandCall(words: words, arguments: arguments, range: range ?? SourceRange(0, 0))
+    }
+
+    private static func argumentValues(key: Word, equals: Token, _ cursor: inout Cursor) throws(Diagnostic) -> Argument {
+        var values: [Word] = []
+        var last = equals
+        while true {
+            guard let token = cursor.current, !token.followsBlank, let value = word(from: token) else {
+                let what = last.kind == .comma ? "','" : "'\(key.text)='"
+                throw Diagnostic("missing value after \(what)", at: key.range.union(last.range))
+            }
+            values.append(value)
+            cursor.advance()
+            guard let comma = cursor.current, comma.kind == .comma, !comma.followsBlank else { break }
+            last = comma
+            cursor.advance()
+        }
+        return Argument(key: key, values: values, range: key.range.union(values.last!.range))
+    }
+}

@@ -1,0 +1,42 @@
+/// A span of a statement's text in UTF-8 byte offsets. Byte offsets keep the lexer fast on
+/// long seed scripts; the diagnostic renderer turns them into line and column for people.
+public struct SourceRange: Hashable, Sendable {
+    public var lower: Int
+    public var upper: Int
+
+    public init(_ lower: Int, _ upper: Int) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// The smallest range covering both.
+    public func union(_ other: SourceRange) -> SourceRange {
+        SourceRange(min(lower, other.lower), max(upper, other.upper))
+    }
+}
+
+/// The text of one statement as the evaluator sees it: physical lines joined (a trailing `\`
+/// removed, lines separated by "\n"), with where it came from for diagnostics and echo.
+public struct StatementSource: Sendable {
+    /// The physical lines as typed, including any trailing `\`.
+    public var lines: [String]
+    /// The line number of the first physical line in its file (1-based).
+    public var firstLine: Int
+    /// The joined text the lexer reads.
+    public var text: String
+
+    public init(lines: [String], firstLine: Int = 1) {
+        self.lines = lines
+        self.firstLine = firstLine
+        var text = ""
+        for (index, line) in lines.enumerated() {
+            if index > 0 { text += "\n" }
+            text += index < lines.count - 1 ? String(line.dropLast()) : line
+        }
+        self.text = text
+    }
+
+    public init(_ text: String) {
+        self.init(lines: [text])
+    }
+}

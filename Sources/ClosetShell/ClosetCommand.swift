@@ -1,0 +1,121 @@
+import ClosetDomain
+import ClosetLanguage
+import ClosetStorage
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `closet` program: options → a session on a store → statements from `-c`, files, stdin
+/// or the prompt → an exit status (SPEC §7).
+public enum ClosetCommand {
+    public static let version = "0.1.0"
+
+    public enum ExitStatus: Int32 {
+        case success = 0
+        case failure = 1
+        case usage = 2
+        case store = 3
+    }
+
+    public static func main(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            ProcessHost.writeAll(Array("error: \(error.message)\nrun 'closet --help' for usage\n".utf8), to: STDERR_FILENO)
+            return ExitStatus.usage.rawValue
+        }
+        switch options.action {
+        case .help:
+            print(Options.usage + "\n\n" + HelpText.overview(.standard), terminator: "")
+            return 0
+        case .version:
+            print("closet \(version)")
+            return 0
+        case .test(let update, let paths):
+            return GoldenRunner(environment: environment).run(paths: paths, update: update).rawValue
+        case .interactiveOrStdin, .statement, .run:
+            return runStatements(options, environment: environment).rawValue
+        }
+    }
+
+    static func makeSession(_ options: Options, store: WardrobeStore, host: SessionHost) -> Session {
+        var settings = Session.Settings()
+        settings.format = options.format ?? .table
+        settings.bail = options.bail
+        settings.echo = options.echo
+        let clock: Clock = options.deterministic ? SteppingClock() : SystemClock()
+        let ids: IDGenerator = options.deterministic ? SeededIDGenerator(seed: options.seed) : RandomIDGenerator()
+        return Session(
+            store: store, host: host, settings: settings, clock: clock, ids: ids,
+            isDeterministic: options.deterministic)
+    }
+
+    static func runStatements(_ options: Options, environment: [String: String]) -> ExitStatus {
+        let store: WardrobeStore
+        switch StoreLocation.resolve(options.store, environment: environment) {
+        case .memory:
+            store = MemoryWardrobe()
+        case .directory:
+            // The durable store arrives with its own issue; until then a path is refused
+            // rather than silently forgotten.
+            ProcessHost.writeAll(Array("error: on-disk stores are not available yet; use --store :memory:\n".utf8), to: STDERR_FILENO)
+            return .store
+        }
+        let host = ProcessHost()
+        defer { host.flush() }
+        let session = makeSession(options, store: store, host: host)
+
+        switch options.action {
+        case .statement(let text):
+            var lineNumber = 0
+            var assembler = LineAssembler()
+            text.enumerateLines { line, stop in
+                lineNumber += 1
+                if let source = assembler.add(line, lineNumber: lineNumber) {
+                    session.executeAndCommit(source)
+                    if session.quitRequested || (options.bail && session.failureCount > 0) { stop = true }
+                }
+            }
+            if let rest = assembler.finish(), !session.quitRequested { session.executeAndCommit(rest) }
+        case .run(let files):
+            for file in files {
+                let script: (text: String, displayName: String)
+                do {
+                    script = try ScriptFile.read(file, relativeTo: nil)
+                } catch {
+                    session.report(error, source: nil, origin: nil)
+                    return .failure
+                }
+                let result = session.runScript(script.text, name: script.displayName)
+                guard session.commit() else { return .store }
+                if result.stopped || session.quitRequested { break }
+            }
+        case .interactiveOrStdin:
+            StandardInput.run(session, host: host, interactive: isatty(STDIN_FILENO) == 1 && environment["CI"] == nil)
+        case .help, .version, .test:
+            break
+        }
+        return session.failureCount > 0 ? .failure : .success
+    }
+}
+
+/// Where `--store` points (SPEC §7 default path rules).
+public enum StoreLocation: Equatable {
+    case memory
+    case directory(String)
+
+    public static func resolve(_ option: String?, environment: [String: String]) -> StoreLocation {
+        if let option { return option == ":memory:" ? .memory : .directory(option) }
+        if let path = environment["CLOSET_STORE"], !path.isEmpty { return path == ":memory:" ? .memory : .directory(path) }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return .directory(data + "/closet") }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return .directory(home + "/.local/share/closet")
+    }
+}

@@ -1,0 +1,144 @@
+import ClosetDomain
+import ClosetLanguage
+import ClosetStorage
+import Foundation
+
+/// `closet test`: runs each `NAME.closet` with `--deterministic --store :memory: --echo` and
+/// compares its transcript with `NAME.expected` (SPEC §9).
+///
+/// Guard rails: a missing `.expected` fails (only `--update` records one); finding no test
+/// files fails; `--update` rewrites only files that differ and refuses to run under `CI=true`;
+/// a mismatch prints a labelled unified diff and the file:line of the first statement whose
+/// output differs. The run ends with `N passed, N failed`.
+public struct GoldenRunner {
+    public static let defaultFolder = "Tests/Golden"
+    let environment: [String: String]
+    var output: (String) -> Void = { text in ProcessHost.writeAll(Array(text.utf8), to: 1) }
+
+    public init(environment: [String: String], output: ((String) -> Void)? = nil) {
+        self.environment = environment
+        if let output { self.output = output }
+    }
+
+    public struct Result: Equatable, Sendable {
+        public var passed: [String] = []
+        public var failed: [String] = []
+        public var updated: [String] = []
+    }
+
+    public func run(paths: [String], update: Bool) -> ClosetCommand.ExitStatus {
+        if update, ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
+            output("error: 'closet test --update' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n")
+            return .usage
+        }
+        let files: [String]
+        do {
+            files = try Self.collect(paths.isEmpty ? [Self.defaultFolder] : paths)
+        } catch {
+            output("error: \(error.message)\n0 passed, 0 failed\n")
+            return .failure
+        }
+        guard !files.isEmpty else {
+            output("error: no golden tests (*.closet) found in \((paths.isEmpty ? [Self.defaultFolder] : paths).joined(separator: ", "))\n0 passed, 0 failed\n")
+            return .failure
+        }
+        var result = Result()
+        for file in files { check(file, update: update, into: &result) }
+        var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
+        if !result.updated.isEmpty { summary = "updated \(result.updated.count) file\(result.updated.count == 1 ? "" : "s")\n" + summary }
+        output(summary + "\n")
+        return result.failed.isEmpty ? .success : .failure
+    }
+
+    struct CollectError: Error { var message: String }
+
+    /// Every `*.closet` under the given files and folders, sorted, each once.
+    static func collect(_ paths: [String]) throws(CollectError) -> [String] {
+        var files: [String] = []
+        let manager = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CollectError(message: "no such file or folder '\(path)'")
+            }
+            if isDirectory.boolValue {
+                let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix(".closet") }.sorted()
+                files += found.map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                guard path.hasSuffix(".closet") else { throw CollectError(message: "'\(path)' is not a .closet file") }
+                files.append(path)
+            }
+        }
+        var seen = Set<String>()
+        return files.filter { seen.insert($0).inserted }
+    }
+
+    /// Runs one script the golden way and returns its transcript and line owners.
+    public static func transcript(of file: String) throws -> (text: String, owners: [StatementLocation?]) {
+        let script = try ScriptFile.read(file, relativeTo: nil)
+        let host = TranscriptHost(baseDirectory: (file as NSString).deletingLastPathComponent)
+        var settings = Session.Settings()
+        settings.echo = true
+        let session = Session(
+            store: MemoryWardrobe(), host: host, settings: settings, clock: SteppingClock(),
+            ids: SeededIDGenerator(seed: 0), isDeterministic: true)
+        host.session = session
+        _ = session.runScript(script.text, name: (file as NSString).lastPathComponent)
+        _ = session.commit()
+        return (host.text, host.lineOwners)
+    }
+
+    private func check(_ file: String, update: Bool, into result: inout Result) {
+        let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
+        let name = (file as NSString).lastPathComponent
+        let actual: (text: String, owners: [StatementLocation?])
+        do {
+            actual = try Self.transcript(of: file)
+        } catch {
+            output("FAIL \(file): \((error as? Diagnostic)?.message ?? "\(error)")\n")
+            result.failed.append(file)
+            return
+        }
+        let expected = FileManager.default.contents(atPath: expectedPath).flatMap { String(data: $0, encoding: .utf8) }
+        if expected == actual.text {
+            result.passed.append(file)
+            return
+        }
+        if update {
+            do {
+                try actual.text.write(toFile: expectedPath, atomically: true, encoding: .utf8)
+                output("\(expected == nil ? "created" : "updated") \(expectedPath)\n")
+                result.updated.append(file)
+                result.passed.append(file)
+            } catch {
+                output("FAIL \(file): cannot write \(expectedPath): \(error.localizedDescription)\n")
+                result.failed.append(file)
+            }
+            return
+        }
+        result.failed.append(file)
+        guard let expected else {
+            output("FAIL \(file): missing \((expectedPath as NSString).lastPathComponent); record it on purpose with 'closet test --update \(file)'\n")
+            return
+        }
+        let oldLines = Self.lines(expected)
+        let newLines = Self.lines(actual.text)
+        var where_ = ""
+        let common = min(oldLines.count, newLines.count)
+        let firstDifference = (0..<common).first { oldLines[$0] != newLines[$0] } ?? common
+        let ownerIndex = min(firstDifference, actual.owners.count - 1)
+        if ownerIndex >= 0, let owner = actual.owners[ownerIndex] {
+            where_ = ": output first differs at \(name):\(owner.line)"
+        }
+        output("FAIL \(file)\(where_)\n")
+        output(UnifiedDiff.render(
+            old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))
+    }
+
+    static func lines(_ text: String) -> [String] {
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+}

@@ -1,0 +1,137 @@
+import ClosetLanguage
+
+/// The command line (SPEC §7), parsed without any package: a handful of options, then an
+/// optional subcommand (`run`, `test`, `dump`-style verbs later).
+public struct Options: Equatable {
+    public enum Action: Equatable {
+        case interactiveOrStdin
+        case statement(String)
+        case run([String])
+        case test(update: Bool, paths: [String])
+        case help
+        case version
+    }
+
+    public var action: Action = .interactiveOrStdin
+    public var store: String?
+    public var format: OutputFormat?
+    public var bail = false
+    public var echo = false
+    public var deterministic = false
+    public var seed: UInt64 = 0
+
+    /// A usage problem: exit status 2.
+    public struct UsageError: Error, Equatable {
+        public var message: String
+    }
+
+    static let valueOptions = ["--store", "--format", "--seed", "-c"]
+    static let flagOptions = ["--bail", "--echo", "--deterministic", "--help", "-h", "--version"]
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var index = 0
+        var statement: String?
+        func value(_ name: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "'\(name)' needs a value") }
+            return arguments[index]
+        }
+
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inlineValue = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func optionValue() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                return try value(argument)
+            }
+            switch argument {
+            case "--store": options.store = try optionValue()
+            case "--format":
+                let text = try optionValue()
+                guard let format = OutputFormat(rawValue: text.lowercased()) else {
+                    throw UsageError(message: "unknown format '\(text)'; use table, json, csv or line")
+                }
+                options.format = format
+            case "--seed":
+                let text = try optionValue()
+                guard let seed = UInt64(text) else { throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'") }
+                options.seed = seed
+            case "--bail": options.bail = true
+            case "--echo": options.echo = true
+            case "--deterministic": options.deterministic = true
+            case "--help", "-h": options.action = .help
+            case "--version": options.action = .version
+            case "-c":
+                guard statement == nil else { throw UsageError(message: "'-c' given twice; put statements on separate lines of one -c") }
+                statement = try value(argument)
+            case "run":
+                let files = Array(arguments[(index + 1)...])
+                guard !files.isEmpty else { throw UsageError(message: "'run' needs at least one .closet file") }
+                if let option = files.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+                    throw UsageError(message: "put options before 'run': '\(option)'")
+                }
+                options.action = .run(files)
+                index = arguments.count
+                continue
+            case "test":
+                var update = false
+                var paths: [String] = []
+                for word in arguments[(index + 1)...] {
+                    if word == "--update" { update = true } else if word.hasPrefix("-") {
+                        throw UsageError(message: "unknown option '\(word)' for 'test'; it takes --update and paths")
+                    } else { paths.append(word) }
+                }
+                options.action = .test(update: update, paths: paths)
+                index = arguments.count
+                continue
+            default:
+                if argument.hasPrefix("-") {
+                    var message = "unknown option '\(argument)'"
+                    if let near = Suggestion.closest(to: argument, among: valueOptions + flagOptions) {
+                        message += "; did you mean '\(near)'?"
+                    }
+                    throw UsageError(message: message)
+                }
+                var message = "unknown command '\(argument)'"
+                if let near = Suggestion.closest(to: argument, among: ["run", "test"]) {
+                    message += "; did you mean '\(near)'?"
+                } else {
+                    message += "; to run a statement, use -c '\(argument) ...'"
+                }
+                throw UsageError(message: message)
+            }
+            index += 1
+        }
+        if let statement {
+            guard options.action == .interactiveOrStdin else {
+                throw UsageError(message: "'-c' cannot be combined with 'run' or 'test'")
+            }
+            options.action = .statement(statement)
+        }
+        return options
+    }
+
+    public static let usage = """
+        usage: closet [options]                      a terminal: the prompt; otherwise statements from stdin
+               closet [options] -c '<statement>'     run one statement
+               closet [options] run <file.closet>... run scripts, one transaction per file
+               closet test [--update] [<path>...]    golden tests (default folder Tests/Golden)
+
+        options:
+          --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,
+                                   ~/.local/share/closet)
+          --format <format>        table, json, csv or line (default table)
+          --bail                   stop at the first failing statement
+          --echo                   print each statement before its output
+          --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)
+          --seed <n>               seed for --deterministic ids (default 0)
+          --help, --version
+
+        exit status: 0 success, 1 a statement or test failed, 2 bad usage, 3 the store could not be opened
+        """
+}

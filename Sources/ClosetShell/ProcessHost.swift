@@ -1,0 +1,85 @@
+import ClosetLanguage
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The session host for a real process: buffered standard output (flushed before anything
+/// goes to standard error, so the two stay in order on a terminal), files read from disk
+/// relative to `baseDirectory`.
+final class ProcessHost: SessionHost {
+    private var buffer: [UInt8] = []
+    /// Flush when this much is pending: big seed scripts print a lot.
+    private static let flushThreshold = 64 * 1024
+    let baseDirectory: String?
+
+    init(baseDirectory: String? = nil) {
+        self.baseDirectory = baseDirectory
+    }
+
+    deinit { flush() }
+
+    func write(_ text: String, to stream: OutputChannel) {
+        switch stream {
+        case .standardOutput:
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.flushThreshold { flush() }
+        case .standardError:
+            flush()
+            Self.writeAll(Array(text.utf8), to: STDERR_FILENO)
+        }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        Self.writeAll(buffer, to: STDOUT_FILENO)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed pipe: nothing more can be said
+                }
+                offset += written
+            }
+        }
+    }
+
+    func readScript(at path: String) throws -> (text: String, displayName: String) {
+        try ScriptFile.read(path, relativeTo: baseDirectory)
+    }
+
+    func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// Reading `.closet` files, with the errors people understand.
+enum ScriptFile {
+    static func read(_ path: String, relativeTo base: String?) throws -> (text: String, displayName: String) {
+        let resolved: String
+        if let base, !path.hasPrefix("/") { resolved = (base as NSString).appendingPathComponent(path) } else { resolved = path }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
+            throw Diagnostic("cannot read '\(path)': no such file", at: nil)
+        }
+        guard !isDirectory.boolValue else { throw Diagnostic("cannot read '\(path)': it is a directory", at: nil) }
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw Diagnostic("cannot read '\(path)': permission denied", at: nil)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Diagnostic("cannot read '\(path)': it is not UTF-8 text", at: nil)
+        }
+        return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path)
+    }
+}

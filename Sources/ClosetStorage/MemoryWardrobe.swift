@@ -1,0 +1,112 @@
+import ClosetDomain
+import Foundation
+
+/// The in-memory store: both repositories over two ordered tables, with an undo log so a
+/// failed statement (or a script under `--bail`) rolls back exactly. `commit` drops the log.
+/// A durable store builds on the same tables and writes the log's effects to its journal.
+public final class MemoryWardrobe: WardrobeStore {
+    /// One change, with what is needed to undo it.
+    enum Change {
+        case clothesSaved(id: UUID, slot: Int, previous: Clothes?)
+        case clothesRemoved(id: UUID, slot: Int, row: Clothes)
+        case styleSaved(id: UUID, slot: Int, previous: StyleRecord?)
+        case styleRemoved(id: UUID, slot: Int, row: StyleRecord)
+    }
+
+    private var clothesTable = OrderedTable<Clothes>()
+    private var styleTable = OrderedTable<StyleRecord>()
+    private(set) var undoLog: [Change] = []
+
+    public init() {}
+
+    public var location: String { ":memory:" }
+
+    // MARK: transactions
+
+    public func savepoint() -> Savepoint { Savepoint(position: undoLog.count) }
+
+    public func rollback(to savepoint: Savepoint) {
+        while undoLog.count > savepoint.position {
+            switch undoLog.removeLast() {
+            case .clothesSaved(let id, let slot, let previous):
+                if let previous { clothesTable.restore(previous, id: id, slot: slot) } else { clothesTable.clear(slot: slot) }
+            case .clothesRemoved(let id, let slot, let row):
+                clothesTable.restore(row, id: id, slot: slot)
+            case .styleSaved(let id, let slot, let previous):
+                if let previous { styleTable.restore(previous, id: id, slot: slot) } else { styleTable.clear(slot: slot) }
+            case .styleRemoved(let id, let slot, let row):
+                styleTable.restore(row, id: id, slot: slot)
+            }
+        }
+    }
+
+    public func commit() throws(RepositoryError) {
+        undoLog.removeAll(keepingCapacity: true)
+        clothesTable.compactIfSparse()
+        styleTable.compactIfSparse()
+    }
+
+    // MARK: clothes
+
+    public var clothesCount: Int { clothesTable.count }
+
+    public func fetchClothesList() throws(RepositoryError) -> ClothesList {
+        clothesTable.rows.toClothesList()
+    }
+
+    public func fetchAllClothes() -> [Clothes] { clothesTable.rows }
+
+    public func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
+
+    public func save(clothes: Clothes) throws(RepositoryError) {
+        let (slot, previous) = clothesTable.upsert(clothes, id: clothes.id)
+        undoLog.append(.clothesSaved(id: clothes.id, slot: slot, previous: previous))
+    }
+
+    public func remove(clothes: Clothes) throws(RepositoryError) {
+        guard let (slot, row) = clothesTable.remove(id: clothes.id) else { throw .invalidData }
+        undoLog.append(.clothesRemoved(id: clothes.id, slot: slot, row: row))
+        for record in styleTable.rows where record.clothesIDs.values.contains(clothes.id) {
+            var updated = record
+            updated.clothesIDs = record.clothesIDs.filter { $0.value != clothes.id }
+            saveRecord(updated)
+        }
+    }
+
+    public func removeAllClothes() throws(RepositoryError) {
+        for clothes in clothesTable.rows { try remove(clothes: clothes) }
+    }
+
+    // MARK: styles
+
+    public var styleCount: Int { styleTable.count }
+
+    public func fetchStyles() throws(RepositoryError) -> [Style] {
+        styleTable.rows.map(resolve)
+    }
+
+    public func style(withID id: UUID) -> Style? { styleTable[id].map(resolve) }
+
+    public func save(style: Style) throws(RepositoryError) {
+        for clothes in style.clothes.values where clothesTable[clothes.id] == nil { throw .invalidData }
+        saveRecord(StyleRecord(style))
+    }
+
+    public func remove(style: Style) throws(RepositoryError) {
+        guard let (slot, row) = styleTable.remove(id: style.id) else { throw .invalidData }
+        undoLog.append(.styleRemoved(id: style.id, slot: slot, row: row))
+    }
+
+    public func removeAllStyles() throws(RepositoryError) {
+        for record in styleTable.rows { try remove(style: resolve(record)) }
+    }
+
+    private func saveRecord(_ record: StyleRecord) {
+        let (slot, previous) = styleTable.upsert(record, id: record.id)
+        undoLog.append(.styleSaved(id: record.id, slot: slot, previous: previous))
+    }
+
+    private func resolve(_ record: StyleRecord) -> Style {
+        record.style { clothesTable[$0] }
+    }
+}

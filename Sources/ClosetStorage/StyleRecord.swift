@@ -1,0 +1,26 @@
+import ClosetDomain
+import Foundation
+
+/// How a style is kept: its clothes by id, so an edit to a clothes shows in every style
+/// holding it and a removed clothes can leave its slots.
+struct StyleRecord: Hashable {
+    let id: UUID
+    let createdAt: Date
+    var name: String?
+    var weather: WeatherType
+    var clothesIDs: [ClothesCategory: UUID]
+
+    init(_ style: Style) {
+        id = style.id
+        createdAt = style.createdAt
+        name = style.name
+        weather = style.weather
+        clothesIDs = style.clothes.mapValues(\.id)
+    }
+
+    func style(resolving clothes: (UUID) -> Clothes?) -> Style {
+        var slots: [ClothesCategory: Clothes] = [:]
+        for (category, id) in clothesIDs { slots[category] = clothes(id) }
+        return Style(uuid: id, createdAt: createdAt, clothes: slots, weather: weather, name: name)
+    }
+}

@@ -42,7 +42,10 @@ public struct CommandRegistry: Sendable {
         guard let first = words.first else { throw Diagnostic("expected a command", at: nil) }
         let verb = first.text.lowercased()
         let matching = commands.filter { spec in ([spec.path] + spec.aliases).contains { $0[0] == verb } }
-        guard !first.isQuoted, !matching.isEmpty else {
+        if first.isQuoted, !matching.isEmpty {
+            throw Diagnostic("a command name is written without quotes: \(verb)", at: first.range)
+        }
+        guard !matching.isEmpty else {
             throw Diagnostic.unknown(
                 "command", first.text, at: first.range, among: verbs + dotCommands.map(\.name),
                 hint: "'.help' lists the commands")

@@ -84,7 +84,6 @@ public enum HelpText {
         case .sort: names(SortBy.self)
         case .date: "2024-05-17 or 2024-05-17T09:30:00Z"
         case .size: "a number with B, KB, MB or GB (powers of 1024)"
-        case .clothesRef(_, true): "a reference, or none to empty it"
         case .text, .count, .clothesRef, .clothesRefs, .styleRef, .path: nil
         }
     }

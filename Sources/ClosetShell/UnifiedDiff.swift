@@ -27,10 +27,10 @@ enum UnifiedDiff {
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a[i] == b[j] {
                 result.append(.same(a[i])); i += 1; j += 1
-            } else if j < b.count, i == a.count || lengths[i][j + 1] >= lengths[i + 1][j] {
-                result.append(.added(b[j])); j += 1
+            } else if i < a.count, j == b.count || lengths[i + 1][j] >= lengths[i][j + 1] {
+                result.append(.removed(a[i])); i += 1  // removals first, as diff(1) prints them
             } else {
-                result.append(.removed(a[i])); i += 1
+                result.append(.added(b[j])); j += 1
             }
         }
         result += old[(old.count - tail)...].map(Edit.same)

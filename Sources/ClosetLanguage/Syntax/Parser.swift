@@ -48,8 +48,17 @@ public enum Parser {
             range = range.union(token.range)
             switch token.kind {
             case .word, .quoted:
-                // `.mode json` takes words; `a=b` is read back as one word for `.read` paths.
-                arguments.append(word(from: token)!)
+                // `.mode json` takes words; `a=b.closet` is read back as one word for `.read` paths.
+                let next = word(from: token)!
+                if var last = arguments.last, !token.followsBlank, !last.isQuoted, !next.isQuoted,
+                    last.range.upper == token.range.lower
+                {
+                    last.text += next.text
+                    last.range = last.range.union(token.range)
+                    arguments[arguments.count - 1] = last
+                } else {
+                    arguments.append(next)
+                }
             case .equals, .comma:
                 if var last = arguments.last, !token.followsBlank, last.range.upper == token.range.lower {
                     last.text += token.kind == .equals ? "=" : ","

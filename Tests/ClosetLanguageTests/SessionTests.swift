@@ -1,0 +1,132 @@
+import ClosetDomain
+@testable import ClosetLanguage
+import ClosetStorage
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct SessionTests {
+    @Test func addThenListPrintsTwoJSONValues() {
+        let harness = Harness()
+        #expect(harness.run("add clothes category=top season=fall description=\"navy knit\""))
+        #expect(harness.run("list clothes"))
+        let lines = harness.host.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("{\"id\":\""))
+        #expect(lines[0].hasSuffix("\"createdAt\":\"2024-01-01T00:00:00Z\",\"category\":\"top\",\"season\":\"fall\",\"description\":\"navy knit\",\"image\":null}"))
+        #expect(lines[1] == "[" + lines[0] + "]")
+    }
+
+    @Test func aFailingStatementChangesNothingAndSaysWhere() {
+        let harness = Harness()
+        harness.run("add clothes category=top season=fall")
+        let before = harness.store.fetchAllClothes()
+        let error = harness.error("add clothes category=top season=fall description=x created=never")
+        #expect(error == """
+            error: 'never' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z
+            add clothes category=top season=fall description=x created=never
+                                                                       ^^^^^
+
+            """)
+        #expect(harness.store.fetchAllClothes() == before)
+        #expect(harness.session.failureCount == 1)
+    }
+
+    @Test func ambiguousPrefixNamesTheCandidates() throws {
+        let harness = Harness()
+        let a = UUID(uuidString: "ABCD0000-0000-4000-8000-000000000001")!
+        let b = UUID(uuidString: "ABCD1111-0000-4000-8000-000000000002")!
+        try harness.store.save(clothes: Clothes(id: a, category: .top, weatherType: .fall))
+        try harness.store.save(clothes: Clothes(id: b, category: .top, weatherType: .fall))
+        let error = harness.error("show clothes abcd")
+        #expect(error.hasPrefix("error: 'abcd' matches 2 clothes (ABCD0000, ABCD1111); type more of the id\n"))
+        #expect(harness.output("show clothes abcd1").contains(b.uuidString))
+    }
+
+    @Test func variablesFollowTheEntityAsItChanges() {
+        let harness = Harness()
+        harness.run("let $k = add clothes category=top season=fall description=old")
+        harness.run("edit clothes $k description=new")
+        #expect(harness.output("show clothes $k").contains("\"description\":\"new\""))
+    }
+
+    @Test func rowReferencesUseTheLastListing() {
+        let harness = Harness()
+        harness.run("add clothes category=bottom season=fall description=jeans")
+        harness.run("add clothes category=top season=fall description=knit")
+        harness.run("list clothes")
+        #expect(harness.output("show clothes @1").contains("knit"))
+        #expect(harness.output("show clothes @2").contains("jeans"))
+    }
+
+    @Test func bailRollsBackTheWholeScript() {
+        let harness = Harness()
+        harness.session.settings.bail = true
+        let result = harness.session.runScript(
+            "add clothes category=top season=fall\nadd clothes category=nope season=fall\nadd clothes category=top season=fall\n",
+            name: "s.closet")
+        #expect(result == Session.ScriptResult(failures: 1, stopped: true, statements: 2))
+        #expect(harness.store.clothesCount == 0)
+    }
+
+    @Test func withoutBailFailuresAreSkippedAndTheRestKept() {
+        let harness = Harness()
+        let result = harness.session.runScript(
+            "add clothes category=top season=fall\nadd clothes category=nope season=fall\nadd clothes category=top season=fall\n",
+            name: "s.closet")
+        #expect(result.failures == 1)
+        #expect(harness.store.clothesCount == 2)
+        #expect(harness.host.standardError.hasPrefix("s.closet:2:22: error: unknown category 'nope'"))
+    }
+
+    @Test func readRunsNestedScriptsAndStopsAtALoop() {
+        let harness = Harness()
+        harness.host.files["a.closet"] = "add clothes category=top season=fall\n.read a.closet\n"
+        harness.run(".read a.closet")
+        #expect(harness.store.clothesCount == Session.maximumReadDepth)
+        #expect(harness.host.standardError.contains("nested more than \(Session.maximumReadDepth) deep"))
+    }
+
+    @Test func modeChangesTheFormat() {
+        let harness = Harness(format: .table)
+        harness.run("add clothes category=top season=fall")
+        harness.run(".mode csv")
+        #expect(harness.output("count clothes") == "count\r\n1\r\n")
+        harness.run(".mode line")
+        #expect(harness.output("count clothes") == "count = 1\n")
+    }
+
+    @Test func quitStopsAScript() {
+        let harness = Harness()
+        harness.session.runScript("add clothes category=top season=fall\n.quit\nadd clothes category=top season=fall\n", name: "q")
+        #expect(harness.store.clothesCount == 1)
+        #expect(harness.session.quitRequested)
+    }
+
+    @Test func everyRegisteredCommandHasHelpAndAWorkingExampleShape() throws {
+        let registry = CommandRegistry.standard
+        for spec in registry.commands {
+            #expect(HelpText.topic(spec.name, registry)?.contains(spec.usage) == true)
+            for example in spec.examples {
+                guard case .command(let call)? = try Parser.parse(example)?.kind else {
+                    Issue.record("example does not parse: \(example)")
+                    continue
+                }
+                #expect(try registry.resolve(call.words).0.name == spec.name, "\(example)")
+            }
+        }
+        for spec in registry.dotCommands {
+            #expect(HelpText.overview(registry).contains(spec.usage))
+        }
+    }
+
+    @Test func deterministicRunsAreByteIdentical() {
+        func transcript() -> String {
+            let harness = Harness()
+            harness.session.runScript(
+                "add clothes category=top season=fall\nadd style top=@1\nlist clothes\nlist styles\n", name: "d")
+            return harness.host.transcript
+        }
+        #expect(transcript() == transcript())
+    }
+}

@@ -1,0 +1,124 @@
+@testable import ClosetLanguage
+import Foundation
+import Testing
+
+@Suite struct TimestampTests {
+    @Test func parsesDatesAndTimes() {
+        #expect(Timestamp.parse("2024-01-01") == Date(timeIntervalSince1970: 1_704_067_200))
+        #expect(Timestamp.parse("2024-01-01T00:00:01Z") == Date(timeIntervalSince1970: 1_704_067_201))
+        #expect(Timestamp.parse("2024-01-01T09:00:00+09:00") == Date(timeIntervalSince1970: 1_704_067_200))
+        #expect(Timestamp.parse("2024-01-01T00:00:00.5Z") == Date(timeIntervalSince1970: 1_704_067_200.5))
+        #expect(Timestamp.parse("2024-02-29") != nil)
+        #expect(Timestamp.parse("1969-12-31T23:59:59Z") == Date(timeIntervalSince1970: -1))
+    }
+
+    @Test func rejectsWhatIsNotADate() {
+        for text in ["2023-02-29", "2024-13-01", "2024-1-1", "2024-01-01T10:00", "2024-01-01T25:00:00Z", "yesterday", "", "2024-01-01Tx"] {
+            #expect(Timestamp.parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func formatsRoundTrip() {
+        for text in ["2024-01-01T00:00:00Z", "1999-12-31T23:59:59.250Z", "2400-02-29T12:00:00Z", "1900-03-01T00:00:00Z"] {
+            #expect(Timestamp.format(Timestamp.parse(text)!) == text)
+        }
+    }
+}
+
+@Suite struct ByteSizeTests {
+    @Test func unitsArePowersOf1024() {
+        #expect(ByteSize.parse("200MB") == 200 * 1024 * 1024)
+        #expect(ByteSize.parse("3kb") == 3072)
+        #expect(ByteSize.parse("12") == 12)
+        #expect(ByteSize.parse("1GB") == 1 << 30)
+        #expect(ByteSize.parse("7B") == 7)
+    }
+
+    @Test func refusesGarbageAndOverflow() {
+        #expect(ByteSize.parse("MB") == nil)
+        #expect(ByteSize.parse("-1MB") == nil)
+        #expect(ByteSize.parse("99999999999999999GB") == nil)
+        #expect(ByteSize.parse("1TB") == nil)
+    }
+
+    @Test func formatsWithTheLargestExactUnit() {
+        #expect(ByteSize.format(200 * 1024 * 1024) == "200MB")
+        #expect(ByteSize.format(1500) == "1500B")
+    }
+}
+
+@Suite struct SuggestionTests {
+    @Test func typosAndPrefixes() {
+        #expect(Suggestion.closest(to: "lsit", among: ["list", "add"]) == "list")
+        #expect(Suggestion.closest(to: "clotes", among: ["clothes", "style"]) == "clothes")
+        #expect(Suggestion.closest(to: "fil", among: ["filter", "list"]) == "filter")
+        #expect(Suggestion.closest(to: "가으", among: ["가을", "겨울"]) == "가을")
+        #expect(Suggestion.closest(to: "dance", among: ["list", "add"]) == nil)
+        #expect(Suggestion.closest(to: "list", among: ["list"]) == nil)
+    }
+}
+
+@Suite struct OutputTests {
+    @Test func wideCharactersTakeTwoCells() {
+        #expect(TextWidth.of("abc") == 3)
+        #expect(TextWidth.of("가을") == 4)
+        #expect(TextWidth.of("🧥") == 2)
+        #expect(TextWidth.of("e\u{301}") == 1)
+        #expect(TextWidth.truncate("가나다라", toCells: 5) == "가나…")
+    }
+
+    @Test func tableAlignsHangul() {
+        let text = TableRenderer().render(Grid(columns: ["a", "b"], rows: [["가을", "x"], ["fall", "y"]]))
+        #expect(text == "a     b\n----  -\n가을  x\nfall  y\n")
+    }
+
+    @Test func boxTableFitsANarrowTerminal() {
+        let grid = Grid(columns: ["id", "description"], rows: [["1", "a very long description indeed"]])
+        let text = TableRenderer(boxDrawing: true, maxWidth: 24).render(grid)
+        #expect(text.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 24 })
+        #expect(text.contains("…"))
+    }
+
+    @Test func csvQuotesOnlyWhatNeedsIt() {
+        #expect(CSVRenderer.render(Grid(columns: ["a", "b"], rows: [["x,y", "say \"hi\""], ["plain", "line\nbreak"]]))
+            == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\nplain,\"line\nbreak\"\r\n")
+    }
+
+    @Test func jsonEscapesControlCharactersAndKeepsHangul() {
+        #expect(JSONRenderer.string("가\"\\\n\u{01}") == "\"가\\\"\\\\\\n\\u0001\"")
+    }
+
+    @Test func lineModeRightAlignsKeys() {
+        #expect(LineRenderer.render(Grid(columns: ["id", "season"], rows: [["1", "fall"], ["2", "all"]]))
+            == "    id = 1\nseason = fall\n\n    id = 2\nseason = all\n")
+    }
+}
+
+@Suite struct DiagnosticRendererTests {
+    @Test func caretSitsUnderTheWordCountingHangulAsTwoCells() {
+        let source = StatementSource("add clothes category=가을 season=fal")
+        let bytes = Array(source.text.utf8)
+        let start = bytes.count - 3
+        let text = DiagnosticRenderer.render(
+            Diagnostic("unknown season 'fal'", at: SourceRange(start, bytes.count), suggestion: "fall"),
+            source: source, origin: "seed.closet")
+        #expect(text == """
+            seed.closet:1:32: error: unknown season 'fal'; did you mean 'fall'?
+            add clothes category=가을 season=fal
+                                             ^^^
+
+            """)
+    }
+
+    @Test func continuationLinesReportTheirOwnLine() {
+        let source = StatementSource(lines: ["add clothes \\", "  season=x"], firstLine: 10)
+        let offset = Array(source.text.utf8).count - 1
+        let text = DiagnosticRenderer.render(Diagnostic("bad", at: SourceRange(offset, offset + 1)), source: source, origin: "f")
+        #expect(text == "f:11:10: error: bad\n  season=x\n         ^\n")
+    }
+
+    @Test func noOriginAtThePrompt() {
+        let text = DiagnosticRenderer.render(Diagnostic("bad", at: SourceRange(0, 3)), source: StatementSource("abc"), origin: nil)
+        #expect(text == "error: bad\nabc\n^^^\n")
+    }
+}

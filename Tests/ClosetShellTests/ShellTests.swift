@@ -1,0 +1,169 @@
+@testable import ClosetShell
+import Foundation
+import Testing
+
+/// The repository root, found from this file so tests run from any directory.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+@Suite struct GoldenFileTests {
+    /// Every golden script and example, run in-process; a failure prints the runner's diff.
+    @Test func everyGoldenFilePasses() {
+        var printed = ""
+        let runner = GoldenRunner(environment: [:]) { printed += $0 }
+        let status = runner.run(
+            paths: [repositoryRoot + "/Tests/Golden", repositoryRoot + "/Examples"], update: false)
+        #expect(status == .success, "\(printed)")
+        let summary = printed.split(separator: "\n").last.map(String.init) ?? ""
+        let passed = Int(summary.split(separator: " ").first ?? "") ?? 0
+        #expect(passed >= 40, "\(summary)")
+        #expect(summary.hasSuffix(" passed, 0 failed"))
+    }
+}
+
+@Suite struct GoldenRunnerTests {
+    func folder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "closet-golden-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+        return path
+    }
+
+    func run(_ paths: [String], update: Bool = false, environment: [String: String] = [:]) -> (ClosetCommand.ExitStatus, String) {
+        var printed = ""
+        let status = GoldenRunner(environment: environment) { printed += $0 }.run(paths: paths, update: update)
+        return (status, printed)
+    }
+
+    @Test func missingExpectedFailsAndIsNotCreated() throws {
+        let dir = try folder(["a.closet": "count clothes\n"])
+        let (status, text) = run([dir])
+        #expect(status == .failure)
+        #expect(text.contains("missing a.expected"))
+        #expect(text.hasSuffix("0 passed, 1 failed\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.expected"))
+    }
+
+    @Test func mismatchShowsALabelledDiffAndTheStatementLine() throws {
+        let dir = try folder([
+            "a.closet": "count clothes\nadd clothes category=top season=fall\ncount clothes\n",
+            "a.expected": "closet> count clothes\ncount\n-----\n    0\nwrong\n",
+        ])
+        let (status, text) = run([dir])
+        #expect(status == .failure)
+        #expect(text.contains("output first differs at a.closet:2"))
+        #expect(text.contains("--- a.expected\n+++ actual\n"))
+        #expect(text.contains("-wrong\n+closet> add clothes category=top season=fall\n"))
+    }
+
+    @Test func updateRewritesOnlyDifferingFilesAndRefusesInCI() throws {
+        let dir = try folder([
+            "a.closet": "count clothes\n", "a.expected": "closet> count clothes\ncount\n-----\n    0\n",
+            "b.closet": "count styles\n", "b.expected": "stale\n",
+        ])
+        let (refused, message) = run([dir], update: true, environment: ["CI": "true"])
+        #expect(refused == .usage)
+        #expect(message.contains("refuses to run with CI=true"))
+        #expect(try String(contentsOfFile: dir + "/b.expected", encoding: .utf8) == "stale\n")
+
+        let before = try FileManager.default.attributesOfItem(atPath: dir + "/a.expected")[.modificationDate] as? Date
+        let (status, text) = run([dir], update: true)
+        #expect(status == .success)
+        #expect(text.contains("updated \(dir)/b.expected"))
+        #expect(!text.contains("a.expected"))
+        let after = try FileManager.default.attributesOfItem(atPath: dir + "/a.expected")[.modificationDate] as? Date
+        #expect(before == after)
+        #expect(run([dir]).0 == .success)
+    }
+
+    @Test func noTestFilesIsAFailure() throws {
+        let dir = try folder([:])
+        let (status, text) = run([dir])
+        #expect(status == .failure)
+        #expect(text.contains("no golden tests"))
+    }
+
+    @Test func unifiedDiffHunks() {
+        let diff = UnifiedDiff.render(old: ["a", "b", "c"], new: ["a", "x", "c"], oldName: "o", newName: "n")
+        #expect(diff == "--- o\n+++ n\n@@ -1,3 +1,3 @@\n a\n-b\n+x\n c\n")
+        #expect(UnifiedDiff.render(old: ["a"], new: ["a"], oldName: "o", newName: "n") == "")
+    }
+}
+
+@Suite struct OptionsTests {
+    @Test func parsesTheContract() throws {
+        let options = try Options.parse(["--store", ":memory:", "--format=json", "--deterministic", "--seed", "7", "-c", "count clothes"])
+        #expect(options.store == ":memory:")
+        #expect(options.format == .json)
+        #expect(options.deterministic)
+        #expect(options.seed == 7)
+        #expect(options.action == .statement("count clothes"))
+        #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
+        #expect(try Options.parse(["test", "--update", "x"]).action == .test(update: true, paths: ["x"]))
+    }
+
+    @Test func usageErrorsSayWhatIsWrong() {
+        #expect(throws: Options.UsageError(message: "unknown option '--formt'; did you mean '--format'?")) {
+            try Options.parse(["--formt", "json"])
+        }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["--format", "xml"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["run"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["--seed", "-1"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["-c"]) }
+    }
+
+    @Test func defaultStorePath() {
+        #expect(StoreLocation.resolve(nil, environment: ["CLOSET_STORE": "/s"]) == .directory("/s"))
+        #expect(StoreLocation.resolve(nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == .directory("/x/closet"))
+        #expect(StoreLocation.resolve(nil, environment: ["HOME": "/h"]) == .directory("/h/.local/share/closet"))
+        #expect(StoreLocation.resolve(":memory:", environment: [:]) == .memory)
+    }
+}
+
+/// The real binary, end to end.
+@Suite struct ProcessTests {
+    static let binary = repositoryRoot + "/.build/debug/closet"
+
+    func run(_ arguments: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func pipedStdinIsDeterministicJSON() throws {
+        let script = "add clothes category=top season=fall description=\"navy knit\"\nlist clothes\n"
+        let args = ["--store", ":memory:", "--format", "json", "--deterministic"]
+        let first = try run(args, stdin: script)
+        let second = try run(args, stdin: script)
+        #expect(first.status == 0)
+        #expect(first.out == second.out)
+        #expect(first.out.split(separator: "\n").count == 2)
+        #expect(first.err == "")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func exitStatuses() throws {
+        let bad = try run(["--store", ":memory:"], stdin: "add clothes category=top season=fall\nlsit clothes\n")
+        #expect(bad.status == 1)
+        #expect(bad.err == "<stdin>:2:1: error: unknown command 'lsit'; did you mean 'list'?\nlsit clothes\n^^^^\n")
+        #expect(try run(["--nope"]).status == 2)
+        #expect(try run(["--store", ":memory:", "-c", "count clothes"]).status == 0)
+        #expect(try run(["--store", ":memory:", "-c", "count clothez"]).status == 1)
+        #expect(try run(["--store", ":memory:", "run", "/no/such.closet"]).status == 1)
+        #expect(try run(["--version"]).out.hasPrefix("closet "))
+    }
+}

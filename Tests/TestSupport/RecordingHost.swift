@@ -1,0 +1,71 @@
+import ClosetDomain
+import ClosetLanguage
+import ClosetStorage
+
+/// A session host that keeps what was written, separately and interleaved, and serves
+/// `.read` from an in-memory table of files.
+public final class RecordingHost: SessionHost {
+    public private(set) var standardOutput = ""
+    public private(set) var standardError = ""
+    public private(set) var transcript = ""
+    public var files: [String: String] = [:]
+
+    public init() {}
+
+    public func write(_ text: String, to stream: OutputChannel) {
+        switch stream {
+        case .standardOutput: standardOutput += text
+        case .standardError: standardError += text
+        }
+        transcript += text
+    }
+
+    public func readScript(at path: String) throws -> (text: String, displayName: String) {
+        guard let text = files[path] else { throw Diagnostic("cannot read '\(path)': no such file", at: nil) }
+        return (text, path)
+    }
+
+    public func monotonicSeconds() -> Double { 0 }
+
+    public func clear() {
+        standardOutput = ""
+        standardError = ""
+        transcript = ""
+    }
+}
+
+/// A deterministic session on a fresh in-memory store, as golden tests run.
+public struct Harness {
+    public let host = RecordingHost()
+    public let store: MemoryWardrobe
+    public let session: Session
+
+    public init(format: OutputFormat = .json, store: MemoryWardrobe = MemoryWardrobe()) {
+        self.store = store
+        var settings = Session.Settings()
+        settings.format = format
+        session = Session(
+            store: store, host: host, settings: settings, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0),
+            isDeterministic: true)
+    }
+
+    /// Runs one statement as the prompt would (committed on success).
+    @discardableResult
+    public func run(_ line: String) -> Bool {
+        session.executeAndCommit(StatementSource(line))
+    }
+
+    /// Runs a statement and returns what it printed on standard output.
+    public func output(_ line: String) -> String {
+        host.clear()
+        run(line)
+        return host.standardOutput
+    }
+
+    /// Runs a statement and returns its error text.
+    public func error(_ line: String) -> String {
+        host.clear()
+        run(line)
+        return host.standardError
+    }
+}

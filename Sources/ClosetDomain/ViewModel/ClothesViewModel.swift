@@ -59,7 +59,7 @@ public final class ClothesViewModel {
     private static func apply(_ filter: FilterItem, to clothes: [Clothes]) -> [Clothes] {
         switch filter {
         case .sort(let sort):
-            return sortedByCreation(clothes, sort)
+            return clothes.sorted(by: sort)
         case .weather(let weather):
             return clothes.filter { $0.weatherType == weather }
         case .clothes(let category):
@@ -74,18 +74,5 @@ public final class ClothesViewModel {
         case .limit:
             return clothes  // applied to the whole result, not per category
         }
-    }
-
-    /// A stable sort by `createdAt`: equal instants keep their current order.
-    static func sortedByCreation(_ clothes: [Clothes], _ sort: SortBy) -> [Clothes] {
-        clothes.enumerated().sorted { lhs, rhs in
-            if lhs.element.createdAt != rhs.element.createdAt {
-                switch sort {
-                case .new: return lhs.element.createdAt > rhs.element.createdAt
-                case .old: return lhs.element.createdAt < rhs.element.createdAt
-                }
-            }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
     }
 }

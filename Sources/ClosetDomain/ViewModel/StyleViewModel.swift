@@ -28,15 +28,5 @@ public final class StyleViewModel {
     }
 
     /// Styles by creation time; equal instants keep insertion order.
-    public func sorted(_ sort: SortBy) -> [Style] {
-        styles.enumerated().sorted { lhs, rhs in
-            if lhs.element.createdAt != rhs.element.createdAt {
-                switch sort {
-                case .new: return lhs.element.createdAt > rhs.element.createdAt
-                case .old: return lhs.element.createdAt < rhs.element.createdAt
-                }
-            }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
-    }
+    public func sorted(_ sort: SortBy) -> [Style] { styles.sorted(by: sort) }
 }

@@ -10,37 +10,33 @@ public enum ShellPack {
         ])
 }
 
+/// `.echo`, `.bail` and `.timer`: one `on|off` setting each.
+enum OnOffSetting {
+    static func spec(
+        _ name: String, _ summary: String, _ setting: WritableKeyPath<Session.Settings, Bool> & Sendable
+    ) -> DotCommandSpec {
+        DotCommandSpec(
+            name: name, summary: summary, arguments: ["on|off"], choices: ["on", "off"], examples: ["\(name) on"],
+            run: { invocation in
+                invocation.session.settings[keyPath: setting] = try invocation.onOff()
+                return .nothing
+            })
+    }
+}
+
 /// `.echo on|off`: print each statement before its output (as golden transcripts do).
 enum EchoCommand {
-    static let spec = DotCommandSpec(
-        name: ".echo", summary: "print each statement before running it", arguments: ["on|off"],
-        choices: ["on", "off"], examples: [".echo on"],
-        run: { invocation in
-            invocation.session.settings.echo = try invocation.onOff()
-            return .nothing
-        })
+    static let spec = OnOffSetting.spec(".echo", "print each statement before running it", \.echo)
 }
 
 /// `.bail on|off`: stop a script at its first failing statement (and keep none of it).
 enum BailCommand {
-    static let spec = DotCommandSpec(
-        name: ".bail", summary: "stop scripts at the first error, keeping nothing of them", arguments: ["on|off"],
-        choices: ["on", "off"], examples: [".bail on"],
-        run: { invocation in
-            invocation.session.settings.bail = try invocation.onOff()
-            return .nothing
-        })
+    static let spec = OnOffSetting.spec(".bail", "stop scripts at the first error, keeping nothing of them", \.bail)
 }
 
 /// `.timer on|off`: print how long each statement took.
 enum TimerCommand {
-    static let spec = DotCommandSpec(
-        name: ".timer", summary: "print the time each statement takes", arguments: ["on|off"],
-        choices: ["on", "off"], examples: [".timer on"],
-        run: { invocation in
-            invocation.session.settings.timer = try invocation.onOff()
-            return .nothing
-        })
+    static let spec = OnOffSetting.spec(".timer", "print the time each statement takes", \.timer)
 }
 
 /// `.mode [table|json|csv|line]`: the output format; with no word, print it.

@@ -62,11 +62,15 @@ public enum ClosetCommand {
         switch StoreLocation.resolve(options.store, environment: environment) {
         case .memory:
             store = MemoryWardrobe()
-        case .directory:
-            // The durable store arrives with its own issue; until then a path is refused
-            // rather than silently forgotten.
-            ProcessHost.writeAll(Array("error: on-disk stores are not available yet; use --store :memory:\n".utf8), to: STDERR_FILENO)
-            return .store
+        case .directory(let path):
+            do {
+                store = try DurableWardrobe(path: path) { notice in
+                    ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
+                }
+            } catch {
+                ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
+                return .store
+            }
         }
         let host = ProcessHost()
         defer { host.flush() }
@@ -94,7 +98,7 @@ public enum ClosetCommand {
                     return .failure
                 }
                 let result = session.runScript(script.text, name: script.displayName)
-                guard session.commit() else { return .store }
+                guard session.commit() else { return .failure }
                 if result.stopped || session.quitRequested { break }
             }
         case .interactiveOrStdin:

@@ -57,6 +57,10 @@ final class ProcessHost: SessionHost {
         try ScriptFile.read(path, relativeTo: baseDirectory)
     }
 
+    func readFile(at path: String, limit: Int) throws -> [UInt8] {
+        try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
+    }
+
     func monotonicSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
@@ -64,11 +68,32 @@ final class ProcessHost: SessionHost {
     }
 }
 
-/// Reading `.closet` files, with the errors people understand.
+/// Reading `.closet` files and pictures, with the errors people understand.
 enum ScriptFile {
+    static func resolve(_ path: String, relativeTo base: String?) -> String {
+        if let base, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
+        return path
+    }
+
+    static func readBytes(_ path: String, relativeTo base: String?, limit: Int) throws -> [UInt8] {
+        let resolved = resolve(path, relativeTo: base)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
+            throw Diagnostic("cannot read '\(path)': no such file", at: nil)
+        }
+        guard !isDirectory.boolValue else { throw Diagnostic("cannot read '\(path)': it is a directory", at: nil) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
+        guard size <= limit else {
+            throw Diagnostic("'\(path)' is \(size) bytes, over the \(limit >> 20)MB limit for pictures", at: nil)
+        }
+        guard let data = FileManager.default.contents(atPath: resolved) else {
+            throw Diagnostic("cannot read '\(path)': permission denied", at: nil)
+        }
+        return [UInt8](data)
+    }
+
     static func read(_ path: String, relativeTo base: String?) throws -> (text: String, displayName: String) {
-        let resolved: String
-        if let base, !path.hasPrefix("/") { resolved = (base as NSString).appendingPathComponent(path) } else { resolved = path }
+        let resolved = resolve(path, relativeTo: base)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
             throw Diagnostic("cannot read '\(path)': no such file", at: nil)

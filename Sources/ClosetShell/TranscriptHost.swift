@@ -24,6 +24,10 @@ final class TranscriptHost: SessionHost {
         try ScriptFile.read(path, relativeTo: baseDirectory)
     }
 
+    func readFile(at path: String, limit: Int) throws -> [UInt8] {
+        try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
+    }
+
     /// Golden output must not depend on the machine: time stands still.
     func monotonicSeconds() -> Double { 0 }
 }

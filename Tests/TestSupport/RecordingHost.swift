@@ -25,6 +25,14 @@ public final class RecordingHost: SessionHost {
         return (text, path)
     }
 
+    public var binaryFiles: [String: [UInt8]] = [:]
+
+    public func readFile(at path: String, limit: Int) throws -> [UInt8] {
+        guard let bytes = binaryFiles[path] else { throw Diagnostic("cannot read '\(path)': no such file", at: nil) }
+        guard bytes.count <= limit else { throw Diagnostic("'\(path)' is over the limit", at: nil) }
+        return bytes
+    }
+
     public func monotonicSeconds() -> Double { 0 }
 
     public func clear() {

@@ -9,11 +9,15 @@ public struct ImageInfo: Hashable, Sendable {
     public var width: Int
     public var height: Int
     public var bytes: Int
+    /// CRC-32 of the file: names the stored copy, so a replaced picture never overwrites
+    /// the one a not-yet-committed change may still need.
+    public var checksum: UInt32
 
-    public init(format: Format, width: Int, height: Int, bytes: Int) {
+    public init(format: Format, width: Int, height: Int, bytes: Int, checksum: UInt32 = 0) {
         self.format = format
         self.width = width
         self.height = height
         self.bytes = bytes
+        self.checksum = checksum
     }
 }

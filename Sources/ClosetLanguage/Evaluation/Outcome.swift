@@ -9,6 +9,7 @@ public enum Outcome: Sendable {
     case styles([Style])
     case count(Int)
     case removed(UUID)
+    case cacheStats(CacheStatistics)
     /// Free text for people: help, notices. Printed as is in every format.
     case text(String)
     /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
@@ -30,5 +31,25 @@ public struct Grid: Sendable, Hashable {
         self.rows = rows
         self.numericColumns = numericColumns
         self.isListing = isListing
+    }
+}
+
+/// What `cache stats` reports (SPEC §6 key order).
+public struct CacheStatistics: Sendable, Hashable {
+    public var count, bytes, countLimit, byteLimit, hits, misses, evictions: Int
+
+    public init(_ cache: ImageCacheManager) {
+        count = cache.count
+        bytes = cache.totalBytes
+        countLimit = cache.countLimit
+        byteLimit = cache.byteLimit
+        hits = cache.hits
+        misses = cache.misses
+        evictions = cache.evictions
+    }
+
+    public var fields: [(String, Int)] {
+        [("count", count), ("bytes", bytes), ("countLimit", countLimit), ("byteLimit", byteLimit),
+         ("hits", hits), ("misses", misses), ("evictions", evictions)]
     }
 }

@@ -28,6 +28,8 @@ public final class Session {
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
     public let isDeterministic: Bool
+    /// Pictures read by `show` go through this (the app's `ImageCacheManager`).
+    public let imageCache = ImageCacheManager()
     public internal(set) var variables = Variables()
     public internal(set) var lastListing: Listing?
     /// Set by `.quit`; the host stops feeding statements.
@@ -159,6 +161,38 @@ public final class Session {
         }
     }
 
+    // MARK: images
+
+    /// Reads a picture file and checks it, before anything is written.
+    func importImage(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo) {
+        let bytes: [UInt8]
+        do {
+            bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
+        } catch let error as Diagnostic {
+            throw Diagnostic(error.message, at: range)
+        } catch {
+            throw Diagnostic("cannot read '\(path)': \(error)", at: range)
+        }
+        do {
+            var info = try ImageHeader.inspect(bytes)
+            info.checksum = Checksum.crc32(bytes)
+            return (bytes, info)
+        } catch {
+            throw Diagnostic("'\(path)' is \(error.message)", at: range)
+        }
+    }
+
+    /// A clothes' picture through the cache, as the app's detail screen loaded it.
+    @discardableResult
+    func loadImage(of clothes: Clothes) -> [UInt8]? {
+        guard let image = clothes.image else { return nil }
+        let key = "\(clothes.id.uuidString)-\(image.checksum)"
+        if let cached = imageCache.get(for: key) { return cached }
+        guard let bytes = store.loadImage(image, for: clothes.id) else { return nil }
+        imageCache.store(bytes, for: key)
+        return bytes
+    }
+
     // MARK: evaluation
 
     func evaluate(_ statement: Statement) throws -> Outcome {
@@ -191,7 +225,7 @@ public final class Session {
         switch outcome {
         case .clothesList(let list): lastListing = .clothes(list.map(\.id))
         case .styles(let list): lastListing = .styles(list.map(\.id))
-        case .clothes, .style, .count, .removed, .text, .table, .nothing: break
+        case .clothes, .style, .count, .removed, .cacheStats, .text, .table, .nothing: break
         }
         return outcome
     }
@@ -203,7 +237,7 @@ public final class Session {
         case .style(let style): return .styles([style.id], isList: false)
         case .styles(let list): return .styles(list.map(\.id), isList: true)
         case .count(let count): return .count(count)
-        case .removed, .text, .table, .nothing:
+        case .removed, .cacheStats, .text, .table, .nothing:
             throw Diagnostic(
                 "'\(binding.command.words.map(\.text).joined(separator: " "))' returns nothing to bind; 'let' takes a command that returns clothes, styles or a count",
                 at: binding.command.range)
@@ -219,7 +253,7 @@ public final class Session {
         case .text(let text):
             host.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
             return
-        case .clothes, .clothesList, .style, .styles, .count, .removed, .table:
+        case .clothes, .clothesList, .style, .styles, .count, .removed, .cacheStats, .table:
             break
         }
         let format = settings.format

@@ -5,6 +5,9 @@ public protocol SessionHost: AnyObject {
     func write(_ text: String, to stream: OutputChannel)
     /// The text of a script for `.read`; throws a `Diagnostic` (no range) when it cannot.
     func readScript(at path: String) throws -> (text: String, displayName: String)
+    /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
+    /// when the file is larger than `limit` (without reading it all).
+    func readFile(at path: String, limit: Int) throws -> [UInt8]
     /// A monotonic clock in seconds, for `.timer`.
     func monotonicSeconds() -> Double
 }

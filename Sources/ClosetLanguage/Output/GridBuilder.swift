@@ -23,6 +23,10 @@ enum GridBuilder {
             return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
         case .removed(let id):
             return Grid(columns: ["removed"], rows: [[id.uuidString]])
+        case .cacheStats(let stats):
+            return Grid(
+                columns: stats.fields.map(\.0), rows: [stats.fields.map { String($0.1) }],
+                numericColumns: Set(stats.fields.indices))
         case .table(let grid):
             return grid
         case .text, .nothing:

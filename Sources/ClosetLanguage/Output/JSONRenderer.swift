@@ -13,6 +13,8 @@ public enum JSONRenderer {
         case .styles(let styles): return "[" + styles.map(object).joined(separator: ",") + "]\n"
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(let id): return "{\"removed\":\(string(id.uuidString))}\n"
+        case .cacheStats(let stats):
+            return "{" + stats.fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         case .table(let grid):
             return "[" + grid.rows.map { row in
                 "{" + zip(grid.columns, row).map { string($0) + ":" + string($1) }.joined(separator: ",") + "}"

@@ -107,11 +107,8 @@ enum StoreCommand {
     static let spec = DotCommandSpec(
         name: ".store", summary: "show where the store is and what it holds", examples: [".store"],
         run: { invocation in
-            let store = invocation.session.store
-            return .table(Grid(
-                columns: ["store", "clothes", "styles"],
-                rows: [[store.location, String(store.clothesCount), String(store.styleCount)]],
-                numericColumns: [1, 2]))
+            let details = invocation.session.store.details
+            return .table(Grid(columns: ["property", "value"], rows: details.map { [$0.0, $0.1] }))
         })
 }
 

@@ -10,20 +10,23 @@ enum AddClothes {
             KeySpec("category", .category, "what kind of clothes", required: true),
             KeySpec("season", .season, "when to wear it", required: true),
             KeySpec("description", .text, "free text (optional)"),
+            KeySpec("image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store"),
             KeySpec("created", .date, "when it was added (default now)"),
         ],
         examples: [
             "add clothes category=top season=fall description=\"navy knit\"",
             "add clothes category=하의 season=겨울 description=\"기모 청바지\" created=2024-11-02",
+            "add clothes category=shoes season=fall image=photos/boots.jpg",
         ],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Outcome {
         let session = invocation.session
         let viewModel = ClothesDetailViewModel(clothes: nil, repository: session.store)
+        let picture = try ImageArgument.read(invocation)
         let input = ClothesDetailViewModel.Input(
             category: invocation.category("category"), weatherType: invocation.season("season"),
-            descriptions: invocation.text("description"))
+            descriptions: invocation.text("description"), image: picture?.info)
         let created = invocation.date("created")
         let clothes: Clothes
         do {
@@ -33,7 +36,39 @@ enum AddClothes {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
             throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)
         }
+        if let picture {
+            try session.store.storeImage(picture.bytes, picture.info, for: clothes.id)
+        }
         try viewModel.save(clothes: clothes)
         return .clothes(clothes)
+    }
+}
+
+/// `image=<path>` (and `image=none` on edit): the picture read and checked before anything
+/// is written.
+enum ImageArgument {
+    enum Change {
+        case set(bytes: [UInt8], info: ImageInfo)
+        case remove
+    }
+
+    static func change(_ invocation: Invocation) throws(Diagnostic) -> Change? {
+        guard let argument = invocation.argument("image") else { return nil }
+        switch argument.value {
+        case .path(let path):
+            let picture = try invocation.session.importImage(path, range: argument.range)
+            return .set(bytes: picture.bytes, info: picture.info)
+        case .none:
+            return .remove
+        case .text, .categories, .seasons, .sort, .count, .size, .date, .clothes, .style:
+            throw Diagnostic("'image' takes a file path or none", at: argument.range)
+        }
+    }
+
+    static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
+        switch try change(invocation) {
+        case .set(let bytes, let info)?: return (bytes, info)
+        case .remove?, nil: return nil
+        }
     }
 }

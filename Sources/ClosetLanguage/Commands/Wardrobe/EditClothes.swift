@@ -12,8 +12,12 @@ enum EditClothes {
             KeySpec("category", .category, "what kind of clothes"),
             KeySpec("season", .season, "when to wear it"),
             KeySpec("description", .text, "free text (\"\" to clear)"),
+            KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file, or none to remove the picture"),
         ],
-        examples: ["edit clothes 3F2A season=winter", "edit clothes @2 description=\"wool, navy\""],
+        examples: [
+            "edit clothes 3F2A season=winter", "edit clothes @2 description=\"wool, navy\"",
+            "edit clothes @1 image=photos/knit.jpg", "edit clothes @1 image=none",
+        ],
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Outcome {
@@ -21,13 +25,22 @@ enum EditClothes {
         let existing = try invocation.clothesParameter()
         if invocation.arguments.isEmpty {
             throw Diagnostic(
-                "nothing to change: give category=, season= or description=", at: invocation.call.range)
+                "nothing to change: give category=, season=, description= or image=", at: invocation.call.range)
         }
         let viewModel = ClothesDetailViewModel(clothes: existing, repository: session.store)
         let input = ClothesDetailViewModel.Input(
             category: invocation.category("category"), weatherType: invocation.season("season"),
             descriptions: invocation.text("description"))
-        let edited = try viewModel.clothesFromInput(input, newID: session.ids.next, now: session.clock.now)
+        var edited = try viewModel.clothesFromInput(input, newID: session.ids.next, now: session.clock.now)
+        switch try ImageArgument.change(invocation) {
+        case .set(let bytes, let info)?:
+            try session.store.storeImage(bytes, info, for: edited.id)
+            edited.image = info
+        case .remove?:
+            edited.image = nil
+        case nil:
+            break
+        }
         if edited.category != existing.category {
             let holders = try session.store.fetchStyles().filter { $0.clothes[existing.category]?.id == existing.id }
             if let style = holders.first {

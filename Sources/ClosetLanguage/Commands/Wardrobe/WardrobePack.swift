@@ -7,7 +7,7 @@ public enum WardrobePack {
         commands: [
             AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
             RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,
-            EditStyle.spec, RemoveStyle.spec,
+            EditStyle.spec, RemoveStyle.spec, CacheCommands.stats, CacheCommands.limit, CacheCommands.clear,
         ])
 
     /// The filter keys shared by `list clothes` and `count clothes`.

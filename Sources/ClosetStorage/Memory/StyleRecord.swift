@@ -10,6 +10,14 @@ struct StyleRecord: Hashable {
     var weather: WeatherType
     var clothesIDs: [ClothesCategory: UUID]
 
+    init(id: UUID, createdAt: Date, name: String?, weather: WeatherType, clothesIDs: [ClothesCategory: UUID]) {
+        self.id = id
+        self.createdAt = createdAt
+        self.name = name
+        self.weather = weather
+        self.clothesIDs = clothesIDs
+    }
+
     init(_ style: Style) {
         id = style.id
         createdAt = style.createdAt

@@ -16,10 +16,29 @@ public final class MemoryWardrobe: WardrobeStore {
     private var clothesTable = OrderedTable<Clothes>()
     private var styleTable = OrderedTable<StyleRecord>()
     private(set) var undoLog: [Change] = []
+    let images: ImageFiles
 
-    public init() {}
+    public init() { images = ImageFiles() }
+
+    /// For a durable store: rows here, pictures in its folder.
+    init(images: ImageFiles) { self.images = images }
 
     public var location: String { ":memory:" }
+
+    public var details: [(String, String)] {
+        [("store", location), ("clothes", String(clothesCount)), ("styles", String(styleCount)),
+         ("images", "\(images.count) files, \(images.totalBytes) bytes")]
+    }
+
+    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(RepositoryError) {
+        do {
+            try images.write(bytes, for: id, image)
+        } catch {
+            throw .transferError(error.description)
+        }
+    }
+
+    public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? { images.read(for: id, image) }
 
     // MARK: transactions
 
@@ -41,10 +60,77 @@ public final class MemoryWardrobe: WardrobeStore {
     }
 
     public func commit() throws(RepositoryError) {
+        images.remove(pendingReleasedImages(), keeping: allImages)
+        forgetPendingChanges()
+    }
+
+    /// Clears the undo log once its changes are safe (a durable store calls this after its
+    /// journal write).
+    func forgetPendingChanges() {
         undoLog.removeAll(keepingCapacity: true)
         clothesTable.compactIfSparse()
         styleTable.compactIfSparse()
     }
+
+    // MARK: durable stores build on these
+
+    /// The net effect of everything since the last commit, in first-touched order, as whole
+    /// rows: what a journal record must hold to redo it.
+    func pendingOperations() -> [StoreOperation] {
+        var seenClothes = Set<UUID>()
+        var seenStyles = Set<UUID>()
+        var operations: [StoreOperation] = []
+        for change in undoLog {
+            switch change {
+            case .clothesSaved(let id, _, _), .clothesRemoved(let id, _, _):
+                guard seenClothes.insert(id).inserted else { continue }
+                operations.append(clothesTable[id].map(StoreOperation.putClothes) ?? .deleteClothes(id))
+            case .styleSaved(let id, _, _), .styleRemoved(let id, _, _):
+                guard seenStyles.insert(id).inserted else { continue }
+                operations.append(styleTable[id].map(StoreOperation.putStyle) ?? .deleteStyle(id))
+            }
+        }
+        return operations
+    }
+
+    /// Images that pending changes stopped referencing (replaced or removed), to delete once
+    /// the change is committed.
+    func pendingReleasedImages() -> [(UUID, ImageInfo)] {
+        var released: [(UUID, ImageInfo)] = []
+        for change in undoLog {
+            switch change {
+            case .clothesSaved(let id, _, let previous?):
+                if let image = previous.image, clothesTable[id]?.image != image { released.append((id, image)) }
+            case .clothesRemoved(let id, _, let row):
+                if let image = row.image, clothesTable[id]?.image != image { released.append((id, image)) }
+            case .clothesSaved, .styleSaved, .styleRemoved:
+                break
+            }
+        }
+        return released
+    }
+
+    /// Every row as a put, in table order: a snapshot.
+    func snapshotOperations() -> [StoreOperation] {
+        clothesTable.rows.map(StoreOperation.putClothes) + styleTable.rows.map(StoreOperation.putStyle)
+    }
+
+    /// Applies a replayed operation without logging it (opening a store is not a change).
+    func apply(replayed operation: StoreOperation) {
+        switch operation {
+        case .putClothes(let clothes): clothesTable.upsert(clothes, id: clothes.id)
+        case .deleteClothes(let id): clothesTable.remove(id: id)
+        case .putStyle(let record): styleTable.upsert(record, id: record.id)
+        case .deleteStyle(let id): styleTable.remove(id: id)
+        }
+    }
+
+    func compactAfterLoad() {
+        clothesTable.compactIfSparse()
+        styleTable.compactIfSparse()
+    }
+
+    var allImages: [(UUID, ImageInfo)] { clothesTable.rows.compactMap { clothes in clothes.image.map { (clothes.id, $0) } } }
 
     // MARK: clothes
 

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few file-system calls the store needs, with `errno` turned into messages. Foundation's
+/// FileManager cannot fsync, flock or rename atomically over an existing file on every
+/// platform, so these go to POSIX directly.
+enum POSIXFile {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func failure(_ what: String, _ path: String) -> Failure {
+        Failure(description: "\(what) '\(path)': \(String(cString: strerror(errno)))")
+    }
+
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(Failure) -> Int32 {
+        let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw failure("cannot open", path) }
+        return fd
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write", path)
+            }
+            offset += written
+        }
+    }
+
+    static func sync(_ fd: Int32, path: String) throws(Failure) {
+        guard fsync(fd) == 0 else { throw failure("cannot sync", path) }
+    }
+
+    static func readAll(_ path: String) throws(Failure) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure("cannot open", path)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure("cannot read", path) }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot read", path)
+            }
+            if count == 0 { break }
+            offset += count
+        }
+        return offset == bytes.count ? bytes : Array(bytes[0..<offset])
+    }
+
+    /// Writes a whole file crash-safely: a temporary file, synced, renamed over the target,
+    /// then the directory synced so the rename itself survives a crash.
+    static func replace(_ path: String, with bytes: [UInt8], directory: String) throws(Failure) {
+        let temporary = path + ".tmp"
+        let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        do {
+            try writeAll(fd, bytes, path: temporary)
+            try sync(fd, path: temporary)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw failure("cannot rename", temporary) }
+        try syncDirectory(directory)
+    }
+
+    static func syncDirectory(_ path: String) throws(Failure) {
+        let fd = try open(path, flags: O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        try sync(fd, path: path)
+    }
+
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}

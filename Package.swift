@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
         .target(name: "TestSupport", dependencies: ["ClosetLanguage", "ClosetStorage", "ClosetDomain"], path: "Tests/TestSupport"),
-        .testTarget(name: "ClosetDomainTests", dependencies: ["ClosetDomain", "TestSupport"]),
+        .testTarget(name: "ClosetDomainTests", dependencies: ["ClosetDomain", "ClosetStorage", "TestSupport"]),
         .testTarget(name: "ClosetStorageTests", dependencies: ["ClosetStorage", "TestSupport"]),
         .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStorage", "TestSupport"]),
         .testTarget(name: "ClosetShellTests", dependencies: ["ClosetShell", "TestSupport"]),

@@ -10,7 +10,7 @@ enum AddClothes {
             KeySpec("category", .category, "what kind of clothes", required: true),
             KeySpec("season", .season, "when to wear it", required: true),
             KeySpec("description", .text, "free text (optional)"),
-            KeySpec("image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store"),
+            KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file to copy into the store"),
             KeySpec("created", .date, "when it was added (default now)"),
         ],
         examples: [
@@ -67,8 +67,14 @@ enum ImageArgument {
 
     static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
         switch try change(invocation) {
-        case .set(let bytes, let info)?: return (bytes, info)
-        case .remove?, nil: return nil
+        case .set(let bytes, let info)?:
+            return (bytes, info)
+        case .remove?:
+            throw Diagnostic(
+                "image=none removes a picture on edit; new clothes have none to remove",
+                at: invocation.argument("image")?.range)
+        case nil:
+            return nil
         }
     }
 }

@@ -1,0 +1,210 @@
+import ClosetDomain
+@testable import ClosetStorage
+import Foundation
+import Testing
+
+/// A fresh directory per test.
+func temporaryStore() -> String {
+    NSTemporaryDirectory() + "closet-store-\(UUID().uuidString)"
+}
+
+func open(_ path: String) throws -> (DurableWardrobe, [String]) {
+    var notices: [String] = []
+    let store = try DurableWardrobe(path: path) { notices.append($0) }
+    return (store, notices)
+}
+
+@Suite struct DurableWardrobeTests {
+    let mocks = MockWardrobe()
+
+    @Test func committedRowsSurviveReopeningInOrder() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            for clothes in mocks.allClothes { try store.save(clothes: clothes) }
+            for style in mocks.styles { try store.save(style: style) }
+            try store.commit()
+            try store.remove(clothes: mocks.top2)
+            try store.commit()
+        }
+        let (reopened, notices) = try open(path)
+        #expect(notices.isEmpty)
+        #expect(reopened.fetchAllClothes() == mocks.allClothes.filter { $0.id != mocks.top2.id })
+        #expect(try reopened.fetchStyles().map(\.name) == mocks.styles.map(\.name))
+        #expect(try reopened.fetchStyles()[1].clothes[.top] == nil)  // top2's slot emptied
+    }
+
+    @Test func uncommittedAndRolledBackChangesAreNotKept() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            let mark = store.savepoint()
+            try store.save(clothes: mocks.top2)
+            store.rollback(to: mark)
+            try store.commit()
+            try store.save(clothes: mocks.top3)  // never committed
+        }
+        #expect(try open(path).0.fetchAllClothes() == [mocks.top1])
+    }
+
+    @Test func compactionKeepsEverythingAndEmptiesTheJournal() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            for clothes in mocks.allClothes { try store.save(clothes: clothes) }
+            try store.commit()
+            try store.compact()
+            try store.save(clothes: Clothes(category: .shoes, weatherType: .winter, descriptions: "after"))
+            try store.commit()
+        }
+        let (reopened, _) = try open(path)
+        #expect(reopened.clothesCount == 11)
+        #expect(reopened.fetchAllClothes().last?.descriptions == "after")
+    }
+
+    @Test func aSecondOpenIsRefusedNamingTheHolder() throws {
+        let path = temporaryStore()
+        let (first, _) = try open(path)
+        #expect(first.clothesCount == 0)
+        do {
+            _ = try open(path)
+            Issue.record("second open succeeded")
+        } catch let error as DurableWardrobe.OpenError {
+            #expect(error.description == "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier)")
+        }
+    }
+
+    @Test func aDirectoryThatIsNotAStoreIsLeftAlone() throws {
+        let path = temporaryStore()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try "mine".write(toFile: path + "/notes.txt", atomically: true, encoding: .utf8)
+        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["notes.txt"])
+    }
+
+    @Test func newStoresArePrivate() throws {
+        let path = temporaryStore() + "/nested/store"
+        let (store, _) = try open(path)
+        try store.save(clothes: mocks.top1)
+        try store.commit()
+        func mode(_ file: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        }
+        for directory in [path, path + "/images"] { #expect(try mode(directory) == 0o700, "\(directory)") }
+        for file in ["journal", "lock", "closet-store"] { #expect(try mode(path + "/" + file) == 0o600, "\(file)") }
+    }
+}
+
+/// The journal's failure modes, byte by byte.
+@Suite struct JournalTests {
+    let mocks = MockWardrobe()
+
+    /// A store with two committed transactions; returns its path and the journal length after the first.
+    func twoTransactions() throws -> (String, Int) {
+        let path = temporaryStore()
+        let (store, _) = try open(path)
+        try store.save(clothes: mocks.top1)
+        try store.commit()
+        let firstLength = POSIXFile.size(path + "/journal")!
+        try store.save(clothes: mocks.top2)
+        try store.save(clothes: mocks.bottom1)
+        try store.commit()
+        return (path, firstLength)
+    }
+
+    @Test func aTornLastRecordIsDroppedAtEveryByteOffset() throws {
+        let (path, firstLength) = try twoTransactions()
+        let full = try POSIXFile.readAll(path + "/journal")!
+        for cut in firstLength..<full.count {
+            let copy = temporaryStore()
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            try Data(full[0..<cut]).write(to: URL(fileURLWithPath: copy + "/journal"))
+            try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: copy + "/closet-store"))
+            let (store, notices) = try open(copy)
+            #expect(store.fetchAllClothes() == [mocks.top1], "cut at \(cut)")
+            #expect(notices.count == (cut == firstLength ? 0 : 1), "cut at \(cut)")
+            // The tail was cut off, so the next commit lands on a clean end.
+            try store.save(clothes: mocks.shoes1)
+            try store.commit()
+        }
+    }
+
+    @Test func aFlippedBitInTheChecksumDropsThatRecordOnly() throws {
+        let (path, firstLength) = try twoTransactions()
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        bytes[firstLength + 4] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
+        let (store, notices) = try open(path)
+        #expect(store.fetchAllClothes() == [mocks.top1])
+        #expect(notices.first?.contains("checksum") == true)
+    }
+
+    @Test func anEmptyJournalFileOpensEmpty() throws {
+        let path = temporaryStore()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
+        FileManager.default.createFile(atPath: path + "/journal", contents: Data())
+        let (store, notices) = try open(path)
+        #expect(store.clothesCount == 0)
+        #expect(notices.isEmpty)
+    }
+
+    @Test func aSnapshotWithoutAJournalOpens() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            for clothes in mocks.allClothes { try store.save(clothes: clothes) }
+            try store.commit()
+            try store.compact()
+        }
+        try FileManager.default.removeItem(atPath: path + "/journal")
+        #expect(try open(path).0.clothesCount == 10)
+    }
+
+    @Test func aJournalAlreadyInsideTheSnapshotIsSkipped() throws {
+        // The crash between writing a snapshot and starting the next journal.
+        let path = temporaryStore()
+        let journal: [UInt8]
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            journal = try POSIXFile.readAll(path + "/journal")!
+            try store.remove(clothes: mocks.top1)
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+            try store.compact()
+        }
+        // Put the old generation's journal back: replaying it would resurrect top1.
+        try Data(journal).write(to: URL(fileURLWithPath: path + "/journal"))
+        #expect(try open(path).0.fetchAllClothes() == [mocks.top2])
+    }
+
+    @Test func aDamagedSnapshotRefusesToOpen() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            try store.compact()
+        }
+        var bytes = try POSIXFile.readAll(path + "/snapshot")!
+        bytes[30] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/snapshot"))
+        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+    }
+
+    @Test func operationsRoundTrip() throws {
+        var image = ImageInfo(format: .jpeg, width: 640, height: 480, bytes: 1234, checksum: 0xDEADBEEF)
+        image.bytes = 99
+        let clothes = Clothes(createdAt: Date(timeIntervalSince1970: 1.5), image: image, category: .shoes, weatherType: .winter, descriptions: "첼시 부츠 \"x\"")
+        let record = StyleRecord(id: UUID(), createdAt: Date(timeIntervalSince1970: 2), name: nil, weather: .spring, clothesIDs: [.shoes: clothes.id])
+        let operations: [StoreOperation] = [.putClothes(clothes), .putStyle(record), .deleteStyle(record.id), .deleteClothes(clothes.id)]
+        let bytes = JournalFormat.snapshot(operations, generation: 3)
+        let decoded = JournalFormat.readSnapshot(bytes)
+        #expect(decoded?.generation == 3)
+        #expect(decoded?.operations == operations)
+    }
+}

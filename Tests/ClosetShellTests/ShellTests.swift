@@ -167,3 +167,93 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try run(["--version"]).out.hasPrefix("closet "))
     }
 }
+
+/// The durable store through the real binary.
+@Suite struct DurableProcessTests {
+    func closet(_ arguments: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
+        try ProcessTests().run(arguments, stdin: stdin)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aCommitIsSeenByTheNextProcess() throws {
+        let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
+        #expect(try closet(["--store", store, "-c", "add clothes category=top season=fall description=\"navy knit\""]).status == 0)
+        let listed = try closet(["--store", store, "--format", "json", "-c", "list clothes"])
+        #expect(listed.status == 0)
+        #expect(listed.out.contains("\"description\":\"navy knit\""))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func runCommitsPerFileAndBailKeepsNothingOfTheFailingFile() throws {
+        let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
+        let good = NSTemporaryDirectory() + "good-\(UUID().uuidString).closet"
+        let bad = NSTemporaryDirectory() + "bad-\(UUID().uuidString).closet"
+        try "add clothes category=top season=fall\nadd clothes category=top season=fall\n".write(toFile: good, atomically: true, encoding: .utf8)
+        try "add clothes category=top season=fall\nadd clothes category=nope season=fall\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let result = try closet(["--store", store, "--bail", "run", good, bad, good])
+        #expect(result.status == 1)
+        #expect(try closet(["--store", store, "--format", "json", "-c", "count clothes"]).out == "{\"count\":2}\n")
+        // Without --bail the failing statement is skipped and the rest commits.
+        #expect(try closet(["--store", store, "run", bad]).status == 1)
+        #expect(try closet(["--store", store, "--format", "json", "-c", "count clothes"]).out == "{\"count\":3}\n")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aHeldStoreIsExitStatus3NamingTheHolder() throws {
+        let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+        holder.arguments = ["--store", store]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        // Wait until the holder has the lock (it writes its pid into the lock file).
+        for _ in 0..<200 where (try? String(contentsOfFile: store + "/lock", encoding: .utf8))?.isEmpty ?? true { usleep(10_000) }
+        let second = try closet(["--store", store, "-c", "count clothes"])
+        #expect(second.status == 3)
+        #expect(second.err == "error: store '\(store)' is in use by process \(holder.processIdentifier)\n")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func notAStoreIsExitStatus3AndUntouched() throws {
+        let folder = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "keep me".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let result = try closet(["--store", folder, "-c", "count clothes"])
+        #expect(result.status == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func picturesLiveInTheStoreAndGoWithTheirClothes() throws {
+        let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
+        let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+        let added = try closet(["--store", store, "--format", "json", "-c", "add clothes category=top season=fall image=\(picture)"])
+        #expect(added.out.contains("\"image\":{\"format\":\"png\",\"width\":3,\"height\":2,\"bytes\":86}"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
+        #expect(files.count == 1)
+        #expect(files[0].hasSuffix(".png"))
+        #expect(try closet(["--store", store, "-c", "remove clothes @1"]).status == 1)  // no listing yet
+        _ = try closet(["--store", store], stdin: "list clothes\nremove clothes @1\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/images").isEmpty)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func theDefaultStoreFollowsTheEnvironment() throws {
+        let home = NSTemporaryDirectory() + "closet-home-\(UUID().uuidString)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+        process.arguments = ["-c", "add clothes category=top season=fall"]
+        process.environment = ["HOME": home, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: home + "/.local/share/closet/journal"))
+    }
+}

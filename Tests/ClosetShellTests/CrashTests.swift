@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Kills the real binary with SIGKILL at random moments and checks the store it leaves:
+/// it opens, and it holds exactly the transactions that completed. `CLOSET_CRASH_KILLS`
+/// sets how many kills (CI keeps it small; `Scripts/crash-test` runs 100).
+@Suite(.serialized) struct CrashTests {
+    static let binary = ProcessTests.binary
+    static let kills = Int(ProcessInfo.processInfo.environment["CLOSET_CRASH_KILLS"] ?? "") ?? 4
+
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Runs to completion and returns standard output, failing the test on a non-zero exit.
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "closet \(arguments.joined(separator: " "))")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func descriptions(in store: String) throws -> [String] {
+        let json = try run(["--store", store, "--format", "json", "-c", "list clothes sort=old"])
+        guard let rows = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return [] }
+        return rows.compactMap { $0["description"] as? String }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
+    func killedRunsCommitAllOrNothing() throws {
+        let store = NSTemporaryDirectory() + "closet-crash-run-\(UUID().uuidString)"
+        let statements = 3000
+        var expected = 0
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<Self.kills {
+            let script = NSTemporaryDirectory() + "closet-crash-\(round).closet"
+            let lines = (0..<statements).map { "add clothes category=top season=fall description=\"r\(round)-\($0)\"" }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+            let process = try start(["--store", store, "run", script])
+            usleep(UInt32.random(in: 0...1_200_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let finished = process.terminationReason == .exit && process.terminationStatus == 0
+            let count = try descriptions(in: store).count
+            if finished {
+                expected += statements
+                #expect(count == expected, "round \(round): a run that finished lost rows")
+            } else {
+                #expect(count == expected || count == expected + statements, "round \(round): \(count) rows, a partial transaction")
+                expected = count
+            }
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
+    func killedStatementsNeverLoseAReportedSuccess() throws {
+        let store = NSTemporaryDirectory() + "closet-crash-c-\(UUID().uuidString)"
+        var reported: Set<String> = []
+        var uncertain: Set<String> = []
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        var index = 0
+        while kills < Self.kills * 4 {
+            index += 1
+            let name = "c\(index)"
+            let process = try start(["--store", store, "-c", "add clothes category=top season=fall description=\(name)"])
+            if Bool.random(using: &generator) {
+                usleep(UInt32.random(in: 0...40_000, using: &generator))
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+            }
+            process.waitUntilExit()
+            if process.terminationReason == .exit && process.terminationStatus == 0 {
+                reported.insert(name)
+            } else {
+                uncertain.insert(name)
+            }
+        }
+        let present = Set(try descriptions(in: store))
+        #expect(reported.isSubset(of: present), "lost: \(reported.subtracting(present).sorted())")
+        #expect(present.isSubset(of: reported.union(uncertain)))
+    }
+}

@@ -80,11 +80,11 @@ public enum ClosetCommand {
         case .statement(let text):
             var lineNumber = 0
             var assembler = LineAssembler()
-            text.enumerateLines { line, stop in
+            for line in text.scriptLines {
                 lineNumber += 1
                 if let source = assembler.add(line, lineNumber: lineNumber) {
                     session.executeAndCommit(source)
-                    if session.quitRequested || (options.bail && session.failureCount > 0) { stop = true }
+                    if session.quitRequested || (options.bail && session.failureCount > 0) { break }
                 }
             }
             if let rest = assembler.finish(), !session.quitRequested { session.executeAndCommit(rest) }

@@ -19,6 +19,7 @@ extension Vocabulary {
 
     /// Parses English names and aliases case-insensitively and Korean names exactly.
     public static func named(_ text: String) -> Self? {
+        if let exact = allCases.first(where: { $0.englishName == text }) { return exact }  // the common case
         let lowered = text.lowercased()
         return allCases.first { value in value.spellings.contains { $0.lowercased() == lowered } }
     }

@@ -53,9 +53,8 @@ public struct CommandRegistry: Sendable {
         if let single = matching.first(where: { ([$0.path] + $0.aliases).contains { $0 == [verb] } }) {
             return (single, Array(words.dropFirst()))
         }
-        let objects = objects(after: verb)
         guard words.count > 1 else {
-            throw Diagnostic("'\(verb)' needs one of: \(objects.joined(separator: ", "))", at: first.range)
+            throw Diagnostic("'\(verb)' needs one of: \(objects(after: verb).joined(separator: ", "))", at: first.range)
         }
         let second = Self.normalizedObject(words[1].text)
         for spec in matching {
@@ -63,6 +62,7 @@ public struct CommandRegistry: Sendable {
                 if Self.normalizedObject(path[1]) == second { return (spec, Array(words.dropFirst(2))) }
             }
         }
+        let objects = objects(after: verb)
         throw Diagnostic.unknown(
             "entity", words[1].text, at: words[1].range, among: objects,
             hint: "'\(verb)' works on \(objects.joined(separator: ", "))")

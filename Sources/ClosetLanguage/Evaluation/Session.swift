@@ -135,10 +135,10 @@ public final class Session {
             if quitRequested { stop = true }
         }
 
-        text.enumerateLines { line, halt in
+        for line in text.scriptLines {
             lineNumber += 1
             if let source = assembler.add(line, lineNumber: lineNumber) { run(source) }
-            if stop { halt = true }
+            if stop { break }
         }
         if !stop, let rest = assembler.finish() { run(rest) }
 

@@ -3,6 +3,8 @@
 /// grapheme counts once, by its first scalar (so a family emoji is two cells, as terminals draw it).
 public enum TextWidth {
     public static func of(_ text: String) -> Int {
+        // Most cells are printable ASCII: one cell per byte, no grapheme breaking needed.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         for character in text { width += of(character) }
         return width

@@ -97,6 +97,8 @@ public final class DurableWardrobe: WardrobeStore {
             }
             snapshotGeneration = snapshot.generation
             snapshotLength = bytes.count
+            let clothes = snapshot.operations.reduce(0) { if case .putClothes = $1 { $0 + 1 } else { $0 } }
+            memory.reserveCapacity(clothes: clothes, styles: snapshot.operations.count - clothes)
             for operation in snapshot.operations { memory.apply(replayed: operation) }
         }
 

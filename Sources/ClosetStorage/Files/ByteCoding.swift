@@ -24,6 +24,9 @@ struct ByteWriter {
     mutating func date(_ date: Date) { i64(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
 }
 
+/// Reads what `ByteWriter` wrote, checking every length against the end first. Works on raw
+/// memory: opening a 100,000-row store decodes every byte once, and generic slice iteration
+/// was most of that time.
 struct ByteReader {
     struct Malformed: Error {}
 
@@ -34,47 +37,41 @@ struct ByteReader {
     init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.position = start
-        self.end = end ?? bytes.count
+        self.end = min(end ?? bytes.count, bytes.count)
     }
 
     var isAtEnd: Bool { position >= end }
 
-    mutating func take(_ count: Int) throws(Malformed) -> Range<Int> {
+    @inline(__always)
+    mutating func take(_ count: Int) throws(Malformed) -> Int {
         guard count >= 0, count <= end - position else { throw Malformed() }
         defer { position += count }
-        return position..<(position + count)
+        return position
     }
 
-    mutating func u8() throws(Malformed) -> UInt8 { bytes[try take(1).lowerBound] }
+    mutating func u8() throws(Malformed) -> UInt8 { bytes[try take(1)] }
 
     mutating func u32() throws(Malformed) -> UInt32 {
-        let range = try take(4)
-        var value: UInt32 = 0
-        for (shift, index) in range.enumerated() { value |= UInt32(bytes[index]) << (8 * UInt32(shift)) }
-        return value
+        let start = try take(4)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self).littleEndian }
     }
 
     mutating func u64() throws(Malformed) -> UInt64 {
-        let range = try take(8)
-        var value: UInt64 = 0
-        for (shift, index) in range.enumerated() { value |= UInt64(bytes[index]) << (8 * UInt64(shift)) }
-        return value
+        let start = try take(8)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian }
     }
 
     mutating func i64() throws(Malformed) -> Int64 { Int64(bitPattern: try u64()) }
 
     mutating func uuid() throws(Malformed) -> UUID {
-        let r = try take(16)
-        let b = bytes
-        let s = r.lowerBound
-        return UUID(uuid: (b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7],
-                           b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12], b[s + 13], b[s + 14], b[s + 15]))
+        let start = try take(16)
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self)) }
     }
 
     mutating func string() throws(Malformed) -> String {
         let count = Int(try u32())
-        let range = try take(count)
-        return String(decoding: bytes[range], as: UTF8.self)
+        let start = try take(count)
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
     }
 
     mutating func date() throws(Malformed) -> Date {

@@ -125,6 +125,11 @@ public final class MemoryWardrobe: WardrobeStore {
         }
     }
 
+    func reserveCapacity(clothes: Int, styles: Int) {
+        clothesTable.reserveCapacity(clothes)
+        styleTable.reserveCapacity(styles)
+    }
+
     func compactAfterLoad() {
         clothesTable.compactIfSparse()
         styleTable.compactIfSparse()

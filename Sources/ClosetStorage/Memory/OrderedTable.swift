@@ -9,6 +9,11 @@ struct OrderedTable<Row> {
 
     var count: Int { index.count }
 
+    mutating func reserveCapacity(_ capacity: Int) {
+        slots.reserveCapacity(capacity)
+        index.reserveCapacity(capacity)
+    }
+
     subscript(id: UUID) -> Row? {
         guard let slot = index[id] else { return nil }
         return slots[slot]?.row

@@ -102,7 +102,7 @@ public enum ClosetCommand {
                 if result.stopped || session.quitRequested { break }
             }
         case .interactiveOrStdin:
-            StandardInput.run(session, host: host, interactive: isatty(STDIN_FILENO) == 1 && environment["CI"] == nil)
+            Interactive.run(session, host: host, environment: environment)
         case .help, .version, .test:
             break
         }

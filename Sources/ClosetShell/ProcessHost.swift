@@ -61,6 +61,11 @@ final class ProcessHost: SessionHost {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
     }
 
+    /// Set on a terminal: Ctrl-C during a script stops it between statements.
+    var interruptCheck: (() -> Bool)?
+
+    func interruptRequested() -> Bool { interruptCheck?() ?? false }
+
     func monotonicSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

@@ -7,12 +7,16 @@
 /// The origin prefix appears for scripts (`file:line:column:`), not at the prompt or in `-c`.
 /// Columns count characters; the caret line counts display cells, so it sits under Hangul too.
 public enum DiagnosticRenderer {
-    public static func render(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) -> String {
+    public static func render(
+        _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false
+    ) -> String {
+        // Bold red "error:" on a terminal; the rest stays plain so it reads in any theme.
+        let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
         var message = diagnostic.message
         if let suggestion = diagnostic.suggestion { message += "; did you mean '\(suggestion)'?" }
         guard let source, let range = diagnostic.range else {
             let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
-            return "\(prefix)error: \(message)\n"
+            return "\(prefix)\(label) \(message)\n"
         }
 
         let bytes = Array(source.text.utf8)
@@ -29,7 +33,7 @@ public enum DiagnosticRenderer {
 
         var text = ""
         if let origin { text += "\(origin):\(source.firstLine + lineIndex):\(column): " }
-        text += "error: \(message)\n"
+        text += "\(label) \(message)\n"
         text += lineText + "\n"
         // Keep tabs so the caret lines up however the terminal sets tab stops.
         let padding = before.map { $0 == "\t" ? "\t" : String(repeating: " ", count: TextWidth.of($0)) }.joined()

@@ -15,6 +15,8 @@ public final class Session {
         public var timer = false
         /// Box-drawn tables, and the terminal width to fit (interactive sessions).
         public var table = TableRenderer()
+        /// Colour for errors and table headers: a terminal without `NO_COLOR` only.
+        public var color = false
         public init() {}
     }
 
@@ -34,6 +36,8 @@ public final class Session {
     public internal(set) var lastListing: Listing?
     /// Set by `.quit`; the host stops feeding statements.
     public internal(set) var quitRequested = false
+    /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
+    public var interrupted = false
     /// Statements that failed so far (the host's exit status depends on it).
     public internal(set) var failureCount = 0
     /// The statement running now (or last), so a host can tell which one printed what.
@@ -111,7 +115,7 @@ public final class Session {
 
     public struct ScriptResult: Sendable, Equatable {
         public var failures = 0
-        /// `--bail` stopped the script at its first failure, and it was rolled back.
+        /// `--bail` or Ctrl-C stopped the script, and it was rolled back.
         public var stopped = false
         public var statements = 0
     }
@@ -127,6 +131,15 @@ public final class Session {
         var stop = false
 
         func run(_ source: StatementSource) {
+            if interrupted || host.interruptRequested() {
+                // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
+                if !interrupted {
+                    host.write("interrupted: stopped '\(name)' before line \(source.firstLine); nothing of it was kept\n", to: .standardError)
+                }
+                interrupted = true
+                stop = true
+                return
+            }
             result.statements += 1
             if !execute(source, origin: name) {
                 result.failures += 1
@@ -142,7 +155,7 @@ public final class Session {
         }
         if !stop, let rest = assembler.finish() { run(rest) }
 
-        if stop, result.failures > 0, settings.bail {
+        if stop, interrupted || (result.failures > 0 && settings.bail) {
             store.rollback(to: savepoint)
             result.stopped = true
         }
@@ -264,7 +277,10 @@ public final class Session {
             guard let grid = GridBuilder.grid(for: outcome, format: format) else { return }
             let text: String
             switch format {
-            case .table: text = settings.table.render(grid)
+            case .table:
+                var renderer = settings.table
+                renderer.color = settings.color
+                text = renderer.render(grid)
             case .csv: text = CSVRenderer.render(grid)
             case .line: text = LineRenderer.render(grid)
             case .json: text = ""
@@ -290,7 +306,8 @@ public final class Session {
         case let repository as RepositoryError: diagnostic = Diagnostic(repository.errorDescription, at: nil)
         default: diagnostic = Diagnostic("\(error)", at: nil)
         }
-        host.write(DiagnosticRenderer.render(diagnostic, source: source, origin: origin), to: .standardError)
+        host.write(
+            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color), to: .standardError)
     }
 
     private func printTime(since start: Double) {

@@ -10,6 +10,13 @@ public protocol SessionHost: AnyObject {
     func readFile(at path: String, limit: Int) throws -> [UInt8]
     /// A monotonic clock in seconds, for `.timer`.
     func monotonicSeconds() -> Double
+    /// Whether the user pressed Ctrl-C since the last call (polled between the statements of
+    /// a script); clears it.
+    func interruptRequested() -> Bool
+}
+
+extension SessionHost {
+    public func interruptRequested() -> Bool { false }
 }
 
 public enum OutputChannel: Sendable {

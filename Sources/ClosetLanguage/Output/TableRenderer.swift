@@ -11,10 +11,13 @@ public struct TableRenderer: Sendable {
     public var boxDrawing: Bool
     /// The terminal width to fit, if known.
     public var maxWidth: Int?
+    /// Bold headers (a terminal without NO_COLOR).
+    public var color: Bool
 
-    public init(boxDrawing: Bool = false, maxWidth: Int? = nil) {
+    public init(boxDrawing: Bool = false, maxWidth: Int? = nil, color: Bool = false) {
         self.boxDrawing = boxDrawing
         self.maxWidth = maxWidth
+        self.color = color
     }
 
     public func render(_ grid: Grid) -> String {
@@ -24,7 +27,7 @@ public struct TableRenderer: Sendable {
         fit(&widths, rows: &rows, grid: grid)
 
         var out = boxDrawing ? border("┌", "┬", "┐", widths) : ""
-        out += line(grid.columns, widths, numeric: [])
+        out += line(grid.columns, widths, numeric: [], bold: color)
         out += boxDrawing ? border("├", "┼", "┤", widths) : line(widths.map { String(repeating: "-", count: $0) }, widths, numeric: [])
         for row in rows { out += line(row, widths, numeric: grid.numericColumns) }
         if boxDrawing { out += border("└", "┴", "┘", widths) }
@@ -51,12 +54,13 @@ public struct TableRenderer: Sendable {
         }
     }
 
-    private func line(_ cells: [String], _ widths: [Int], numeric: Set<Int>) -> String {
+    private func line(_ cells: [String], _ widths: [Int], numeric: Set<Int>, bold: Bool = false) -> String {
         var parts: [String] = []
         for (i, width) in widths.enumerated() {
             let cell = i < cells.count ? cells[i] : ""
             let gap = String(repeating: " ", count: max(0, width - TextWidth.of(cell)))
-            parts.append(numeric.contains(i) ? gap + cell : cell + gap)
+            let shown = bold && !cell.isEmpty ? "\u{1B}[1m" + cell + "\u{1B}[0m" : cell
+            parts.append(numeric.contains(i) ? gap + shown : shown + gap)
         }
         if boxDrawing { return "│ " + parts.joined(separator: " │ ") + " │\n" }
         var text = parts.joined(separator: "  ")

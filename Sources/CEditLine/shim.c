@@ -1,0 +1,142 @@
+#include "CEditLine.h"
+
+#include <errno.h>
+#include <histedit.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static char prompt_text[1024] = "closet> ";
+static volatile sig_atomic_t sigint_seen = 0;
+static History *history_of_editor = NULL;
+
+const char *cel_setup_locale(void) {
+    const char *current = setlocale(LC_CTYPE, "");
+    if (current == NULL || strcmp(current, "C") == 0 || strcmp(current, "POSIX") == 0) {
+        const char *fallback = setlocale(LC_CTYPE, "C.UTF-8");
+        if (fallback != NULL) current = fallback;
+    }
+    return current ? current : "C";
+}
+
+static char *prompt_function(EditLine *editor) {
+    (void)editor;
+    return prompt_text;
+}
+
+void cel_set_prompt(const char *text) {
+    strncpy(prompt_text, text, sizeof prompt_text - 1);
+    prompt_text[sizeof prompt_text - 1] = '\0';
+}
+
+EditLine *cel_init(const char *program, int history_size) {
+    EditLine *editor = el_init(program, stdin, stdout, stderr);
+    if (editor == NULL) return NULL;
+    el_set(editor, EL_EDITOR, "emacs");
+    el_set(editor, EL_PROMPT_ESC, prompt_function, '\1');
+    el_set(editor, EL_SIGNAL, 1);
+    History *entries = history_init();
+    if (entries != NULL) {
+        HistEvent event;
+        history(entries, &event, H_SETSIZE, history_size);
+        history(entries, &event, H_SETUNIQUE, 1);
+        el_set(editor, EL_HIST, history, entries);
+        history_of_editor = entries;
+    }
+    return editor;
+}
+
+void cel_end(EditLine *editor) {
+    if (history_of_editor != NULL) {
+        history_end(history_of_editor);
+        history_of_editor = NULL;
+    }
+    el_end(editor);
+}
+
+int cel_bind_completion(EditLine *editor, unsigned char (*complete)(EditLine *, int)) {
+    if (el_set(editor, EL_ADDFN, "closet-complete", "complete the word before the cursor", complete) != 0) return -1;
+    return el_set(editor, EL_BIND, "^I", "closet-complete", (const char *)NULL);
+}
+
+int cel_source_editrc(EditLine *editor) { return el_source(editor, NULL); }
+
+int cel_gets(EditLine *editor, const char **line, int *length) {
+    int count = 0;
+    errno = 0;
+    const char *text = el_gets(editor, &count);
+    if (text == NULL) {
+        if (count == -1 && errno == EINTR) {
+            sigint_seen = 0;
+            return -1;
+        }
+        return 0;
+    }
+    *line = text;
+    *length = count;
+    return 1;
+}
+
+const char *cel_line(EditLine *editor, int *cursor, int *length) {
+    const LineInfo *info = el_line(editor);
+    *cursor = (int)(info->cursor - info->buffer);
+    *length = (int)(info->lastchar - info->buffer);
+    return info->buffer;
+}
+
+int cel_insert(EditLine *editor, const char *text) { return el_insertstr(editor, text); }
+
+void cel_delete_before(EditLine *editor, int count) { el_deletestr(editor, count); }
+
+int cel_history_enter(EditLine *editor, const char *line) {
+    (void)editor;
+    if (history_of_editor == NULL) return -1;
+    HistEvent event;
+    return history(history_of_editor, &event, H_ENTER, line);
+}
+
+int cel_history_load(EditLine *editor, const char *path) {
+    (void)editor;
+    if (history_of_editor == NULL) return -1;
+    HistEvent event;
+    return history(history_of_editor, &event, H_LOAD, path);
+}
+
+int cel_history_save(EditLine *editor, const char *path) {
+    (void)editor;
+    if (history_of_editor == NULL) return -1;
+    HistEvent event;
+    return history(history_of_editor, &event, H_SAVE, path);
+}
+
+static void on_sigint(int signal_number) {
+    (void)signal_number;
+    sigint_seen = 1;
+}
+
+int cel_install_sigint(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
+    return sigaction(SIGINT, &action, NULL);
+}
+
+int cel_take_sigint(void) {
+    int seen = sigint_seen;
+    sigint_seen = 0;
+    return seen;
+}
+
+int cel_peek_sigint(void) { return sigint_seen; }
+
+int cel_terminal_columns(void) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+    return 0;
+}

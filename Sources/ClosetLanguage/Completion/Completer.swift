@@ -1,0 +1,178 @@
+import ClosetDomain
+import Foundation
+
+/// Tab completion: given the line and the cursor, what the word before the cursor can become.
+/// Everything comes from the command registry and the session (ids, variables), so a new
+/// command completes the day it is registered. Paths come from an injected lister: the
+/// language does no I/O.
+public struct Completer {
+    public struct Candidate: Hashable, Sendable {
+        /// What replaces the word being completed.
+        public var text: String
+        /// What a list of several shows (an id with its description).
+        public var display: String
+        /// Whether completing to this one ends the word (a blank follows).
+        public var isComplete: Bool
+    }
+
+    public struct Result: Hashable, Sendable {
+        /// Byte offset in the line where the word being completed starts.
+        public var wordStart: Int
+        public var candidates: [Candidate]
+    }
+
+    /// How many ids a list shows at most: a big wardrobe should not flood the screen.
+    public static let idCandidateLimit = 50
+
+    let session: Session
+    /// Files and folders starting with a path prefix (folders end with "/").
+    let listPaths: (String) -> [String]
+
+    public init(session: Session, listPaths: @escaping (String) -> [String]) {
+        self.session = session
+        self.listPaths = listPaths
+    }
+
+    public func complete(line: String, cursor: Int) -> Result {
+        let bytes = Array(line.utf8.prefix(cursor))
+        let before = String(decoding: bytes, as: UTF8.self)
+        var words = Self.words(before)
+        let current = words.removeLast()
+        let start = bytes.count - current.utf8.count
+        if words.first == "let", words.count >= 3, words[2] == "=" { words.removeFirst(3) }  // `let $x = <command>`
+        return Result(wordStart: start, candidates: candidates(for: current, after: words))
+    }
+
+    /// Blank-separated words; the last is the (possibly empty) word under the cursor. Quotes
+    /// group words so a blank inside "..." does not start a new one.
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                current.append(character)
+            } else if character == " " || character == "\t" {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        words.append(current)
+        return words
+    }
+
+    private func candidates(for word: String, after words: [String]) -> [Candidate] {
+        let registry = session.registry
+        guard let verb = words.first?.lowercased() else {
+            let names = registry.verbs + registry.dotCommands.map(\.name)
+            return matching(word, names.map { Candidate(text: $0, display: $0, isComplete: $0 != "let") })
+                .map { $0.text == "let" ? Candidate(text: "let $", display: "let", isComplete: false) : $0 }
+        }
+        if verb.hasPrefix(".") { return dotArgument(word, command: verb, position: words.count - 1) }
+        if verb == "let" {
+            return words.count == 2 ? [Candidate(text: "=", display: "=", isComplete: true)] : []
+        }
+        let objects = registry.objects(after: verb)
+        if words.count == 1, !objects.isEmpty {
+            return matching(word, objects.map { Candidate(text: $0, display: $0, isComplete: true) })
+        }
+        let known = words.map { Word(text: $0, isQuoted: false, range: SourceRange(0, 0)) }
+        guard let (spec, rest) = try? registry.resolve(known) else { return [] }
+
+        if let equals = word.firstIndex(of: "=") {
+            let key = word[..<equals].lowercased()
+            guard let keySpec = spec.keys.first(where: { $0.name == key }) else { return [] }
+            let value = String(word[word.index(after: equals)...])
+            let listHead = value.lastIndex(of: ",").map { String(value[...$0]) } ?? ""
+            let partial = String(value.dropFirst(listHead.count))
+            let prefix = String(word[...equals]) + listHead
+            return values(for: keySpec.kind, partial).map {
+                Candidate(text: prefix + $0.text, display: $0.display, isComplete: $0.isComplete)
+            }
+        }
+        var results: [Candidate] = []
+        let filled = rest.filter { !$0.text.contains("=") }.count
+        if filled < spec.parameters.count { results += values(for: spec.parameters[filled].kind, word) }
+        let used = Set(words.compactMap { $0.split(separator: "=").first.map { $0.lowercased() } })
+        let keys = spec.keys.filter { spec.keysRepeat || !used.contains($0.name) }
+        results += matching(word, keys.map { Candidate(text: $0.name + "=", display: $0.name + "=", isComplete: false) })
+        return results
+    }
+
+    private func dotArgument(_ word: String, command: String, position: Int) -> [Candidate] {
+        guard position == 0, let spec = session.registry.dotCommand(named: command) else { return [] }
+        if spec.takesPath { return paths(word) }
+        if spec.name == ".help" {
+            let topics = session.registry.verbs.filter { $0 != "let" } + session.registry.dotCommands.map(\.name)
+            return matching(word, topics.map { Candidate(text: $0, display: $0, isComplete: true) })
+        }
+        return matching(word, spec.choices.map { Candidate(text: $0, display: $0, isComplete: true) })
+    }
+
+    private func values(for kind: ValueKind, _ partial: String) -> [Candidate] {
+        switch kind {
+        case .category, .categories, .season, .seasons, .sort:
+            return matching(partial, kind.choices.map { Candidate(text: $0, display: $0, isComplete: true) })
+        case .clothesRef(let slot, let allowsNone):
+            let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
+            return matching(partial, none) + references(partial, slot: slot, styles: false)
+        case .clothesRefs:
+            return references(partial, slot: nil, styles: false)
+        case .styleRef:
+            return references(partial, slot: nil, styles: true)
+        case .path(let allowsNone):
+            let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
+            return matching(partial, none) + paths(partial)
+        case .text, .count, .size, .date:
+            return []
+        }
+    }
+
+    private func references(_ partial: String, slot: ClothesCategory?, styles: Bool) -> [Candidate] {
+        if partial.hasPrefix("$") {
+            let names = session.variables.names.filter { name in
+                switch session.variables[name] {
+                case .clothes?: !styles
+                case .styles?: styles
+                case .count?, nil: false
+                }
+            }
+            return matching(partial, names.map { Candidate(text: "$" + $0, display: "$" + $0, isComplete: true) })
+        }
+        guard partial.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
+        let prefix = partial.uppercased()
+        var found: [Candidate] = []
+        if styles {
+            for style in (try? session.store.fetchStyles()) ?? [] where style.id.uuidString.hasPrefix(prefix) {
+                let id = GridBuilder.shortID(style.id)
+                found.append(Candidate(text: id, display: "\(id)  \(style.name ?? "(no name)")", isComplete: true))
+                if found.count >= Self.idCandidateLimit { break }
+            }
+        } else {
+            for clothes in session.store.fetchAllClothes() where clothes.id.uuidString.hasPrefix(prefix) {
+                if let slot, clothes.category != slot { continue }
+                let id = GridBuilder.shortID(clothes.id)
+                let label = clothes.descriptions.isEmpty ? "" : "  \(clothes.descriptions)"
+                found.append(Candidate(text: id, display: "\(id)  \(clothes.category.englishName)\(label)", isComplete: true))
+                if found.count >= Self.idCandidateLimit { break }
+            }
+        }
+        return found
+    }
+
+    private func paths(_ partial: String) -> [Candidate] {
+        listPaths(partial).map { Candidate(text: $0, display: $0, isComplete: !$0.hasSuffix("/")) }
+    }
+
+    /// Candidates starting with the word: English case-insensitively, Korean exactly.
+    private func matching(_ word: String, _ candidates: [Candidate]) -> [Candidate] {
+        let lowered = word.lowercased()
+        return candidates.filter { $0.text.lowercased().hasPrefix(lowered) }
+    }
+}

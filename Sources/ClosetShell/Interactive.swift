@@ -1,0 +1,68 @@
+import ClosetLanguage
+import ClosetLineEditor
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Chooses how standard input is read: libedit with history, completion, colour and box
+/// tables on a terminal; a plain reader otherwise (no prompt, no banner, no history).
+enum Interactive {
+    static func run(_ session: Session, host: ProcessHost, environment: [String: String]) {
+        let isTerminal = isatty(STDIN_FILENO) == 1
+        let color = isTerminal && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
+            && environment["TERM"] != "dumb"
+        let write: (String) -> Void = { host.write($0, to: .standardOutput); host.flush() }
+        guard isTerminal else {
+            PromptLoop(session: session, editor: PlainLineReader(), isTerminal: false, color: false, write: write).run()
+            return
+        }
+        let completer = Completer(session: session, listPaths: PathListing.entries(startingWith:))
+        let editor = LibEditLineEditor(
+            historyPath: historyPath(environment),
+            complete: { line, cursor in
+                let result = completer.complete(line: line, cursor: cursor)
+                return CompletionOffer(
+                    wordStart: result.wordStart,
+                    choices: result.candidates.map { .init(text: $0.text, display: $0.display, endsWord: $0.isComplete) })
+            },
+            cellWidth: TextWidth.of)
+        guard let editor else {
+            PromptLoop(session: session, editor: PlainLineReader(), isTerminal: true, color: false, write: write).run()
+            return
+        }
+        host.interruptCheck = LibEditLineEditor.takeInterrupt
+        session.settings.color = color
+        let loop = PromptLoop(session: session, editor: editor, isTerminal: true, color: color, write: write)
+        loop.afterStatement = host.flush
+        loop.beforeStatement = {
+            session.settings.table.boxDrawing = isatty(STDOUT_FILENO) == 1
+            session.settings.table.maxWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
+        }
+        loop.run()
+    }
+
+    /// SPEC §7: `$XDG_STATE_HOME/closet/history`, else `~/.closet_history`.
+    static func historyPath(_ environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/closet/history" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.closet_history"
+    }
+}
+
+/// File-name completion for `.read` and `image=`: entries of the folder named so far.
+enum PathListing {
+    static func entries(startingWith partial: String) -> [String] {
+        let expanded = partial.hasPrefix("~/") ? NSHomeDirectory() + partial.dropFirst(1) : partial
+        let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
+        let stem = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        let shownFolder = partial.hasSuffix("/") ? partial : String(partial.dropLast(stem.count))
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map { name in
+            var isDirectory: ObjCBool = false
+            let full = (folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
+            FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            return shownFolder + name + (isDirectory.boolValue ? "/" : "")
+        }
+    }
+}

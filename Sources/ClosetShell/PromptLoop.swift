@@ -1,0 +1,80 @@
+import ClosetLanguage
+import ClosetLineEditor
+import Foundation
+
+/// Statements typed at the prompt or piped in: the same loop drives libedit on a terminal, a
+/// plain reader for pipes, and a scripted editor in tests.
+///
+/// Lines ending in `\` continue under the continuation prompt; Ctrl-C abandons what is being
+/// typed (continuation lines included) and gives a fresh prompt; Ctrl-D on an empty line, or
+/// the end of the pipe, quits. Each statement commits before the next prompt.
+public final class PromptLoop {
+    let session: Session
+    let editor: LineEditor
+    let isTerminal: Bool
+    let color: Bool
+    /// Called before each statement: a terminal may have been resized.
+    var beforeStatement: () -> Void = {}
+    /// Called after each statement: output must reach the screen before the next prompt.
+    var afterStatement: () -> Void = {}
+    let write: (String) -> Void
+
+    /// `isTerminal`: show the banner and prompts, report errors without a file position.
+    public init(session: Session, editor: LineEditor, isTerminal: Bool, color: Bool, write: @escaping (String) -> Void) {
+        self.session = session
+        self.editor = editor
+        self.isTerminal = isTerminal
+        self.color = color
+        self.write = write
+    }
+
+    public static func banner(_ session: Session) -> String {
+        "closet \(ClosetCommand.version) · store \(session.store.location) (\(session.store.clothesCount) clothes, "
+            + "\(session.store.styleCount) styles) · '.help' for help, Ctrl-D to quit\n"
+    }
+
+    /// The prompt with its colour escapes wrapped in \1 so libedit does not count them.
+    func prompt(continuing: Bool) -> String {
+        let text = continuing ? Prompt.continuation : Prompt.primary
+        guard color else { return text }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let leading = String(text.prefix { $0 == " " })
+        return leading + "\u{1}\u{1B}[1;32m\u{1}" + trimmed + "\u{1}\u{1B}[0m\u{1} "
+    }
+
+    public func run() {
+        if isTerminal { write(Self.banner(session)) }
+        var assembler = LineAssembler()
+        var lineNumber = 0
+        let origin = isTerminal ? nil : "<stdin>"
+        while !session.quitRequested {
+            switch editor.readLine(prompt: prompt(continuing: assembler.isContinuing)) {
+            case .endOfInput:
+                if let rest = assembler.finish(), !isTerminal { execute(rest, origin: origin) }
+                if isTerminal { write("\n") }
+                editor.close()
+                return
+            case .interrupted:
+                assembler.reset()
+                write("\n")
+            case .line(let line):
+                lineNumber += 1
+                editor.remember(line)
+                guard let source = assembler.add(line, lineNumber: lineNumber) else { continue }
+                execute(source, origin: origin)
+                if !isTerminal, session.settings.bail, session.failureCount > 0 {
+                    editor.close()
+                    return
+                }
+            }
+        }
+        editor.close()
+    }
+
+    private func execute(_ source: StatementSource, origin: String?) {
+        beforeStatement()
+        session.interrupted = false
+        session.executeAndCommit(source, origin: origin)
+        afterStatement()
+    }
+}

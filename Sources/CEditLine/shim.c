@@ -1,6 +1,7 @@
 #include "CEditLine.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <histedit.h>
 #include <locale.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static char prompt_text[1024] = "closet> ";
 static volatile sig_atomic_t sigint_seen = 0;
@@ -33,12 +35,44 @@ void cel_set_prompt(const char *text) {
     prompt_text[sizeof prompt_text - 1] = '\0';
 }
 
+/* libedit's own reader restarts or ignores a SIGINT that lands while it is busy redrawing
+   (not blocked in read), so Ctrl-C typed quickly was lost and the half-typed line kept.
+   This reader checks the flag before every read, so no Ctrl-C is missed. It decodes
+   multibyte input with the locale, as libedit's reader does. */
+static int read_character(EditLine *editor, wchar_t *character) {
+    (void)editor;
+    char bytes[MB_LEN_MAX];
+    size_t count = 0;
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    for (;;) {
+        if (sigint_seen) {
+            errno = EINTR;
+            return -1;
+        }
+        unsigned char byte;
+        ssize_t got = read(STDIN_FILENO, &byte, 1);
+        if (got < 0) {
+            if (errno == EINTR && !sigint_seen) continue; /* another signal: keep reading */
+            return -1;
+        }
+        if (got == 0) return 0;
+        bytes[count++] = (char)byte;
+        /* After (size_t)-2 the state holds the bytes so far: feed only the new one. */
+        size_t used = mbrtowc(character, &bytes[count - 1], 1, &state);
+        if (used == (size_t)-2 && count < sizeof bytes) continue; /* more bytes of this character */
+        if (used == (size_t)-1 || used == (size_t)-2) *character = (wchar_t)byte;
+        return 1;
+    }
+}
+
 EditLine *cel_init(const char *program, int history_size) {
     EditLine *editor = el_init(program, stdin, stdout, stderr);
     if (editor == NULL) return NULL;
     el_set(editor, EL_EDITOR, "emacs");
     el_set(editor, EL_PROMPT_ESC, prompt_function, '\1');
     el_set(editor, EL_SIGNAL, 1);
+    el_set(editor, EL_GETCFN, read_character);
     History *entries = history_init();
     if (entries != NULL) {
         HistEvent event;
@@ -67,6 +101,7 @@ int cel_source_editrc(EditLine *editor) { return el_source(editor, NULL); }
 
 int cel_gets(EditLine *editor, const char **line, int *length) {
     int count = 0;
+    sigint_seen = 0; /* a Ctrl-C during the last statement is spent */
     errno = 0;
     const char *text = el_gets(editor, &count);
     if (text == NULL) {
@@ -124,7 +159,13 @@ int cel_install_sigint(void) {
     action.sa_handler = on_sigint;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
-    return sigaction(SIGINT, &action, NULL);
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    /* A parent may have blocked SIGINT, and exec keeps the mask: unblock it, or Ctrl-C
+       would stay pending forever. */
+    sigset_t interrupt;
+    sigemptyset(&interrupt);
+    sigaddset(&interrupt, SIGINT);
+    return sigprocmask(SIG_UNBLOCK, &interrupt, NULL);
 }
 
 int cel_take_sigint(void) {

@@ -102,7 +102,9 @@ public enum ClosetCommand {
                 if result.stopped || session.quitRequested { break }
             }
         case .interactiveOrStdin:
-            Interactive.run(session, host: host, environment: environment)
+            // At a terminal the person saw every error as it happened; leaving with Ctrl-D
+            // or .quit is a success (as in sqlite3 and psql). Pipes keep the exit status.
+            if Interactive.run(session, host: host, environment: environment) { return .success }
         case .help, .version, .test:
             break
         }

@@ -9,14 +9,16 @@ import Foundation
 /// Chooses how standard input is read: libedit with history, completion, colour and box
 /// tables on a terminal; a plain reader otherwise (no prompt, no banner, no history).
 enum Interactive {
-    static func run(_ session: Session, host: ProcessHost, environment: [String: String]) {
+    /// Returns whether the session was at a terminal.
+    @discardableResult
+    static func run(_ session: Session, host: ProcessHost, environment: [String: String]) -> Bool {
         let isTerminal = isatty(STDIN_FILENO) == 1
         let color = isTerminal && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
             && environment["TERM"] != "dumb"
         let write: (String) -> Void = { host.write($0, to: .standardOutput); host.flush() }
         guard isTerminal else {
             PromptLoop(session: session, editor: PlainLineReader(), isTerminal: false, color: false, write: write).run()
-            return
+            return false
         }
         let completer = Completer(session: session, listPaths: PathListing.entries(startingWith:))
         let editor = LibEditLineEditor(
@@ -30,7 +32,7 @@ enum Interactive {
             cellWidth: TextWidth.of)
         guard let editor else {
             PromptLoop(session: session, editor: PlainLineReader(), isTerminal: true, color: false, write: write).run()
-            return
+            return true
         }
         host.interruptCheck = LibEditLineEditor.takeInterrupt
         session.settings.color = color
@@ -41,6 +43,7 @@ enum Interactive {
             session.settings.table.maxWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
         }
         loop.run()
+        return true
     }
 
     /// SPEC §7: `$XDG_STATE_HOME/closet/history`, else `~/.closet_history`.

@@ -257,3 +257,23 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(FileManager.default.fileExists(atPath: home + "/.local/share/closet/journal"))
     }
 }
+
+/// The real binary in a pseudo-terminal (Tests/Terminal/terminal_test.py): the prompt, Tab,
+/// Ctrl-C, Ctrl-D, Hangul input and history, as a person at a terminal meets them.
+@Suite struct TerminalTests {
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: python != nil && FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aPersonAtATerminal() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python!)
+        process.arguments = [repositoryRoot + "/Tests/Terminal/terminal_test.py", ProcessTests.binary]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.hasSuffix(" passed, 0 failed\n"), "\(text)")
+    }
+}

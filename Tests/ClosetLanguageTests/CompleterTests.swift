@@ -1,0 +1,94 @@
+import ClosetDomain
+@testable import ClosetLanguage
+import Foundation
+import Testing
+import TestSupport
+
+/// Tab completion in a dozen contexts, all fed by the registry and the session.
+@Suite struct CompleterTests {
+    let harness: Harness
+    let completer: Completer
+
+    init() throws {
+        harness = Harness()
+        let store = harness.store
+        try store.save(clothes: Clothes(id: UUID(uuidString: "AB120000-0000-4000-8000-000000000001")!, category: .top, weatherType: .fall, descriptions: "navy knit"))
+        try store.save(clothes: Clothes(id: UUID(uuidString: "AB340000-0000-4000-8000-000000000002")!, category: .bottom, weatherType: .fall, descriptions: "jeans"))
+        try store.save(style: Style(uuid: UUID(uuidString: "CD560000-0000-4000-8000-000000000003")!, clothes: [:], weather: .fall, name: "look"))
+        harness.run("let $knit = show clothes ab12")
+        completer = Completer(session: harness.session) { partial in
+            ["photos/", "photos.txt", "pants.png"].filter { $0.hasPrefix(partial) }
+        }
+    }
+
+    func texts(_ line: String) -> [String] {
+        completer.complete(line: line, cursor: line.utf8.count).candidates.map(\.text)
+    }
+
+    @Test func commandsAtTheStart() {
+        #expect(texts("fil") == ["filter"])
+        #expect(texts("re") == ["remove"])
+        #expect(texts("").contains("add") && texts("").contains(".help"))
+    }
+
+    @Test func dotCommands() {
+        #expect(texts(".mo") == [".mode"])
+        #expect(texts(".mode j") == ["json"])
+        #expect(texts(".echo ") == ["on", "off"])
+        #expect(texts(".help li") == ["list"])
+    }
+
+    @Test func entitiesAfterAVerb() {
+        #expect(texts("list ") == ["clothes", "styles"])
+        #expect(texts("add s") == ["style"])
+        #expect(texts("cache ") == ["stats", "limit", "clear"])
+    }
+
+    @Test func keysValidForTheCommand() {
+        #expect(texts("add clothes ca") == ["category="])
+        #expect(texts("add clothes category=top s") == ["season="])
+        #expect(texts("list clothes season=fall se") == ["season=", "search="])  // filters may repeat
+        #expect(!texts("add clothes category=top ").contains("category="))  // already given
+    }
+
+    @Test func enumValuesInEnglishAndKorean() {
+        #expect(texts("list clothes season=f") == ["season=fall"])
+        #expect(texts("list clothes season=가") == ["season=가을"])
+        #expect(texts("list clothes category=top,sh") == ["category=top,shoes"])
+        #expect(texts("list clothes sort=") == ["sort=new", "sort=최신순", "sort=old", "sort=오래된순"])
+    }
+
+    @Test func idsWhereAReferenceGoesWithTheirDescription() {
+        let result = completer.complete(line: "show clothes ab", cursor: 15)
+        #expect(result.candidates.map(\.text) == ["AB120000", "AB340000"])
+        #expect(result.candidates[0].display == "AB120000  top  navy knit")
+        #expect(result.wordStart == 13)
+        #expect(texts("show style ") == ["CD560000"])
+    }
+
+    @Test func slotsOfferOnlyThatCategory() {
+        #expect(texts("add style top=") == ["top=AB120000"])
+        #expect(texts("edit style cd56 bottom=") == ["bottom=none", "bottom=AB340000"])
+    }
+
+    @Test func variables() {
+        #expect(texts("show clothes $k") == ["$knit"])
+        #expect(texts("show style $") == [])
+    }
+
+    @Test func pathsAfterReadAndImage() {
+        #expect(texts(".read pho") == ["photos/", "photos.txt"])
+        #expect(texts("add clothes image=pa") == ["image=pants.png"])
+        #expect(completer.complete(line: ".read pho", cursor: 9).candidates[0].isComplete == false)  // a folder
+    }
+
+    @Test func afterLet() {
+        #expect(texts("let $x = fil") == ["filter"])
+        #expect(texts("let $x = list clothes season=w") == ["season=winter"])
+    }
+
+    @Test func nothingForFreeText() {
+        #expect(texts("add clothes description=na") == [])
+        #expect(texts("dance ") == [])
+    }
+}

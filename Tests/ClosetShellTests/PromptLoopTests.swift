@@ -1,0 +1,94 @@
+import ClosetLanguage
+import ClosetLineEditor
+@testable import ClosetShell
+import ClosetStorage
+import Testing
+import TestSupport
+
+/// The interactive loop driven by a scripted editor: what a person at the prompt sees.
+@Suite struct PromptLoopTests {
+    func run(_ inputs: [LineInput]) -> (text: String, editor: ScriptedLineEditor, harness: Harness) {
+        let harness = Harness(format: .table)
+        let editor = ScriptedLineEditor(inputs)
+        var screen = ""
+        let loop = PromptLoop(session: harness.session, editor: editor, isTerminal: true, color: false) { screen += $0 }
+        loop.afterStatement = { screen += harness.host.transcript; harness.host.clear() }
+        loop.run()
+        return (screen, editor, harness)
+    }
+
+    @Test func continuationLinesUseTheContinuationPrompt() {
+        let (_, editor, harness) = run([.line("add clothes category=top \\"), .line("  season=fall description=knit")])
+        #expect(editor.prompts.prefix(3) == ["closet> ", "   ...> ", "closet> "])
+        #expect(harness.store.clothesCount == 1)
+    }
+
+    @Test func ctrlCDropsTheHalfTypedStatementAndGivesAFreshPrompt() {
+        let (_, editor, harness) = run([
+            .line("add clothes category=top \\"), .interrupted, .line("season=fall"), .line("count clothes"),
+        ])
+        #expect(editor.prompts.prefix(3) == ["closet> ", "   ...> ", "closet> "])
+        #expect(harness.store.clothesCount == 0)  // the continued statement never ran
+        #expect(harness.session.failureCount == 1)  // 'season=fall' alone is not a command
+    }
+
+    @Test func ctrlDQuitsAndClosesTheEditor() {
+        let (text, editor, _) = run([.line("count clothes"), .endOfInput, .line("never read")])
+        #expect(editor.closed)
+        #expect(editor.inputs == [.line("never read")])
+        #expect(text.hasPrefix("closet \(ClosetCommand.version) · store :memory: (0 clothes, 0 styles)"))
+    }
+
+    @Test func quitStopsTheLoop() {
+        let (_, editor, _) = run([.line(".quit"), .line("count clothes")])
+        #expect(editor.inputs == [.line("count clothes")])
+        #expect(editor.closed)
+    }
+
+    @Test func everyLineIsOfferedToTheHistory() {
+        let (_, editor, _) = run([.line("count clothes"), .line(" secret"), .line("")])
+        #expect(editor.remembered == ["count clothes", " secret", ""])  // the editor filters
+    }
+
+    @Test func errorsAtThePromptHaveNoFilePosition() {
+        let (text, _, _) = run([.line("lsit clothes")])
+        #expect(text.contains("error: unknown command 'lsit'; did you mean 'list'?\nlsit clothes\n^^^^\n"))
+    }
+
+    @Test func helpIsGeneratedFromTheRegistry() {
+        let (text, _, _) = run([.line(".help add clothes")])
+        #expect(text.contains("usage: add clothes category=<category> season=<season> [description=<text>] [image=<path>|none] [created=<date>]"))
+        #expect(text.contains("outer (외투), top (상의)"))
+    }
+
+    @Test func colouredPromptsHideTheirEscapesFromLibedit() {
+        let loop = PromptLoop(session: Harness().session, editor: ScriptedLineEditor([]), isTerminal: true, color: true) { _ in }
+        #expect(loop.prompt(continuing: false) == "\u{1}\u{1B}[1;32m\u{1}closet>\u{1}\u{1B}[0m\u{1} ")
+        #expect(loop.prompt(continuing: true) == "   \u{1}\u{1B}[1;32m\u{1}...>\u{1}\u{1B}[0m\u{1} ")
+    }
+}
+
+@Suite struct CompletionOfferTests {
+    func offer(_ texts: [String], endsWord: Bool = true) -> CompletionOffer {
+        CompletionOffer(wordStart: 0, choices: texts.map { .init(text: $0, display: $0, endsWord: endsWord) })
+    }
+
+    @Test func oneChoiceCompletesWithABlank() {
+        #expect(offer(["filter"]).action(typed: "fil") == .replace(with: "filter "))
+        #expect(offer(["season="], endsWord: false).action(typed: "sea") == .replace(with: "season="))
+    }
+
+    @Test func severalExtendToTheirCommonPrefixThenList() {
+        #expect(offer(["season=fall", "season=full"]).action(typed: "season=f") == .list(["season=fall", "season=full"]))
+        #expect(offer(["remove", "read"]).action(typed: "r") == .replace(with: "re"))
+    }
+
+    @Test func noneBeeps() {
+        #expect(offer([]).action(typed: "zz") == .beep)
+    }
+
+    @Test func columnsFitTheWidth() {
+        let text = CompletionOffer.columns(["aa", "bb", "cc"], width: 8, cellWidth: { $0.count })
+        #expect(text == "aa  bb\ncc\n")
+    }
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""End-to-end test of closet at a real terminal: the binary runs in a pseudo-terminal
+(Python's pty module, so nothing needs installing), keys are typed as a person would, and
+the screen output is checked. Usage: terminal_test.py <path-to-closet>"""
+import os, pty, re, select, sys, tempfile, time
+
+CLOSET = sys.argv[1]
+PASSED, FAILED = [], []
+
+
+class Terminal:
+    def __init__(self, args, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(CLOSET, [CLOSET] + args, env)
+        self.buffer = b""
+
+    def read(self, timeout=0.2):
+        end = time.time() + timeout
+        while time.time() < end:
+            ready, _, _ = select.select([self.fd], [], [], max(0, end - time.time()))
+            if not ready:
+                continue
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.buffer += data
+
+    def expect(self, pattern, timeout=5.0):
+        """Waits until the output since the last expect matches; returns the text."""
+        end = time.time() + timeout
+        while time.time() < end:
+            text = self.buffer.decode("utf-8", "replace")
+            if re.search(pattern, text):
+                self.buffer = b""
+                return text
+            self.read(0.05)
+        raise AssertionError(f"expected {pattern!r}, screen has {self.buffer.decode('utf-8', 'replace')!r}")
+
+    def type(self, text):
+        os.write(self.fd, text.encode("utf-8") if isinstance(text, str) else text)
+
+    def close(self):
+        try:
+            os.write(self.fd, b"\x04")  # Ctrl-D on an empty line
+        except OSError:
+            pass
+        for _ in range(50):
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.05)
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        return None
+
+
+def check(name, body):
+    try:
+        body()
+        PASSED.append(name)
+    except AssertionError as error:
+        FAILED.append(name)
+        print(f"FAIL {name}: {error}")
+
+
+state = tempfile.mkdtemp()
+env = {"PATH": "/usr/bin:/bin", "HOME": state, "XDG_STATE_HOME": state, "TERM": "xterm", "LANG": "C", "NO_COLOR": "1"}
+args = ["--store", ":memory:", "--deterministic"]
+strip = lambda text: re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", text)
+
+
+def session_checks():
+    term = Terminal(args, env)
+    check("banner and prompt appear", lambda: term.expect(r"closet .* '\.help' for help.*\n.*closet> "))
+    # With echo on, each statement is printed as it reached the evaluator: completions and
+    # edits are checked there, not in the terminal's redraw sequences.
+    term.type(".echo on\r")
+    term.expect(r"closet> ")
+
+    def completes_filter():
+        term.type("fil\t")
+        term.read(0.3)
+        term.type("clothes season=f\t")
+        term.read(0.3)
+        term.type("\r")
+        term.expect(r"closet> filter clothes season=fall \r?\n[\s\S]*\(0 rows\)[\s\S]*closet> ")
+    check("fil<TAB> completes to filter, season=f<TAB> to fall", completes_filter)
+
+    def ctrl_c_drops_line():
+        term.type("add clothes category=top season=winter description=dropped")
+        term.expect(r"dropped")
+        term.type("\x03")
+        term.read(0.3)
+        term.type("count clothes\r")
+        text = term.expect(r"closet> count clothes\r?\n[\s\S]*closet> ")
+        assert "dropped" not in text.split("closet> count clothes")[1], text
+        assert re.search(r"\b0\b", strip(text)), strip(text)
+    check("Ctrl-C drops a half-typed line", ctrl_c_drops_line)
+
+    def hangul_arrives_intact():
+        term.type(".mode json\r")
+        term.expect(r"closet> ")
+        term.type('add clothes category=하의 season=가을 description="기모 청바지 café"\r')
+        text = term.expect(r"\}\s*\r?\n[\s\S]*closet> ")
+        assert '"category":"bottom","season":"fall","description":"기모 청바지 café"' in text, text
+    check("Hangul typed at the prompt reaches the evaluator intact", hangul_arrives_intact)
+
+    def korean_completion():
+        term.type("count clothes season=가\t")
+        term.read(0.3)
+        term.type("\r")
+        term.expect(r'closet> count clothes season=가을 \r?\n\{"count":1\}')
+    check("season=가<TAB> completes to 가을", korean_completion)
+
+    def continuation():
+        term.type("count clothes \\\r")
+        term.expect(r"\.\.\.> ")
+        term.type("category=bottom\r")
+        term.expect(r'\{"count":1\}')
+    check("a trailing backslash continues under the continuation prompt", continuation)
+
+    def ctrl_c_stops_a_long_read():
+        script = os.path.join(state, "long.closet")
+        with open(script, "w") as f:
+            for i in range(40000):
+                f.write(f"add clothes category=top season=summer description=bulk{i}\n")
+        term.type(".echo off\r")
+        term.expect(r"closet> ")
+        term.type(f".read {script}\r")
+        time.sleep(0.5)
+        term.type("\x03")
+        term.expect(r"interrupted: stopped '.*long\.closet' before line \d+; nothing of it was kept[\s\S]*closet> ", timeout=30)
+        term.type("count clothes season=summer\r")
+        term.expect(r'\{"count":0\}')
+    check("Ctrl-C during a long .read stops it and keeps nothing of it", ctrl_c_stops_a_long_read)
+
+    code = term.close()
+    check("Ctrl-D on an empty line quits with status 0", lambda: (_ for _ in ()).throw(AssertionError(f"exit {code}")) if code != 0 else None)
+
+
+def history_checks():
+    term = Terminal(args, env)
+    term.expect(r"closet> ")
+    term.type(".mode json\r")
+    term.expect(r"closet> ")
+    term.type("count styles\r")
+    term.expect(r'\{"count":0\}')
+    term.close()
+
+    def survives_restart():
+        assert os.path.exists(os.path.join(state, "closet", "history")), "no history file"
+        again = Terminal(args, env)
+        again.expect(r"closet> ")
+        again.type(".mode json\r")
+        again.expect(r"closet> ")
+        again.type("\x1b[A\x1b[A\r")  # up twice: past '.mode json' to 'count styles'
+        again.expect(r'\{"count":0\}')
+        again.close()
+    check("history survives a restart", survives_restart)
+
+
+session_checks()
+history_checks()
+print(f"{len(PASSED)} passed, {len(FAILED)} failed")
+sys.exit(1 if FAILED else 0)

@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "closet", targets: ["closet"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
+        .library(name: "ClosetStorage", targets: ["ClosetStorage"]),
     ],
     targets: [
         // Models, view models and repository protocols of the EasyCloset app. No I/O.

@@ -75,6 +75,7 @@ public enum ClosetCommand {
         let host = ProcessHost()
         defer { host.flush() }
         let session = makeSession(options, store: store, host: host)
+        session.settings.discardResults = ProcessHost.standardOutputIsDevNull
 
         switch options.action {
         case .statement(let text):

@@ -22,6 +22,15 @@ final class ProcessHost: SessionHost {
 
     deinit { flush() }
 
+    /// Whether standard output is /dev/null (same device and inode), so results need not
+    /// be rendered at all.
+    static var standardOutputIsDevNull: Bool {
+        var output = stat()
+        var null = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, stat("/dev/null", &null) == 0 else { return false }
+        return output.st_dev == null.st_dev && output.st_ino == null.st_ino
+    }
+
     func write(_ text: String, to stream: OutputChannel) {
         switch stream {
         case .standardOutput:

@@ -138,3 +138,63 @@ import Testing
         #expect(clock.now() == Date(timeIntervalSince1970: 1_704_067_201))
     }
 }
+
+/// `applyFilters` computes "filter, then sort by the last sort"; the app applied the filters
+/// one by one. This checks the two agree on random wardrobes and random filter lists.
+@Suite struct FilterEquivalenceTests {
+    /// The app's own definition: reduce over the filters in order.
+    static func oneByOne(_ list: ClothesList, _ filters: FilterItems) -> ClothesList {
+        ClothesList(clothesByCategory: list.clothesByCategory.mapValues { clothes in
+            filters.reduce(clothes) { current, filter in
+                switch filter {
+                case .sort(let sort):
+                    return current.enumerated().sorted { lhs, rhs in
+                        if lhs.element.createdAt != rhs.element.createdAt {
+                            return sort == .new ? lhs.element.createdAt > rhs.element.createdAt : lhs.element.createdAt < rhs.element.createdAt
+                        }
+                        return lhs.offset < rhs.offset
+                    }.map(\.element)
+                case .weather(let weather): return current.filter { $0.weatherType == weather }
+                case .clothes(let category): return current.filter { $0.category == category }
+                case .categories(let set): return current.filter { set.contains($0.category) }
+                case .weathers(let set): return current.filter { set.contains($0.weatherType) }
+                case .search(let text): return text.isEmpty ? current : current.filter { $0.descriptions.range(of: text, options: .caseInsensitive) != nil }
+                case .limit: return current
+                }
+            }
+        })
+    }
+
+    @Test func agreesWithTheOneByOneReduction() {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<300 {
+            let clothes = (0..<Int.random(in: 0...40, using: &generator)).map { index in
+                Clothes(
+                    createdAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...6, using: &generator))),
+                    category: ClothesCategory.allCases.randomElement(using: &generator)!,
+                    weatherType: WeatherType.allCases.randomElement(using: &generator)!,
+                    descriptions: ["knit", "KNIT vest", "jeans", "니트", ""].randomElement(using: &generator)! + "\(index)")
+            }
+            let choices: [FilterItem] = [
+                .sort(.new), .sort(.old), .weather(.fall), .weather(.allWeather), .clothes(.top),
+                .categories([.top, .bottom]), .weathers([.fall, .winter]), .search("knit"), .search("니"), .limit(3),
+            ]
+            let filters = (0..<Int.random(in: 0...4, using: &generator)).map { _ in choices.randomElement(using: &generator)! }
+            let list = clothes.toClothesList()
+            #expect(ClothesViewModel.applyFilters(to: list, filters: filters) == Self.oneByOne(list, filters), "\(filters)")
+        }
+    }
+}
+
+/// A small deterministic generator for property tests (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

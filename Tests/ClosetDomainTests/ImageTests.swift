@@ -95,3 +95,23 @@ import TestSupport
         #expect(cache.totalBytes == 0)
     }
 }
+
+@Suite struct ChecksumTests {
+    @Test func knownVectors() {
+        #expect(Checksum.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Checksum.crc32([]) == 0)
+        #expect(Checksum.crc32(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
+    }
+
+    @Test func everyLengthMatchesTheBytewiseDefinition() {
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...bytes.count {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes[0..<length] {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            #expect(Checksum.crc32(bytes[0..<length]) == ~crc, "length \(length)")
+        }
+    }
+}

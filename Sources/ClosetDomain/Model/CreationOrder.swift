@@ -11,14 +11,17 @@ extension Style: CreationDated {}
 extension Array where Element: CreationDated {
     /// A stable sort by `createdAt`, newest or oldest first: equal instants keep their order.
     public func sorted(by sort: SortBy) -> [Element] {
-        enumerated().sorted { lhs, rhs in
-            if lhs.element.createdAt != rhs.element.createdAt {
-                switch sort {
-                case .new: return lhs.element.createdAt > rhs.element.createdAt
-                case .old: return lhs.element.createdAt < rhs.element.createdAt
-                }
-            }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+        // Sort positions by a plain array of keys: moving Ints is far cheaper than moving
+        // structs holding strings, and the position breaks ties (stability).
+        let keys: [Double] = map { $0.createdAt.timeIntervalSince1970 }
+        var order = [Int](0..<count)
+        let newestFirst = sort == .new
+        order.sort { (a: Int, b: Int) -> Bool in
+            let x = keys[a]
+            let y = keys[b]
+            if x == y { return a < b }
+            return newestFirst ? x > y : x < y
+        }
+        return order.map { self[$0] }
     }
 }

@@ -10,6 +10,9 @@ public protocol ClothesRepository: AnyObject {
     func fetchAllClothes() -> [Clothes]
     func clothes(withID id: UUID) -> Clothes?
     var clothesCount: Int { get }
+    /// Changes whenever anything in the store changes (rollbacks included), so view models
+    /// can skip fetching what they already have.
+    var revision: Int { get }
     /// Insert or replace (keyed on id), as the app's upsert.
     func save(clothes: Clothes) throws(RepositoryError)
     /// Removes the clothes and empties every style slot that held it.

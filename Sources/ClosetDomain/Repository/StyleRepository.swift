@@ -6,6 +6,8 @@ public protocol StyleRepository: AnyObject {
     func fetchStyles() throws(RepositoryError) -> [Style]
     func style(withID id: UUID) -> Style?
     var styleCount: Int { get }
+    /// As `ClothesRepository.revision`.
+    var revision: Int { get }
     /// Insert or replace. Every clothes in the style must exist.
     func save(style: Style) throws(RepositoryError)
     func remove(style: Style) throws(RepositoryError)

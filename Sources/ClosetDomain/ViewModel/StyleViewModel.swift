@@ -11,8 +11,13 @@ public final class StyleViewModel {
         if fetchNow { refresh() }
     }
 
-    /// The app's `stylesDidUpdate`. A failure is remembered; later refreshes still run.
+    private var fetchedRevision: Int?
+
+    /// The app's `stylesDidUpdate`, skipped when nothing changed. A failure is remembered;
+    /// later refreshes still run.
     public func refresh() {
+        guard fetchedRevision != repository.revision || lastError != nil else { return }
+        fetchedRevision = repository.revision
         do {
             styles = try repository.fetchStyles()
             lastError = nil

@@ -17,6 +17,9 @@ public final class Session {
         public var table = TableRenderer()
         /// Colour for errors and table headers: a terminal without `NO_COLOR` only.
         public var color = false
+        /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
+        /// writing an archive to /dev/null. Diagnostics are still printed.
+        public var discardResults = false
         public init() {}
     }
 
@@ -260,6 +263,7 @@ public final class Session {
     // MARK: output
 
     public func print(_ outcome: Outcome) {
+        if settings.discardResults { return }
         switch outcome {
         case .nothing:
             return

@@ -59,7 +59,7 @@ public final class DurableWardrobe: WardrobeStore {
         } catch {
             throw OpenError(description: "\(error)")
         }
-        images.removeUnreferenced(keeping: memory.allImages)
+        if images.count > 0 { images.removeUnreferenced(keeping: memory.allImages) }
     }
 
     deinit { if journal >= 0 { close(journal) } }
@@ -92,14 +92,14 @@ public final class DurableWardrobe: WardrobeStore {
     private func load(report: (String) -> Void) throws {
         var snapshotGeneration: UInt64 = 0
         if let bytes = try POSIXFile.readAll(path + "/snapshot") {
-            guard let snapshot = JournalFormat.readSnapshot(bytes) else {
+            let memory = memory
+            guard let generation = JournalFormat.readSnapshot(
+                bytes, expecting: { memory.reserveCapacity(clothes: $0, styles: 0) }, apply: memory.load(snapshotRow:))
+            else {
                 throw OpenError(description: "store '\(path)' is damaged: its snapshot fails its checksum")
             }
-            snapshotGeneration = snapshot.generation
+            snapshotGeneration = generation
             snapshotLength = bytes.count
-            let clothes = snapshot.operations.reduce(0) { if case .putClothes = $1 { $0 + 1 } else { $0 } }
-            memory.reserveCapacity(clothes: clothes, styles: snapshot.operations.count - clothes)
-            for operation in snapshot.operations { memory.apply(replayed: operation) }
         }
 
         let journalPath = path + "/journal"
@@ -203,6 +203,7 @@ public final class DurableWardrobe: WardrobeStore {
     public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? { memory.loadImage(image, for: id) }
 
     public var clothesCount: Int { memory.clothesCount }
+    public var revision: Int { memory.revision }
     public func fetchClothesList() throws(RepositoryError) -> ClothesList { try memory.fetchClothesList() }
     public func fetchAllClothes() -> [Clothes] { memory.fetchAllClothes() }
     public func clothes(withID id: UUID) -> Clothes? { memory.clothes(withID: id) }

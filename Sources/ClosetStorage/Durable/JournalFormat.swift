@@ -100,19 +100,29 @@ enum JournalFormat {
     }
 
     /// A snapshot is replaced atomically, so a bad one is real damage: nil means unusable.
-    static func readSnapshot(_ bytes: [UInt8]) -> (generation: UInt64, operations: [StoreOperation])? {
+    /// Operations are handed to `apply` as they are decoded (no array of 100,000 of them);
+    /// the checksum is verified over the whole file first, so nothing is applied from a bad one.
+    static func readSnapshot(
+        _ bytes: [UInt8], expecting: (Int) -> Void = { _ in }, apply: (StoreOperation) -> Void
+    ) -> UInt64? {
         guard bytes.count >= 24 + 4, Array(bytes[0..<8]) == snapshotMagic else { return nil }
         let bodyEnd = bytes.count - 4
         var tail = ByteReader(bytes, from: bodyEnd)
         guard let stored = try? tail.u32(), stored == Checksum.crc32(bytes[0..<bodyEnd]) else { return nil }
         var reader = ByteReader(bytes, from: 8, to: bodyEnd)
         guard let generation = try? reader.u64(), let count = try? reader.u64() else { return nil }
-        var operations: [StoreOperation] = []
-        operations.reserveCapacity(Int(min(count, 1 << 24)))
+        expecting(Int(min(count, 1 << 24)))
         for _ in 0..<count {
             guard let operation = try? StoreOperation.decode(from: &reader) else { return nil }
-            operations.append(operation)
+            apply(operation)
         }
-        return reader.isAtEnd ? (generation, operations) : nil
+        return reader.isAtEnd ? generation : nil
+    }
+
+    /// The whole snapshot as an array (tests and tools).
+    static func readSnapshot(_ bytes: [UInt8]) -> (generation: UInt64, operations: [StoreOperation])? {
+        var operations: [StoreOperation] = []
+        guard let generation = readSnapshot(bytes, apply: { operations.append($0) }) else { return nil }
+        return (generation, operations)
     }
 }

@@ -13,9 +13,12 @@ public final class MemoryWardrobe: WardrobeStore {
         case styleRemoved(id: UUID, slot: Int, row: StyleRecord)
     }
 
-    private var clothesTable = OrderedTable<Clothes>()
-    private var styleTable = OrderedTable<StyleRecord>()
-    private(set) var undoLog: [Change] = []
+    private let clothesTable = OrderedTable<Clothes>()
+    private let styleTable = OrderedTable<StyleRecord>()
+    private(set) var undoLog: [Change] = [] {
+        didSet { revision &+= 1 }
+    }
+    public private(set) var revision = 0
     let images: ImageFiles
 
     public init() { images = ImageFiles() }
@@ -67,7 +70,7 @@ public final class MemoryWardrobe: WardrobeStore {
     /// Clears the undo log once its changes are safe (a durable store calls this after its
     /// journal write).
     func forgetPendingChanges() {
-        undoLog.removeAll(keepingCapacity: true)
+        if !undoLog.isEmpty { undoLog.removeAll(keepingCapacity: true) }  // (an empty commit is no change)
         clothesTable.compactIfSparse()
         styleTable.compactIfSparse()
     }
@@ -115,8 +118,19 @@ public final class MemoryWardrobe: WardrobeStore {
         clothesTable.rows.map(StoreOperation.putClothes) + styleTable.rows.map(StoreOperation.putStyle)
     }
 
+    /// Loads one of a snapshot's rows (all distinct) without logging or indexing it.
+    func load(snapshotRow operation: StoreOperation) {
+        revision &+= 1
+        switch operation {
+        case .putClothes(let clothes): clothesTable.appendLoaded(clothes, id: clothes.id)
+        case .putStyle(let record): styleTable.appendLoaded(record, id: record.id)
+        case .deleteClothes, .deleteStyle: apply(replayed: operation)
+        }
+    }
+
     /// Applies a replayed operation without logging it (opening a store is not a change).
     func apply(replayed operation: StoreOperation) {
+        revision &+= 1
         switch operation {
         case .putClothes(let clothes): clothesTable.upsert(clothes, id: clothes.id)
         case .deleteClothes(let id): clothesTable.remove(id: id)
@@ -135,14 +149,26 @@ public final class MemoryWardrobe: WardrobeStore {
         styleTable.compactIfSparse()
     }
 
-    var allImages: [(UUID, ImageInfo)] { clothesTable.rows.compactMap { clothes in clothes.image.map { (clothes.id, $0) } } }
+    var allImages: [(UUID, ImageInfo)] {
+        clothesTable.slots.compactMap { entry in
+            guard let entry, let image = entry.row.image else { return nil }
+            return (entry.id, image)
+        }
+    }
 
     // MARK: clothes
 
     public var clothesCount: Int { clothesTable.count }
 
+    /// Grouped in one pass over the table (no intermediate array of every row).
     public func fetchClothesList() throws(RepositoryError) -> ClothesList {
-        clothesTable.rows.toClothesList()
+        var groups = [[Clothes]](repeating: [], count: ClothesCategory.allCases.count)
+        for case let entry? in clothesTable.slots { groups[entry.row.category.rawValue].append(entry.row) }
+        var byCategory: [ClothesCategory: [Clothes]] = [:]
+        for category in ClothesCategory.allCases where !groups[category.rawValue].isEmpty {
+            byCategory[category] = groups[category.rawValue]
+        }
+        return ClothesList(clothesByCategory: byCategory)
     }
 
     public func fetchAllClothes() -> [Clothes] { clothesTable.rows }

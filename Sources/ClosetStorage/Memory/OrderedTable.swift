@@ -1,17 +1,28 @@
 import Foundation
 
 /// Rows keyed by UUID that remember insertion order, with O(1) insert, replace, remove and
-/// undo. Removal leaves a hole that `compact()` closes; undo puts a row back into its own slot,
-/// so order survives any mix of statements and rollbacks.
-struct OrderedTable<Row> {
+/// undo. Removal leaves a hole that `compactIfSparse()` closes; undo puts a row back into its
+/// own slot, so order survives any mix of statements and rollbacks.
+///
+/// The id index is built on first use: opening a store appends every row of the snapshot
+/// without hashing 100,000 ids, and a query that never looks one up never pays for it.
+final class OrderedTable<Row> {
     private(set) var slots: [(id: UUID, row: Row)?] = []
-    private(set) var index: [UUID: Int] = [:]
+    private var builtIndex: [UUID: Int]?
+    private var liveCount = 0
 
-    var count: Int { index.count }
+    var count: Int { liveCount }
 
-    mutating func reserveCapacity(_ capacity: Int) {
-        slots.reserveCapacity(capacity)
-        index.reserveCapacity(capacity)
+    private var index: [UUID: Int] {
+        get {
+            if let builtIndex { return builtIndex }
+            var index: [UUID: Int] = [:]
+            index.reserveCapacity(liveCount)
+            for (slot, entry) in slots.enumerated() { if let entry { index[entry.id] = slot } }
+            builtIndex = index
+            return index
+        }
+        set { builtIndex = newValue }
     }
 
     subscript(id: UUID) -> Row? {
@@ -21,9 +32,18 @@ struct OrderedTable<Row> {
 
     var rows: [Row] { slots.compactMap { $0?.row } }
 
+    func reserveCapacity(_ capacity: Int) { slots.reserveCapacity(capacity) }
+
+    /// Appends a row known to be new (a snapshot's rows are distinct), without the index.
+    func appendLoaded(_ row: Row, id: UUID) {
+        slots.append((id, row))
+        builtIndex?[id] = slots.count - 1
+        liveCount += 1
+    }
+
     /// Inserts or replaces; returns the slot used and the row replaced.
     @discardableResult
-    mutating func upsert(_ row: Row, id: UUID) -> (slot: Int, previous: Row?) {
+    func upsert(_ row: Row, id: UUID) -> (slot: Int, previous: Row?) {
         if let slot = index[id] {
             let previous = slots[slot]?.row
             slots[slot] = (id, row)
@@ -31,34 +51,39 @@ struct OrderedTable<Row> {
         }
         slots.append((id, row))
         index[id] = slots.count - 1
+        liveCount += 1
         return (slots.count - 1, nil)
     }
 
     @discardableResult
-    mutating func remove(id: UUID) -> (slot: Int, row: Row)? {
+    func remove(id: UUID) -> (slot: Int, row: Row)? {
         guard let slot = index.removeValue(forKey: id), let entry = slots[slot] else { return nil }
         slots[slot] = nil
+        liveCount -= 1
         return (slot, entry.row)
     }
 
     /// Undo helpers: put a row back in a given slot, or empty it.
-    mutating func restore(_ row: Row, id: UUID, slot: Int) {
+    func restore(_ row: Row, id: UUID, slot: Int) {
+        if slots[slot] == nil { liveCount += 1 }
         slots[slot] = (id, row)
         index[id] = slot
     }
 
-    mutating func clear(slot: Int) {
-        if let id = slots[slot]?.id { index.removeValue(forKey: id) }
+    func clear(slot: Int) {
+        if let id = slots[slot]?.id {
+            index.removeValue(forKey: id)
+            liveCount -= 1
+        }
         // Undo is last-in first-out, so an undone insert is the last slot: drop it rather
         // than leave a hole. Earlier holes stay: older undo entries may refill them.
         if slot == slots.count - 1 { slots.removeLast() } else { slots[slot] = nil }
     }
 
     /// Closes holes once they are worth it. Only safe when nothing refers to slots (no undo log).
-    mutating func compactIfSparse() {
-        guard slots.count > 1024, index.count < slots.count / 2 else { return }
+    func compactIfSparse() {
+        guard slots.count > 1024, liveCount < slots.count / 2 else { return }
         slots = slots.filter { $0 != nil }
-        index.removeAll(keepingCapacity: true)
-        for (slot, entry) in slots.enumerated() { if let entry { index[entry.id] = slot } }
+        builtIndex = nil
     }
 }

@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// The libFuzzer target, kept out of the main package so `swift build` never needs the
+// sanitizers. Build and run it with `Scripts/fuzz`.
+import PackageDescription
+
+let package = Package(
+    name: "ClosetFuzz",
+    dependencies: [.package(name: "closet", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "ClosetFuzz",
+            dependencies: [.product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetStorage", package: "closet")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    ]
+)

@@ -1,0 +1,59 @@
+import ClosetDomain
+import ClosetLanguage
+import ClosetStorage
+
+/// Arbitrary bytes through the whole front end: lines, lexer, parser, binder, evaluation
+/// against an in-memory store, output rendered and thrown away. A crash, hang or leak here
+/// is a statement that could take down a user's session.
+final class DiscardingHost: SessionHost {
+    var written = 0
+
+    func write(_ text: String, to stream: OutputChannel) { written &+= text.utf8.count }
+
+    func readScript(at path: String) throws -> (text: String, displayName: String) {
+        // A `.read` of the path's own text: nesting (and its depth limit) is fuzzed too.
+        (path, path)
+    }
+
+    func readFile(at path: String, limit: Int) throws -> [UInt8] {
+        // The path's own bytes stand in for the file: the picture reader sees fuzzed input.
+        Array(path.utf8)
+    }
+
+    func monotonicSeconds() -> Double { 0 }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let host = DiscardingHost()
+    var settings = Session.Settings()
+    // Pick the output format from the first byte so every renderer is exercised.
+    let formats = OutputFormat.allCases
+    settings.format = formats[Int(size > 0 ? data[0] : 0) % formats.count]
+    let session = Session(
+        store: MemoryWardrobe(), host: host, settings: settings, clock: SteppingClock(),
+        ids: SeededIDGenerator(seed: 0), isDeterministic: true)
+    _ = session.runScript(text, name: "fuzz")
+    let completer = Completer(session: session) { _ in [] }
+    _ = completer.complete(line: text, cursor: min(text.utf8.count, Int(size > 1 ? data[1] : 0)))
+    return 0
+}
+
+/// SwiftPM links executables with `main` pointing at `<Module>_main`; libFuzzer's own
+/// `main` would clash, so this entry hands control to libFuzzer's driver instead.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@_cdecl("ClosetFuzz_main")
+public func fuzzMain(
+    _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+}

@@ -24,12 +24,12 @@ import TestSupport
     }
 
     @Test func ctrlCDropsTheHalfTypedStatementAndGivesAFreshPrompt() {
-        let (_, editor, harness) = run([
+        let (text, editor, harness) = run([
             .line("add clothes category=top \\"), .interrupted, .line("season=fall"), .line("count clothes"),
         ])
         #expect(editor.prompts.prefix(3) == ["closet> ", "   ...> ", "closet> "])
         #expect(harness.store.clothesCount == 0)  // the continued statement never ran
-        #expect(harness.session.failureCount == 1)  // 'season=fall' alone is not a command
+        #expect(harness.session.failureCount == 1, "\(text)")  // season=fall alone is not a command
     }
 
     @Test func ctrlDQuitsAndClosesTheEditor() {

@@ -4,6 +4,7 @@ public enum ClothesCategory: Int, Vocabulary, Comparable, Codable {
     case outer, top, bottom, shoes, accessory
 
     public static let vocabularyName = "category"
+    public static let spellingTable = makeSpellingTable()
 
     public var englishName: String {
         switch self {

@@ -3,6 +3,7 @@ public enum SortBy: Int, Vocabulary, Codable {
     case new, old
 
     public static let vocabularyName = "sort"
+    public static let spellingTable = makeSpellingTable()
 
     public var englishName: String {
         switch self {

@@ -9,6 +9,8 @@ public protocol Vocabulary: CaseIterable, Hashable, Sendable where AllCases == [
     var korean: String { get }
     /// Other accepted spellings (English aliases match case-insensitively).
     var aliases: [String] { get }
+    /// Every lowercased spelling → its value, built once per type (see `makeSpellingTable`).
+    static var spellingTable: [String: Self] { get }
 }
 
 extension Vocabulary {
@@ -19,8 +21,13 @@ extension Vocabulary {
 
     /// Parses English names and aliases case-insensitively and Korean names exactly.
     public static func named(_ text: String) -> Self? {
-        if let exact = allCases.first(where: { $0.englishName == text }) { return exact }  // the common case
-        let lowered = text.lowercased()
-        return allCases.first { value in value.spellings.contains { $0.lowercased() == lowered } }
+        spellingTable[text] ?? spellingTable[text.lowercased()]
+    }
+
+    /// For each type's `static let spellingTable`: one dictionary lookup per value parsed.
+    public static func makeSpellingTable() -> [String: Self] {
+        var table: [String: Self] = [:]
+        for value in allCases { for spelling in value.spellings { table[spelling.lowercased()] = value } }
+        return table
     }
 }

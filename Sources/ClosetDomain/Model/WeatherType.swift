@@ -3,6 +3,7 @@ public enum WeatherType: Int, Vocabulary, Codable {
     case allWeather, spring, summer, fall, winter
 
     public static let vocabularyName = "season"
+    public static let spellingTable = makeSpellingTable()
 
     public var englishName: String {
         switch self {

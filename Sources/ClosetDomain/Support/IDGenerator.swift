@@ -5,9 +5,32 @@ public protocol IDGenerator: AnyObject {
     func next() -> UUID
 }
 
+/// Random version-4 UUIDs from the system generator (getrandom). Foundation's `UUID()` on
+/// Linux opens /dev/urandom for every id, which was a tenth of a 100,000-row seed replay.
 public final class RandomIDGenerator: IDGenerator {
+    private var generator = SystemRandomNumberGenerator()
+
     public init() {}
-    public func next() -> UUID { UUID() }
+
+    public func next() -> UUID {
+        UUID.version4(high: generator.next(), low: generator.next())
+    }
+}
+
+extension UUID {
+    /// A version-4, RFC 4122 variant UUID from 128 bits.
+    static func version4(high: UInt64, low: UInt64) -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
 }
 
 /// `--deterministic`: version-4-shaped UUIDs from a SplitMix64 stream seeded by `--seed`,
@@ -27,16 +50,6 @@ public final class SeededIDGenerator: IDGenerator {
 
     public func next() -> UUID {
         let high = nextWord()
-        let low = nextWord()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 {
-            bytes[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
-            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID.version4(high: high, low: nextWord())
     }
 }

@@ -2,8 +2,24 @@
 /// `did you mean` and the reference docs all read from here, so a command registered once is
 /// known everywhere.
 public struct CommandRegistry: Sendable {
-    public private(set) var commands: [CommandSpec] = []
+    public private(set) var commands: [CommandSpec] = [] {
+        didSet { index = Self.buildIndex(commands) }
+    }
     public private(set) var dotCommands: [DotCommandSpec] = []
+    /// "verb" or "verb object" (lowercased, objects normalized) → position in `commands`:
+    /// resolving a statement is one or two dictionary lookups, not a scan.
+    private var index: [String: Int] = [:]
+
+    private static func buildIndex(_ commands: [CommandSpec]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (position, spec) in commands.enumerated() {
+            for path in [spec.path] + spec.aliases {
+                let key = path.count > 1 ? path[0] + " " + normalizedObject(path[1]) : path[0]
+                index[key] = position
+            }
+        }
+        return index
+    }
 
     public init(packs: [CommandPack]) {
         for pack in packs { register(pack) }
@@ -41,6 +57,13 @@ public struct CommandRegistry: Sendable {
     public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
         guard let first = words.first else { throw Diagnostic("expected a command", at: nil) }
         let verb = first.text.lowercased()
+        if !first.isQuoted {
+            if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
+            if words.count > 1, let position = index[verb + " " + Self.normalizedObject(words[1].text)] {
+                return (commands[position], Array(words.dropFirst(2)))
+            }
+        }
+        // Not found: work out the most helpful error.
         let matching = commands.filter { spec in ([spec.path] + spec.aliases).contains { $0[0] == verb } }
         if first.isQuoted, !matching.isEmpty {
             throw Diagnostic("a command name is written without quotes: \(verb)", at: first.range)

@@ -13,20 +13,23 @@ final class OrderedTable<Row> {
 
     var count: Int { liveCount }
 
-    private var index: [UUID: Int] {
-        get {
-            if let builtIndex { return builtIndex }
-            var index: [UUID: Int] = [:]
-            index.reserveCapacity(liveCount)
-            for (slot, entry) in slots.enumerated() { if let entry { index[entry.id] = slot } }
-            builtIndex = index
-            return index
-        }
-        set { builtIndex = newValue }
+    /// Builds the index if needed. Callers then read and write `builtIndex` in place (a
+    /// computed wrapper would copy the whole dictionary on every write).
+    private func ensureIndex() {
+        guard builtIndex == nil else { return }
+        var index: [UUID: Int] = [:]
+        index.reserveCapacity(liveCount)
+        for (slot, entry) in slots.enumerated() { if let entry { index[entry.id] = slot } }
+        builtIndex = index
+    }
+
+    private func slot(of id: UUID) -> Int? {
+        ensureIndex()
+        return builtIndex?[id]
     }
 
     subscript(id: UUID) -> Row? {
-        guard let slot = index[id] else { return nil }
+        guard let slot = slot(of: id) else { return nil }
         return slots[slot]?.row
     }
 
@@ -44,20 +47,21 @@ final class OrderedTable<Row> {
     /// Inserts or replaces; returns the slot used and the row replaced.
     @discardableResult
     func upsert(_ row: Row, id: UUID) -> (slot: Int, previous: Row?) {
-        if let slot = index[id] {
+        if let slot = slot(of: id) {
             let previous = slots[slot]?.row
             slots[slot] = (id, row)
             return (slot, previous)
         }
         slots.append((id, row))
-        index[id] = slots.count - 1
+        builtIndex?[id] = slots.count - 1
         liveCount += 1
         return (slots.count - 1, nil)
     }
 
     @discardableResult
     func remove(id: UUID) -> (slot: Int, row: Row)? {
-        guard let slot = index.removeValue(forKey: id), let entry = slots[slot] else { return nil }
+        ensureIndex()
+        guard let slot = builtIndex?.removeValue(forKey: id), let entry = slots[slot] else { return nil }
         slots[slot] = nil
         liveCount -= 1
         return (slot, entry.row)
@@ -67,12 +71,14 @@ final class OrderedTable<Row> {
     func restore(_ row: Row, id: UUID, slot: Int) {
         if slots[slot] == nil { liveCount += 1 }
         slots[slot] = (id, row)
-        index[id] = slot
+        ensureIndex()
+        builtIndex?[id] = slot
     }
 
     func clear(slot: Int) {
         if let id = slots[slot]?.id {
-            index.removeValue(forKey: id)
+            ensureIndex()
+            builtIndex?.removeValue(forKey: id)
             liveCount -= 1
         }
         // Undo is last-in first-out, so an undone insert is the last slot: drop it rather

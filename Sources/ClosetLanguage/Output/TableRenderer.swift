@@ -22,17 +22,28 @@ public struct TableRenderer: Sendable {
 
     public func render(_ grid: Grid) -> String {
         var rows = grid.rows.map { $0.map(Self.singleLine) }
-        var widths = grid.columns.map(TextWidth.of)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], TextWidth.of(cell)) } }
-        fit(&widths, rows: &rows, grid: grid)
+        // Every cell's width once: measuring text is the costly part of drawing a table.
+        var cellWidths = rows.map { $0.map(TextWidth.of) }
+        let headerWidths = grid.columns.map(TextWidth.of)
+        var widths = headerWidths
+        for row in cellWidths { for (i, width) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width) } }
+        if fit(&widths, rows: &rows, grid: grid) { cellWidths = rows.map { $0.map(TextWidth.of) } }
 
-        var out = boxDrawing ? border("┌", "┬", "┐", widths) : ""
-        out += line(grid.columns, widths, numeric: [], bold: color)
-        out += boxDrawing ? border("├", "┼", "┤", widths) : line(widths.map { String(repeating: "-", count: $0) }, widths, numeric: [])
-        for row in rows { out += line(row, widths, numeric: grid.numericColumns) }
-        if boxDrawing { out += border("└", "┴", "┘", widths) }
-        if grid.isListing { out += "(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n" }
-        return out
+        var out: [UInt8] = []
+        out.reserveCapacity((widths.reduce(0, +) + 3 * widths.count + 2) * (rows.count + 4))
+        if boxDrawing { border("┌", "┬", "┐", widths, into: &out) }
+        line(grid.columns, headerWidths, widths, numeric: [], bold: color, into: &out)
+        if boxDrawing {
+            border("├", "┼", "┤", widths, into: &out)
+        } else {
+            line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
+        }
+        for (row, rowWidths) in zip(rows, cellWidths) {
+            line(row, rowWidths, widths, numeric: grid.numericColumns, into: &out)
+        }
+        if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
+        if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Newlines and tabs inside a cell would break the grid; show them as visible escapes.
@@ -42,33 +53,49 @@ public struct TableRenderer: Sendable {
             .replacingOccurrences(of: "\t", with: "\\t")
     }
 
-    private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) {
-        guard let maxWidth else { return }
+    /// Cuts the widest column so the table fits `maxWidth`; returns whether it cut anything.
+    private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) -> Bool {
+        guard let maxWidth else { return false }
         let separators = boxDrawing ? 3 * widths.count + 1 : 2 * max(0, widths.count - 1)
         let total = widths.reduce(0, +) + separators
-        guard total > maxWidth, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }) else { return }
+        guard total > maxWidth, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }) else { return false }
         let target = max(TextWidth.of(grid.columns[widest]), widths[widest] - (total - maxWidth), 3)
         widths[widest] = target
         for r in rows.indices where widest < rows[r].count {
             rows[r][widest] = TextWidth.truncate(rows[r][widest], toCells: target)
         }
+        return true
     }
 
-    private func line(_ cells: [String], _ widths: [Int], numeric: Set<Int>, bold: Bool = false) -> String {
-        var parts: [String] = []
+    private static let space = UInt8(ascii: " ")
+
+    /// One row: cells padded to their column's width (numbers on the right), two blanks
+    /// between columns, no trailing blanks; or `│ a │ b │` with box drawing.
+    private func line(
+        _ cells: [String], _ cellWidths: [Int], _ widths: [Int], numeric: Set<Int>, bold: Bool = false,
+        into out: inout [UInt8]
+    ) {
+        let lineStart = out.count
+        if boxDrawing { out += Array("│ ".utf8) }
         for (i, width) in widths.enumerated() {
             let cell = i < cells.count ? cells[i] : ""
-            let gap = String(repeating: " ", count: max(0, width - TextWidth.of(cell)))
-            let shown = bold && !cell.isEmpty ? "\u{1B}[1m" + cell + "\u{1B}[0m" : cell
-            parts.append(numeric.contains(i) ? gap + shown : shown + gap)
+            let gap = max(0, width - (i < cellWidths.count ? cellWidths[i] : 0))
+            if i > 0 { out += boxDrawing ? Array(" │ ".utf8) : [Self.space, Self.space] }
+            if numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
+            if bold && !cell.isEmpty { out += Array("\u{1B}[1m".utf8) }
+            out += cell.utf8
+            if bold && !cell.isEmpty { out += Array("\u{1B}[0m".utf8) }
+            if !numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
         }
-        if boxDrawing { return "│ " + parts.joined(separator: " │ ") + " │\n" }
-        var text = parts.joined(separator: "  ")
-        while text.last == " " { text.removeLast() }
-        return text + "\n"
+        if boxDrawing {
+            out += Array(" │".utf8)
+        } else {
+            while out.count > lineStart, out.last == Self.space { out.removeLast() }
+        }
+        out.append(UInt8(ascii: "\n"))
     }
 
-    private func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int]) -> String {
-        left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n"
+    private func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int], into out: inout [UInt8]) {
+        out += Array((left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n").utf8)
     }
 }

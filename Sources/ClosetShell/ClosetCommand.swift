@@ -38,9 +38,9 @@ public enum ClosetCommand {
         case .version:
             print("closet \(version)")
             return 0
-        case .test(let update, let paths):
-            return GoldenRunner(environment: environment).run(paths: paths, update: update).rawValue
-        case .interactiveOrStdin, .statement, .run:
+        case .test(let update, let junit, let paths):
+            return GoldenRunner(environment: environment).run(paths: paths, update: update, junit: junit).rawValue
+        case .interactiveOrStdin, .statement, .run, .dump:
             return runStatements(options, environment: environment).rawValue
         }
     }
@@ -106,6 +106,10 @@ public enum ClosetCommand {
             // At a terminal the person saw every error as it happened; leaving with Ctrl-D
             // or .quit is a success (as in sqlite3 and psql). Pipes keep the exit status.
             if Interactive.run(session, host: host, environment: environment) { return .success }
+        case .dump(let images):
+            var statement = ".dump"
+            if let images { statement += " --images " + Dump.quote(images) }
+            session.executeAndCommit(StatementSource(statement))
         case .help, .version, .test:
             break
         }

@@ -26,7 +26,8 @@ public struct GoldenRunner {
         public var updated: [String] = []
     }
 
-    public func run(paths: [String], update: Bool) -> ClosetCommand.ExitStatus {
+    /// Runs the tests; with `junit`, also writes a JUnit XML report there (console unchanged).
+    public func run(paths: [String], update: Bool, junit: String? = nil) -> ClosetCommand.ExitStatus {
         if update, ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
             output("error: 'closet test --update' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n")
             return .usage
@@ -43,7 +44,27 @@ public struct GoldenRunner {
             return .failure
         }
         var result = Result()
-        for file in files { check(file, update: update, into: &result) }
+        var report = JUnitReport()
+        for file in files {
+            let started = Date()
+            let failed = result.failed.count
+            var captured = ""
+            check(file, update: update, into: &result) { text in
+                captured += text
+                output(text)
+            }
+            let failure = result.failed.count > failed
+                ? (message: captured.split(separator: "\n").first.map(String.init) ?? "failed", details: captured) : nil
+            report.cases.append(.init(file: file, seconds: Date().timeIntervalSince(started), failure: failure))
+        }
+        if let junit {
+            do {
+                try report.xml().write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                output("error: cannot write the JUnit report '\(junit)': \(error.localizedDescription)\n")
+                return .failure
+            }
+        }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
         if !result.updated.isEmpty { summary = "updated \(result.updated.count) file\(result.updated.count == 1 ? "" : "s")\n" + summary }
         output(summary + "\n")
@@ -89,7 +110,7 @@ public struct GoldenRunner {
         return (host.text, host.lineOwners)
     }
 
-    private func check(_ file: String, update: Bool, into result: inout Result) {
+    private func check(_ file: String, update: Bool, into result: inout Result, output: (String) -> Void) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = (file as NSString).lastPathComponent
         let actual: (text: String, owners: [StatementLocation?])

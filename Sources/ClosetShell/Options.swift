@@ -7,7 +7,8 @@ public struct Options: Equatable {
         case interactiveOrStdin
         case statement(String)
         case run([String])
-        case test(update: Bool, paths: [String])
+        case test(update: Bool, junit: String?, paths: [String])
+        case dump(images: String?)
         case help
         case version
     }
@@ -80,13 +81,31 @@ public struct Options: Equatable {
                 continue
             case "test":
                 var update = false
+                var junit: String?
                 var paths: [String] = []
-                for word in arguments[(index + 1)...] {
-                    if word == "--update" { update = true } else if word.hasPrefix("-") {
-                        throw UsageError(message: "unknown option '\(word)' for 'test'; it takes --update and paths")
-                    } else { paths.append(word) }
+                var rest = arguments[(index + 1)...].makeIterator()
+                while let word = rest.next() {
+                    if word == "--update" {
+                        update = true
+                    } else if word == "--junit" {
+                        guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
+                        junit = file
+                    } else if word.hasPrefix("-") {
+                        throw UsageError(message: "unknown option '\(word)' for 'test'; it takes --update, --junit <file> and paths")
+                    } else {
+                        paths.append(word)
+                    }
                 }
-                options.action = .test(update: update, paths: paths)
+                options.action = .test(update: update, junit: junit, paths: paths)
+                index = arguments.count
+                continue
+            case "dump":
+                let rest = Array(arguments[(index + 1)...])
+                switch rest.count {
+                case 0: options.action = .dump(images: nil)
+                case 2 where rest[0] == "--images": options.action = .dump(images: rest[1])
+                default: throw UsageError(message: "usage: closet [options] dump [--images <dir>]")
+                }
                 index = arguments.count
                 continue
             default:
@@ -98,7 +117,7 @@ public struct Options: Equatable {
                     throw UsageError(message: message)
                 }
                 var message = "unknown command '\(argument)'"
-                if let near = Suggestion.closest(to: argument, among: ["run", "test"]) {
+                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump"]) {
                     message += "; did you mean '\(near)'?"
                 } else {
                     message += "; to run a statement, use -c '\(argument) ...'"
@@ -109,7 +128,7 @@ public struct Options: Equatable {
         }
         if let statement {
             guard options.action == .interactiveOrStdin else {
-                throw UsageError(message: "'-c' cannot be combined with 'run' or 'test'")
+                throw UsageError(message: "'-c' cannot be combined with 'run', 'test' or 'dump'")
             }
             options.action = .statement(statement)
         }
@@ -120,7 +139,9 @@ public struct Options: Equatable {
         usage: closet [options]                      a terminal: the prompt; otherwise statements from stdin
                closet [options] -c '<statement>'     run one statement
                closet [options] run <file.closet>... run scripts, one transaction per file
-               closet test [--update] [<path>...]    golden tests (default folder Tests/Golden)
+               closet [options] dump [--images <dir>] a script that recreates the store (.dump)
+               closet test [--update] [--junit <file>] [<path>...]
+                                                     golden tests (default folder Tests/Golden)
 
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,

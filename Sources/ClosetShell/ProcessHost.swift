@@ -70,6 +70,10 @@ final class ProcessHost: SessionHost {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
     }
 
+    func writeFile(at path: String, bytes: [UInt8]) throws {
+        try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory)
+    }
+
     /// Set on a terminal: Ctrl-C during a script stops it between statements.
     var interruptCheck: (() -> Bool)?
 
@@ -87,6 +91,18 @@ enum ScriptFile {
     static func resolve(_ path: String, relativeTo base: String?) -> String {
         if let base, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
         return path
+    }
+
+    /// Writes a whole file (its folder created first), replacing any that was there.
+    static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?) throws {
+        let resolved = resolve(path, relativeTo: base)
+        let folder = (resolved as NSString).deletingLastPathComponent
+        do {
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
+        } catch {
+            throw Diagnostic("cannot write '\(path)': \((error as NSError).localizedDescription)", at: nil)
+        }
     }
 
     static func readBytes(_ path: String, relativeTo base: String?, limit: Int) throws -> [UInt8] {

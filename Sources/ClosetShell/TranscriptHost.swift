@@ -28,6 +28,10 @@ final class TranscriptHost: SessionHost {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
     }
 
+    func writeFile(at path: String, bytes: [UInt8]) throws {
+        try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory)
+    }
+
     /// Golden output must not depend on the machine: time stands still.
     func monotonicSeconds() -> Double { 0 }
 }

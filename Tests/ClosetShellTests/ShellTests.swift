@@ -99,7 +99,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.seed == 7)
         #expect(options.action == .statement("count clothes"))
         #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
-        #expect(try Options.parse(["test", "--update", "x"]).action == .test(update: true, paths: ["x"]))
+        #expect(try Options.parse(["test", "--update", "x"]).action == .test(update: true, junit: nil, paths: ["x"]))
+        #expect(try Options.parse(["test", "--junit", "r.xml"]).action == .test(update: false, junit: "r.xml", paths: []))
+        #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d"))
     }
 
     @Test func usageErrorsSayWhatIsWrong() {
@@ -275,5 +277,22 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.hasSuffix(" passed, 0 failed\n"), "\(text)")
+    }
+}
+
+@Suite struct DumpProcessTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func closetDumpReplaysIntoAnIdenticalStore() throws {
+        let first = NSTemporaryDirectory() + "closet-dump-a-\(UUID().uuidString)"
+        let second = NSTemporaryDirectory() + "closet-dump-b-\(UUID().uuidString)"
+        let script = NSTemporaryDirectory() + "closet-dump-\(UUID().uuidString).closet"
+        let seeded = try ProcessTests().run(["--store", first, "run", repositoryRoot + "/Examples/wardrobe.closet"])
+        #expect(seeded.status == 0)
+        let dumped = try ProcessTests().run(["--store", first, "dump"])
+        #expect(dumped.status == 0)
+        #expect(dumped.out.hasPrefix("# closet dump: 36 clothes, 6 styles\n"))
+        try dumped.out.write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(try ProcessTests().run(["--store", second, "run", script]).status == 0)
+        #expect(try ProcessTests().run(["--store", second, "dump"]).out == dumped.out)
     }
 }

@@ -33,6 +33,11 @@ public final class RecordingHost: SessionHost {
         return bytes
     }
 
+    public func writeFile(at path: String, bytes: [UInt8]) throws {
+        binaryFiles[path] = bytes
+        files[path] = String(decoding: bytes, as: UTF8.self)
+    }
+
     public func monotonicSeconds() -> Double { 0 }
 
     public func clear() {

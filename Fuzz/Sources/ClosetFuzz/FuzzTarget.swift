@@ -20,6 +20,8 @@ final class DiscardingHost: SessionHost {
         Array(path.utf8)
     }
 
+    func writeFile(at path: String, bytes: [UInt8]) throws { written &+= bytes.count }
+
     func monotonicSeconds() -> Double { 0 }
 }
 

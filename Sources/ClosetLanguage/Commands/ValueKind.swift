@@ -19,6 +19,8 @@ public enum ValueKind: Sendable, Hashable {
     case styleRef
     /// A file path; `allowsNone` accepts `none` to remove.
     case path(allowsNone: Bool)
+    /// A full UUID for a new entity (`add ... id=`), as `.dump` writes to pin ids.
+    case newID
 
     /// How usage lines show the value.
     public var placeholder: String {
@@ -36,6 +38,7 @@ public enum ValueKind: Sendable, Hashable {
         case .clothesRefs: "<ref>[,...]"
         case .styleRef: "<ref>"
         case .path(let allowsNone): allowsNone ? "<path>|none" : "<path>"
+        case .newID: "<uuid>"
         }
     }
 
@@ -46,7 +49,7 @@ public enum ValueKind: Sendable, Hashable {
         case .season, .seasons: WeatherType.allCases.flatMap(\.spellings)
         case .sort: SortBy.allCases.flatMap(\.spellings)
         case .clothesRef(_, true), .path(true): ["none"]
-        case .text, .count, .size, .date, .clothesRef, .clothesRefs, .styleRef, .path: []
+        case .text, .count, .size, .date, .clothesRef, .clothesRefs, .styleRef, .path, .newID: []
         }
     }
 }

@@ -129,7 +129,7 @@ public struct Completer {
         case .path(let allowsNone):
             let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
             return matching(partial, none) + paths(partial)
-        case .text, .count, .size, .date:
+        case .text, .count, .size, .date, .newID:
             return []
         }
     }

@@ -114,6 +114,12 @@ struct ArgumentBinder {
             let word = try single(values, what: what)
             if allowsNone, !word.isQuoted, word.text.lowercased() == "none" { return .none }
             return .path(word.text)
+        case .newID:
+            let word = try single(values, what: what)
+            guard let id = UUID(uuidString: word.text) else {
+                throw Diagnostic("'\(word.text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)", at: word.range)
+            }
+            return .id(id)
         }
     }
 

@@ -13,6 +13,7 @@ public enum ArgumentValue: Sendable {
     case clothes([Clothes])
     case style(Style)
     case path(String)
+    case id(UUID)
     /// The word `none` where the key allows it (empty a slot, drop an image).
     case none
 }
@@ -57,6 +58,11 @@ public struct Invocation {
 
     public func count(_ key: String) -> Int? {
         if case .count(let count)? = argument(key)?.value { return count }
+        return nil
+    }
+
+    public func id(_ key: String) -> UUID? {
+        if case .id(let id)? = argument(key)?.value { return id }
         return nil
     }
 

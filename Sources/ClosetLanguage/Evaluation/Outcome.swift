@@ -10,6 +10,8 @@ public enum Outcome: Sendable {
     case count(Int)
     case removed(UUID)
     case cacheStats(CacheStatistics)
+    /// `export` / `import`: how many rows went to or came from which file.
+    case transferred(Transfer)
     /// Free text for people: help, notices. Printed as is in every format.
     case text(String)
     /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
@@ -51,5 +53,18 @@ public struct CacheStatistics: Sendable, Hashable {
     public var fields: [(String, Int)] {
         [("count", count), ("bytes", bytes), ("countLimit", countLimit), ("byteLimit", byteLimit),
          ("hits", hits), ("misses", misses), ("evictions", evictions)]
+    }
+}
+
+/// What `export` and `import` report.
+public struct Transfer: Sendable, Hashable {
+    public enum Direction: String, Sendable { case exported, imported }
+    public var direction: Direction
+    public var count: Int
+    public var path: String
+
+    /// `{"exported":N,"to":"file"}` or `{"imported":N,"from":"file"}`.
+    public var fields: [(String, String)] {
+        [(direction.rawValue, String(count)), (direction == .exported ? "to" : "from", path)]
     }
 }

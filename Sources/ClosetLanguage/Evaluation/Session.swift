@@ -241,7 +241,7 @@ public final class Session {
         switch outcome {
         case .clothesList(let list): lastListing = .clothes(list.map(\.id))
         case .styles(let list): lastListing = .styles(list.map(\.id))
-        case .clothes, .style, .count, .removed, .cacheStats, .text, .table, .nothing: break
+        case .clothes, .style, .count, .removed, .cacheStats, .transferred, .text, .table, .nothing: break
         }
         return outcome
     }
@@ -253,7 +253,7 @@ public final class Session {
         case .style(let style): return .styles([style.id], isList: false)
         case .styles(let list): return .styles(list.map(\.id), isList: true)
         case .count(let count): return .count(count)
-        case .removed, .cacheStats, .text, .table, .nothing:
+        case .removed, .cacheStats, .transferred, .text, .table, .nothing:
             throw Diagnostic(
                 "'\(binding.command.words.map(\.text).joined(separator: " "))' returns nothing to bind; 'let' takes a command that returns clothes, styles or a count",
                 at: binding.command.range)
@@ -270,7 +270,7 @@ public final class Session {
         case .text(let text):
             host.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
             return
-        case .clothes, .clothesList, .style, .styles, .count, .removed, .cacheStats, .table:
+        case .clothes, .clothesList, .style, .styles, .count, .removed, .cacheStats, .transferred, .table:
             break
         }
         let format = settings.format

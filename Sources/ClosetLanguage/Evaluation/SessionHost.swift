@@ -8,6 +8,9 @@ public protocol SessionHost: AnyObject {
     /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
     /// when the file is larger than `limit` (without reading it all).
     func readFile(at path: String, limit: Int) throws -> [UInt8]
+    /// Writes a whole file (creating its folder), for `.dump --images` and `export`; throws
+    /// a `Diagnostic` (no range) when it cannot.
+    func writeFile(at path: String, bytes: [UInt8]) throws
     /// A monotonic clock in seconds, for `.timer`.
     func monotonicSeconds() -> Double
     /// Whether the user pressed Ctrl-C since the last call (polled between the statements of

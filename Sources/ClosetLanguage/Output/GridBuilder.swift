@@ -23,6 +23,8 @@ enum GridBuilder {
             return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
         case .removed(let id):
             return Grid(columns: ["removed"], rows: [[id.uuidString]])
+        case .transferred(let transfer):
+            return Grid(columns: transfer.fields.map(\.0), rows: [transfer.fields.map(\.1)], numericColumns: [0])
         case .cacheStats(let stats):
             return Grid(
                 columns: stats.fields.map(\.0), rows: [stats.fields.map { String($0.1) }],

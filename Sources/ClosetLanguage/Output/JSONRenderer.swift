@@ -13,6 +13,10 @@ public enum JSONRenderer {
         case .styles(let styles): return "[" + styles.map(object).joined(separator: ",") + "]\n"
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(let id): return "{\"removed\":\(string(id.uuidString))}\n"
+        case .transferred(let transfer):
+            let (countKey, count) = transfer.fields[0]
+            let (pathKey, path) = transfer.fields[1]
+            return "{\"\(countKey)\":\(count),\"\(pathKey)\":\(string(path))}\n"
         case .cacheStats(let stats):
             return "{" + stats.fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
         case .table(let grid):

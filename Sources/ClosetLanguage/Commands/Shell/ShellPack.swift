@@ -6,7 +6,7 @@ public enum ShellPack {
         name: "shell", commands: [],
         dotCommands: [
             HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
-            TimerCommand.spec, VarsCommand.spec, StoreCommand.spec, QuitCommand.spec,
+            TimerCommand.spec, VarsCommand.spec, StoreCommand.spec, DumpCommand.spec, QuitCommand.spec,
         ])
 }
 

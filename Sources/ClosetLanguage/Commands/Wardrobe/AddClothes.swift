@@ -1,3 +1,4 @@
+import Foundation
 import ClosetDomain
 
 /// `add clothes`: the app's add screen. Category and season are required (the app's own
@@ -12,6 +13,7 @@ enum AddClothes {
             KeySpec("description", .text, "free text (optional)"),
             KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file to copy into the store"),
             KeySpec("created", .date, "when it was added (default now)"),
+            KeySpec("id", .newID, "pin the new clothes' id (as .dump does)"),
         ],
         examples: [
             "add clothes category=top season=fall description=\"navy knit\"",
@@ -28,10 +30,11 @@ enum AddClothes {
             category: invocation.category("category"), weatherType: invocation.season("season"),
             descriptions: invocation.text("description"), image: picture?.info)
         let created = invocation.date("created")
+        let pinned = try NewID.check(invocation, exists: { session.store.clothes(withID: $0) != nil })
         let clothes: Clothes
         do {
             clothes = try viewModel.clothesFromInput(
-                input, newID: session.ids.next, now: { created ?? session.clock.now() })
+                input, newID: { pinned ?? session.ids.next() }, now: { created ?? session.clock.now() })
         } catch {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
             throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)
@@ -60,7 +63,7 @@ enum ImageArgument {
             return .set(bytes: picture.bytes, info: picture.info)
         case .none:
             return .remove
-        case .text, .categories, .seasons, .sort, .count, .size, .date, .clothes, .style:
+        case .text, .categories, .seasons, .sort, .count, .size, .date, .clothes, .style, .id:
             throw Diagnostic("'image' takes a file path or none", at: argument.range)
         }
     }
@@ -76,5 +79,16 @@ enum ImageArgument {
         case nil:
             return nil
         }
+    }
+}
+
+/// `id=<uuid>` on `add`: a pinned id must be new.
+enum NewID {
+    static func check(_ invocation: Invocation, exists: (UUID) -> Bool) throws(Diagnostic) -> UUID? {
+        guard let id = invocation.id("id") else { return nil }
+        if exists(id) {
+            throw Diagnostic("id '\(id.uuidString)' is already used", at: invocation.argument("id")?.range)
+        }
+        return id
     }
 }

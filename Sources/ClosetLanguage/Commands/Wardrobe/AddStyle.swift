@@ -12,6 +12,7 @@ enum AddStyle {
         ] + WardrobePack.slotKeys + [
             KeySpec("clothes", .clothesRefs, "clothes to put into their own category's slot"),
             KeySpec("created", .date, "when it was added (default now)"),
+            KeySpec("id", .newID, "pin the new style's id (as .dump does)"),
         ],
         notes: ["A style needs at least one clothes."],
         examples: [
@@ -24,8 +25,9 @@ enum AddStyle {
         let session = invocation.session
         let season = invocation.season("season") ?? .allWeather
         let created = invocation.date("created")
+        let pinned = try NewID.check(invocation, exists: { session.store.style(withID: $0) != nil })
         let viewModel = StyleDetailViewModel(style: nil, repository: session.store) { weather in
-            Style(uuid: session.ids.next(), createdAt: created ?? session.clock.now(), clothes: [:], weather: weather)
+            Style(uuid: pinned ?? session.ids.next(), createdAt: created ?? session.clock.now(), clothes: [:], weather: weather)
         }
         StyleSlots.apply(invocation, to: viewModel, weather: season)
         switch try viewModel.save(name: invocation.text("name"), weather: season) {
@@ -48,7 +50,7 @@ enum StyleSlots {
                 for clothes in list { viewModel.update(clothes: clothes, weather: weather) }
             case .none:
                 if let category = ClothesCategory.named(argument.key) { viewModel.removeClothes(of: category) }
-            case .text, .categories, .seasons, .sort, .count, .size, .date, .style, .path:
+            case .text, .categories, .seasons, .sort, .count, .size, .date, .style, .path, .id:
                 break
             }
         }

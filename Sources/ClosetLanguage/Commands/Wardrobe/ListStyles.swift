@@ -26,7 +26,7 @@ enum ListStyles {
             switch argument.value {
             case .seasons(let seasons): styles = styles.filter { seasons.contains($0.weather) }
             case .count(let limit): styles = Array(styles.prefix(limit))
-            case .text, .categories, .sort, .size, .date, .clothes, .style, .path, .none: break
+            case .text, .categories, .sort, .size, .date, .clothes, .style, .path, .id, .none: break
             }
         }
         return styles

@@ -8,6 +8,7 @@ public enum WardrobePack {
             AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
             RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,
             EditStyle.spec, RemoveStyle.spec, CacheCommands.stats, CacheCommands.limit, CacheCommands.clear,
+            TransferCommands.exportClothes, TransferCommands.exportStyles, TransferCommands.importClothes,
         ])
 
     /// The filter keys shared by `list clothes` and `count clothes`.
@@ -34,7 +35,7 @@ public enum WardrobePack {
                 filters.append(.search(text))
             case .count(let limit):
                 filters.append(.limit(limit))
-            case .size, .date, .clothes, .style, .path, .none:
+            case .size, .date, .clothes, .style, .path, .id, .none:
                 break
             }
         }

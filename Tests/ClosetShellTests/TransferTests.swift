@@ -1,0 +1,183 @@
+import ClosetDomain
+import ClosetLanguage
+@testable import ClosetShell
+import ClosetStorage
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Issue 6's laws: dump → replay → dump is byte-identical; an import with one bad row among
+/// a thousand imports nothing and names the line; the JUnit report is well-formed XML.
+@Suite struct DumpRoundTripTests {
+    /// Runs a script in a fresh deterministic session whose files live in `folder`.
+    func session(running script: String, in folder: String) -> (Session, TranscriptHost) {
+        let host = TranscriptHost(baseDirectory: folder)
+        let session = Session(
+            store: MemoryWardrobe(), host: host, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0),
+            isDeterministic: true)
+        host.session = session
+        _ = session.runScript(script, name: "script")
+        return (session, host)
+    }
+
+    func dump(_ session: Session, images: String? = nil) throws -> String {
+        try Dump.script(of: session.store, imageFolder: images) { path, bytes in
+            try ScriptFile.write(bytes, to: path, relativeTo: nil)
+        }
+    }
+
+    @Test(arguments: ["mock-data.closet", "wardrobe.closet", "tour.closet"])
+    func examplesRoundTrip(_ example: String) throws {
+        let examples = repositoryRoot + "/Examples"
+        let original = try String(contentsOfFile: examples + "/" + example, encoding: .utf8)
+        let (first, _) = session(running: original, in: examples)
+        #expect(first.store.clothesCount > 0)
+        let dumped = try dump(first)
+        let (second, host) = session(running: dumped, in: examples)
+        #expect(second.failureCount == 0, "\(host.text)")
+        #expect(try dump(second) == dumped)
+        #expect(second.store.fetchAllClothes() == first.store.fetchAllClothes())
+        #expect(try second.store.fetchStyles() == first.store.fetchStyles())
+    }
+
+    @Test func picturesRoundTripThroughTheImagesFolder() throws {
+        let fixtures = repositoryRoot + "/Tests/Golden/images/fixtures"
+        let folder = NSTemporaryDirectory() + "closet-dump-\(UUID().uuidString)"
+        let (first, _) = session(
+            running: "add clothes category=top season=fall image=\(fixtures)/knit.png\nadd clothes category=shoes season=fall image=\(fixtures)/boots.jpg\n",
+            in: folder)
+        let dumped = try dump(first, images: folder + "/pictures")
+        let (second, host) = session(running: dumped, in: folder)
+        #expect(second.failureCount == 0, "\(host.text)")
+        #expect(try dump(second, images: folder + "/pictures") == dumped)
+        let picture = try #require(second.store.fetchAllClothes().first?.image)
+        #expect(second.store.loadImage(picture, for: second.store.fetchAllClothes()[0].id) == SampleImagesOnDisk.bytes(fixtures + "/knit.png"))
+    }
+
+    @Test func quotingReadsBackToTheSameText() throws {
+        for text in ["plain", "say \"hi\"", "back\\slash", "tab\there", "line\nbreak", "# not a comment", "니트 🧥", "a,b", ""] {
+            let quoted = Dump.quote(text)
+            guard case .command(let call)? = try Parser.parse("x y=\(quoted)")?.kind else {
+                Issue.record("does not parse: \(quoted)")
+                continue
+            }
+            #expect(call.arguments[0].values.map(\.text) == [text])
+        }
+    }
+}
+
+enum SampleImagesOnDisk {
+    static func bytes(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+}
+
+@Suite struct ImportTests {
+    @Test func oneBadRowAmongAThousandImportsNothingAndNamesTheLine() throws {
+        let harness = Harness()
+        var lines = ["category,season,description,createdAt"]
+        for index in 0..<1000 {
+            lines.append(index == 637 ? "top,fal,row \(index),2024-01-01" : "top,fall,\"row \(index), knit\",2024-01-01")
+        }
+        harness.host.binaryFiles["thousand.csv"] = Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        #expect(!harness.run("import clothes from=thousand.csv"))
+        #expect(harness.store.clothesCount == 0)
+        // The header is line 1, so row 637 (0-based) is line 639.
+        #expect(harness.host.standardError.hasPrefix("thousand.csv:639: unknown season 'fal'; did you mean 'fall'?\n"))
+        #expect(harness.host.standardError.contains("error: 1 bad row in 'thousand.csv'; nothing was imported"))
+    }
+
+    @Test func aThousandGoodRowsImportInOneStatement() throws {
+        let harness = Harness()
+        let rows = (0..<1000).map { "{\"category\":\"상의\",\"season\":\"가을\",\"description\":\"row \($0)\"}" }
+        harness.host.binaryFiles["thousand.json"] = Array(("[\n" + rows.joined(separator: ",\n") + "\n]\n").utf8)
+        #expect(harness.run("import clothes from=thousand.json"))
+        #expect(harness.store.clothesCount == 1000)
+        #expect(harness.output("count clothes category=top season=fall") == "{\"count\":1000}\n")
+    }
+
+    @Test func exportThenImportIntoAnotherStoreKeepsEverything() throws {
+        let source = Harness()
+        source.run("add clothes category=top season=fall description=\"navy, \\\"knit\\\"\" created=2024-03-01T10:00:00Z")
+        source.run("add clothes category=하의 season=겨울 description=\"기모\nline\"")
+        for format in ["json", "csv"] {
+            #expect(source.run("export clothes to=out.\(format)"))
+            let target = Harness()
+            target.host.binaryFiles["out.\(format)"] = source.host.binaryFiles["out.\(format)"]
+            #expect(target.run("import clothes from=out.\(format)"), "\(target.host.standardError)")
+            #expect(target.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }
+                == source.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }, "\(format)")
+        }
+    }
+
+    @Test func jsonReaderNamesLinesAndRefusesDeepNesting() throws {
+        let rows = try JSONReader.rows("[\n{\"a\":1},\n\n{\"b\":\"\\u00e9\\ud83e\\udde5\"}\n]")
+        #expect(rows.map(\.line) == [2, 4])
+        #expect(rows[1].value == .object([("b", .string("é🧥"))]))
+        let deep = "[" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "]"
+        #expect(throws: JSONReader.Failure.self) { try JSONReader.rows(deep) }
+    }
+
+    @Test func csvReaderHandlesQuotesAndLineBreaks() throws {
+        let records = try CSVReader.records("a,b\r\n\"x, \"\"y\"\"\",\"two\nlines\"\r\nlast,\n")
+        #expect(records.map(\.line) == [1, 2, 4])
+        #expect(records[1].fields == ["x, \"y\"", "two\nlines"])
+        #expect(records[2].fields == ["last", ""])
+    }
+}
+
+@Suite struct JUnitTests {
+    @Test func theReportIsWellFormedXMLWithOneCasePerFileAndTheDiff() throws {
+        let folder = NSTemporaryDirectory() + "closet-junit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "count clothes\n".write(toFile: folder + "/pass.closet", atomically: true, encoding: .utf8)
+        try "closet> count clothes\ncount\n-----\n    0\n".write(toFile: folder + "/pass.expected", atomically: true, encoding: .utf8)
+        try "add clothes category=top season=fall description=\"<&>\"\n".write(toFile: folder + "/fail.closet", atomically: true, encoding: .utf8)
+        try "nothing like it \u{01}\n".write(toFile: folder + "/fail.expected", atomically: true, encoding: .utf8)
+        let report = folder + "/report.xml"
+        var console = ""
+        let status = GoldenRunner(environment: [:]) { console += $0 }.run(paths: [folder], update: false, junit: report)
+        #expect(status == .failure)
+        #expect(console.hasSuffix("1 passed, 1 failed\n"))
+
+        let data = try Data(contentsOf: URL(fileURLWithPath: report))
+        let delegate = JUnitCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(delegate.testcases == ["fail", "pass"])
+        #expect(delegate.failures == 1)
+        #expect(delegate.failureText.contains("+closet> add clothes category=top season=fall description=\"<&>\""))
+        #expect(delegate.suiteAttributes["tests"] == "2")
+        #expect(delegate.suiteAttributes["failures"] == "1")
+    }
+}
+
+final class JUnitCollector: NSObject, XMLParserDelegate {
+    var testcases: [String] = []
+    var failures = 0
+    var failureText = ""
+    var suiteAttributes: [String: String] = [:]
+    private var inFailure = false
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        switch name {
+        case "testsuite": suiteAttributes = attributes
+        case "testcase": testcases.append(attributes["name"] ?? "")
+        case "failure":
+            failures += 1
+            inFailure = true
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inFailure { failureText += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "failure" { inFailure = false }
+    }
+}

@@ -1,15 +1,22 @@
 /// The one `did you mean` helper every unknown name goes through: the candidate with the
 /// smallest edit distance, if close enough to be a plausible typo, or one the input begins.
 public enum Suggestion {
+    /// Words longer than this are not typos of a command or value name: no suggestion, and
+    /// no quadratic work on a pasted paragraph.
+    static let longestWord = 64
+
     public static func closest(to input: String, among candidates: [String]) -> String? {
         let typed = Array(input.lowercased())
-        guard !typed.isEmpty else { return nil }
+        guard !typed.isEmpty, typed.count <= longestWord else { return nil }
+        let allowed = max(1, min(3, typed.count / 3))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(typed, Array(candidate.lowercased()))
+            let other = Array(candidate.lowercased())
+            // The distance is at least the difference in length: skip what cannot be close.
+            guard abs(other.count - typed.count) <= allowed else { continue }
+            let distance = editDistance(typed, other)
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
-        let allowed = max(1, min(3, typed.count / 3))
         if let best, best.distance <= allowed, best.distance > 0 { return best.candidate }
         if typed.count >= 2,
             let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count })

@@ -51,7 +51,7 @@ struct ArgumentBinder {
 
     private func single(_ values: [Word], what: String) throws(Diagnostic) -> Word {
         guard values.count == 1 else {
-            let range = values[1].range.union(values.last!.range)
+            let range = values.dropFirst().reduce(values[values.count - 1].range) { $0.union($1.range) }
             throw Diagnostic("'\(what)' takes one value", at: range)
         }
         return values[0]

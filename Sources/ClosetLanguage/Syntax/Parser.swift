@@ -46,10 +46,8 @@ public enum Parser {
         var range = name.range
         while let token = cursor.current {
             range = range.union(token.range)
-            switch token.kind {
-            case .word, .quoted:
+            if let next = word(from: token) {
                 // `.mode json` takes words; `a=b.closet` is read back as one word for `.read` paths.
-                let next = word(from: token)!
                 if var last = arguments.last, !token.followsBlank, !last.isQuoted, !next.isQuoted,
                     last.range.upper == token.range.lower
                 {
@@ -59,7 +57,7 @@ public enum Parser {
                 } else {
                     arguments.append(next)
                 }
-            case .equals, .comma:
+            } else {
                 if var last = arguments.last, !token.followsBlank, last.range.upper == token.range.lower {
                     last.text += token.kind == .equals ? "=" : ","
                     last.range = last.range.union(token.range)
@@ -75,7 +73,7 @@ public enum Parser {
     }
 
     private static func binding(_ cursor: inout Cursor) throws(Diagnostic) -> Statement {
-        let letToken = cursor.current!
+        guard let letToken = cursor.current else { throw Diagnostic("expected 'let'", at: nil) }
         cursor.advance()
         guard let nameToken = cursor.current, case .word(let raw) = nameToken.kind, raw.hasPrefix("$") else {
             throw Diagnostic(
@@ -113,8 +111,8 @@ public enum Parser {
                 throw Diagnostic("unexpected '=': write arguments as key=value with no blanks", at: token.range)
             case .comma:
                 throw Diagnostic("unexpected ',': list values go after a key, like season=fall,winter", at: token.range)
-            case .word, .quoted:
-                let item = word(from: token)!
+            case .word(let text), .quoted(let text):
+                let item = Word(text: text, isQuoted: token.kind == .quoted(text), range: token.range)
                 cursor.advance()
                 if let equals = cursor.current, equals.kind == .equals, !equals.followsBlank {
                     cursor.advance()
@@ -144,6 +142,6 @@ public enum Parser {
             last = comma
             cursor.advance()
         }
-        return Argument(key: key, values: values, range: key.range.union(values.last!.range))
+        return Argument(key: key, values: values, range: values.reduce(key.range) { $0.union($1.range) })
     }
 }

@@ -16,7 +16,7 @@ enum DumpCommand {
             var folder: String?
             if let first = words.first {
                 guard first.text == "--images", words.count == 2 else {
-                    throw Diagnostic("usage: .dump [--images <dir>]", at: first.range.union(words.last!.range))
+                    throw Diagnostic("usage: .dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
                 }
                 folder = words[1].text
             }

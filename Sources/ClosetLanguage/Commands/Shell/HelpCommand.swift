@@ -13,7 +13,7 @@ enum HelpCommand {
             if let text = HelpText.topic(topic, registry) { return .text(text) }
             let names = registry.commands.map(\.name) + registry.commands.map { $0.path[0] }
                 + registry.dotCommands.map(\.name)
-            throw Diagnostic.unknown("help topic", topic, at: first.range.union(words.last!.range), among: names,
+            throw Diagnostic.unknown("help topic", topic, at: first.range.union(words.last?.range ?? first.range), among: names,
                 hint: "'.help' lists the commands")
         })
 }

@@ -10,7 +10,7 @@ import Foundation
 /// The session host for a real process: buffered standard output (flushed before anything
 /// goes to standard error, so the two stay in order on a terminal), files read from disk
 /// relative to `baseDirectory`.
-final class ProcessHost: SessionHost {
+final class ProcessHost: FileBackedHost {
     private var buffer: [UInt8] = []
     /// Flush when this much is pending: big seed scripts print a lot.
     private static let flushThreshold = 64 * 1024
@@ -62,6 +62,25 @@ final class ProcessHost: SessionHost {
         }
     }
 
+    /// Set on a terminal: Ctrl-C during a script stops it between statements.
+    var interruptCheck: (() -> Bool)?
+
+    func interruptRequested() -> Bool { interruptCheck?() ?? false }
+
+    func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// A host whose `.read`, pictures, exports and imports are files on disk, relative paths
+/// resolved against `baseDirectory` (the working directory when nil).
+protocol FileBackedHost: SessionHost {
+    var baseDirectory: String? { get }
+}
+
+extension FileBackedHost {
     func readScript(at path: String) throws -> (text: String, displayName: String) {
         try ScriptFile.read(path, relativeTo: baseDirectory)
     }
@@ -72,17 +91,6 @@ final class ProcessHost: SessionHost {
 
     func writeFile(at path: String, bytes: [UInt8]) throws {
         try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory)
-    }
-
-    /// Set on a terminal: Ctrl-C during a script stops it between statements.
-    var interruptCheck: (() -> Bool)?
-
-    func interruptRequested() -> Bool { interruptCheck?() ?? false }
-
-    func monotonicSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

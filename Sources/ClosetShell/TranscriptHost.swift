@@ -4,11 +4,11 @@ import Foundation
 /// The host of a golden test: standard output and standard error go into one transcript, in
 /// order, and each transcript line remembers the statement that printed it so a mismatch can
 /// name the file:line to look at.
-final class TranscriptHost: SessionHost {
+final class TranscriptHost: FileBackedHost {
     private(set) var text = ""
     private(set) var lineOwners: [StatementLocation?] = []
     weak var session: Session?
-    let baseDirectory: String
+    let baseDirectory: String?
 
     init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
@@ -18,18 +18,6 @@ final class TranscriptHost: SessionHost {
         self.text += text
         let owner = session?.currentStatement
         for character in text where character == "\n" { lineOwners.append(owner) }
-    }
-
-    func readScript(at path: String) throws -> (text: String, displayName: String) {
-        try ScriptFile.read(path, relativeTo: baseDirectory)
-    }
-
-    func readFile(at path: String, limit: Int) throws -> [UInt8] {
-        try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
-    }
-
-    func writeFile(at path: String, bytes: [UInt8]) throws {
-        try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory)
     }
 
     /// Golden output must not depend on the machine: time stands still.

@@ -32,15 +32,8 @@ enum TransferCommands {
         examples: ["export clothes to=wardrobe.json", "export clothes season=winter to=winter.csv"],
         keysRepeat: true,
         run: { invocation in
-            let (path, format) = try destination(invocation)
             let clothes = try WardrobePack.filteredClothes(invocation)
-            let text: String
-            switch format {
-            case .json: text = jsonLines(clothes.map(JSONRenderer.object))
-            case .csv: text = GridBuilder.grid(for: .clothesList(clothes), format: .csv).map(CSVRenderer.render) ?? ""
-            }
-            try write(text, to: path, invocation)
-            return .transferred(Transfer(direction: .exported, count: clothes.count, path: path))
+            return try export(.clothesList(clothes), objects: clothes.map(JSONRenderer.object), invocation)
         })
 
     static let exportStyles = CommandSpec(
@@ -54,15 +47,8 @@ enum TransferCommands {
         examples: ["export styles to=styles.json"],
         keysRepeat: true,
         run: { invocation in
-            let (path, format) = try destination(invocation)
             let styles = try ListStyles.filteredStyles(invocation)
-            let text: String
-            switch format {
-            case .json: text = jsonLines(styles.map(JSONRenderer.object))
-            case .csv: text = GridBuilder.grid(for: .styles(styles), format: .csv).map(CSVRenderer.render) ?? ""
-            }
-            try write(text, to: path, invocation)
-            return .transferred(Transfer(direction: .exported, count: styles.count, path: path))
+            return try export(.styles(styles), objects: styles.map(JSONRenderer.object), invocation)
         })
 
     static let importClothes = CommandSpec(
@@ -79,6 +65,18 @@ enum TransferCommands {
     /// An array with one object per line, so an import can name the line of a bad row.
     static func jsonLines(_ objects: [String]) -> String {
         objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// Writes rows to `to=` as JSON objects (one a line) or CSV, by the file's extension.
+    private static func export(_ rows: Outcome, objects: [String], _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+        let (path, format) = try destination(invocation)
+        let text: String
+        switch format {
+        case .json: text = jsonLines(objects)
+        case .csv: text = GridBuilder.grid(for: rows, format: .csv).map(CSVRenderer.render) ?? ""
+        }
+        try write(text, to: path, invocation)
+        return .transferred(Transfer(direction: .exported, count: objects.count, path: path))
     }
 
     private static func destination(_ invocation: Invocation) throws(Diagnostic) -> (String, FileFormat) {

@@ -130,3 +130,18 @@ import TestSupport
         #expect(transcript() == transcript())
     }
 }
+
+@Suite struct CommitFailureTests {
+    @Test func aStatementThatCannotBeSavedIsReportedUndoneAndCounted() {
+        let store = FailingStore()
+        let host = RecordingHost()
+        let session = Session(store: store, host: host, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0))
+        #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
+        #expect(store.clothesCount == 0)
+        #expect(session.failureCount == 1)
+        #expect(host.standardError == "error: could not save: 에러가 발생했습니다. disk full\n")
+        store.failCommits = false
+        #expect(session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
+        #expect(store.clothesCount == 1)
+    }
+}

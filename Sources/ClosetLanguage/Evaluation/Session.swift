@@ -112,6 +112,7 @@ public final class Session {
         } catch {
             store.rollback(to: savepoint)
             report(Diagnostic("could not save: \(error.errorDescription)", at: nil), source: nil, origin: nil)
+            failureCount += 1
             return false
         }
     }
@@ -173,6 +174,7 @@ public final class Session {
             return true
         } catch {
             report(Diagnostic("could not save: \(error.errorDescription)", at: nil), source: nil, origin: nil)
+            failureCount += 1
             return false
         }
     }

@@ -95,7 +95,7 @@ def run_to_file():
 c2, s2, _ = alternate(run_to_file, lambda: run(["sqlite3", database], stdin=seed_sql),
                       prepare=lambda name: fresh(store if name == "closet" else database))
 rows.append(("P1b", f"the same, closet's {SIZE:,} result tables written to a file", c2, s2, "(info)"))
-p4_closet = mem["closet"]
+replay_memory = mem
 
 # P2: a new process opens the store and answers a count and a page of a listing in JSON.
 queries = "count clothes season=fall\nlist clothes season=fall sort=new limit=20\n"
@@ -108,7 +108,8 @@ c, s, mem = alternate(
     lambda: run([CLOSET, "--store", store, "--format", "json"], stdin=queries_file),
     lambda: run(["sqlite3", "-json", database, sql_queries]))
 rows.append(("P2", f"new process: open {SIZE:,}, count + list season=fall (JSON)", c, s, "≤ 1.5"))
-p4_closet = max(p4_closet, mem["closet"])
+# P4 is the process that has the store open and answers (P2's); the replay's peak is shown too.
+p4_closet = mem["closet"]
 p4_sqlite = mem["sqlite3"]
 
 # P3: a new process on an empty store runs one trivial statement.
@@ -145,7 +146,8 @@ print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} 
 print(f"{'id':<4} {'measure':<58} {'closet':>10} {'sqlite3':>10} {'ratio':>7}  target")
 for id, what, c, s, target in rows:
     print(f"{id:<4} {what:<58} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
-print(f"{'P4':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open':<58} {p4_closet/1024:>8.1f}MB {p4_sqlite/1024:>8.1f}MB {p4_closet/p4_sqlite:>7.2f}  ≤ 100 MB")
+print(f"{'P4':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<58} {p4_closet/1024:>8.1f}MB {p4_sqlite/1024:>8.1f}MB {p4_closet/p4_sqlite:>7.2f}  ≤ 100 MB")
+print(f"{'':<4} {'peak resident memory during the replay (P1)':<58} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")
 for size, c, s, rss in growth:
     print(f"{'P5':<4} {'open + filter + sort, ' + format(size, ',') + ' clothes':<58} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 2 s at 1M ({rss/1024:.0f} MB)")
 shutil.rmtree(work, ignore_errors=True)

@@ -64,7 +64,7 @@ enum PathListing {
         return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false
             let full = (folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
-            FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             return shownFolder + name + (isDirectory.boolValue ? "/" : "")
         }
     }

@@ -8,6 +8,21 @@ func temporaryStore() -> String {
     NSTemporaryDirectory() + "closet-store-\(UUID().uuidString)"
 }
 
+/// A directory marked as an (empty) closet store, for tests that then write its files by hand.
+func markedStore(at path: String) throws {
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
+}
+
+/// The app's mock clothes, committed and compacted into a snapshot.
+func compactedMockStore(at path: String) throws -> DurableWardrobe {
+    let (store, _) = try open(path)
+    for clothes in MockWardrobe().allClothes { try store.save(clothes: clothes) }
+    try store.commit()
+    try store.compact()
+    return store
+}
+
 func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     var notices: [String] = []
     let store = try DurableWardrobe(path: path) { notices.append($0) }
@@ -52,10 +67,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     @Test func compactionKeepsEverythingAndEmptiesTheJournal() throws {
         let path = temporaryStore()
         do {
-            let (store, _) = try open(path)
-            for clothes in mocks.allClothes { try store.save(clothes: clothes) }
-            try store.commit()
-            try store.compact()
+            let store = try compactedMockStore(at: path)
             try store.save(clothes: Clothes(category: .shoes, weatherType: .winter, descriptions: "after"))
             try store.commit()
         }
@@ -119,9 +131,8 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         let full = try POSIXFile.readAll(path + "/journal")!
         for cut in firstLength..<full.count {
             let copy = temporaryStore()
-            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            try markedStore(at: copy)
             try Data(full[0..<cut]).write(to: URL(fileURLWithPath: copy + "/journal"))
-            try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: copy + "/closet-store"))
             let (store, notices) = try open(copy)
             #expect(store.fetchAllClothes() == [mocks.top1], "cut at \(cut)")
             #expect(notices.count == (cut == firstLength ? 0 : 1), "cut at \(cut)")
@@ -143,9 +154,8 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
 
     @Test func anEmptyJournalFileOpensEmpty() throws {
         let path = temporaryStore()
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
-        FileManager.default.createFile(atPath: path + "/journal", contents: Data())
+        try markedStore(at: path)
+        _ = FileManager.default.createFile(atPath: path + "/journal", contents: Data())
         let (store, notices) = try open(path)
         #expect(store.clothesCount == 0)
         #expect(notices.isEmpty)
@@ -153,12 +163,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
 
     @Test func aSnapshotWithoutAJournalOpens() throws {
         let path = temporaryStore()
-        do {
-            let (store, _) = try open(path)
-            for clothes in mocks.allClothes { try store.save(clothes: clothes) }
-            try store.commit()
-            try store.compact()
-        }
+        _ = try compactedMockStore(at: path)
         try FileManager.default.removeItem(atPath: path + "/journal")
         #expect(try open(path).0.clothesCount == 10)
     }

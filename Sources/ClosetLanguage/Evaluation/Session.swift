@@ -127,6 +127,7 @@ public final class Session {
     /// Runs a script as one transaction (SPEC §8): failing statements are reported and
     /// skipped, the rest commits at the end; with bail on, the first failure stops the script
     /// and nothing of it is kept.
+    @discardableResult
     public func runScript(_ text: String, name: String) -> ScriptResult {
         let savepoint = store.savepoint()
         var result = ScriptResult()

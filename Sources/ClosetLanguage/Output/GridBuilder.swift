@@ -1,4 +1,5 @@
 import ClosetDomain
+import Foundation
 
 /// Turns an outcome into rows for table, csv and line output. Tables are for reading, so they
 /// show short ids and a style's clothes by description; csv and line are for tools, so they
@@ -96,5 +97,3 @@ enum GridBuilder {
         clothes.descriptions.isEmpty ? shortID(clothes.id) : clothes.descriptions
     }
 }
-
-import Foundation

@@ -213,3 +213,15 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         #expect(decoded?.operations == operations)
     }
 }
+
+@Suite struct StoreCreationCrashTests {
+    @Test func aStoreWhoseCreationWasKilledBeforeItsMarkerOpens() throws {
+        // Killed between mkdir and renaming the marker into place: only the marker's temporary file.
+        let path = temporaryStore()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data("closet st".utf8).write(to: URL(fileURLWithPath: path + "/closet-store.tmp"))
+        let (store, _) = try open(path)
+        #expect(store.clothesCount == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "/closet-store"))
+    }
+}

@@ -71,8 +71,10 @@ public final class DurableWardrobe: WardrobeStore {
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
             if manager.fileExists(atPath: marker) { return }
+            // Empty, or holding only the marker's temporary file (a process killed while creating
+            // the store): ours to set up. Anything else belongs to someone else.
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            guard contents.isEmpty else {
+            guard contents.allSatisfy({ $0 == markerName + ".tmp" }) else {
                 throw OpenError(description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
             }
         } else {

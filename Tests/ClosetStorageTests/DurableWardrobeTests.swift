@@ -152,6 +152,59 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         #expect(notices.first?.contains("checksum") == true)
     }
 
+    /// Appends a complete record with a valid checksum whose payload this build cannot decode.
+    func appendUndecodableRecord(to path: String) throws -> Int {
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        let offset = bytes.count
+        var payload = ByteWriter()
+        payload.u32(1)
+        payload.u8(0xEE)  // an operation tag no build of format 1 writes
+        payload.uuid(UUID())
+        var record = ByteWriter()
+        record.u32(UInt32(payload.bytes.count))
+        record.u32(Checksum.crc32(payload.bytes))
+        bytes += record.bytes + payload.bytes
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
+        return offset
+    }
+
+    @Test func aCommittedRecordThatCannotBeDecodedRefusesToOpenAndChangesNothing() throws {
+        let (path, _) = try twoTransactions()
+        let offset = try appendUndecodableRecord(to: path)
+        // A later committed transaction must not be lost either.
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        let later = JournalFormat.record([.putClothes(mocks.shoes1)])
+        bytes += later
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
+        do {
+            _ = try open(path)
+            Issue.record("a store with an unreadable committed record opened")
+        } catch let error as DurableWardrobe.OpenError {
+            #expect(error.description.contains("damaged at byte \(offset) of its journal"), "\(error.description)")
+        }
+        #expect(try POSIXFile.readAll(path + "/journal")! == bytes)
+    }
+
+    @Test func aStoreMadeByANewerClosetIsRefusedByName() throws {
+        let (path, _) = try twoTransactions()
+        try Data("closet store, format 99\n".utf8).write(to: URL(fileURLWithPath: path + "/closet-store"))
+        let journal = try POSIXFile.readAll(path + "/journal")!
+        do {
+            _ = try open(path)
+            Issue.record("a newer store opened")
+        } catch let error as DurableWardrobe.OpenError {
+            #expect(error.description.contains("made by a newer closet (store format 99"), "\(error.description)")
+        }
+        #expect(try POSIXFile.readAll(path + "/journal")! == journal)
+        #expect(try POSIXFile.readAll(path + "/closet-store")! == Array("closet store, format 99\n".utf8))
+    }
+
+    @Test func aMarkerThatIsNotOursIsDamage() throws {
+        let (path, _) = try twoTransactions()
+        try Data("closet store, format x\n".utf8).write(to: URL(fileURLWithPath: path + "/closet-store"))
+        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+    }
+
     @Test func anEmptyJournalFileOpensEmpty() throws {
         let path = temporaryStore()
         try markedStore(at: path)

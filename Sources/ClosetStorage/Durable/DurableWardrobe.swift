@@ -14,7 +14,10 @@ public final class DurableWardrobe: WardrobeStore {
     /// The file that marks a directory as a closet store; without it a non-empty directory
     /// is refused and left alone.
     public static let markerName = "closet-store"
-    static let markerContents = Array("closet store, format 1\n".utf8)
+    /// The newest store format this build reads and writes; the marker names a store's format.
+    static let formatVersion = 1
+    static let markerPrefix = "closet store, format "
+    static let markerContents = Array("\(markerPrefix)\(formatVersion)\n".utf8)
     /// Compact once the journal outgrows the snapshot and this floor: small journals replay
     /// fast and compaction costs a full write.
     static let compactionFloor = 4 << 20
@@ -70,7 +73,7 @@ public final class DurableWardrobe: WardrobeStore {
         let marker = path + "/" + markerName
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
-            if manager.fileExists(atPath: marker) { return }
+            if manager.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
             // Empty, or holding only the marker's temporary file (a process killed while creating
             // the store): ours to set up. Anything else belongs to someone else.
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
@@ -91,6 +94,27 @@ public final class DurableWardrobe: WardrobeStore {
         }
     }
 
+    /// A store made by a newer closet is refused by name rather than called damaged, and
+    /// nothing in it is touched.
+    private static func checkMarker(_ marker: String, store path: String) throws(OpenError) {
+        let bytes: [UInt8]?
+        do {
+            bytes = try POSIXFile.readAll(marker)
+        } catch {
+            throw OpenError(description: error.description)
+        }
+        let text = String(decoding: bytes ?? [], as: UTF8.self)
+        guard text.hasPrefix(markerPrefix), text.hasSuffix("\n"),
+            let format = Int(text.dropFirst(markerPrefix.count).dropLast()), format >= 1
+        else {
+            throw OpenError(description: "store '\(path)' is damaged: its marker file '\(markerName)' is not a closet marker")
+        }
+        guard format <= formatVersion else {
+            throw OpenError(
+                description: "store '\(path)' was made by a newer closet (store format \(format); this closet reads format \(formatVersion) and older); nothing in it was changed")
+        }
+    }
+
     private func load(report: (String) -> Void) throws {
         var snapshotGeneration: UInt64 = 0
         if let bytes = try POSIXFile.readAll(path + "/snapshot") {
@@ -106,7 +130,14 @@ public final class DurableWardrobe: WardrobeStore {
 
         let journalPath = path + "/journal"
         if let bytes = try POSIXFile.readAll(journalPath), bytes.count >= JournalFormat.journalHeaderSize {
-            guard let contents = JournalFormat.readJournal(bytes) else {
+            let read: JournalFormat.JournalContents?
+            do {
+                read = try JournalFormat.readJournal(bytes)
+            } catch {
+                throw OpenError(
+                    description: "store '\(path)' is damaged at byte \(error.offset) of its journal: a committed transaction cannot be read; nothing in it was changed")
+            }
+            guard let contents = read else {
                 throw OpenError(description: "store '\(path)' is damaged: its journal has no valid header")
             }
             if contents.generation > snapshotGeneration {

@@ -44,9 +44,18 @@ enum JournalFormat {
         var damage: String?
     }
 
-    /// Reads records until the first torn or corrupt one. Never throws for a bad tail: what
-    /// is complete is kept, and `damage` says what was not.
-    static func readJournal(_ bytes: [UInt8]) -> JournalContents? {
+    /// A record that is complete and passes its checksum but cannot be decoded: it was
+    /// committed, so it is never cut off. The store refuses to open instead.
+    struct UnreadableRecord: Error {
+        /// Where the record starts in the journal file.
+        var offset: Int
+    }
+
+    /// Reads records until the first torn one. A bad tail (incomplete, or failing its
+    /// checksum: a commit that never finished) is not an error: what is complete is kept, and
+    /// `damage` says what was not. A complete, checksum-valid record that does not decode is
+    /// a committed transaction this build cannot read: that throws, and nothing is dropped.
+    static func readJournal(_ bytes: [UInt8]) throws(UnreadableRecord) -> JournalContents? {
         guard bytes.count >= journalHeaderSize, Array(bytes[0..<8]) == journalMagic else { return nil }
         var header = ByteReader(bytes, from: 8, to: 16)
         let generation = (try? header.u64()) ?? 0
@@ -70,8 +79,7 @@ enum JournalFormat {
             }
             var payload = ByteReader(bytes, from: start, to: end)
             guard let operations = try? decodeOperations(&payload) else {
-                contents.damage = "a transaction that cannot be decoded"
-                break
+                throw UnreadableRecord(offset: position)
             }
             contents.transactions.append(operations)
             position = end

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Stores written by earlier releases must keep opening in every later build. Each fixture
+/// under `Tests/Fixtures/` is a real store made by the release that wrote its format (a
+/// snapshot, a journal of later commits, a picture), with the `.dump` it gave pinned beside it.
+@Suite struct StoreCompatibilityTests {
+    static let fixtures = repositoryRoot + "/Tests/Fixtures"
+
+    /// A private copy, so opening it (which takes the lock) never touches the repository.
+    func copyOfFixture(_ name: String) throws -> String {
+        let copy = NSTemporaryDirectory() + "closet-fixture-\(UUID().uuidString)"
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/" + name, toPath: copy)
+        return copy
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func aFormatOneStoreOpensAndDumpsAsItDidWhenWritten() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = try copyOfFixture("format-1-store")
+        let files = ["closet-store", "snapshot", "journal"]
+        let before = try files.map { try bytes(store + "/" + $0) }
+        let result = try ProcessTests().run(["--store", store, "dump"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err == "")
+        let pinned = try String(contentsOfFile: Self.fixtures + "/format-1-store.dump", encoding: .utf8)
+        #expect(result.out == pinned)
+        // Reading it changes no byte of its data.
+        #expect(try files.map { try bytes(store + "/" + $0) } == before)
+
+        // The picture travels with --images, byte for byte.
+        let images = NSTemporaryDirectory() + "closet-fixture-images-\(UUID().uuidString)"
+        let withImages = try ProcessTests().run(["--store", store, "dump", "--images", images])
+        #expect(withImages.status == 0, "\(withImages.err)")
+        let picture = "E8D7DA00-1B01-41D6-9938-10E13B72E5F7"
+        #expect(try bytes(images + "/\(picture).jpg") == bytes(store + "/images/\(picture)-D08C007E.jpg"))
+    }
+}

@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
-// closet: a command shell for the EasyCloset wardrobe domain.
-// Dependencies point one way: closet → ClosetShell → (ClosetLanguage, ClosetStorage, ClosetLineEditor)
-// → ClosetDomain; ClosetLineEditor → CEditLine → libedit.
+// closet: a command shell for app domains, hosting each app as a pack.
+// Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStorage,
+// ClosetLineEditor) → ClosetCore; a pack → ClosetLanguage, ClosetCore; ClosetLineEditor →
+// CEditLine → libedit. The engine (ClosetCore, ClosetLanguage) names no pack.
 import PackageDescription
 
 let package = Package(
@@ -11,29 +12,39 @@ let package = Package(
         .executable(name: "closet", targets: ["closet"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStorage", targets: ["ClosetStorage"]),
+        .library(name: "ClosetShell", targets: ["ClosetShell"]),
     ],
     targets: [
-        // Models, view models and repository protocols of the EasyCloset app. No I/O.
-        .target(name: "ClosetDomain"),
-        // Repository implementations: the in-memory wardrobe with statement-level undo.
-        .target(name: "ClosetStorage", dependencies: ["ClosetDomain"]),
-        // Lexer → parser → syntax tree → evaluator, the command registry, diagnostics and
-        // output renderers. Does no I/O: the host injects output, files and the store.
-        .target(name: "ClosetLanguage", dependencies: ["ClosetDomain"]),
+        // Value types every layer shares, no I/O: vocabularies as data, entity kinds, output
+        // records, the store contract, clocks, ids, checksums, dates, image headers, the cache.
+        .target(name: "ClosetCore"),
+        // Lexer → parser → syntax tree → binder → evaluator, the registry and its packs,
+        // diagnostics and output renderers. Does no I/O: the host injects output and files.
+        .target(name: "ClosetLanguage", dependencies: ["ClosetCore"]),
+        // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
+        .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
+        // Repository implementations: the in-memory store with statement-level undo, the
+        // durable store (journal, snapshots, lock, pictures).
+        .target(name: "ClosetStorage", dependencies: ["ClosetCore", "WardrobePack"]),
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The `LineEditor` protocol: libedit on a terminal, a plain reader for pipes.
         .target(name: "ClosetLineEditor", dependencies: ["CEditLine"]),
-        // The host: command-line options, script files, golden tests, the prompt, process I/O.
-        .target(name: "ClosetShell", dependencies: ["ClosetLanguage", "ClosetStorage", "ClosetDomain", "ClosetLineEditor"]),
+        // The host: the installed packs, the session factory, command-line options, scripts,
+        // golden tests, the prompt, process I/O.
+        .target(
+            name: "ClosetShell",
+            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStorage", "WardrobePack", "ClosetLineEditor"]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
         .target(
-            name: "TestSupport", dependencies: ["ClosetLanguage", "ClosetStorage", "ClosetDomain", "ClosetLineEditor"],
+            name: "TestSupport",
+            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStorage", "WardrobePack", "ClosetShell", "ClosetLineEditor"],
             path: "Tests/TestSupport"),
-        .testTarget(name: "ClosetDomainTests", dependencies: ["ClosetDomain", "ClosetStorage", "TestSupport"]),
+        .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
+        .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStorage", "TestSupport"]),
         .testTarget(name: "ClosetStorageTests", dependencies: ["ClosetStorage", "TestSupport"]),
-        .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStorage", "TestSupport"]),
+        .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStorage", "ClosetShell", "TestSupport"]),
         .testTarget(name: "ClosetShellTests", dependencies: ["ClosetShell", "TestSupport"]),
     ]
 )

@@ -9,7 +9,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ClosetFuzz",
-            dependencies: [.product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetStorage", package: "closet")],
+            dependencies: [.product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetShell", package: "closet")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ]
 )

@@ -1,4 +1,4 @@
-import ClosetDomain
+import ClosetCore
 import ClosetLanguage
 import ClosetStorage
 import Foundation
@@ -33,7 +33,7 @@ public enum ClosetCommand {
         }
         switch options.action {
         case .help:
-            print(Options.usage + "\n\n" + HelpText.overview(.standard), terminator: "")
+            print(Options.usage + "\n\n" + HelpText.overview(InstalledPacks.registry), terminator: "")
             return 0
         case .version:
             print("closet \(version)")
@@ -45,26 +45,24 @@ public enum ClosetCommand {
         }
     }
 
-    static func makeSession(_ options: Options, store: WardrobeStore, host: SessionHost) -> Session {
-        var settings = Session.Settings()
-        settings.format = options.format ?? .table
-        settings.bail = options.bail
-        settings.echo = options.echo
-        let clock: Clock = options.deterministic ? SteppingClock() : SystemClock()
-        let ids: IDGenerator = options.deterministic ? SeededIDGenerator(seed: options.seed) : RandomIDGenerator()
-        return Session(
-            store: store, host: host, settings: settings, clock: clock, ids: ids,
-            isDeterministic: options.deterministic)
+    static func configuration(_ options: Options) -> SessionFactory.Configuration {
+        var configuration = SessionFactory.Configuration()
+        configuration.settings.format = options.format ?? .table
+        configuration.settings.bail = options.bail
+        configuration.settings.echo = options.echo
+        configuration.deterministic = options.deterministic
+        configuration.seed = options.seed
+        return configuration
     }
 
     static func runStatements(_ options: Options, environment: [String: String]) -> ExitStatus {
-        let store: WardrobeStore
+        let store: TransactionalStore
         switch StoreLocation.resolve(options.store, environment: environment) {
         case .memory:
-            store = MemoryWardrobe()
+            store = SessionFactory.memoryStore()
         case .directory(let path):
             do {
-                store = try DurableWardrobe(path: path) { notice in
+                store = try SessionFactory.durableStore(at: path) { notice in
                     ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
                 }
             } catch {
@@ -74,7 +72,13 @@ public enum ClosetCommand {
         }
         let host = ProcessHost()
         defer { host.flush() }
-        let session = makeSession(options, store: store, host: host)
+        let session: Session
+        do {
+            session = try SessionFactory.makeSession(store: store, host: host, configuration(options))
+        } catch {
+            ProcessHost.writeAll(Array("error: \(error)\n".utf8), to: STDERR_FILENO)
+            return .store
+        }
         session.settings.discardResults = ProcessHost.standardOutputIsDevNull
 
         switch options.action {
@@ -108,7 +112,7 @@ public enum ClosetCommand {
             if Interactive.run(session, host: host, environment: environment) { return .success }
         case .dump(let images):
             var statement = ".dump"
-            if let images { statement += " --images " + Dump.quote(images) }
+            if let images { statement += " --images " + DumpWriter.quote(images) }
             session.executeAndCommit(StatementSource(statement))
         case .help, .version, .test:
             break

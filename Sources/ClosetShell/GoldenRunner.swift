@@ -1,4 +1,4 @@
-import ClosetDomain
+import ClosetCore
 import ClosetLanguage
 import ClosetStorage
 import Foundation
@@ -99,11 +99,7 @@ public struct GoldenRunner {
     public static func transcript(of file: String) throws -> (text: String, owners: [StatementLocation?]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: (file as NSString).deletingLastPathComponent)
-        var settings = Session.Settings()
-        settings.echo = true
-        let session = Session(
-            store: MemoryWardrobe(), host: host, settings: settings, clock: SteppingClock(),
-            ids: SeededIDGenerator(seed: 0), isDeterministic: true)
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, .golden)
         host.session = session
         _ = session.runScript(script.text, name: (file as NSString).lastPathComponent)
         _ = session.commit()

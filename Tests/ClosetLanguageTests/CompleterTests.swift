@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 @testable import ClosetLanguage
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 @testable import ClosetLanguage
+import ClosetShell
 import ClosetStorage
 import Foundation
 import Testing
@@ -104,7 +106,7 @@ import TestSupport
     }
 
     @Test func everyRegisteredCommandHasHelpAndAWorkingExampleShape() throws {
-        let registry = CommandRegistry.standard
+        let registry = InstalledPacks.registry
         for spec in registry.commands {
             #expect(HelpText.topic(spec.name, registry)?.contains(spec.usage) == true)
             for example in spec.examples {
@@ -135,11 +137,12 @@ import TestSupport
     @Test func aStatementThatCannotBeSavedIsReportedUndoneAndCounted() {
         let store = FailingStore()
         let host = RecordingHost()
-        let session = Session(store: store, host: host, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0))
+        let session = try! SessionFactory.makeSession(store: store, host: host)
         #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
         #expect(store.clothesCount == 0)
         #expect(session.failureCount == 1)
-        #expect(host.standardError == "error: could not save: 에러가 발생했습니다. disk full\n")
+        // The store's own failure, in the engine's words (not the app's Korean alert text).
+        #expect(host.standardError == "error: could not save: disk full\n")
         store.failCommits = false
         #expect(session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
         #expect(store.clothesCount == 1)

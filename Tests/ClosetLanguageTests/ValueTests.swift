@@ -1,4 +1,5 @@
 @testable import ClosetLanguage
+import ClosetCore
 import Foundation
 import Testing
 

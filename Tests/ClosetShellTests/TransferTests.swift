@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import ClosetLanguage
 @testable import ClosetShell
 import ClosetStorage
@@ -16,16 +17,16 @@ import TestSupport
     /// Runs a script in a fresh deterministic session whose files live in `folder`.
     func session(running script: String, in folder: String) -> (Session, TranscriptHost) {
         let host = TranscriptHost(baseDirectory: folder)
-        let session = Session(
-            store: MemoryWardrobe(), host: host, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0),
-            isDeterministic: true)
+        var configuration = SessionFactory.Configuration.golden
+        configuration.settings.echo = false
+        let session = try! SessionFactory.makeSession(store: MemoryWardrobe(), host: host, configuration)
         host.session = session
         _ = session.runScript(script, name: "script")
         return (session, host)
     }
 
     func dump(_ session: Session, images: String? = nil) throws -> String {
-        try Dump.script(of: session.store, imageFolder: images) { path, bytes in
+        try Dump.script(of: session, imageFolder: images) { path, bytes in
             try ScriptFile.write(bytes, to: path, relativeTo: nil)
         }
     }
@@ -35,13 +36,13 @@ import TestSupport
         let examples = repositoryRoot + "/Examples"
         let original = try String(contentsOfFile: examples + "/" + example, encoding: .utf8)
         let (first, _) = session(running: original, in: examples)
-        #expect(first.store.clothesCount > 0)
+        #expect(first.wardrobe.clothesCount > 0)
         let dumped = try dump(first)
         let (second, host) = session(running: dumped, in: examples)
         #expect(second.failureCount == 0, "\(host.text)")
         #expect(try dump(second) == dumped)
-        #expect(second.store.fetchAllClothes() == first.store.fetchAllClothes())
-        #expect(try second.store.fetchStyles() == first.store.fetchStyles())
+        #expect(second.wardrobe.fetchAllClothes() == first.wardrobe.fetchAllClothes())
+        #expect(try second.wardrobe.fetchStyles() == first.wardrobe.fetchStyles())
     }
 
     @Test func picturesRoundTripThroughTheImagesFolder() throws {
@@ -54,13 +55,13 @@ import TestSupport
         let (second, host) = session(running: dumped, in: folder)
         #expect(second.failureCount == 0, "\(host.text)")
         #expect(try dump(second, images: folder + "/pictures") == dumped)
-        let picture = try #require(second.store.fetchAllClothes().first?.image)
-        #expect(second.store.loadImage(picture, for: second.store.fetchAllClothes()[0].id) == SampleImagesOnDisk.bytes(fixtures + "/knit.png"))
+        let picture = try #require(second.wardrobe.fetchAllClothes().first?.image)
+        #expect(second.wardrobe.loadImage(picture, for: second.wardrobe.fetchAllClothes()[0].id) == SampleImagesOnDisk.bytes(fixtures + "/knit.png"))
     }
 
     @Test func quotingReadsBackToTheSameText() throws {
         for text in ["plain", "say \"hi\"", "back\\slash", "tab\there", "line\nbreak", "# not a comment", "니트 🧥", "a,b", ""] {
-            let quoted = Dump.quote(text)
+            let quoted = DumpWriter.quote(text)
             guard case .command(let call)? = try Parser.parse("x y=\(quoted)")?.kind else {
                 Issue.record("does not parse: \(quoted)")
                 continue

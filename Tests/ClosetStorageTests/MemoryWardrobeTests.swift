@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import ClosetStorage
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import ClosetStorage
 import Foundation
 
@@ -10,8 +11,8 @@ public final class FailingStore: WardrobeStore {
 
     public init() {}
 
-    public func commit() throws(RepositoryError) {
-        if failCommits { throw .transferError("disk full") }
+    public func commit() throws(StoreError) {
+        if failCommits { throw StoreError("disk full") }
         try inner.commit()
     }
 

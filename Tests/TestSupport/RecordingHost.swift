@@ -1,5 +1,7 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import ClosetLanguage
+import ClosetShell
 import ClosetStorage
 
 /// A session host that keeps what was written, separately and interleaved, and serves
@@ -55,11 +57,11 @@ public struct Harness {
 
     public init(format: OutputFormat = .json, store: MemoryWardrobe = MemoryWardrobe()) {
         self.store = store
-        var settings = Session.Settings()
-        settings.format = format
-        session = Session(
-            store: store, host: host, settings: settings, clock: SteppingClock(), ids: SeededIDGenerator(seed: 0),
-            isDeterministic: true)
+        var configuration = SessionFactory.Configuration.golden
+        configuration.settings.echo = false
+        configuration.settings.format = format
+        // The installed packs always start on a wardrobe store.
+        session = try! SessionFactory.makeSession(store: store, host: host, configuration)
     }
 
     /// Runs one statement as the prompt would (committed on success).
@@ -80,5 +82,13 @@ public struct Harness {
         host.clear()
         run(line)
         return host.standardError
+    }
+}
+
+extension Session {
+    /// The wardrobe store under a test's session (tests always start sessions on one).
+    public var wardrobe: WardrobeStore {
+        guard let store = store as? WardrobeStore else { fatalError("the session's store is not a wardrobe store") }
+        return store
     }
 }

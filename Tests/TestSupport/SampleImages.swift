@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 
 /// Real, small pictures made in code: a PNG with a valid zlib stream (stored blocks) and a
 /// baseline JPEG skeleton (SOI, APP0, SOF0, EOI) that header readers accept.

@@ -1,6 +1,5 @@
-import ClosetDomain
 import ClosetLanguage
-import ClosetStorage
+import ClosetShell
 
 /// Arbitrary bytes through the whole front end: lines, lexer, parser, binder, evaluation
 /// against an in-memory store, output rendered and thrown away. A crash, hang or leak here
@@ -29,13 +28,13 @@ final class DiscardingHost: SessionHost {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let host = DiscardingHost()
-    var settings = Session.Settings()
+    var configuration = SessionFactory.Configuration()
+    configuration.deterministic = true
     // Pick the output format from the first byte so every renderer is exercised.
     let formats = OutputFormat.allCases
-    settings.format = formats[Int(size > 0 ? data[0] : 0) % formats.count]
-    let session = Session(
-        store: MemoryWardrobe(), host: host, settings: settings, clock: SteppingClock(),
-        ids: SeededIDGenerator(seed: 0), isDeterministic: true)
+    configuration.settings.format = formats[Int(size > 0 ? data[0] : 0) % formats.count]
+    guard let session = try? SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+    else { fatalError("the installed packs did not start on a memory store") }
     _ = session.runScript(text, name: "fuzz")
     let completer = Completer(session: session) { _ in [] }
     _ = completer.complete(line: text, cursor: min(text.utf8.count, Int(size > 1 ? data[1] : 0)))

@@ -1,4 +1,4 @@
-import ClosetDomain
+import ClosetCore
 import Foundation
 
 /// Tab completion: given the line and the cursor, what the word before the cursor can become.
@@ -110,6 +110,7 @@ public struct Completer {
         if spec.takesPath { return paths(word) }
         if spec.name == ".help" {
             let topics = session.registry.verbs.filter { $0 != "let" } + session.registry.dotCommands.map(\.name)
+                + session.registry.packs.map(\.name)
             return matching(word, topics.map { Candidate(text: $0, display: $0, isComplete: true) })
         }
         return matching(word, spec.choices.map { Candidate(text: $0, display: $0, isComplete: true) })
@@ -117,15 +118,11 @@ public struct Completer {
 
     private func values(for kind: ValueKind, _ partial: String) -> [Candidate] {
         switch kind {
-        case .category, .categories, .season, .seasons, .sort:
+        case .vocabulary:
             return matching(partial, kind.choices.map { Candidate(text: $0, display: $0, isComplete: true) })
-        case .clothesRef(let slot, let allowsNone):
+        case .reference(let entity, _, let allowsNone, let constraint):
             let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
-            return matching(partial, none) + references(partial, slot: slot, styles: false)
-        case .clothesRefs:
-            return references(partial, slot: nil, styles: false)
-        case .styleRef:
-            return references(partial, slot: nil, styles: true)
+            return matching(partial, none) + references(partial, kind: entity, constraint: constraint)
         case .path(let allowsNone):
             let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
             return matching(partial, none) + paths(partial)
@@ -134,34 +131,32 @@ public struct Completer {
         }
     }
 
-    private func references(_ partial: String, slot: ClothesCategory?, styles: Bool) -> [Candidate] {
+    /// Variables holding this kind, or keys already in the store (never the network).
+    private func references(_ partial: String, kind: EntityKind, constraint: ReferenceConstraint?) -> [Candidate] {
         if partial.hasPrefix("$") {
             let names = session.variables.names.filter { name in
                 switch session.variables[name] {
-                case .clothes?: !styles
-                case .styles?: styles
+                case .entities(let held, _, _)?: held == kind
                 case .count?, nil: false
                 }
             }
             return matching(partial, names.map { Candidate(text: "$" + $0, display: "$" + $0, isComplete: true) })
         }
-        guard partial.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
-        let prefix = partial.uppercased()
+        guard let catalog = session.catalog(for: kind) else { return [] }
+        let prefix: String
+        switch kind.keyStyle {
+        case .uuid:
+            guard partial.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { return [] }
+            prefix = partial.uppercased()
+        case .opaque:
+            prefix = partial
+        }
         var found: [Candidate] = []
-        if styles {
-            for style in (try? session.store.fetchStyles()) ?? [] where style.id.uuidString.hasPrefix(prefix) {
-                let id = GridBuilder.shortID(style.id)
-                found.append(Candidate(text: id, display: "\(id)  \(style.name ?? "(no name)")", isComplete: true))
-                if found.count >= Self.idCandidateLimit { break }
-            }
-        } else {
-            for clothes in session.store.fetchAllClothes() where clothes.id.uuidString.hasPrefix(prefix) {
-                if let slot, clothes.category != slot { continue }
-                let id = GridBuilder.shortID(clothes.id)
-                let label = clothes.descriptions.isEmpty ? "" : "  \(clothes.descriptions)"
-                found.append(Candidate(text: id, display: "\(id)  \(clothes.category.englishName)\(label)", isComplete: true))
-                if found.count >= Self.idCandidateLimit { break }
-            }
+        for key in catalog.keys(of: kind) where key.text.hasPrefix(prefix) {
+            if let constraint, catalog.violation(of: constraint, by: key, kind: kind) != nil { continue }
+            let label = catalog.completionLabel(of: key, kind: kind)
+            found.append(Candidate(text: key.short, display: "\(key.short)  \(label)", isComplete: true))
+            if found.count >= Self.idCandidateLimit { break }
         }
         return found
     }

@@ -1,22 +1,39 @@
-import ClosetDomain
-import Foundation
+import ClosetCore
 
-/// What a statement produced, before any output format is chosen. Renderers switch over it.
+/// What a statement produced, before any output format is chosen. Renderers switch over it;
+/// packs build records, never output.
 public enum Outcome: Sendable {
-    case clothes(Clothes)
-    case clothesList([Clothes])
-    case style(Style)
-    case styles([Style])
+    /// One entity (`show`, `add`, `edit`) or a listing (`@N` numbers its rows).
+    case entities(Entities)
     case count(Int)
-    case removed(UUID)
-    case cacheStats(CacheStatistics)
-    /// `export` / `import`: how many rows went to or came from which file.
-    case transferred(Transfer)
+    case removed(EntityKind, EntityKey)
+    /// A few named values on one row: statistics, the result of an export.
+    case fields([Field])
     /// Free text for people: help, notices. Printed as is in every format.
     case text(String)
     /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
     case table(Grid)
     case nothing
+
+    /// One entity.
+    public static func entity(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record) -> Outcome {
+        .entities(Entities(kind: kind, keys: [key], isListing: false, records: { [record()] }))
+    }
+
+    /// A listing, numbered for `@N`.
+    public static func listing(_ kind: EntityKind, _ keys: [EntityKey], _ records: @escaping @Sendable () -> [Record]) -> Outcome {
+        .entities(Entities(kind: kind, keys: keys, isListing: true, records: records))
+    }
+}
+
+/// Entities a statement returned. Records are made only when something is shown: a seed
+/// script replayed into /dev/null builds none.
+public struct Entities: Sendable {
+    public var kind: EntityKind
+    public var keys: [EntityKey]
+    /// A listing is numbered, counted (`(N rows)`) and becomes the target of `@N`.
+    public var isListing: Bool
+    public var records: @Sendable () -> [Record]
 }
 
 /// Rows of text cells under named columns: what table, csv and line output draw.
@@ -33,38 +50,5 @@ public struct Grid: Sendable, Hashable {
         self.rows = rows
         self.numericColumns = numericColumns
         self.isListing = isListing
-    }
-}
-
-/// What `cache stats` reports (SPEC §6 key order).
-public struct CacheStatistics: Sendable, Hashable {
-    public var count, bytes, countLimit, byteLimit, hits, misses, evictions: Int
-
-    public init(_ cache: ImageCacheManager) {
-        count = cache.count
-        bytes = cache.totalBytes
-        countLimit = cache.countLimit
-        byteLimit = cache.byteLimit
-        hits = cache.hits
-        misses = cache.misses
-        evictions = cache.evictions
-    }
-
-    public var fields: [(String, Int)] {
-        [("count", count), ("bytes", bytes), ("countLimit", countLimit), ("byteLimit", byteLimit),
-         ("hits", hits), ("misses", misses), ("evictions", evictions)]
-    }
-}
-
-/// What `export` and `import` report.
-public struct Transfer: Sendable, Hashable {
-    public enum Direction: String, Sendable { case exported, imported }
-    public var direction: Direction
-    public var count: Int
-    public var path: String
-
-    /// `{"exported":N,"to":"file"}` or `{"imported":N,"from":"file"}`.
-    public var fields: [(String, String)] {
-        [(direction.rawValue, String(count)), (direction == .exported ? "to" : "from", path)]
     }
 }

@@ -1,8 +1,9 @@
-import ClosetDomain
+import ClosetCore
 import Foundation
 
-/// Evaluator and session state: runs statements against the view models and the store, and
-/// prints what they produce through the host.
+/// A session: the engine's state between statements (settings, variables, the last listing,
+/// failure counts), the installed packs' states, and the store's transactions. Statements
+/// run through the evaluator (`Evaluator.swift`) and print through `SessionOutput.swift`.
 ///
 /// Each statement runs inside a savepoint: if it fails, the store is rolled back to it, so a
 /// failed statement changes nothing. Committing is the caller's choice: after every statement
@@ -27,14 +28,16 @@ public final class Session {
     public static let maximumReadDepth = 16
 
     public var settings: Settings
-    public let store: WardrobeStore
+    public let store: TransactionalStore
     public let registry: CommandRegistry
     public let clock: Clock
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
     public let isDeterministic: Bool
-    /// Pictures read by `show` go through this (the app's `ImageCacheManager`).
-    public let imageCache = ImageCacheManager()
+    /// Each installed pack's state, in registry order.
+    public private(set) var packStates: [any PackState] = []
+    /// Entity kind (singular) → position in `packStates`.
+    private var catalogIndex: [String: Int] = [:]
     public internal(set) var variables = Variables()
     public internal(set) var lastListing: Listing?
     /// Set by `.quit`; the host stops feeding statements.
@@ -48,16 +51,14 @@ public final class Session {
     unowned let host: SessionHost
     var readDepth = 0
 
-    public private(set) lazy var clothesViewModel = ClothesViewModel(repository: store, fetchNow: false)
-    public private(set) lazy var styleViewModel = StyleViewModel(repository: store, fetchNow: false)
-
     var references: References { References(session: self) }
 
+    /// Makes every installed pack's state over the store (a pack that cannot start, say
+    /// because the store is not one it can use, fails the session).
     public init(
-        store: WardrobeStore, host: SessionHost, settings: Settings = Settings(),
-        registry: CommandRegistry = .standard, clock: Clock = SystemClock(),
-        ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false
-    ) {
+        store: TransactionalStore, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
+        clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false
+    ) throws {
         self.store = store
         self.host = host
         self.settings = settings
@@ -65,7 +66,21 @@ public final class Session {
         self.clock = clock
         self.ids = ids
         self.isDeterministic = isDeterministic
+        let services = PackServices(store: store, clock: clock, ids: ids)
+        for pack in registry.packs {
+            let state = try pack.makeState(services)
+            for kind in pack.entityKinds { catalogIndex[kind.singular] = packStates.count }
+            packStates.append(state)
+        }
     }
+
+    /// The state of the pack that holds a kind of entity.
+    public func catalog(for kind: EntityKind) -> EntityCatalog? {
+        catalogIndex[kind.singular].map { packStates[$0] }
+    }
+
+    /// How many of each stored entity kind there are, across packs (`.store`, the banner).
+    public var entityCounts: [(EntityKind, Int)] { packStates.flatMap(\.counts) }
 
     // MARK: running statements
 
@@ -111,7 +126,7 @@ public final class Session {
             return true
         } catch {
             store.rollback(to: savepoint)
-            report(Diagnostic("could not save: \(error.errorDescription)", at: nil), source: nil, origin: nil)
+            report(Diagnostic("could not save: \(error.description)", at: nil), source: nil, origin: nil)
             failureCount += 1
             return false
         }
@@ -174,155 +189,9 @@ public final class Session {
             try store.commit()
             return true
         } catch {
-            report(Diagnostic("could not save: \(error.errorDescription)", at: nil), source: nil, origin: nil)
+            report(Diagnostic("could not save: \(error.description)", at: nil), source: nil, origin: nil)
             failureCount += 1
             return false
-        }
-    }
-
-    // MARK: images
-
-    /// Reads a picture file and checks it, before anything is written.
-    func importImage(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo) {
-        let bytes: [UInt8]
-        do {
-            bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
-        } catch let error as Diagnostic {
-            throw Diagnostic(error.message, at: range)
-        } catch {
-            throw Diagnostic("cannot read '\(path)': \(error)", at: range)
-        }
-        do {
-            var info = try ImageHeader.inspect(bytes)
-            info.checksum = Checksum.crc32(bytes)
-            return (bytes, info)
-        } catch {
-            throw Diagnostic("'\(path)' is \(error.message)", at: range)
-        }
-    }
-
-    /// A clothes' picture through the cache, as the app's detail screen loaded it.
-    @discardableResult
-    func loadImage(of clothes: Clothes) -> [UInt8]? {
-        guard let image = clothes.image else { return nil }
-        let key = "\(clothes.id.uuidString)-\(image.checksum)"
-        if let cached = imageCache.get(for: key) { return cached }
-        guard let bytes = store.loadImage(image, for: clothes.id) else { return nil }
-        imageCache.store(bytes, for: key)
-        return bytes
-    }
-
-    // MARK: evaluation
-
-    func evaluate(_ statement: Statement) throws -> Outcome {
-        switch statement.kind {
-        case .command(let call):
-            return try run(call)
-        case .binding(let binding):
-            let outcome = try run(binding.command)
-            variables[binding.name] = try value(toBind: outcome, binding)
-            return .nothing
-        case .dot(let call):
-            guard let spec = registry.dotCommand(named: call.name.text) else {
-                throw Diagnostic.unknown(
-                    "dot command", call.name.text, at: call.name.range, among: registry.dotCommands.map(\.name),
-                    hint: "'.help' lists them")
-            }
-            return try spec.run(DotInvocation(session: self, spec: spec, call: call))
-        }
-    }
-
-    private func run(_ call: CommandCall) throws -> Outcome {
-        let (spec, words) = try registry.resolve(call.words)
-        let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
-        let outcome: Outcome
-        do {
-            outcome = try spec.run(invocation)
-        } catch let error as RepositoryError {
-            throw Diagnostic(error.errorDescription, at: call.range)
-        }
-        switch outcome {
-        case .clothesList(let list): lastListing = .clothes(list.map(\.id))
-        case .styles(let list): lastListing = .styles(list.map(\.id))
-        case .clothes, .style, .count, .removed, .cacheStats, .transferred, .text, .table, .nothing: break
-        }
-        return outcome
-    }
-
-    private func value(toBind outcome: Outcome, _ binding: Binding) throws(Diagnostic) -> VariableValue {
-        switch outcome {
-        case .clothes(let clothes): return .clothes([clothes.id], isList: false)
-        case .clothesList(let list): return .clothes(list.map(\.id), isList: true)
-        case .style(let style): return .styles([style.id], isList: false)
-        case .styles(let list): return .styles(list.map(\.id), isList: true)
-        case .count(let count): return .count(count)
-        case .removed, .cacheStats, .transferred, .text, .table, .nothing:
-            throw Diagnostic(
-                "'\(binding.command.words.map(\.text).joined(separator: " "))' returns nothing to bind; 'let' takes a command that returns clothes, styles or a count",
-                at: binding.command.range)
-        }
-    }
-
-    // MARK: output
-
-    public func print(_ outcome: Outcome) {
-        if settings.discardResults { return }
-        switch outcome {
-        case .nothing:
-            return
-        case .text(let text):
-            host.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
-            return
-        case .clothes, .clothesList, .style, .styles, .count, .removed, .cacheStats, .transferred, .table:
-            break
-        }
-        let format = settings.format
-        switch format {
-        case .json:
-            if let text = JSONRenderer.render(outcome) { host.write(text, to: .standardOutput) }
-        case .table, .csv, .line:
-            guard let grid = GridBuilder.grid(for: outcome, format: format) else { return }
-            let text: String
-            switch format {
-            case .table:
-                var renderer = settings.table
-                renderer.color = settings.color
-                text = renderer.render(grid)
-            case .csv: text = CSVRenderer.render(grid)
-            case .line: text = LineRenderer.render(grid)
-            case .json: text = ""
-            }
-            host.write(text, to: .standardOutput)
-        }
-    }
-
-    func echo(_ source: StatementSource) {
-        guard settings.echo else { return }
-        var text = ""
-        for (index, line) in source.lines.enumerated() {
-            text += (index == 0 ? Prompt.primary : Prompt.continuation) + line + "\n"
-        }
-        host.write(text, to: .standardOutput)
-    }
-
-    public func report(_ error: Error, source: StatementSource?, origin: String?) {
-        let diagnostic: Diagnostic
-        switch error {
-        case is AlreadyReported: return
-        case let known as Diagnostic: diagnostic = known
-        case let repository as RepositoryError: diagnostic = Diagnostic(repository.errorDescription, at: nil)
-        default: diagnostic = Diagnostic("\(error)", at: nil)
-        }
-        host.write(
-            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color), to: .standardError)
-    }
-
-    private func printTime(since start: Double) {
-        if isDeterministic {
-            host.write("time: (hidden by --deterministic)\n", to: .standardOutput)
-        } else {
-            let elapsed = host.monotonicSeconds() - start
-            host.write("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: .standardOutput)
         }
     }
 }

@@ -1,11 +1,10 @@
-import ClosetDomain
-import Foundation
+import ClosetCore
 
-/// What `let $name = ...` bound. Entities are kept by id, so `$coat` always means the clothes
+/// What `let $name = ...` bound. Entities are kept by key, so `$coat` always means the clothes
 /// as it is now, and a removed one is reported as gone rather than shown stale.
 public enum VariableValue: Hashable, Sendable {
-    case clothes([UUID], isList: Bool)
-    case styles([UUID], isList: Bool)
+    /// One entity (`isList` false) or a listing's entities.
+    case entities(EntityKind, [EntityKey], isList: Bool)
     case count(Int)
 }
 

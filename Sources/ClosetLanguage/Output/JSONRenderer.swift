@@ -1,54 +1,53 @@
-import ClosetDomain
+import ClosetCore
 import Foundation
 
-/// Exactly one JSON value per outcome, on one line, keys in the order SPEC §6 gives. Written
-/// by hand: the key order is part of the contract and `JSONEncoder` does not promise one.
+/// Exactly one JSON value per outcome, on one line, keys in the record's field order (the
+/// order SPEC §6 gives). Written by hand: the key order is part of the contract and
+/// `JSONEncoder` does not promise one.
 public enum JSONRenderer {
     /// nil for outcomes that are not data (help text, nothing).
     public static func render(_ outcome: Outcome) -> String? {
         switch outcome {
-        case .clothes(let clothes): return object(clothes) + "\n"
-        case .clothesList(let list): return "[" + list.map(object).joined(separator: ",") + "]\n"
-        case .style(let style): return object(style) + "\n"
-        case .styles(let styles): return "[" + styles.map(object).joined(separator: ",") + "]\n"
+        case .entities(let entities):
+            let records = entities.records()
+            if entities.isListing { return "[" + records.map { object($0.fields) }.joined(separator: ",") + "]\n" }
+            return records.map { object($0.fields) + "\n" }.joined()
         case .count(let count): return "{\"count\":\(count)}\n"
-        case .removed(let id): return "{\"removed\":\(string(id.uuidString))}\n"
-        case .transferred(let transfer):
-            let (countKey, count) = transfer.fields[0]
-            let (pathKey, path) = transfer.fields[1]
-            return "{\"\(countKey)\":\(count),\"\(pathKey)\":\(string(path))}\n"
-        case .cacheStats(let stats):
-            return "{" + stats.fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+        case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"
+        case .fields(let fields): return object(fields) + "\n"
         case .table(let grid):
-            return "[" + grid.rows.map { row in
-                "{" + zip(grid.columns, row).map { string($0) + ":" + string($1) }.joined(separator: ",") + "}"
-            }.joined(separator: ",") + "]\n"
+            return "["
+                + grid.rows.map { row in
+                    "{" + zip(grid.columns, row).map { string($0) + ":" + string($1) }.joined(separator: ",") + "}"
+                }.joined(separator: ",") + "]\n"
         case .text, .nothing: return nil
         }
     }
 
-    static func object(_ clothes: Clothes) -> String {
-        var out = "{\"id\":" + string(clothes.id.uuidString)
-        out += ",\"createdAt\":" + string(Timestamp.format(clothes.createdAt))
-        out += ",\"category\":" + string(clothes.category.englishName)
-        out += ",\"season\":" + string(clothes.weatherType.englishName)
-        out += ",\"description\":" + string(clothes.descriptions)
-        out += ",\"image\":" + image(clothes.image) + "}"
-        return out
+    /// A record's fields as one JSON object.
+    public static func object(_ fields: [Field]) -> String {
+        "{" + fields.map { string($0.name) + ":" + value($0.value) }.joined(separator: ",") + "}"
     }
 
-    static func object(_ style: Style) -> String {
-        var out = "{\"id\":" + string(style.id.uuidString)
-        out += ",\"createdAt\":" + string(Timestamp.format(style.createdAt))
-        out += ",\"name\":" + (style.name.map(string) ?? "null")
-        out += ",\"season\":" + string(style.weather.englishName)
-        out += ",\"clothes\":[" + style.orderedClothes.map(object).joined(separator: ",") + "]}"
-        return out
+    public static func value(_ value: FieldValue) -> String {
+        switch value {
+        case .text(let text): string(text)
+        case .integer(let number): String(number)
+        case .decimal(let number): self.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let date): string(Timestamp.format(date))
+        case .key(let key): string(key.text)
+        case .null: "null"
+        case .object(let fields): object(fields)
+        case .list(let values): "[" + values.map(self.value).joined(separator: ",") + "]"
+        }
     }
 
-    static func image(_ image: ImageInfo?) -> String {
-        guard let image else { return "null" }
-        return "{\"format\":\(string(image.format.rawValue)),\"width\":\(image.width),\"height\":\(image.height),\"bytes\":\(image.bytes)}"
+    /// A finite number as JSON writes it: integral values without a fraction.
+    static func number(_ number: Double) -> String {
+        guard number.isFinite else { return "null" }
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
+        return String(number)
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped; other

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import Foundation
 
 #if canImport(Glibc)
@@ -180,13 +181,13 @@ public final class DurableWardrobe: WardrobeStore {
 
     public func rollback(to savepoint: Savepoint) { memory.rollback(to: savepoint) }
 
-    public func commit() throws(RepositoryError) {
+    public func commit() throws(StoreError) {
         let operations = memory.pendingOperations()
         guard !operations.isEmpty else {
             memory.forgetPendingChanges()
             return
         }
-        if let broken { throw .transferError(broken) }
+        if let broken { throw StoreError(broken) }
         let record = JournalFormat.record(operations)
         do {
             guard lseek(journal, off_t(journalLength), SEEK_SET) >= 0 else { throw POSIXFile.failure("cannot seek", path + "/journal") }
@@ -197,7 +198,7 @@ public final class DurableWardrobe: WardrobeStore {
             if ftruncate(journal, off_t(journalLength)) != 0 || fsync(journal) != 0 {
                 broken = "the journal could not be repaired after a failed write; reopen the store"
             }
-            throw .transferError("\(error)")
+            throw StoreError("\(error)")
         }
         journalLength += record.count
         journalTransactions += 1
@@ -218,9 +219,6 @@ public final class DurableWardrobe: WardrobeStore {
 
     public var details: [(String, String)] {
         [
-            ("store", path),
-            ("clothes", String(memory.clothesCount)),
-            ("styles", String(memory.styleCount)),
             ("snapshot", "\(snapshotLength) bytes"),
             ("journal", "\(journalLength) bytes, \(journalTransactions) transaction\(journalTransactions == 1 ? "" : "s")"),
             ("images", "\(images.count) files, \(images.totalBytes) bytes"),

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 
 /// The two files a durable store keeps its rows in.
 ///

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import Foundation
 
 /// One change as the journal and snapshot keep it: the whole new row, or a deletion.

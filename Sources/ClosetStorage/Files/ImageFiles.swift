@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import Foundation
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import Foundation
 
 /// The in-memory store: both repositories over two ordered tables, with an undo log so a
@@ -28,10 +29,7 @@ public final class MemoryWardrobe: WardrobeStore {
 
     public var location: String { ":memory:" }
 
-    public var details: [(String, String)] {
-        [("store", location), ("clothes", String(clothesCount)), ("styles", String(styleCount)),
-         ("images", "\(images.count) files, \(images.totalBytes) bytes")]
-    }
+    public var details: [(String, String)] { [("images", "\(images.count) files, \(images.totalBytes) bytes")] }
 
     public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(RepositoryError) {
         do {
@@ -62,7 +60,7 @@ public final class MemoryWardrobe: WardrobeStore {
         }
     }
 
-    public func commit() throws(RepositoryError) {
+    public func commit() throws(StoreError) {
         images.remove(pendingReleasedImages(), keeping: allImages)
         forgetPendingChanges()
     }

@@ -1,4 +1,5 @@
-import ClosetDomain
+import ClosetCore
+import WardrobePack
 import Foundation
 
 /// How a style is kept: its clothes by id, so an edit to a clothes shows in every style

@@ -1,10 +1,10 @@
-import ClosetDomain
+import ClosetCore
 
 /// `.help [topic]`: generated from the registry, so it lists exactly what exists.
 enum HelpCommand {
     static let spec = DotCommandSpec(
-        name: ".help", summary: "list commands, or explain one", arguments: ["[command]"],
-        examples: [".help", ".help add", ".help list clothes", ".help .mode"],
+        name: ".help", summary: "list commands, or explain one or a pack", arguments: ["[command|pack]"],
+        examples: [".help", ".help add", ".help list clothes", ".help .mode", ".help wardrobe"],
         run: { invocation in
             let registry = invocation.session.registry
             let words = invocation.call.arguments
@@ -12,7 +12,7 @@ enum HelpCommand {
             let topic = words.map(\.text).joined(separator: " ")
             if let text = HelpText.topic(topic, registry) { return .text(text) }
             let names = registry.commands.map(\.name) + registry.commands.map { $0.path[0] }
-                + registry.dotCommands.map(\.name)
+                + registry.dotCommands.map(\.name) + registry.packs.map(\.name)
             throw Diagnostic.unknown("help topic", topic, at: first.range.union(words.last?.range ?? first.range), among: names,
                 hint: "'.help' lists the commands")
         })
@@ -21,23 +21,50 @@ enum HelpCommand {
 /// The text of `.help` and `closet --help`, built from the registry.
 public enum HelpText {
     public static func overview(_ registry: CommandRegistry) -> String {
+        let width = (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count) + [letUsage.count]).max() ?? 0
         var out = "Commands:\n"
-        let width = (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count)).max() ?? 0
-        for spec in registry.commands {
-            out += "  " + pad(spec.name, width) + "  " + spec.summary + "\n"
+        out += "  " + pad(letUsage, width) + "  bind the result of a command to a variable\n"
+        for pack in registry.packs {
+            out += "\n" + packCommands(pack, registry, width: width)
         }
-        out += "  " + pad("let $name = <command>", width) + "  bind the result of a command to a variable\n"
         out += "\nDot commands:\n"
         for spec in registry.dotCommands {
             out += "  " + pad(spec.usage, width) + "  " + spec.summary + "\n"
         }
-        out += "\nValues (English or Korean):\n"
-        out += "  category  " + names(ClothesCategory.self) + "\n"
-        out += "  season    " + names(WeatherType.self) + "\n"
-        out += "  sort      " + names(SortBy.self) + "\n"
+        out += values(registry.packs.flatMap(\.vocabularies))
         out += "\nReferences: a full id, an id prefix of 4+ characters, $variable, or @N (row N of the last listing).\n"
-        out += "'.help <command>' shows a command's keys and examples.\n"
+        out += "'.help <command>' shows a command's keys and examples; '.help <pack>' shows one pack"
+        out += registry.packs.isEmpty ? ".\n" : " (\(registry.packs.map(\.name).joined(separator: ", "))).\n"
         return out
+    }
+
+    static let letUsage = "let $name = <command>"
+
+    /// `.help <pack>`: its commands and its words.
+    public static func pack(_ pack: Pack, _ registry: CommandRegistry) -> String {
+        let width = registry.commands(of: pack).map(\.name.count).max() ?? 0
+        var out = packCommands(pack, registry, width: width)
+        if !pack.entityKinds.isEmpty {
+            out += "\nEntities: " + pack.entityKinds.map { "\($0.singular) (\($0.korean))" }.joined(separator: ", ") + "\n"
+        }
+        out += values(pack.vocabularies)
+        return out
+    }
+
+    private static func packCommands(_ pack: Pack, _ registry: CommandRegistry, width: Int) -> String {
+        var out = "\(pack.name): \(pack.summary)\n"
+        for spec in registry.commands(of: pack) {
+            out += "  " + pad(spec.name, width) + "  " + spec.summary + "\n"
+        }
+        return out
+    }
+
+    private static func values(_ vocabularies: [VocabularyInfo]) -> String {
+        var seen: [VocabularyInfo] = []
+        for info in vocabularies where !seen.contains(info) { seen.append(info) }
+        guard !seen.isEmpty else { return "" }
+        let width = seen.map(\.name.count).max() ?? 0
+        return "\nValues (English or Korean):\n" + seen.map { "  " + pad($0.name, width) + "  " + $0.summary + "\n" }.joined()
     }
 
     /// Help for `add`, `add clothes`, `.mode`; nil if no such topic.
@@ -51,6 +78,7 @@ public enum HelpText {
             return out
         }
         if let spec = registry.command(named: lowered) { return command(spec) }
+        if let pack = registry.pack(named: lowered) { return self.pack(pack, registry) }
         let matching = registry.commands.filter { ([$0.path] + $0.aliases).contains { $0[0] == lowered } }
         guard !matching.isEmpty else { return nil }
         return matching.map(command).joined(separator: "\n")
@@ -79,22 +107,12 @@ public enum HelpText {
 
     private static func values(_ kind: ValueKind) -> String? {
         switch kind {
-        case .category, .categories: names(ClothesCategory.self)
-        case .season, .seasons: names(WeatherType.self)
-        case .sort: names(SortBy.self)
+        case .vocabulary(let info, _): info.summary
         case .date: "2024-05-17 or 2024-05-17T09:30:00Z"
         case .size: "a number with B, KB, MB or GB (powers of 1024)"
         case .newID: "a full id: E220A839-7B1D-4DAF-AE78-9E6AA1B965F4"
-        case .text, .count, .clothesRef, .clothesRefs, .styleRef, .path: nil
+        case .text, .count, .reference, .path: nil
         }
-    }
-
-    static func names<V: Vocabulary>(_ type: V.Type) -> String {
-        V.allCases.map { value in
-            var text = "\(value.englishName) (\(value.korean)"
-            for alias in value.aliases { text += ", \(alias)" }
-            return text + ")"
-        }.joined(separator: ", ")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -1,13 +1,12 @@
-import ClosetDomain
+import ClosetCore
 
-/// The dot commands: shell settings and actions, never stored (SPEC §5).
-public enum ShellPack {
-    public static let pack = CommandPack(
-        name: "shell", commands: [],
-        dotCommands: [
-            HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
-            TimerCommand.spec, VarsCommand.spec, StoreCommand.spec, DumpCommand.spec, QuitCommand.spec,
-        ])
+/// The dot commands: shell settings and actions, never stored (SPEC §5). They belong to the
+/// engine, not to a pack, and work the same whatever packs are installed.
+enum ShellCommands {
+    static let all: [DotCommandSpec] = [
+        HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
+        TimerCommand.spec, VarsCommand.spec, StoreCommand.spec, DumpCommand.spec, QuitCommand.spec,
+    ]
 }
 
 /// `.echo`, `.bail` and `.timer`: one `on|off` setting each.
@@ -79,18 +78,17 @@ enum VarsCommand {
             let session = invocation.session
             let rows = session.variables.names.map { name -> [String] in
                 switch session.variables[name] {
-                case .clothes(let ids, let isList)?:
-                    if !isList, let id = ids.first {
-                        let text = session.store.clothes(withID: id).map { " \($0.descriptions)" } ?? " (removed)"
-                        return ["$" + name, "clothes", GridBuilder.shortID(id) + text]
+                case .entities(let kind, let keys, let isList)?:
+                    if !isList, let key = keys.first {
+                        let text: String
+                        if let catalog = session.catalog(for: kind), catalog.contains(key, kind: kind) {
+                            text = catalog.label(of: key, kind: kind).map { " " + $0 } ?? ""
+                        } else {
+                            text = " (removed)"
+                        }
+                        return ["$" + name, kind.singular, key.short + text]
                     }
-                    return ["$" + name, "clothes list", "\(ids.count) clothes"]
-                case .styles(let ids, let isList)?:
-                    if !isList, let id = ids.first {
-                        let text = session.store.style(withID: id).map { $0.name.map { " \($0)" } ?? "" } ?? " (removed)"
-                        return ["$" + name, "style", GridBuilder.shortID(id) + text]
-                    }
-                    return ["$" + name, "style list", "\(ids.count) styles"]
+                    return ["$" + name, kind.singular + " list", kind.counted(keys.count)]
                 case .count(let count)?:
                     return ["$" + name, "count", String(count)]
                 case nil:
@@ -107,8 +105,11 @@ enum StoreCommand {
     static let spec = DotCommandSpec(
         name: ".store", summary: "show where the store is and what it holds", examples: [".store"],
         run: { invocation in
-            let details = invocation.session.store.details
-            return .table(Grid(columns: ["property", "value"], rows: details.map { [$0.0, $0.1] }))
+            let session = invocation.session
+            var rows = [["store", session.store.location]]
+            rows += session.entityCounts.map { [$0.0.plural, String($0.1)] }
+            rows += session.store.details.map { [$0.0, $0.1] }
+            return .table(Grid(columns: ["property", "value"], rows: rows))
         })
 }
 

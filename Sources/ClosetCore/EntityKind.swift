@@ -1,0 +1,82 @@
+import Foundation
+
+/// A kind of thing a pack's commands work on (clothes, a style, a product): the words that
+/// name it and how its rows are shown. References, variables, listings, help and the output
+/// renderers read it, so the engine never names an entity itself.
+public struct EntityKind: Sendable, Hashable {
+    /// How rows of this kind are keyed: UUIDs take a unique hex prefix; opaque keys (a
+    /// remote service's ids) must be written whole.
+    public enum KeyStyle: Sendable, Hashable {
+        case uuid
+        case opaque
+    }
+
+    /// "clothes", "style": the word in command paths and messages.
+    public var singular: String
+    /// "clothes", "styles".
+    public var plural: String
+    /// "옷", "스타일": accepted wherever the English word is.
+    public var korean: String
+    /// How a message names one: "clothes", "a style".
+    public var indefinite: String
+    public var keyStyle: KeyStyle
+    /// Table columns (for people) and data columns (csv and line, for tools), in order. A
+    /// record fills them; an empty listing still prints its header from here.
+    public var tableColumns: [String]
+    public var dataColumns: [String]
+    /// Table columns left out when they are empty in every row shown (pictures).
+    public var optionalTableColumns: Set<String>
+
+    public init(
+        singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
+        tableColumns: [String], dataColumns: [String], optionalTableColumns: Set<String> = []
+    ) {
+        self.optionalTableColumns = optionalTableColumns
+        self.singular = singular
+        self.plural = plural
+        self.korean = korean
+        self.indefinite = indefinite
+        self.keyStyle = keyStyle
+        self.tableColumns = tableColumns
+        self.dataColumns = dataColumns
+    }
+
+    /// "1 style", "3 styles", "2 clothes".
+    public func counted(_ count: Int) -> String { "\(count) \(count == 1 ? singular : plural)" }
+
+    /// Every word that names this kind: singular, plural, Korean.
+    public var words: [String] { [singular, plural, korean] }
+}
+
+/// A row's key: what references resolve to, variables and listings hold, and `@N` names.
+public enum EntityKey: Hashable, Sendable {
+    case uuid(UUID)
+    case opaque(String)
+
+    /// How ids are shortened in tables: long enough to be unique in any real store, and a
+    /// valid prefix reference.
+    public static let shortLength = 8
+
+    /// The full key, as JSON, csv and `.dump` write it.
+    public var text: String {
+        switch self {
+        case .uuid(let id): id.uuidString
+        case .opaque(let text): text
+        }
+    }
+
+    /// The key as a table shows it: a UUID's first eight characters, an opaque key whole.
+    public var short: String {
+        switch self {
+        case .uuid(let id): String(id.uuidString.prefix(Self.shortLength))
+        case .opaque(let text): text
+        }
+    }
+
+    public var uuid: UUID? {
+        switch self {
+        case .uuid(let id): id
+        case .opaque: nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One value of a record's field: what renderers know how to write. Tables show keys short
+/// and dates as ISO 8601; JSON writes each kind as its JSON type.
+public indirect enum FieldValue: Sendable, Hashable {
+    case text(String)
+    case integer(Int)
+    case decimal(Double)
+    case bool(Bool)
+    case date(Date)
+    case key(EntityKey)
+    case null
+    case object([Field])
+    case list([FieldValue])
+
+    /// Whether tables right-align it.
+    public var isNumeric: Bool {
+        switch self {
+        case .integer, .decimal: true
+        case .text, .bool, .date, .key, .null, .object, .list: false
+        }
+    }
+}
+
+/// A named value, in the order the record gives (JSON keeps it).
+public struct Field: Sendable, Hashable {
+    public var name: String
+    public var value: FieldValue
+
+    public init(_ name: String, _ value: FieldValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One entity as output sees it, built by its pack; renderers turn records into tables,
+/// JSON, csv and lines, so a pack writes no output code.
+///
+/// - `fields`: the JSON object, nested where the entity is (a style's clothes).
+/// - `data`: flat values for csv and line, one per `EntityKind.dataColumns`.
+/// - `table`: values for people, one per `EntityKind.tableColumns` (short keys, labels).
+public struct Record: Sendable, Hashable {
+    public var fields: [Field]
+    public var data: [FieldValue]
+    public var table: [FieldValue]
+
+    public init(fields: [Field], data: [FieldValue], table: [FieldValue]) {
+        self.fields = fields
+        self.data = data
+        self.table = table
+    }
+}

@@ -1,0 +1,104 @@
+/// A closed set of words with an English name (canonical, used in all output), a Korean name,
+/// and extra spellings accepted on input. Every pack's vocabularies are this one data type, so
+/// binding, help and completion treat them all the same way.
+public struct VocabularyInfo: Sendable, Hashable {
+    public struct Term: Sendable, Hashable {
+        /// The term's position in the vocabulary: what bound values carry.
+        public var code: Int
+        public var english: String
+        public var korean: String
+        /// Other accepted spellings (English aliases match case-insensitively).
+        public var aliases: [String]
+
+        /// Every spelling input accepts: English, Korean, aliases.
+        public var spellings: [String] { [english, korean] + aliases }
+    }
+
+    /// What the vocabulary is called in messages and help: "category", "season", "sort".
+    public var name: String
+    public var terms: [Term]
+    /// Usage lines spell the terms out (`new|old`) instead of naming the vocabulary
+    /// (`<season>`): for short vocabularies whose terms say more than their name.
+    public var spelledOutInUsage: Bool
+    /// Every lowercased spelling → code: parsing a value is one dictionary lookup.
+    private var spellingTable: [String: Int]
+
+    public init(name: String, terms: [Term], spelledOutInUsage: Bool = false) {
+        self.name = name
+        self.terms = terms
+        self.spelledOutInUsage = spelledOutInUsage
+        var table: [String: Int] = [:]
+        for term in terms { for spelling in term.spellings { table[spelling.lowercased()] = term.code } }
+        spellingTable = table
+    }
+
+    /// English names and aliases match case-insensitively, Korean names exactly.
+    public func term(named text: String) -> Term? {
+        guard let code = spellingTable[text] ?? spellingTable[text.lowercased()] else { return nil }
+        return terms[code]
+    }
+
+    /// Every spelling of every term, English first then Korean: for help and completion.
+    public var spellings: [String] { terms.flatMap(\.spellings) }
+
+    /// `outer (외투), top (상의), ... accessory (악세사리, 액세서리)`.
+    public var summary: String {
+        terms.map { term in
+            var text = "\(term.english) (\(term.korean)"
+            for alias in term.aliases { text += ", \(alias)" }
+            return text + ")"
+        }.joined(separator: ", ")
+    }
+
+    /// `<category>` or `new|old`.
+    public var placeholder: String {
+        spelledOutInUsage ? terms.map(\.english).joined(separator: "|") : "<\(name)>"
+    }
+}
+
+/// A pack's Swift enum over a vocabulary: its cases, in declaration order, are the terms.
+public protocol Vocabulary: CaseIterable, Hashable, Sendable where AllCases == [Self] {
+    /// What the vocabulary is called in messages: "category", "season", "sort".
+    static var vocabularyName: String { get }
+    /// Whether usage lines spell the terms out (see `VocabularyInfo.spelledOutInUsage`).
+    static var spelledOutInUsage: Bool { get }
+    var englishName: String { get }
+    var korean: String { get }
+    /// Other accepted spellings (English aliases match case-insensitively).
+    var aliases: [String] { get }
+    /// The vocabulary as data, built once per type (see `makeInfo`).
+    static var info: VocabularyInfo { get }
+}
+
+extension Vocabulary {
+    public var aliases: [String] { [] }
+    public static var spelledOutInUsage: Bool { false }
+
+    /// Every spelling input accepts for this value: English, Korean, aliases.
+    public var spellings: [String] { [englishName, korean] + aliases }
+
+    /// The term's position in `allCases`.
+    public var code: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+    /// The value a bound code stands for.
+    public init?(code: Int) {
+        let all = Self.allCases
+        guard all.indices.contains(code) else { return nil }
+        self = all[code]
+    }
+
+    /// Parses English names and aliases case-insensitively and Korean names exactly.
+    public static func named(_ text: String) -> Self? {
+        info.term(named: text).flatMap { Self(code: $0.code) }
+    }
+
+    /// For each type's `static let info`.
+    public static func makeInfo() -> VocabularyInfo {
+        VocabularyInfo(
+            name: vocabularyName,
+            terms: allCases.enumerated().map { code, value in
+                VocabularyInfo.Term(code: code, english: value.englishName, korean: value.korean, aliases: value.aliases)
+            },
+            spelledOutInUsage: spelledOutInUsage)
+    }
+}

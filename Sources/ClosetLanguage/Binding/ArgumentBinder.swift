@@ -1,0 +1,132 @@
+import ClosetCore
+import Foundation
+
+/// Binder: a resolved command's parameter words and `key=value` arguments → checked values.
+/// Every unknown key, malformed value or bad reference is a diagnostic at that word; nothing
+/// is evaluated until the whole statement binds.
+struct ArgumentBinder {
+    let session: Session
+
+    func bind(_ spec: CommandSpec, words: [Word], call: CommandCall) throws(Diagnostic) -> Invocation {
+        var parameters: [BoundArgument] = []
+        for (index, word) in words.enumerated() {
+            guard index < spec.parameters.count else {
+                throw Diagnostic(
+                    "unexpected '\(word.text)': '\(spec.name)' takes \(Self.describeParameters(spec))",
+                    at: word.range)
+            }
+            let parameter = spec.parameters[index]
+            let value = try convert([word], kind: parameter.kind, what: parameter.name)
+            parameters.append(BoundArgument(key: parameter.name, value: value, range: word.range))
+        }
+        if parameters.count < spec.parameters.count {
+            let missing = spec.parameters[parameters.count]
+            throw Diagnostic(
+                "'\(spec.name)' needs \(missing.summary)", at: words.last?.range ?? call.words.last?.range ?? call.range)
+        }
+
+        var arguments: [BoundArgument] = []
+        for argument in call.arguments {
+            let keyName = argument.key.text.lowercased()
+            guard !argument.key.isQuoted, let key = spec.keys.first(where: { $0.name == keyName }) else {
+                let known = spec.keys.map(\.name)
+                throw Diagnostic.unknown(
+                    "key", argument.key.text, at: argument.key.range, among: known,
+                    hint: known.isEmpty ? "'\(spec.name)' takes no keys" : "'\(spec.name)' takes \(known.joined(separator: ", "))")
+            }
+            if !spec.keysRepeat, arguments.contains(where: { $0.key == key.name }) {
+                throw Diagnostic("'\(key.name)' is given twice", at: argument.key.range)
+            }
+            let value = try convert(argument.values, kind: key.kind, what: key.name)
+            arguments.append(BoundArgument(key: key.name, value: value, range: argument.range))
+        }
+        return Invocation(session: session, spec: spec, call: call, parameters: parameters, arguments: arguments)
+    }
+
+    static func describeParameters(_ spec: CommandSpec) -> String {
+        spec.parameters.isEmpty
+            ? "no words after its name, only key=value arguments"
+            : spec.parameters.map(\.summary).joined(separator: ", ")
+    }
+
+    private func single(_ values: [Word], what: String) throws(Diagnostic) -> Word {
+        guard values.count == 1 else {
+            let range = values.dropFirst().reduce(values[values.count - 1].range) { $0.union($1.range) }
+            throw Diagnostic("'\(what)' takes one value", at: range)
+        }
+        return values[0]
+    }
+
+    func convert(_ values: [Word], kind: ValueKind, what: String) throws(Diagnostic) -> ArgumentValue {
+        switch kind {
+        case .text:
+            // Unquoted commas are part of text: description=red,white is "red,white".
+            return .text(values.map(\.text).joined(separator: ","))
+        case .vocabulary(let info, let many):
+            if !many { return .terms(info, [try term(single(values, what: what), info)]) }
+            var codes: [Int] = []
+            for word in values { codes.append(try term(word, info)) }
+            return .terms(info, codes)
+        case .count:
+            let word = try single(values, what: what)
+            guard word.text.allSatisfy(\.isASCII), let number = Int(word.text), number >= 0 else {
+                throw Diagnostic("'\(what)' takes a whole number ≥ 0, not '\(word.text)'", at: word.range)
+            }
+            return .count(number)
+        case .size:
+            let word = try single(values, what: what)
+            guard let bytes = ByteSize.parse(word.text) else {
+                throw Diagnostic("'\(word.text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB", at: word.range)
+            }
+            return .size(bytes)
+        case .date:
+            let word = try single(values, what: what)
+            guard let date = Timestamp.parse(word.text) else {
+                throw Diagnostic("'\(word.text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z", at: word.range)
+            }
+            return .date(date)
+        case .reference(let entity, let many, let allowsNone, let constraint):
+            if !many {
+                let word = try single(values, what: what)
+                if allowsNone, !word.isQuoted, word.text.lowercased() == "none" { return .none }
+                let keys = try session.references.resolve(word, kind: entity, expectOne: true)
+                if let constraint { try check(constraint, keys, kind: entity, word: word) }
+                return .references(entity, keys)
+            }
+            var keys: [EntityKey] = []
+            for word in values {
+                let found = try session.references.resolve(word, kind: entity, expectOne: false)
+                if let constraint { try check(constraint, found, kind: entity, word: word) }
+                keys += found
+            }
+            return .references(entity, keys)
+        case .path(let allowsNone):
+            let word = try single(values, what: what)
+            if allowsNone, !word.isQuoted, word.text.lowercased() == "none" { return .none }
+            return .path(word.text)
+        case .newID:
+            let word = try single(values, what: what)
+            guard let id = UUID(uuidString: word.text) else {
+                throw Diagnostic("'\(word.text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)", at: word.range)
+            }
+            return .id(id)
+        }
+    }
+
+    /// The owning pack says why an entity does not fit (`is a bottom, not a top`).
+    private func check(_ constraint: ReferenceConstraint, _ keys: [EntityKey], kind: EntityKind, word: Word) throws(Diagnostic) {
+        guard let catalog = session.catalog(for: kind) else { return }
+        for key in keys {
+            if let reason = catalog.violation(of: constraint, by: key, kind: kind) {
+                throw Diagnostic("'\(word.text)' \(reason)", at: word.range)
+            }
+        }
+    }
+
+    private func term(_ word: Word, _ info: VocabularyInfo) throws(Diagnostic) -> Int {
+        if let term = info.term(named: word.text) { return term.code }
+        throw Diagnostic.unknown(
+            info.name, word.text, at: word.range, among: info.spellings,
+            hint: "use one of \(info.terms.map(\.english).joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,113 @@
+import ClosetCore
+import Foundation
+
+/// A command call after binding: every key known and every value checked, refs resolved.
+/// Handlers read it through the typed accessors, and reach their pack's state, the clock,
+/// the ids and the host's files through it; never the session's other parts.
+public struct Invocation {
+    let session: Session
+    public let spec: CommandSpec
+    public let call: CommandCall
+    public let parameters: [BoundArgument]
+    /// In the order written (filters apply in that order).
+    public let arguments: [BoundArgument]
+
+    public var clock: Clock { session.clock }
+    public var ids: IDGenerator { session.ids }
+    /// Files and the error stream, for pictures, exports and imports.
+    public var host: SessionHost { session.host }
+
+    /// The calling pack's per-session state (its repositories, view models, caches).
+    public func state<State: PackState>(_ type: State.Type) throws(Diagnostic) -> State {
+        guard let state = session.packStates.first(where: { $0 is State }) as? State else {
+            throw Diagnostic("'\(spec.name)' needs a pack that is not installed", at: call.range)
+        }
+        return state
+    }
+
+    public func argument(_ key: String) -> BoundArgument? { arguments.last { $0.key == key } }
+
+    public func text(_ key: String) -> String? {
+        if case .text(let text)? = argument(key)?.value { return text }
+        return nil
+    }
+
+    /// The one term of a single-valued vocabulary key.
+    public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
+        if case .terms(_, let codes)? = argument(key)?.value, let code = codes.first { return V(code: code) }
+        return nil
+    }
+
+    /// Every term of a vocabulary argument's value, in the order written.
+    public static func values<V: Vocabulary>(_ type: V.Type, of value: ArgumentValue) -> [V]? {
+        guard case .terms(let info, let codes) = value, info.name == V.vocabularyName else { return nil }
+        return codes.compactMap(V.init(code:))
+    }
+
+    public func date(_ key: String) -> Date? {
+        if case .date(let date)? = argument(key)?.value { return date }
+        return nil
+    }
+
+    public func count(_ key: String) -> Int? {
+        if case .count(let count)? = argument(key)?.value { return count }
+        return nil
+    }
+
+    public func id(_ key: String) -> UUID? {
+        if case .id(let id)? = argument(key)?.value { return id }
+        return nil
+    }
+
+    public func size(_ key: String) -> Int? {
+        if case .size(let size)? = argument(key)?.value { return size }
+        return nil
+    }
+
+    /// The entity named by the first parameter (the binder has already resolved it).
+    public func referenceParameter() throws(Diagnostic) -> EntityKey {
+        guard let first = parameters.first, case .references(_, let keys) = first.value, let key = keys.first else {
+            throw Diagnostic("'\(spec.name)' needs a reference", at: call.range)
+        }
+        return key
+    }
+
+    /// Reads a picture file for `image=<path>` and checks it, before anything is written.
+    public func readPicture(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo) {
+        let bytes: [UInt8]
+        do {
+            bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
+        } catch let error as Diagnostic {
+            throw Diagnostic(error.message, at: range)
+        } catch {
+            throw Diagnostic("cannot read '\(path)': \(error)", at: range)
+        }
+        do {
+            var info = try ImageHeader.inspect(bytes)
+            info.checksum = Checksum.crc32(bytes)
+            return (bytes, info)
+        } catch {
+            throw Diagnostic("'\(path)' is \(error.message)", at: range)
+        }
+    }
+}
+
+/// A dot command's call: its words, unchecked (each dot command reads its own).
+public struct DotInvocation {
+    public let session: Session
+    public let spec: DotCommandSpec
+    public let call: DotCall
+
+    /// The one `on|off` word of `.echo`, `.bail`, `.timer`.
+    public func onOff() throws -> Bool {
+        guard call.arguments.count == 1 else {
+            throw Diagnostic("usage: \(spec.usage)", at: call.arguments.dropFirst().first?.range ?? call.name.range)
+        }
+        let word = call.arguments[0]
+        switch word.text.lowercased() {
+        case "on", "1", "true", "yes": return true
+        case "off", "0", "false", "no": return false
+        default: throw Diagnostic.unknown("setting", word.text, at: word.range, among: ["on", "off"], hint: "use on or off")
+        }
+    }
+}

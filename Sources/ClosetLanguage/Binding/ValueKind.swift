@@ -1,0 +1,85 @@
+import ClosetCore
+
+/// What a key or positional parameter takes. The binder checks values against it, help
+/// prints it, and completion offers values from it. The engine's primitives are closed
+/// cases; a pack's words and entities come in through the two open ones.
+public enum ValueKind: Sendable, Hashable {
+    case text
+    /// A whole number ≥ 0.
+    case count
+    case size
+    case date
+    /// A file path; `allowsNone` accepts `none` to remove.
+    case path(allowsNone: Bool)
+    /// A full UUID for a new entity (`add ... id=`), as `.dump` writes to pin ids.
+    case newID
+    /// One term of a pack's vocabulary, or a comma-separated list of them.
+    case vocabulary(VocabularyInfo, many: Bool)
+    /// An entity (`<ref>`), or a list of them; `allowsNone` accepts `none` to empty a slot;
+    /// a constraint is checked by the entity's pack (a style's top slot takes a top).
+    case reference(EntityKind, many: Bool, allowsNone: Bool, constraint: ReferenceConstraint?)
+
+    /// How usage lines show the value.
+    public var placeholder: String {
+        switch self {
+        case .text: "<text>"
+        case .count: "<n>"
+        case .size: "<size>"
+        case .date: "<date>"
+        case .path(let allowsNone): allowsNone ? "<path>|none" : "<path>"
+        case .newID: "<uuid>"
+        case .vocabulary(let info, let many): many ? "\(info.placeholder)[,...]" : info.placeholder
+        case .reference(_, let many, let allowsNone, _): many ? "<ref>[,...]" : allowsNone ? "<ref>|none" : "<ref>"
+        }
+    }
+
+    /// Fixed words this kind accepts, English first then Korean, for help and completion.
+    public var choices: [String] {
+        switch self {
+        case .vocabulary(let info, _): info.spellings
+        case .reference(_, _, true, _), .path(true): ["none"]
+        case .text, .count, .size, .date, .path, .newID, .reference: []
+        }
+    }
+}
+
+/// A condition on a referenced entity, checked by the pack that owns it: "its `category`
+/// is the term with this code". The binder reports the pack's reason at the word.
+public struct ReferenceConstraint: Sendable, Hashable {
+    /// The vocabulary the condition is about ("category").
+    public var vocabulary: String
+    public var code: Int
+
+    public init(vocabulary: String, code: Int) {
+        self.vocabulary = vocabulary
+        self.code = code
+    }
+}
+
+/// A `key=value` a command accepts.
+public struct KeySpec: Sendable, Hashable {
+    public var name: String
+    public var kind: ValueKind
+    public var summary: String
+    public var isRequired: Bool
+
+    public init(_ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.isRequired = required
+    }
+}
+
+/// A word after the command's name (`show clothes <ref>`).
+public struct ParameterSpec: Sendable, Hashable {
+    public var name: String
+    public var kind: ValueKind
+    public var summary: String
+
+    public init(_ name: String, _ kind: ValueKind, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+    }
+}

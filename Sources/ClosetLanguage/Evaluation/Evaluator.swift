@@ -1,0 +1,59 @@
+import ClosetCore
+import Foundation
+
+/// The evaluator: a parsed statement → resolved command → bound invocation → the command's
+/// outcome. The last listing (for `@N`) and `let` bindings are recorded here.
+extension Session {
+    // MARK: evaluation
+
+    func evaluate(_ statement: Statement) throws -> Outcome {
+        switch statement.kind {
+        case .command(let call):
+            return try run(call)
+        case .binding(let binding):
+            let outcome = try run(binding.command)
+            variables[binding.name] = try value(toBind: outcome, binding)
+            return .nothing
+        case .dot(let call):
+            guard let spec = registry.dotCommand(named: call.name.text) else {
+                throw Diagnostic.unknown(
+                    "dot command", call.name.text, at: call.name.range, among: registry.dotCommands.map(\.name),
+                    hint: "'.help' lists them")
+            }
+            return try spec.run(DotInvocation(session: self, spec: spec, call: call))
+        }
+    }
+
+    func run(_ call: CommandCall) throws -> Outcome {
+        let (spec, words) = try registry.resolve(call.words)
+        let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
+        let outcome: Outcome
+        do {
+            outcome = try spec.run(invocation)
+        } catch let error as Diagnostic {
+            throw error
+        } catch let error as any LocalizedMessage {
+            // A pack's own error (an app's alert text) is about the statement as a whole.
+            throw Diagnostic(error.message, at: call.range)
+        }
+        switch outcome {
+        case .entities(let entities) where entities.isListing:
+            lastListing = Listing(kind: entities.kind, keys: entities.keys)
+        case .entities, .count, .removed, .fields, .text, .table, .nothing: break
+        }
+        return outcome
+    }
+
+    func value(toBind outcome: Outcome, _ binding: Binding) throws(Diagnostic) -> VariableValue {
+        switch outcome {
+        case .entities(let entities): return .entities(entities.kind, entities.keys, isList: entities.isListing)
+        case .count(let count): return .count(count)
+        case .removed, .fields, .text, .table, .nothing:
+            let kinds = registry.entityKinds.map(\.plural)
+            let returnable = kinds.isEmpty ? "a count" : kinds.joined(separator: ", ") + " or a count"
+            throw Diagnostic(
+                "'\(binding.command.words.map(\.text).joined(separator: " "))' returns nothing to bind; 'let' takes a command that returns \(returnable)",
+                at: binding.command.range)
+        }
+    }
+}

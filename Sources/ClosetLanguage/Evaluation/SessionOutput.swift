@@ -1,0 +1,67 @@
+import ClosetCore
+import Foundation
+
+/// Output: results in the chosen format, the echo of statements, diagnostics and timings,
+/// all through the host.
+extension Session {
+    public func print(_ outcome: Outcome) {
+        if settings.discardResults { return }
+        switch outcome {
+        case .nothing:
+            return
+        case .text(let text):
+            host.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+            return
+        case .entities, .count, .removed, .fields, .table:
+            break
+        }
+        let format = settings.format
+        switch format {
+        case .json:
+            if let text = JSONRenderer.render(outcome) { host.write(text, to: .standardOutput) }
+        case .table, .csv, .line:
+            guard let grid = RecordGrid.grid(for: outcome, format: format) else { return }
+            let text: String
+            switch format {
+            case .table:
+                var renderer = settings.table
+                renderer.color = settings.color
+                text = renderer.render(grid)
+            case .csv: text = CSVRenderer.render(grid)
+            case .line: text = LineRenderer.render(grid)
+            case .json: text = ""
+            }
+            host.write(text, to: .standardOutput)
+        }
+    }
+
+    func echo(_ source: StatementSource) {
+        guard settings.echo else { return }
+        var text = ""
+        for (index, line) in source.lines.enumerated() {
+            text += (index == 0 ? Prompt.primary : Prompt.continuation) + line + "\n"
+        }
+        host.write(text, to: .standardOutput)
+    }
+
+    public func report(_ error: Error, source: StatementSource?, origin: String?) {
+        let diagnostic: Diagnostic
+        switch error {
+        case is AlreadyReported: return
+        case let known as Diagnostic: diagnostic = known
+        case let message as any LocalizedMessage: diagnostic = Diagnostic(message.message, at: nil)
+        default: diagnostic = Diagnostic("\(error)", at: nil)
+        }
+        host.write(
+            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color), to: .standardError)
+    }
+
+    func printTime(since start: Double) {
+        if isDeterministic {
+            host.write("time: (hidden by --deterministic)\n", to: .standardOutput)
+        } else {
+            let elapsed = host.monotonicSeconds() - start
+            host.write("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: .standardOutput)
+        }
+    }
+}

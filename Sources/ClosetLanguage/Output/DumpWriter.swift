@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where packs write `.dump`'s statements: the text, and the folder pictures are copied to
+/// (`.dump --images <dir>`). A script cannot carry pixels, so without a folder a pack notes
+/// each picture in a comment instead.
+public struct DumpWriter {
+    public private(set) var text = ""
+    let imageFolder: String?
+    let writeFile: (String, [UInt8]) throws -> Void
+
+    init(imageFolder: String?, writeFile: @escaping (String, [UInt8]) throws -> Void) {
+        self.imageFolder = imageFolder
+        self.writeFile = writeFile
+    }
+
+    public mutating func line(_ line: String) {
+        text += line
+        text += "\n"
+    }
+
+    /// Whether pictures are being copied.
+    public var copiesPictures: Bool { imageFolder != nil }
+
+    /// Copies a picture into the image folder under `file` and returns the path a statement
+    /// should name; nil when no folder was given.
+    public func copyPicture(named file: String, bytes: [UInt8]) throws -> String? {
+        guard let imageFolder else { return nil }
+        let path = (imageFolder as NSString).appendingPathComponent(file)
+        try writeFile(path, bytes)
+        return path
+    }
+
+    /// A double-quoted string the lexer reads back to the same text.
+    public static func quote(_ text: String) -> String {
+        var out = "\""
+        for character in text {
+            switch character {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            default: out.append(character)
+            }
+        }
+        return out + "\""
+    }
+}

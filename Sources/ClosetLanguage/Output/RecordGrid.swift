@@ -1,0 +1,76 @@
+import ClosetCore
+
+/// Turns an outcome into rows for table, csv and line output. Tables are for reading, so
+/// they show a record's table values (short keys, labels) and leave out a column that is
+/// null in every row; csv and line are for tools, so they carry the record's data values,
+/// full keys included.
+enum RecordGrid {
+    static func grid(for outcome: Outcome, format: OutputFormat) -> Grid? {
+        switch outcome {
+        case .entities(let entities):
+            return grid(entities, forPeople: format == .table)
+        case .count(let count):
+            return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
+        case .removed(_, let key):
+            return Grid(columns: ["removed"], rows: [[key.text]])
+        case .fields(let fields):
+            let numeric = fields.indices.filter { fields[$0].value.isNumeric }
+            return Grid(
+                columns: fields.map(\.name), rows: [fields.map { cell($0.value, forPeople: false) }],
+                numericColumns: Set(numeric))
+        case .table(let grid):
+            return grid
+        case .text, .nothing:
+            return nil
+        }
+    }
+
+    static func grid(_ entities: Entities, forPeople: Bool) -> Grid {
+        let records = entities.records()
+        let listing = entities.isListing
+        guard forPeople else {
+            return Grid(
+                columns: entities.kind.dataColumns,
+                rows: records.map { $0.data.map { cell($0, forPeople: false) } }, isListing: listing)
+        }
+        var columns = entities.kind.tableColumns
+        var values = records.map(\.table)
+        // An optional column that says nothing in any row (no pictures at all) is left out.
+        for column in columns.indices.reversed()
+        where entities.kind.optionalTableColumns.contains(columns[column]) && values.allSatisfy({ isNull($0[column]) }) {
+            columns.remove(at: column)
+            for row in values.indices { values[row].remove(at: column) }
+        }
+        var rows = values.map { $0.map { cell($0, forPeople: true) } }
+        var numeric = Set<Int>()
+        if let first = values.first {
+            for (column, value) in first.enumerated() where value.isNumeric { numeric.insert(column + (listing ? 1 : 0)) }
+        }
+        if listing {
+            columns.insert("#", at: 0)
+            rows = rows.enumerated().map { [String($0.offset + 1)] + $0.element }
+            numeric.insert(0)
+        }
+        return Grid(columns: columns, rows: rows, numericColumns: numeric, isListing: listing)
+    }
+
+    private static func isNull(_ value: FieldValue) -> Bool {
+        if case .null = value { return true }
+        return false
+    }
+
+    /// One value as a cell: keys short and dates in ISO 8601 for people; nested values as
+    /// JSON text.
+    static func cell(_ value: FieldValue, forPeople: Bool) -> String {
+        switch value {
+        case .text(let text): text
+        case .integer(let number): String(number)
+        case .decimal(let number): JSONRenderer.number(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let date): Timestamp.format(date)
+        case .key(let key): forPeople ? key.short : key.text
+        case .null: ""
+        case .object, .list: JSONRenderer.value(value)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import ClosetCore
+
+/// Every command closet knows: the shell's dot commands and each installed pack's commands.
+/// `.help`, tab completion, `did you mean` and the reference docs all read from here, so a
+/// command registered once is known everywhere.
+public struct CommandRegistry: Sendable {
+    public private(set) var packs: [Pack] = []
+    public private(set) var commands: [CommandSpec] = []
+    public private(set) var dotCommands: [DotCommandSpec] = ShellCommands.all
+    /// The pack of each command, by position in `commands`.
+    private var packOfCommand: [Int] = []
+    /// "verb" or "verb object" (lowercased, objects normalized) → position in `commands`:
+    /// resolving a statement is one or two dictionary lookups, not a scan.
+    private var index: [String: Int] = [:]
+    /// Every spelling of every entity word (singular, plural, Korean) → its singular.
+    private var entityWords: [String: String] = [:]
+
+    public init(packs: [Pack]) {
+        for pack in packs { register(pack) }
+    }
+
+    /// Adds a pack's commands. Paths must be unique across packs (`RegistryValidator` checks).
+    public mutating func register(_ pack: Pack) {
+        let number = packs.count
+        packs.append(pack)
+        for kind in pack.entityKinds {
+            for word in kind.words { entityWords[word.lowercased()] = kind.singular }
+        }
+        commands += pack.commands
+        packOfCommand += Array(repeating: number, count: pack.commands.count)
+        index = [:]
+        for (position, spec) in commands.enumerated() {
+            for path in [spec.path] + spec.aliases {
+                let key = path.count > 1 ? path[0] + " " + normalizedObject(path[1]) : path[0]
+                if index[key] == nil { index[key] = position }
+            }
+        }
+    }
+
+    /// The pack a command belongs to.
+    public func pack(of spec: CommandSpec) -> Pack? {
+        guard let position = commands.firstIndex(where: { $0.path == spec.path }) else { return nil }
+        return packs[packOfCommand[position]]
+    }
+
+    public func pack(named name: String) -> Pack? {
+        packs.first { $0.name == name.lowercased() }
+    }
+
+    /// The commands of one pack, in registration order.
+    public func commands(of pack: Pack) -> [CommandSpec] {
+        guard let number = packs.firstIndex(where: { $0.name == pack.name }) else { return [] }
+        return commands.indices.filter { packOfCommand[$0] == number }.map { commands[$0] }
+    }
+
+    /// Every entity kind of every pack.
+    public var entityKinds: [EntityKind] { packs.flatMap(\.entityKinds) }
+
+    /// Words that may start a statement: every command's first word and its aliases'.
+    public var verbs: [String] {
+        var seen: [String] = []
+        for spec in commands {
+            for path in [spec.path] + spec.aliases where !seen.contains(path[0]) { seen.append(path[0]) }
+        }
+        return seen + ["let"]
+    }
+
+    /// Second words valid after a verb (`clothes`, `style`, `stats`).
+    public func objects(after verb: String) -> [String] {
+        var seen: [String] = []
+        for spec in commands {
+            for path in [spec.path] + spec.aliases where path.count > 1 && path[0] == verb.lowercased() {
+                if !seen.contains(path[1]) { seen.append(path[1]) }
+            }
+        }
+        return seen
+    }
+
+    /// The command a statement's leading words name, and the words left for its parameters.
+    public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
+        guard let first = words.first else { throw Diagnostic("expected a command", at: nil) }
+        let verb = first.text.lowercased()
+        if !first.isQuoted {
+            if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
+            if words.count > 1, let position = index[verb + " " + normalizedObject(words[1].text)] {
+                return (commands[position], Array(words.dropFirst(2)))
+            }
+        }
+        // Not found: work out the most helpful error.
+        let matching = commands.filter { spec in ([spec.path] + spec.aliases).contains { $0[0] == verb } }
+        if first.isQuoted, !matching.isEmpty {
+            throw Diagnostic("a command name is written without quotes: \(verb)", at: first.range)
+        }
+        guard !matching.isEmpty else {
+            throw Diagnostic.unknown(
+                "command", first.text, at: first.range, among: verbs + dotCommands.map(\.name),
+                hint: "'.help' lists the commands")
+        }
+        if let single = matching.first(where: { ([$0.path] + $0.aliases).contains { $0 == [verb] } }) {
+            return (single, Array(words.dropFirst()))
+        }
+        guard words.count > 1 else {
+            throw Diagnostic("'\(verb)' needs one of: \(objects(after: verb).joined(separator: ", "))", at: first.range)
+        }
+        let second = normalizedObject(words[1].text)
+        for spec in matching {
+            for path in [spec.path] + spec.aliases where path.count > 1 && path[0] == verb {
+                if normalizedObject(path[1]) == second { return (spec, Array(words.dropFirst(2))) }
+            }
+        }
+        let objects = objects(after: verb)
+        throw Diagnostic.unknown(
+            "entity", words[1].text, at: words[1].range, among: objects,
+            hint: "'\(verb)' works on \(objects.joined(separator: ", "))")
+    }
+
+    public func dotCommand(named name: String) -> DotCommandSpec? {
+        let lowered = name.lowercased()
+        return dotCommands.first { $0.name == lowered || $0.aliases.contains(lowered) }
+    }
+
+    public func command(named name: String) -> CommandSpec? {
+        let words = name.split(separator: " ").map { Word(text: String($0), isQuoted: false, range: SourceRange(0, 0)) }
+        guard let (spec, rest) = try? resolve(words), rest.isEmpty else { return nil }
+        return spec
+    }
+
+    /// Entity words accept singular, plural and Korean (`style`, `styles`, `스타일`); other
+    /// second words (`stats`) are only lowercased.
+    func normalizedObject(_ word: String) -> String {
+        let lowered = word.lowercased()
+        return entityWords[lowered] ?? lowered
+    }
+}

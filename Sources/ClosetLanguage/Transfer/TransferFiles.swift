@@ -1,0 +1,189 @@
+import ClosetCore
+import Foundation
+
+/// The engine half of `export` and `import`, for any pack: JSON (one record object a line,
+/// the same fields as JSON output) or CSV (RFC 4180, the record's data columns), chosen by the
+/// file's extension. A pack names its fields and checks its rows; reading, writing, reporting
+/// every bad row with its line, and all-or-nothing belong here.
+public enum TransferFiles {
+    /// Files larger than this are refused rather than read into memory.
+    public static let maximumImportBytes = 256 << 20
+    /// How many bad rows an import lists before summing up the rest.
+    static let listedBadRows = 20
+
+    public enum FileFormat: Sendable {
+        case json, csv
+
+        public init(_ path: String, range: SourceRange?) throws(Diagnostic) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "json": self = .json
+            case "csv": self = .csv
+            default: throw Diagnostic("'\(path)' must end in .json or .csv (that picks the format)", at: range)
+            }
+        }
+    }
+
+    /// One row as field name → text (JSON values turned to text; null and empty are nil).
+    public typealias Row = (line: Int, fields: [String: String?])
+
+    /// A bad row: its line and what is wrong with it.
+    public struct RowProblem: Error {
+        public var line: Int
+        public var message: String
+
+        public init(line: Int, message: String) {
+            self.line = line
+            self.message = message
+        }
+    }
+
+    /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
+    public static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+        guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
+            throw Diagnostic("'\(invocation.spec.name)' needs to=<file.json|file.csv>", at: invocation.call.range)
+        }
+        let text: String
+        switch try FileFormat(path, range: argument.range) {
+        case .json:
+            let objects = entities.records().map { JSONRenderer.object($0.fields) }
+            text = objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        case .csv:
+            text = CSVRenderer.render(RecordGrid.grid(entities, forPeople: false))
+        }
+        do {
+            try invocation.host.writeFile(at: path, bytes: Array(text.utf8))
+        } catch let error as Diagnostic {
+            throw Diagnostic(error.message, at: argument.range)
+        } catch {
+            throw Diagnostic("cannot write '\(path)': \(error)", at: argument.range)
+        }
+        return .fields([Field("exported", .integer(entities.keys.count)), Field("to", .text(path))])
+    }
+
+    /// Reads `from=` into rows of the given fields; a file that cannot be parsed, or names a
+    /// field the pack does not know, fails before any row is checked.
+    public static func readRows(_ invocation: Invocation, fieldNames: [String], entity: String)
+        throws(Diagnostic) -> (path: String, rows: [Row])
+    {
+        guard let argument = invocation.argument("from"), case .path(let path) = argument.value else {
+            throw Diagnostic("'\(invocation.spec.name)' needs from=<file.json|file.csv>", at: invocation.call.range)
+        }
+        let format = try FileFormat(path, range: argument.range)
+        let bytes: [UInt8]
+        do {
+            bytes = try invocation.host.readFile(at: path, limit: maximumImportBytes)
+        } catch let error as Diagnostic {
+            throw Diagnostic(error.message, at: argument.range)
+        } catch {
+            throw Diagnostic("cannot read '\(path)': \(error)", at: argument.range)
+        }
+        do {
+            return (path, try parse(String(decoding: bytes, as: UTF8.self), format, fieldNames: fieldNames, entity: entity))
+        } catch {
+            throw Diagnostic("\(fileName(path)):\(error.line): \(error.message); nothing was imported", at: argument.range)
+        }
+    }
+
+    /// Checks every row; if any is bad, lists them on the error stream and fails with nothing
+    /// imported. Otherwise returns what each row became.
+    public static func checkAll<Item>(
+        _ rows: [Row], path: String, fieldNames: [String], _ invocation: Invocation,
+        check: (Row) throws(RowProblem) -> Item
+    ) throws(Diagnostic) -> [Item] {
+        var problems: [RowProblem] = []
+        var items: [Item] = []
+        for row in rows {
+            do throws(RowProblem) {
+                for key in row.fields.keys where !fieldNames.contains(key) {
+                    throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
+                }
+                items.append(try check(row))
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard !problems.isEmpty else { return items }
+        let name = fileName(path)
+        var report = problems.prefix(listedBadRows).map { "\(name):\($0.line): \($0.message)\n" }.joined()
+        if problems.count > listedBadRows { report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n" }
+        invocation.host.write(report, to: .standardError)
+        throw Diagnostic(
+            "\(problems.count) bad row\(problems.count == 1 ? "" : "s") in '\(name)'; nothing was imported",
+            at: invocation.argument("from")?.range)
+    }
+
+    /// `{"imported":N,"from":"file"}`.
+    public static func imported(_ count: Int, from path: String) -> Outcome {
+        .fields([Field("imported", .integer(count)), Field("from", .text(path))])
+    }
+
+    /// A vocabulary field's term, with the binder's wording for an unknown one.
+    public static func term<V: Vocabulary>(_ row: Row, _ key: String, _ type: V.Type, missing: String) throws(RowProblem) -> V {
+        guard let text = row.fields[key] ?? nil else {
+            throw RowProblem(line: row.line, message: "missing \(key) (\(missing))")
+        }
+        guard let parsed = V.named(text) else {
+            let info = V.info
+            let diagnostic = Diagnostic.unknown(
+                info.name, text, at: nil, among: info.spellings,
+                hint: "use one of \(info.terms.map(\.english).joined(separator: ", "))")
+            throw RowProblem(line: row.line, message: diagnostic.message + (diagnostic.suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+        }
+        return parsed
+    }
+
+    static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+
+    static func parse(_ text: String, _ format: FileFormat, fieldNames: [String], entity: String) throws(RowProblem) -> [Row] {
+        switch format {
+        case .json:
+            let values: [(line: Int, value: JSONValue)]
+            do {
+                values = try JSONReader.rows(text)
+            } catch {
+                throw RowProblem(line: error.line, message: error.message)
+            }
+            var rows: [Row] = []
+            for (line, value) in values {
+                guard case .object(let members) = value else { throw RowProblem(line: line, message: "expected an object for each \(entity)") }
+                var fields: [String: String?] = [:]
+                for (key, member) in members {
+                    switch member {
+                    case .string(let text), .number(let text): fields[key] = .some(text)
+                    case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
+                    case .null: fields[key] = .some(nil)
+                    case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
+                    case .array: throw RowProblem(line: line, message: "'\(key)' cannot be a list")
+                    }
+                }
+                rows.append((line, fields))
+            }
+            return rows
+        case .csv:
+            let records: [(line: Int, fields: [String])]
+            do {
+                records = try CSVReader.records(text)
+            } catch {
+                throw RowProblem(line: error.line, message: error.message)
+            }
+            guard let header = records.first else { return [] }
+            for name in header.fields where !fieldNames.contains(name) {
+                throw RowProblem(line: header.line, message: unknownField(name, fieldNames))
+            }
+            return try records.dropFirst().map { record throws(RowProblem) in
+                guard record.fields.count == header.fields.count else {
+                    throw RowProblem(line: record.line, message: "\(record.fields.count) fields where the header has \(header.fields.count)")
+                }
+                var fields: [String: String?] = [:]
+                for (name, value) in zip(header.fields, record.fields) { fields[name] = value.isEmpty ? .some(nil) : .some(value) }
+                return (record.line, fields)
+            }
+        }
+    }
+
+    static func unknownField(_ name: String, _ fieldNames: [String]) -> String {
+        var message = "unknown field '\(name)'"
+        if let near = Suggestion.closest(to: name, among: fieldNames) { message += "; did you mean '\(near)'?" }
+        return message + " (fields: \(fieldNames.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,14 @@
+import ClosetLanguage
+import WardrobePack
+
+/// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs`, a
+/// target in `Package.swift`, and one line here.
+public enum InstalledPacks {
+    public static let all: [Pack] = [
+        Wardrobe.pack
+    ]
+
+    /// The registry every session of this build reads: the shell's dot commands and every
+    /// installed pack's commands.
+    public static let registry = CommandRegistry(packs: all)
+}

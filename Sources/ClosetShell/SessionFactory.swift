@@ -1,0 +1,58 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetStorage
+import Foundation
+
+/// The one place sessions are made: the command line, the golden runner, the tests and the
+/// fuzzer all come here, so packs, stores, clocks and ids are wired the same way everywhere.
+public enum SessionFactory {
+    /// How a session is set up beyond its store and host.
+    public struct Configuration {
+        public var settings = Session.Settings()
+        /// `--deterministic`: a stepping clock from 2024-01-01 and seeded ids.
+        public var deterministic = false
+        public var seed: UInt64 = 0
+        public var registry = InstalledPacks.registry
+
+        public init() {}
+
+        /// What golden tests run with: deterministic, echoing, seed 0.
+        public static var golden: Configuration {
+            var configuration = Configuration()
+            configuration.deterministic = true
+            configuration.settings.echo = true
+            return configuration
+        }
+    }
+
+    /// A store kept in memory (`:memory:`).
+    public static func memoryStore() -> TransactionalStore { MemoryWardrobe() }
+
+    /// The durable store in a directory, created on first use. `report` receives notices
+    /// (a torn transaction dropped from the journal's end).
+    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError)
+        -> TransactionalStore
+    {
+        do {
+            return try DurableWardrobe(path: path, report: report)
+        } catch {
+            throw StoreOpenError(description: error.description)
+        }
+    }
+
+    public static func makeSession(
+        store: TransactionalStore, host: SessionHost, _ configuration: Configuration = Configuration()
+    ) throws -> Session {
+        let clock: Clock = configuration.deterministic ? SteppingClock() : SystemClock()
+        let ids: IDGenerator =
+            configuration.deterministic ? SeededIDGenerator(seed: configuration.seed) : RandomIDGenerator()
+        return try Session(
+            store: store, host: host, registry: configuration.registry, settings: configuration.settings,
+            clock: clock, ids: ids, isDeterministic: configuration.deterministic)
+    }
+}
+
+/// Why a store could not be opened: exit status 3.
+public struct StoreOpenError: Error, CustomStringConvertible {
+    public var description: String
+}

@@ -1,0 +1,95 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `add clothes`: the app's add screen. Category and season are required (the app's own
+/// messages); the id and time come from the session's generators unless `created=` pins it.
+enum AddClothes {
+    static let spec = CommandSpec(
+        path: ["add", "clothes"],
+        summary: "add clothes to the wardrobe",
+        keys: [
+            KeySpec("category", Wardrobe.category, "what kind of clothes", required: true),
+            KeySpec("season", Wardrobe.season, "when to wear it", required: true),
+            KeySpec("description", .text, "free text (optional)"),
+            KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file to copy into the store"),
+            KeySpec("created", .date, "when it was added (default now)"),
+            KeySpec("id", .newID, "pin the new clothes' id (as .dump does)"),
+        ],
+        examples: [
+            "add clothes category=top season=fall description=\"navy knit\"",
+            "add clothes category=하의 season=겨울 description=\"기모 청바지\" created=2024-11-02",
+            "add clothes category=shoes season=fall image=photos/boots.jpg",
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Outcome {
+        let state = try invocation.state(WardrobeState.self)
+        let viewModel = ClothesDetailViewModel(clothes: nil, repository: state.store)
+        let picture = try ImageArgument.read(invocation)
+        let input = ClothesDetailViewModel.Input(
+            category: invocation.value(ClothesCategory.self, "category"), weatherType: invocation.value(WeatherType.self, "season"),
+            descriptions: invocation.text("description"), image: picture?.info)
+        let created = invocation.date("created")
+        let pinned = try NewID.check(invocation, exists: { state.store.clothes(withID: $0) != nil })
+        let clothes: Clothes
+        do {
+            clothes = try viewModel.clothesFromInput(
+                input, newID: { pinned ?? invocation.ids.next() }, now: { created ?? invocation.clock.now() })
+        } catch {
+            let key = error == .missingCategory ? "category=<category>" : "season=<season>"
+            throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)
+        }
+        if let picture {
+            try state.store.storeImage(picture.bytes, picture.info, for: clothes.id)
+        }
+        try viewModel.save(clothes: clothes)
+        return Wardrobe.outcome(clothes)
+    }
+}
+
+/// `image=<path>` (and `image=none` on edit): the picture read and checked before anything
+/// is written.
+enum ImageArgument {
+    enum Change {
+        case set(bytes: [UInt8], info: ImageInfo)
+        case remove
+    }
+
+    static func change(_ invocation: Invocation) throws(Diagnostic) -> Change? {
+        guard let argument = invocation.argument("image") else { return nil }
+        switch argument.value {
+        case .path(let path):
+            let picture = try invocation.readPicture(path, range: argument.range)
+            return .set(bytes: picture.bytes, info: picture.info)
+        case .none:
+            return .remove
+        case .text, .terms, .count, .size, .date, .references, .id:
+            throw Diagnostic("'image' takes a file path or none", at: argument.range)
+        }
+    }
+
+    static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
+        switch try change(invocation) {
+        case .set(let bytes, let info)?:
+            return (bytes, info)
+        case .remove?:
+            throw Diagnostic(
+                "image=none removes a picture on edit; new clothes have none to remove",
+                at: invocation.argument("image")?.range)
+        case nil:
+            return nil
+        }
+    }
+}
+
+/// `id=<uuid>` on `add`: a pinned id must be new.
+enum NewID {
+    static func check(_ invocation: Invocation, exists: (UUID) -> Bool) throws(Diagnostic) -> UUID? {
+        guard let id = invocation.id("id") else { return nil }
+        if exists(id) {
+            throw Diagnostic("id '\(id.uuidString)' is already used", at: invocation.argument("id")?.range)
+        }
+        return id
+    }
+}

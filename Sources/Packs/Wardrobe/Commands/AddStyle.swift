@@ -1,0 +1,62 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `add style`: the app's style screen. Slots fill in the order written; `clothes=` puts each
+/// into its own category's slot, a later one replacing an earlier one (as the app does).
+enum AddStyle {
+    static let spec = CommandSpec(
+        path: ["add", "style"],
+        summary: "add a style: at most one clothes per category",
+        keys: [
+            KeySpec("name", .text, "what to call it (optional)"),
+            KeySpec("season", Wardrobe.season, "when to wear it (default all)"),
+        ] + Wardrobe.slotKeys + [
+            KeySpec("clothes", Wardrobe.clothesList, "clothes to put into their own category's slot"),
+            KeySpec("created", .date, "when it was added (default now)"),
+            KeySpec("id", .newID, "pin the new style's id (as .dump does)"),
+        ],
+        notes: ["A style needs at least one clothes."],
+        examples: [
+            "add style name=\"가을용 옷\" season=fall top=$knit bottom=$jeans",
+            "add style clothes=@1,@4,@7",
+        ],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Outcome {
+        let state = try invocation.state(WardrobeState.self)
+        let season = invocation.value(WeatherType.self, "season") ?? .allWeather
+        let created = invocation.date("created")
+        let pinned = try NewID.check(invocation, exists: { state.store.style(withID: $0) != nil })
+        let viewModel = StyleDetailViewModel(style: nil, repository: state.store) { weather in
+            Style(uuid: pinned ?? invocation.ids.next(), createdAt: created ?? invocation.clock.now(), clothes: [:], weather: weather)
+        }
+        try StyleSlots.apply(invocation, state, to: viewModel, weather: season)
+        switch try viewModel.save(name: invocation.text("name"), weather: season) {
+        case .saved(let style):
+            return Wardrobe.outcome(style)
+        case .nothingToSave:
+            throw Diagnostic(
+                "a style needs at least one clothes: add top=<ref>, clothes=<ref>,... or another slot",
+                at: invocation.call.range)
+        }
+    }
+}
+
+/// Slot arguments shared by `add style` and `edit style`, applied in the order written.
+enum StyleSlots {
+    static func apply(
+        _ invocation: Invocation, _ state: WardrobeState, to viewModel: StyleDetailViewModel, weather: WeatherType
+    ) throws(Diagnostic) {
+        for argument in invocation.arguments {
+            switch argument.value {
+            case .references(_, let keys):
+                for key in keys { viewModel.update(clothes: try state.clothes(key), weather: weather) }
+            case .none:
+                if let category = ClothesCategory.named(argument.key) { viewModel.removeClothes(of: category) }
+            case .text, .terms, .count, .size, .date, .path, .id:
+                break
+            }
+        }
+    }
+}

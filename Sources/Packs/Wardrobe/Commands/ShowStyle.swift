@@ -1,0 +1,19 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `show style <ref>`: a style with its clothes in category order; their pictures load
+/// through the image cache, as the app's style screen did.
+enum ShowStyle {
+    static let spec = CommandSpec(
+        path: ["show", "style"],
+        summary: "show one style and its clothes",
+        parameters: [Wardrobe.styleReferenceParameter],
+        examples: ["show style 9C1E", "show style $fall"],
+        run: { invocation in
+            let state = try invocation.state(WardrobeState.self)
+            let style = try state.style(invocation.referenceParameter())
+            for clothes in style.orderedClothes { state.loadImage(of: clothes) }
+            return Wardrobe.outcome(style)
+        })
+}

@@ -1,0 +1,105 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `export` and `import` of the wardrobe: which rows go out, and how a row read back becomes
+/// clothes. Files, formats, bad-row reports and all-or-nothing are the engine's
+/// (`TransferFiles`). Pictures are not carried by JSON or CSV (only their size); `.dump
+/// --images` moves them.
+enum TransferCommands {
+    static let exportClothes = CommandSpec(
+        path: ["export", "clothes"],
+        summary: "write clothes (filtered like list clothes) to a .json or .csv file",
+        keys: Wardrobe.clothesFilterKeys + [KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)],
+        examples: ["export clothes to=wardrobe.json", "export clothes season=winter to=winter.csv"],
+        keysRepeat: true,
+        run: { invocation in
+            try export(Wardrobe.outcome(Wardrobe.filteredClothes(invocation)), invocation)
+        })
+
+    static let exportStyles = CommandSpec(
+        path: ["export", "styles"],
+        summary: "write styles to a .json or .csv file",
+        keys: [
+            KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
+            KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
+            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true),
+        ],
+        examples: ["export styles to=styles.json"],
+        keysRepeat: true,
+        run: { invocation in
+            try export(Wardrobe.outcome(ListStyles.filteredStyles(invocation)), invocation)
+        })
+
+    static let importClothes = CommandSpec(
+        path: ["import", "clothes"],
+        summary: "add clothes from a .json or .csv file: every row or none",
+        keys: [KeySpec("from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true)],
+        notes: [
+            "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",
+            "Every row is checked first; one bad row and nothing is imported. Pictures are not imported.",
+        ],
+        examples: ["import clothes from=wardrobe.json", "import clothes from=sheet.csv"],
+        run: run)
+
+    private static func export(_ outcome: Outcome, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+        guard case .entities(let entities) = outcome else { return outcome }
+        return try TransferFiles.export(entities, invocation)
+    }
+
+    static let fieldNames = ["id", "createdAt", "category", "season", "description", "image"]
+
+    static func run(_ invocation: Invocation) throws -> Outcome {
+        let state = try invocation.state(WardrobeState.self)
+        let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fieldNames, entity: "clothes")
+        var seen = Set<UUID>()
+        var pictures = 0
+        let clothes = try TransferFiles.checkAll(rows, path: path, fieldNames: fieldNames, invocation) {
+            row throws(TransferFiles.RowProblem) in
+            let item = try check(row, invocation, state, seen: &seen)
+            if let image = row.fields["image"] ?? nil, !image.isEmpty { pictures += 1 }
+            return item
+        }
+        let viewModel = ClothesDetailViewModel(clothes: nil, repository: state.store)
+        for item in clothes { try viewModel.save(clothes: item) }
+        if pictures > 0 {
+            invocation.host.write(
+                "note: \(pictures) row\(pictures == 1 ? " names a picture" : "s name pictures"); pictures are not imported (move them with .dump --images)\n",
+                to: .standardError)
+        }
+        return TransferFiles.imported(clothes.count, from: path)
+    }
+
+    private static func check(
+        _ row: TransferFiles.Row, _ invocation: Invocation, _ state: WardrobeState, seen: inout Set<UUID>
+    ) throws(TransferFiles.RowProblem) -> Clothes {
+        let line = row.line
+        let category = try TransferFiles.term(
+            row, "category", ClothesCategory.self, missing: ClothesDetailViewModel.ValidationError.missingCategory.message)
+        let season = try TransferFiles.term(
+            row, "season", WeatherType.self, missing: ClothesDetailViewModel.ValidationError.missingWeather.message)
+        var id = invocation.ids.next
+        if let text = row.fields["id"] ?? nil {
+            guard let given = UUID(uuidString: text) else {
+                throw TransferFiles.RowProblem(line: line, message: "'\(text)' is not a full id")
+            }
+            guard seen.insert(given).inserted else {
+                throw TransferFiles.RowProblem(line: line, message: "id \(given.uuidString) appears twice in the file")
+            }
+            guard state.store.clothes(withID: given) == nil else {
+                throw TransferFiles.RowProblem(line: line, message: "id \(given.uuidString) is already in the store")
+            }
+            id = { given }
+        }
+        var created = invocation.clock.now
+        if let text = row.fields["createdAt"] ?? nil {
+            guard let date = Timestamp.parse(text) else {
+                throw TransferFiles.RowProblem(line: line, message: "'\(text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z")
+            }
+            created = { date }
+        }
+        return Clothes(
+            id: id(), createdAt: created(), category: category, weatherType: season,
+            descriptions: (row.fields["description"] ?? nil) ?? "")
+    }
+}

@@ -1,0 +1,28 @@
+import ClosetCore
+import Foundation
+
+/// Anything with a creation time: clothes and styles sort the same way.
+public protocol CreationDated {
+    var createdAt: Date { get }
+}
+
+extension Clothes: CreationDated {}
+extension Style: CreationDated {}
+
+extension Array where Element: CreationDated {
+    /// A stable sort by `createdAt`, newest or oldest first: equal instants keep their order.
+    public func sorted(by sort: SortBy) -> [Element] {
+        // Sort positions by a plain array of keys: moving Ints is far cheaper than moving
+        // structs holding strings, and the position breaks ties (stability).
+        let keys: [Double] = map { $0.createdAt.timeIntervalSince1970 }
+        var order = [Int](0..<count)
+        let newestFirst = sort == .new
+        order.sort { (a: Int, b: Int) -> Bool in
+            let x = keys[a]
+            let y = keys[b]
+            if x == y { return a < b }
+            return newestFirst ? x > y : x < y
+        }
+        return order.map { self[$0] }
+    }
+}

@@ -1,0 +1,97 @@
+import ClosetCore
+import Foundation
+
+/// The app's `ClothesViewModel` without Combine: `searchFilters` is a plain property, a refresh
+/// is a call. Filters apply as in the app: per category, in the order given, exact season match,
+/// category keys kept when their array empties. A failed fetch is remembered in `lastError` and
+/// the next refresh tries again (the app's chain died after one failure: a quirk not copied).
+public final class ClothesViewModel {
+    private let repository: ClothesRepository
+    public private(set) var clothesList = ClothesList(clothesByCategory: [:])
+    public private(set) var lastError: RepositoryError?
+    /// The app's default: newest first.
+    public var searchFilters: FilterItems = [.sort(.new)]
+
+    public init(repository: ClothesRepository, fetchNow: Bool = true) {
+        self.repository = repository
+        if fetchNow { refresh() }
+    }
+
+    private var fetchedRevision: Int?
+
+    /// The app's `clothesListDidUpdate`. Skipped when the repository has not changed since
+    /// the last fetch (each statement refreshes; a wardrobe of 100,000 need not be copied
+    /// twice for two queries).
+    public func refresh() {
+        guard fetchedRevision != repository.revision || lastError != nil else { return }
+        fetchedRevision = repository.revision
+        do {
+            clothesList = try repository.fetchClothesList()
+            lastError = nil
+        } catch {
+            lastError = error
+        }
+    }
+
+    /// The app's `deleteClothes`: remove, then refresh.
+    public func delete(clothes: Clothes) throws(RepositoryError) {
+        try repository.remove(clothes: clothes)
+        refresh()
+    }
+
+    public var filteredClothesList: ClothesList {
+        Self.applyFilters(to: clothesList, filters: searchFilters)
+    }
+
+    /// The filtered list flattened in category display order, then cut by any `limit`.
+    public var filteredClothes: [Clothes] {
+        let rows = filteredClothesList.flattened
+        var limit: Int?
+        for case .limit(let count) in searchFilters { limit = min(limit ?? count, count) }
+        guard let limit else { return rows }
+        return Array(rows.prefix(max(0, limit)))
+    }
+
+    /// Unfiltered clothes of one category (the style screen's picker).
+    public func clothes(of category: ClothesCategory) -> [Clothes] {
+        clothesList.clothesByCategory[category] ?? []
+    }
+
+    /// The app's `applyFilters`: per category, the filters in order. Computed as "keep what
+    /// passes every filter, then sort by the last sort", which gives the same result for any
+    /// order of filters: each filter keeps or drops a clothes on its own, and every sort is a
+    /// stable sort on `createdAt`, so after any sequence of them equal instants are still in
+    /// insertion order and only the last direction shows. (The unit tests check this against
+    /// the one-by-one reduction.) Sorting once, and only what survived, is what makes a
+    /// 100,000-row wardrobe answer quickly.
+    public static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
+        // Successive category and season filters intersect, so each folds into one bit mask.
+        var lastSort: SortBy?
+        var categories: UInt8 = 0xFF
+        var seasons: UInt8 = 0xFF
+        var searches: [String] = []
+        func mask<S: Sequence>(_ values: S) -> UInt8 where S.Element: RawRepresentable, S.Element.RawValue == Int {
+            values.reduce(0) { $0 | 1 << UInt8($1.rawValue) }
+        }
+        for filter in filters {
+            switch filter {
+            case .sort(let sort): lastSort = sort
+            case .weather(let weather): seasons &= mask([weather])
+            case .clothes(let category): categories &= mask([category])
+            case .categories(let set): categories &= mask(set)
+            case .weathers(let set): seasons &= mask(set)
+            case .search(let text): if !text.isEmpty { searches.append(text) }
+            case .limit: break  // applied to the whole result, not per category
+            }
+        }
+        let filtering = categories != 0xFF || seasons != 0xFF || !searches.isEmpty
+        return ClothesList(clothesByCategory: list.clothesByCategory.mapValues { clothes in
+            let kept = !filtering ? clothes : clothes.filter { item in
+                categories & (1 << UInt8(item.category.rawValue)) != 0
+                    && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
+                    && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
+            }
+            return lastSort.map { kept.sorted(by: $0) } ?? kept
+        })
+    }
+}

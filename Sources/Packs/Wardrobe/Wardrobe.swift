@@ -1,0 +1,114 @@
+import ClosetCore
+import ClosetLanguage
+
+/// The EasyCloset wardrobe as a pack: clothes and styles, their vocabularies and commands.
+/// Everything the engine knows about the wardrobe comes through `pack`.
+public enum Wardrobe {
+    public static let pack = Pack(
+        name: "wardrobe",
+        summary: "the EasyCloset wardrobe, clothes and styles (옷, 스타일)",
+        vocabularies: [ClothesCategory.info, WeatherType.info, SortBy.info],
+        entityKinds: [clothes, style],
+        commands: [
+            AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
+            RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,
+            EditStyle.spec, RemoveStyle.spec, CacheCommands.stats, CacheCommands.limit, CacheCommands.clear,
+            TransferCommands.exportClothes, TransferCommands.exportStyles, TransferCommands.importClothes,
+        ],
+        makeState: { try WardrobeState($0) })
+
+    public static let clothes = EntityKind(
+        singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes",
+        tableColumns: ["id", "category", "season", "description", "created", "image"],
+        dataColumns: ["id", "createdAt", "category", "season", "description", "image"],
+        optionalTableColumns: ["image"])
+
+    public static let style = EntityKind(
+        singular: "style", plural: "styles", korean: "스타일", indefinite: "a style",
+        tableColumns: ["id", "name", "season", "clothes", "created"],
+        dataColumns: ["id", "createdAt", "name", "season"] + ClothesCategory.allCases.map(\.englishName))
+
+    /// The filter keys shared by `list clothes` and `count clothes`.
+    static let clothesFilterKeys = [
+        KeySpec("category", .vocabulary(ClothesCategory.info, many: true), "keep these categories"),
+        KeySpec("season", .vocabulary(WeatherType.info, many: true), "keep these seasons (exact: fall does not include all)"),
+        KeySpec("sort", .vocabulary(SortBy.info, many: false), "order inside each category (default new)"),
+        KeySpec("search", .text, "keep descriptions containing this text (any case)"),
+        KeySpec("limit", .count, "keep the first N rows of the result"),
+    ]
+
+    static let category = ValueKind.vocabulary(ClothesCategory.info, many: false)
+    static let season = ValueKind.vocabulary(WeatherType.info, many: false)
+    static let seasons = ValueKind.vocabulary(WeatherType.info, many: true)
+    static let sort = ValueKind.vocabulary(SortBy.info, many: false)
+    static let clothesList = ValueKind.reference(clothes, many: true, allowsNone: false, constraint: nil)
+
+    /// One clothes; `slot` demands that category; `allowsNone` accepts `none` to empty.
+    static func clothesReference(slot: ClothesCategory?, allowsNone: Bool) -> ValueKind {
+        .reference(
+            clothes, many: false, allowsNone: allowsNone,
+            constraint: slot.map { ReferenceConstraint(vocabulary: ClothesCategory.vocabularyName, code: $0.code) })
+    }
+
+    /// The app's filter items for the arguments, in the order written; `new` when no sort.
+    static func filters(from invocation: Invocation) -> FilterItems {
+        var filters: FilterItems = []
+        for argument in invocation.arguments {
+            switch argument.value {
+            case .terms:
+                if let list = Invocation.values(ClothesCategory.self, of: argument.value) {
+                    filters.append(list.count == 1 ? .clothes(list[0]) : .categories(Set(list)))
+                } else if let list = Invocation.values(WeatherType.self, of: argument.value) {
+                    filters.append(list.count == 1 ? .weather(list[0]) : .weathers(Set(list)))
+                } else if let sort = Invocation.values(SortBy.self, of: argument.value)?.first {
+                    filters.append(.sort(sort))
+                }
+            case .text(let text):
+                filters.append(.search(text))
+            case .count(let limit):
+                filters.append(.limit(limit))
+            case .size, .date, .references, .path, .id, .none:
+                break
+            }
+        }
+        if !filters.contains(where: { if case .sort = $0 { true } else { false } }) {
+            filters.insert(.sort(.new), at: 0)
+        }
+        return filters
+    }
+
+    static func filteredClothes(_ invocation: Invocation) throws -> [Clothes] {
+        let viewModel = try invocation.state(WardrobeState.self).clothesViewModel
+        viewModel.searchFilters = filters(from: invocation)
+        viewModel.refresh()
+        if let error = viewModel.lastError { throw error }
+        return viewModel.filteredClothes
+    }
+
+    static let slotKeys: [KeySpec] = ClothesCategory.allCases.map {
+        KeySpec($0.englishName, clothesReference(slot: $0, allowsNone: false), "the \($0.englishName) (\($0.korean)) slot")
+    }
+
+    static let clothesReferenceParameter = ParameterSpec(
+        "ref", clothesReference(slot: nil, allowsNone: false), "a clothes reference (id, id prefix, $variable or @N)")
+    static let styleReferenceParameter = ParameterSpec(
+        "ref", .reference(style, many: false, allowsNone: false, constraint: nil),
+        "a style reference (id, id prefix, $variable or @N)")
+
+    /// The outcome for one clothes, or a listing of them.
+    static func outcome(_ clothes: Clothes) -> Outcome {
+        .entity(Wardrobe.clothes, .uuid(clothes.id)) { WardrobeRecords.record(clothes) }
+    }
+
+    static func outcome(_ list: [Clothes]) -> Outcome {
+        .listing(Wardrobe.clothes, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
+    }
+
+    static func outcome(_ style: Style) -> Outcome {
+        .entity(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.record(style) }
+    }
+
+    static func outcome(_ list: [Style]) -> Outcome {
+        .listing(Wardrobe.style, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
+    }
+}

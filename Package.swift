@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
-// Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStorage,
+// Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStore,
 // ClosetLineEditor) → ClosetCore; a pack → ClosetLanguage, ClosetCore; ClosetLineEditor →
 // CEditLine → libedit. The engine (ClosetCore, ClosetLanguage) names no pack.
 import PackageDescription
@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .executable(name: "closet", targets: ["closet"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
-        .library(name: "ClosetStorage", targets: ["ClosetStorage"]),
+        .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),
     ],
     targets: [
@@ -23,9 +23,8 @@ let package = Package(
         .target(name: "ClosetLanguage", dependencies: ["ClosetCore"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
-        // Repository implementations: the in-memory store with statement-level undo, the
-        // durable store (journal, snapshots, lock, pictures).
-        .target(name: "ClosetStorage", dependencies: ["ClosetCore", "WardrobePack"]),
+        // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
+        .target(name: "ClosetStore", dependencies: ["ClosetCore"]),
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The `LineEditor` protocol: libedit on a terminal, a plain reader for pipes.
@@ -34,17 +33,17 @@ let package = Package(
         // golden tests, the prompt, process I/O.
         .target(
             name: "ClosetShell",
-            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStorage", "WardrobePack", "ClosetLineEditor"]),
+            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetLineEditor"]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
         .target(
             name: "TestSupport",
-            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStorage", "WardrobePack", "ClosetShell", "ClosetLineEditor"],
+            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetShell", "ClosetLineEditor"],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
-        .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStorage", "TestSupport"]),
-        .testTarget(name: "ClosetStorageTests", dependencies: ["ClosetStorage", "TestSupport"]),
-        .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStorage", "ClosetShell", "TestSupport"]),
+        .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
+        .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),
+        .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStore", "ClosetShell", "TestSupport"]),
         .testTarget(name: "ClosetShellTests", dependencies: ["ClosetShell", "TestSupport"]),
     ]
 )

@@ -1,6 +1,6 @@
 import ClosetCore
 import ClosetLanguage
-import ClosetStorage
+import ClosetStore
 import Foundation
 
 #if canImport(Glibc)
@@ -56,7 +56,7 @@ public enum ClosetCommand {
     }
 
     static func runStatements(_ options: Options, environment: [String: String]) -> ExitStatus {
-        let store: TransactionalStore
+        let store: Store
         switch StoreLocation.resolve(options.store, environment: environment) {
         case .memory:
             store = SessionFactory.memoryStore()

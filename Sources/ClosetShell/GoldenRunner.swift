@@ -1,6 +1,6 @@
 import ClosetCore
 import ClosetLanguage
-import ClosetStorage
+import ClosetStore
 import Foundation
 
 /// `closet test`: runs each `NAME.closet` with `--deterministic --store :memory: --echo` and

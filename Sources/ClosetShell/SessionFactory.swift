@@ -1,6 +1,6 @@
 import ClosetCore
 import ClosetLanguage
-import ClosetStorage
+import ClosetStore
 import Foundation
 
 /// The one place sessions are made: the command line, the golden runner, the tests and the
@@ -25,23 +25,25 @@ public enum SessionFactory {
         }
     }
 
+    /// Every table of the installed packs: the store opens with them, so rows written in an
+    /// older format can be read.
+    public static var tables: [AnyTableSchema] { InstalledPacks.all.flatMap(\.tables) }
+
     /// A store kept in memory (`:memory:`).
-    public static func memoryStore() -> TransactionalStore { MemoryWardrobe() }
+    public static func memoryStore() -> Store { MemoryStore(tables) }
 
     /// The durable store in a directory, created on first use. `report` receives notices
     /// (a torn transaction dropped from the journal's end).
-    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError)
-        -> TransactionalStore
-    {
+    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError) -> Store {
         do {
-            return try DurableWardrobe(path: path, report: report)
+            return try DurableStore(path: path, tables: tables, report: report)
         } catch {
             throw StoreOpenError(description: error.description)
         }
     }
 
     public static func makeSession(
-        store: TransactionalStore, host: SessionHost, _ configuration: Configuration = Configuration()
+        store: Store, host: SessionHost, _ configuration: Configuration = Configuration()
     ) throws -> Session {
         let clock: Clock = configuration.deterministic ? SteppingClock() : SystemClock()
         let ids: IDGenerator =

@@ -2,7 +2,6 @@ import ClosetCore
 import WardrobePack
 @testable import ClosetLanguage
 import ClosetShell
-import ClosetStorage
 import Foundation
 import Testing
 import TestSupport
@@ -139,12 +138,12 @@ import TestSupport
         let host = RecordingHost()
         let session = try! SessionFactory.makeSession(store: store, host: host)
         #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
-        #expect(store.clothesCount == 0)
+        #expect(session.wardrobe.clothesCount == 0)
         #expect(session.failureCount == 1)
         // The store's own failure, in the engine's words (not the app's Korean alert text).
         #expect(host.standardError == "error: could not save: disk full\n")
         store.failCommits = false
         #expect(session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
-        #expect(store.clothesCount == 1)
+        #expect(session.wardrobe.clothesCount == 1)
     }
 }

@@ -1,7 +1,6 @@
 import ClosetLanguage
 import ClosetLineEditor
 @testable import ClosetShell
-import ClosetStorage
 import Testing
 import TestSupport
 

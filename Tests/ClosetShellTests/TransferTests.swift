@@ -2,7 +2,6 @@ import ClosetCore
 import WardrobePack
 import ClosetLanguage
 @testable import ClosetShell
-import ClosetStorage
 import Foundation
 import Testing
 import TestSupport

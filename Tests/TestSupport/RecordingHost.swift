@@ -2,7 +2,6 @@ import ClosetCore
 import WardrobePack
 import ClosetLanguage
 import ClosetShell
-import ClosetStorage
 
 /// A session host that keeps what was written, separately and interleaved, and serves
 /// `.read` from an in-memory table of files.
@@ -86,9 +85,9 @@ public struct Harness {
 }
 
 extension Session {
-    /// The wardrobe store under a test's session (tests always start sessions on one).
-    public var wardrobe: WardrobeStore {
-        guard let store = store as? WardrobeStore else { fatalError("the session's store is not a wardrobe store") }
-        return store
+    /// The wardrobe's repositories over a test's session store (the same tables its pack uses).
+    public var wardrobe: TableWardrobe {
+        guard let wardrobe = try? TableWardrobe(store) else { fatalError("the session's store has no wardrobe tables") }
+        return wardrobe
     }
 }

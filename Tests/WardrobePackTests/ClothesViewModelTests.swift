@@ -1,8 +1,8 @@
 import ClosetCore
 import WardrobePack
-import ClosetStorage
 import Foundation
 import Testing
+import TestSupport
 
 /// The app's `ClothesViewModelTests` (reference §1.7), plus the behaviours the reference
 /// names for `applyFilters`.

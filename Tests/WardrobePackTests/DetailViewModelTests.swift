@@ -1,8 +1,8 @@
 import ClosetCore
 import WardrobePack
-import ClosetStorage
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ClothesDetailViewModelTests {
     @Test func addRequiresCategoryThenSeasonWithTheAppsMessages() {

@@ -28,7 +28,7 @@ public final class Session {
     public static let maximumReadDepth = 16
 
     public var settings: Settings
-    public let store: TransactionalStore
+    public let store: Store
     public let registry: CommandRegistry
     public let clock: Clock
     public let ids: IDGenerator
@@ -56,7 +56,7 @@ public final class Session {
     /// Makes every installed pack's state over the store (a pack that cannot start, say
     /// because the store is not one it can use, fails the session).
     public init(
-        store: TransactionalStore, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
+        store: Store, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
         clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false
     ) throws {
         self.store = store

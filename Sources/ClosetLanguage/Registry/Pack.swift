@@ -10,14 +10,18 @@ public struct Pack: Sendable {
     public var summary: String
     public var vocabularies: [VocabularyInfo]
     public var entityKinds: [EntityKind]
+    /// The tables it stores, opened with the store (so rows of older formats can be read).
+    public var tables: [AnyTableSchema]
     public var commands: [CommandSpec]
     /// The pack's state for one session: repositories, view models, caches.
     public var makeState: @Sendable (PackServices) throws -> any PackState
 
     public init(
         name: String, summary: String, vocabularies: [VocabularyInfo], entityKinds: [EntityKind],
-        commands: [CommandSpec], makeState: @escaping @Sendable (PackServices) throws -> any PackState
+        tables: [AnyTableSchema] = [], commands: [CommandSpec],
+        makeState: @escaping @Sendable (PackServices) throws -> any PackState
     ) {
+        self.tables = tables
         self.name = name
         self.summary = summary
         self.vocabularies = vocabularies
@@ -29,12 +33,12 @@ public struct Pack: Sendable {
 
 /// What a pack's state may use: never the session itself.
 public struct PackServices {
-    /// The session's store. A pack reaches its own data through it.
-    public let store: TransactionalStore
+    /// The session's store. A pack reaches its own tables and blobs through it.
+    public let store: Store
     public let clock: Clock
     public let ids: IDGenerator
 
-    public init(store: TransactionalStore, clock: Clock, ids: IDGenerator) {
+    public init(store: Store, clock: Clock, ids: IDGenerator) {
         self.store = store
         self.clock = clock
         self.ids = ids

@@ -9,6 +9,7 @@ public enum Wardrobe {
         summary: "the EasyCloset wardrobe, clothes and styles (옷, 스타일)",
         vocabularies: [ClothesCategory.info, WeatherType.info, SortBy.info],
         entityKinds: [clothes, style],
+        tables: [AnyTableSchema(ClothesTable.schema), AnyTableSchema(StyleTable.schema)],
         commands: [
             AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
             RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,

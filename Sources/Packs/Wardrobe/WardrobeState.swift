@@ -6,17 +6,14 @@ import Foundation
 /// image cache. The engine asks it which clothes and styles exist (references, completion,
 /// `.vars`), how many (`.store`, the banner) and for the dump.
 public final class WardrobeState: PackState {
-    let store: WardrobeStore
+    let store: TableWardrobe
     /// Pictures read by `show` go through this (the app's `ImageCacheManager`).
     public let imageCache = ImageCacheManager()
     private(set) lazy var clothesViewModel = ClothesViewModel(repository: store, fetchNow: false)
     private(set) lazy var styleViewModel = StyleViewModel(repository: store, fetchNow: false)
 
     init(_ services: PackServices) throws {
-        guard let store = services.store as? WardrobeStore else {
-            throw StoreError("the wardrobe pack needs a store that holds clothes and styles")
-        }
-        self.store = store
+        store = try TableWardrobe(services.store)
     }
 
     /// A clothes' picture through the cache, as the app's detail screen loaded it.
@@ -50,7 +47,7 @@ public final class WardrobeState: PackState {
 
     public func keys(of kind: EntityKind) -> [EntityKey] {
         if kind == Wardrobe.clothes { return store.fetchAllClothes().map { .uuid($0.id) } }
-        if kind == Wardrobe.style { return ((try? store.fetchStyles()) ?? []).map { .uuid($0.id) } }
+        if kind == Wardrobe.style { return store.styleIDs.map { .uuid($0) } }
         return []
     }
 

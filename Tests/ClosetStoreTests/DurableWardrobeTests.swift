@@ -1,8 +1,9 @@
 import ClosetCore
-import WardrobePack
-@testable import ClosetStorage
+@testable import ClosetStore
 import Foundation
 import Testing
+import TestSupport
+@testable import WardrobePack
 
 /// A fresh directory per test.
 func temporaryStore() -> String {
@@ -12,7 +13,7 @@ func temporaryStore() -> String {
 /// A directory marked as an (empty) closet store, for tests that then write its files by hand.
 func markedStore(at path: String) throws {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    try Data(DurableWardrobe.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
+    try Data(DurableStore.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
 }
 
 /// The app's mock clothes, committed and compacted into a snapshot.
@@ -24,10 +25,26 @@ func compactedMockStore(at path: String) throws -> DurableWardrobe {
     return store
 }
 
+/// The durable store with the wardrobe's repositories over it.
+typealias DurableWardrobe = StoreWardrobe<DurableStore>
+
+extension StoreWardrobe where Base == DurableStore {
+    func compact() throws { try base.compact() }
+}
+
 func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     var notices: [String] = []
-    let store = try DurableWardrobe(path: path) { notices.append($0) }
-    return (store, notices)
+    let store = try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) }
+    return (DurableWardrobe(store), notices)
+}
+
+/// A format-2 operation on one of the wardrobe's tables.
+func put(_ clothes: Clothes) -> EncodedOperation {
+    var key = ByteWriter()
+    ClothesTable.encode(key: clothes.id, into: &key)
+    var row = ByteWriter()
+    ClothesTable.encode(clothes, into: &row)
+    return EncodedOperation(table: "clothes", key: key.bytes, row: row.bytes)
 }
 
 @Suite struct DurableWardrobeTests {
@@ -84,7 +101,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         do {
             _ = try open(path)
             Issue.record("second open succeeded")
-        } catch let error as DurableWardrobe.OpenError {
+        } catch let error as DurableStore.OpenError {
             #expect(error.description == "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier)")
         }
     }
@@ -93,7 +110,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         let path = temporaryStore()
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try "mine".write(toFile: path + "/notes.txt", atomically: true, encoding: .utf8)
-        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+        #expect(throws: DurableStore.OpenError.self) { try open(path) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["notes.txt"])
     }
 
@@ -159,8 +176,8 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         let offset = bytes.count
         var payload = ByteWriter()
         payload.u32(1)
-        payload.u8(0xEE)  // an operation tag no build of format 1 writes
-        payload.uuid(UUID())
+        JournalFormat.encode(put(mocks.shoes1), into: &payload)
+        payload.bytes[payload.bytes.count - 1] ^= 0xFF  // the row's last byte: no valid picture tag
         var record = ByteWriter()
         record.u32(UInt32(payload.bytes.count))
         record.u32(Checksum.crc32(payload.bytes))
@@ -174,13 +191,13 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         let offset = try appendUndecodableRecord(to: path)
         // A later committed transaction must not be lost either.
         var bytes = try POSIXFile.readAll(path + "/journal")!
-        let later = JournalFormat.record([.putClothes(mocks.shoes1)])
+        let later = JournalFormat.record([put(mocks.shoes1)])
         bytes += later
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
         do {
             _ = try open(path)
             Issue.record("a store with an unreadable committed record opened")
-        } catch let error as DurableWardrobe.OpenError {
+        } catch let error as DurableStore.OpenError {
             #expect(error.description.contains("damaged at byte \(offset) of its journal"), "\(error.description)")
         }
         #expect(try POSIXFile.readAll(path + "/journal")! == bytes)
@@ -193,7 +210,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         do {
             _ = try open(path)
             Issue.record("a newer store opened")
-        } catch let error as DurableWardrobe.OpenError {
+        } catch let error as DurableStore.OpenError {
             #expect(error.description.contains("made by a newer closet (store format 99"), "\(error.description)")
         }
         #expect(try POSIXFile.readAll(path + "/journal")! == journal)
@@ -203,7 +220,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     @Test func aMarkerThatIsNotOursIsDamage() throws {
         let (path, _) = try twoTransactions()
         try Data("closet store, format x\n".utf8).write(to: URL(fileURLWithPath: path + "/closet-store"))
-        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+        #expect(throws: DurableStore.OpenError.self) { try open(path) }
     }
 
     @Test func anEmptyJournalFileOpensEmpty() throws {
@@ -252,19 +269,23 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
         var bytes = try POSIXFile.readAll(path + "/snapshot")!
         bytes[30] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/snapshot"))
-        #expect(throws: DurableWardrobe.OpenError.self) { try open(path) }
+        #expect(throws: DurableStore.OpenError.self) { try open(path) }
     }
 
-    @Test func operationsRoundTrip() throws {
-        var image = ImageInfo(format: .jpeg, width: 640, height: 480, bytes: 1234, checksum: 0xDEADBEEF)
-        image.bytes = 99
-        let clothes = Clothes(createdAt: Date(timeIntervalSince1970: 1.5), image: image, category: .shoes, weatherType: .winter, descriptions: "첼시 부츠 \"x\"")
+    @Test func tablesRoundTripThroughASnapshot() throws {
+        let image = ImageInfo(format: .jpeg, width: 640, height: 480, bytes: 99, checksum: 0xDEADBEEF)
+        let clothes = Clothes(
+            createdAt: Date(timeIntervalSince1970: 1.5), image: image, category: .shoes, weatherType: .winter,
+            descriptions: "첼시 부츠 \"x\"")
         let record = StyleRecord(id: UUID(), createdAt: Date(timeIntervalSince1970: 2), name: nil, weather: .spring, clothesIDs: [.shoes: clothes.id])
-        let operations: [StoreOperation] = [.putClothes(clothes), .putStyle(record), .deleteStyle(record.id), .deleteClothes(clothes.id)]
-        let bytes = JournalFormat.snapshot(operations, generation: 3)
-        let decoded = JournalFormat.readSnapshot(bytes)
-        #expect(decoded?.generation == 3)
-        #expect(decoded?.operations == operations)
+        let source = Tables(Wardrobe.pack.tables)
+        try source.table(ClothesTable.schema).upsert(clothes)
+        try source.table(StyleTable.schema).upsert(record)
+        let bytes = JournalFormat.snapshot(source.all, generation: 3, committed: false)
+        let target = Tables(Wardrobe.pack.tables)
+        #expect(try JournalFormat.readSnapshot(bytes, tables: target, formatOne: []) == 3)
+        #expect(try target.table(ClothesTable.schema).rows == [clothes])
+        #expect(try target.table(StyleTable.schema).rows == [record])
     }
 }
 

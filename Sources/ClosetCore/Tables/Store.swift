@@ -1,3 +1,11 @@
+/// A store a session runs on: typed tables with one set of transactions, and blobs.
+/// `MemoryStore` here, the durable store in ClosetStore. Packs reach their tables through
+/// it and never see files.
+public protocol Store: TransactionalStore {
+    var tables: Tables { get }
+    var blobs: BlobStore { get }
+}
+
 /// What the engine needs of a store: statement-level savepoints and commits. Each statement
 /// runs inside a savepoint and is rolled back to it when it fails; the host decides when
 /// everything so far is committed.

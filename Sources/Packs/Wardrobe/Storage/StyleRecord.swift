@@ -1,17 +1,16 @@
 import ClosetCore
-import WardrobePack
 import Foundation
 
 /// How a style is kept: its clothes by id, so an edit to a clothes shows in every style
 /// holding it and a removed clothes can leave its slots.
-struct StyleRecord: Hashable {
-    let id: UUID
-    let createdAt: Date
-    var name: String?
-    var weather: WeatherType
-    var clothesIDs: [ClothesCategory: UUID]
+public struct StyleRecord: Hashable, Sendable {
+    public let id: UUID
+    public let createdAt: Date
+    public var name: String?
+    public var weather: WeatherType
+    public var clothesIDs: [ClothesCategory: UUID]
 
-    init(id: UUID, createdAt: Date, name: String?, weather: WeatherType, clothesIDs: [ClothesCategory: UUID]) {
+    public init(id: UUID, createdAt: Date, name: String?, weather: WeatherType, clothesIDs: [ClothesCategory: UUID]) {
         self.id = id
         self.createdAt = createdAt
         self.name = name
@@ -19,7 +18,7 @@ struct StyleRecord: Hashable {
         self.clothesIDs = clothesIDs
     }
 
-    init(_ style: Style) {
+    public init(_ style: Style) {
         id = style.id
         createdAt = style.createdAt
         name = style.name
@@ -27,7 +26,7 @@ struct StyleRecord: Hashable {
         clothesIDs = style.clothes.mapValues(\.id)
     }
 
-    func style(resolving clothes: (UUID) -> Clothes?) -> Style {
+    public func style(resolving clothes: (UUID) -> Clothes?) -> Style {
         var slots: [ClothesCategory: Clothes] = [:]
         for (category, id) in clothesIDs { slots[category] = clothes(id) }
         return Style(uuid: id, createdAt: createdAt, clothes: slots, weather: weather, name: name)

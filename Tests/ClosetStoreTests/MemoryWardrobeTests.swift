@@ -1,8 +1,8 @@
 import ClosetCore
-import WardrobePack
-import ClosetStorage
 import Foundation
 import Testing
+import TestSupport
+import WardrobePack
 
 @Suite struct MemoryWardrobeTests {
     let mocks = MockWardrobe()

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Little-endian binary writing and bounds-checked reading: the store's record format is
+/// read back with no `JSONDecoder` and no trust in the bytes.
+public struct ByteWriter {
+    public var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func u8(_ value: UInt8) { bytes.append(value) }
+    public mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+
+    public mutating func uuid(_ id: UUID) {
+        withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func string(_ text: String) {
+        let utf8 = Array(text.utf8)
+        u32(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// Instants are kept as whole milliseconds since 1970.
+    public mutating func date(_ date: Date) { i64(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+}
+
+/// Reads what `ByteWriter` wrote, checking every length against the end first. Works on raw
+/// memory: opening a 100,000-row store decodes every byte once, and generic slice iteration
+/// was most of that time.
+public struct ByteReader {
+    public struct Malformed: Error {
+        public init() {}
+    }
+
+    public let bytes: [UInt8]
+    public var position: Int
+    public let end: Int
+
+    public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
+        self.bytes = bytes
+        self.position = start
+        self.end = min(end ?? bytes.count, bytes.count)
+    }
+
+    public var isAtEnd: Bool { position >= end }
+
+    @inline(__always)
+    public mutating func take(_ count: Int) throws(Malformed) -> Int {
+        guard count >= 0, count <= end - position else { throw Malformed() }
+        defer { position += count }
+        return position
+    }
+
+    public mutating func u8() throws(Malformed) -> UInt8 { bytes[try take(1)] }
+
+    public mutating func u16() throws(Malformed) -> UInt16 {
+        let start = try take(2)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt16.self).littleEndian }
+    }
+
+    /// The next `count` bytes, copied.
+    public mutating func raw(_ count: Int) throws(Malformed) -> [UInt8] {
+        let start = try take(count)
+        return Array(bytes[start..<(start + count)])
+    }
+
+    public mutating func u32() throws(Malformed) -> UInt32 {
+        let start = try take(4)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self).littleEndian }
+    }
+
+    public mutating func u64() throws(Malformed) -> UInt64 {
+        let start = try take(8)
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian }
+    }
+
+    public mutating func i64() throws(Malformed) -> Int64 { Int64(bitPattern: try u64()) }
+
+    public mutating func uuid() throws(Malformed) -> UUID {
+        let start = try take(16)
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(fromByteOffset: start, as: uuid_t.self)) }
+    }
+
+    public mutating func string() throws(Malformed) -> String {
+        let count = Int(try u32())
+        let start = try take(count)
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+    }
+
+    public mutating func date() throws(Malformed) -> Date {
+        Date(timeIntervalSince1970: Double(try i64()) / 1000)
+    }
+}

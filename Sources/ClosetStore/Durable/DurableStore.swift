@@ -1,0 +1,286 @@
+import ClosetCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The on-disk store: a directory with a snapshot, an append-only journal, a lock and the
+/// blobs. Rows live in typed tables in memory; a commit appends one checksummed record
+/// holding the net change and syncs it before returning, so a reported success survives a
+/// crash. Opening replays snapshot + journal, keeps every complete record, drops (and
+/// reports) a torn tail, and refuses (changing nothing) a committed record it cannot read.
+/// Now and then the state is compacted into a new snapshot.
+public final class DurableStore: Store {
+    /// The file that marks a directory as a closet store; without it a non-empty directory
+    /// is refused and left alone.
+    public static let markerName = "closet-store"
+    /// The newest store format this build reads and writes; the marker names a store's format.
+    public static let formatVersion = 2
+    static let markerPrefix = "closet store, format "
+    static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
+    /// Compact once the journal outgrows the snapshot and this floor: small journals replay
+    /// fast and compaction costs a full write.
+    static let compactionFloor = 4 << 20
+
+    public let path: String
+    public let tables: Tables
+    public var blobs: BlobStore { files }
+    private let files: BlobFiles
+    private let schemas: [AnyTableSchema]
+    private let lock: StoreLock
+    private var journal: Int32 = -1
+    private var journalLength = 0
+    private var journalGeneration: UInt64 = 1
+    private var journalTransactions = 0
+    private var snapshotLength = 0
+    /// The store is still in format 1: the first commit rewrites it as format 2 first.
+    private var needsUpgrade = false
+    /// Set when a failed append could not be undone: later commits would land after garbage.
+    private var broken: String?
+
+    /// Why a store could not be opened: exit status 3.
+    public struct OpenError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Opens (creating on first use) the store at `path` with the installed packs' tables.
+    /// `report` receives notices, such as a torn transaction dropped from the journal's end.
+    public init(path: String, tables schemas: [AnyTableSchema], report: (String) -> Void) throws(OpenError) {
+        self.path = path
+        self.schemas = schemas
+        let format = try Self.prepareDirectory(path)
+        do {
+            lock = try StoreLock(path: path + "/lock")
+        } catch {
+            switch error {
+            case .held(let pid): throw OpenError(description: "store '\(path)' is in use by process \(pid)")
+            case .system(let message): throw OpenError(description: message)
+            }
+        }
+        do {
+            files = try BlobFiles(directory: path + "/images")
+        } catch {
+            throw OpenError(description: error.description)
+        }
+        tables = Tables(schemas)
+        needsUpgrade = format < Self.formatVersion
+        do {
+            try load(report: report)
+        } catch let failure as POSIXFile.Failure {
+            throw OpenError(description: failure.description)
+        } catch let error as OpenError {
+            throw error
+        } catch {
+            throw OpenError(description: "\(error)")
+        }
+        if !files.names.isEmpty { files.removeUnreferenced(keeping: tables.referencedBlobs) }
+    }
+
+    deinit { if journal >= 0 { close(journal) } }
+
+    /// Sets up a new store, or checks an existing one's marker; returns its format.
+    private static func prepareDirectory(_ path: String) throws(OpenError) -> Int {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        let marker = path + "/" + markerName
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
+            if manager.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
+            // Empty, or holding only the marker's temporary file (a process killed while creating
+            // the store): ours to set up. Anything else belongs to someone else.
+            let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+            guard contents.allSatisfy({ $0 == markerName + ".tmp" }) else {
+                throw OpenError(description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
+            }
+        } else {
+            do {
+                try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw OpenError(description: "cannot create the store '\(path)': \(error.localizedDescription)")
+            }
+        }
+        do {
+            try POSIXFile.replace(marker, with: markerContents, directory: path)
+        } catch {
+            throw OpenError(description: error.description)
+        }
+        return formatVersion
+    }
+
+    /// A store made by a newer closet is refused by name rather than called damaged, and
+    /// nothing in it is touched.
+    private static func checkMarker(_ marker: String, store path: String) throws(OpenError) -> Int {
+        let bytes: [UInt8]?
+        do {
+            bytes = try POSIXFile.readAll(marker)
+        } catch {
+            throw OpenError(description: error.description)
+        }
+        let text = String(decoding: bytes ?? [], as: UTF8.self)
+        guard text.hasPrefix(markerPrefix), text.hasSuffix("\n"),
+            let format = Int(text.dropFirst(markerPrefix.count).dropLast()), format >= 1
+        else {
+            throw OpenError(description: "store '\(path)' is damaged: its marker file '\(markerName)' is not a closet marker")
+        }
+        guard format <= formatVersion else { throw newer(path, format: "store format \(format)") }
+        return format
+    }
+
+    private static func newer(_ path: String, format: String) -> OpenError {
+        OpenError(
+            description: "store '\(path)' was made by a newer closet (\(format); this closet reads format \(formatVersion) and older); nothing in it was changed")
+    }
+
+    private func load(report: (String) -> Void) throws {
+        var snapshotGeneration: UInt64 = 0
+        if let bytes = try POSIXFile.readAll(path + "/snapshot") {
+            do {
+                snapshotGeneration = try JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)
+            } catch {
+                switch error {
+                case .damaged: throw OpenError(description: "store '\(path)' is damaged: its snapshot fails its checksum")
+                case .newer: throw Self.newer(path, format: "a newer snapshot")
+                }
+            }
+            snapshotLength = bytes.count
+            if JournalFormat.layout(bytes, journal: false) == .formatOne { needsUpgrade = true }
+        }
+
+        let journalPath = path + "/journal"
+        guard let bytes = try POSIXFile.readAll(journalPath), bytes.count >= JournalFormat.journalHeaderSize else {
+            try startJournal(generation: snapshotGeneration + 1)
+            return
+        }
+        // A journal already inside the snapshot (a crash between writing a snapshot and
+        // starting the next journal) is skipped unread.
+        var header = ByteReader(bytes, from: 8, to: 16)
+        let layout = JournalFormat.layout(bytes, journal: true)
+        if layout == .formatOne || layout == .formatTwo, ((try? header.u64()) ?? 0) <= snapshotGeneration {
+            try startJournal(generation: snapshotGeneration + 1)
+            return
+        }
+        let tables = tables
+        let schemas = schemas
+        let read: JournalFormat.JournalContents?
+        do {
+            read = try JournalFormat.readJournal(bytes) { layout, reader throws(ByteReader.Malformed) in
+                switch layout {
+                case .formatOne:
+                    guard let (table, put) = tables.table(formatOneTag: try reader.u8(), schemas: schemas) else {
+                        throw ByteReader.Malformed()
+                    }
+                    try table.applyFormatOne(put: put, from: &reader)
+                case .formatTwo:
+                    try tables.apply(JournalFormat.decodeOperation(&reader))
+                case .newer:
+                    throw ByteReader.Malformed()
+                }
+            }
+        } catch {
+            throw OpenError(
+                description: "store '\(path)' is damaged at byte \(error.offset) of its journal: a committed transaction cannot be read; nothing in it was changed")
+        }
+        guard let contents = read else {
+            throw OpenError(description: "store '\(path)' is damaged: its journal has no valid header")
+        }
+        if contents.layout == .newer { throw Self.newer(path, format: "a newer journal") }
+        if contents.layout == .formatOne { needsUpgrade = true }
+        journalGeneration = contents.generation
+        journalTransactions = contents.transactions
+        journalLength = contents.validLength
+        journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
+        if let damage = contents.damage {
+            report("store '\(path)': dropped \(bytes.count - contents.validLength) bytes at the end of the journal (\(damage)): a transaction that never finished committing")
+            guard ftruncate(journal, off_t(journalLength)) == 0 else { throw POSIXFile.failure("cannot truncate", journalPath) }
+            try POSIXFile.sync(journal, path: journalPath)
+        }
+    }
+
+    private func startJournal(generation: UInt64) throws(POSIXFile.Failure) {
+        let journalPath = path + "/journal"
+        try POSIXFile.replace(journalPath, with: JournalFormat.journalHeader(generation: generation), directory: path)
+        if journal >= 0 { close(journal) }
+        journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
+        journalGeneration = generation
+        journalLength = JournalFormat.journalHeaderSize
+        journalTransactions = 0
+    }
+
+    // MARK: transactions
+
+    public var location: String { path }
+
+    public func savepoint() -> Savepoint { tables.savepoint() }
+
+    public func rollback(to savepoint: Savepoint) { tables.rollback(to: savepoint) }
+
+    public func commit() throws(StoreError) {
+        guard tables.hasPendingChanges else { return }
+        let operations = tables.pendingOperations()
+        guard !operations.isEmpty else {
+            tables.forgetPendingChanges()
+            return
+        }
+        if let broken { throw StoreError(broken) }
+        if needsUpgrade { try upgrade() }
+        let record = JournalFormat.record(operations)
+        do throws(POSIXFile.Failure) {
+            guard lseek(journal, off_t(journalLength), SEEK_SET) >= 0 else { throw POSIXFile.failure("cannot seek", path + "/journal") }
+            try POSIXFile.writeAll(journal, record, path: path + "/journal")
+            try POSIXFile.sync(journal, path: path + "/journal")
+        } catch {
+            // Cut the partial record off so the next commit does not land after garbage.
+            if ftruncate(journal, off_t(journalLength)) != 0 || fsync(journal) != 0 {
+                broken = "the journal could not be repaired after a failed write; reopen the store"
+            }
+            throw StoreError(error.description)
+        }
+        journalLength += record.count
+        journalTransactions += 1
+        let released = tables.releasedBlobs()
+        tables.forgetPendingChanges()
+        tables.removeReleased(released, from: blobs)
+        if journalLength > max(Self.compactionFloor, snapshotLength) { try? compact() }
+    }
+
+    /// A format-1 store is rewritten as format 2 before its first new commit: the marker
+    /// first (an older closet then refuses the store by name), then the committed state as a
+    /// format-2 snapshot and a fresh format-2 journal. A crash at any point leaves files this
+    /// build reads; what is not committed yet is not in the snapshot.
+    private func upgrade() throws(StoreError) {
+        do {
+            try POSIXFile.replace(path + "/" + Self.markerName, with: Self.markerContents, directory: path)
+            try writeSnapshot(committed: true)
+            try startJournal(generation: journalGeneration + 1)
+        } catch {
+            throw StoreError(error.description)
+        }
+        needsUpgrade = false
+    }
+
+    /// Writes the whole state as a new snapshot, then starts an empty journal. A crash in
+    /// between leaves snapshot and old journal of the same generation: the journal is skipped.
+    public func compact() throws {
+        if needsUpgrade {
+            try upgrade()
+            return
+        }
+        try writeSnapshot(committed: false)
+        try startJournal(generation: journalGeneration + 1)
+    }
+
+    private func writeSnapshot(committed: Bool) throws(POSIXFile.Failure) {
+        let bytes = JournalFormat.snapshot(tables.all, generation: journalGeneration, committed: committed)
+        try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
+        snapshotLength = bytes.count
+    }
+
+    public var details: [(String, String)] {
+        [
+            ("snapshot", "\(snapshotLength) bytes"),
+            ("journal", "\(journalLength) bytes, \(journalTransactions) transaction\(journalTransactions == 1 ? "" : "s")"),
+            ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
+        ]
+    }
+}

@@ -1,0 +1,99 @@
+import ClosetCore
+import Foundation
+
+/// The app's repositories over the engine's tables: clothes and styles in two stored tables,
+/// pictures as blobs. The app's rule that removing clothes empties every style slot holding
+/// it lives here, in the same transaction as the removal.
+public final class TableWardrobe: WardrobeStore {
+    let clothesTable: Table<ClothesTable>
+    let styleTable: Table<StyleTable>
+    let blobs: BlobStore
+    /// The store underneath, whose transactions these changes belong to.
+    public let store: Store
+
+    /// The wardrobe's tables in a store (opened with `Wardrobe.pack.tables`, or made now).
+    public init(_ store: Store) throws(StoreError) {
+        self.store = store
+        clothesTable = try store.tables.table(ClothesTable.schema)
+        styleTable = try store.tables.table(StyleTable.schema)
+        blobs = store.blobs
+    }
+
+    public var revision: Int { clothesTable.revision &+ styleTable.revision }
+
+    // MARK: pictures
+
+    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(RepositoryError) {
+        do {
+            try blobs.write(bytes, named: ClothesTable.pictureName(for: id, image))
+        } catch {
+            throw .transferError(error.description)
+        }
+    }
+
+    public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? {
+        blobs.read(named: ClothesTable.pictureName(for: id, image))
+    }
+
+    // MARK: clothes
+
+    public var clothesCount: Int { clothesTable.count }
+
+    /// Grouped in one pass over the table (no intermediate array of every row).
+    public func fetchClothesList() throws(RepositoryError) -> ClothesList {
+        var groups = [[Clothes]](repeating: [], count: ClothesCategory.allCases.count)
+        clothesTable.forEach { groups[$0.category.rawValue].append($0) }
+        var byCategory: [ClothesCategory: [Clothes]] = [:]
+        for category in ClothesCategory.allCases where !groups[category.rawValue].isEmpty {
+            byCategory[category] = groups[category.rawValue]
+        }
+        return ClothesList(clothesByCategory: byCategory)
+    }
+
+    public func fetchAllClothes() -> [Clothes] { clothesTable.rows }
+
+    public func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
+
+    public func save(clothes: Clothes) throws(RepositoryError) { clothesTable.upsert(clothes) }
+
+    public func remove(clothes: Clothes) throws(RepositoryError) {
+        guard clothesTable.remove(clothes.id) != nil else { throw .invalidData }
+        for record in styleTable.rows where record.clothesIDs.values.contains(clothes.id) {
+            var updated = record
+            updated.clothesIDs = record.clothesIDs.filter { $0.value != clothes.id }
+            styleTable.upsert(updated)
+        }
+    }
+
+    public func removeAllClothes() throws(RepositoryError) {
+        for clothes in clothesTable.rows { try remove(clothes: clothes) }
+    }
+
+    // MARK: styles
+
+    public var styleCount: Int { styleTable.count }
+
+    public func fetchStyles() throws(RepositoryError) -> [Style] { styleTable.rows.map(resolve) }
+
+    public func style(withID id: UUID) -> Style? { styleTable[id].map(resolve) }
+
+    /// Style ids in insertion order, without resolving their clothes.
+    public var styleIDs: [UUID] { styleTable.rows.map(\.id) }
+
+    public func save(style: Style) throws(RepositoryError) {
+        for clothes in style.clothes.values where !clothesTable.contains(clothes.id) { throw .invalidData }
+        styleTable.upsert(StyleRecord(style))
+    }
+
+    public func remove(style: Style) throws(RepositoryError) {
+        guard styleTable.remove(style.id) != nil else { throw .invalidData }
+    }
+
+    public func removeAllStyles() throws(RepositoryError) {
+        for record in styleTable.rows { styleTable.remove(record.id) }
+    }
+
+    private func resolve(_ record: StyleRecord) -> Style {
+        record.style { clothesTable[$0] }
+    }
+}

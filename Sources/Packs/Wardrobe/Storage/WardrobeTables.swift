@@ -1,0 +1,103 @@
+import ClosetCore
+import Foundation
+
+/// The wardrobe's two stored tables. Their row coding is byte for byte what store format 1
+/// wrote after its operation tags (1 and 2 for clothes, 3 and 4 for styles), so format-1
+/// stores keep opening.
+enum ClothesTable: TableCodec {
+    static let schema = TableSchema<ClothesTable>(name: "clothes", formatOneTags: FormatOneTags(put: 1, delete: 2))
+
+    static func key(of row: Clothes) -> UUID { row.id }
+
+    static func encode(_ clothes: Clothes, into writer: inout ByteWriter) {
+        writer.uuid(clothes.id)
+        writer.date(clothes.createdAt)
+        writer.u8(UInt8(clothes.category.rawValue))
+        writer.u8(UInt8(clothes.weatherType.rawValue))
+        writer.string(clothes.descriptions)
+        if let image = clothes.image {
+            writer.u8(image.format == .png ? 1 : 2)
+            writer.u32(UInt32(clamping: image.width))
+            writer.u32(UInt32(clamping: image.height))
+            writer.u64(UInt64(clamping: image.bytes))
+            writer.u32(image.checksum)
+        } else {
+            writer.u8(0)
+        }
+    }
+
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Clothes {
+        let id = try reader.uuid()
+        let created = try reader.date()
+        guard let category = ClothesCategory(rawValue: Int(try reader.u8())),
+            let season = WeatherType(rawValue: Int(try reader.u8()))
+        else { throw ByteReader.Malformed() }
+        let text = try reader.string()
+        var image: ImageInfo?
+        switch try reader.u8() {
+        case 0: image = nil
+        case let format where format <= 2:
+            let width = Int(try reader.u32())
+            let height = Int(try reader.u32())
+            let bytes = try reader.u64()
+            guard bytes <= UInt64(Int.max) else { throw ByteReader.Malformed() }
+            image = ImageInfo(
+                format: format == 1 ? .png : .jpeg, width: width, height: height, bytes: Int(bytes),
+                checksum: try reader.u32())
+        default: throw ByteReader.Malformed()
+        }
+        return Clothes(id: id, createdAt: created, image: image, category: category, weatherType: season, descriptions: text)
+    }
+
+    static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
+
+    static func blobs(of clothes: Clothes) -> [String] {
+        clothes.image.map { [pictureName(for: clothes.id, $0)] } ?? []
+    }
+
+    /// `<UUID>-<CRC32>.png|jpg`: made from values closet makes itself, so no id or
+    /// user-supplied file name can lead outside the store's folder, and a replaced picture
+    /// never overwrites the committed one.
+    static func pictureName(for id: UUID, _ image: ImageInfo) -> String {
+        let hex = String(image.checksum, radix: 16, uppercase: true)
+        let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+        return "\(id.uuidString)-\(checksum).\(image.format == .png ? "png" : "jpg")"
+    }
+}
+
+enum StyleTable: TableCodec {
+    static let schema = TableSchema<StyleTable>(name: "styles", formatOneTags: FormatOneTags(put: 3, delete: 4))
+
+    static func key(of row: StyleRecord) -> UUID { row.id }
+
+    static func encode(_ style: StyleRecord, into writer: inout ByteWriter) {
+        writer.uuid(style.id)
+        writer.date(style.createdAt)
+        writer.u8(style.name == nil ? 0 : 1)
+        if let name = style.name { writer.string(name) }
+        writer.u8(UInt8(style.weather.rawValue))
+        let slots = ClothesCategory.allCases.compactMap { category in style.clothesIDs[category].map { (category, $0) } }
+        writer.u8(UInt8(slots.count))
+        for (category, id) in slots {
+            writer.u8(UInt8(category.rawValue))
+            writer.uuid(id)
+        }
+    }
+
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> StyleRecord {
+        let id = try reader.uuid()
+        let created = try reader.date()
+        let name: String? = try reader.u8() == 0 ? nil : try reader.string()
+        guard let season = WeatherType(rawValue: Int(try reader.u8())) else { throw ByteReader.Malformed() }
+        var slots: [ClothesCategory: UUID] = [:]
+        for _ in 0..<(try reader.u8()) {
+            guard let category = ClothesCategory(rawValue: Int(try reader.u8())) else { throw ByteReader.Malformed() }
+            slots[category] = try reader.uuid()
+        }
+        return StyleRecord(id: id, createdAt: created, name: name, weather: season, clothesIDs: slots)
+    }
+
+    static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
+}

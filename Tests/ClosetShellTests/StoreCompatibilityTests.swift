@@ -16,15 +16,16 @@ import Testing
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    @Test func aFormatOneStoreOpensAndDumpsAsItDidWhenWritten() throws {
+    @Test(arguments: ["format-1-store", "format-2-store"])
+    func aStoreOfEveryFormatOpensAndDumpsAsItDidWhenWritten(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
-        let store = try copyOfFixture("format-1-store")
+        let store = try copyOfFixture(fixture)
         let files = ["closet-store", "snapshot", "journal"]
         let before = try files.map { try bytes(store + "/" + $0) }
         let result = try ProcessTests().run(["--store", store, "dump"])
         #expect(result.status == 0, "\(result.err)")
         #expect(result.err == "")
-        let pinned = try String(contentsOfFile: Self.fixtures + "/format-1-store.dump", encoding: .utf8)
+        let pinned = try String(contentsOfFile: Self.fixtures + "/\(fixture).dump", encoding: .utf8)
         #expect(result.out == pinned)
         // Reading it changes no byte of its data.
         #expect(try files.map { try bytes(store + "/" + $0) } == before)
@@ -35,5 +36,47 @@ import Testing
         #expect(withImages.status == 0, "\(withImages.err)")
         let picture = "E8D7DA00-1B01-41D6-9938-10E13B72E5F7"
         #expect(try bytes(images + "/\(picture).jpg") == bytes(store + "/images/\(picture)-D08C007E.jpg"))
+    }
+
+    @Test func aFormatOneStoreIsRewrittenAsFormatTwoBeforeItsFirstCommitAndLosesNothing() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = try copyOfFixture("format-1-store")
+        let added = try ProcessTests().run([
+            "--store", store, "--format", "json", "-c",
+            "add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01",
+        ])
+        #expect(added.status == 0, "\(added.err)")
+        #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 2\n")
+        for (file, magic) in [("snapshot", "CLOSETS2"), ("journal", "CLOSETJ2")] {
+            #expect(try bytes(store + "/" + file).prefix(8) == Data(magic.utf8), "\(file)")
+        }
+        // Everything that was there, plus the new row.
+        let pinned = try String(contentsOfFile: Self.fixtures + "/format-1-store.dump", encoding: .utf8)
+        var expected = pinned.components(separatedBy: "\n")
+        expected[0] = expected[0].replacingOccurrences(of: "38 clothes", with: "39 clothes")
+        let lastClothes = try #require(expected.lastIndex { $0.hasPrefix("let $c") })
+        expected.insert(
+            "let $c39 = add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01T00:00:00Z",
+            at: lastClothes + 1)
+        let dumped = try ProcessTests().run(["--store", store, "dump"])
+        #expect(dumped.status == 0, "\(dumped.err)")
+        #expect(dumped.out == expected.joined(separator: "\n"))
+    }
+}
+
+/// Seeded ids repeat from one process to the next: a new row must never take a stored id.
+@Suite struct SeededIDTests {
+    @Test func twoProcessesWithTheSameSeedAddTwoClothes() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = NSTemporaryDirectory() + "closet-seeded-\(UUID().uuidString)"
+        for description in ["first", "second"] {
+            let added = try ProcessTests().run([
+                "--store", store, "--deterministic", "--seed", "5", "-c",
+                "add clothes category=top season=fall description=\(description)",
+            ])
+            #expect(added.status == 0, "\(added.err)")
+        }
+        let listed = try ProcessTests().run(["--store", store, "--format", "csv", "-c", "list clothes sort=old"])
+        #expect(listed.out.components(separatedBy: "\r\n").dropFirst().map { $0.components(separatedBy: ",").dropFirst(4).first ?? "" }.filter { !$0.isEmpty } == ["first", "second"])
     }
 }

@@ -289,6 +289,46 @@ func put(_ clothes: Clothes) -> EncodedOperation {
     }
 }
 
+/// Rows of a table this build does not know (a newer build's, or an uninstalled pack's) are
+/// carried, never dropped.
+@Suite struct UnknownTableTests {
+    let mocks = MockWardrobe()
+
+    func appendRecord(_ operations: [EncodedOperation], to path: String) throws {
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        bytes += JournalFormat.record(operations)
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
+    }
+
+    func rawRows(_ store: DurableWardrobe, _ table: String) -> [EncodedOperation] {
+        store.base.tables.all.first { $0.name == table }?.snapshot(committed: false) ?? []
+    }
+
+    @Test func aRecordOfAnUnknownTableOpensAndSurvivesCompaction() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+        }
+        let future = EncodedOperation(table: "future", key: [1, 2, 3], row: [9, 8, 7])
+        let gone = EncodedOperation(table: "future", key: [4], row: [5])
+        try appendRecord([future, gone, EncodedOperation(table: "future", key: [4], row: nil)], to: path)
+        do {
+            let (store, notices) = try open(path)
+            #expect(notices.isEmpty)
+            #expect(store.fetchAllClothes() == [mocks.top1])
+            #expect(rawRows(store, "future") == [future])
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+            try store.compact()
+        }
+        let (reopened, _) = try open(path)
+        #expect(reopened.fetchAllClothes() == [mocks.top1, mocks.top2])
+        #expect(rawRows(reopened, "future") == [future])
+    }
+}
+
 @Suite struct StoreCreationCrashTests {
     @Test func aStoreWhoseCreationWasKilledBeforeItsMarkerOpens() throws {
         // Killed between mkdir and renaming the marker into place: only the marker's temporary file.

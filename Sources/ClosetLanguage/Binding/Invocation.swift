@@ -13,6 +13,14 @@ public struct Invocation {
     public let arguments: [BoundArgument]
 
     public var clock: Clock { session.clock }
+
+    /// A fresh id that `isTaken` does not know. Seeded ids (`--deterministic --seed`) repeat
+    /// from one process to the next, so a new row must never take an id already stored.
+    public func newID(unless isTaken: (UUID) -> Bool) -> UUID {
+        var id = ids.next()
+        while isTaken(id) { id = ids.next() }
+        return id
+    }
     public var ids: IDGenerator { session.ids }
     /// Files and the error stream, for pictures, exports and imports.
     public var host: SessionHost { session.host }

@@ -35,7 +35,7 @@ enum AddClothes {
         let clothes: Clothes
         do {
             clothes = try viewModel.clothesFromInput(
-                input, newID: { pinned ?? invocation.ids.next() }, now: { created ?? invocation.clock.now() })
+                input, newID: { pinned ?? invocation.newID { state.store.clothes(withID: $0) != nil } }, now: { created ?? invocation.clock.now() })
         } catch {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
             throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)

@@ -78,18 +78,18 @@ enum TransferCommands {
             row, "category", ClothesCategory.self, missing: ClothesDetailViewModel.ValidationError.missingCategory.message)
         let season = try TransferFiles.term(
             row, "season", WeatherType.self, missing: ClothesDetailViewModel.ValidationError.missingWeather.message)
-        var id = invocation.ids.next
+        var given: UUID?
         if let text = row.fields["id"] ?? nil {
-            guard let given = UUID(uuidString: text) else {
+            guard let pinned = UUID(uuidString: text) else {
                 throw TransferFiles.RowProblem(line: line, message: "'\(text)' is not a full id")
             }
-            guard seen.insert(given).inserted else {
-                throw TransferFiles.RowProblem(line: line, message: "id \(given.uuidString) appears twice in the file")
+            guard seen.insert(pinned).inserted else {
+                throw TransferFiles.RowProblem(line: line, message: "id \(pinned.uuidString) appears twice in the file")
             }
-            guard state.store.clothes(withID: given) == nil else {
-                throw TransferFiles.RowProblem(line: line, message: "id \(given.uuidString) is already in the store")
+            guard state.store.clothes(withID: pinned) == nil else {
+                throw TransferFiles.RowProblem(line: line, message: "id \(pinned.uuidString) is already in the store")
             }
-            id = { given }
+            given = pinned
         }
         var created = invocation.clock.now
         if let text = row.fields["createdAt"] ?? nil {
@@ -98,8 +98,12 @@ enum TransferCommands {
             }
             created = { date }
         }
+        // Drawn last, so a bad row uses up no id (later ids stay as they were).
+        let taken = seen
+        let id = given ?? invocation.newID { state.store.clothes(withID: $0) != nil || taken.contains($0) }
+        seen.insert(id)
         return Clothes(
-            id: id(), createdAt: created(), category: category, weatherType: season,
+            id: id, createdAt: created(), category: category, weatherType: season,
             descriptions: (row.fields["description"] ?? nil) ?? "")
     }
 }

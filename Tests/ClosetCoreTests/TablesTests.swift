@@ -1,0 +1,124 @@
+import ClosetCore
+import Foundation
+import Testing
+
+/// A tiny codec for the engine's own tests: a row is a name with a number, keyed by name.
+enum NumberTable: TableCodec {
+    struct Row: Hashable, Sendable {
+        var name: String
+        var number: UInt32
+    }
+
+    static let schema = TableSchema<NumberTable>(name: "numbers")
+
+    static func key(of row: Row) -> String { row.name }
+    static func encode(_ row: Row, into writer: inout ByteWriter) {
+        writer.string(row.name)
+        writer.u32(row.number)
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Row {
+        Row(name: try reader.string(), number: try reader.u32())
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+    static func blobs(of row: Row) -> [String] { ["\(row.name)-\(row.number).bin"] }
+}
+
+/// The same rows under another table name, so two tables can be told apart.
+enum OtherTable: TableCodec {
+    static let schema = TableSchema<OtherTable>(name: "others")
+    static func key(of row: NumberTable.Row) -> String { row.name }
+    static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) { NumberTable.encode(row, into: &writer) }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> NumberTable.Row {
+        try NumberTable.decodeRow(from: &reader)
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}
+
+@Suite struct TablesTests {
+    typealias Row = NumberTable.Row
+
+    func names(_ operations: [EncodedOperation]) -> [String] {
+        operations.map { operation in
+            var reader = ByteReader(operation.key)
+            return operation.table + ":" + ((try? reader.string()) ?? "?") + (operation.row == nil ? "-" : "+")
+        }
+    }
+
+    @Test func aRollbackUndoesEveryTableInOrderAndKeepsRowOrder() throws {
+        let tables = Tables()
+        let numbers = try tables.table(NumberTable.schema)
+        let others = try tables.table(OtherTable.schema)
+        numbers.upsert(Row(name: "a", number: 1))
+        numbers.upsert(Row(name: "b", number: 2))
+        tables.forgetPendingChanges()
+        let mark = tables.savepoint()
+        numbers.remove("a")
+        others.upsert(Row(name: "x", number: 9))
+        numbers.upsert(Row(name: "b", number: 20))
+        numbers.upsert(Row(name: "a", number: 10))
+        #expect(numbers.rows.map(\.name) == ["b", "a"])
+        tables.rollback(to: mark)
+        #expect(numbers.rows == [Row(name: "a", number: 1), Row(name: "b", number: 2)])
+        #expect(others.count == 0)
+        #expect(tables.pendingOperations().isEmpty)
+    }
+
+    @Test func pendingOperationsAreTheNetChangeInFirstTouchedOrderAcrossTables() throws {
+        let tables = Tables()
+        let numbers = try tables.table(NumberTable.schema)
+        let others = try tables.table(OtherTable.schema)
+        numbers.upsert(Row(name: "gone", number: 1))
+        tables.forgetPendingChanges()
+        others.upsert(Row(name: "x", number: 1))
+        numbers.upsert(Row(name: "new", number: 1))
+        numbers.remove("gone")
+        others.upsert(Row(name: "x", number: 2))  // the same key again: one operation
+        numbers.upsert(Row(name: "brief", number: 1))
+        numbers.remove("brief")  // added and removed: a delete that changes nothing on replay
+        #expect(names(tables.pendingOperations()) == ["others:x+", "numbers:new+", "numbers:gone-", "numbers:brief-"])
+    }
+
+    @Test func theCommittedSnapshotLeavesOutWhatIsNotCommitted() throws {
+        let tables = Tables()
+        let numbers = try tables.table(NumberTable.schema)
+        for (name, number) in [("a", 1), ("b", 2), ("c", 3)] { numbers.upsert(Row(name: name, number: UInt32(number))) }
+        tables.forgetPendingChanges()
+        numbers.remove("a")
+        numbers.upsert(Row(name: "b", number: 20))
+        numbers.upsert(Row(name: "d", number: 4))
+        #expect(names(numbers.snapshot(committed: true)) == ["numbers:a+", "numbers:b+", "numbers:c+"])
+        let committedB = numbers.snapshot(committed: true)[1]
+        var reader = ByteReader(committedB.row ?? [])
+        #expect(try NumberTable.decodeRow(from: &reader).number == 2)
+        #expect(names(numbers.snapshot(committed: false)) == ["numbers:b+", "numbers:c+", "numbers:d+"])
+    }
+
+    @Test func aTableMetRawIsDecodedWhenItsSchemaAsks() throws {
+        let source = Tables()
+        try source.table(NumberTable.schema).upsert(Row(name: "kept", number: 7))
+        let target = Tables()  // knows no schema yet: the rows arrive as bytes
+        for operation in source.pendingOperations() { try target.apply(operation) }
+        #expect(target.all.map(\.name) == ["numbers"])
+        #expect(try target.table(NumberTable.schema).rows == [Row(name: "kept", number: 7)])
+    }
+
+    @Test func releasedBlobsAreTheOnesNoLongerReferenced() throws {
+        let store = MemoryStore([AnyTableSchema(NumberTable.schema)])
+        let numbers = try store.tables.table(NumberTable.schema)
+        try store.blobs.write([1], named: "a-1.bin")
+        numbers.upsert(Row(name: "a", number: 1))
+        try store.commit()
+        try store.blobs.write([2], named: "a-2.bin")
+        numbers.upsert(Row(name: "a", number: 2))
+        #expect(store.tables.releasedBlobs() == ["a-1.bin"])
+        try store.commit()
+        #expect(store.blobs.names.sorted() == ["a-2.bin"])
+    }
+
+    @Test func blobNamesCannotLeaveTheirFolder() {
+        for bad in ["../x", "a/b", ".hidden", "", "a b"] { #expect(!MemoryBlobs.isValidName(bad), "\(bad)") }
+        #expect(MemoryBlobs.isValidName("E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.png"))
+    }
+}

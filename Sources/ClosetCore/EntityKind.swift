@@ -1,6 +1,6 @@
 import Foundation
 
-/// A kind of thing a pack's commands work on (clothes, a style, a product): the words that
+/// A kind of thing a pack's commands work on (an item, a product, a movie): the words that
 /// name it and how its rows are shown. References, variables, listings, help and the output
 /// renderers read it, so the engine never names an entity itself.
 public struct EntityKind: Sendable, Hashable {
@@ -11,13 +11,13 @@ public struct EntityKind: Sendable, Hashable {
         case opaque
     }
 
-    /// "clothes", "style": the word in command paths and messages.
+    /// "item": the word in command paths and messages.
     public var singular: String
-    /// "clothes", "styles".
+    /// "items".
     public var plural: String
-    /// "옷", "스타일": accepted wherever the English word is.
+    /// The Korean word, accepted wherever the English word is.
     public var korean: String
-    /// How a message names one: "clothes", "a style".
+    /// How a message names one: "an item".
     public var indefinite: String
     public var keyStyle: KeyStyle
     /// Table columns (for people) and data columns (csv and line, for tools), in order. A
@@ -41,7 +41,7 @@ public struct EntityKind: Sendable, Hashable {
         self.dataColumns = dataColumns
     }
 
-    /// "1 style", "3 styles", "2 clothes".
+    /// "1 item", "3 items".
     public func counted(_ count: Int) -> String { "\(count) \(count == 1 ? singular : plural)" }
 
     /// Every word that names this kind: singular, plural, Korean.

@@ -7,12 +7,17 @@ import Foundation
 /// Where new entities get their id.
 public protocol IDGenerator: AnyObject {
     func next() -> UUID
+    /// Whether its ids can repeat ids already stored: a seeded sequence starts over in every
+    /// process; 122 random bits do not repeat.
+    var mayRepeat: Bool { get }
 }
 
 /// Random version-4 UUIDs from the kernel's generator, fetched 4 KB at a time. Foundation's
 /// `UUID()` on Linux opens /dev/urandom for every id, and even one getrandom call per word
 /// was a tenth of a 100,000-row seed replay.
 public final class RandomIDGenerator: IDGenerator {
+    public var mayRepeat: Bool { false }
+
     private static let batch = 512
     private var words: [UInt64] = []
     private var used = 0
@@ -57,6 +62,8 @@ extension UUID {
 /// `--deterministic`: version-4-shaped UUIDs from a SplitMix64 stream seeded by `--seed`,
 /// so the same script and seed give the same ids on every machine.
 public final class SeededIDGenerator: IDGenerator {
+    public var mayRepeat: Bool { true }
+
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -1,6 +1,6 @@
 /// The app's `ImageCacheManager`, made exact. The app's NSCache evicted "imprecisely"; here
 /// both limits always hold after a store, and the least recently used entry goes first.
-/// Entries are keyed by the clothes id and the picture's checksum, so a replaced picture is
+/// Entries are keyed by their owner's id and the picture's checksum, so a replaced picture is
 /// never served stale. Hits, misses and evictions are counted for `cache stats`.
 public final class ImageCacheManager {
     public static let defaultCountLimit = 100

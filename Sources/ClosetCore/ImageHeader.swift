@@ -2,7 +2,7 @@
 /// its signature and the pixel size from its header (PNG `IHDR`, JPEG `SOFn`). It also walks
 /// the file's structure to its end marker, so a truncated file is refused, not half-stored.
 public enum ImageHeader {
-    /// Larger pictures are refused: a wardrobe photo does not need more, and the cache's
+    /// Larger pictures are refused: an app's photo does not need more, and the cache's
     /// byte limit should hold many.
     public static let maximumBytes = 20 << 20
 

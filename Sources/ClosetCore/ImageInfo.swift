@@ -1,5 +1,5 @@
-/// What closet knows of a clothes' picture: its file format, pixel size and byte count.
-/// The pixels themselves live in the store's image folder, named by the clothes id.
+/// What closet knows of a stored picture: its file format, pixel size and byte count.
+/// The pixels themselves live in the store's image folder, named by its owner's id.
 public struct ImageInfo: Hashable, Sendable {
     public enum Format: String, Sendable, Hashable {
         case png, jpeg

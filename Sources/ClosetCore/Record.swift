@@ -36,7 +36,7 @@ public struct Field: Sendable, Hashable {
 /// One entity as output sees it, built by its pack; renderers turn records into tables,
 /// JSON, csv and lines, so a pack writes no output code.
 ///
-/// - `fields`: the JSON object, nested where the entity is (a style's clothes).
+/// - `fields`: the JSON object, nested where the entity is (a list of records inside a record).
 /// - `data`: flat values for csv and line, one per `EntityKind.dataColumns`.
 /// - `table`: values for people, one per `EntityKind.tableColumns` (short keys, labels).
 public struct Record: Sendable, Hashable {

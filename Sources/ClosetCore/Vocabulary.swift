@@ -14,11 +14,11 @@ public struct VocabularyInfo: Sendable, Hashable {
         public var spellings: [String] { [english, korean] + aliases }
     }
 
-    /// What the vocabulary is called in messages and help: "category", "season", "sort".
+    /// What the vocabulary is called in messages and help: "size", "sort".
     public var name: String
     public var terms: [Term]
     /// Usage lines spell the terms out (`new|old`) instead of naming the vocabulary
-    /// (`<season>`): for short vocabularies whose terms say more than their name.
+    /// (`<size>`): for short vocabularies whose terms say more than their name.
     public var spelledOutInUsage: Bool
     /// Every lowercased spelling → code: parsing a value is one dictionary lookup.
     private var spellingTable: [String: Int]
@@ -50,15 +50,16 @@ public struct VocabularyInfo: Sendable, Hashable {
         }.joined(separator: ", ")
     }
 
-    /// `<category>` or `new|old`.
+    /// `<size>` or `new|old`.
     public var placeholder: String {
         spelledOutInUsage ? terms.map(\.english).joined(separator: "|") : "<\(name)>"
     }
 }
 
-/// A pack's Swift enum over a vocabulary: its cases, in declaration order, are the terms.
-public protocol Vocabulary: CaseIterable, Hashable, Sendable where AllCases == [Self] {
-    /// What the vocabulary is called in messages: "category", "season", "sort".
+/// A pack's Swift enum over a vocabulary: its cases, in declaration order, are the terms,
+/// and each case's raw value is its position (0, 1, 2, ...): bound values carry that code.
+public protocol Vocabulary: CaseIterable, Hashable, Sendable, RawRepresentable where AllCases == [Self], RawValue == Int {
+    /// What the vocabulary is called in messages: "size", "sort".
     static var vocabularyName: String { get }
     /// Whether usage lines spell the terms out (see `VocabularyInfo.spelledOutInUsage`).
     static var spelledOutInUsage: Bool { get }
@@ -77,15 +78,11 @@ extension Vocabulary {
     /// Every spelling input accepts for this value: English, Korean, aliases.
     public var spellings: [String] { [englishName, korean] + aliases }
 
-    /// The term's position in `allCases`.
-    public var code: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    /// The term's position in `allCases` (its raw value).
+    @inlinable public var code: Int { rawValue }
 
     /// The value a bound code stands for.
-    public init?(code: Int) {
-        let all = Self.allCases
-        guard all.indices.contains(code) else { return nil }
-        self = all[code]
-    }
+    @inlinable public init?(code: Int) { self.init(rawValue: code) }
 
     /// Parses English names and aliases case-insensitively and Korean names exactly.
     public static func named(_ text: String) -> Self? {
@@ -96,8 +93,9 @@ extension Vocabulary {
     public static func makeInfo() -> VocabularyInfo {
         VocabularyInfo(
             name: vocabularyName,
-            terms: allCases.enumerated().map { code, value in
-                VocabularyInfo.Term(code: code, english: value.englishName, korean: value.korean, aliases: value.aliases)
+            terms: allCases.enumerated().map { position, value in
+                precondition(value.rawValue == position, "\(Self.self): raw values must be the cases' positions")
+                return VocabularyInfo.Term(code: position, english: value.englishName, korean: value.korean, aliases: value.aliases)
             },
             spelledOutInUsage: spelledOutInUsage)
     }

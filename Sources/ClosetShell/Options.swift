@@ -1,7 +1,7 @@
 import ClosetLanguage
 
 /// The command line (SPEC §7), parsed without any package: a handful of options, then an
-/// optional subcommand (`run`, `test`, `dump`-style verbs later).
+/// optional subcommand (`run`, `test`, `dump`, and other verbs later).
 public struct Options: Equatable {
     public enum Action: Equatable {
         case interactiveOrStdin

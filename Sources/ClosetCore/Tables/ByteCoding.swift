@@ -37,12 +37,18 @@ public struct ByteReader {
 
     public let bytes: [UInt8]
     public var position: Int
-    public let end: Int
+    public var end: Int
 
     public init(_ bytes: [UInt8], from start: Int = 0, to end: Int? = nil) {
         self.bytes = bytes
         self.position = start
         self.end = min(end ?? bytes.count, bytes.count)
+    }
+
+    /// Reads the given range of the same bytes next (a row inside a larger file).
+    @inlinable public mutating func reposition(to range: Range<Int>) {
+        position = range.lowerBound
+        end = min(range.upperBound, bytes.count)
     }
 
     public var isAtEnd: Bool { position >= end }

@@ -23,6 +23,18 @@ final class RawTable: StoredTable {
     func releasedBlobs() -> [String] { [] }
     func forgetChanges() {}
     func snapshot(committed: Bool) -> [EncodedOperation] { operations }
+    func framePendingOperations() -> FramedOperations { FramedOperations() }
+
+    func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int {
+        for operation in operations {
+            writer.u16(UInt16(clamping: operation.key.count))
+            writer.bytes += operation.key
+            let row = operation.row ?? []
+            writer.u32(UInt32(clamping: row.count))
+            writer.bytes += row
+        }
+        return count
+    }
     var referencedBlobs: Set<String> { [] }
     func reserveCapacity(_ capacity: Int) {}
 
@@ -43,8 +55,18 @@ final class RawTable: StoredTable {
         }
     }
 
-    func loadSnapshotRow(_ bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
-        apply(EncodedOperation(table: name, key: Array(bytes[key]), row: Array(bytes[row])))
+    func loadSnapshotRows(count: Int, from reader: inout ByteReader) throws(ByteReader.Malformed) {
+        for _ in 0..<count {
+            let key = try reader.raw(Int(try reader.u16()))
+            let row = try reader.raw(Int(try reader.u32()))
+            apply(EncodedOperation(table: name, key: key, row: row))
+        }
+    }
+
+    func apply(_ bytes: [UInt8], operations: [RowLocation]) {
+        for location in operations {
+            apply(EncodedOperation(table: name, key: Array(bytes[location.key]), row: location.row.map { Array(bytes[$0]) }))
+        }
     }
 
     func applyFormatOne(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed) {

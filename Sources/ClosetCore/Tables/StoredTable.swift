@@ -13,14 +13,45 @@ public protocol StoredTable: AnyObject {
     func forgetChanges()
     /// Every row as a put, in table order; `committed` leaves out what is not committed yet.
     func snapshot(committed: Bool) -> [EncodedOperation]
+    /// The same, framed straight into a file's buffer (`RowFrame`); returns how many rows.
+    func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int
+    /// The pending operations (see `pendingOperations`), framed (`RowFrame`) in one buffer.
+    func framePendingOperations() -> FramedOperations
     /// Applies a replayed change without logging it (opening a store is not a change).
     func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed)
-    /// Loads one of a snapshot's rows (all distinct, so no lookup): the key and row lie in
-    /// `bytes` at the given ranges.
-    func loadSnapshotRow(_ bytes: [UInt8], key: Range<Int>, row: Range<Int>) throws(ByteReader.Malformed)
+    /// Loads `count` snapshot rows of this table (all distinct, so no lookups), framed as
+    /// `RowFrame` says, from the reader's position; leaves the reader after them.
+    func loadSnapshotRows(count: Int, from reader: inout ByteReader) throws(ByteReader.Malformed)
+    /// Applies a run of replayed changes (a row range: put; none: delete by key), unlogged.
+    func apply(_ bytes: [UInt8], operations: [RowLocation]) throws(ByteReader.Malformed)
     /// Applies a format-1 operation read straight from its file (no length to skip by).
     func applyFormatOne(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed)
     /// Every blob any row refers to.
     var referencedBlobs: Set<String> { get }
     func reserveCapacity(_ capacity: Int)
+}
+
+/// Where one stored row (or, for a deletion, only its key) lies inside a file's bytes.
+public struct RowLocation: Sendable {
+    public var key: Range<Int>
+    public var row: Range<Int>?
+
+    public init(key: Range<Int>, row: Range<Int>?) {
+        self.key = key
+        self.row = row
+    }
+}
+
+/// Which table each change since the last commit went to, oldest first: one log shared by
+/// every table of a transaction set, so a rollback undoes changes across tables in order.
+public final class TransactionLog {
+    @usableFromInline var entries: [Int] = []
+
+    public init() {}
+
+    /// Notes a change to table `number`; returns its position.
+    @inlinable func record(_ number: Int) -> Int {
+        entries.append(number)
+        return entries.count - 1
+    }
 }

@@ -4,8 +4,7 @@
 public final class Tables {
     private var tables: [StoredTable] = []
     private var byName: [String: Int] = [:]
-    /// Which table each change since the last commit went to, oldest first.
-    private var log: [Int] = []
+    private let log = TransactionLog()
 
     public init(_ schemas: [AnyTableSchema] = []) {
         for schema in schemas where byName[schema.name] == nil { add(schema.makeTable()) }
@@ -14,32 +13,35 @@ public final class Tables {
     private func add(_ table: StoredTable) {
         byName[table.name] = tables.count
         tables.append(table)
-        if let owned = table as? any LoggingTable { owned.attach(to: self) }
+        if let owned = table as? any LoggingTable { owned.attach(to: log, number: tables.count - 1) }
     }
 
     /// The typed table of a schema. Rows already read for it (a table first met raw) are
     /// decoded now; ones that do not decode make it fail, leaving them untouched.
-    public func table<Codec: TableCodec>(_ schema: TableSchema<Codec>) throws(StoreError) -> Table<Codec> {
-        if let position = byName[schema.name] {
-            if let typed = tables[position] as? Table<Codec> { return typed }
-            guard let raw = tables[position] as? RawTable else {
-                throw StoreError("table '\(schema.name)' is registered twice with different row types")
-            }
-            let typed = Table<Codec>(name: schema.name)
-            for operation in raw.operations {
-                do {
-                    try typed.apply(operation)
-                } catch {
-                    throw StoreError("table '\(schema.name)' holds a row this build cannot read")
-                }
-            }
-            tables[position] = typed
-            typed.attach(to: self)
-            return typed
-        }
+    @inlinable public func table<Codec: TableCodec>(_ schema: TableSchema<Codec>) throws(StoreError) -> Table<Codec> {
+        if let typed = existing(schema.name) as? Table<Codec> { return typed }
         let typed = Table<Codec>(name: schema.name)
-        add(typed)
+        try adopt(typed)
         return typed
+    }
+
+    @usableFromInline func existing(_ name: String) -> StoredTable? { byName[name].map { tables[$0] } }
+
+    /// Registers a new typed table, taking over the rows of a raw one of its name.
+    @usableFromInline func adopt(_ typed: StoredTable & LoggingTable) throws(StoreError) {
+        guard let position = byName[typed.name] else { return add(typed) }
+        guard let raw = tables[position] as? RawTable else {
+            throw StoreError("table '\(typed.name)' is registered twice with different row types")
+        }
+        for operation in raw.operations {
+            do {
+                try typed.apply(operation)
+            } catch {
+                throw StoreError("table '\(typed.name)' holds a row this build cannot read")
+            }
+        }
+        tables[position] = typed
+        typed.attach(to: log, number: position)
     }
 
     /// Every table, known or carried raw, in the order first met.
@@ -64,19 +66,14 @@ public final class Tables {
 
     // MARK: transactions
 
-    func logChange(of table: StoredTable) -> Int {
-        log.append(byName[table.name] ?? 0)
-        return log.count - 1
-    }
-
-    public func savepoint() -> Savepoint { Savepoint(position: log.count) }
+    public func savepoint() -> Savepoint { Savepoint(position: log.entries.count) }
 
     public func rollback(to savepoint: Savepoint) {
-        while log.count > savepoint.position { tables[log.removeLast()].undoLast() }
+        while log.entries.count > savepoint.position { tables[log.entries.removeLast()].undoLast() }
     }
 
     /// Whether anything changed since the last commit.
-    public var hasPendingChanges: Bool { !log.isEmpty }
+    public var hasPendingChanges: Bool { !log.entries.isEmpty }
 
     /// The net effect of everything since the last commit, in first-touched order, as
     /// whole rows: what a journal record must hold to redo it.
@@ -84,12 +81,35 @@ public final class Tables {
         tables.flatMap { $0.pendingOperations() }.sorted { $0.position < $1.position }.map(\.operation)
     }
 
+    /// The same, framed (`RowFrame`) per table, with the order to write them in (first
+    /// touched first): what a journal writes, with no arrays per row.
+    public func framePendingOperations() -> PendingFrames {
+        var frames = PendingFrames()
+        var touched = 0
+        for table in tables {
+            let framed = table.framePendingOperations()
+            guard !framed.operations.isEmpty else { continue }
+            touched += 1
+            frames.tables.append((table.name, framed))
+        }
+        for (number, table) in frames.tables.enumerated() {
+            for index in table.framed.operations.indices { frames.order.append((number, index)) }
+        }
+        if touched > 1 {
+            frames.order.sort {
+                frames.tables[$0.table].framed.operations[$0.operation].position
+                    < frames.tables[$1.table].framed.operations[$1.operation].position
+            }
+        }
+        return frames
+    }
+
     /// Blobs that pending changes stopped referencing, to delete once they are committed.
     public func releasedBlobs() -> [String] { tables.flatMap { $0.releasedBlobs() } }
 
     /// Clears the undo log once its changes are safe.
     public func forgetPendingChanges() {
-        log.removeAll(keepingCapacity: true)
+        log.entries.removeAll(keepingCapacity: true)
         for table in tables { table.forgetChanges() }
     }
 
@@ -111,10 +131,19 @@ public final class Tables {
 }
 
 /// A table that logs its changes with a transaction set.
-protocol LoggingTable: StoredTable {
-    func attach(to tables: Tables)
+@usableFromInline protocol LoggingTable: StoredTable {
+    func attach(to log: TransactionLog, number: Int)
 }
 
 extension Table: LoggingTable {
-    func attach(to tables: Tables) { owner = tables }
+    @usableFromInline func attach(to log: TransactionLog, number: Int) {
+        self.log = log
+        logNumber = number
+    }
+}
+
+/// Every table's framed pending operations and the order to write them in.
+public struct PendingFrames {
+    public var tables: [(name: String, framed: FramedOperations)] = []
+    public var order: [(table: Int, operation: Int)] = []
 }

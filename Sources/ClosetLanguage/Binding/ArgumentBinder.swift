@@ -63,10 +63,10 @@ struct ArgumentBinder {
             // Unquoted commas are part of text: description=red,white is "red,white".
             return .text(values.map(\.text).joined(separator: ","))
         case .vocabulary(let info, let many):
-            if !many { return .terms(info, [try term(single(values, what: what), info)]) }
+            if !many { return .terms(vocabulary: info.name, codes: [try term(single(values, what: what), info)]) }
             var codes: [Int] = []
             for word in values { codes.append(try term(word, info)) }
-            return .terms(info, codes)
+            return .terms(vocabulary: info.name, codes: codes)
         case .count:
             let word = try single(values, what: what)
             guard word.text.allSatisfy(\.isASCII), let number = Int(word.text), number >= 0 else {

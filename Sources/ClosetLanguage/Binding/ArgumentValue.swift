@@ -4,8 +4,8 @@ import Foundation
 /// A checked value of a key or parameter.
 public enum ArgumentValue: Sendable {
     case text(String)
-    /// Terms of a vocabulary, by code, in the order written.
-    case terms(VocabularyInfo, [Int])
+    /// Terms of a vocabulary (named), by code, in the order written.
+    case terms(vocabulary: String, codes: [Int])
     case count(Int)
     case size(Int)
     case date(Date)

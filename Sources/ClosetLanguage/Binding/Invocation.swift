@@ -4,7 +4,7 @@ import Foundation
 /// A command call after binding: every key known and every value checked, refs resolved.
 /// Handlers read it through the typed accessors, and reach their pack's state, the clock,
 /// the ids and the host's files through it; never the session's other parts.
-public struct Invocation {
+public final class Invocation {
     let session: Session
     public let spec: CommandSpec
     public let call: CommandCall
@@ -18,7 +18,7 @@ public struct Invocation {
     /// from one process to the next, so a new row must never take an id already stored.
     public func newID(unless isTaken: (UUID) -> Bool) -> UUID {
         var id = ids.next()
-        while isTaken(id) { id = ids.next() }
+        while ids.mayRepeat, isTaken(id) { id = ids.next() }
         return id
     }
     public var ids: IDGenerator { session.ids }
@@ -40,15 +40,23 @@ public struct Invocation {
         return nil
     }
 
+    init(session: Session, spec: CommandSpec, call: CommandCall, parameters: [BoundArgument], arguments: [BoundArgument]) {
+        self.session = session
+        self.spec = spec
+        self.call = call
+        self.parameters = parameters
+        self.arguments = arguments
+    }
+
     /// The one term of a single-valued vocabulary key.
-    public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
+    @inlinable public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
         if case .terms(_, let codes)? = argument(key)?.value, let code = codes.first { return V(code: code) }
         return nil
     }
 
     /// Every term of a vocabulary argument's value, in the order written.
-    public static func values<V: Vocabulary>(_ type: V.Type, of value: ArgumentValue) -> [V]? {
-        guard case .terms(let info, let codes) = value, info.name == V.vocabularyName else { return nil }
+    @inlinable public static func values<V: Vocabulary>(_ type: V.Type, of value: ArgumentValue) -> [V]? {
+        guard case .terms(let vocabulary, let codes) = value, vocabulary == V.vocabularyName else { return nil }
         return codes.compactMap(V.init(code:))
     }
 

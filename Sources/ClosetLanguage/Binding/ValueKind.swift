@@ -16,7 +16,7 @@ public enum ValueKind: Sendable, Hashable {
     /// One term of a pack's vocabulary, or a comma-separated list of them.
     case vocabulary(VocabularyInfo, many: Bool)
     /// An entity (`<ref>`), or a list of them; `allowsNone` accepts `none` to empty a slot;
-    /// a constraint is checked by the entity's pack (a style's top slot takes a top).
+    /// a constraint is checked by the entity's pack (a slot that takes one kind of entity).
     case reference(EntityKind, many: Bool, allowsNone: Bool, constraint: ReferenceConstraint?)
 
     /// How usage lines show the value.
@@ -40,46 +40,5 @@ public enum ValueKind: Sendable, Hashable {
         case .reference(_, _, true, _), .path(true): ["none"]
         case .text, .count, .size, .date, .path, .newID, .reference: []
         }
-    }
-}
-
-/// A condition on a referenced entity, checked by the pack that owns it: "its `category`
-/// is the term with this code". The binder reports the pack's reason at the word.
-public struct ReferenceConstraint: Sendable, Hashable {
-    /// The vocabulary the condition is about ("category").
-    public var vocabulary: String
-    public var code: Int
-
-    public init(vocabulary: String, code: Int) {
-        self.vocabulary = vocabulary
-        self.code = code
-    }
-}
-
-/// A `key=value` a command accepts.
-public struct KeySpec: Sendable, Hashable {
-    public var name: String
-    public var kind: ValueKind
-    public var summary: String
-    public var isRequired: Bool
-
-    public init(_ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false) {
-        self.name = name
-        self.kind = kind
-        self.summary = summary
-        self.isRequired = required
-    }
-}
-
-/// A word after the command's name (`show clothes <ref>`).
-public struct ParameterSpec: Sendable, Hashable {
-    public var name: String
-    public var kind: ValueKind
-    public var summary: String
-
-    public init(_ name: String, _ kind: ValueKind, _ summary: String) {
-        self.name = name
-        self.kind = kind
-        self.summary = summary
     }
 }

@@ -21,7 +21,7 @@ public struct Completer {
         public var candidates: [Candidate]
     }
 
-    /// How many ids a list shows at most: a big wardrobe should not flood the screen.
+    /// How many ids a list shows at most: a big store should not flood the screen.
     public static let idCandidateLimit = 50
 
     let session: Session

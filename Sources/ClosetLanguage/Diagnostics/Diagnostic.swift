@@ -1,4 +1,4 @@
-/// A problem found in a statement, as data: a message in the house style (lower case, no
+/// A problem found in a statement, as data: a message in the house manner (lower case, no
 /// trailing period, user input in single quotes), the range it is about, and an optional
 /// `did you mean` word. Thrown by every stage; rendered in one place (`DiagnosticRenderer`).
 public struct Diagnostic: Error, Hashable, Sendable {

@@ -1,7 +1,7 @@
 /// The one place diagnostics become text:
 ///
-///     seed.closet:12:22: error: unknown category 'topp'; did you mean 'top'?
-///     add clothes category=topp season=fall
+///     seed.closet:12:22: error: unknown kind 'smal'; did you mean 'small'?
+///     add item kind=smal note=blue
 ///                          ^^^^
 ///
 /// The origin prefix appears for scripts (`file:line:column:`), not at the prompt or in `-c`.

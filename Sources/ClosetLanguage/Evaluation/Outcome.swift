@@ -25,30 +25,3 @@ public enum Outcome: Sendable {
         .entities(Entities(kind: kind, keys: keys, isListing: true, records: records))
     }
 }
-
-/// Entities a statement returned. Records are made only when something is shown: a seed
-/// script replayed into /dev/null builds none.
-public struct Entities: Sendable {
-    public var kind: EntityKind
-    public var keys: [EntityKey]
-    /// A listing is numbered, counted (`(N rows)`) and becomes the target of `@N`.
-    public var isListing: Bool
-    public var records: @Sendable () -> [Record]
-}
-
-/// Rows of text cells under named columns: what table, csv and line output draw.
-public struct Grid: Sendable, Hashable {
-    public var columns: [String]
-    public var rows: [[String]]
-    /// Columns drawn right-aligned in a table (numbers).
-    public var numericColumns: Set<Int>
-    /// Whether a table ends with `(N rows)`: listings do, single entities do not.
-    public var isListing: Bool
-
-    public init(columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false) {
-        self.columns = columns
-        self.rows = rows
-        self.numericColumns = numericColumns
-        self.isListing = isListing
-    }
-}

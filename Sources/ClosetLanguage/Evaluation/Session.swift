@@ -91,7 +91,7 @@ public final class Session {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
         let statement: Statement?
         do {
-            statement = try Parser.parse(source.text)
+            statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
         } catch {
             echo(source)
             report(error, source: source, origin: origin)

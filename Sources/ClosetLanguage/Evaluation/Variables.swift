@@ -1,7 +1,7 @@
 import ClosetCore
 
-/// What `let $name = ...` bound. Entities are kept by key, so `$coat` always means the clothes
-/// as it is now, and a removed one is reported as gone rather than shown stale.
+/// What `let $name = ...` bound. Entities are kept by key, so `$x` always means the entity as
+/// it is now, and a removed one is reported as gone rather than shown stale.
 public enum VariableValue: Hashable, Sendable {
     /// One entity (`isList` false) or a listing's entities.
     case entities(EntityKind, [EntityKey], isList: Bool)

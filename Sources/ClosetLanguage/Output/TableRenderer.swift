@@ -1,8 +1,8 @@
 /// Aligned columns. Plain (for pipes and golden files):
 ///
-///     #  id        category  season
-///     -  --------  --------  ------
-///     1  3F2A9C1E  top       fall
+///     #  id        kind   note
+///     -  --------  -----  ----
+///     1  3F2A9C1E  small  blue
 ///     (1 row)
 ///
 /// or drawn with box characters on a terminal. Widths count display cells, so Hangul and

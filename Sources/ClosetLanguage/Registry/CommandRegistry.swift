@@ -23,6 +23,7 @@ public struct CommandRegistry: Sendable {
     public mutating func register(_ pack: Pack) {
         let number = packs.count
         packs.append(pack)
+        if packs.count == 1 || syntaxExamples == .generic, let examples = pack.syntaxExamples { syntaxExamples = examples }
         for kind in pack.entityKinds {
             for word in kind.words { entityWords[word.lowercased()] = kind.singular }
         }
@@ -53,6 +54,9 @@ public struct CommandRegistry: Sendable {
         return commands.indices.filter { packOfCommand[$0] == number }.map { commands[$0] }
     }
 
+    /// The parser's examples, from the first pack that offers them.
+    public private(set) var syntaxExamples = SyntaxExamples.generic
+
     /// Every entity kind of every pack.
     public var entityKinds: [EntityKind] { packs.flatMap(\.entityKinds) }
 
@@ -65,7 +69,7 @@ public struct CommandRegistry: Sendable {
         return seen + ["let"]
     }
 
-    /// Second words valid after a verb (`clothes`, `style`, `stats`).
+    /// Second words valid after a verb (an entity word, or `stats`).
     public func objects(after verb: String) -> [String] {
         var seen: [String] = []
         for spec in commands {
@@ -125,9 +129,9 @@ public struct CommandRegistry: Sendable {
         return spec
     }
 
-    /// Entity words accept singular, plural and Korean (`style`, `styles`, `스타일`); other
+    /// Entity words accept singular, plural and Korean (`item`, `items`, and its Korean word); other
     /// second words (`stats`) are only lowercased.
-    func normalizedObject(_ word: String) -> String {
+    public func normalizedObject(_ word: String) -> String {
         let lowered = word.lowercased()
         return entityWords[lowered] ?? lowered
     }

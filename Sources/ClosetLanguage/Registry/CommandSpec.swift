@@ -2,9 +2,9 @@
 /// builds one of these; the registry collects them, and help, completion, suggestions and the
 /// docs all read from it.
 public struct CommandSpec: Sendable {
-    /// The words that name it: `["add", "clothes"]`, `["cache", "stats"]`.
+    /// The words that name it: `["add", "item"]`, `["cache", "stats"]`.
     public var path: [String]
-    /// Other names: `[["filter", "clothes"]]`.
+    /// Other names: `[["filter", "items"]]`.
     public var aliases: [[String]]
     public var summary: String
     public var parameters: [ParameterSpec]
@@ -34,7 +34,7 @@ public struct CommandSpec: Sendable {
 
     public var name: String { path.joined(separator: " ") }
 
-    /// `add clothes category=<category> season=<season> [description=<text>] ...`
+    /// `add item kind=<kind> [note=<text>] ...`
     public var usage: String {
         var parts = path
         parts += parameters.map(\.kind.placeholder)

@@ -6,7 +6,7 @@
 /// `key=value` is written without blanks; a blank after `=` or `,` is a missing value.
 /// The parser knows no command names: the evaluator resolves words against the registry.
 public enum Parser {
-    public static func parse(_ text: String) throws(Diagnostic) -> Statement? {
+    public static func parse(_ text: String, examples: SyntaxExamples = .generic) throws(Diagnostic) -> Statement? {
         let tokens = try Lexer.tokenize(text)
         guard let first = tokens.first else { return nil }
         var cursor = Cursor(tokens: tokens)
@@ -15,9 +15,9 @@ public enum Parser {
             return try dotStatement(&cursor)
         }
         if case .word("let") = first.kind, tokens.count > 1 {
-            return try binding(&cursor)
+            return try binding(&cursor, examples)
         }
-        let call = try command(&cursor)
+        let call = try command(&cursor, examples)
         return Statement(kind: .command(call), range: call.range)
     }
 
@@ -72,12 +72,12 @@ public enum Parser {
         return Statement(kind: .dot(call), range: range)
     }
 
-    private static func binding(_ cursor: inout Cursor) throws(Diagnostic) -> Statement {
+    private static func binding(_ cursor: inout Cursor, _ examples: SyntaxExamples) throws(Diagnostic) -> Statement {
         guard let letToken = cursor.current else { throw Diagnostic("expected 'let'", at: nil) }
         cursor.advance()
         guard let nameToken = cursor.current, case .word(let raw) = nameToken.kind, raw.hasPrefix("$") else {
             throw Diagnostic(
-                "expected a variable after 'let', like 'let $coat = add clothes ...'",
+                "expected a variable after 'let', like '\(examples.binding)'",
                 at: cursor.current?.range ?? letToken.range)
         }
         let name = String(raw.dropFirst())
@@ -93,14 +93,14 @@ public enum Parser {
         guard cursor.current != nil else {
             throw Diagnostic("expected a command after '='", at: equals.range)
         }
-        let call = try command(&cursor)
+        let call = try command(&cursor, examples)
         let range = letToken.range.union(call.range)
         return Statement(
             kind: .binding(Binding(name: name, nameRange: nameToken.range, command: call, range: range)),
             range: range)
     }
 
-    private static func command(_ cursor: inout Cursor) throws(Diagnostic) -> CommandCall {
+    private static func command(_ cursor: inout Cursor, _ examples: SyntaxExamples) throws(Diagnostic) -> CommandCall {
         var words: [Word] = []
         var arguments: [Argument] = []
         var range: SourceRange?
@@ -110,7 +110,7 @@ public enum Parser {
             case .equals:
                 throw Diagnostic("unexpected '=': write arguments as key=value with no blanks", at: token.range)
             case .comma:
-                throw Diagnostic("unexpected ',': list values go after a key, like season=fall,winter", at: token.range)
+                throw Diagnostic("unexpected ',': list values go after a key, like \(examples.list)", at: token.range)
             case .word(let text), .quoted(let text):
                 let item = Word(text: text, isQuoted: token.kind == .quoted(text), range: token.range)
                 cursor.advance()

@@ -22,7 +22,7 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 public struct JSONReader {
-    /// Nesting deeper than this is refused (clothes are two levels deep).
+    /// Nesting deeper than this is refused (records are a few levels deep).
     public static let maximumDepth = 64
 
     public struct Failure: Error, Equatable {

@@ -164,15 +164,17 @@ public final class DurableStore: Store {
         let schemas = schemas
         let read: JournalFormat.JournalContents?
         do {
-            read = try JournalFormat.readJournal(bytes) { layout, reader throws(ByteReader.Malformed) in
+            read = try JournalFormat.readJournal(bytes) { layout, count, reader throws(ByteReader.Malformed) in
                 switch layout {
                 case .formatOne:
-                    guard let (table, put) = tables.table(formatOneTag: try reader.u8(), schemas: schemas) else {
-                        throw ByteReader.Malformed()
+                    for _ in 0..<count {
+                        guard let (table, put) = tables.table(formatOneTag: try reader.u8(), schemas: schemas) else {
+                            throw ByteReader.Malformed()
+                        }
+                        try table.applyFormatOne(put: put, from: &reader)
                     }
-                    try table.applyFormatOne(put: put, from: &reader)
                 case .formatTwo:
-                    try tables.apply(JournalFormat.decodeOperation(&reader))
+                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
                 case .newer:
                     throw ByteReader.Malformed()
                 }
@@ -217,14 +219,14 @@ public final class DurableStore: Store {
 
     public func commit() throws(StoreError) {
         guard tables.hasPendingChanges else { return }
-        let operations = tables.pendingOperations()
-        guard !operations.isEmpty else {
+        let frames = tables.framePendingOperations()
+        guard !frames.order.isEmpty else {
             tables.forgetPendingChanges()
             return
         }
         if let broken { throw StoreError(broken) }
         if needsUpgrade { try upgrade() }
-        let record = JournalFormat.record(operations)
+        let record = JournalFormat.record(frames)
         do throws(POSIXFile.Failure) {
             guard lseek(journal, off_t(journalLength), SEEK_SET) >= 0 else { throw POSIXFile.failure("cannot seek", path + "/journal") }
             try POSIXFile.writeAll(journal, record, path: path + "/journal")

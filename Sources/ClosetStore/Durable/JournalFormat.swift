@@ -57,7 +57,28 @@ enum JournalFormat {
         var payload = ByteWriter()
         payload.u32(UInt32(operations.count))
         for operation in operations { encode(operation, into: &payload) }
+        return seal(payload)
+    }
+
+    /// A record of framed operations (the tables wrote their rows straight into buffers).
+    static func record(_ frames: PendingFrames) -> [UInt8] {
+        var payload = ByteWriter()
+        payload.bytes.reserveCapacity(frames.tables.reduce(8) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
+        payload.u32(UInt32(frames.order.count))
+        let names = frames.tables.map { Array($0.name.utf8.prefix(255)) }
+        for (table, operation) in frames.order {
+            payload.u8(UInt8(names[table].count))
+            payload.bytes += names[table]
+            let framed = frames.tables[table].framed
+            payload.bytes += framed.bytes.bytes[framed.operations[operation].range]
+        }
+        return seal(payload)
+    }
+
+    /// length | checksum | payload.
+    private static func seal(_ payload: ByteWriter) -> [UInt8] {
         var record = ByteWriter()
+        record.bytes.reserveCapacity(payload.bytes.count + 8)
         record.u32(UInt32(payload.bytes.count))
         record.u32(Checksum.crc32(payload.bytes))
         record.bytes += payload.bytes
@@ -79,6 +100,40 @@ enum JournalFormat {
         let utf8 = Array(table.utf8.prefix(255))
         writer.u8(UInt8(utf8.count))
         writer.bytes += utf8
+    }
+
+    /// Reads `count` format-2 operations and applies them, each run of operations on one
+    /// table in one call (the table decodes its rows where they lie, without copying).
+    static func applyOperations(_ count: Int, from reader: inout ByteReader, to tables: Tables) throws(ByteReader.Malformed) {
+        var runTable: StoredTable?
+        var runName: ArraySlice<UInt8> = []
+        var run: [RowLocation] = []
+        for _ in 0..<count {
+            let nameLength = Int(try reader.u8())
+            let nameStart = try reader.take(nameLength)
+            let name = reader.bytes[nameStart..<(nameStart + nameLength)]
+            if runTable == nil || name != runName {
+                if let table = runTable, !run.isEmpty { try table.apply(reader.bytes, operations: run) }
+                run.removeAll(keepingCapacity: true)
+                runTable = tables.table(named: String(decoding: name, as: UTF8.self))
+                runName = name
+            }
+            let kind = try reader.u8()
+            let keyLength = Int(try reader.u16())
+            let keyStart = try reader.take(keyLength)
+            let key = keyStart..<(keyStart + keyLength)
+            switch kind {
+            case 1:
+                let rowLength = Int(try reader.u32())
+                let rowStart = try reader.take(rowLength)
+                run.append(RowLocation(key: key, row: rowStart..<(rowStart + rowLength)))
+            case 2:
+                run.append(RowLocation(key: key, row: nil))
+            default:
+                throw ByteReader.Malformed()
+            }
+        }
+        if let table = runTable, !run.isEmpty { try table.apply(reader.bytes, operations: run) }
     }
 
     static func decodeOperation(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> EncodedOperation {
@@ -111,13 +166,13 @@ enum JournalFormat {
         var offset: Int
     }
 
-    /// Reads records until the first torn one, handing each record's payload to `apply`
-    /// once its checksum holds. A bad tail (incomplete, or failing its checksum: a commit
+    /// Reads records until the first torn one, handing each record's operations (their
+    /// count, then a reader at the first) to `apply` once its checksum holds. A bad tail (incomplete, or failing its checksum: a commit
     /// that never finished) is not an error: what is complete is kept, and `damage` says what
     /// was not. A complete, checksum-valid record that `apply` cannot decode is a committed
     /// transaction this build cannot read: that throws, and nothing is dropped.
     static func readJournal(
-        _ bytes: [UInt8], apply: (Layout, inout ByteReader) throws(ByteReader.Malformed) -> Void
+        _ bytes: [UInt8], apply: (Layout, Int, inout ByteReader) throws(ByteReader.Malformed) -> Void
     ) throws(UnreadableRecord) -> JournalContents? {
         guard bytes.count >= journalHeaderSize, let layout = layout(bytes, journal: true) else { return nil }
         var header = ByteReader(bytes, from: 8, to: 16)
@@ -143,8 +198,7 @@ enum JournalFormat {
             }
             var payload = ByteReader(bytes, from: start, to: end)
             do {
-                let count = Int(try payload.u32())
-                for _ in 0..<count { try apply(layout, &payload) }
+                try apply(layout, Int(try payload.u32()), &payload)
                 guard payload.isAtEnd else { throw ByteReader.Malformed() }
             } catch {
                 throw UnreadableRecord(offset: position)
@@ -166,15 +220,10 @@ enum JournalFormat {
         writer.u32(UInt32(tables.count))
         for table in tables {
             name(table.name, into: &writer)
-            let rows = table.snapshot(committed: committed)
-            writer.u64(UInt64(rows.count))
-            for row in rows {
-                writer.u16(UInt16(clamping: row.key.count))
-                writer.bytes += row.key
-                let body = row.row ?? []
-                writer.u32(UInt32(clamping: body.count))
-                writer.bytes += body
-            }
+            let countAt = writer.bytes.count
+            writer.u64(0)
+            let count = UInt64(table.writeSnapshot(committed: committed, into: &writer))
+            for shift in 0..<8 { writer.bytes[countAt + shift] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(shift))) }
         }
         writer.u32(Checksum.crc32(writer.bytes))
         return writer.bytes
@@ -215,15 +264,8 @@ enum JournalFormat {
                     let name = String(decoding: try reader.raw(Int(try reader.u8())), as: UTF8.self)
                     let table = tables.table(named: name)
                     let count = try reader.u64()
-                    table.reserveCapacity(Int(min(count, 1 << 24)))
-                    for _ in 0..<count {
-                        let keyStart = reader.position + 2
-                        let keyLength = Int(try reader.u16())
-                        _ = try reader.take(keyLength)
-                        let rowLength = Int(try reader.u32())
-                        let rowStart = try reader.take(rowLength)
-                        try table.loadSnapshotRow(bytes, key: keyStart..<(keyStart + keyLength), row: rowStart..<(rowStart + rowLength))
-                    }
+                    guard count <= UInt64(bytes.count) else { throw ByteReader.Malformed() }
+                    try table.loadSnapshotRows(count: Int(count), from: &reader)
                 }
             case .newer:
                 throw SnapshotProblem.newer

@@ -13,9 +13,10 @@ public enum Wardrobe {
         commands: [
             AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
             RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,
-            EditStyle.spec, RemoveStyle.spec, CacheCommands.stats, CacheCommands.limit, CacheCommands.clear,
-            TransferCommands.exportClothes, TransferCommands.exportStyles, TransferCommands.importClothes,
+            EditStyle.spec, RemoveStyle.spec, CacheStats.spec, CacheLimit.spec, CacheClear.spec,
+            ExportClothes.spec, ExportStyles.spec, ImportClothes.spec,
         ],
+        syntaxExamples: SyntaxExamples(binding: "let $coat = add clothes ...", list: "season=fall,winter"),
         makeState: { try WardrobeState($0) })
 
     public static let clothes = EntityKind(
@@ -111,5 +112,11 @@ public enum Wardrobe {
 
     static func outcome(_ list: [Style]) -> Outcome {
         .listing(Wardrobe.style, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
+    }
+
+    /// Writes a listing to `to=` through the engine's transfer files.
+    static func export(_ outcome: Outcome, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+        guard case .entities(let entities) = outcome else { return outcome }
+        return try TransferFiles.export(entities, invocation)
     }
 }

@@ -4,7 +4,7 @@ import ClosetCore
 enum HelpCommand {
     static let spec = DotCommandSpec(
         name: ".help", summary: "list commands, or explain one or a pack", arguments: ["[command|pack]"],
-        examples: [".help", ".help add", ".help list clothes", ".help .mode", ".help wardrobe"],
+        examples: [".help", ".help add", ".help .mode"],
         run: { invocation in
             let registry = invocation.session.registry
             let words = invocation.call.arguments
@@ -67,7 +67,7 @@ public enum HelpText {
         return "\nValues (English or Korean):\n" + seen.map { "  " + pad($0.name, width) + "  " + $0.summary + "\n" }.joined()
     }
 
-    /// Help for `add`, `add clothes`, `.mode`; nil if no such topic.
+    /// Help for a verb (`add`), a command, a dot command or a pack; nil if no such topic.
     public static func topic(_ topic: String, _ registry: CommandRegistry) -> String? {
         let lowered = topic.lowercased()
         if lowered.hasPrefix(".") {

@@ -35,7 +35,7 @@ enum AddClothes {
         let clothes: Clothes
         do {
             clothes = try viewModel.clothesFromInput(
-                input, newID: { pinned ?? invocation.newID { state.store.clothes(withID: $0) != nil } }, now: { created ?? invocation.clock.now() })
+                input, newID: { pinned ?? invocation.newID(unless: state.store.containsClothes) }, now: { created ?? invocation.clock.now() })
         } catch {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
             throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)
@@ -45,51 +45,5 @@ enum AddClothes {
         }
         try viewModel.save(clothes: clothes)
         return Wardrobe.outcome(clothes)
-    }
-}
-
-/// `image=<path>` (and `image=none` on edit): the picture read and checked before anything
-/// is written.
-enum ImageArgument {
-    enum Change {
-        case set(bytes: [UInt8], info: ImageInfo)
-        case remove
-    }
-
-    static func change(_ invocation: Invocation) throws(Diagnostic) -> Change? {
-        guard let argument = invocation.argument("image") else { return nil }
-        switch argument.value {
-        case .path(let path):
-            let picture = try invocation.readPicture(path, range: argument.range)
-            return .set(bytes: picture.bytes, info: picture.info)
-        case .none:
-            return .remove
-        case .text, .terms, .count, .size, .date, .references, .id:
-            throw Diagnostic("'image' takes a file path or none", at: argument.range)
-        }
-    }
-
-    static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
-        switch try change(invocation) {
-        case .set(let bytes, let info)?:
-            return (bytes, info)
-        case .remove?:
-            throw Diagnostic(
-                "image=none removes a picture on edit; new clothes have none to remove",
-                at: invocation.argument("image")?.range)
-        case nil:
-            return nil
-        }
-    }
-}
-
-/// `id=<uuid>` on `add`: a pinned id must be new.
-enum NewID {
-    static func check(_ invocation: Invocation, exists: (UUID) -> Bool) throws(Diagnostic) -> UUID? {
-        guard let id = invocation.id("id") else { return nil }
-        if exists(id) {
-            throw Diagnostic("id '\(id.uuidString)' is already used", at: invocation.argument("id")?.range)
-        }
-        return id
     }
 }

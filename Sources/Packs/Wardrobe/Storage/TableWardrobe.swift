@@ -54,6 +54,8 @@ public final class TableWardrobe: WardrobeStore {
 
     public func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
 
+    public func containsClothes(_ id: UUID) -> Bool { clothesTable.contains(id) }
+
     public func save(clothes: Clothes) throws(RepositoryError) { clothesTable.upsert(clothes) }
 
     public func remove(clothes: Clothes) throws(RepositoryError) {

@@ -2,36 +2,10 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `export` and `import` of the wardrobe: which rows go out, and how a row read back becomes
-/// clothes. Files, formats, bad-row reports and all-or-nothing are the engine's
-/// (`TransferFiles`). Pictures are not carried by JSON or CSV (only their size); `.dump
-/// --images` moves them.
-enum TransferCommands {
-    static let exportClothes = CommandSpec(
-        path: ["export", "clothes"],
-        summary: "write clothes (filtered like list clothes) to a .json or .csv file",
-        keys: Wardrobe.clothesFilterKeys + [KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)],
-        examples: ["export clothes to=wardrobe.json", "export clothes season=winter to=winter.csv"],
-        keysRepeat: true,
-        run: { invocation in
-            try export(Wardrobe.outcome(Wardrobe.filteredClothes(invocation)), invocation)
-        })
-
-    static let exportStyles = CommandSpec(
-        path: ["export", "styles"],
-        summary: "write styles to a .json or .csv file",
-        keys: [
-            KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
-            KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
-            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true),
-        ],
-        examples: ["export styles to=styles.json"],
-        keysRepeat: true,
-        run: { invocation in
-            try export(Wardrobe.outcome(ListStyles.filteredStyles(invocation)), invocation)
-        })
-
-    static let importClothes = CommandSpec(
+/// `import clothes from=<file>`: how a row read back becomes clothes. Files, formats, bad-row
+/// reports and all-or-nothing are the engine's (`TransferFiles`).
+enum ImportClothes {
+    static let spec = CommandSpec(
         path: ["import", "clothes"],
         summary: "add clothes from a .json or .csv file: every row or none",
         keys: [KeySpec("from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true)],
@@ -41,11 +15,6 @@ enum TransferCommands {
         ],
         examples: ["import clothes from=wardrobe.json", "import clothes from=sheet.csv"],
         run: run)
-
-    private static func export(_ outcome: Outcome, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
-        guard case .entities(let entities) = outcome else { return outcome }
-        return try TransferFiles.export(entities, invocation)
-    }
 
     static let fieldNames = ["id", "createdAt", "category", "season", "description", "image"]
 

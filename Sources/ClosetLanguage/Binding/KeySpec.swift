@@ -1,0 +1,16 @@
+import ClosetCore
+
+/// A `key=value` a command accepts.
+public struct KeySpec: Sendable, Hashable {
+    public var name: String
+    public var kind: ValueKind
+    public var summary: String
+    public var isRequired: Bool
+
+    public init(_ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+        self.isRequired = required
+    }
+}

@@ -1,0 +1,10 @@
+import ClosetCore
+
+/// The dot commands: shell settings and actions, never stored (SPEC §5). They belong to the
+/// engine, not to a pack, and work the same whatever packs are installed.
+enum ShellCommands {
+    static let all: [DotCommandSpec] = [
+        HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
+        TimerCommand.spec, VarsCommand.spec, StoreCommand.spec, DumpCommand.spec, QuitCommand.spec,
+    ]
+}

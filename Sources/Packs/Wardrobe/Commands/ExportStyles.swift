@@ -1,0 +1,20 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `export styles [season=..] [sort=..] to=<file>`: styles to JSON or CSV.
+enum ExportStyles {
+    static let spec = CommandSpec(
+        path: ["export", "styles"],
+        summary: "write styles to a .json or .csv file",
+        keys: [
+            KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
+            KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
+            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true),
+        ],
+        examples: ["export styles to=styles.json"],
+        keysRepeat: true,
+        run: { invocation in
+            try Wardrobe.export(Wardrobe.outcome(ListStyles.filteredStyles(invocation)), invocation)
+        })
+}

@@ -1,0 +1,38 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `image=<path>` (and `image=none` on edit): the picture read and checked before anything
+/// is written.
+enum ImageArgument {
+    enum Change {
+        case set(bytes: [UInt8], info: ImageInfo)
+        case remove
+    }
+
+    static func change(_ invocation: Invocation) throws(Diagnostic) -> Change? {
+        guard let argument = invocation.argument("image") else { return nil }
+        switch argument.value {
+        case .path(let path):
+            let picture = try invocation.readPicture(path, range: argument.range)
+            return .set(bytes: picture.bytes, info: picture.info)
+        case .none:
+            return .remove
+        case .text, .terms, .count, .size, .date, .references, .id:
+            throw Diagnostic("'image' takes a file path or none", at: argument.range)
+        }
+    }
+
+    static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
+        switch try change(invocation) {
+        case .set(let bytes, let info)?:
+            return (bytes, info)
+        case .remove?:
+            throw Diagnostic(
+                "image=none removes a picture on edit; new clothes have none to remove",
+                at: invocation.argument("image")?.range)
+        case nil:
+            return nil
+        }
+    }
+}

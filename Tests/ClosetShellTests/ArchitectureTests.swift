@@ -1,0 +1,126 @@
+import ClosetLanguage
+@testable import ClosetShell
+import Foundation
+import Testing
+
+/// The folder tree is the architecture: these tests read `import` lines so a shortcut across
+/// layers fails here instead of growing quietly.
+@Suite struct ArchitectureTests {
+    static let sources = repositoryRoot + "/Sources"
+    /// Modules every layer may use: the standard library's neighbours, not ours.
+    static let system: Set<String> = ["Foundation", "FoundationNetworking", "Glibc", "Darwin", "Dispatch"]
+    static let engine: Set<String> = ["ClosetCore", "ClosetLanguage"]
+
+    /// Each module's Swift files → the modules they import.
+    static func imports(under folder: String) -> [String: Set<String>] {
+        var found: [String: Set<String>] = [:]
+        let root = sources + "/" + folder
+        guard let files = FileManager.default.enumerator(atPath: root) else { return [:] }
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = (try? String(contentsOfFile: root + "/" + file, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") })
+                else { continue }
+                found[file, default: []].insert(String(words[index + 1]))
+            }
+        }
+        return found
+    }
+
+    static var packFolders: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sources + "/Packs")) ?? []).sorted()
+    }
+
+    func expect(_ folder: String, importsOnly allowed: Set<String>) {
+        let found = Self.imports(under: folder)
+        #expect(!found.isEmpty, "no Swift files under \(folder)")
+        for (file, modules) in found {
+            for module in modules.subtracting(allowed).subtracting(Self.system) {
+                Issue.record("\(folder)/\(file) imports \(module)")
+            }
+        }
+    }
+
+    @Test func theCoreImportsNothingOfOurs() { expect("ClosetCore", importsOnly: []) }
+
+    @Test func theLanguageImportsOnlyTheCore() { expect("ClosetLanguage", importsOnly: ["ClosetCore"]) }
+
+    @Test func theStoreImportsOnlyTheCore() { expect("ClosetStore", importsOnly: ["ClosetCore"]) }
+
+    @Test func aPackImportsOnlyTheEngineNeverAnotherPackTheStoreOrTheShell() {
+        #expect(!Self.packFolders.isEmpty)
+        for pack in Self.packFolders { expect("Packs/" + pack, importsOnly: Self.engine) }
+    }
+
+    @Test func theExecutableIsThin() throws {
+        let main = try String(contentsOfFile: Self.sources + "/closet/main.swift", encoding: .utf8)
+        #expect(main.split(separator: "\n").filter { !$0.hasPrefix("//") && !$0.isEmpty }.count <= 3)
+    }
+
+    /// Only a pack names its domain: the engine, the store and the shell never say clothes,
+    /// styles, categories or seasons (the wardrobe's words).
+    @Test func noFileOutsideTheWardrobeNamesItsWords() throws {
+        let words = ["clothes", "style", "styles", "category", "categories", "season", "seasons"]
+        let root = Self.sources
+        guard let files = FileManager.default.enumerator(atPath: root) else { return }
+        for case let file as String in files where !file.hasPrefix("Packs/Wardrobe/") {
+            guard [".swift", ".c", ".h"].contains(where: file.hasSuffix) else { continue }
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8).lowercased()
+            let tokens = Set(text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            for word in words where tokens.contains(word) { Issue.record("\(file) names '\(word)'") }
+        }
+    }
+
+    @Test func everyPackFolderIsInstalled() {
+        #expect(InstalledPacks.all.count == Self.packFolders.count)
+    }
+}
+
+/// The registry's rules, and that every command is pinned by at least one golden file.
+@Suite struct RegistryTests {
+    @Test func theInstalledRegistryIsValid() {
+        #expect(RegistryValidator.problems(InstalledPacks.registry) == [])
+    }
+
+    @Test func theValidatorFindsAPathClaimedTwiceAndABadExample() {
+        let wardrobe = InstalledPacks.all[0]
+        var copy = wardrobe
+        copy.name = "copy"
+        copy.entityKinds = []
+        copy.tables = []
+        copy.commands = [wardrobe.commands[0]]
+        copy.commands[0].examples = ["add clothes category=hat season=fall"]
+        let problems = RegistryValidator.problems(CommandRegistry(packs: [wardrobe, copy]))
+        #expect(problems.contains { $0.contains("command 'add clothes' is claimed by") })
+        #expect(problems.contains { $0.contains("'hat' is not a category") })
+    }
+
+    @Test func everyCommandAppearsInAGoldenFile() throws {
+        let registry = InstalledPacks.registry
+        var seen = Set<String>()
+        for folder in [repositoryRoot + "/Tests/Golden", repositoryRoot + "/Examples"] {
+            guard let files = FileManager.default.enumerator(atPath: folder) else { continue }
+            for case let file as String in files where file.hasSuffix(".closet") {
+                let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+                var assembler = LineAssembler()
+                var number = 0
+                for line in text.scriptLines {
+                    number += 1
+                    guard let source = assembler.add(line, lineNumber: number),
+                        let statement = try? Parser.parse(source.text, examples: registry.syntaxExamples)
+                    else { continue }
+                    let call: CommandCall
+                    switch statement.kind {
+                    case .command(let command): call = command
+                    case .binding(let binding): call = binding.command
+                    case .dot: continue
+                    }
+                    if let (spec, _) = try? registry.resolve(call.words) { seen.insert(spec.name) }
+                }
+            }
+        }
+        for spec in registry.commands { #expect(seen.contains(spec.name), "no golden file runs '\(spec.name)'") }
+    }
+}

@@ -1,0 +1,207 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetShell
+import ClosetStore
+import Foundation
+import Testing
+import TestSupport
+
+/// A pack written inside this test target only, with no edit to the engine: one entity (a
+/// jar), one vocabulary (its size, English and Korean), one stored table, two commands. If
+/// adding a pack ever needs an engine change, this file stops compiling or these tests fail.
+enum Pantry {
+    enum Size: Int, Vocabulary {
+        case small, large
+        static let vocabularyName = "size"
+        static let info = makeInfo()
+        var englishName: String { self == .small ? "small" : "large" }
+        var korean: String { self == .small ? "작은" : "큰" }
+    }
+
+    struct Jar: Hashable, Sendable {
+        var id: UUID
+        var size: Size
+        var label: String
+        var created: Date
+    }
+
+    enum Jars: TableCodec {
+        static let schema = TableSchema<Jars>(name: "pantry.jars")
+        static func key(of row: Jar) -> UUID { row.id }
+        static func encode(_ jar: Jar, into writer: inout ByteWriter) {
+            writer.uuid(jar.id)
+            writer.u8(UInt8(jar.size.rawValue))
+            writer.string(jar.label)
+            writer.date(jar.created)
+        }
+        static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Jar {
+            let id = try reader.uuid()
+            guard let size = Size(rawValue: Int(try reader.u8())) else { throw ByteReader.Malformed() }
+            return Jar(id: id, size: size, label: try reader.string(), created: try reader.date())
+        }
+        static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }
+        static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
+    }
+
+    static let jar = EntityKind(
+        singular: "jar", plural: "jars", korean: "병", indefinite: "a jar",
+        tableColumns: ["id", "size", "label"], dataColumns: ["id", "size", "label", "created"])
+
+    final class State: PackState {
+        let jars: Table<Jars>
+        init(_ services: PackServices) throws { jars = try services.store.tables.table(Jars.schema) }
+        var counts: [(EntityKind, Int)] { [(Pantry.jar, jars.count)] }
+        func keys(of kind: EntityKind) -> [EntityKey] { jars.rows.map { .uuid($0.id) } }
+        func contains(_ key: EntityKey, kind: EntityKind) -> Bool { key.uuid.map(jars.contains) ?? false }
+        func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
+        func label(of key: EntityKey, kind: EntityKind) -> String? { key.uuid.flatMap { jars[$0]?.label } }
+        func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
+        func dump(into writer: inout DumpWriter) throws {
+            for jar in jars.rows {
+                writer.line(
+                    "add jar id=\(jar.id.uuidString) size=\(jar.size.englishName) label=\(DumpWriter.quote(jar.label)) created=\(Timestamp.format(jar.created))")
+            }
+        }
+    }
+
+    static func record(_ jar: Jar) -> Record {
+        Record(
+            fields: [Field("id", .key(.uuid(jar.id))), Field("size", .text(jar.size.englishName)), Field("label", .text(jar.label))],
+            data: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label), .date(jar.created)],
+            table: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label)])
+    }
+
+    static let add = CommandSpec(
+        path: ["add", "jar"], summary: "put a jar in the pantry",
+        keys: [
+            KeySpec("size", .vocabulary(Size.info, many: false), "how big"),
+            KeySpec("label", .text, "what is in it", required: true),
+            KeySpec("copy", .reference(jar, many: false, allowsNone: false, constraint: nil), "take the size of this jar"),
+            KeySpec("id", .newID, "pin the id"),
+            KeySpec("created", .date, "when"),
+        ],
+        examples: ["add jar size=small label=jam", "add jar copy=@1 label=honey"],
+        run: { invocation in
+            let state = try invocation.state(State.self)
+            var size = invocation.value(Size.self, "size") ?? .small
+            if case .references(_, let keys)? = invocation.argument("copy")?.value, let id = keys.first?.uuid, let other = state.jars[id] {
+                size = other.size
+            }
+            let id = invocation.id("id") ?? invocation.newID { state.jars.contains($0) }
+            let jar = Jar(id: id, size: size, label: invocation.text("label") ?? "", created: invocation.date("created") ?? invocation.clock.now())
+            state.jars.upsert(jar)
+            // Written first, refused after: the statement must leave nothing behind.
+            if jar.label.isEmpty { throw Diagnostic("a jar needs a label", at: invocation.argument("label")?.range) }
+            return .entity(Pantry.jar, .uuid(jar.id)) { record(jar) }
+        })
+
+    static let list = CommandSpec(
+        path: ["list", "jars"], summary: "list the jars",
+        keys: [KeySpec("size", .vocabulary(Size.info, many: true), "keep these sizes")],
+        examples: ["list jars", "list jars size=큰"],
+        run: { invocation in
+            let state = try invocation.state(State.self)
+            var jars = state.jars.rows
+            if let value = invocation.argument("size")?.value, let sizes = Invocation.values(Size.self, of: value) {
+                jars = jars.filter { sizes.contains($0.size) }
+            }
+            let shown = jars
+            return .listing(Pantry.jar, shown.map { .uuid($0.id) }) { shown.map(record) }
+        })
+
+    static let pack = Pack(
+        name: "pantry", summary: "jars on a shelf", vocabularies: [Size.info], entityKinds: [jar],
+        tables: [AnyTableSchema(Jars.schema)], commands: [add, list], makeState: { try State($0) })
+}
+
+@Suite struct ThrowawayPackTests {
+    func session(_ store: Store = MemoryStore(Pantry.pack.tables), format: OutputFormat = .table) throws -> (Session, RecordingHost) {
+        var configuration = SessionFactory.Configuration.golden
+        configuration.settings.echo = false
+        configuration.settings.format = format
+        configuration.registry = CommandRegistry(packs: [Pantry.pack])
+        let host = RecordingHost()
+        return (try SessionFactory.makeSession(store: store, host: host, configuration), host)
+    }
+
+    func run(_ session: Session, _ host: RecordingHost, _ line: String) -> (ok: Bool, out: String, err: String) {
+        host.clear()
+        let ok = session.executeAndCommit(StatementSource(line))
+        return (ok, host.standardOutput, host.standardError)
+    }
+
+    @Test func itsCommandsWorkEndToEnd() throws {
+        #expect(RegistryValidator.problems(CommandRegistry(packs: [Pantry.pack])) == [])
+        let (session, host) = try session()
+        // Korean values bind like English ones.
+        #expect(run(session, host, "add jar size=큰 label=\"매실청\"").out.contains("large  매실청"))
+        #expect(run(session, host, "add jar size=small label=jam").ok)
+        // A listing feeds @N; let binds an entity.
+        #expect(run(session, host, "list 병 size=large,작은").out.hasSuffix("(2 rows)\n"))
+        #expect(run(session, host, "let $big = add jar copy=@1 label=honey").ok)
+        #expect(run(session, host, "add jar copy=$big label=rice").out.contains("large  rice"))
+        #expect(run(session, host, "add jar copy=@3 label=x").err.contains("there is no row @3"))
+        #expect(run(session, host, "add jar size=medium label=x").err.contains("unknown size 'medium'"))
+        #expect(host.standardError.contains("use one of small, large"))
+        // Undo on failure: the row written before the refusal is gone.
+        #expect(!run(session, host, "add jar size=small label=\"\"").ok)
+        #expect(run(session, host, "list jars").out.hasSuffix("(4 rows)\n"))
+        #expect(run(session, host, ".vars").out.contains("$big  jar   "))
+        #expect(run(session, host, ".help pantry").out.contains("Entities: jar (병)"))
+        #expect(run(session, host, ".store").out.contains("jars      4"))
+    }
+
+    @Test func itsRecordsRenderInEveryFormat() throws {
+        let (session, host) = try session(format: .json)
+        let added = run(session, host, "add jar size=small label=jam").out
+        #expect(added.hasPrefix("{\"id\":\"") && added.hasSuffix("\",\"size\":\"small\",\"label\":\"jam\"}\n"), "\(added)")
+        let json = run(session, host, "list jars").out
+        #expect(json.hasPrefix("[{\"id\":\"") && json.hasSuffix("\"size\":\"small\",\"label\":\"jam\"}]\n"), "\(json)")
+        session.settings.format = .csv
+        let csv = run(session, host, "list jars").out
+        #expect(csv.hasPrefix("id,size,label,created\r\n") && csv.hasSuffix(",small,jam,2024-01-01T00:00:00Z\r\n"), "\(csv)")
+        session.settings.format = .table
+        #expect(run(session, host, "list jars").out.hasPrefix("#  id        size   label\n"))
+    }
+
+    @Test func completionOffersItsWordsAndKeys() throws {
+        let (session, host) = try session()
+        #expect(run(session, host, "add jar size=large label=jam").ok)
+        let completer = Completer(session: session) { _ in [] }
+        let sizes = completer.complete(line: "add jar size=", cursor: 13).candidates.map(\.text)
+        #expect(sizes == ["size=small", "size=작은", "size=large", "size=큰"])
+        #expect(completer.complete(line: "li", cursor: 2).candidates.map(\.text) == ["list"])
+        #expect(completer.complete(line: "list ", cursor: 5).candidates.map(\.text) == ["jars"])
+        let jars = completer.complete(line: "add jar copy=", cursor: 13).candidates
+        #expect(jars.count == 1 && jars[0].display.hasSuffix("  jam"))
+    }
+
+    @Test func itsDumpReplaysToTheSameStoreAndSurvivesADurableReopen() throws {
+        let folder = NSTemporaryDirectory() + "closet-pantry-\(UUID().uuidString)"
+        let store = try DurableStore(path: folder, tables: Pantry.pack.tables) { _ in }
+        let (first, host) = try session(store)
+        for line in ["add jar size=small label=\"jam \\\"strawberry\\\"\"", "add jar size=큰 label=\"김치\""] {
+            #expect(run(first, host, line).ok)
+        }
+        let dump = run(first, host, ".dump").out
+        #expect(dump.hasPrefix("# closet dump: 2 jars\n"))
+        let (second, secondHost) = try session()
+        second.runScript(dump, name: "dump")
+        #expect(secondHost.standardError == "")
+        #expect(run(second, secondHost, ".dump").out == dump)
+
+        // The durable store kept the pack's table: a copy of its files opens with the same rows.
+        let (third, thirdHost) = try session(try reopenedStore(folder))
+        #expect(run(third, thirdHost, ".dump").out == dump)
+    }
+
+    /// Copies a store's files to a new folder (the original still holds its lock) and opens that.
+    func reopenedStore(_ folder: String) throws -> Store {
+        let copy = folder + "-reopened"
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        for file in ["closet-store", "journal"] {
+            try FileManager.default.copyItem(atPath: folder + "/" + file, toPath: copy + "/" + file)
+        }
+        return try DurableStore(path: copy, tables: Pantry.pack.tables) { _ in }
+    }
+}

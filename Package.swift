@@ -38,12 +38,15 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetShell", "ClosetLineEditor"],
+            dependencies: [
+                "ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetShell", "ClosetLineEditor",
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
         .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
         .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),
-        .testTarget(name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStore", "ClosetShell", "TestSupport"]),
+        .testTarget(
+            name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStore", "ClosetShell", "TestSupport"]),
         .testTarget(name: "ClosetShellTests", dependencies: ["ClosetShell", "TestSupport"]),
     ]
 )

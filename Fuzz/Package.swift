@@ -9,7 +9,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ClosetFuzz",
-            dependencies: [.product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetShell", package: "closet")],
+            dependencies: [
+                .product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetShell", package: "closet"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ]
 )

@@ -15,7 +15,8 @@ public enum ImageHeader {
             switch self {
             case .notAnImage: "not a PNG or JPEG file"
             case .truncated(let format): "a truncated or damaged \(format == .png ? "PNG" : "JPEG") file"
-            case .tooLarge(let bytes): "\(bytes) bytes is over the \(ImageHeader.maximumBytes >> 20)MB limit for pictures"
+            case .tooLarge(let bytes):
+                "\(bytes) bytes is over the \(ImageHeader.maximumBytes >> 20)MB limit for pictures"
             }
         }
     }
@@ -59,7 +60,10 @@ public enum ImageHeader {
         while position + 4 <= bytes.count {
             guard bytes[position] == 0xFF else { throw .truncated(.jpeg) }
             let marker = bytes[position + 1]
-            if marker == 0xFF { position += 1; continue }  // fill byte
+            if marker == 0xFF {
+                position += 1
+                continue
+            }  // fill byte
             let length = bigEndian(bytes, position + 2, 2)
             guard length >= 2, position + 2 + length <= bytes.count else { throw .truncated(.jpeg) }
             let isStartOfFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)

@@ -58,7 +58,8 @@ public struct VocabularyInfo: Sendable, Hashable {
 
 /// A pack's Swift enum over a vocabulary: its cases, in declaration order, are the terms,
 /// and each case's raw value is its position (0, 1, 2, ...): bound values carry that code.
-public protocol Vocabulary: CaseIterable, Hashable, Sendable, RawRepresentable where AllCases == [Self], RawValue == Int {
+public protocol Vocabulary: CaseIterable, Hashable, Sendable, RawRepresentable
+where AllCases == [Self], RawValue == Int {
     /// What the vocabulary is called in messages: "size", "sort".
     static var vocabularyName: String { get }
     /// Whether usage lines spell the terms out (see `VocabularyInfo.spelledOutInUsage`).
@@ -95,7 +96,8 @@ extension Vocabulary {
             name: vocabularyName,
             terms: allCases.enumerated().map { position, value in
                 precondition(value.rawValue == position, "\(Self.self): raw values must be the cases' positions")
-                return VocabularyInfo.Term(code: position, english: value.englishName, korean: value.korean, aliases: value.aliases)
+                return VocabularyInfo.Term(
+                    code: position, english: value.englishName, korean: value.korean, aliases: value.aliases)
             },
             spelledOutInUsage: spelledOutInUsage)
     }

@@ -79,7 +79,8 @@ public final class LibEditLineEditor: LineEditor {
     private func saveHistory() {
         guard let historyPath else { return }
         let directory = (historyPath as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = cel_history_save(editor, historyPath)
     }
 
@@ -101,7 +102,8 @@ public final class LibEditLineEditor: LineEditor {
             return UInt8(CEL_CC_REFRESH)
         case .list(let items):
             let width = Self.terminalColumns ?? 80
-            FileHandle.standardOutput.write(Data(("\n" + CompletionOffer.columns(items, width: width, cellWidth: cellWidth)).utf8))
+            FileHandle.standardOutput.write(
+                Data(("\n" + CompletionOffer.columns(items, width: width, cellWidth: cellWidth)).utf8))
             return UInt8(CEL_CC_REDISPLAY)
         }
     }

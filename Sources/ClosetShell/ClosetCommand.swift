@@ -28,7 +28,8 @@ public enum ClosetCommand {
         do {
             options = try Options.parse(arguments)
         } catch {
-            ProcessHost.writeAll(Array("error: \(error.message)\nrun 'closet --help' for usage\n".utf8), to: STDERR_FILENO)
+            ProcessHost.writeAll(
+                Array("error: \(error.message)\nrun 'closet --help' for usage\n".utf8), to: STDERR_FILENO)
             return ExitStatus.usage.rawValue
         }
         switch options.action {
@@ -128,7 +129,9 @@ public enum StoreLocation: Equatable {
 
     public static func resolve(_ option: String?, environment: [String: String]) -> StoreLocation {
         if let option { return option == ":memory:" ? .memory : .directory(option) }
-        if let path = environment["CLOSET_STORE"], !path.isEmpty { return path == ":memory:" ? .memory : .directory(path) }
+        if let path = environment["CLOSET_STORE"], !path.isEmpty {
+            return path == ":memory:" ? .memory : .directory(path)
+        }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return .directory(data + "/closet") }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return .directory(home + "/.local/share/closet")

@@ -29,7 +29,9 @@ public struct GoldenRunner {
     /// Runs the tests; with `junit`, also writes a JUnit XML report there (console unchanged).
     public func run(paths: [String], update: Bool, junit: String? = nil) -> ClosetCommand.ExitStatus {
         if update, ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
-            output("error: 'closet test --update' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n")
+            output(
+                "error: 'closet test --update' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n"
+            )
             return .usage
         }
         let files: [String]
@@ -40,7 +42,9 @@ public struct GoldenRunner {
             return .failure
         }
         guard !files.isEmpty else {
-            output("error: no golden tests (*.closet) found in \((paths.isEmpty ? [Self.defaultFolder] : paths).joined(separator: ", "))\n0 passed, 0 failed\n")
+            output(
+                "error: no golden tests (*.closet) found in \((paths.isEmpty ? [Self.defaultFolder] : paths).joined(separator: ", "))\n0 passed, 0 failed\n"
+            )
             return .failure
         }
         var result = Result()
@@ -53,7 +57,8 @@ public struct GoldenRunner {
                 captured += text
                 output(text)
             }
-            let failure = result.failed.count > failed
+            let failure =
+                result.failed.count > failed
                 ? (message: captured.split(separator: "\n").first.map(String.init) ?? "failed", details: captured) : nil
             report.cases.append(.init(file: file, seconds: Date().timeIntervalSince(started), failure: failure))
         }
@@ -66,7 +71,9 @@ public struct GoldenRunner {
             }
         }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
-        if !result.updated.isEmpty { summary = "updated \(result.updated.count) file\(result.updated.count == 1 ? "" : "s")\n" + summary }
+        if !result.updated.isEmpty {
+            summary = "updated \(result.updated.count) file\(result.updated.count == 1 ? "" : "s")\n" + summary
+        }
         output(summary + "\n")
         return result.failed.isEmpty ? .success : .failure
     }
@@ -136,7 +143,9 @@ public struct GoldenRunner {
         }
         result.failed.append(file)
         guard let expected else {
-            output("FAIL \(file): missing \((expectedPath as NSString).lastPathComponent); record it on purpose with 'closet test --update \(file)'\n")
+            output(
+                "FAIL \(file): missing \((expectedPath as NSString).lastPathComponent); record it on purpose with 'closet test --update \(file)'\n"
+            )
             return
         }
         let oldLines = Self.lines(expected)
@@ -149,8 +158,9 @@ public struct GoldenRunner {
             where_ = ": output first differs at \(name):\(owner.line)"
         }
         output("FAIL \(file)\(where_)\n")
-        output(UnifiedDiff.render(
-            old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))
+        output(
+            UnifiedDiff.render(
+                old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))
     }
 
     static func lines(_ text: String) -> [String] {

@@ -13,9 +13,13 @@ enum Interactive {
     @discardableResult
     static func run(_ session: Session, host: ProcessHost, environment: [String: String]) -> Bool {
         let isTerminal = isatty(STDIN_FILENO) == 1
-        let color = isTerminal && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
+        let color =
+            isTerminal && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
             && environment["TERM"] != "dumb"
-        let write: (String) -> Void = { host.write($0, to: .standardOutput); host.flush() }
+        let write: (String) -> Void = {
+            host.write($0, to: .standardOutput)
+            host.flush()
+        }
         guard isTerminal else {
             PromptLoop(session: session, editor: PlainLineReader(), isTerminal: false, color: false, write: write).run()
             return false
@@ -27,7 +31,9 @@ enum Interactive {
                 let result = completer.complete(line: line, cursor: cursor)
                 return CompletionOffer(
                     wordStart: result.wordStart,
-                    choices: result.candidates.map { .init(text: $0.text, display: $0.display, endsWord: $0.isComplete) })
+                    choices: result.candidates.map {
+                        .init(text: $0.text, display: $0.display, endsWord: $0.isComplete)
+                    })
             },
             cellWidth: TextWidth.of)
         guard let editor else {

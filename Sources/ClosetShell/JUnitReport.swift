@@ -16,13 +16,16 @@ struct JUnitReport {
         let failures = cases.filter { $0.failure != nil }.count
         let total = cases.reduce(0) { $0 + $1.seconds }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
-        out += "  <testsuite name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(total))\">\n"
+        out +=
+            "<testsuites name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" time=\"\(Self.seconds(total))\">\n"
+        out +=
+            "  <testsuite name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(total))\">\n"
         for testCase in cases {
             let folder = (testCase.file as NSString).deletingLastPathComponent
             let name = ((testCase.file as NSString).lastPathComponent as NSString).deletingPathExtension
             let classname = folder.replacingOccurrences(of: "/", with: ".")
-            out += "    <testcase classname=\"\(Self.escape(classname))\" name=\"\(Self.escape(name))\" file=\"\(Self.escape(testCase.file))\" time=\"\(Self.seconds(testCase.seconds))\""
+            out +=
+                "    <testcase classname=\"\(Self.escape(classname))\" name=\"\(Self.escape(name))\" file=\"\(Self.escape(testCase.file))\" time=\"\(Self.seconds(testCase.seconds))\""
             if let failure = testCase.failure {
                 out += ">\n      <failure message=\"\(Self.escape(failure.message))\" type=\"golden mismatch\">"
                 out += Self.escape(failure.details) + "</failure>\n    </testcase>\n"

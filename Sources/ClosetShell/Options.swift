@@ -60,7 +60,9 @@ public struct Options: Equatable {
                 options.format = format
             case "--seed":
                 let text = try optionValue()
-                guard let seed = UInt64(text) else { throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'") }
+                guard let seed = UInt64(text) else {
+                    throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
+                }
                 options.seed = seed
             case "--bail": options.bail = true
             case "--echo": options.echo = true
@@ -68,7 +70,9 @@ public struct Options: Equatable {
             case "--help", "-h": options.action = .help
             case "--version": options.action = .version
             case "-c":
-                guard statement == nil else { throw UsageError(message: "'-c' given twice; put statements on separate lines of one -c") }
+                guard statement == nil else {
+                    throw UsageError(message: "'-c' given twice; put statements on separate lines of one -c")
+                }
                 statement = try value(argument)
             case "run":
                 let files = Array(arguments[(index + 1)...])
@@ -91,7 +95,8 @@ public struct Options: Equatable {
                         guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
                         junit = file
                     } else if word.hasPrefix("-") {
-                        throw UsageError(message: "unknown option '\(word)' for 'test'; it takes --update, --junit <file> and paths")
+                        throw UsageError(
+                            message: "unknown option '\(word)' for 'test'; it takes --update, --junit <file> and paths")
                     } else {
                         paths.append(word)
                     }

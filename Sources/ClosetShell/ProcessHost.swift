@@ -106,7 +106,9 @@ enum ScriptFile {
         let resolved = resolve(path, relativeTo: base)
         let folder = (resolved as NSString).deletingLastPathComponent
         do {
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
         } catch {
             throw Diagnostic("cannot write '\(path)': \((error as NSError).localizedDescription)", at: nil)

@@ -20,7 +20,8 @@ public final class PromptLoop {
     let write: (String) -> Void
 
     /// `isTerminal`: show the banner and prompts, report errors without a file position.
-    public init(session: Session, editor: LineEditor, isTerminal: Bool, color: Bool, write: @escaping (String) -> Void) {
+    public init(session: Session, editor: LineEditor, isTerminal: Bool, color: Bool, write: @escaping (String) -> Void)
+    {
         self.session = session
         self.editor = editor
         self.isTerminal = isTerminal
@@ -30,7 +31,8 @@ public final class PromptLoop {
 
     public static func banner(_ session: Session) -> String {
         let counts = session.entityCounts.map { "\($0.1) \($0.0.plural)" }.joined(separator: ", ")
-        return "closet \(ClosetCommand.version) · store \(session.store.location) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
+        return
+            "closet \(ClosetCommand.version) · store \(session.store.location) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
     }
 
     /// The prompt with its colour escapes wrapped in \1 so libedit does not count them.

@@ -34,7 +34,8 @@ public enum SessionFactory {
 
     /// The durable store in a directory, created on first use. `report` receives notices
     /// (a torn transaction dropped from the journal's end).
-    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError) -> Store {
+    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError) -> Store
+    {
         do {
             return try DurableStore(path: path, tables: tables, report: report)
         } catch {

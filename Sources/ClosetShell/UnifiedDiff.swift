@@ -12,7 +12,9 @@ enum UnifiedDiff {
         var head = 0
         while head < old.count, head < new.count, old[head] == new[head] { head += 1 }
         var tail = 0
-        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
+        while tail < old.count - head, tail < new.count - head, old[old.count - 1 - tail] == new[new.count - 1 - tail] {
+            tail += 1
+        }
         let a = Array(old[head..<(old.count - tail)])
         let b = Array(new[head..<(new.count - tail)])
         var lengths = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
@@ -26,11 +28,15 @@ enum UnifiedDiff {
         var j = 0
         while i < a.count || j < b.count {
             if i < a.count, j < b.count, a[i] == b[j] {
-                result.append(.same(a[i])); i += 1; j += 1
+                result.append(.same(a[i]))
+                i += 1
+                j += 1
             } else if i < a.count, j == b.count || lengths[i + 1][j] >= lengths[i][j + 1] {
-                result.append(.removed(a[i])); i += 1  // removals first, as diff(1) prints them
+                result.append(.removed(a[i]))
+                i += 1  // removals first, as diff(1) prints them
             } else {
-                result.append(.added(b[j])); j += 1
+                result.append(.added(b[j]))
+                j += 1
             }
         }
         result += old[(old.count - tail)...].map(Edit.same)
@@ -56,7 +62,9 @@ enum UnifiedDiff {
             var newStart = 1
             for edit in edits[..<group.lowerBound] {
                 switch edit {
-                case .same: oldStart += 1; newStart += 1
+                case .same:
+                    oldStart += 1
+                    newStart += 1
                 case .removed: oldStart += 1
                 case .added: newStart += 1
                 }
@@ -64,7 +72,8 @@ enum UnifiedDiff {
             let slice = edits[group]
             let oldCount = slice.filter { if case .added = $0 { false } else { true } }.count
             let newCount = slice.filter { if case .removed = $0 { false } else { true } }.count
-            out += "@@ -\(oldCount == 0 ? oldStart - 1 : oldStart),\(oldCount) +\(newCount == 0 ? newStart - 1 : newStart),\(newCount) @@\n"
+            out +=
+                "@@ -\(oldCount == 0 ? oldStart - 1 : oldStart),\(oldCount) +\(newCount == 0 ? newStart - 1 : newStart),\(newCount) @@\n"
             for edit in slice {
                 switch edit {
                 case .same(let line): out += " \(line)\n"

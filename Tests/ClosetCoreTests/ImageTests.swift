@@ -1,8 +1,8 @@
 import ClosetCore
-import WardrobePack
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
 
 @Suite struct ImageHeaderTests {
     @Test func readsPNGSize() throws {

@@ -1,9 +1,10 @@
 import ClosetCore
-import WardrobePack
-@testable import ClosetLanguage
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
+
+@testable import ClosetLanguage
 
 /// Tab completion in a dozen contexts, all fed by the registry and the session.
 @Suite struct CompleterTests {
@@ -13,9 +14,18 @@ import TestSupport
     init() throws {
         harness = Harness()
         let store = harness.store
-        try store.save(clothes: Clothes(id: UUID(uuidString: "AB120000-0000-4000-8000-000000000001")!, category: .top, weatherType: .fall, descriptions: "navy knit"))
-        try store.save(clothes: Clothes(id: UUID(uuidString: "AB340000-0000-4000-8000-000000000002")!, category: .bottom, weatherType: .fall, descriptions: "jeans"))
-        try store.save(style: Style(uuid: UUID(uuidString: "CD560000-0000-4000-8000-000000000003")!, clothes: [:], weather: .fall, name: "look"))
+        try store.save(
+            clothes: Clothes(
+                id: UUID(uuidString: "AB120000-0000-4000-8000-000000000001")!, category: .top, weatherType: .fall,
+                descriptions: "navy knit"))
+        try store.save(
+            clothes: Clothes(
+                id: UUID(uuidString: "AB340000-0000-4000-8000-000000000002")!, category: .bottom, weatherType: .fall,
+                descriptions: "jeans"))
+        try store.save(
+            style: Style(
+                uuid: UUID(uuidString: "CD560000-0000-4000-8000-000000000003")!, clothes: [:], weather: .fall,
+                name: "look"))
         harness.run("let $knit = show clothes ab12")
         completer = Completer(session: harness.session) { partial in
             ["photos/", "photos.txt", "pants.png"].filter { $0.hasPrefix(partial) }

@@ -1,16 +1,19 @@
-@testable import ClosetLanguage
 import Testing
+
+@testable import ClosetLanguage
 
 @Suite struct LexerTests {
     func kinds(_ text: String) throws -> [Token.Kind] { try Lexer.tokenize(text).map(\.kind) }
 
     @Test func wordsEqualsCommasAndQuotes() throws {
-        #expect(try kinds("list clothes season=fall,winter") == [
-            .word("list"), .word("clothes"), .word("season"), .equals, .word("fall"), .comma, .word("winter"),
-        ])
-        #expect(try kinds("description=\"a b\" name='c d'") == [
-            .word("description"), .equals, .quoted("a b"), .word("name"), .equals, .quoted("c d"),
-        ])
+        #expect(
+            try kinds("list clothes season=fall,winter") == [
+                .word("list"), .word("clothes"), .word("season"), .equals, .word("fall"), .comma, .word("winter"),
+            ])
+        #expect(
+            try kinds("description=\"a b\" name='c d'") == [
+                .word("description"), .equals, .quoted("a b"), .word("name"), .equals, .quoted("c d"),
+            ])
     }
 
     @Test func doubleQuotesHaveEscapesSingleQuotesDoNot() throws {
@@ -73,7 +76,8 @@ import Testing
     }
 
     @Test func binding() throws {
-        guard case .binding(let binding)? = try Parser.parse("let $코트 = add clothes category=outer season=winter")?.kind else {
+        guard case .binding(let binding)? = try Parser.parse("let $코트 = add clothes category=outer season=winter")?.kind
+        else {
             Issue.record("not a binding")
             return
         }

@@ -1,10 +1,11 @@
 import ClosetCore
-import WardrobePack
-@testable import ClosetLanguage
 import ClosetShell
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
+
+@testable import ClosetLanguage
 
 @Suite struct SessionTests {
     @Test func addThenListPrintsTwoJSONValues() {
@@ -14,7 +15,10 @@ import TestSupport
         let lines = harness.host.standardOutput.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].hasPrefix("{\"id\":\""))
-        #expect(lines[0].hasSuffix("\"createdAt\":\"2024-01-01T00:00:00Z\",\"category\":\"top\",\"season\":\"fall\",\"description\":\"navy knit\",\"image\":null}"))
+        #expect(
+            lines[0].hasSuffix(
+                "\"createdAt\":\"2024-01-01T00:00:00Z\",\"category\":\"top\",\"season\":\"fall\",\"description\":\"navy knit\",\"image\":null}"
+            ))
         #expect(lines[1] == "[" + lines[0] + "]")
     }
 
@@ -23,12 +27,13 @@ import TestSupport
         harness.run("add clothes category=top season=fall")
         let before = harness.store.fetchAllClothes()
         let error = harness.error("add clothes category=top season=fall description=x created=never")
-        #expect(error == """
-            error: 'never' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z
-            add clothes category=top season=fall description=x created=never
-                                                                       ^^^^^
+        #expect(
+            error == """
+                error: 'never' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z
+                add clothes category=top season=fall description=x created=never
+                                                                           ^^^^^
 
-            """)
+                """)
         #expect(harness.store.fetchAllClothes() == before)
         #expect(harness.session.failureCount == 1)
     }
@@ -99,7 +104,8 @@ import TestSupport
 
     @Test func quitStopsAScript() {
         let harness = Harness()
-        harness.session.runScript("add clothes category=top season=fall\n.quit\nadd clothes category=top season=fall\n", name: "q")
+        harness.session.runScript(
+            "add clothes category=top season=fall\n.quit\nadd clothes category=top season=fall\n", name: "q")
         #expect(harness.store.clothesCount == 1)
         #expect(harness.session.quitRequested)
     }

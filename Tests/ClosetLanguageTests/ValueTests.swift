@@ -1,7 +1,8 @@
-@testable import ClosetLanguage
 import ClosetCore
 import Foundation
 import Testing
+
+@testable import ClosetLanguage
 
 @Suite struct TimestampTests {
     @Test func parsesDatesAndTimes() {
@@ -14,13 +15,18 @@ import Testing
     }
 
     @Test func rejectsWhatIsNotADate() {
-        for text in ["2023-02-29", "2024-13-01", "2024-1-1", "2024-01-01T10:00", "2024-01-01T25:00:00Z", "yesterday", "", "2024-01-01Tx"] {
+        for text in [
+            "2023-02-29", "2024-13-01", "2024-1-1", "2024-01-01T10:00", "2024-01-01T25:00:00Z", "yesterday", "",
+            "2024-01-01Tx",
+        ] {
             #expect(Timestamp.parse(text) == nil, "\(text)")
         }
     }
 
     @Test func formatsRoundTrip() {
-        for text in ["2024-01-01T00:00:00Z", "1999-12-31T23:59:59.250Z", "2400-02-29T12:00:00Z", "1900-03-01T00:00:00Z"] {
+        for text in [
+            "2024-01-01T00:00:00Z", "1999-12-31T23:59:59.250Z", "2400-02-29T12:00:00Z", "1900-03-01T00:00:00Z",
+        ] {
             #expect(Timestamp.format(Timestamp.parse(text)!) == text)
         }
     }
@@ -81,8 +87,9 @@ import Testing
     }
 
     @Test func csvQuotesOnlyWhatNeedsIt() {
-        #expect(CSVRenderer.render(Grid(columns: ["a", "b"], rows: [["x,y", "say \"hi\""], ["plain", "line\nbreak"]]))
-            == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\nplain,\"line\nbreak\"\r\n")
+        #expect(
+            CSVRenderer.render(Grid(columns: ["a", "b"], rows: [["x,y", "say \"hi\""], ["plain", "line\nbreak"]]))
+                == "a,b\r\n\"x,y\",\"say \"\"hi\"\"\"\r\nplain,\"line\nbreak\"\r\n")
     }
 
     @Test func jsonEscapesControlCharactersAndKeepsHangul() {
@@ -90,8 +97,9 @@ import Testing
     }
 
     @Test func lineModeRightAlignsKeys() {
-        #expect(LineRenderer.render(Grid(columns: ["id", "season"], rows: [["1", "fall"], ["2", "all"]]))
-            == "    id = 1\nseason = fall\n\n    id = 2\nseason = all\n")
+        #expect(
+            LineRenderer.render(Grid(columns: ["id", "season"], rows: [["1", "fall"], ["2", "all"]]))
+                == "    id = 1\nseason = fall\n\n    id = 2\nseason = all\n")
     }
 }
 
@@ -103,23 +111,26 @@ import Testing
         let text = DiagnosticRenderer.render(
             Diagnostic("unknown season 'fal'", at: SourceRange(start, bytes.count), suggestion: "fall"),
             source: source, origin: "seed.closet")
-        #expect(text == """
-            seed.closet:1:32: error: unknown season 'fal'; did you mean 'fall'?
-            add clothes category=가을 season=fal
-                                             ^^^
+        #expect(
+            text == """
+                seed.closet:1:32: error: unknown season 'fal'; did you mean 'fall'?
+                add clothes category=가을 season=fal
+                                                 ^^^
 
-            """)
+                """)
     }
 
     @Test func continuationLinesReportTheirOwnLine() {
         let source = StatementSource(lines: ["add clothes \\", "  season=x"], firstLine: 10)
         let offset = Array(source.text.utf8).count - 1
-        let text = DiagnosticRenderer.render(Diagnostic("bad", at: SourceRange(offset, offset + 1)), source: source, origin: "f")
+        let text = DiagnosticRenderer.render(
+            Diagnostic("bad", at: SourceRange(offset, offset + 1)), source: source, origin: "f")
         #expect(text == "f:11:10: error: bad\n  season=x\n         ^\n")
     }
 
     @Test func noOriginAtThePrompt() {
-        let text = DiagnosticRenderer.render(Diagnostic("bad", at: SourceRange(0, 3)), source: StatementSource("abc"), origin: nil)
+        let text = DiagnosticRenderer.render(
+            Diagnostic("bad", at: SourceRange(0, 3)), source: StatementSource("abc"), origin: nil)
         #expect(text == "error: bad\nabc\n^^^\n")
     }
 }

@@ -1,7 +1,8 @@
 import ClosetLanguage
-@testable import ClosetShell
 import Foundation
 import Testing
+
+@testable import ClosetShell
 
 /// The folder tree is the architecture: these tests read `import` lines so a shortcut across
 /// layers fails here instead of growing quietly.

@@ -64,7 +64,9 @@ import Testing
                 expected += statements
                 #expect(count == expected, "round \(round): a run that finished lost rows")
             } else {
-                #expect(count == expected || count == expected + statements, "round \(round): \(count) rows, a partial transaction")
+                #expect(
+                    count == expected || count == expected + statements,
+                    "round \(round): \(count) rows, a partial transaction")
                 expected = count
             }
         }
@@ -81,7 +83,9 @@ import Testing
         while kills < Self.kills * 4 {
             index += 1
             let name = "c\(index)"
-            let process = try start(["--store", store, "-c", "add clothes category=top season=fall description=\(name)"])
+            let process = try start([
+                "--store", store, "-c", "add clothes category=top season=fall description=\(name)",
+            ])
             if Bool.random(using: &generator) {
                 usleep(UInt32.random(in: 0...40_000, using: &generator))
                 kill(process.processIdentifier, SIGKILL)

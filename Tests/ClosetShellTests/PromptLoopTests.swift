@@ -1,8 +1,9 @@
 import ClosetLanguage
 import ClosetLineEditor
-@testable import ClosetShell
-import Testing
 import TestSupport
+import Testing
+
+@testable import ClosetShell
 
 /// The interactive loop driven by a scripted editor: what a person at the prompt sees.
 @Suite struct PromptLoopTests {
@@ -11,7 +12,10 @@ import TestSupport
         let editor = ScriptedLineEditor(inputs)
         var screen = ""
         let loop = PromptLoop(session: harness.session, editor: editor, isTerminal: true, color: false) { screen += $0 }
-        loop.afterStatement = { screen += harness.host.transcript; harness.host.clear() }
+        loop.afterStatement = {
+            screen += harness.host.transcript
+            harness.host.clear()
+        }
         loop.run()
         return (screen, editor, harness)
     }
@@ -56,12 +60,16 @@ import TestSupport
 
     @Test func helpIsGeneratedFromTheRegistry() {
         let (text, _, _) = run([.line(".help add clothes")])
-        #expect(text.contains("usage: add clothes category=<category> season=<season> [description=<text>] [image=<path>|none] [created=<date>]"))
+        #expect(
+            text.contains(
+                "usage: add clothes category=<category> season=<season> [description=<text>] [image=<path>|none] [created=<date>]"
+            ))
         #expect(text.contains("outer (외투), top (상의)"))
     }
 
     @Test func colouredPromptsHideTheirEscapesFromLibedit() {
-        let loop = PromptLoop(session: Harness().session, editor: ScriptedLineEditor([]), isTerminal: true, color: true) { _ in }
+        let loop = PromptLoop(session: Harness().session, editor: ScriptedLineEditor([]), isTerminal: true, color: true)
+        { _ in }
         #expect(loop.prompt(continuing: false) == "\u{1}\u{1B}[1;32m\u{1}closet>\u{1}\u{1B}[0m\u{1} ")
         #expect(loop.prompt(continuing: true) == "   \u{1}\u{1B}[1;32m\u{1}...>\u{1}\u{1B}[0m\u{1} ")
     }
@@ -78,7 +86,8 @@ import TestSupport
     }
 
     @Test func severalExtendToTheirCommonPrefixThenList() {
-        #expect(offer(["season=fall", "season=full"]).action(typed: "season=f") == .list(["season=fall", "season=full"]))
+        #expect(
+            offer(["season=fall", "season=full"]).action(typed: "season=f") == .list(["season=fall", "season=full"]))
         #expect(offer(["remove", "read"]).action(typed: "r") == .replace(with: "re"))
     }
 

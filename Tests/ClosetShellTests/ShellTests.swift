@@ -1,6 +1,7 @@
-@testable import ClosetShell
 import Foundation
 import Testing
+
+@testable import ClosetShell
 
 /// The repository root, found from this file so tests run from any directory.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -29,7 +30,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         return path
     }
 
-    func run(_ paths: [String], update: Bool = false, environment: [String: String] = [:]) -> (ClosetCommand.ExitStatus, String) {
+    func run(_ paths: [String], update: Bool = false, environment: [String: String] = [:]) -> (
+        ClosetCommand.ExitStatus, String
+    ) {
         var printed = ""
         let status = GoldenRunner(environment: environment) { printed += $0 }.run(paths: paths, update: update)
         return (status, printed)
@@ -92,7 +95,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 @Suite struct OptionsTests {
     @Test func parsesTheContract() throws {
-        let options = try Options.parse(["--store", ":memory:", "--format=json", "--deterministic", "--seed", "7", "-c", "count clothes"])
+        let options = try Options.parse([
+            "--store", ":memory:", "--format=json", "--deterministic", "--seed", "7", "-c", "count clothes",
+        ])
         #expect(options.store == ":memory:")
         #expect(options.format == .json)
         #expect(options.deterministic)
@@ -100,7 +105,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.action == .statement("count clothes"))
         #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
         #expect(try Options.parse(["test", "--update", "x"]).action == .test(update: true, junit: nil, paths: ["x"]))
-        #expect(try Options.parse(["test", "--junit", "r.xml"]).action == .test(update: false, junit: "r.xml", paths: []))
+        #expect(
+            try Options.parse(["test", "--junit", "r.xml"]).action == .test(update: false, junit: "r.xml", paths: []))
         #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d"))
     }
 
@@ -116,7 +122,8 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     @Test func defaultStorePath() {
         #expect(StoreLocation.resolve(nil, environment: ["CLOSET_STORE": "/s"]) == .directory("/s"))
-        #expect(StoreLocation.resolve(nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == .directory("/x/closet"))
+        #expect(
+            StoreLocation.resolve(nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == .directory("/x/closet"))
         #expect(StoreLocation.resolve(nil, environment: ["HOME": "/h"]) == .directory("/h/.local/share/closet"))
         #expect(StoreLocation.resolve(":memory:", environment: [:]) == .memory)
     }
@@ -179,7 +186,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func aCommitIsSeenByTheNextProcess() throws {
         let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
-        #expect(try closet(["--store", store, "-c", "add clothes category=top season=fall description=\"navy knit\""]).status == 0)
+        #expect(
+            try closet(["--store", store, "-c", "add clothes category=top season=fall description=\"navy knit\""])
+                .status == 0)
         let listed = try closet(["--store", store, "--format", "json", "-c", "list clothes"])
         #expect(listed.status == 0)
         #expect(listed.out.contains("\"description\":\"navy knit\""))
@@ -190,8 +199,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
         let good = NSTemporaryDirectory() + "good-\(UUID().uuidString).closet"
         let bad = NSTemporaryDirectory() + "bad-\(UUID().uuidString).closet"
-        try "add clothes category=top season=fall\nadd clothes category=top season=fall\n".write(toFile: good, atomically: true, encoding: .utf8)
-        try "add clothes category=top season=fall\nadd clothes category=nope season=fall\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "add clothes category=top season=fall\nadd clothes category=top season=fall\n".write(
+            toFile: good, atomically: true, encoding: .utf8)
+        try "add clothes category=top season=fall\nadd clothes category=nope season=fall\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let result = try closet(["--store", store, "--bail", "run", good, bad, good])
         #expect(result.status == 1)
         #expect(try closet(["--store", store, "--format", "json", "-c", "count clothes"]).out == "{\"count\":2}\n")
@@ -215,7 +226,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             holder.waitUntilExit()
         }
         // Wait until the holder has the lock (it writes its pid into the lock file).
-        for _ in 0..<200 where (try? String(contentsOfFile: store + "/lock", encoding: .utf8))?.isEmpty ?? true { usleep(10_000) }
+        for _ in 0..<200 where (try? String(contentsOfFile: store + "/lock", encoding: .utf8))?.isEmpty ?? true {
+            usleep(10_000)
+        }
         let second = try closet(["--store", store, "-c", "count clothes"])
         #expect(second.status == 3)
         #expect(second.err == "error: store '\(store)' is in use by process \(holder.processIdentifier)\n")
@@ -235,7 +248,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     func picturesLiveInTheStoreAndGoWithTheirClothes() throws {
         let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
         let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
-        let added = try closet(["--store", store, "--format", "json", "-c", "add clothes category=top season=fall image=\(picture)"])
+        let added = try closet([
+            "--store", store, "--format", "json", "-c", "add clothes category=top season=fall image=\(picture)",
+        ])
         #expect(added.out.contains("\"image\":{\"format\":\"png\",\"width\":3,\"height\":2,\"bytes\":86}"))
         let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
         #expect(files.count == 1)
@@ -263,7 +278,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// The real binary in a pseudo-terminal (Tests/Terminal/terminal_test.py): the prompt, Tab,
 /// Ctrl-C, Ctrl-D, Hangul input and history, as a person at a terminal meets them.
 @Suite struct TerminalTests {
-    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     @Test(.enabled(if: python != nil && FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func aPersonAtATerminal() throws {

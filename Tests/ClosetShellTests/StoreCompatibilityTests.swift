@@ -77,6 +77,9 @@ import Testing
             #expect(added.status == 0, "\(added.err)")
         }
         let listed = try ProcessTests().run(["--store", store, "--format", "csv", "-c", "list clothes sort=old"])
-        #expect(listed.out.components(separatedBy: "\r\n").dropFirst().map { $0.components(separatedBy: ",").dropFirst(4).first ?? "" }.filter { !$0.isEmpty } == ["first", "second"])
+        #expect(
+            listed.out.components(separatedBy: "\r\n").dropFirst().map {
+                $0.components(separatedBy: ",").dropFirst(4).first ?? ""
+            }.filter { !$0.isEmpty } == ["first", "second"])
     }
 }

@@ -3,8 +3,8 @@ import ClosetLanguage
 import ClosetShell
 import ClosetStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A pack written inside this test target only, with no edit to the engine: one entity (a
 /// jar), one vocabulary (its size, English and Korean), one stored table, two commands. If
@@ -59,14 +59,18 @@ enum Pantry {
         func dump(into writer: inout DumpWriter) throws {
             for jar in jars.rows {
                 writer.line(
-                    "add jar id=\(jar.id.uuidString) size=\(jar.size.englishName) label=\(DumpWriter.quote(jar.label)) created=\(Timestamp.format(jar.created))")
+                    "add jar id=\(jar.id.uuidString) size=\(jar.size.englishName) label=\(DumpWriter.quote(jar.label)) created=\(Timestamp.format(jar.created))"
+                )
             }
         }
     }
 
     static func record(_ jar: Jar) -> Record {
         Record(
-            fields: [Field("id", .key(.uuid(jar.id))), Field("size", .text(jar.size.englishName)), Field("label", .text(jar.label))],
+            fields: [
+                Field("id", .key(.uuid(jar.id))), Field("size", .text(jar.size.englishName)),
+                Field("label", .text(jar.label)),
+            ],
             data: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label), .date(jar.created)],
             table: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label)])
     }
@@ -76,7 +80,8 @@ enum Pantry {
         keys: [
             KeySpec("size", .vocabulary(Size.info, many: false), "how big"),
             KeySpec("label", .text, "what is in it", required: true),
-            KeySpec("copy", .reference(jar, many: false, allowsNone: false, constraint: nil), "take the size of this jar"),
+            KeySpec(
+                "copy", .reference(jar, many: false, allowsNone: false, constraint: nil), "take the size of this jar"),
             KeySpec("id", .newID, "pin the id"),
             KeySpec("created", .date, "when"),
         ],
@@ -84,11 +89,15 @@ enum Pantry {
         run: { invocation in
             let state = try invocation.state(State.self)
             var size = invocation.value(Size.self, "size") ?? .small
-            if case .references(_, let keys)? = invocation.argument("copy")?.value, let id = keys.first?.uuid, let other = state.jars[id] {
+            if case .references(_, let keys)? = invocation.argument("copy")?.value, let id = keys.first?.uuid,
+                let other = state.jars[id]
+            {
                 size = other.size
             }
             let id = invocation.id("id") ?? invocation.newID { state.jars.contains($0) }
-            let jar = Jar(id: id, size: size, label: invocation.text("label") ?? "", created: invocation.date("created") ?? invocation.clock.now())
+            let jar = Jar(
+                id: id, size: size, label: invocation.text("label") ?? "",
+                created: invocation.date("created") ?? invocation.clock.now())
             state.jars.upsert(jar)
             // Written first, refused after: the statement must leave nothing behind.
             if jar.label.isEmpty { throw Diagnostic("a jar needs a label", at: invocation.argument("label")?.range) }
@@ -115,7 +124,9 @@ enum Pantry {
 }
 
 @Suite struct ThrowawayPackTests {
-    func session(_ store: Store = MemoryStore(Pantry.pack.tables), format: OutputFormat = .table) throws -> (Session, RecordingHost) {
+    func session(_ store: Store = MemoryStore(Pantry.pack.tables), format: OutputFormat = .table) throws -> (
+        Session, RecordingHost
+    ) {
         var configuration = SessionFactory.Configuration.golden
         configuration.settings.echo = false
         configuration.settings.format = format
@@ -154,12 +165,15 @@ enum Pantry {
     @Test func itsRecordsRenderInEveryFormat() throws {
         let (session, host) = try session(format: .json)
         let added = run(session, host, "add jar size=small label=jam").out
-        #expect(added.hasPrefix("{\"id\":\"") && added.hasSuffix("\",\"size\":\"small\",\"label\":\"jam\"}\n"), "\(added)")
+        #expect(
+            added.hasPrefix("{\"id\":\"") && added.hasSuffix("\",\"size\":\"small\",\"label\":\"jam\"}\n"), "\(added)")
         let json = run(session, host, "list jars").out
         #expect(json.hasPrefix("[{\"id\":\"") && json.hasSuffix("\"size\":\"small\",\"label\":\"jam\"}]\n"), "\(json)")
         session.settings.format = .csv
         let csv = run(session, host, "list jars").out
-        #expect(csv.hasPrefix("id,size,label,created\r\n") && csv.hasSuffix(",small,jam,2024-01-01T00:00:00Z\r\n"), "\(csv)")
+        #expect(
+            csv.hasPrefix("id,size,label,created\r\n") && csv.hasSuffix(",small,jam,2024-01-01T00:00:00Z\r\n"), "\(csv)"
+        )
         session.settings.format = .table
         #expect(run(session, host, "list jars").out.hasPrefix("#  id        size   label\n"))
     }

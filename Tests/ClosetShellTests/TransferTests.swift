@@ -1,10 +1,11 @@
 import ClosetCore
-import WardrobePack
 import ClosetLanguage
-@testable import ClosetShell
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
+
+@testable import ClosetShell
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -48,18 +49,23 @@ import TestSupport
         let fixtures = repositoryRoot + "/Tests/Golden/images/fixtures"
         let folder = NSTemporaryDirectory() + "closet-dump-\(UUID().uuidString)"
         let (first, _) = session(
-            running: "add clothes category=top season=fall image=\(fixtures)/knit.png\nadd clothes category=shoes season=fall image=\(fixtures)/boots.jpg\n",
+            running:
+                "add clothes category=top season=fall image=\(fixtures)/knit.png\nadd clothes category=shoes season=fall image=\(fixtures)/boots.jpg\n",
             in: folder)
         let dumped = try dump(first, images: folder + "/pictures")
         let (second, host) = session(running: dumped, in: folder)
         #expect(second.failureCount == 0, "\(host.text)")
         #expect(try dump(second, images: folder + "/pictures") == dumped)
         let picture = try #require(second.wardrobe.fetchAllClothes().first?.image)
-        #expect(second.wardrobe.loadImage(picture, for: second.wardrobe.fetchAllClothes()[0].id) == SampleImagesOnDisk.bytes(fixtures + "/knit.png"))
+        #expect(
+            second.wardrobe.loadImage(picture, for: second.wardrobe.fetchAllClothes()[0].id)
+                == SampleImagesOnDisk.bytes(fixtures + "/knit.png"))
     }
 
     @Test func quotingReadsBackToTheSameText() throws {
-        for text in ["plain", "say \"hi\"", "back\\slash", "tab\there", "line\nbreak", "# not a comment", "니트 🧥", "a,b", ""] {
+        for text in [
+            "plain", "say \"hi\"", "back\\slash", "tab\there", "line\nbreak", "# not a comment", "니트 🧥", "a,b", "",
+        ] {
             let quoted = DumpWriter.quote(text)
             guard case .command(let call)? = try Parser.parse("x y=\(quoted)")?.kind else {
                 Issue.record("does not parse: \(quoted)")
@@ -79,7 +85,8 @@ enum SampleImagesOnDisk {
         let harness = Harness()
         var lines = ["category,season,description,createdAt"]
         for index in 0..<1000 {
-            lines.append(index == 637 ? "top,fal,row \(index),2024-01-01" : "top,fall,\"row \(index), knit\",2024-01-01")
+            lines.append(
+                index == 637 ? "top,fal,row \(index),2024-01-01" : "top,fall,\"row \(index), knit\",2024-01-01")
         }
         harness.host.binaryFiles["thousand.csv"] = Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
         #expect(!harness.run("import clothes from=thousand.csv"))
@@ -100,15 +107,17 @@ enum SampleImagesOnDisk {
 
     @Test func exportThenImportIntoAnotherStoreKeepsEverything() throws {
         let source = Harness()
-        source.run("add clothes category=top season=fall description=\"navy, \\\"knit\\\"\" created=2024-03-01T10:00:00Z")
+        source.run(
+            "add clothes category=top season=fall description=\"navy, \\\"knit\\\"\" created=2024-03-01T10:00:00Z")
         source.run("add clothes category=하의 season=겨울 description=\"기모\nline\"")
         for format in ["json", "csv"] {
             #expect(source.run("export clothes to=out.\(format)"))
             let target = Harness()
             target.host.binaryFiles["out.\(format)"] = source.host.binaryFiles["out.\(format)"]
             #expect(target.run("import clothes from=out.\(format)"), "\(target.host.standardError)")
-            #expect(target.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }
-                == source.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }, "\(format)")
+            #expect(
+                target.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }
+                    == source.store.fetchAllClothes().sorted { $0.id.uuidString < $1.id.uuidString }, "\(format)")
         }
     }
 
@@ -133,8 +142,10 @@ enum SampleImagesOnDisk {
         let folder = NSTemporaryDirectory() + "closet-junit-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "count clothes\n".write(toFile: folder + "/pass.closet", atomically: true, encoding: .utf8)
-        try "closet> count clothes\ncount\n-----\n    0\n".write(toFile: folder + "/pass.expected", atomically: true, encoding: .utf8)
-        try "add clothes category=top season=fall description=\"<&>\"\n".write(toFile: folder + "/fail.closet", atomically: true, encoding: .utf8)
+        try "closet> count clothes\ncount\n-----\n    0\n".write(
+            toFile: folder + "/pass.expected", atomically: true, encoding: .utf8)
+        try "add clothes category=top season=fall description=\"<&>\"\n".write(
+            toFile: folder + "/fail.closet", atomically: true, encoding: .utf8)
         try "nothing like it \u{01}\n".write(toFile: folder + "/fail.expected", atomically: true, encoding: .utf8)
         let report = folder + "/report.xml"
         var console = ""
@@ -162,7 +173,10 @@ final class JUnitCollector: NSObject, XMLParserDelegate {
     var suiteAttributes: [String: String] = [:]
     private var inFailure = false
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch name {
         case "testsuite": suiteAttributes = attributes
         case "testcase": testcases.append(attributes["name"] ?? "")

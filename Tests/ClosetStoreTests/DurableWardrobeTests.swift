@@ -1,8 +1,9 @@
 import ClosetCore
-@testable import ClosetStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import ClosetStore
 @testable import WardrobePack
 
 /// A fresh directory per test.
@@ -102,7 +103,9 @@ func put(_ clothes: Clothes) -> EncodedOperation {
             _ = try open(path)
             Issue.record("second open succeeded")
         } catch let error as DurableStore.OpenError {
-            #expect(error.description == "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier)")
+            #expect(
+                error.description == "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier)"
+            )
         }
     }
 
@@ -273,11 +276,13 @@ func put(_ clothes: Clothes) -> EncodedOperation {
     }
 
     @Test func tablesRoundTripThroughASnapshot() throws {
-        let image = ImageInfo(format: .jpeg, width: 640, height: 480, bytes: 99, checksum: 0xDEADBEEF)
+        let image = ImageInfo(format: .jpeg, width: 640, height: 480, bytes: 99, checksum: 0xDEAD_BEEF)
         let clothes = Clothes(
             createdAt: Date(timeIntervalSince1970: 1.5), image: image, category: .shoes, weatherType: .winter,
             descriptions: "첼시 부츠 \"x\"")
-        let record = StyleRecord(id: UUID(), createdAt: Date(timeIntervalSince1970: 2), name: nil, weather: .spring, clothesIDs: [.shoes: clothes.id])
+        let record = StyleRecord(
+            id: UUID(), createdAt: Date(timeIntervalSince1970: 2), name: nil, weather: .spring,
+            clothesIDs: [.shoes: clothes.id])
         let source = Tables(Wardrobe.pack.tables)
         try source.table(ClothesTable.schema).upsert(clothes)
         try source.table(StyleTable.schema).upsert(record)

@@ -1,7 +1,7 @@
 import ClosetCore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WardrobePack
 
 @Suite struct MemoryWardrobeTests {

@@ -1,7 +1,7 @@
 import ClosetCore
-import WardrobePack
 import ClosetLanguage
 import ClosetShell
+import WardrobePack
 
 /// A session host that keeps what was written, separately and interleaved, and serves
 /// `.read` from an in-memory table of files.

@@ -1,8 +1,8 @@
 import ClosetCore
-import WardrobePack
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
 
 /// The app's `ClothesViewModelTests` (reference §1.7), plus the behaviours the reference
 /// names for `applyFilters`.
@@ -28,7 +28,10 @@ import TestSupport
         for (_, clothes) in viewModel.filteredClothesList.clothesByCategory {
             #expect(clothes == clothes.sorted { $0.createdAt > $1.createdAt })
         }
-        #expect(viewModel.filteredClothesList.clothesByCategory[.top]?.map(\.descriptions) == ["shirt1", "tshirt2", "tshirt1"])
+        #expect(
+            viewModel.filteredClothesList.clothesByCategory[.top]?.map(\.descriptions) == [
+                "shirt1", "tshirt2", "tshirt1",
+            ])
     }
 
     @Test func seasonFilterIsAnExactMatch() throws {
@@ -48,7 +51,10 @@ import TestSupport
     @Test func emptyFiltersNeitherSortNorFilter() throws {
         let viewModel = try makeViewModel()
         viewModel.searchFilters = []
-        #expect(viewModel.filteredClothesList.clothesByCategory[.top]?.map(\.descriptions) == ["tshirt1", "tshirt2", "shirt1"])
+        #expect(
+            viewModel.filteredClothesList.clothesByCategory[.top]?.map(\.descriptions) == [
+                "tshirt1", "tshirt2", "shirt1",
+            ])
     }
 
     @Test func categoryFilterEmptiesOtherCategoriesButKeepsTheirKeys() throws {
@@ -145,25 +151,31 @@ import TestSupport
 @Suite struct FilterEquivalenceTests {
     /// The app's own definition: reduce over the filters in order.
     static func oneByOne(_ list: ClothesList, _ filters: FilterItems) -> ClothesList {
-        ClothesList(clothesByCategory: list.clothesByCategory.mapValues { clothes in
-            filters.reduce(clothes) { current, filter in
-                switch filter {
-                case .sort(let sort):
-                    return current.enumerated().sorted { lhs, rhs in
-                        if lhs.element.createdAt != rhs.element.createdAt {
-                            return sort == .new ? lhs.element.createdAt > rhs.element.createdAt : lhs.element.createdAt < rhs.element.createdAt
-                        }
-                        return lhs.offset < rhs.offset
-                    }.map(\.element)
-                case .weather(let weather): return current.filter { $0.weatherType == weather }
-                case .clothes(let category): return current.filter { $0.category == category }
-                case .categories(let set): return current.filter { set.contains($0.category) }
-                case .weathers(let set): return current.filter { set.contains($0.weatherType) }
-                case .search(let text): return text.isEmpty ? current : current.filter { $0.descriptions.range(of: text, options: .caseInsensitive) != nil }
-                case .limit: return current
+        ClothesList(
+            clothesByCategory: list.clothesByCategory.mapValues { clothes in
+                filters.reduce(clothes) { current, filter in
+                    switch filter {
+                    case .sort(let sort):
+                        return current.enumerated().sorted { lhs, rhs in
+                            if lhs.element.createdAt != rhs.element.createdAt {
+                                return sort == .new
+                                    ? lhs.element.createdAt > rhs.element.createdAt
+                                    : lhs.element.createdAt < rhs.element.createdAt
+                            }
+                            return lhs.offset < rhs.offset
+                        }.map(\.element)
+                    case .weather(let weather): return current.filter { $0.weatherType == weather }
+                    case .clothes(let category): return current.filter { $0.category == category }
+                    case .categories(let set): return current.filter { set.contains($0.category) }
+                    case .weathers(let set): return current.filter { set.contains($0.weatherType) }
+                    case .search(let text):
+                        return text.isEmpty
+                            ? current
+                            : current.filter { $0.descriptions.range(of: text, options: .caseInsensitive) != nil }
+                    case .limit: return current
+                    }
                 }
-            }
-        })
+            })
     }
 
     @Test func agreesWithTheOneByOneReduction() {
@@ -174,15 +186,19 @@ import TestSupport
                     createdAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...6, using: &generator))),
                     category: ClothesCategory.allCases.randomElement(using: &generator)!,
                     weatherType: WeatherType.allCases.randomElement(using: &generator)!,
-                    descriptions: ["knit", "KNIT vest", "jeans", "니트", ""].randomElement(using: &generator)! + "\(index)")
+                    descriptions: ["knit", "KNIT vest", "jeans", "니트", ""].randomElement(using: &generator)!
+                        + "\(index)")
             }
             let choices: [FilterItem] = [
                 .sort(.new), .sort(.old), .weather(.fall), .weather(.allWeather), .clothes(.top),
                 .categories([.top, .bottom]), .weathers([.fall, .winter]), .search("knit"), .search("니"), .limit(3),
             ]
-            let filters = (0..<Int.random(in: 0...4, using: &generator)).map { _ in choices.randomElement(using: &generator)! }
+            let filters = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                choices.randomElement(using: &generator)!
+            }
             let list = clothes.toClothesList()
-            #expect(ClothesViewModel.applyFilters(to: list, filters: filters) == Self.oneByOne(list, filters), "\(filters)")
+            #expect(
+                ClothesViewModel.applyFilters(to: list, filters: filters) == Self.oneByOne(list, filters), "\(filters)")
         }
     }
 }

@@ -1,8 +1,8 @@
 import ClosetCore
-import WardrobePack
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import WardrobePack
 
 @Suite struct ClothesDetailViewModelTests {
     @Test func addRequiresCategoryThenSeasonWithTheAppsMessages() {
@@ -19,7 +19,8 @@ import TestSupport
 
     @Test func missingDescriptionBecomesEmpty() throws {
         let viewModel = ClothesDetailViewModel(clothes: nil, repository: MemoryWardrobe())
-        let clothes = try viewModel.clothesFromInput(.init(category: .top, weatherType: .fall), newID: UUID.init, now: Date.init)
+        let clothes = try viewModel.clothesFromInput(
+            .init(category: .top, weatherType: .fall), newID: UUID.init, now: Date.init)
         #expect(clothes.descriptions == "")
     }
 
@@ -73,8 +74,10 @@ import TestSupport
         let store = MemoryWardrobe()
         let mocks = MockWardrobe()
         for clothes in mocks.allClothes { try store.save(clothes: clothes) }
-        let early = Style(createdAt: Date(timeIntervalSince1970: 10), clothes: [.top: mocks.top1], weather: .fall, name: "early")
-        let late = Style(createdAt: Date(timeIntervalSince1970: 20), clothes: [.top: mocks.top2], weather: .fall, name: "late")
+        let early = Style(
+            createdAt: Date(timeIntervalSince1970: 10), clothes: [.top: mocks.top1], weather: .fall, name: "early")
+        let late = Style(
+            createdAt: Date(timeIntervalSince1970: 20), clothes: [.top: mocks.top2], weather: .fall, name: "late")
         try store.save(style: early)
         try store.save(style: late)
         let viewModel = StyleViewModel(repository: store)

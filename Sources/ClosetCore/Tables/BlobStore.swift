@@ -19,7 +19,8 @@ extension BlobStore {
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first != "." else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "-" || scalar == "."
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "-"
+                || scalar == "."
                 || scalar == "_"
         }
     }

@@ -8,9 +8,15 @@ public struct ByteWriter {
     public init() {}
 
     public mutating func u8(_ value: UInt8) { bytes.append(value) }
-    public mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    public mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
-    public mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func u16(_ value: UInt16) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    public mutating func u32(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    public mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
     public mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
 
     public mutating func uuid(_ id: UUID) {
@@ -93,7 +99,9 @@ public struct ByteReader {
     public mutating func string() throws(Malformed) -> String {
         let count = Int(try u32())
         let start = try take(count)
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self)
+        }
     }
 
     public mutating func date() throws(Malformed) -> Date {

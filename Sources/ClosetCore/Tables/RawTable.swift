@@ -65,7 +65,9 @@ final class RawTable: StoredTable {
 
     func apply(_ bytes: [UInt8], operations: [RowLocation]) {
         for location in operations {
-            apply(EncodedOperation(table: name, key: Array(bytes[location.key]), row: location.row.map { Array(bytes[$0]) }))
+            apply(
+                EncodedOperation(
+                    table: name, key: Array(bytes[location.key]), row: location.row.map { Array(bytes[$0]) }))
         }
     }
 

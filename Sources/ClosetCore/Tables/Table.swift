@@ -56,8 +56,12 @@ public final class Table<Codec: TableCodec>: StoredTable {
         self.name = name
         framePending = { $0.framePendingSpecialized() }
         writeRows = { table, committed, writer in table.writeSnapshotSpecialized(committed: committed, into: &writer) }
-        loadRows = { table, count, reader throws(ByteReader.Malformed) in try table.loadSnapshotRowsSpecialized(count, &reader) }
-        applyRows = { table, bytes, operations throws(ByteReader.Malformed) in try table.applySpecialized(bytes, operations: operations) }
+        loadRows = { table, count, reader throws(ByteReader.Malformed) in
+            try table.loadSnapshotRowsSpecialized(count, &reader)
+        }
+        applyRows = { table, bytes, operations throws(ByteReader.Malformed) in
+            try table.applySpecialized(bytes, operations: operations)
+        }
     }
 
     @inlinable public var count: Int { liveCount }
@@ -102,7 +106,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func undoLast() {
         guard let change = changes.popLast() else { return }
-        if let previous = change.previous { restore(previous, key: change.key, slot: change.slot) } else { clear(slot: change.slot) }
+        if let previous = change.previous {
+            restore(previous, key: change.key, slot: change.slot)
+        } else {
+            clear(slot: change.slot)
+        }
     }
 
     public func pendingOperations() -> [(position: Int, operation: EncodedOperation)] {

@@ -22,7 +22,8 @@ struct ArgumentBinder {
         if parameters.count < spec.parameters.count {
             let missing = spec.parameters[parameters.count]
             throw Diagnostic(
-                "'\(spec.name)' needs \(missing.summary)", at: words.last?.range ?? call.words.last?.range ?? call.range)
+                "'\(spec.name)' needs \(missing.summary)", at: words.last?.range ?? call.words.last?.range ?? call.range
+            )
         }
 
         var arguments: [BoundArgument] = []
@@ -32,7 +33,8 @@ struct ArgumentBinder {
                 let known = spec.keys.map(\.name)
                 throw Diagnostic.unknown(
                     "key", argument.key.text, at: argument.key.range, among: known,
-                    hint: known.isEmpty ? "'\(spec.name)' takes no keys" : "'\(spec.name)' takes \(known.joined(separator: ", "))")
+                    hint: known.isEmpty
+                        ? "'\(spec.name)' takes no keys" : "'\(spec.name)' takes \(known.joined(separator: ", "))")
             }
             if !spec.keysRepeat, arguments.contains(where: { $0.key == key.name }) {
                 throw Diagnostic("'\(key.name)' is given twice", at: argument.key.range)
@@ -76,13 +78,16 @@ struct ArgumentBinder {
         case .size:
             let word = try single(values, what: what)
             guard let bytes = ByteSize.parse(word.text) else {
-                throw Diagnostic("'\(word.text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB", at: word.range)
+                throw Diagnostic(
+                    "'\(word.text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB",
+                    at: word.range)
             }
             return .size(bytes)
         case .date:
             let word = try single(values, what: what)
             guard let date = Timestamp.parse(word.text) else {
-                throw Diagnostic("'\(word.text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z", at: word.range)
+                throw Diagnostic(
+                    "'\(word.text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z", at: word.range)
             }
             return .date(date)
         case .reference(let entity, let many, let allowsNone, let constraint):
@@ -107,14 +112,18 @@ struct ArgumentBinder {
         case .newID:
             let word = try single(values, what: what)
             guard let id = UUID(uuidString: word.text) else {
-                throw Diagnostic("'\(word.text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)", at: word.range)
+                throw Diagnostic(
+                    "'\(word.text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)", at: word.range
+                )
             }
             return .id(id)
         }
     }
 
     /// The owning pack says why an entity does not fit (`is a bottom, not a top`).
-    private func check(_ constraint: ReferenceConstraint, _ keys: [EntityKey], kind: EntityKind, word: Word) throws(Diagnostic) {
+    private func check(_ constraint: ReferenceConstraint, _ keys: [EntityKey], kind: EntityKind, word: Word)
+        throws(Diagnostic)
+    {
         guard let catalog = session.catalog(for: kind) else { return }
         for key in keys {
             if let reason = catalog.violation(of: constraint, by: key, kind: kind) {

@@ -40,7 +40,9 @@ public final class Invocation {
         return nil
     }
 
-    init(session: Session, spec: CommandSpec, call: CommandCall, parameters: [BoundArgument], arguments: [BoundArgument]) {
+    init(
+        session: Session, spec: CommandSpec, call: CommandCall, parameters: [BoundArgument], arguments: [BoundArgument]
+    ) {
         self.session = session
         self.spec = spec
         self.call = call
@@ -89,7 +91,8 @@ public final class Invocation {
     }
 
     /// Reads a picture file for `image=<path>` and checks it, before anything is written.
-    public func readPicture(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo) {
+    public func readPicture(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)
+    {
         let bytes: [UInt8]
         do {
             bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
@@ -123,7 +126,8 @@ public struct DotInvocation {
         switch word.text.lowercased() {
         case "on", "1", "true", "yes": return true
         case "off", "0", "false", "no": return false
-        default: throw Diagnostic.unknown("setting", word.text, at: word.range, among: ["on", "off"], hint: "use on or off")
+        default:
+            throw Diagnostic.unknown("setting", word.text, at: word.range, among: ["on", "off"], hint: "use on or off")
         }
     }
 }

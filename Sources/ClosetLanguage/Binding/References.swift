@@ -42,7 +42,8 @@ public struct References {
             return [try match(text, word: word, kind: kind, catalog: catalog)]
         }
         for key in keys where !catalog.contains(key, kind: kind) {
-            throw Diagnostic("'\(word.text)' refers to \(kind.singular) \(key.short), which was removed", at: word.range)
+            throw Diagnostic(
+                "'\(word.text)' refers to \(kind.singular) \(key.short), which was removed", at: word.range)
         }
         return keys
     }
@@ -66,10 +67,12 @@ public struct References {
         }
         if !word.isQuoted, text.hasPrefix("@") {
             guard let n = Int(text.dropFirst()), n >= 1 else {
-                throw Diagnostic("'\(text)' is not a row reference; write @1 for the first row of the last listing", at: word.range)
+                throw Diagnostic(
+                    "'\(text)' is not a row reference; write @1 for the first row of the last listing", at: word.range)
             }
             guard let listing = session.lastListing else {
-                throw Diagnostic("'\(text)' refers to the last listing, and nothing has been listed yet", at: word.range)
+                throw Diagnostic(
+                    "'\(text)' refers to the last listing, and nothing has been listed yet", at: word.range)
             }
             guard n <= listing.keys.count else {
                 throw Diagnostic(
@@ -81,18 +84,24 @@ public struct References {
         return .key(text)
     }
 
-    private func match(_ text: String, word: Word, kind: EntityKind, catalog: EntityCatalog) throws(Diagnostic) -> EntityKey {
+    private func match(_ text: String, word: Word, kind: EntityKind, catalog: EntityCatalog) throws(Diagnostic)
+        -> EntityKey
+    {
         switch kind.keyStyle {
         case .opaque:
             let key = EntityKey.opaque(text)
-            guard catalog.contains(key, kind: kind) else { throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range) }
+            guard catalog.contains(key, kind: kind) else {
+                throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range)
+            }
             return key
         case .uuid:
             break
         }
         if let uuid = UUID(uuidString: text) {
             let key = EntityKey.uuid(uuid)
-            guard catalog.contains(key, kind: kind) else { throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range) }
+            guard catalog.contains(key, kind: kind) else {
+                throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range)
+            }
             return key
         }
         let hex = text.replacingOccurrences(of: "-", with: "")
@@ -102,7 +111,9 @@ public struct References {
                 at: word.range)
         }
         guard hex.count >= Self.minimumPrefixLength else {
-            throw Diagnostic("id prefix '\(text)' is too short: type at least \(Self.minimumPrefixLength) characters", at: word.range)
+            throw Diagnostic(
+                "id prefix '\(text)' is too short: type at least \(Self.minimumPrefixLength) characters", at: word.range
+            )
         }
         let prefix = text.uppercased()
         let found = catalog.keys(of: kind).filter { $0.text.hasPrefix(prefix) }

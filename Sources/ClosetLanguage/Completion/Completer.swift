@@ -101,7 +101,8 @@ public struct Completer {
         if filled < spec.parameters.count { results += values(for: spec.parameters[filled].kind, word) }
         let used = Set(words.compactMap { $0.split(separator: "=").first.map { $0.lowercased() } })
         let keys = spec.keys.filter { spec.keysRepeat || !used.contains($0.name) }
-        results += matching(word, keys.map { Candidate(text: $0.name + "=", display: $0.name + "=", isComplete: false) })
+        results += matching(
+            word, keys.map { Candidate(text: $0.name + "=", display: $0.name + "=", isComplete: false) })
         return results
     }
 
@@ -109,7 +110,8 @@ public struct Completer {
         guard position == 0, let spec = session.registry.dotCommand(named: command) else { return [] }
         if spec.takesPath { return paths(word) }
         if spec.name == ".help" {
-            let topics = session.registry.verbs.filter { $0 != "let" } + session.registry.dotCommands.map(\.name)
+            let topics =
+                session.registry.verbs.filter { $0 != "let" } + session.registry.dotCommands.map(\.name)
                 + session.registry.packs.map(\.name)
             return matching(word, topics.map { Candidate(text: $0, display: $0, isComplete: true) })
         }

@@ -28,7 +28,8 @@ public enum DiagnosticRenderer {
         let before = String(decoding: bytes[lineStart..<lower], as: UTF8.self)
         let marked = String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self)
         let column = before.count + 1
-        let lineText = lineIndex < source.lines.count
+        let lineText =
+            lineIndex < source.lines.count
             ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
 
         var text = ""

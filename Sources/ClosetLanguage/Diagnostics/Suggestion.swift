@@ -19,7 +19,9 @@ public enum Suggestion {
         }
         if let best, best.distance <= allowed, best.distance > 0 { return best.candidate }
         if typed.count >= 2,
-            let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count })
+            let prefixed = candidates.first(where: {
+                $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count
+            })
         {
             return prefixed
         }

@@ -16,12 +16,16 @@ public enum Outcome: Sendable {
     case nothing
 
     /// One entity.
-    public static func entity(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record) -> Outcome {
+    public static func entity(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record)
+        -> Outcome
+    {
         .entities(Entities(kind: kind, keys: [key], isListing: false, records: { [record()] }))
     }
 
     /// A listing, numbered for `@N`.
-    public static func listing(_ kind: EntityKind, _ keys: [EntityKey], _ records: @escaping @Sendable () -> [Record]) -> Outcome {
+    public static func listing(_ kind: EntityKind, _ keys: [EntityKey], _ records: @escaping @Sendable () -> [Record])
+        -> Outcome
+    {
         .entities(Entities(kind: kind, keys: keys, isListing: true, records: records))
     }
 }

@@ -154,7 +154,9 @@ public final class Session {
             if interrupted || host.interruptRequested() {
                 // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
                 if !interrupted {
-                    host.write("interrupted: stopped '\(name)' before line \(source.firstLine); nothing of it was kept\n", to: .standardError)
+                    host.write(
+                        "interrupted: stopped '\(name)' before line \(source.firstLine); nothing of it was kept\n",
+                        to: .standardError)
                 }
                 interrupted = true
                 stop = true

@@ -53,7 +53,8 @@ extension Session {
         default: diagnostic = Diagnostic("\(error)", at: nil)
         }
         host.write(
-            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color), to: .standardError)
+            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color),
+            to: .standardError)
     }
 
     func printTime(since start: Double) {

@@ -37,14 +37,17 @@ enum RecordGrid {
         var values = records.map(\.table)
         // An optional column that says nothing in any row (no pictures at all) is left out.
         for column in columns.indices.reversed()
-        where entities.kind.optionalTableColumns.contains(columns[column]) && values.allSatisfy({ isNull($0[column]) }) {
+        where entities.kind.optionalTableColumns.contains(columns[column]) && values.allSatisfy({ isNull($0[column]) })
+        {
             columns.remove(at: column)
             for row in values.indices { values[row].remove(at: column) }
         }
         var rows = values.map { $0.map { cell($0, forPeople: true) } }
         var numeric = Set<Int>()
         if let first = values.first {
-            for (column, value) in first.enumerated() where value.isNumeric { numeric.insert(column + (listing ? 1 : 0)) }
+            for (column, value) in first.enumerated() where value.isNumeric {
+                numeric.insert(column + (listing ? 1 : 0))
+            }
         }
         if listing {
             columns.insert("#", at: 0)

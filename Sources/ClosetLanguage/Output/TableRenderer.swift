@@ -26,7 +26,9 @@ public struct TableRenderer: Sendable {
         var cellWidths = rows.map { $0.map(TextWidth.of) }
         let headerWidths = grid.columns.map(TextWidth.of)
         var widths = headerWidths
-        for row in cellWidths { for (i, width) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width) } }
+        for row in cellWidths {
+            for (i, width) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width) }
+        }
         if fit(&widths, rows: &rows, grid: grid) { cellWidths = rows.map { $0.map(TextWidth.of) } }
 
         var out: [UInt8] = []
@@ -96,6 +98,7 @@ public struct TableRenderer: Sendable {
     }
 
     private func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int], into out: inout [UInt8]) {
-        out += Array((left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n").utf8)
+        out += Array(
+            (left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n").utf8)
     }
 }

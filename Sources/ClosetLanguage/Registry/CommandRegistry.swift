@@ -23,7 +23,9 @@ public struct CommandRegistry: Sendable {
     public mutating func register(_ pack: Pack) {
         let number = packs.count
         packs.append(pack)
-        if packs.count == 1 || syntaxExamples == .generic, let examples = pack.syntaxExamples { syntaxExamples = examples }
+        if packs.count == 1 || syntaxExamples == .generic, let examples = pack.syntaxExamples {
+            syntaxExamples = examples
+        }
         for kind in pack.entityKinds {
             for word in kind.words { entityWords[word.lowercased()] = kind.singular }
         }

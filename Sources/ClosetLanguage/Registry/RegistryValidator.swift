@@ -19,7 +19,9 @@ public enum RegistryValidator {
         for pack in registry.packs {
             claim(pack.name, by: "pack \(pack.name)", what: "pack name")
             for kind in pack.entityKinds {
-                for word in Set(kind.words.map { $0.lowercased() }) { claim(word, by: "pack \(pack.name)", what: "entity word") }
+                for word in Set(kind.words.map { $0.lowercased() }) {
+                    claim(word, by: "pack \(pack.name)", what: "entity word")
+                }
             }
             for table in pack.tables { claim(table.name, by: "pack \(pack.name)", what: "table") }
             for spec in registry.commands(of: pack) {
@@ -29,7 +31,9 @@ public enum RegistryValidator {
                 }
                 if spec.examples.isEmpty { problems.append("'\(spec.name)' has no example") }
                 for example in spec.examples {
-                    if let problem = check(example, of: spec, registry) { problems.append("'\(spec.name)' example '\(example)': \(problem)") }
+                    if let problem = check(example, of: spec, registry) {
+                        problems.append("'\(spec.name)' example '\(example)': \(problem)")
+                    }
                 }
             }
         }
@@ -76,7 +80,9 @@ public enum RegistryValidator {
             given.insert(name)
             if let problem = shape(argument.values, key.kind) { return problem }
         }
-        for key in spec.keys where key.isRequired && !given.contains(key.name) { return "misses the required '\(key.name)'" }
+        for key in spec.keys where key.isRequired && !given.contains(key.name) {
+            return "misses the required '\(key.name)'"
+        }
         return nil
     }
 
@@ -104,7 +110,9 @@ public enum RegistryValidator {
                 } else {
                     switch entity.keyStyle {
                     case .uuid:
-                        isReference = text.count >= References.minimumPrefixLength && text.allSatisfy { $0.isHexDigit || $0 == "-" }
+                        isReference =
+                            text.count >= References.minimumPrefixLength
+                            && text.allSatisfy { $0.isHexDigit || $0 == "-" }
                     case .opaque:
                         isReference = !text.isEmpty
                     }

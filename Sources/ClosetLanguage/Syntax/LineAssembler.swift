@@ -33,7 +33,13 @@ public struct LineAssembler {
         var escaped = false
         for byte in line.utf8.dropLast() {
             if let open = quote {
-                if escaped { escaped = false } else if byte == .backslash && open == .doubleQuote { escaped = true } else if byte == open { quote = nil }
+                if escaped {
+                    escaped = false
+                } else if byte == .backslash && open == .doubleQuote {
+                    escaped = true
+                } else if byte == open {
+                    quote = nil
+                }
             } else if byte == .doubleQuote || byte == .singleQuote {
                 quote = byte
             } else if byte == .hash {

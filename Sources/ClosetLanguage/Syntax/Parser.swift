@@ -128,7 +128,8 @@ public enum Parser {
         return CommandCall(words: words, arguments: arguments, range: range ?? SourceRange(0, 0))
     }
 
-    private static func argumentValues(key: Word, equals: Token, _ cursor: inout Cursor) throws(Diagnostic) -> Argument {
+    private static func argumentValues(key: Word, equals: Token, _ cursor: inout Cursor) throws(Diagnostic) -> Argument
+    {
         var values: [Word] = []
         var last = equals
         while true {

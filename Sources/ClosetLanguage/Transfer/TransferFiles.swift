@@ -78,9 +78,12 @@ public enum TransferFiles {
             throw Diagnostic("cannot read '\(path)': \(error)", at: argument.range)
         }
         do {
-            return (path, try parse(String(decoding: bytes, as: UTF8.self), format, fieldNames: fieldNames, entity: entity))
+            return (
+                path, try parse(String(decoding: bytes, as: UTF8.self), format, fieldNames: fieldNames, entity: entity)
+            )
         } catch {
-            throw Diagnostic("\(fileName(path)):\(error.line): \(error.message); nothing was imported", at: argument.range)
+            throw Diagnostic(
+                "\(fileName(path)):\(error.line): \(error.message); nothing was imported", at: argument.range)
         }
     }
 
@@ -105,7 +108,9 @@ public enum TransferFiles {
         guard !problems.isEmpty else { return items }
         let name = fileName(path)
         var report = problems.prefix(listedBadRows).map { "\(name):\($0.line): \($0.message)\n" }.joined()
-        if problems.count > listedBadRows { report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n" }
+        if problems.count > listedBadRows {
+            report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n"
+        }
         invocation.host.write(report, to: .standardError)
         throw Diagnostic(
             "\(problems.count) bad row\(problems.count == 1 ? "" : "s") in '\(name)'; nothing was imported",
@@ -118,7 +123,9 @@ public enum TransferFiles {
     }
 
     /// A vocabulary field's term, with the binder's wording for an unknown one.
-    public static func term<V: Vocabulary>(_ row: Row, _ key: String, _ type: V.Type, missing: String) throws(RowProblem) -> V {
+    public static func term<V: Vocabulary>(_ row: Row, _ key: String, _ type: V.Type, missing: String)
+        throws(RowProblem) -> V
+    {
         guard let text = row.fields[key] ?? nil else {
             throw RowProblem(line: row.line, message: "missing \(key) (\(missing))")
         }
@@ -127,14 +134,18 @@ public enum TransferFiles {
             let diagnostic = Diagnostic.unknown(
                 info.name, text, at: nil, among: info.spellings,
                 hint: "use one of \(info.terms.map(\.english).joined(separator: ", "))")
-            throw RowProblem(line: row.line, message: diagnostic.message + (diagnostic.suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            throw RowProblem(
+                line: row.line,
+                message: diagnostic.message + (diagnostic.suggestion.map { "; did you mean '\($0)'?" } ?? ""))
         }
         return parsed
     }
 
     static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
 
-    static func parse(_ text: String, _ format: FileFormat, fieldNames: [String], entity: String) throws(RowProblem) -> [Row] {
+    static func parse(_ text: String, _ format: FileFormat, fieldNames: [String], entity: String) throws(RowProblem)
+        -> [Row]
+    {
         switch format {
         case .json:
             let values: [(line: Int, value: JSONValue)]
@@ -145,7 +156,9 @@ public enum TransferFiles {
             }
             var rows: [Row] = []
             for (line, value) in values {
-                guard case .object(let members) = value else { throw RowProblem(line: line, message: "expected an object for each \(entity)") }
+                guard case .object(let members) = value else {
+                    throw RowProblem(line: line, message: "expected an object for each \(entity)")
+                }
                 var fields: [String: String?] = [:]
                 for (key, member) in members {
                     switch member {
@@ -172,10 +185,14 @@ public enum TransferFiles {
             }
             return try records.dropFirst().map { record throws(RowProblem) in
                 guard record.fields.count == header.fields.count else {
-                    throw RowProblem(line: record.line, message: "\(record.fields.count) fields where the header has \(header.fields.count)")
+                    throw RowProblem(
+                        line: record.line,
+                        message: "\(record.fields.count) fields where the header has \(header.fields.count)")
                 }
                 var fields: [String: String?] = [:]
-                for (name, value) in zip(header.fields, record.fields) { fields[name] = value.isEmpty ? .some(nil) : .some(value) }
+                for (name, value) in zip(header.fields, record.fields) {
+                    fields[name] = value.isEmpty ? .some(nil) : .some(value)
+                }
                 return (record.line, fields)
             }
         }

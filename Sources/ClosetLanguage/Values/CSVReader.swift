@@ -58,7 +58,8 @@ public enum CSVReader {
                 recordLine = line
             case UInt8(ascii: "\""):
                 guard field.isEmpty, !afterQuote else {
-                    throw Failure(message: "a quote inside an unquoted field (quote the field and double the quote)", line: line)
+                    throw Failure(
+                        message: "a quote inside an unquoted field (quote the field and double the quote)", line: line)
                 }
                 quoted = true
             default:

@@ -38,7 +38,9 @@ public struct JSONReader {
     public static func rows(_ text: String) throws(Failure) -> [(line: Int, value: JSONValue)] {
         var reader = JSONReader(bytes: Array(text.utf8))
         reader.skipBlanks()
-        guard reader.peek == UInt8(ascii: "[") else { throw Failure(message: "expected a JSON array of objects", line: reader.line) }
+        guard reader.peek == UInt8(ascii: "[") else {
+            throw Failure(message: "expected a JSON array of objects", line: reader.line)
+        }
         reader.position += 1
         var rows: [(line: Int, value: JSONValue)] = []
         reader.skipBlanks()
@@ -50,10 +52,14 @@ public struct JSONReader {
                 let line = reader.line
                 rows.append((line, try reader.value(depth: 1)))
                 reader.skipBlanks()
-                guard let next = reader.peek else { throw Failure(message: "the array is not closed", line: reader.line) }
+                guard let next = reader.peek else {
+                    throw Failure(message: "the array is not closed", line: reader.line)
+                }
                 reader.position += 1
                 if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else { throw Failure(message: "expected ',' or ']'", line: reader.line) }
+                guard next == UInt8(ascii: ",") else {
+                    throw Failure(message: "expected ',' or ']'", line: reader.line)
+                }
             }
         }
         reader.skipBlanks()
@@ -85,10 +91,14 @@ public struct JSONReader {
             }
             while true {
                 skipBlanks()
-                guard peek == UInt8(ascii: "\"") else { throw Failure(message: "expected a field name in quotes", line: line) }
+                guard peek == UInt8(ascii: "\"") else {
+                    throw Failure(message: "expected a field name in quotes", line: line)
+                }
                 let key = try string()
                 skipBlanks()
-                guard peek == UInt8(ascii: ":") else { throw Failure(message: "expected ':' after \"\(key)\"", line: line) }
+                guard peek == UInt8(ascii: ":") else {
+                    throw Failure(message: "expected ':' after \"\(key)\"", line: line)
+                }
                 position += 1
                 members.append((key, try value(depth: depth + 1)))
                 skipBlanks()
@@ -120,7 +130,9 @@ public struct JSONReader {
         case UInt8(ascii: "n"): return try literal("null", .null)
         default:
             let start = position
-            while let next = peek, (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) || "+-.eE".utf8.contains(next) {
+            while let next = peek,
+                (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) || "+-.eE".utf8.contains(next)
+            {
                 position += 1
             }
             guard position > start else { throw Failure(message: "unexpected character", line: line) }
@@ -164,10 +176,14 @@ public struct JSONReader {
                     {
                         position += 2
                         let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw Failure(message: "a broken surrogate pair", line: line) }
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw Failure(message: "a broken surrogate pair", line: line)
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw Failure(message: "a broken \\u escape", line: line) }
+                    guard let unicode = Unicode.Scalar(scalar) else {
+                        throw Failure(message: "a broken \\u escape", line: line)
+                    }
                     out += Array(String(Character(unicode)).utf8)
                 default:
                     throw Failure(message: "unknown escape in a string", line: line)

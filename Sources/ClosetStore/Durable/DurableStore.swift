@@ -91,11 +91,13 @@ public final class DurableStore: Store {
             // the store): ours to set up. Anything else belongs to someone else.
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
             guard contents.allSatisfy({ $0 == markerName + ".tmp" }) else {
-                throw OpenError(description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
+                throw OpenError(
+                    description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
             }
         } else {
             do {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try manager.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw OpenError(description: "cannot create the store '\(path)': \(error.localizedDescription)")
             }
@@ -121,7 +123,8 @@ public final class DurableStore: Store {
         guard text.hasPrefix(markerPrefix), text.hasSuffix("\n"),
             let format = Int(text.dropFirst(markerPrefix.count).dropLast()), format >= 1
         else {
-            throw OpenError(description: "store '\(path)' is damaged: its marker file '\(markerName)' is not a closet marker")
+            throw OpenError(
+                description: "store '\(path)' is damaged: its marker file '\(markerName)' is not a closet marker")
         }
         guard format <= formatVersion else { throw newer(path, format: "store format \(format)") }
         return format
@@ -129,7 +132,9 @@ public final class DurableStore: Store {
 
     private static func newer(_ path: String, format: String) -> OpenError {
         OpenError(
-            description: "store '\(path)' was made by a newer closet (\(format); this closet reads format \(formatVersion) and older); nothing in it was changed")
+            description:
+                "store '\(path)' was made by a newer closet (\(format); this closet reads format \(formatVersion) and older); nothing in it was changed"
+        )
     }
 
     private func load(report: (String) -> Void) throws {
@@ -139,7 +144,8 @@ public final class DurableStore: Store {
                 snapshotGeneration = try JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)
             } catch {
                 switch error {
-                case .damaged: throw OpenError(description: "store '\(path)' is damaged: its snapshot fails its checksum")
+                case .damaged:
+                    throw OpenError(description: "store '\(path)' is damaged: its snapshot fails its checksum")
                 case .newer: throw Self.newer(path, format: "a newer snapshot")
                 }
             }
@@ -181,7 +187,9 @@ public final class DurableStore: Store {
             }
         } catch {
             throw OpenError(
-                description: "store '\(path)' is damaged at byte \(error.offset) of its journal: a committed transaction cannot be read; nothing in it was changed")
+                description:
+                    "store '\(path)' is damaged at byte \(error.offset) of its journal: a committed transaction cannot be read; nothing in it was changed"
+            )
         }
         guard let contents = read else {
             throw OpenError(description: "store '\(path)' is damaged: its journal has no valid header")
@@ -193,8 +201,12 @@ public final class DurableStore: Store {
         journalLength = contents.validLength
         journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
         if let damage = contents.damage {
-            report("store '\(path)': dropped \(bytes.count - contents.validLength) bytes at the end of the journal (\(damage)): a transaction that never finished committing")
-            guard ftruncate(journal, off_t(journalLength)) == 0 else { throw POSIXFile.failure("cannot truncate", journalPath) }
+            report(
+                "store '\(path)': dropped \(bytes.count - contents.validLength) bytes at the end of the journal (\(damage)): a transaction that never finished committing"
+            )
+            guard ftruncate(journal, off_t(journalLength)) == 0 else {
+                throw POSIXFile.failure("cannot truncate", journalPath)
+            }
             try POSIXFile.sync(journal, path: journalPath)
         }
     }
@@ -228,7 +240,9 @@ public final class DurableStore: Store {
         if needsUpgrade { try upgrade() }
         let record = JournalFormat.record(frames)
         do throws(POSIXFile.Failure) {
-            guard lseek(journal, off_t(journalLength), SEEK_SET) >= 0 else { throw POSIXFile.failure("cannot seek", path + "/journal") }
+            guard lseek(journal, off_t(journalLength), SEEK_SET) >= 0 else {
+                throw POSIXFile.failure("cannot seek", path + "/journal")
+            }
             try POSIXFile.writeAll(journal, record, path: path + "/journal")
             try POSIXFile.sync(journal, path: path + "/journal")
         } catch {
@@ -281,7 +295,10 @@ public final class DurableStore: Store {
     public var details: [(String, String)] {
         [
             ("snapshot", "\(snapshotLength) bytes"),
-            ("journal", "\(journalLength) bytes, \(journalTransactions) transaction\(journalTransactions == 1 ? "" : "s")"),
+            (
+                "journal",
+                "\(journalLength) bytes, \(journalTransactions) transaction\(journalTransactions == 1 ? "" : "s")"
+            ),
             ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
         ]
     }

@@ -63,7 +63,8 @@ enum JournalFormat {
     /// A record of framed operations (the tables wrote their rows straight into buffers).
     static func record(_ frames: PendingFrames) -> [UInt8] {
         var payload = ByteWriter()
-        payload.bytes.reserveCapacity(frames.tables.reduce(8) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
+        payload.bytes.reserveCapacity(
+            frames.tables.reduce(8) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
         payload.u32(UInt32(frames.order.count))
         let names = frames.tables.map { Array($0.name.utf8.prefix(255)) }
         for (table, operation) in frames.order {
@@ -104,7 +105,9 @@ enum JournalFormat {
 
     /// Reads `count` format-2 operations and applies them, each run of operations on one
     /// table in one call (the table decodes its rows where they lie, without copying).
-    static func applyOperations(_ count: Int, from reader: inout ByteReader, to tables: Tables) throws(ByteReader.Malformed) {
+    static func applyOperations(_ count: Int, from reader: inout ByteReader, to tables: Tables) throws(ByteReader
+        .Malformed)
+    {
         var runTable: StoredTable?
         var runName: ArraySlice<UInt8> = []
         var run: [RowLocation] = []
@@ -223,7 +226,9 @@ enum JournalFormat {
             let countAt = writer.bytes.count
             writer.u64(0)
             let count = UInt64(table.writeSnapshot(committed: committed, into: &writer))
-            for shift in 0..<8 { writer.bytes[countAt + shift] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(shift))) }
+            for shift in 0..<8 {
+                writer.bytes[countAt + shift] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(shift)))
+            }
         }
         writer.u32(Checksum.crc32(writer.bytes))
         return writer.bytes

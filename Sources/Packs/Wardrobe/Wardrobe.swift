@@ -33,7 +33,9 @@ public enum Wardrobe {
     /// The filter keys shared by `list clothes` and `count clothes`.
     static let clothesFilterKeys = [
         KeySpec("category", .vocabulary(ClothesCategory.info, many: true), "keep these categories"),
-        KeySpec("season", .vocabulary(WeatherType.info, many: true), "keep these seasons (exact: fall does not include all)"),
+        KeySpec(
+            "season", .vocabulary(WeatherType.info, many: true), "keep these seasons (exact: fall does not include all)"
+        ),
         KeySpec("sort", .vocabulary(SortBy.info, many: false), "order inside each category (default new)"),
         KeySpec("search", .text, "keep descriptions containing this text (any case)"),
         KeySpec("limit", .count, "keep the first N rows of the result"),
@@ -88,7 +90,8 @@ public enum Wardrobe {
     }
 
     static let slotKeys: [KeySpec] = ClothesCategory.allCases.map {
-        KeySpec($0.englishName, clothesReference(slot: $0, allowsNone: false), "the \($0.englishName) (\($0.korean)) slot")
+        KeySpec(
+            $0.englishName, clothesReference(slot: $0, allowsNone: false), "the \($0.englishName) (\($0.korean)) slot")
     }
 
     static let clothesReferenceParameter = ParameterSpec(

@@ -21,7 +21,9 @@ enum WardrobeDump {
                 {
                     line += " image=\(quote(path))"
                 } else {
-                    writer.line("# \(name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)")
+                    writer.line(
+                        "# \(name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)"
+                    )
                 }
             }
             line += " created=\(Timestamp.format(item.createdAt))"

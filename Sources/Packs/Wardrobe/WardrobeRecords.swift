@@ -19,7 +19,8 @@ enum WardrobeRecords {
     static func fields(_ clothes: Clothes) -> [Field] {
         [
             Field("id", .key(.uuid(clothes.id))), Field("createdAt", .date(clothes.createdAt)),
-            Field("category", .text(clothes.category.englishName)), Field("season", .text(clothes.weatherType.englishName)),
+            Field("category", .text(clothes.category.englishName)),
+            Field("season", .text(clothes.weatherType.englishName)),
             Field("description", .text(clothes.descriptions)), Field("image", image(clothes.image)),
         ]
     }
@@ -28,15 +29,20 @@ enum WardrobeRecords {
         Record(
             fields: [
                 Field("id", .key(.uuid(style.id))), Field("createdAt", .date(style.createdAt)),
-                Field("name", style.name.map(FieldValue.text) ?? .null), Field("season", .text(style.weather.englishName)),
+                Field("name", style.name.map(FieldValue.text) ?? .null),
+                Field("season", .text(style.weather.englishName)),
                 Field("clothes", .list(style.orderedClothes.map { .object(fields($0)) })),
             ],
             data: [
-                .key(.uuid(style.id)), .date(style.createdAt), .text(style.name ?? ""), .text(style.weather.englishName),
-            ] + ClothesCategory.allCases.map { category in style.clothes[category].map { .key(.uuid($0.id)) } ?? .null },
+                .key(.uuid(style.id)), .date(style.createdAt), .text(style.name ?? ""),
+                .text(style.weather.englishName),
+            ]
+                + ClothesCategory.allCases.map { category in style.clothes[category].map { .key(.uuid($0.id)) } ?? .null
+                },
             table: [
                 .key(.uuid(style.id)), .text(style.name ?? ""), .text(style.weather.englishName),
-                .text(style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(separator: ", ")),
+                .text(
+                    style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(separator: ", ")),
                 .date(style.createdAt),
             ])
     }

@@ -43,7 +43,9 @@ public final class WardrobeState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] { [(Wardrobe.clothes, store.clothesCount), (Wardrobe.style, store.styleCount)] }
+    public var counts: [(EntityKind, Int)] {
+        [(Wardrobe.clothes, store.clothesCount), (Wardrobe.style, store.styleCount)]
+    }
 
     public func keys(of kind: EntityKind) -> [EntityKey] {
         if kind == Wardrobe.clothes { return store.fetchAllClothes().map { .uuid($0.id) } }
@@ -60,7 +62,8 @@ public final class WardrobeState: PackState {
 
     public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? {
         guard kind == Wardrobe.clothes, constraint.vocabulary == ClothesCategory.vocabularyName,
-            let slot = ClothesCategory(code: constraint.code), let id = key.uuid, let clothes = store.clothes(withID: id),
+            let slot = ClothesCategory(code: constraint.code), let id = key.uuid,
+            let clothes = store.clothes(withID: id),
             clothes.category != slot
         else { return nil }
         let wrong = clothes.category

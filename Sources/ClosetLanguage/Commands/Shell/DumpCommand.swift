@@ -14,25 +14,29 @@ enum DumpCommand {
             var folder: String?
             if let first = words.first {
                 guard first.text == "--images", words.count == 2 else {
-                    throw Diagnostic("usage: .dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
+                    throw Diagnostic(
+                        "usage: .dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
                 }
                 folder = words[1].text
             }
             let session = invocation.session
-            return .text(try Dump.script(of: session, imageFolder: folder) { name, bytes in
-                do {
-                    try session.host.writeFile(at: name, bytes: bytes)
-                } catch let error as Diagnostic {
-                    throw Diagnostic(error.message, at: words.last?.range)
-                }
-            })
+            return .text(
+                try Dump.script(of: session, imageFolder: folder) { name, bytes in
+                    do {
+                        try session.host.writeFile(at: name, bytes: bytes)
+                    } catch let error as Diagnostic {
+                        throw Diagnostic(error.message, at: words.last?.range)
+                    }
+                })
         })
 }
 
 /// Writing a store as statements: a header counting what is stored, then each pack's
 /// statements in registry order.
 public enum Dump {
-    public static func script(of session: Session, imageFolder: String?, copyImage: @escaping (String, [UInt8]) throws -> Void)
+    public static func script(
+        of session: Session, imageFolder: String?, copyImage: @escaping (String, [UInt8]) throws -> Void
+    )
         throws -> String
     {
         let counts = session.entityCounts.map { $0.0.counted($0.1) }

@@ -11,9 +11,11 @@ enum HelpCommand {
             guard let first = words.first else { return .text(HelpText.overview(registry)) }
             let topic = words.map(\.text).joined(separator: " ")
             if let text = HelpText.topic(topic, registry) { return .text(text) }
-            let names = registry.commands.map(\.name) + registry.commands.map { $0.path[0] }
+            let names =
+                registry.commands.map(\.name) + registry.commands.map { $0.path[0] }
                 + registry.dotCommands.map(\.name) + registry.packs.map(\.name)
-            throw Diagnostic.unknown("help topic", topic, at: first.range.union(words.last?.range ?? first.range), among: names,
+            throw Diagnostic.unknown(
+                "help topic", topic, at: first.range.union(words.last?.range ?? first.range), among: names,
                 hint: "'.help' lists the commands")
         })
 }
@@ -21,7 +23,9 @@ enum HelpCommand {
 /// The text of `.help` and `closet --help`, built from the registry.
 public enum HelpText {
     public static func overview(_ registry: CommandRegistry) -> String {
-        let width = (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count) + [letUsage.count]).max() ?? 0
+        let width =
+            (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count) + [letUsage.count]).max()
+            ?? 0
         var out = "Commands:\n"
         out += "  " + pad(letUsage, width) + "  bind the result of a command to a variable\n"
         for pack in registry.packs {
@@ -45,7 +49,8 @@ public enum HelpText {
         let width = registry.commands(of: pack).map(\.name.count).max() ?? 0
         var out = packCommands(pack, registry, width: width)
         if !pack.entityKinds.isEmpty {
-            out += "\nEntities: " + pack.entityKinds.map { "\($0.singular) (\($0.korean))" }.joined(separator: ", ") + "\n"
+            out +=
+                "\nEntities: " + pack.entityKinds.map { "\($0.singular) (\($0.korean))" }.joined(separator: ", ") + "\n"
         }
         out += values(pack.vocabularies)
         return out
@@ -64,7 +69,8 @@ public enum HelpText {
         for info in vocabularies where !seen.contains(info) { seen.append(info) }
         guard !seen.isEmpty else { return "" }
         let width = seen.map(\.name.count).max() ?? 0
-        return "\nValues (English or Korean):\n" + seen.map { "  " + pad($0.name, width) + "  " + $0.summary + "\n" }.joined()
+        return "\nValues (English or Korean):\n"
+            + seen.map { "  " + pad($0.name, width) + "  " + $0.summary + "\n" }.joined()
     }
 
     /// Help for a verb (`add`), a command, a dot command or a pack; nil if no such topic.

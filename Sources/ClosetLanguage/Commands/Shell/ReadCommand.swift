@@ -9,12 +9,16 @@ enum ReadCommand {
         run: { invocation in
             let session = invocation.session
             let words = invocation.call.arguments
-            guard let path = words.first else { throw Diagnostic("usage: .read <file>", at: invocation.call.name.range) }
+            guard let path = words.first else {
+                throw Diagnostic("usage: .read <file>", at: invocation.call.name.range)
+            }
             if words.count > 1 {
                 throw Diagnostic("'.read' takes one file; quote a path with spaces", at: words[1].range)
             }
             guard session.readDepth < Session.maximumReadDepth else {
-                throw Diagnostic("'.read' is nested more than \(Session.maximumReadDepth) deep; does a script read itself?", at: path.range)
+                throw Diagnostic(
+                    "'.read' is nested more than \(Session.maximumReadDepth) deep; does a script read itself?",
+                    at: path.range)
             }
             let script: (text: String, displayName: String)
             do {

@@ -28,14 +28,16 @@ enum AddClothes {
         let viewModel = ClothesDetailViewModel(clothes: nil, repository: state.store)
         let picture = try ImageArgument.read(invocation)
         let input = ClothesDetailViewModel.Input(
-            category: invocation.value(ClothesCategory.self, "category"), weatherType: invocation.value(WeatherType.self, "season"),
+            category: invocation.value(ClothesCategory.self, "category"),
+            weatherType: invocation.value(WeatherType.self, "season"),
             descriptions: invocation.text("description"), image: picture?.info)
         let created = invocation.date("created")
         let pinned = try NewID.check(invocation, exists: { state.store.clothes(withID: $0) != nil })
         let clothes: Clothes
         do {
             clothes = try viewModel.clothesFromInput(
-                input, newID: { pinned ?? invocation.newID(unless: state.store.containsClothes) }, now: { created ?? invocation.clock.now() })
+                input, newID: { pinned ?? invocation.newID(unless: state.store.containsClothes) },
+                now: { created ?? invocation.clock.now() })
         } catch {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
             throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)

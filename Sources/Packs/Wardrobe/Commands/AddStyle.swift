@@ -29,7 +29,9 @@ enum AddStyle {
         let created = invocation.date("created")
         let pinned = try NewID.check(invocation, exists: { state.store.style(withID: $0) != nil })
         let viewModel = StyleDetailViewModel(style: nil, repository: state.store) { weather in
-            Style(uuid: pinned ?? invocation.newID { state.store.style(withID: $0) != nil }, createdAt: created ?? invocation.clock.now(), clothes: [:], weather: weather)
+            Style(
+                uuid: pinned ?? invocation.newID { state.store.style(withID: $0) != nil },
+                createdAt: created ?? invocation.clock.now(), clothes: [:], weather: weather)
         }
         try StyleSlots.apply(invocation, state, to: viewModel, weather: season)
         switch try viewModel.save(name: invocation.text("name"), weather: season) {

@@ -31,7 +31,8 @@ enum EditClothes {
         }
         let viewModel = ClothesDetailViewModel(clothes: existing, repository: state.store)
         let input = ClothesDetailViewModel.Input(
-            category: invocation.value(ClothesCategory.self, "category"), weatherType: invocation.value(WeatherType.self, "season"),
+            category: invocation.value(ClothesCategory.self, "category"),
+            weatherType: invocation.value(WeatherType.self, "season"),
             descriptions: invocation.text("description"))
         var edited = try viewModel.clothesFromInput(input, newID: invocation.ids.next, now: invocation.clock.now)
         switch try ImageArgument.change(invocation) {

@@ -11,9 +11,12 @@ enum EditStyle {
         keys: [
             KeySpec("name", .text, "what to call it (\"\" to clear)"),
             KeySpec("season", Wardrobe.season, "when to wear it"),
-        ] + ClothesCategory.allCases.map {
-            KeySpec($0.englishName, Wardrobe.clothesReference(slot: $0, allowsNone: true), "the \($0.englishName) (\($0.korean)) slot, or none")
-        } + [KeySpec("clothes", Wardrobe.clothesList, "clothes to put into their own category's slot")],
+        ]
+            + ClothesCategory.allCases.map {
+                KeySpec(
+                    $0.englishName, Wardrobe.clothesReference(slot: $0, allowsNone: true),
+                    "the \($0.englishName) (\($0.korean)) slot, or none")
+            } + [KeySpec("clothes", Wardrobe.clothesList, "clothes to put into their own category's slot")],
         examples: ["edit style 9C1E name=\"rainy day\" shoes=$boots", "edit style @1 accessory=none"],
         run: run)
 

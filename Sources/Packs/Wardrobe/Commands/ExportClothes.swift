@@ -9,7 +9,9 @@ enum ExportClothes {
     static let spec = CommandSpec(
         path: ["export", "clothes"],
         summary: "write clothes (filtered like list clothes) to a .json or .csv file",
-        keys: Wardrobe.clothesFilterKeys + [KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)],
+        keys: Wardrobe.clothesFilterKeys + [
+            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)
+        ],
         examples: ["export clothes to=wardrobe.json", "export clothes season=winter to=winter.csv"],
         keysRepeat: true,
         run: { invocation in

@@ -8,7 +8,9 @@ enum ImportClothes {
     static let spec = CommandSpec(
         path: ["import", "clothes"],
         summary: "add clothes from a .json or .csv file: every row or none",
-        keys: [KeySpec("from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true)],
+        keys: [
+            KeySpec("from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true)
+        ],
         notes: [
             "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",
             "Every row is checked first; one bad row and nothing is imported. Pictures are not imported.",
@@ -44,7 +46,8 @@ enum ImportClothes {
     ) throws(TransferFiles.RowProblem) -> Clothes {
         let line = row.line
         let category = try TransferFiles.term(
-            row, "category", ClothesCategory.self, missing: ClothesDetailViewModel.ValidationError.missingCategory.message)
+            row, "category", ClothesCategory.self,
+            missing: ClothesDetailViewModel.ValidationError.missingCategory.message)
         let season = try TransferFiles.term(
             row, "season", WeatherType.self, missing: ClothesDetailViewModel.ValidationError.missingWeather.message)
         var given: UUID?
@@ -63,7 +66,8 @@ enum ImportClothes {
         var created = invocation.clock.now
         if let text = row.fields["createdAt"] ?? nil {
             guard let date = Timestamp.parse(text) else {
-                throw TransferFiles.RowProblem(line: line, message: "'\(text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z")
+                throw TransferFiles.RowProblem(
+                    line: line, message: "'\(text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z")
             }
             created = { date }
         }

@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `ClothesCategory`. Declaration order is display order: sections, style slots
 /// and grouped results all follow it.
 public enum ClothesCategory: Int, Vocabulary, Comparable, Codable {

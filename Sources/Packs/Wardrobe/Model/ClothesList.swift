@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `ClothesList`: clothes grouped by category.
 public struct ClothesList: Hashable, Sendable {
     public var clothesByCategory: [ClothesCategory: [Clothes]]

@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// One item of the app's filter screen (`ClothesFilterController.Item`), plus the two
 /// filters the command language adds: a description search and a row limit.
 public enum FilterItem: Hashable, Sendable {

@@ -42,7 +42,9 @@ public struct MockWardrobe: Sendable {
     /// `Style.Mock.mocks`.
     public var styles: [Style] {
         [
-            Style(clothes: [top1, bottom1, outer1, accessory1, shoes1].toClothesDictionary(), weather: .fall, name: "가을용 옷"),
+            Style(
+                clothes: [top1, bottom1, outer1, accessory1, shoes1].toClothesDictionary(), weather: .fall,
+                name: "가을용 옷"),
             Style(clothes: [top2, bottom2, outer1, accessory2].toClothesDictionary(), weather: .winter, name: "겨울용 옷"),
             Style(clothes: [top3, bottom3, outer1].toClothesDictionary(), weather: .spring, name: "봄용 옷"),
             Style(clothes: [top2, bottom1, outer1, accessory2].toClothesDictionary(), weather: .summer, name: "여름용 옷"),

@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `SortBy`: by creation time, newest or oldest first.
 public enum SortBy: Int, Vocabulary, Codable {
     case new, old

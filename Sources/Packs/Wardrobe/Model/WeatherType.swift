@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `WeatherType`, shown to users as "season".
 public enum WeatherType: Int, Vocabulary, Codable {
     case allWeather, spring, summer, fall, winter

@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `RepositoryError`, with its Korean messages.
 public enum RepositoryError: Error, Equatable, Sendable, LocalizedMessage {
     case invalidImage

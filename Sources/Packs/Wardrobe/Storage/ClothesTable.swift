@@ -45,7 +45,8 @@ enum ClothesTable: TableCodec {
                 checksum: try reader.u32())
         default: throw ByteReader.Malformed()
         }
-        return Clothes(id: id, createdAt: created, image: image, category: category, weatherType: season, descriptions: text)
+        return Clothes(
+            id: id, createdAt: created, image: image, category: category, weatherType: season, descriptions: text)
     }
 
     static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }

@@ -14,7 +14,8 @@ enum StyleTable: TableCodec {
         writer.u8(style.name == nil ? 0 : 1)
         if let name = style.name { writer.string(name) }
         writer.u8(UInt8(style.weather.rawValue))
-        let slots = ClothesCategory.allCases.compactMap { category in style.clothesIDs[category].map { (category, $0) } }
+        let slots = ClothesCategory.allCases.compactMap { category in style.clothesIDs[category].map { (category, $0) }
+        }
         writer.u8(UInt8(slots.count))
         for (category, id) in slots {
             writer.u8(UInt8(category.rawValue))

@@ -85,13 +85,17 @@ public final class ClothesViewModel {
             }
         }
         let filtering = categories != 0xFF || seasons != 0xFF || !searches.isEmpty
-        return ClothesList(clothesByCategory: list.clothesByCategory.mapValues { clothes in
-            let kept = !filtering ? clothes : clothes.filter { item in
-                categories & (1 << UInt8(item.category.rawValue)) != 0
-                    && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
-                    && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
-            }
-            return lastSort.map { kept.sorted(by: $0) } ?? kept
-        })
+        return ClothesList(
+            clothesByCategory: list.clothesByCategory.mapValues { clothes in
+                let kept =
+                    !filtering
+                    ? clothes
+                    : clothes.filter { item in
+                        categories & (1 << UInt8(item.category.rawValue)) != 0
+                            && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
+                            && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
+                    }
+                return lastSort.map { kept.sorted(by: $0) } ?? kept
+            })
     }
 }

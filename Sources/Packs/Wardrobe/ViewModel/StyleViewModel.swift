@@ -1,4 +1,5 @@
 import ClosetCore
+
 /// The app's `StyleViewModel`. The app never sorted (its `sortByNew` was dead code) and its
 /// merge order was arbitrary; here `styles` is the repository's insertion order, and callers
 /// that want an order ask `sorted(_:)`.

@@ -150,14 +150,14 @@ public struct GoldenRunner {
         }
         let oldLines = Self.lines(expected)
         let newLines = Self.lines(actual.text)
-        var where_ = ""
+        var firstDifferenceAt = ""
         let common = min(oldLines.count, newLines.count)
         let firstDifference = (0..<common).first { oldLines[$0] != newLines[$0] } ?? common
         let ownerIndex = min(firstDifference, actual.owners.count - 1)
         if ownerIndex >= 0, let owner = actual.owners[ownerIndex] {
-            where_ = ": output first differs at \(name):\(owner.line)"
+            firstDifferenceAt = ": output first differs at \(name):\(owner.line)"
         }
-        output("FAIL \(file)\(where_)\n")
+        output("FAIL \(file)\(firstDifferenceAt)\n")
         output(
             UnifiedDiff.render(
                 old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))

@@ -70,7 +70,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable public var rows: [Row] { slots.compactMap { $0?.row } }
 
     /// Visits every row in insertion order without building an array.
-    @inlinable public func forEach(_ body: (Row) throws -> Void) rethrows {
+    @inlinable public func forEachRow(_ body: (Row) throws -> Void) rethrows {
         for case let entry? in slots { try body(entry.row) }
     }
 

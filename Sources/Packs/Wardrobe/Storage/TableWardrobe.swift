@@ -42,7 +42,7 @@ public final class TableWardrobe: WardrobeStore {
     /// Grouped in one pass over the table (no intermediate array of every row).
     public func fetchClothesList() throws(RepositoryError) -> ClothesList {
         var groups = [[Clothes]](repeating: [], count: ClothesCategory.allCases.count)
-        clothesTable.forEach { groups[$0.category.rawValue].append($0) }
+        clothesTable.forEachRow { groups[$0.category.rawValue].append($0) }
         var byCategory: [ClothesCategory: [Clothes]] = [:]
         for category in ClothesCategory.allCases where !groups[category.rawValue].isEmpty {
             byCategory[category] = groups[category.rawValue]

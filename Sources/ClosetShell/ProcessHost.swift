@@ -111,7 +111,7 @@ enum ScriptFile {
             }
             try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
         } catch {
-            throw Diagnostic("cannot write '\(path)': \((error as NSError).localizedDescription)", at: nil)
+            throw Diagnostic.cannotWrite(path, because: (error as NSError).localizedDescription)
         }
     }
 
@@ -119,15 +119,15 @@ enum ScriptFile {
         let resolved = resolve(path, relativeTo: base)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw Diagnostic("cannot read '\(path)': no such file", at: nil)
+            throw Diagnostic.cannotRead(path, because: "no such file")
         }
-        guard !isDirectory.boolValue else { throw Diagnostic("cannot read '\(path)': it is a directory", at: nil) }
+        guard !isDirectory.boolValue else { throw Diagnostic.cannotRead(path, because: "it is a directory") }
         let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
         guard size <= limit else {
-            throw Diagnostic("'\(path)' is \(size) bytes, over the \(limit >> 20)MB limit for pictures", at: nil)
+            throw Diagnostic.fileTooLarge(path, bytes: size, limit: limit)
         }
         guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw Diagnostic("cannot read '\(path)': permission denied", at: nil)
+            throw Diagnostic.cannotRead(path, because: "permission denied")
         }
         return [UInt8](data)
     }
@@ -136,14 +136,14 @@ enum ScriptFile {
         let resolved = resolve(path, relativeTo: base)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw Diagnostic("cannot read '\(path)': no such file", at: nil)
+            throw Diagnostic.cannotRead(path, because: "no such file")
         }
-        guard !isDirectory.boolValue else { throw Diagnostic("cannot read '\(path)': it is a directory", at: nil) }
+        guard !isDirectory.boolValue else { throw Diagnostic.cannotRead(path, because: "it is a directory") }
         guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw Diagnostic("cannot read '\(path)': permission denied", at: nil)
+            throw Diagnostic.cannotRead(path, because: "permission denied")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw Diagnostic("cannot read '\(path)': it is not UTF-8 text", at: nil)
+            throw Diagnostic.cannotRead(path, because: "it is not UTF-8 text")
         }
         return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path)
     }

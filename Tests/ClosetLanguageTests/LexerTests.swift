@@ -36,13 +36,19 @@ import Testing
     }
 
     @Test func unterminatedStringPointsAtItsStart() {
-        #expect(throws: Diagnostic("unterminated string: add a closing \"", at: SourceRange(2, 6))) {
+        #expect(
+            throws: Diagnostic(
+                "syntax.unterminated-string", "unterminated string: add a closing \"", at: SourceRange(2, 6))
+        ) {
             try Lexer.tokenize("a \"bcd")
         }
     }
 
     @Test func unknownEscapeIsNamed() {
-        #expect(throws: Diagnostic(#"unknown escape '\q' in a string; use \" \\ \n or \t"#, at: SourceRange(2, 4))) {
+        #expect(
+            throws: Diagnostic(
+                "syntax.unknown-escape", #"unknown escape '\q' in a string; use \" \\ \n or \t"#, at: SourceRange(2, 4))
+        ) {
             try Lexer.tokenize(#""a\q""#)
         }
     }
@@ -52,7 +58,7 @@ import Testing
     func call(_ text: String) throws -> CommandCall {
         guard case .command(let call)? = try Parser.parse(text)?.kind else {
             Issue.record("not a command")
-            throw Diagnostic("not a command", at: nil)
+            throw Diagnostic("test", "not a command", at: nil)
         }
         return call
     }

@@ -109,7 +109,7 @@ import Testing
         let bytes = Array(source.text.utf8)
         let start = bytes.count - 3
         let text = DiagnosticRenderer.render(
-            Diagnostic("unknown season 'fal'", at: SourceRange(start, bytes.count), suggestion: "fall"),
+            Diagnostic("unknown-name", "unknown season 'fal'", at: SourceRange(start, bytes.count), suggestion: "fall"),
             source: source, origin: "seed.closet")
         #expect(
             text == """
@@ -124,13 +124,13 @@ import Testing
         let source = StatementSource(lines: ["add clothes \\", "  season=x"], firstLine: 10)
         let offset = Array(source.text.utf8).count - 1
         let text = DiagnosticRenderer.render(
-            Diagnostic("bad", at: SourceRange(offset, offset + 1)), source: source, origin: "f")
+            Diagnostic("test", "bad", at: SourceRange(offset, offset + 1)), source: source, origin: "f")
         #expect(text == "f:11:10: error: bad\n  season=x\n         ^\n")
     }
 
     @Test func noOriginAtThePrompt() {
         let text = DiagnosticRenderer.render(
-            Diagnostic("bad", at: SourceRange(0, 3)), source: StatementSource("abc"), origin: nil)
+            Diagnostic("test", "bad", at: SourceRange(0, 3)), source: StatementSource("abc"), origin: nil)
         #expect(text == "error: bad\nabc\n^^^\n")
     }
 }

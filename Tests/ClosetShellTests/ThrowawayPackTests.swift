@@ -100,7 +100,9 @@ enum Pantry {
                 created: invocation.date("created") ?? invocation.clock.now())
             state.jars.upsert(jar)
             // Written first, refused after: the statement must leave nothing behind.
-            if jar.label.isEmpty { throw Diagnostic("a jar needs a label", at: invocation.argument("label")?.range) }
+            if jar.label.isEmpty {
+                throw Diagnostic("pantry.needs-label", "a jar needs a label", at: invocation.argument("label")?.range)
+            }
             return .entity(Pantry.jar, .uuid(jar.id)) { record(jar) }
         })
 

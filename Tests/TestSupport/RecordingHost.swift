@@ -22,15 +22,15 @@ public final class RecordingHost: SessionHost {
     }
 
     public func readScript(at path: String) throws -> (text: String, displayName: String) {
-        guard let text = files[path] else { throw Diagnostic("cannot read '\(path)': no such file", at: nil) }
+        guard let text = files[path] else { throw Diagnostic.cannotRead(path, because: "no such file") }
         return (text, path)
     }
 
     public var binaryFiles: [String: [UInt8]] = [:]
 
     public func readFile(at path: String, limit: Int) throws -> [UInt8] {
-        guard let bytes = binaryFiles[path] else { throw Diagnostic("cannot read '\(path)': no such file", at: nil) }
-        guard bytes.count <= limit else { throw Diagnostic("'\(path)' is over the limit", at: nil) }
+        guard let bytes = binaryFiles[path] else { throw Diagnostic.cannotRead(path, because: "no such file") }
+        guard bytes.count <= limit else { throw Diagnostic.fileTooLarge(path, bytes: bytes.count, limit: limit) }
         return bytes
     }
 

@@ -11,9 +11,8 @@ struct ArgumentBinder {
         var parameters: [BoundArgument] = []
         for (index, word) in words.enumerated() {
             guard index < spec.parameters.count else {
-                throw Diagnostic(
-                    "unexpected '\(word.text)': '\(spec.name)' takes \(Self.describeParameters(spec))",
-                    at: word.range)
+                throw .unexpectedWord(
+                    word.text, command: spec.name, takes: Self.describeParameters(spec), at: word.range)
             }
             let parameter = spec.parameters[index]
             let value = try convert([word], kind: parameter.kind, what: parameter.name)
@@ -21,9 +20,9 @@ struct ArgumentBinder {
         }
         if parameters.count < spec.parameters.count {
             let missing = spec.parameters[parameters.count]
-            throw Diagnostic(
-                "'\(spec.name)' needs \(missing.summary)", at: words.last?.range ?? call.words.last?.range ?? call.range
-            )
+            throw .missingParameter(
+                command: spec.name, needs: missing.summary,
+                at: words.last?.range ?? call.words.last?.range ?? call.range)
         }
 
         var arguments: [BoundArgument] = []
@@ -37,7 +36,7 @@ struct ArgumentBinder {
                         ? "'\(spec.name)' takes no keys" : "'\(spec.name)' takes \(known.joined(separator: ", "))")
             }
             if !spec.keysRepeat, arguments.contains(where: { $0.key == key.name }) {
-                throw Diagnostic("'\(key.name)' is given twice", at: argument.key.range)
+                throw .keyGivenTwice(key.name, at: argument.key.range)
             }
             let value = try convert(argument.values, kind: key.kind, what: key.name)
             arguments.append(BoundArgument(key: key.name, value: value, range: argument.range))
@@ -54,7 +53,7 @@ struct ArgumentBinder {
     private func single(_ values: [Word], what: String) throws(Diagnostic) -> Word {
         guard values.count == 1 else {
             let range = values.dropFirst().reduce(values[values.count - 1].range) { $0.union($1.range) }
-            throw Diagnostic("'\(what)' takes one value", at: range)
+            throw .takesOneValue(what, at: range)
         }
         return values[0]
     }
@@ -72,22 +71,19 @@ struct ArgumentBinder {
         case .count:
             let word = try single(values, what: what)
             guard word.text.allSatisfy(\.isASCII), let number = Int(word.text), number >= 0 else {
-                throw Diagnostic("'\(what)' takes a whole number ≥ 0, not '\(word.text)'", at: word.range)
+                throw .notACount(what, word.text, at: word.range)
             }
             return .count(number)
         case .size:
             let word = try single(values, what: what)
             guard let bytes = ByteSize.parse(word.text) else {
-                throw Diagnostic(
-                    "'\(word.text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB",
-                    at: word.range)
+                throw .notASize(word.text, at: word.range)
             }
             return .size(bytes)
         case .date:
             let word = try single(values, what: what)
             guard let date = Timestamp.parse(word.text) else {
-                throw Diagnostic(
-                    "'\(word.text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z", at: word.range)
+                throw .notADate(word.text, at: word.range)
             }
             return .date(date)
         case .reference(let entity, let many, let allowsNone, let constraint):
@@ -112,9 +108,7 @@ struct ArgumentBinder {
         case .newID:
             let word = try single(values, what: what)
             guard let id = UUID(uuidString: word.text) else {
-                throw Diagnostic(
-                    "'\(word.text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)", at: word.range
-                )
+                throw .notAFullID(word.text, at: word.range)
             }
             return .id(id)
         }
@@ -127,7 +121,7 @@ struct ArgumentBinder {
         guard let catalog = session.catalog(for: kind) else { return }
         for key in keys {
             if let reason = catalog.violation(of: constraint, by: key, kind: kind) {
-                throw Diagnostic("'\(word.text)' \(reason)", at: word.range)
+                throw .constraintNotMet(word.text, reason: reason, at: word.range)
             }
         }
     }

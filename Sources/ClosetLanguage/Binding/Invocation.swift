@@ -28,7 +28,7 @@ public final class Invocation {
     /// The calling pack's per-session state (its repositories, view models, caches).
     public func state<State: PackState>(_ type: State.Type) throws(Diagnostic) -> State {
         guard let state = session.packStates.first(where: { $0 is State }) as? State else {
-            throw Diagnostic("'\(spec.name)' needs a pack that is not installed", at: call.range)
+            throw .packNotInstalled(command: spec.name, at: call.range)
         }
         return state
     }
@@ -85,7 +85,7 @@ public final class Invocation {
     /// The entity named by the first parameter (the binder has already resolved it).
     public func referenceParameter() throws(Diagnostic) -> EntityKey {
         guard let first = parameters.first, case .references(_, let keys) = first.value, let key = keys.first else {
-            throw Diagnostic("'\(spec.name)' needs a reference", at: call.range)
+            throw .needsReference(command: spec.name, at: call.range)
         }
         return key
     }
@@ -97,16 +97,16 @@ public final class Invocation {
         do {
             bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
         } catch let error as Diagnostic {
-            throw Diagnostic(error.message, at: range)
+            throw error.at(range)
         } catch {
-            throw Diagnostic("cannot read '\(path)': \(error)", at: range)
+            throw .cannotRead(path, because: "\(error)", at: range)
         }
         do {
             var info = try ImageHeader.inspect(bytes)
             info.checksum = Checksum.crc32(bytes)
             return (bytes, info)
         } catch {
-            throw Diagnostic("'\(path)' is \(error.message)", at: range)
+            throw .notAPicture(path, problem: error.message, at: range)
         }
     }
 }
@@ -120,7 +120,7 @@ public struct DotInvocation {
     /// The one `on|off` word of `.echo`, `.bail`, `.timer`.
     public func onOff() throws -> Bool {
         guard call.arguments.count == 1 else {
-            throw Diagnostic("usage: \(spec.usage)", at: call.arguments.dropFirst().first?.range ?? call.name.range)
+            throw Diagnostic.usage(spec.usage, at: call.arguments.dropFirst().first?.range ?? call.name.range)
         }
         let word = call.arguments[0]
         switch word.text.lowercased() {

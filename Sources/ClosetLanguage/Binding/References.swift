@@ -17,33 +17,30 @@ public struct References {
     /// still exists.
     func resolve(_ word: Word, kind: EntityKind, expectOne: Bool) throws(Diagnostic) -> [EntityKey] {
         guard let catalog = session.catalog(for: kind) else {
-            throw Diagnostic("no installed pack holds \(kind.plural)", at: word.range)
+            throw .noPackHolds(kind, at: word.range)
         }
         let keys: [EntityKey]
         switch try lookup(word) {
         case .variable(let name, .entities(let held, let list, let isList)):
             guard held == kind else {
-                throw Diagnostic("'$\(name)' is \(held.indefinite), not \(kind.indefinite)", at: word.range)
+                throw .variableOfOtherKind(name, holds: held, not: kind, at: word.range)
             }
             if expectOne, isList, list.count != 1 {
-                throw Diagnostic("'$\(name)' holds \(kind.counted(list.count)); one is needed here", at: word.range)
+                throw .variableHoldsMany(name, kind, count: list.count, at: word.range)
             }
             keys = list
         case .variable(let name, .count):
-            throw Diagnostic("'$\(name)' is a count, not \(kind.indefinite)", at: word.range)
+            throw .variableIsCount(name, not: kind, at: word.range)
         case .row(let n, let listing):
             guard listing.kind == kind else {
-                throw Diagnostic(
-                    "'\(word.text)' is a row of the last \(listing.kind.singular) listing, not \(kind.indefinite)",
-                    at: word.range)
+                throw .rowOfOtherKind(word.text, listed: listing.kind, not: kind, at: word.range)
             }
             keys = [listing.keys[n - 1]]
         case .key(let text):
             return [try match(text, word: word, kind: kind, catalog: catalog)]
         }
         for key in keys where !catalog.contains(key, kind: kind) {
-            throw Diagnostic(
-                "'\(word.text)' refers to \(kind.singular) \(key.short), which was removed", at: word.range)
+            throw .removed(word.text, kind, key, at: word.range)
         }
         return keys
     }
@@ -67,17 +64,13 @@ public struct References {
         }
         if !word.isQuoted, text.hasPrefix("@") {
             guard let n = Int(text.dropFirst()), n >= 1 else {
-                throw Diagnostic(
-                    "'\(text)' is not a row reference; write @1 for the first row of the last listing", at: word.range)
+                throw .notARowReference(text, at: word.range)
             }
             guard let listing = session.lastListing else {
-                throw Diagnostic(
-                    "'\(text)' refers to the last listing, and nothing has been listed yet", at: word.range)
+                throw .nothingListed(text, at: word.range)
             }
             guard n <= listing.keys.count else {
-                throw Diagnostic(
-                    "there is no row \(text): the last listing had \(listing.keys.count) row\(listing.keys.count == 1 ? "" : "s")",
-                    at: word.range)
+                throw .noSuchRow(text, rows: listing.keys.count, at: word.range)
             }
             return .row(n, listing)
         }
@@ -91,7 +84,7 @@ public struct References {
         case .opaque:
             let key = EntityKey.opaque(text)
             guard catalog.contains(key, kind: kind) else {
-                throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range)
+                throw .noSuchID(kind, text, at: word.range)
             }
             return key
         case .uuid:
@@ -100,20 +93,16 @@ public struct References {
         if let uuid = UUID(uuidString: text) {
             let key = EntityKey.uuid(uuid)
             guard catalog.contains(key, kind: kind) else {
-                throw Diagnostic("no \(kind.singular) has id '\(text)'", at: word.range)
+                throw .noSuchID(kind, text, at: word.range)
             }
             return key
         }
         let hex = text.replacingOccurrences(of: "-", with: "")
         guard !hex.isEmpty, hex.allSatisfy(\.isHexDigit) else {
-            throw Diagnostic(
-                "'\(text)' is not a reference: use an id or id prefix, a $variable, or @N for a row of the last listing",
-                at: word.range)
+            throw .notAReference(text, at: word.range)
         }
         guard hex.count >= Self.minimumPrefixLength else {
-            throw Diagnostic(
-                "id prefix '\(text)' is too short: type at least \(Self.minimumPrefixLength) characters", at: word.range
-            )
+            throw .prefixTooShort(text, minimum: Self.minimumPrefixLength, at: word.range)
         }
         let prefix = text.uppercased()
         let found = catalog.keys(of: kind).filter { $0.text.hasPrefix(prefix) }
@@ -121,13 +110,12 @@ public struct References {
         case 1:
             return found[0]
         case 0:
-            throw Diagnostic("no \(kind.singular) has an id starting with '\(text)'", at: word.range)
+            throw .noPrefixMatch(kind, text, at: word.range)
         default:
             let shown = found.prefix(Self.ambiguityListLimit).map { String($0.text.prefix(prefix.count + 4)) }
             let more = found.count > Self.ambiguityListLimit ? ", ..." : ""
-            throw Diagnostic(
-                "'\(text)' matches \(kind.counted(found.count)) (\(shown.joined(separator: ", "))\(more)); type more of the id",
-                at: word.range)
+            throw .ambiguousPrefix(
+                text, matches: kind.counted(found.count), shown: shown.joined(separator: ", ") + more, at: word.range)
         }
     }
 }

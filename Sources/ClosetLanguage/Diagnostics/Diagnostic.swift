@@ -1,16 +1,36 @@
-/// A problem found in a statement, as data: a message in the house manner (lower case, no
-/// trailing period, user input in single quotes), the range it is about, and an optional
-/// `did you mean` word. Thrown by every stage; rendered in one place (`DiagnosticRenderer`).
+/// A problem found in a statement, as data: an id from a catalogue, a message in the house
+/// manner (lower case, no trailing period, user input in single quotes), the range it is about,
+/// and an optional `did you mean` word. Thrown by every stage; rendered in one place
+/// (`DiagnosticRenderer`). The engine's messages are made in `DiagnosticCatalogue.swift`; a pack
+/// keeps its own in a catalogue of its own, with ids under its name.
 public struct Diagnostic: Error, Hashable, Sendable {
+    /// Which kind of problem: stable for tests and tools while wording may change.
+    public struct ID: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+    }
+
+    public var id: ID
     public var message: String
     /// Where in the statement; nil when it is about the statement as a whole or not about one.
     public var range: SourceRange?
     public var suggestion: String?
 
-    public init(_ message: String, at range: SourceRange?, suggestion: String? = nil) {
+    public init(_ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil) {
+        self.id = id
         self.message = message
         self.range = range
         self.suggestion = suggestion
+    }
+
+    /// The same problem, reported at another place (a host's error placed at the word that
+    /// named the file).
+    public func at(_ range: SourceRange?) -> Diagnostic {
+        var moved = self
+        moved.range = range
+        return moved
     }
 
     /// The diagnostic for an unknown name, with the closest known one when there is one.
@@ -21,6 +41,6 @@ public struct Diagnostic: Error, Hashable, Sendable {
         let suggestion = Suggestion.closest(to: text, among: candidates)
         var message = "unknown \(what) '\(text)'"
         if suggestion == nil, let hint { message += "; \(hint)" }
-        return Diagnostic(message, at: range, suggestion: suggestion)
+        return Diagnostic("unknown-name", message, at: range, suggestion: suggestion)
     }
 }

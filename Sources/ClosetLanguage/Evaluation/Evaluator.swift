@@ -34,7 +34,7 @@ extension Session {
             throw error
         } catch let error as any LocalizedMessage {
             // A pack's own error (an app's alert text) is about the statement as a whole.
-            throw Diagnostic(error.message, at: call.range)
+            throw Diagnostic.appMessage(error.message, at: call.range)
         }
         switch outcome {
         case .entities(let entities) where entities.isListing:
@@ -51,8 +51,8 @@ extension Session {
         case .removed, .fields, .text, .table, .nothing:
             let kinds = registry.entityKinds.map(\.plural)
             let returnable = kinds.isEmpty ? "a count" : kinds.joined(separator: ", ") + " or a count"
-            throw Diagnostic(
-                "'\(binding.command.words.map(\.text).joined(separator: " "))' returns nothing to bind; 'let' takes a command that returns \(returnable)",
+            throw .nothingToBind(
+                binding.command.words.map(\.text).joined(separator: " "), returnable: returnable,
                 at: binding.command.range)
         }
     }

@@ -126,7 +126,7 @@ public final class Session {
             return true
         } catch {
             store.rollback(to: savepoint)
-            report(Diagnostic("could not save: \(error.description)", at: nil), source: nil, origin: nil)
+            report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
             failureCount += 1
             return false
         }
@@ -191,7 +191,7 @@ public final class Session {
             try store.commit()
             return true
         } catch {
-            report(Diagnostic("could not save: \(error.description)", at: nil), source: nil, origin: nil)
+            report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
             failureCount += 1
             return false
         }

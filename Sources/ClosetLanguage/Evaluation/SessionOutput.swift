@@ -49,8 +49,8 @@ extension Session {
         switch error {
         case is AlreadyReported: return
         case let known as Diagnostic: diagnostic = known
-        case let message as any LocalizedMessage: diagnostic = Diagnostic(message.message, at: nil)
-        default: diagnostic = Diagnostic("\(error)", at: nil)
+        case let message as any LocalizedMessage: diagnostic = .appMessage(message.message, at: nil)
+        default: diagnostic = .unexpected(error)
         }
         host.write(
             DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color),

@@ -84,7 +84,7 @@ public struct CommandRegistry: Sendable {
 
     /// The command a statement's leading words name, and the words left for its parameters.
     public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
-        guard let first = words.first else { throw Diagnostic("expected a command", at: nil) }
+        guard let first = words.first else { throw .expectedCommand }
         let verb = first.text.lowercased()
         if !first.isQuoted {
             if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
@@ -95,7 +95,7 @@ public struct CommandRegistry: Sendable {
         // Not found: work out the most helpful error.
         let matching = commands.filter { spec in ([spec.path] + spec.aliases).contains { $0[0] == verb } }
         if first.isQuoted, !matching.isEmpty {
-            throw Diagnostic("a command name is written without quotes: \(verb)", at: first.range)
+            throw .quotedCommandName(verb, at: first.range)
         }
         guard !matching.isEmpty else {
             throw Diagnostic.unknown(
@@ -106,7 +106,7 @@ public struct CommandRegistry: Sendable {
             return (single, Array(words.dropFirst()))
         }
         guard words.count > 1 else {
-            throw Diagnostic("'\(verb)' needs one of: \(objects(after: verb).joined(separator: ", "))", at: first.range)
+            throw .needsObject(verb, among: objects(after: verb), at: first.range)
         }
         let second = normalizedObject(words[1].text)
         for spec in matching {

@@ -69,9 +69,7 @@ public enum Lexer {
                 default:
                     let end = position + 1 + utf8Length(escaped)
                     let shown = String(decoding: bytes[position..<min(end, bytes.count)], as: UTF8.self)
-                    throw Diagnostic(
-                        "unknown escape '\(shown)' in a string; use \\\" \\\\ \\n or \\t",
-                        at: SourceRange(position, min(end, bytes.count)))
+                    throw .unknownEscape(shown, at: SourceRange(position, min(end, bytes.count)))
                 }
                 position += 2
                 continue
@@ -80,9 +78,7 @@ public enum Lexer {
             position += 1
         }
         let end = bytes[start..<bytes.count].firstIndex(of: .newline) ?? bytes.count
-        throw Diagnostic(
-            "unterminated string: add a closing \(quote == .doubleQuote ? "\"" : "'")",
-            at: SourceRange(start, end))
+        throw .unterminatedString(closing: quote == .doubleQuote ? "\"" : "'", at: SourceRange(start, end))
     }
 
     private static func utf8Length(_ lead: UInt8) -> Int {

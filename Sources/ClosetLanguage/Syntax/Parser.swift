@@ -39,7 +39,7 @@ public enum Parser {
 
     private static func dotStatement(_ cursor: inout Cursor) throws(Diagnostic) -> Statement {
         guard let first = cursor.current, let name = word(from: first) else {
-            throw Diagnostic("expected a dot command", at: nil)
+            throw .expectedDotCommand
         }
         cursor.advance()
         var arguments: [Word] = []
@@ -73,25 +73,22 @@ public enum Parser {
     }
 
     private static func binding(_ cursor: inout Cursor, _ examples: SyntaxExamples) throws(Diagnostic) -> Statement {
-        guard let letToken = cursor.current else { throw Diagnostic("expected 'let'", at: nil) }
+        guard let letToken = cursor.current else { throw .expectedLet }
         cursor.advance()
         guard let nameToken = cursor.current, case .word(let raw) = nameToken.kind, raw.hasPrefix("$") else {
-            throw Diagnostic(
-                "expected a variable after 'let', like '\(examples.binding)'",
-                at: cursor.current?.range ?? letToken.range)
+            throw .letNeedsVariable(example: examples.binding, at: cursor.current?.range ?? letToken.range)
         }
         let name = String(raw.dropFirst())
         guard Variables.isValidName(name) else {
-            throw Diagnostic(
-                "'\(raw)' is not a valid variable name: use $ then letters, digits or _", at: nameToken.range)
+            throw .invalidVariableName(raw, at: nameToken.range)
         }
         cursor.advance()
         guard let equals = cursor.current, equals.kind == .equals else {
-            throw Diagnostic("expected '=' after '\(raw)'", at: cursor.current?.range ?? nameToken.range)
+            throw .expectedEquals(after: raw, at: cursor.current?.range ?? nameToken.range)
         }
         cursor.advance()
         guard cursor.current != nil else {
-            throw Diagnostic("expected a command after '='", at: equals.range)
+            throw .expectedCommandAfterEquals(at: equals.range)
         }
         let call = try command(&cursor, examples)
         let range = letToken.range.union(call.range)
@@ -108,9 +105,9 @@ public enum Parser {
         while let token = cursor.current {
             switch token.kind {
             case .equals:
-                throw Diagnostic("unexpected '=': write arguments as key=value with no blanks", at: token.range)
+                throw .unexpectedEquals(at: token.range)
             case .comma:
-                throw Diagnostic("unexpected ',': list values go after a key, like \(examples.list)", at: token.range)
+                throw .unexpectedComma(example: examples.list, at: token.range)
             case .word(let text), .quoted(let text):
                 let item = Word(text: text, isQuoted: token.kind == .quoted(text), range: token.range)
                 cursor.advance()
@@ -135,7 +132,7 @@ public enum Parser {
         while true {
             guard let token = cursor.current, !token.followsBlank, let value = word(from: token) else {
                 let what = last.kind == .comma ? "','" : "'\(key.text)='"
-                throw Diagnostic("missing value after \(what)", at: key.range.union(last.range))
+                throw .missingValue(after: what, at: key.range.union(last.range))
             }
             values.append(value)
             cursor.advance()

@@ -18,7 +18,7 @@ public enum TransferFiles {
             switch (path as NSString).pathExtension.lowercased() {
             case "json": self = .json
             case "csv": self = .csv
-            default: throw Diagnostic("'\(path)' must end in .json or .csv (that picks the format)", at: range)
+            default: throw .transferExtension(path, at: range)
             }
         }
     }
@@ -40,7 +40,7 @@ public enum TransferFiles {
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     public static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
-            throw Diagnostic("'\(invocation.spec.name)' needs to=<file.json|file.csv>", at: invocation.call.range)
+            throw .transferNeedsFile(command: invocation.spec.name, key: "to", at: invocation.call.range)
         }
         let text: String
         switch try FileFormat(path, range: argument.range) {
@@ -53,9 +53,9 @@ public enum TransferFiles {
         do {
             try invocation.host.writeFile(at: path, bytes: Array(text.utf8))
         } catch let error as Diagnostic {
-            throw Diagnostic(error.message, at: argument.range)
+            throw error.at(argument.range)
         } catch {
-            throw Diagnostic("cannot write '\(path)': \(error)", at: argument.range)
+            throw .cannotWrite(path, because: "\(error)", at: argument.range)
         }
         return .fields([Field("exported", .integer(entities.keys.count)), Field("to", .text(path))])
     }
@@ -66,24 +66,23 @@ public enum TransferFiles {
         throws(Diagnostic) -> (path: String, rows: [Row])
     {
         guard let argument = invocation.argument("from"), case .path(let path) = argument.value else {
-            throw Diagnostic("'\(invocation.spec.name)' needs from=<file.json|file.csv>", at: invocation.call.range)
+            throw .transferNeedsFile(command: invocation.spec.name, key: "from", at: invocation.call.range)
         }
         let format = try FileFormat(path, range: argument.range)
         let bytes: [UInt8]
         do {
             bytes = try invocation.host.readFile(at: path, limit: maximumImportBytes)
         } catch let error as Diagnostic {
-            throw Diagnostic(error.message, at: argument.range)
+            throw error.at(argument.range)
         } catch {
-            throw Diagnostic("cannot read '\(path)': \(error)", at: argument.range)
+            throw .cannotRead(path, because: "\(error)", at: argument.range)
         }
         do {
             return (
                 path, try parse(String(decoding: bytes, as: UTF8.self), format, fieldNames: fieldNames, entity: entity)
             )
         } catch {
-            throw Diagnostic(
-                "\(fileName(path)):\(error.line): \(error.message); nothing was imported", at: argument.range)
+            throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
         }
     }
 
@@ -112,9 +111,7 @@ public enum TransferFiles {
             report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n"
         }
         invocation.host.write(report, to: .standardError)
-        throw Diagnostic(
-            "\(problems.count) bad row\(problems.count == 1 ? "" : "s") in '\(name)'; nothing was imported",
-            at: invocation.argument("from")?.range)
+        throw .badRows(problems.count, in: name, at: invocation.argument("from")?.range)
     }
 
     /// `{"imported":N,"from":"file"}`.

@@ -29,14 +29,14 @@ public final class WardrobeState: PackState {
 
     func clothes(_ key: EntityKey) throws(Diagnostic) -> Clothes {
         guard let id = key.uuid, let clothes = store.clothes(withID: id) else {
-            throw Diagnostic("no clothes has id '\(key.text)'", at: nil)
+            throw .noSuchEntity(Wardrobe.clothes, key)
         }
         return clothes
     }
 
     func style(_ key: EntityKey) throws(Diagnostic) -> Style {
         guard let id = key.uuid, let style = store.style(withID: id) else {
-            throw Diagnostic("no style has id '\(key.text)'", at: nil)
+            throw .noSuchEntity(Wardrobe.style, key)
         }
         return style
     }

@@ -14,8 +14,8 @@ enum DumpCommand {
             var folder: String?
             if let first = words.first {
                 guard first.text == "--images", words.count == 2 else {
-                    throw Diagnostic(
-                        "usage: .dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
+                    throw Diagnostic.usage(
+                        ".dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
                 }
                 folder = words[1].text
             }
@@ -25,7 +25,7 @@ enum DumpCommand {
                     do {
                         try session.host.writeFile(at: name, bytes: bytes)
                     } catch let error as Diagnostic {
-                        throw Diagnostic(error.message, at: words.last?.range)
+                        throw error.at(words.last?.range)
                     }
                 })
         })

@@ -8,7 +8,7 @@ enum ModeCommand {
         run: { invocation in
             let words = invocation.call.arguments
             guard let word = words.first else { return .text(invocation.session.settings.format.rawValue) }
-            if words.count > 1 { throw Diagnostic("usage: \(invocation.spec.usage)", at: words[1].range) }
+            if words.count > 1 { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             guard let format = OutputFormat(rawValue: word.text.lowercased()) else {
                 throw Diagnostic.unknown(
                     "mode", word.text, at: word.range, among: OutputFormat.allCases.map(\.rawValue),

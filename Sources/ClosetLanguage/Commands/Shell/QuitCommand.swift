@@ -6,7 +6,7 @@ enum QuitCommand {
         name: ".quit", aliases: [".exit"], summary: "leave closet", examples: [".quit"],
         run: { invocation in
             if let extra = invocation.call.arguments.first {
-                throw Diagnostic("'.quit' takes no words", at: extra.range)
+                throw Diagnostic.takesNoWords(".quit", at: extra.range)
             }
             invocation.session.quitRequested = true
             return .nothing

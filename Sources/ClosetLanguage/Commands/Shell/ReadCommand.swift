@@ -10,21 +10,19 @@ enum ReadCommand {
             let session = invocation.session
             let words = invocation.call.arguments
             guard let path = words.first else {
-                throw Diagnostic("usage: .read <file>", at: invocation.call.name.range)
+                throw Diagnostic.usage(".read <file>", at: invocation.call.name.range)
             }
             if words.count > 1 {
-                throw Diagnostic("'.read' takes one file; quote a path with spaces", at: words[1].range)
+                throw Diagnostic.readTakesOneFile(at: words[1].range)
             }
             guard session.readDepth < Session.maximumReadDepth else {
-                throw Diagnostic(
-                    "'.read' is nested more than \(Session.maximumReadDepth) deep; does a script read itself?",
-                    at: path.range)
+                throw Diagnostic.readTooDeep(limit: Session.maximumReadDepth, at: path.range)
             }
             let script: (text: String, displayName: String)
             do {
                 script = try session.host.readScript(at: path.text)
             } catch let error as Diagnostic {
-                throw Diagnostic(error.message, at: path.range)
+                throw error.at(path.range)
             }
             session.readDepth += 1
             defer { session.readDepth -= 1 }

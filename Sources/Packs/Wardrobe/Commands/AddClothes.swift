@@ -40,7 +40,7 @@ enum AddClothes {
                 now: { created ?? invocation.clock.now() })
         } catch {
             let key = error == .missingCategory ? "category=<category>" : "season=<season>"
-            throw Diagnostic("missing \(key) (\(error.message))", at: invocation.call.range)
+            throw Diagnostic.missingRequired(key, appMessage: error.message, at: invocation.call.range)
         }
         if let picture {
             try state.store.storeImage(picture.bytes, picture.info, for: clothes.id)

@@ -38,9 +38,7 @@ enum AddStyle {
         case .saved(let style):
             return Wardrobe.outcome(style)
         case .nothingToSave:
-            throw Diagnostic(
-                "a style needs at least one clothes: add top=<ref>, clothes=<ref>,... or another slot",
-                at: invocation.call.range)
+            throw Diagnostic.styleNeedsClothes(at: invocation.call.range)
         }
     }
 }

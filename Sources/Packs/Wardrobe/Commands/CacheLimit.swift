@@ -15,7 +15,7 @@ enum CacheLimit {
         run: { invocation in
             let cache = try invocation.state(WardrobeState.self).imageCache
             guard invocation.count("count") != nil || invocation.size("bytes") != nil else {
-                throw Diagnostic("give count=<n>, bytes=<size> or both", at: invocation.call.range)
+                throw Diagnostic.cacheLimitNeedsAKey(at: invocation.call.range)
             }
             if let count = invocation.count("count") { cache.countLimit = count }
             if let bytes = invocation.size("bytes") { cache.byteLimit = bytes }

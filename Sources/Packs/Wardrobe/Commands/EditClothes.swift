@@ -26,8 +26,8 @@ enum EditClothes {
         let state = try invocation.state(WardrobeState.self)
         let existing = try state.clothes(invocation.referenceParameter())
         if invocation.arguments.isEmpty {
-            throw Diagnostic(
-                "nothing to change: give category=, season=, description= or image=", at: invocation.call.range)
+            throw Diagnostic.nothingToChange(
+                give: "category=, season=, description= or image=", at: invocation.call.range)
         }
         let viewModel = ClothesDetailViewModel(clothes: existing, repository: state.store)
         let input = ClothesDetailViewModel.Input(
@@ -48,8 +48,8 @@ enum EditClothes {
             let holders = try state.store.fetchStyles().filter { $0.clothes[existing.category]?.id == existing.id }
             if let style = holders.first {
                 let name = style.name.map { "'\($0)'" } ?? EntityKey.uuid(style.id).short
-                throw Diagnostic(
-                    "this clothes is the \(existing.category.englishName) of style \(name); empty that slot first (edit style \(EntityKey.uuid(style.id).short) \(existing.category.englishName)=none)",
+                throw Diagnostic.slotHoldsClothes(
+                    category: existing.category, styleName: name, styleID: EntityKey.uuid(style.id).short,
                     at: invocation.argument("category")?.range)
             }
         }

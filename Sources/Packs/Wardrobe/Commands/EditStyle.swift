@@ -24,7 +24,7 @@ enum EditStyle {
         let state = try invocation.state(WardrobeState.self)
         let existing = try state.style(invocation.referenceParameter())
         if invocation.arguments.isEmpty {
-            throw Diagnostic("nothing to change: give name=, season= or a slot", at: invocation.call.range)
+            throw Diagnostic.nothingToChange(give: "name=, season= or a slot", at: invocation.call.range)
         }
         let season = invocation.value(WeatherType.self, "season") ?? existing.weather
         let viewModel = StyleDetailViewModel(style: existing, repository: state.store) { _ in existing }

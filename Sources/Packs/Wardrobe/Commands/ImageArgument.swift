@@ -19,7 +19,7 @@ enum ImageArgument {
         case .none:
             return .remove
         case .text, .terms, .count, .size, .date, .references, .id:
-            throw Diagnostic("'image' takes a file path or none", at: argument.range)
+            throw .imageTakesPath(at: argument.range)
         }
     }
 
@@ -28,9 +28,7 @@ enum ImageArgument {
         case .set(let bytes, let info)?:
             return (bytes, info)
         case .remove?:
-            throw Diagnostic(
-                "image=none removes a picture on edit; new clothes have none to remove",
-                at: invocation.argument("image")?.range)
+            throw .nothingToRemove(at: invocation.argument("image")?.range)
         case nil:
             return nil
         }

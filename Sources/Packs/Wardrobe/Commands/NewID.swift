@@ -7,7 +7,7 @@ enum NewID {
     static func check(_ invocation: Invocation, exists: (UUID) -> Bool) throws(Diagnostic) -> UUID? {
         guard let id = invocation.id("id") else { return nil }
         if exists(id) {
-            throw Diagnostic("id '\(id.uuidString)' is already used", at: invocation.argument("id")?.range)
+            throw .idAlreadyUsed(id, at: invocation.argument("id")?.range)
         }
         return id
     }

@@ -1,0 +1,264 @@
+import ClosetCore
+
+/// Every message the engine gives, by id, in one place: the wording is checked here once and
+/// the stages name the problem instead of spelling it. Grouped by the stage that finds it.
+extension Diagnostic {
+    // MARK: syntax (lexer and parser)
+
+    static func unknownEscape(_ shown: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "syntax.unknown-escape", "unknown escape '\(shown)' in a string; use \\\" \\\\ \\n or \\t", at: range)
+    }
+
+    static func unterminatedString(closing quote: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("syntax.unterminated-string", "unterminated string: add a closing \(quote)", at: range)
+    }
+
+    static let expectedDotCommand = Diagnostic("syntax.expected-dot-command", "expected a dot command", at: nil)
+    static let expectedLet = Diagnostic("syntax.expected-let", "expected 'let'", at: nil)
+
+    static func letNeedsVariable(example: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("syntax.let-needs-variable", "expected a variable after 'let', like '\(example)'", at: range)
+    }
+
+    static func invalidVariableName(_ raw: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "syntax.invalid-variable-name", "'\(raw)' is not a valid variable name: use $ then letters, digits or _",
+            at: range)
+    }
+
+    static func expectedEquals(after raw: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("syntax.expected-equals", "expected '=' after '\(raw)'", at: range)
+    }
+
+    static func expectedCommandAfterEquals(at range: SourceRange) -> Diagnostic {
+        Diagnostic("syntax.expected-command", "expected a command after '='", at: range)
+    }
+
+    static func unexpectedEquals(at range: SourceRange) -> Diagnostic {
+        Diagnostic("syntax.unexpected-equals", "unexpected '=': write arguments as key=value with no blanks", at: range)
+    }
+
+    static func unexpectedComma(example: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("syntax.unexpected-comma", "unexpected ',': list values go after a key, like \(example)", at: range)
+    }
+
+    static func missingValue(after what: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("syntax.missing-value", "missing value after \(what)", at: range)
+    }
+
+    // MARK: resolving a command
+
+    static let expectedCommand = Diagnostic("registry.expected-command", "expected a command", at: nil)
+
+    static func quotedCommandName(_ verb: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("registry.quoted-command", "a command name is written without quotes: \(verb)", at: range)
+    }
+
+    static func needsObject(_ verb: String, among objects: [String], at range: SourceRange) -> Diagnostic {
+        Diagnostic("registry.needs-object", "'\(verb)' needs one of: \(objects.joined(separator: ", "))", at: range)
+    }
+
+    // MARK: binding
+
+    static func unexpectedWord(_ word: String, command: String, takes: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.unexpected-word", "unexpected '\(word)': '\(command)' takes \(takes)", at: range)
+    }
+
+    static func missingParameter(command: String, needs: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("binder.missing-parameter", "'\(command)' needs \(needs)", at: range)
+    }
+
+    static func keyGivenTwice(_ key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.key-twice", "'\(key)' is given twice", at: range)
+    }
+
+    static func takesOneValue(_ key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.one-value", "'\(key)' takes one value", at: range)
+    }
+
+    static func notACount(_ key: String, _ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.not-a-count", "'\(key)' takes a whole number ≥ 0, not '\(text)'", at: range)
+    }
+
+    static func notASize(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "binder.not-a-size", "'\(text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB",
+            at: range)
+    }
+
+    static func notADate(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("binder.not-a-date", "'\(text)' is not a date; write 2024-05-17 or 2024-05-17T09:30:00Z", at: range)
+    }
+
+    static func notAFullID(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "binder.not-a-full-id", "'\(text)' is not a full id (a UUID like E220A839-7B1D-4DAF-AE78-9E6AA1B965F4)",
+            at: range)
+    }
+
+    static func constraintNotMet(_ word: String, reason: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.constraint", "'\(word)' \(reason)", at: range)
+    }
+
+    static func packNotInstalled(command: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.pack-not-installed", "'\(command)' needs a pack that is not installed", at: range)
+    }
+
+    static func needsReference(command: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.needs-reference", "'\(command)' needs a reference", at: range)
+    }
+
+    static func notAPicture(_ path: String, problem: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.not-a-picture", "'\(path)' is \(problem)", at: range)
+    }
+
+    // MARK: references
+
+    static func noPackHolds(_ kind: EntityKind, at range: SourceRange) -> Diagnostic {
+        Diagnostic("reference.no-pack", "no installed pack holds \(kind.plural)", at: range)
+    }
+
+    static func variableOfOtherKind(_ name: String, holds held: EntityKind, not kind: EntityKind, at range: SourceRange)
+        -> Diagnostic
+    {
+        Diagnostic("reference.variable-kind", "'$\(name)' is \(held.indefinite), not \(kind.indefinite)", at: range)
+    }
+
+    static func variableHoldsMany(_ name: String, _ kind: EntityKind, count: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic("reference.variable-many", "'$\(name)' holds \(kind.counted(count)); one is needed here", at: range)
+    }
+
+    static func variableIsCount(_ name: String, not kind: EntityKind, at range: SourceRange) -> Diagnostic {
+        Diagnostic("reference.variable-count", "'$\(name)' is a count, not \(kind.indefinite)", at: range)
+    }
+
+    static func rowOfOtherKind(_ word: String, listed: EntityKind, not kind: EntityKind, at range: SourceRange)
+        -> Diagnostic
+    {
+        Diagnostic(
+            "reference.row-kind", "'\(word)' is a row of the last \(listed.singular) listing, not \(kind.indefinite)",
+            at: range)
+    }
+
+    static func removed(_ word: String, _ kind: EntityKind, _ key: EntityKey, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.removed", "'\(word)' refers to \(kind.singular) \(key.short), which was removed", at: range)
+    }
+
+    static func notARowReference(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.not-a-row", "'\(text)' is not a row reference; write @1 for the first row of the last listing",
+            at: range)
+    }
+
+    static func nothingListed(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.nothing-listed", "'\(text)' refers to the last listing, and nothing has been listed yet",
+            at: range)
+    }
+
+    static func noSuchRow(_ text: String, rows: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.no-such-row", "there is no row \(text): the last listing had \(rows) row\(rows == 1 ? "" : "s")",
+            at: range)
+    }
+
+    static func noSuchID(_ kind: EntityKind, _ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("reference.no-such-id", "no \(kind.singular) has id '\(text)'", at: range)
+    }
+
+    static func notAReference(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.not-a-reference",
+            "'\(text)' is not a reference: use an id or id prefix, a $variable, or @N for a row of the last listing",
+            at: range)
+    }
+
+    static func prefixTooShort(_ text: String, minimum: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "reference.prefix-too-short", "id prefix '\(text)' is too short: type at least \(minimum) characters",
+            at: range)
+    }
+
+    static func noPrefixMatch(_ kind: EntityKind, _ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("reference.no-prefix-match", "no \(kind.singular) has an id starting with '\(text)'", at: range)
+    }
+
+    static func ambiguousPrefix(_ text: String, matches: String, shown: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("reference.ambiguous", "'\(text)' matches \(matches) (\(shown)); type more of the id", at: range)
+    }
+
+    // MARK: evaluation
+
+    static func nothingToBind(_ command: String, returnable: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "evaluate.nothing-to-bind",
+            "'\(command)' returns nothing to bind; 'let' takes a command that returns \(returnable)", at: range)
+    }
+
+    /// An app's own alert text, thrown by a pack's repository.
+    static func appMessage(_ message: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("app.message", message, at: range)
+    }
+
+    /// The store itself failed: reported in the engine's words.
+    static func couldNotSave(_ error: StoreError) -> Diagnostic {
+        Diagnostic("store.could-not-save", "could not save: \(error.description)", at: nil)
+    }
+
+    static func unexpected(_ error: Error) -> Diagnostic { Diagnostic("unexpected", "\(error)", at: nil) }
+
+    // MARK: dot commands
+
+    static func usage(_ usage: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("dot.usage", "usage: \(usage)", at: range)
+    }
+
+    static func takesNoWords(_ command: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("dot.no-words", "'\(command)' takes no words", at: range)
+    }
+
+    static func readTakesOneFile(at range: SourceRange) -> Diagnostic {
+        Diagnostic("dot.read-one-file", "'.read' takes one file; quote a path with spaces", at: range)
+    }
+
+    static func readTooDeep(limit: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "dot.read-too-deep", "'.read' is nested more than \(limit) deep; does a script read itself?", at: range)
+    }
+
+    // MARK: files, export and import
+
+    /// A file that cannot be read: the host's reason.
+    public static func cannotRead(_ path: String, because reason: String, at range: SourceRange? = nil) -> Diagnostic {
+        Diagnostic("file.cannot-read", "cannot read '\(path)': \(reason)", at: range)
+    }
+
+    public static func cannotWrite(_ path: String, because reason: String, at range: SourceRange? = nil) -> Diagnostic {
+        Diagnostic("file.cannot-write", "cannot write '\(path)': \(reason)", at: range)
+    }
+
+    public static func fileTooLarge(_ path: String, bytes: Int, limit: Int) -> Diagnostic {
+        Diagnostic(
+            "file.too-large", "'\(path)' is \(bytes) bytes, over the \(limit >> 20)MB limit for pictures", at: nil)
+    }
+
+    static func transferExtension(_ path: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("transfer.extension", "'\(path)' must end in .json or .csv (that picks the format)", at: range)
+    }
+
+    static func transferNeedsFile(command: String, key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("transfer.needs-file", "'\(command)' needs \(key)=<file.json|file.csv>", at: range)
+    }
+
+    static func unreadableImport(_ file: String, line: Int, problem: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("transfer.unreadable", "\(file):\(line): \(problem); nothing was imported", at: range)
+    }
+
+    static func badRows(_ count: Int, in file: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "transfer.bad-rows", "\(count) bad row\(count == 1 ? "" : "s") in '\(file)'; nothing was imported",
+            at: range)
+    }
+}

@@ -1,0 +1,51 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// The wardrobe's own messages, by id (`wardrobe.*`), in one place like the engine's.
+extension Diagnostic {
+    static func missingRequired(_ key: String, appMessage: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("wardrobe.missing-required", "missing \(key) (\(appMessage))", at: range)
+    }
+
+    static func styleNeedsClothes(at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "wardrobe.style-needs-clothes",
+            "a style needs at least one clothes: add top=<ref>, clothes=<ref>,... or another slot", at: range)
+    }
+
+    static func cacheLimitNeedsAKey(at range: SourceRange) -> Diagnostic {
+        Diagnostic("wardrobe.cache-limit-keys", "give count=<n>, bytes=<size> or both", at: range)
+    }
+
+    static func nothingToChange(give keys: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("wardrobe.nothing-to-change", "nothing to change: give \(keys)", at: range)
+    }
+
+    static func slotHoldsClothes(
+        category: ClothesCategory, styleName: String, styleID: String, at range: SourceRange?
+    ) -> Diagnostic {
+        Diagnostic(
+            "wardrobe.slot-holds-clothes",
+            "this clothes is the \(category.englishName) of style \(styleName); empty that slot first (edit style \(styleID) \(category.englishName)=none)",
+            at: range)
+    }
+
+    static func imageTakesPath(at range: SourceRange) -> Diagnostic {
+        Diagnostic("wardrobe.image-value", "'image' takes a file path or none", at: range)
+    }
+
+    static func nothingToRemove(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "wardrobe.image-none-on-add", "image=none removes a picture on edit; new clothes have none to remove",
+            at: range)
+    }
+
+    static func idAlreadyUsed(_ id: UUID, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("wardrobe.id-used", "id '\(id.uuidString)' is already used", at: range)
+    }
+
+    static func noSuchEntity(_ kind: EntityKind, _ key: EntityKey) -> Diagnostic {
+        Diagnostic("wardrobe.no-such-id", "no \(kind.singular) has id '\(key.text)'", at: nil)
+    }
+}

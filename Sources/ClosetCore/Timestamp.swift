@@ -19,32 +19,34 @@ public enum Timestamp {
         guard let year = digits(0, 4), b.count >= 10, b[4] == 45, let month = digits(5, 2), b[7] == 45,
             let day = digits(8, 2), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        if b.count == 10 { return Date(timeIntervalSince1970: seconds) }
+        var seconds = Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        if b.count == 10 { return Date(timeIntervalSince1970: Double(seconds)) }
 
         guard b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), let hour = digits(11, 2), hour < 24,
             b.count > 13, b[13] == 58, let minute = digits(14, 2), minute < 60
         else { return nil }
         var position = 16
         var second = 0
-        var fraction = 0.0
+        var millis: Int64 = 0
         if position < b.count, b[position] == 58 {
             guard let s = digits(position + 1, 2), s < 60 else { return nil }
             second = s
             position += 3
             if position < b.count, b[position] == 46 {
                 position += 1
-                var scale = 0.1
                 let start = position
+                // Whole milliseconds are kept: later digits are cut, never rounded, so a time
+                // just before midnight of 9999-12-31 stays in year 9999.
+                var scale: Int64 = 100
                 while position < b.count, (48...57).contains(b[position]) {
-                    fraction += Double(b[position] - 48) * scale
+                    millis += Int64(b[position] - 48) * scale
                     scale /= 10
                     position += 1
                 }
                 guard position > start else { return nil }
             }
         }
-        seconds += Double(hour * 3600 + minute * 60 + second) + fraction
+        seconds += Int64(hour * 3600 + minute * 60 + second)
         guard position < b.count else { return nil }  // a zone is required after a time
         if b[position] == UInt8(ascii: "Z") || b[position] == UInt8(ascii: "z") {
             guard position + 1 == b.count else { return nil }
@@ -52,14 +54,20 @@ public enum Timestamp {
             guard let zh = digits(position + 1, 2), zh < 24, position + 6 == b.count, b[position + 3] == 58,
                 let zm = digits(position + 4, 2), zm < 60
             else { return nil }
-            let offset = Double(zh * 3600 + zm * 60)
+            let offset = Int64(zh * 3600 + zm * 60)
             seconds += b[position] == 43 ? -offset : offset
         } else {
             return nil
         }
-        // Keep whole milliseconds, as the clock does, so output parses back to the same instant.
-        return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
+        let total = seconds * 1000 + millis
+        // Only instants `format` writes back as the same text (years 0000 to 9999 in UTC).
+        guard (earliestMillis...latestMillis).contains(total) else { return nil }
+        return Date(timeIntervalSince1970: Double(total) / 1000)
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let earliestMillis = Int64(daysFromCivil(year: 0, month: 1, day: 1)) * 86_400_000
+    static let latestMillis = Int64(daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
 
     public static func format(_ date: Date) -> String {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())

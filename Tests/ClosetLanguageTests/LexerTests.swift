@@ -47,7 +47,8 @@ import Testing
     @Test func unknownEscapeIsNamed() {
         #expect(
             throws: Diagnostic(
-                "syntax.unknown-escape", #"unknown escape '\q' in a string; use \" \\ \n or \t"#, at: SourceRange(2, 4))
+                "syntax.unknown-escape", #"unknown escape '\q' in a string; use \" \\ \n \t \r \e or \u{hex}"#,
+                at: SourceRange(2, 4))
         ) {
             try Lexer.tokenize(#""a\q""#)
         }

@@ -134,3 +134,20 @@ import Testing
         #expect(text == "error: bad\nabc\n^^^\n")
     }
 }
+
+@Suite struct TimestampRangeTests {
+    @Test func digitsPastTheMillisecondAreCutNotRoundedIntoTheNextYear() throws {
+        let last = try #require(Timestamp.parse("9999-12-31T23:59:59.9999Z"))
+        #expect(Timestamp.format(last) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.parse(Timestamp.format(last)) == last)
+        #expect(
+            Timestamp.format(try #require(Timestamp.parse("2024-05-17T09:30:00.1239+00:00")))
+                == "2024-05-17T09:30:00.123Z")
+    }
+
+    @Test func instantsOutsideTheYearsFormatWritesAreRefused() {
+        #expect(Timestamp.parse("9999-12-31T23:00:00-02:00") == nil)
+        #expect(Timestamp.parse("0000-01-01T00:30:00+01:00") == nil)
+        #expect(Timestamp.parse("0000-01-01T00:00:00Z").map(Timestamp.format) == "0000-01-01T00:00:00Z")
+    }
+}

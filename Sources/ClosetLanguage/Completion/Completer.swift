@@ -13,6 +13,13 @@ public struct Completer {
         public var display: String
         /// Whether completing to this one ends the word (a blank follows).
         public var isComplete: Bool
+
+        /// What is displayed is terminal-safe: a stored description cannot send escapes.
+        public init(text: String, display: String, isComplete: Bool) {
+            self.text = text
+            self.display = TerminalText.visible(display)
+            self.isComplete = isComplete
+        }
     }
 
     public struct Result: Hashable, Sendable {

@@ -7,7 +7,14 @@ extension Diagnostic {
 
     static func unknownEscape(_ shown: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(
-            "syntax.unknown-escape", "unknown escape '\(shown)' in a string; use \\\" \\\\ \\n or \\t", at: range)
+            "syntax.unknown-escape",
+            "unknown escape '\(shown)' in a string; use \\\" \\\\ \\n \\t \\r \\e or \\u{hex}", at: range)
+    }
+
+    static func badUnicodeEscape(at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "syntax.bad-unicode-escape", "a \\u escape is \\u{ then 1 to 6 hex digits of a Unicode scalar, then }",
+            at: range)
     }
 
     static func unterminatedString(closing quote: String, at range: SourceRange) -> Diagnostic {

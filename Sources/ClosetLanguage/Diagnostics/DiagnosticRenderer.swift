@@ -12,8 +12,9 @@ public enum DiagnosticRenderer {
     ) -> String {
         // Bold red "error:" on a terminal; the rest stays plain so it reads in any theme.
         let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
-        var message = diagnostic.message
-        if let suggestion = diagnostic.suggestion { message += "; did you mean '\(suggestion)'?" }
+        // User input inside messages and the echoed line is made terminal-safe.
+        var message = TerminalText.visible(diagnostic.message)
+        if let suggestion = diagnostic.suggestion { message += "; did you mean '\(TerminalText.visible(suggestion))'?" }
         guard let source, let range = diagnostic.range else {
             let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
             return "\(prefix)\(label) \(message)\n"
@@ -25,9 +26,9 @@ public enum DiagnosticRenderer {
         let lineStart = bytes[0..<lower].lastIndex(of: .newline).map { $0 + 1 } ?? 0
         let lineEnd = bytes[lower...].firstIndex(of: .newline) ?? bytes.count
         let lineIndex = bytes[0..<lower].reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
-        let before = String(decoding: bytes[lineStart..<lower], as: UTF8.self)
-        let marked = String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self)
-        let column = before.count + 1
+        let before = TerminalText.visible(String(decoding: bytes[lineStart..<lower], as: UTF8.self), keepingTabs: true)
+        let marked = TerminalText.visible(String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self))
+        let column = String(decoding: bytes[lineStart..<lower], as: UTF8.self).count + 1
         let lineText =
             lineIndex < source.lines.count
             ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
@@ -35,7 +36,7 @@ public enum DiagnosticRenderer {
         var text = ""
         if let origin { text += "\(origin):\(source.firstLine + lineIndex):\(column): " }
         text += "\(label) \(message)\n"
-        text += lineText + "\n"
+        text += TerminalText.visible(lineText, keepingTabs: true) + "\n"
         // Keep tabs so the caret lines up however the terminal sets tab stops.
         let padding = before.map { $0 == "\t" ? "\t" : String(repeating: " ", count: TextWidth.of($0)) }.joined()
         text += padding + String(repeating: "^", count: max(1, TextWidth.of(marked))) + "\n"

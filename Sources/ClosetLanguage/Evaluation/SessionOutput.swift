@@ -39,7 +39,9 @@ extension Session {
         guard settings.echo else { return }
         var text = ""
         for (index, line) in source.lines.enumerated() {
-            text += (index == 0 ? Prompt.primary : Prompt.continuation) + line + "\n"
+            text +=
+                (index == 0 ? Prompt.primary : Prompt.continuation) + TerminalText.visible(line, keepingTabs: true)
+                + "\n"
         }
         host.write(text, to: .standardOutput)
     }

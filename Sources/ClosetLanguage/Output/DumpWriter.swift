@@ -30,16 +30,17 @@ public struct DumpWriter {
         return path
     }
 
-    /// A double-quoted string the lexer reads back to the same text.
+    /// A double-quoted string the lexer reads back to exactly the same text, written in
+    /// printable characters only: control characters, CR and bidirectional overrides become
+    /// the lexer's escapes, so a dump is one statement per line and safe to show.
     public static func quote(_ text: String) -> String {
         var out = "\""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.append(character)
+            case _ where TerminalText.needsEscape(scalar): out += TerminalText.escape(scalar)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""

@@ -21,7 +21,7 @@ public struct TableRenderer: Sendable {
     }
 
     public func render(_ grid: Grid) -> String {
-        var rows = grid.rows.map { $0.map(Self.singleLine) }
+        var rows = grid.rows.map { $0.map { TerminalText.visible($0) } }
         // Every cell's width once: measuring text is the costly part of drawing a table.
         var cellWidths = rows.map { $0.map(TextWidth.of) }
         let headerWidths = grid.columns.map(TextWidth.of)
@@ -46,13 +46,6 @@ public struct TableRenderer: Sendable {
         if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
         if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Newlines and tabs inside a cell would break the grid; show them as visible escapes.
-    static func singleLine(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" }) else { return text }
-        return text.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\t", with: "\\t")
     }
 
     /// Cuts the widest column so the table fits `maxWidth`; returns whether it cut anything.

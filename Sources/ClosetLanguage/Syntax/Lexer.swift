@@ -2,8 +2,9 @@
 ///
 /// Works on UTF-8 bytes (fast, and every delimiter is ASCII, so a Hangul or emoji byte is
 /// never mistaken for one). A `#` outside quotes ends the statement. In "..." the escapes
-/// \" \\ \n \t work; in '...' nothing is special. The first malformed token stops lexing with
-/// a diagnostic pointing at it.
+/// \" \\ \n \t \r \e and \u{hex} work (so a dump can write any text a store holds, control
+/// characters included, as printable ASCII); in '...' nothing is special. The first malformed
+/// token stops lexing with a diagnostic pointing at it.
 public enum Lexer {
     public static func tokenize(_ text: String) throws(Diagnostic) -> [Token] {
         let bytes = Array(text.utf8)
@@ -66,6 +67,13 @@ public enum Lexer {
                 case .backslash: value.append(.backslash)
                 case UInt8(ascii: "n"): value.append(.newline)
                 case UInt8(ascii: "t"): value.append(.tab)
+                case UInt8(ascii: "r"): value.append(.carriageReturn)
+                case UInt8(ascii: "e"): value.append(0x1B)
+                case UInt8(ascii: "u"):
+                    let (scalar, end) = try unicodeEscape(bytes, at: position)
+                    value += Array(String(Character(scalar)).utf8)
+                    position = end
+                    continue
                 default:
                     let end = position + 1 + utf8Length(escaped)
                     let shown = String(decoding: bytes[position..<min(end, bytes.count)], as: UTF8.self)
@@ -79,6 +87,39 @@ public enum Lexer {
         }
         let end = bytes[start..<bytes.count].firstIndex(of: .newline) ?? bytes.count
         throw .unterminatedString(closing: quote == .doubleQuote ? "\"" : "'", at: SourceRange(start, end))
+    }
+
+    /// `\u{1F9E5}`: one to six hex digits naming a Unicode scalar (not a surrogate). Returns
+    /// the scalar and the offset past the closing brace.
+    private static func unicodeEscape(_ bytes: [UInt8], at position: Int) throws(Diagnostic) -> (Unicode.Scalar, Int) {
+        let open = position + 2
+        var end = open + 1
+        var value: UInt32 = 0
+        var digits = 0
+        guard open < bytes.count, bytes[open] == UInt8(ascii: "{") else {
+            throw .badUnicodeEscape(at: SourceRange(position, min(open, bytes.count)))
+        }
+        while end < bytes.count, bytes[end] != UInt8(ascii: "}") {
+            guard digits < 6, let digit = hexValue(bytes[end]) else {
+                throw .badUnicodeEscape(at: SourceRange(position, min(end + 1, bytes.count)))
+            }
+            value = value * 16 + UInt32(digit)
+            digits += 1
+            end += 1
+        }
+        guard end < bytes.count, digits > 0, let scalar = Unicode.Scalar(value) else {
+            throw .badUnicodeEscape(at: SourceRange(position, min(end + 1, bytes.count)))
+        }
+        return (scalar, end + 1)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     private static func utf8Length(_ lead: UInt8) -> Int {

@@ -84,7 +84,11 @@ public final class TableWardrobe: WardrobeStore {
 
     public func save(style: Style) throws(RepositoryError) {
         for clothes in style.clothes.values where !clothesTable.contains(clothes.id) { throw .invalidData }
-        styleTable.upsert(StyleRecord(style))
+        var record = StyleRecord(style)
+        // A style has a name or none: an empty name is none (as `name=""` means), so every
+        // stored style dumps to a statement that recreates it.
+        if record.name?.isEmpty == true { record.name = nil }
+        styleTable.upsert(record)
     }
 
     public func remove(style: Style) throws(RepositoryError) {

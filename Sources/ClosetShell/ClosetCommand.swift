@@ -81,6 +81,10 @@ public enum ClosetCommand {
             return .store
         }
         session.settings.discardResults = ProcessHost.standardOutputIsDevNull
+        // A statement's result is shown once it is committed (never before a commit that then
+        // fails). `run` streams: a file is one transaction, and holding its output would move
+        // every error above the results printed before it.
+        if case .run = options.action {} else { session.settings.holdResultsUntilCommit = true }
 
         switch options.action {
         case .statement(let text):

@@ -142,14 +142,19 @@ import WardrobePack
     @Test func aStatementThatCannotBeSavedIsReportedUndoneAndCounted() {
         let store = FailingStore()
         let host = RecordingHost()
-        let session = try! SessionFactory.makeSession(store: store, host: host)
+        var configuration = SessionFactory.Configuration()
+        configuration.settings.holdResultsUntilCommit = true
+        let session = try! SessionFactory.makeSession(store: store, host: host, configuration)
         #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
         #expect(session.wardrobe.clothesCount == 0)
         #expect(session.failureCount == 1)
         // The store's own failure, in the engine's words (not the app's Korean alert text).
         #expect(host.standardError == "error: could not save: disk full\n")
+        // Results are held until their commit: nothing was printed as done.
+        #expect(host.standardOutput == "")
         store.failCommits = false
         #expect(session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
         #expect(session.wardrobe.clothesCount == 1)
+        #expect(host.standardOutput.contains("top"))
     }
 }

@@ -21,6 +21,10 @@ public final class Session {
         /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
         /// writing an archive to /dev/null. Diagnostics are still printed.
         public var discardResults = false
+        /// Standard output is held until the statement (at the prompt, `-c`, stdin) or the file
+        /// (`run`) it belongs to is committed, and dropped if the commit fails: nothing is shown
+        /// as done until it is. Golden transcripts interleave instead (their store cannot fail).
+        public var holdResultsUntilCommit = false
         public init() {}
     }
 
@@ -50,6 +54,8 @@ public final class Session {
     public private(set) var currentStatement: StatementLocation?
     unowned let host: SessionHost
     var readDepth = 0
+    /// Standard output written since the last commit, while results are held.
+    var heldOutput = ""
 
     var references: References { References(session: self) }
 
@@ -120,12 +126,17 @@ public final class Session {
     @discardableResult
     public func executeAndCommit(_ source: StatementSource, origin: String? = nil) -> Bool {
         let savepoint = store.savepoint()
-        guard execute(source, origin: origin) else { return false }
+        guard execute(source, origin: origin) else {
+            releaseHeldOutput()
+            return false
+        }
         do {
             try store.commit()
+            releaseHeldOutput()
             return true
         } catch {
             store.rollback(to: savepoint)
+            heldOutput = ""
             report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
             failureCount += 1
             return false
@@ -189,8 +200,10 @@ public final class Session {
     public func commit() -> Bool {
         do {
             try store.commit()
+            releaseHeldOutput()
             return true
         } catch {
+            heldOutput = ""
             report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
             failureCount += 1
             return false

@@ -10,7 +10,7 @@ extension Session {
         case .nothing:
             return
         case .text(let text):
-            host.write(text.hasSuffix("\n") ? text : text + "\n", to: .standardOutput)
+            writeOutput(text.hasSuffix("\n") ? text : text + "\n")
             return
         case .entities, .count, .removed, .fields, .table:
             break
@@ -18,7 +18,7 @@ extension Session {
         let format = settings.format
         switch format {
         case .json:
-            if let text = JSONRenderer.render(outcome) { host.write(text, to: .standardOutput) }
+            if let text = JSONRenderer.render(outcome) { writeOutput(text) }
         case .table, .csv, .line:
             guard let grid = RecordGrid.grid(for: outcome, format: format) else { return }
             let text: String
@@ -31,7 +31,7 @@ extension Session {
             case .line: text = LineRenderer.render(grid)
             case .json: text = ""
             }
-            host.write(text, to: .standardOutput)
+            writeOutput(text)
         }
     }
 
@@ -43,7 +43,7 @@ extension Session {
                 (index == 0 ? Prompt.primary : Prompt.continuation) + TerminalText.visible(line, keepingTabs: true)
                 + "\n"
         }
-        host.write(text, to: .standardOutput)
+        writeOutput(text)
     }
 
     public func report(_ error: Error, source: StatementSource?, origin: String?) {
@@ -61,10 +61,26 @@ extension Session {
 
     func printTime(since start: Double) {
         if isDeterministic {
-            host.write("time: (hidden by --deterministic)\n", to: .standardOutput)
+            writeOutput("time: (hidden by --deterministic)\n")
         } else {
             let elapsed = host.monotonicSeconds() - start
-            host.write("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: .standardOutput)
+            writeOutput("time: \(String(format: "%.3f", elapsed * 1000)) ms\n")
         }
+    }
+
+    /// Standard output, held while `holdResultsUntilCommit` asks for it.
+    func writeOutput(_ text: String) {
+        if settings.holdResultsUntilCommit {
+            heldOutput += text
+        } else {
+            host.write(text, to: .standardOutput)
+        }
+    }
+
+    /// Writes what was held, once what it reports is committed.
+    func releaseHeldOutput() {
+        guard !heldOutput.isEmpty else { return }
+        host.write(heldOutput, to: .standardOutput)
+        heldOutput = ""
     }
 }

@@ -28,7 +28,7 @@ let package = Package(
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The `LineEditor` protocol: libedit on a terminal, a plain reader for pipes.
-        .target(name: "ClosetLineEditor", dependencies: ["CEditLine"]),
+        .target(name: "ClosetLineEditor", dependencies: ["ClosetCore", "CEditLine"]),
         // The host: the installed packs, the session factory, command-line options, scripts,
         // golden tests, the prompt, process I/O.
         .target(

@@ -1,4 +1,5 @@
 import CEditLine
+import ClosetCore
 import Foundation
 
 /// libedit on a terminal: emacs bindings and `~/.editrc`, a UTF-8 locale so Hangul edits as
@@ -54,9 +55,12 @@ public final class LibEditLineEditor: LineEditor {
             return .interrupted
         case 1:
             guard let pointer else { return .endOfInput }
-            var line = String(cString: pointer)
-            if line.hasSuffix("\n") { line.removeLast() }
-            return .line(line)
+            var bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+            if bytes.last == 10 { bytes.removeLast() }
+            if let offset = UTF8Text.firstInvalidOffset(bytes) { return .invalidText(offset: offset) }
+            return .line(String(decoding: bytes, as: UTF8.self))
         default:
             return .endOfInput
         }

@@ -15,6 +15,9 @@ public enum LineInput: Equatable, Sendable {
     case interrupted
     /// Ctrl-D on an empty line, or the end of a pipe.
     case endOfInput
+    /// A line that is not UTF-8 text: the offset of its first invalid byte. It is refused,
+    /// never stored with replacement characters.
+    case invalidText(offset: Int)
 }
 
 /// What Tab offers: the byte offset where the word being completed starts, and what it can

@@ -21,6 +21,27 @@ public enum ClosetCommand {
         case store = 3
     }
 
+    /// The process's own arguments, read as bytes: one that is not UTF-8 is refused (exit 2)
+    /// rather than changed to U+FFFD and stored.
+    public static func runProcess() -> Int32 {
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
+            switch UTF8Text.decode(bytes) {
+            case .success(let text): arguments.append(text)
+            case .failure(let invalid):
+                let message = Diagnostic.notUTF8("argument \(index)", offset: invalid.offset).message
+                ProcessHost.writeAll(
+                    Array("error: \(message)\nrun 'closet --help' for usage\n".utf8), to: STDERR_FILENO)
+                return ExitStatus.usage.rawValue
+            }
+        }
+        return main(arguments)
+    }
+
     public static func main(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Int32 {

@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import Foundation
 
@@ -142,8 +143,12 @@ enum ScriptFile {
         guard let data = FileManager.default.contents(atPath: resolved) else {
             throw Diagnostic.cannotRead(path, because: "permission denied")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Diagnostic.cannotRead(path, because: "it is not UTF-8 text")
+        let text: String
+        switch UTF8Text.decode([UInt8](data)) {
+        case .success(let decoded): text = decoded
+        case .failure(let invalid):
+            throw Diagnostic.cannotRead(
+                path, because: "it is not UTF-8 text (invalid byte at offset \(invalid.offset))")
         }
         return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path)
     }

@@ -59,6 +59,16 @@ public final class PromptLoop {
             case .interrupted:
                 assembler.reset()
                 write("\n")
+            case .invalidText(let offset):
+                lineNumber += 1
+                assembler.reset()
+                session.fail(
+                    Diagnostic.notUTF8("line \(lineNumber)", offset: offset),
+                    source: StatementSource(lines: [""], firstLine: lineNumber), origin: origin)
+                if !isTerminal, session.settings.bail {
+                    editor.close()
+                    return
+                }
             case .line(let line):
                 lineNumber += 1
                 editor.remember(line)

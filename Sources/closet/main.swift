@@ -1,4 +1,4 @@
 import ClosetShell
 import Foundation
 
-exit(ClosetCommand.main(Array(CommandLine.arguments.dropFirst())))
+exit(ClosetCommand.runProcess())

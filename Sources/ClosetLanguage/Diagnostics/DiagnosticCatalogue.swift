@@ -251,6 +251,11 @@ extension Diagnostic {
             "file.too-large", "'\(path)' is \(bytes) bytes, over the \(limit >> 20)MB limit for pictures", at: nil)
     }
 
+    /// Text that is not UTF-8 (a line of stdin, a file, an argument).
+    public static func notUTF8(_ what: String, offset: Int, at range: SourceRange? = nil) -> Diagnostic {
+        Diagnostic("text.not-utf8", "\(what) is not UTF-8 text: invalid byte at offset \(offset)", at: range)
+    }
+
     static func transferExtension(_ path: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("transfer.extension", "'\(path)' must end in .json or .csv (that picks the format)", at: range)
     }

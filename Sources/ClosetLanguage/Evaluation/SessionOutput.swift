@@ -83,4 +83,11 @@ extension Session {
         host.write(heldOutput, to: .standardOutput)
         heldOutput = ""
     }
+
+    /// Reports a problem found outside any statement (input that could not be read) and
+    /// counts it as a failed statement.
+    public func fail(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) {
+        report(diagnostic, source: source, origin: origin)
+        failureCount += 1
+    }
 }

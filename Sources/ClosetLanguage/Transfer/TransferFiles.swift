@@ -77,10 +77,14 @@ public enum TransferFiles {
         } catch {
             throw .cannotRead(path, because: "\(error)", at: argument.range)
         }
+        let text: String
+        switch UTF8Text.decode(bytes) {
+        case .success(let decoded): text = decoded
+        case .failure(let invalid):
+            throw .notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
+        }
         do {
-            return (
-                path, try parse(String(decoding: bytes, as: UTF8.self), format, fieldNames: fieldNames, entity: entity)
-            )
+            return (path, try parse(text, format, fieldNames: fieldNames, entity: entity))
         } catch {
             throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
         }

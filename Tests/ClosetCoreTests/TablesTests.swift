@@ -21,7 +21,12 @@ enum NumberTable: TableCodec {
     }
     static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
-    static func blobs(of row: Row) -> [String] { ["\(row.name)-\(row.number).bin"] }
+    /// A blob name in the one shape stores accept: an id (from the row's name) and a checksum.
+    static func blobs(of row: Row) -> [String] { [blobName(row.name, row.number)] }
+    static func blobName(_ name: String, _ number: UInt32) -> String {
+        let id = name == "a" ? "00000000-0000-4000-8000-00000000000A" : "00000000-0000-4000-8000-00000000000B"
+        return id + "-" + String(format: "%08X", number) + ".bin"
+    }
 }
 
 /// The same rows under another table name, so two tables can be told apart.
@@ -107,18 +112,24 @@ enum OtherTable: TableCodec {
     @Test func releasedBlobsAreTheOnesNoLongerReferenced() throws {
         let store = MemoryStore([AnyTableSchema(NumberTable.schema)])
         let numbers = try store.tables.table(NumberTable.schema)
-        try store.blobs.write([1], named: "a-1.bin")
+        try store.blobs.write([1], named: NumberTable.blobName("a", 1))
         numbers.upsert(Row(name: "a", number: 1))
         try store.commit()
-        try store.blobs.write([2], named: "a-2.bin")
+        try store.blobs.write([2], named: NumberTable.blobName("a", 2))
         numbers.upsert(Row(name: "a", number: 2))
-        #expect(store.tables.releasedBlobs() == ["a-1.bin"])
+        #expect(store.tables.releasedBlobs() == [NumberTable.blobName("a", 1)])
         try store.commit()
-        #expect(store.blobs.names.sorted() == ["a-2.bin"])
+        #expect(store.blobs.names.sorted() == [NumberTable.blobName("a", 2)])
     }
 
-    @Test func blobNamesCannotLeaveTheirFolder() {
-        for bad in ["../x", "a/b", ".hidden", "", "a b"] { #expect(!MemoryBlobs.isValidName(bad), "\(bad)") }
-        #expect(MemoryBlobs.isValidName("E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.png"))
+    @Test func blobNamesHaveOneShapeThatCannotLeaveTheirFolder() {
+        let good = "E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.png"
+        #expect(MemoryBlobs.isValidName(good))
+        for bad in [
+            "../x", "a/b", ".hidden", "", "a b", "notes.txt", good + ".tmp", "../" + good, good.lowercased(),
+            "E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABC.png", "E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.",
+        ] {
+            #expect(!MemoryBlobs.isValidName(bad), "\(bad)")
+        }
     }
 }

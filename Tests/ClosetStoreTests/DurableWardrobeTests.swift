@@ -345,3 +345,44 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(FileManager.default.fileExists(atPath: path + "/closet-store"))
     }
 }
+
+/// The images folder may hold files that are not the store's: opening never deletes them, and
+/// a folder that is a symbolic link is never followed.
+@Suite struct ForeignFileTests {
+    let mocks = MockWardrobe()
+
+    @Test func filesTheStoreDidNotMakeSurviveOpening() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+        }
+        let images = path + "/images/"
+        let orphan = "E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.png"
+        for name in ["notes.txt", "holiday.png", orphan, orphan + ".tmp"] {
+            try Data([1, 2, 3]).write(to: URL(fileURLWithPath: images + name))
+        }
+        _ = try open(path)
+        let left = try FileManager.default.contentsOfDirectory(atPath: images).sorted()
+        // Its own kind of leftovers (an unreferenced picture, a cut write) go; the rest stays.
+        #expect(left == ["holiday.png", "notes.txt"])
+    }
+
+    @Test func aSymlinkedImagesFolderIsNeverFollowed() throws {
+        let path = temporaryStore()
+        let elsewhere = temporaryStore() + "-photos"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let precious = elsewhere + "/E220A839-7B1D-4DAF-AE78-9E6AA1B965F4-0000ABCD.png"
+        try Data([9]).write(to: URL(fileURLWithPath: precious))
+        do { _ = try open(path) }
+        try FileManager.default.removeItem(atPath: path + "/images")
+        try FileManager.default.createSymbolicLink(atPath: path + "/images", withDestinationPath: elsewhere)
+        let (store, _) = try open(path)
+        #expect(FileManager.default.fileExists(atPath: precious))
+        #expect(throws: RepositoryError.self) {
+            try store.storeImage(
+                [1, 2], ImageInfo(format: .png, width: 1, height: 1, bytes: 2, checksum: 7), for: UUID())
+        }
+    }
+}

@@ -15,14 +15,26 @@ extension BlobStore {
         for name in names where !referenced.contains(name) { remove(named: name) }
     }
 
-    /// A blob name a pack made must stay a plain file name: no folder, no hidden file.
+    /// The one shape a blob name has, `<UUID>-<8 hex digits>.<extension>` (an owner's id and
+    /// the blob's checksum, both made by closet): it cannot leave its folder, and a store never
+    /// mistakes someone else's file for one of its own (nor deletes it).
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first != "." else { return false }
-        return name.unicodeScalars.allSatisfy { scalar in
-            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))) || scalar == "-"
-                || scalar == "."
-                || scalar == "_"
+        let bytes = Array(name.utf8)
+        guard bytes.count >= 36 + 1 + 8 + 2, bytes.count <= 36 + 1 + 8 + 1 + 5 else { return false }
+        func isHex(_ byte: UInt8) -> Bool {
+            (48...57).contains(byte) || (65...70).contains(byte)
         }
+        for (index, byte) in bytes[0..<36].enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard isHex(byte) else { return false }
+            }
+        }
+        guard bytes[36] == UInt8(ascii: "-"), bytes[37..<45].allSatisfy(isHex), bytes[45] == UInt8(ascii: ".") else {
+            return false
+        }
+        return bytes[46...].allSatisfy { (97...122).contains($0) || (48...57).contains($0) }
     }
 }
 

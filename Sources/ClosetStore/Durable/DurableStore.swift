@@ -74,7 +74,11 @@ public final class DurableStore: Store {
         } catch {
             throw OpenError(description: "\(error)")
         }
-        if !files.names.isEmpty { files.removeUnreferenced(keeping: tables.referencedBlobs) }
+        let entries = files.entries
+        if !entries.isEmpty {
+            files.removeTemporaryLeftovers(among: entries)
+            files.removeUnreferenced(keeping: tables.referencedBlobs)
+        }
     }
 
     deinit { if journal >= 0 { close(journal) } }

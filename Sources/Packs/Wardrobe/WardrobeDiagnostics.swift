@@ -45,6 +45,20 @@ extension Diagnostic {
         Diagnostic("wardrobe.id-used", "id '\(id.uuidString)' is already used", at: range)
     }
 
+    static func pictureMissing(of clothes: Clothes) -> Diagnostic {
+        Diagnostic(
+            "wardrobe.picture-missing",
+            "the picture of clothes \(EntityKey.uuid(clothes.id).short) is missing from the store (its file is gone)",
+            at: nil)
+    }
+
+    static func pictureDamaged(of clothes: Clothes) -> Diagnostic {
+        Diagnostic(
+            "wardrobe.picture-damaged",
+            "the picture of clothes \(EntityKey.uuid(clothes.id).short) is damaged (its bytes do not match their checksum)",
+            at: nil)
+    }
+
     static func noSuchEntity(_ kind: EntityKind, _ key: EntityKey) -> Diagnostic {
         Diagnostic("wardrobe.no-such-id", "no \(kind.singular) has id '\(key.text)'", at: nil)
     }

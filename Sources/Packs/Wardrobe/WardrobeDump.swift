@@ -16,8 +16,9 @@ enum WardrobeDump {
             if !item.descriptions.isEmpty { line += " description=\(quote(item.descriptions))" }
             if let image = item.image {
                 let file = "\(item.id.uuidString).\(image.format == .png ? "png" : "jpg")"
-                if writer.copiesPictures, let bytes = store.loadImage(image, for: item.id),
-                    let path = try writer.copyPicture(named: file, bytes: bytes)
+                if writer.copiesPictures,
+                    let path = try writer.copyPicture(
+                        named: file, bytes: WardrobeState.checkedPicture(store, image, of: item))
                 {
                     line += " image=\(quote(path))"
                 } else {

@@ -16,14 +16,29 @@ public final class WardrobeState: PackState {
         store = try TableWardrobe(services.store)
     }
 
-    /// A clothes' picture through the cache, as the app's detail screen loaded it.
+    /// A clothes' picture through the cache, as the app's detail screen loaded it. A picture
+    /// whose file is gone or whose bytes no longer match their checksum is an error naming
+    /// the clothes, never shown as if it were there.
     @discardableResult
-    func loadImage(of clothes: Clothes) -> [UInt8]? {
+    func loadImage(of clothes: Clothes) throws(Diagnostic) -> [UInt8]? {
         guard let image = clothes.image else { return nil }
         let key = "\(clothes.id.uuidString)-\(image.checksum)"
         if let cached = imageCache.get(for: key) { return cached }
-        guard let bytes = store.loadImage(image, for: clothes.id) else { return nil }
+        let bytes = try Self.checkedPicture(store, image, of: clothes)
         imageCache.store(bytes, for: key)
+        return bytes
+    }
+
+    /// The picture's bytes, verified against the size and checksum recorded with the clothes.
+    static func checkedPicture(_ store: WardrobeStore, _ image: ImageInfo, of clothes: Clothes) throws(Diagnostic)
+        -> [UInt8]
+    {
+        guard let bytes = store.loadImage(image, for: clothes.id) else {
+            throw .pictureMissing(of: clothes)
+        }
+        guard bytes.count == image.bytes, Checksum.crc32(bytes) == image.checksum else {
+            throw .pictureDamaged(of: clothes)
+        }
         return bytes
     }
 

@@ -13,7 +13,7 @@ enum ShowClothes {
         run: { invocation in
             let state = try invocation.state(WardrobeState.self)
             let clothes = try state.clothes(invocation.referenceParameter())
-            state.loadImage(of: clothes)
+            try state.loadImage(of: clothes)
             return Wardrobe.outcome(clothes)
         })
 }

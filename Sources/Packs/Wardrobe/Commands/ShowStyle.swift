@@ -13,7 +13,7 @@ enum ShowStyle {
         run: { invocation in
             let state = try invocation.state(WardrobeState.self)
             let style = try state.style(invocation.referenceParameter())
-            for clothes in style.orderedClothes { state.loadImage(of: clothes) }
+            for clothes in style.orderedClothes { try state.loadImage(of: clothes) }
             return Wardrobe.outcome(style)
         })
 }

@@ -1,0 +1,63 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetShell
+import ClosetStore
+import Foundation
+import TestSupport
+import Testing
+
+/// A picture whose file is gone or damaged is reported, naming the clothes, by `show` and by
+/// `.dump --images`, never shown or copied as if it were there.
+@Suite struct PictureIntegrityTests {
+    let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+
+    func session(_ path: String) throws -> (Session, RecordingHost, DurableStore) {
+        let store = try DurableStore(path: path, tables: SessionFactory.tables) { _ in }
+        var configuration = SessionFactory.Configuration.golden
+        configuration.settings.echo = false
+        let host = RecordingHost()
+        host.binaryFiles["knit.png"] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
+        return (try SessionFactory.makeSession(store: store, host: host, configuration), host, store)
+    }
+
+    /// A store holding one clothes with a picture; returns its path and the picture file.
+    func storeWithPicture() throws -> (String, String) {
+        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
+        let (session, host, _) = try session(path)
+        #expect(
+            session.executeAndCommit(StatementSource("add clothes category=top season=fall image=knit.png")),
+            "\(host.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        return (path, path + "/images/" + (try #require(files.first)))
+    }
+
+    func run(_ line: String, in path: String) throws -> (ok: Bool, error: String) {
+        let (session, host, store) = try session(path)
+        let ok = session.executeAndCommit(StatementSource(line))
+        withExtendedLifetime(store) {}
+        return (ok, host.standardError)
+    }
+
+    @Test func aDamagedPictureIsAnErrorNamingTheClothes() throws {
+        let (path, file) = try storeWithPicture()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let shown = try run("show clothes \(file.split(separator: "/").last!.prefix(8))", in: path)
+        #expect(!shown.ok)
+        #expect(shown.error.contains("is damaged (its bytes do not match their checksum)"), "\(shown.error)")
+        let dumped = try run(".dump --images \(path)-copy", in: path)
+        #expect(!dumped.ok && dumped.error.contains("is damaged"))
+    }
+
+    @Test func aMissingPictureIsAnErrorNamingTheClothes() throws {
+        let (path, file) = try storeWithPicture()
+        try FileManager.default.removeItem(atPath: file)
+        let shown = try run("show clothes \(file.split(separator: "/").last!.prefix(8))", in: path)
+        #expect(!shown.ok && shown.error.contains("is missing from the store"), "\(shown.error)")
+        let dumped = try run(".dump --images \(path)-copy", in: path)
+        #expect(!dumped.ok && dumped.error.contains("is missing from the store"))
+        // Without --images the dump names the picture in a comment and reads nothing.
+        #expect(try run(".dump", in: path).ok)
+    }
+}

@@ -26,14 +26,21 @@ public enum TransferFiles {
     /// One row as field name → text (JSON values turned to text; null and empty are nil).
     public typealias Row = (line: Int, fields: [String: String?])
 
-    /// A bad row: its line and what is wrong with it.
+    /// A bad row: its line and what is wrong with it; the row's number too when other rows
+    /// start on the same line (JSON written on one line).
     public struct RowProblem: Error {
         public var line: Int
         public var message: String
+        public var row: Int?
 
         public init(line: Int, message: String) {
             self.line = line
             self.message = message
+        }
+
+        /// `file:3: message`, or `file:1: row 4: message`.
+        func text(in file: String) -> String {
+            "\(file):\(line): " + (row.map { "row \($0): " } ?? "") + message
         }
     }
 
@@ -98,19 +105,23 @@ public enum TransferFiles {
     ) throws(Diagnostic) -> [Item] {
         var problems: [RowProblem] = []
         var items: [Item] = []
-        for row in rows {
+        var rowsOnLine: [Int: Int] = [:]
+        for row in rows { rowsOnLine[row.line, default: 0] += 1 }
+        for (number, row) in rows.enumerated() {
             do throws(RowProblem) {
                 for key in row.fields.keys where !fieldNames.contains(key) {
                     throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
                 }
                 items.append(try check(row))
             } catch {
-                problems.append(error)
+                var problem = error
+                if rowsOnLine[row.line, default: 0] > 1 { problem.row = number + 1 }
+                problems.append(problem)
             }
         }
         guard !problems.isEmpty else { return items }
         let name = fileName(path)
-        var report = problems.prefix(listedBadRows).map { "\(name):\($0.line): \($0.message)\n" }.joined()
+        var report = problems.prefix(listedBadRows).map { $0.text(in: name) + "\n" }.joined()
         if problems.count > listedBadRows {
             report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n"
         }
@@ -183,6 +194,9 @@ public enum TransferFiles {
             guard let header = records.first else { return [] }
             for name in header.fields where !fieldNames.contains(name) {
                 throw RowProblem(line: header.line, message: unknownField(name, fieldNames))
+            }
+            for (index, name) in header.fields.enumerated() where header.fields[..<index].contains(name) {
+                throw RowProblem(line: header.line, message: "the column '\(name)' appears twice")
             }
             return try records.dropFirst().map { record throws(RowProblem) in
                 guard record.fields.count == header.fields.count else {

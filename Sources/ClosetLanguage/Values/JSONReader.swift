@@ -35,9 +35,14 @@ public struct JSONReader {
     private var line = 1
 
     /// A top-level array: each element with the line it starts on.
+    /// An empty file (or only blanks) has no rows, as an empty CSV file has none; a leading
+    /// byte-order mark (as spreadsheets write) is skipped.
     public static func rows(_ text: String) throws(Failure) -> [(line: Int, value: JSONValue)] {
-        var reader = JSONReader(bytes: Array(text.utf8))
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var reader = JSONReader(bytes: bytes)
         reader.skipBlanks()
+        if reader.peek == nil { return [] }
         guard reader.peek == UInt8(ascii: "[") else {
             throw Failure(message: "expected a JSON array of objects", line: reader.line)
         }
@@ -95,6 +100,10 @@ public struct JSONReader {
                     throw Failure(message: "expected a field name in quotes", line: line)
                 }
                 let key = try string()
+                // A repeated key would silently keep one of two values: refuse it.
+                if members.contains(where: { $0.key == key }) {
+                    throw Failure(message: "the field \"\(key)\" appears twice in one object", line: line)
+                }
                 skipBlanks()
                 guard peek == UInt8(ascii: ":") else {
                     throw Failure(message: "expected ':' after \"\(key)\"", line: line)

@@ -36,9 +36,15 @@ public enum ImageHeader {
 
     private static func png(_ bytes: [UInt8]) throws(Problem) -> ImageInfo {
         // The first chunk must be IHDR; then chunks run length | type | data | crc to IEND.
-        guard bytes.count >= 33, Array(bytes[12..<16]) == Array("IHDR".utf8) else { throw .truncated(.png) }
+        guard bytes.count >= 33, bigEndian(bytes, 8, 4) == 13, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
+            throw .truncated(.png)
+        }
+        // The header's own checksum, and the format's limit of 2^31 - 1 pixels a side: a
+        // header claiming 4294967295 x 4294967295 is damage, not a picture.
+        guard Checksum.crc32(bytes[12..<29]) == UInt32(bigEndian(bytes, 29, 4)) else { throw .truncated(.png) }
         let width = bigEndian(bytes, 16, 4)
         let height = bigEndian(bytes, 20, 4)
+        guard width <= Int(Int32.max), height <= Int(Int32.max) else { throw .truncated(.png) }
         var position = 8
         while true {
             guard position + 12 <= bytes.count else { throw .truncated(.png) }

@@ -90,66 +90,123 @@ extension FileBackedHost {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
     }
 
-    func writeFile(at path: String, bytes: [UInt8]) throws {
-        try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory)
+    func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
+        try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory, creatingFolder: creatingFolder)
     }
 }
 
-/// Reading `.closet` files and pictures, with the errors people understand.
+/// Reading and writing the files statements name (scripts, pictures, imports, exports), with
+/// POSIX calls and the errors people understand. A pipe (`run <(...)`), a character device
+/// (`/dev/null`) and `-` (standard input) read like files.
 enum ScriptFile {
     static func resolve(_ path: String, relativeTo base: String?) -> String {
         if let base, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
         return path
     }
 
-    /// Writes a whole file (its folder created first), replacing any that was there.
-    static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?) throws {
+    /// Why a file operation failed, in words rather than an error number.
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file"
+        case EACCES, EPERM: "permission denied"
+        case EISDIR: "it is a directory"
+        case ENOTDIR: "a folder in its path is a file"
+        case ENOSPC: "the disk is full"
+        case EROFS: "the file system is read-only"
+        default: String(cString: strerror(code))
+        }
+    }
+
+    /// Writes a whole file, replacing any that was there (through a temporary file and a
+    /// rename, so a reader never sees half of it). Its folder must exist unless
+    /// `creatingFolder`.
+    static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?, creatingFolder: Bool) throws {
         let resolved = resolve(path, relativeTo: base)
         let folder = (resolved as NSString).deletingLastPathComponent
-        do {
-            if !folder.isEmpty {
+        if creatingFolder, !folder.isEmpty {
+            do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw Diagnostic.cannotWrite(path, because: "cannot create its folder '\(folder)'")
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: resolved), options: .atomic)
-        } catch {
-            throw Diagnostic.cannotWrite(path, because: (error as NSError).localizedDescription)
+        }
+        var status = stat()
+        if !folder.isEmpty, stat(folder, &status) != 0 {
+            throw Diagnostic.cannotWrite(path, because: "no such folder '\(folder)'")
+        }
+        if stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw Diagnostic.cannotWrite(path, because: "it is a directory")
+        }
+        let temporary = resolved + ".closet-tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw Diagnostic.cannotWrite(path, because: reason(code))
+            }
+            written += count
+        }
+        guard close(fd) == 0, rename(temporary, resolved) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Diagnostic.cannotWrite(path, because: reason(code))
         }
     }
 
+    /// A file's bytes, at most `limit` of them.
     static func readBytes(_ path: String, relativeTo base: String?, limit: Int) throws -> [UInt8] {
+        if path == "-" { return try readAll(STDIN_FILENO, path: path, limit: limit) }
         let resolved = resolve(path, relativeTo: base)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw Diagnostic.cannotRead(path, because: "no such file")
+        var status = stat()
+        guard stat(resolved, &status) == 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw Diagnostic.cannotRead(path, because: "it is a directory")
+        case S_IFSOCK: throw Diagnostic.cannotRead(path, because: "it is a socket")
+        case S_IFBLK: throw Diagnostic.cannotRead(path, because: "it is a block device")
+        case S_IFREG:
+            guard Int(status.st_size) <= limit else {
+                throw Diagnostic.fileTooLarge(path, bytes: Int(status.st_size), limit: limit)
+            }
+        default:
+            break  // a pipe or a character device: read to its end
         }
-        guard !isDirectory.boolValue else { throw Diagnostic.cannotRead(path, because: "it is a directory") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? Int) ?? 0
-        guard size <= limit else {
-            throw Diagnostic.fileTooLarge(path, bytes: size, limit: limit)
-        }
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw Diagnostic.cannotRead(path, because: "permission denied")
-        }
-        return [UInt8](data)
+        let fd = open(resolved, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
+        defer { close(fd) }
+        return try readAll(fd, path: path, limit: limit)
     }
+
+    private static func readAll(_ fd: Int32, path: String, limit: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > limit { throw Diagnostic.fileTooLarge(path, bytes: nil, limit: limit) }
+        }
+    }
+
+    /// Scripts can be any size a person writes; this is a guard against reading a disk image.
+    static let scriptLimit = 1 << 30
 
     static func read(_ path: String, relativeTo base: String?) throws -> (text: String, displayName: String) {
-        let resolved = resolve(path, relativeTo: base)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else {
-            throw Diagnostic.cannotRead(path, because: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw Diagnostic.cannotRead(path, because: "it is a directory") }
-        guard let data = FileManager.default.contents(atPath: resolved) else {
-            throw Diagnostic.cannotRead(path, because: "permission denied")
-        }
+        let bytes = try readBytes(path, relativeTo: base, limit: scriptLimit)
         let text: String
-        switch UTF8Text.decode([UInt8](data)) {
+        switch UTF8Text.decode(bytes) {
         case .success(let decoded): text = decoded
         case .failure(let invalid):
             throw Diagnostic.cannotRead(
                 path, because: "it is not UTF-8 text (invalid byte at offset \(invalid.offset))")
         }
-        return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path)
+        return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path == "-" ? "<stdin>" : path)
     }
 }

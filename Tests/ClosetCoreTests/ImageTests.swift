@@ -116,3 +116,19 @@ import WardrobePack
         }
     }
 }
+
+@Suite struct PNGHeaderTests {
+    @Test func aHeaderWhoseChecksumDoesNotMatchIsRefused() {
+        var bytes = SampleImages.png(width: 3, height: 2)
+        bytes[17] ^= 0x01  // the width, without fixing the header's CRC
+        #expect(throws: ImageHeader.Problem.truncated(.png)) { try ImageHeader.inspect(bytes) }
+    }
+
+    @Test func sidesOverTheFormatsLimitAreRefusedEvenWithAValidChecksum() {
+        #expect(throws: ImageHeader.Problem.truncated(.png)) {
+            try ImageHeader.inspect(SampleImages.pngHeader(width: 4_294_967_295, height: 4_294_967_295))
+        }
+        #expect(
+            (try? ImageHeader.inspect(SampleImages.pngHeader(width: 2_147_483_647, height: 1)))?.width == 2_147_483_647)
+    }
+}

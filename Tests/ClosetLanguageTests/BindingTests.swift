@@ -131,3 +131,21 @@ func marked(_ line: String, _ diagnostic: Diagnostic?) -> String? {
         #expect(diagnostic("show clothes @1", in: fresh)?.id == "reference.nothing-listed")
     }
 }
+
+@Suite struct AmbiguityAndVarsTests {
+    @Test func ambiguousCandidatesAreShownLongEnoughToTellApart() {
+        let harness = Harness()
+        harness.run("add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall")
+        harness.run("add clothes id=00000000-0000-4000-8000-000000000002 category=top season=fall")
+        let found = diagnostic("show clothes 0000", in: harness)
+        #expect(found?.id == "reference.ambiguous")
+        #expect(
+            found?.message.contains("(00000000-0000-4000-8000-000000000001, 00000000-0000-4000-8000-000000000002)")
+                == true, "\(found?.message ?? "")")
+    }
+
+    @Test func varsIsDataInJSONModeEvenWhenEmpty() {
+        let harness = Harness(format: .json)
+        #expect(harness.output(".vars") == "[]\n")
+    }
+}

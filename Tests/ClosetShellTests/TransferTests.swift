@@ -27,7 +27,7 @@ import WardrobePack
 
     func dump(_ session: Session, images: String? = nil) throws -> String {
         try Dump.script(of: session, imageFolder: images) { path, bytes in
-            try ScriptFile.write(bytes, to: path, relativeTo: nil)
+            try ScriptFile.write(bytes, to: path, relativeTo: nil, creatingFolder: true)
         }
     }
 

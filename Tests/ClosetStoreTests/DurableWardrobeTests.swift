@@ -380,9 +380,81 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         try FileManager.default.createSymbolicLink(atPath: path + "/images", withDestinationPath: elsewhere)
         let (store, _) = try open(path)
         #expect(FileManager.default.fileExists(atPath: precious))
-        #expect(throws: RepositoryError.self) {
+        #expect(throws: StoreError.self) {
             try store.storeImage(
                 [1, 2], ImageInfo(format: .png, width: 1, height: 1, bytes: 2, checksum: 7), for: UUID())
         }
+    }
+}
+
+/// Two processes making the same new store at once: one sets it up, the other is told who
+/// holds it; neither sees the other's half-written marker.
+@Suite struct FirstOpenTests {
+    static let binary =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path + "/.build/debug/closet"
+
+    @Test func concurrentFirstOpensNeverCollideOnTheMarker() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
+        for _ in 0..<20 {
+            let path = temporaryStore()
+            let runs = (0..<2).map { _ -> (Process, Pipe) in
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: Self.binary)
+                process.arguments = ["--store", path, "-c", "count clothes"]
+                let error = Pipe()
+                process.standardError = error
+                process.standardOutput = FileHandle.nullDevice
+                return (process, error)
+            }
+            for (process, _) in runs { try process.run() }
+            for (process, error) in runs {
+                let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0 || message.contains("is in use by process"), "\(message)")
+            }
+            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 2\n")
+        }
+    }
+
+    @Test func anAdoptedEmptyFolderBecomesPrivate() throws {
+        let path = temporaryStore()
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        _ = try open(path)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o700)
+    }
+}
+
+@Suite struct CompactionFailureTests {
+    @Test func aFailedCompactionIsReportedOnceAndLosesNothing() throws {
+        let path = temporaryStore()
+        var notices: [String] = []
+        let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) })
+        // A directory where the new snapshot's temporary file must go: every compaction fails.
+        try FileManager.default.createDirectory(atPath: path + "/snapshot.tmp", withIntermediateDirectories: false)
+        let big = String(repeating: "x", count: 5 << 20)
+        try store.save(clothes: Clothes(category: .top, weatherType: .fall, descriptions: big))
+        try store.commit()
+        try store.save(clothes: Clothes(category: .shoes, weatherType: .fall, descriptions: "small"))
+        try store.commit()
+        #expect(notices.count == 1)
+        #expect(notices.first?.contains("could not write a new snapshot") == true)
+        try FileManager.default.removeItem(atPath: path + "/snapshot.tmp")
+        withExtendedLifetime(store) {}
+    }
+
+    @Test func theStoreStillHoldsEverythingAfterAFailedCompaction() throws {
+        let path = temporaryStore()
+        do {
+            let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { _ in })
+            try FileManager.default.createDirectory(atPath: path + "/snapshot.tmp", withIntermediateDirectories: false)
+            try store.save(
+                clothes: Clothes(
+                    category: .top, weatherType: .fall, descriptions: String(repeating: "y", count: 5 << 20)))
+            try store.commit()
+        }
+        try FileManager.default.removeItem(atPath: path + "/snapshot.tmp")
+        #expect(try open(path).0.clothesCount == 1)
     }
 }

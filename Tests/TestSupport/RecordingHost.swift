@@ -34,7 +34,7 @@ public final class RecordingHost: SessionHost {
         return bytes
     }
 
-    public func writeFile(at path: String, bytes: [UInt8]) throws {
+    public func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
         binaryFiles[path] = bytes
         files[path] = String(decoding: bytes, as: UTF8.self)
     }

@@ -4,11 +4,18 @@ import WardrobePack
 /// Real, small pictures made in code: a PNG with a valid zlib stream (stored blocks) and a
 /// baseline JPEG skeleton (SOI, APP0, SOF0, EOI) that header readers accept.
 public enum SampleImages {
+    /// A PNG whose header claims any size, with no pixels (header readers only).
+    public static func pngHeader(width: Int, height: Int) -> [UInt8] {
+        let header = be32(width) + be32(height) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return be32(data.count) + typed + be32(Int(Checksum.crc32(typed)))
+    }
+
     public static func png(width: Int, height: Int) -> [UInt8] {
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let typed = Array(type.utf8) + data
-            return be32(data.count) + typed + be32(Int(Checksum.crc32(typed)))
-        }
         var raw: [UInt8] = []
         for row in 0..<height {
             raw.append(0)  // filter: none

@@ -39,7 +39,7 @@ public final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
     public func save(style: Style) throws(RepositoryError) { try wardrobe.save(style: style) }
     public func remove(style: Style) throws(RepositoryError) { try wardrobe.remove(style: style) }
     public func removeAllStyles() throws(RepositoryError) { try wardrobe.removeAllStyles() }
-    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(RepositoryError) {
+    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
         try wardrobe.storeImage(bytes, image, for: id)
     }
     public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? { wardrobe.loadImage(image, for: id) }

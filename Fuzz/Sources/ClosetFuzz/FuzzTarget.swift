@@ -19,7 +19,7 @@ final class DiscardingHost: SessionHost {
         Array(path.utf8)
     }
 
-    func writeFile(at path: String, bytes: [UInt8]) throws { written &+= bytes.count }
+    func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws { written &+= bytes.count }
 
     func monotonicSeconds() -> Double { 0 }
 }

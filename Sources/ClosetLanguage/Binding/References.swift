@@ -112,7 +112,11 @@ public struct References {
         case 0:
             throw .noPrefixMatch(kind, text, at: word.range)
         default:
-            let shown = found.prefix(Self.ambiguityListLimit).map { String($0.text.prefix(prefix.count + 4)) }
+            // Long enough that the candidates shown can be told apart.
+            let candidates = found.prefix(Self.ambiguityListLimit).map(\.text)
+            var length = prefix.count + 4
+            while length < 36, Set(candidates.map { $0.prefix(length) }).count < candidates.count { length += 1 }
+            let shown = candidates.map { String($0.prefix(length)) }
             let more = found.count > Self.ambiguityListLimit ? ", ..." : ""
             throw .ambiguousPrefix(
                 text, matches: kind.counted(found.count), shown: shown.joined(separator: ", ") + more, at: word.range)

@@ -214,6 +214,11 @@ extension Diagnostic {
         Diagnostic("store.could-not-save", "could not save: \(error.description)", at: nil)
     }
 
+    /// The store failed while a statement ran (a picture that could not be written).
+    static func storeFailed(_ error: StoreError, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("store.failed", "the store could not write: \(error.description)", at: range)
+    }
+
     static func unexpected(_ error: Error) -> Diagnostic { Diagnostic("unexpected", "\(error)", at: nil) }
 
     // MARK: dot commands
@@ -246,9 +251,10 @@ extension Diagnostic {
         Diagnostic("file.cannot-write", "cannot write '\(path)': \(reason)", at: range)
     }
 
-    public static func fileTooLarge(_ path: String, bytes: Int, limit: Int) -> Diagnostic {
-        Diagnostic(
-            "file.too-large", "'\(path)' is \(bytes) bytes, over the \(limit >> 20)MB limit for pictures", at: nil)
+    /// `bytes` is nil when the size is only known to be over (a pipe).
+    public static func fileTooLarge(_ path: String, bytes: Int?, limit: Int) -> Diagnostic {
+        let size = bytes.map { "\($0) bytes" } ?? "more than that"
+        return Diagnostic("file.too-large", "'\(path)' is over the \(limit >> 20)MB limit (\(size))", at: nil)
     }
 
     /// Text that is not UTF-8 (a line of stdin, a file, an argument).

@@ -7,6 +7,14 @@
 /// The origin prefix appears for scripts (`file:line:column:`), not at the prompt or in `-c`.
 /// Columns count characters; the caret line counts display cells, so it sits under Hangul too.
 public enum DiagnosticRenderer {
+    /// A message or an echoed line longer than this (in characters) is cut with `…`: a 10 MB
+    /// bad word must not become a 30 MB error.
+    static let messageLimit = 300
+    static let echoLimit = 160
+    /// How much of the line before the marked word, and of the marked word, a cut echo keeps.
+    static let echoContext = 40
+    static let markedLimit = 80
+
     public static func render(
         _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false
     ) -> String {
@@ -15,6 +23,7 @@ public enum DiagnosticRenderer {
         // User input inside messages and the echoed line is made terminal-safe.
         var message = TerminalText.visible(diagnostic.message)
         if let suggestion = diagnostic.suggestion { message += "; did you mean '\(TerminalText.visible(suggestion))'?" }
+        if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
         guard let source, let range = diagnostic.range else {
             let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
             return "\(prefix)\(label) \(message)\n"
@@ -26,17 +35,27 @@ public enum DiagnosticRenderer {
         let lineStart = bytes[0..<lower].lastIndex(of: .newline).map { $0 + 1 } ?? 0
         let lineEnd = bytes[lower...].firstIndex(of: .newline) ?? bytes.count
         let lineIndex = bytes[0..<lower].reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
-        let before = TerminalText.visible(String(decoding: bytes[lineStart..<lower], as: UTF8.self), keepingTabs: true)
-        let marked = TerminalText.visible(String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self))
+        var before = TerminalText.visible(String(decoding: bytes[lineStart..<lower], as: UTF8.self), keepingTabs: true)
+        var marked = TerminalText.visible(String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self))
         let column = String(decoding: bytes[lineStart..<lower], as: UTF8.self).count + 1
-        let lineText =
+        var lineText = TerminalText.visible(
             lineIndex < source.lines.count
-            ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+                ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self),
+            keepingTabs: true)
+        if lineText.count > echoLimit {
+            // Show a window around the marked word, cut at both ends.
+            var after = TerminalText.visible(String(decoding: bytes[min(upper, lineEnd)..<lineEnd], as: UTF8.self))
+            if before.count > echoContext { before = "…" + String(before.suffix(echoContext)) }
+            if marked.count > markedLimit { marked = String(marked.prefix(markedLimit)) + "…" }
+            let room = max(0, echoLimit - before.count - marked.count)
+            if after.count > room { after = String(after.prefix(room)) + "…" }
+            lineText = before + marked + after
+        }
 
         var text = ""
         if let origin { text += "\(origin):\(source.firstLine + lineIndex):\(column): " }
         text += "\(label) \(message)\n"
-        text += TerminalText.visible(lineText, keepingTabs: true) + "\n"
+        text += lineText + "\n"
         // Keep tabs so the caret lines up however the terminal sets tab stops.
         let padding = before.map { $0 == "\t" ? "\t" : String(repeating: " ", count: TextWidth.of($0)) }.joined()
         text += padding + String(repeating: "^", count: max(1, TextWidth.of(marked))) + "\n"

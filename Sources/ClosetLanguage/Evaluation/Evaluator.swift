@@ -35,6 +35,8 @@ extension Session {
         } catch let error as any LocalizedMessage {
             // A pack's own error (an app's alert text) is about the statement as a whole.
             throw Diagnostic.appMessage(error.message, at: call.range)
+        } catch let error as StoreError {
+            throw Diagnostic.storeFailed(error, at: call.range)
         }
         switch outcome {
         case .entities(let entities) where entities.isListing:

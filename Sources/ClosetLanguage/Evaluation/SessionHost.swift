@@ -8,9 +8,9 @@ public protocol SessionHost: AnyObject {
     /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
     /// when the file is larger than `limit` (without reading it all).
     func readFile(at path: String, limit: Int) throws -> [UInt8]
-    /// Writes a whole file (creating its folder), for `.dump --images` and `export`; throws
-    /// a `Diagnostic` (no range) when it cannot.
-    func writeFile(at path: String, bytes: [UInt8]) throws
+    /// Writes a whole file, for `.dump --images` (which creates its folder) and `export`
+    /// (which, as a shell redirect, does not); throws a `Diagnostic` (no range) when it cannot.
+    func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws
     /// A monotonic clock in seconds, for `.timer`.
     func monotonicSeconds() -> Double
     /// Whether the user pressed Ctrl-C since the last call (polled between the statements of

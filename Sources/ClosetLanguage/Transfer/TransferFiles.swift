@@ -58,7 +58,7 @@ public enum TransferFiles {
             text = CSVRenderer.render(RecordGrid.grid(entities, forPeople: false))
         }
         do {
-            try invocation.host.writeFile(at: path, bytes: Array(text.utf8))
+            try invocation.host.writeFile(at: path, bytes: Array(text.utf8), creatingFolder: false)
         } catch let error as Diagnostic {
             throw error.at(argument.range)
         } catch {

@@ -38,6 +38,11 @@ public final class DurableStore: Store {
     private var needsUpgrade = false
     /// Set when a failed append could not be undone: later commits would land after garbage.
     private var broken: String?
+    /// Where notices go (a torn tail dropped, a compaction that failed).
+    private let report: (String) -> Void
+    /// After a compaction failed (a full disk), the journal length at which to try again:
+    /// not at every commit, and said once.
+    private var nextCompactionAttempt = 0
 
     /// Why a store could not be opened: exit status 3.
     public struct OpenError: Error, CustomStringConvertible {
@@ -46,10 +51,11 @@ public final class DurableStore: Store {
 
     /// Opens (creating on first use) the store at `path` with the installed packs' tables.
     /// `report` receives notices, such as a torn transaction dropped from the journal's end.
-    public init(path: String, tables schemas: [AnyTableSchema], report: (String) -> Void) throws(OpenError) {
+    public init(path: String, tables schemas: [AnyTableSchema], report: @escaping (String) -> Void) throws(OpenError) {
         self.path = path
+        self.report = report
         self.schemas = schemas
-        let format = try Self.prepareDirectory(path)
+        let existing = try Self.prepareDirectory(path)
         do {
             lock = try StoreLock(path: path + "/lock")
         } catch {
@@ -58,6 +64,8 @@ public final class DurableStore: Store {
             case .system(let message): throw OpenError(description: message)
             }
         }
+        let format: Int
+        if let existing { format = existing } else { format = try Self.writeMarker(path) }
         do {
             files = try BlobFiles(directory: path + "/images")
         } catch {
@@ -83,29 +91,47 @@ public final class DurableStore: Store {
 
     deinit { if journal >= 0 { close(journal) } }
 
-    /// Sets up a new store, or checks an existing one's marker; returns its format.
-    private static func prepareDirectory(_ path: String) throws(OpenError) -> Int {
+    /// Checks an existing store's marker and returns its format, or makes sure the folder is
+    /// one to set up (new, or empty but for what a cut creation leaves: the marker's temporary
+    /// file and the lock) and returns nil: the marker is then written under the lock.
+    private static func prepareDirectory(_ path: String) throws(OpenError) -> Int? {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         let marker = path + "/" + markerName
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
-            if manager.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
-            // Empty, or holding only the marker's temporary file (a process killed while creating
-            // the store): ours to set up. Anything else belongs to someone else.
-            let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            guard contents.allSatisfy({ $0 == markerName + ".tmp" }) else {
-                throw OpenError(
-                    description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
+        if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty, !manager.fileExists(atPath: parent) {
+                do {
+                    try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                } catch {
+                    throw OpenError(
+                        description: "cannot create the store's folder '\(parent)': \(error.localizedDescription)")
+                }
             }
-        } else {
-            do {
-                try manager.createDirectory(
-                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw OpenError(description: "cannot create the store '\(path)': \(error.localizedDescription)")
+            // Created private from the start (never 0777 then changed); another process making
+            // it at the same moment is fine: the lock decides who sets it up.
+            guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+                throw OpenError(description: "cannot create the store '\(path)': \(String(cString: strerror(errno)))")
             }
+            isDirectory = true
         }
+        guard isDirectory.boolValue || manager.fileExists(atPath: path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
+        if manager.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
+        let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        guard contents.allSatisfy({ $0 == markerName + ".tmp" || $0 == "lock" }) else {
+            throw OpenError(
+                description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
+        }
+        chmod(path, 0o700)  // an adopted empty folder becomes private too
+        return nil
+    }
+
+    /// Writes the marker of a new store (under the lock, so two first opens cannot race).
+    private static func writeMarker(_ path: String) throws(OpenError) -> Int {
+        let marker = path + "/" + markerName
+        if FileManager.default.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
         do {
             try POSIXFile.replace(marker, with: markerContents, directory: path)
         } catch {
@@ -261,7 +287,20 @@ public final class DurableStore: Store {
         let released = tables.releasedBlobs()
         tables.forgetPendingChanges()
         tables.removeReleased(released, from: blobs)
-        if journalLength > max(Self.compactionFloor, snapshotLength) { try? compact() }
+        if journalLength > max(Self.compactionFloor, snapshotLength, nextCompactionAttempt) {
+            do {
+                try compact()
+                nextCompactionAttempt = 0
+            } catch {
+                // Nothing is lost (the journal holds every commit); try again once it has grown.
+                if nextCompactionAttempt == 0 {
+                    report(
+                        "store '\(path)': could not write a new snapshot (\(error)); every commit is still in the journal, and this is tried again as it grows"
+                    )
+                }
+                nextCompactionAttempt = journalLength + Self.compactionFloor
+            }
+        }
     }
 
     /// A format-1 store is rewritten as format 2 before its first new commit: the marker

@@ -23,7 +23,7 @@ enum DumpCommand {
             return .text(
                 try Dump.script(of: session, imageFolder: folder) { name, bytes in
                     do {
-                        try session.host.writeFile(at: name, bytes: bytes)
+                        try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
                     } catch let error as Diagnostic {
                         throw error.at(words.last?.range)
                     }

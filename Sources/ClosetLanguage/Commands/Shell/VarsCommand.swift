@@ -25,7 +25,10 @@ enum VarsCommand {
                     return ["$" + name, "", ""]
                 }
             }
-            if rows.isEmpty { return .text("no variables; bind one with 'let $name = <command>'") }
+            // Tools get data in every format: an empty table (`[]` in JSON); people get a hint.
+            if rows.isEmpty, session.settings.format == .table {
+                return .text("no variables; bind one with 'let $name = <command>'")
+            }
             return .table(Grid(columns: ["name", "kind", "value"], rows: rows))
         })
 }

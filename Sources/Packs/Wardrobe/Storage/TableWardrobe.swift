@@ -23,12 +23,10 @@ public final class TableWardrobe: WardrobeStore {
 
     // MARK: pictures
 
-    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(RepositoryError) {
-        do {
-            try blobs.write(bytes, named: ClothesTable.pictureName(for: id, image))
-        } catch {
-            throw .transferError(error.description)
-        }
+    /// A picture that cannot be written is the store's failure (a full disk), reported in
+    /// the engine's words, not under the app's alert text.
+    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
+        try blobs.write(bytes, named: ClothesTable.pictureName(for: id, image))
     }
 
     public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? {

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Files statements name, as the shell reads and writes them: pipes, devices and standard
+/// input read like files; a missing folder is not created behind the user's back; errors say
+/// what is wrong in words.
+@Suite struct FileAccessTests {
+    func closet(_ arguments: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
+        try ProcessTests().run(arguments, stdin: stdin)
+    }
+
+    @Test func devNullAndStandardInputAreScripts() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let empty = try closet(["--store", ":memory:", "run", "/dev/null"])
+        #expect(empty.status == 0 && empty.err == "", "\(empty.err)")
+        let piped = try closet(["--store", ":memory:", "--format", "json", "run", "-"], stdin: "count clothes\n")
+        #expect(piped.status == 0 && piped.out == "{\"count\":0}\n", "\(piped.err)")
+    }
+
+    @Test func aProcessSubstitutionIsAScript() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", "\"$0\" --store :memory: --format json run <(printf 'count clothes\\n')", ProcessTests.binary,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && out == "{\"count\":0}\n")
+    }
+
+    @Test func errorsNameWhatTheFileIs() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let folder = NSTemporaryDirectory()
+        let directory = try closet(["--store", ":memory:", "run", folder])
+        #expect(directory.err.contains("it is a directory"), "\(directory.err)")
+        let missing = try closet(["--store", ":memory:", "run", folder + "/no-such-\(UUID().uuidString).closet"])
+        #expect(missing.err.contains("no such file"))
+    }
+
+    @Test func exportDoesNotCreateAMissingFolder() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let folder = NSTemporaryDirectory() + "closet-nope-\(UUID().uuidString)"
+        let result = try closet(["--store", ":memory:", "-c", "export clothes to=\(folder)/out.json"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("cannot write '\(folder)/out.json': no such folder '\(folder)'"), "\(result.err)")
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(!result.err.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func aLargeImportIsNotCalledAPicture() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let path = NSTemporaryDirectory() + "closet-big-\(UUID().uuidString).json"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 300 << 20)  // sparse: no disk used
+        try handle.close()
+        let result = try closet(["--store", ":memory:", "-c", "import clothes from=\(path)"])
+        #expect(result.err.contains("is over the 256MB limit (314572800 bytes)"), "\(result.err)")
+        #expect(!result.err.contains("pictures"))
+        try FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -62,4 +62,12 @@ import Testing
         let shown = completer.complete(line: "show clothes ", cursor: 13).candidates.map(\.display).joined()
         #expect(!shown.isEmpty && Self.isSafe(shown))
     }
+
+    @Test func aScriptsFileNameIsEscapedInItsErrors() {
+        let rendered = DiagnosticRenderer.render(
+            Diagnostic("test", "bad", at: SourceRange(0, 1)), source: StatementSource("x"),
+            origin: "\u{1B}]0;t\u{7}.closet")
+        #expect(rendered.hasPrefix(#"\e]0;t\u{7}.closet:1:1: error: bad"#))
+        #expect(Self.isSafe(rendered))
+    }
 }

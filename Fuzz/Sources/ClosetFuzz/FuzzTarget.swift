@@ -6,8 +6,14 @@ import ClosetShell
 /// is a statement that could take down a user's session.
 final class DiscardingHost: SessionHost {
     var written = 0
+    /// Whether standard output is meant for a terminal now (table and line modes).
+    var outputIsForPeople: () -> Bool = { true }
 
-    func write(_ text: String, to stream: OutputChannel) { written &+= text.utf8.count }
+    func write(_ text: String, to stream: OutputChannel) {
+        written &+= text.utf8.count
+        // Diagnostics always, results in table and line modes: nothing a terminal acts on.
+        if stream == .standardError || outputIsForPeople() { requireTerminalSafe(text) }
+    }
 
     func readScript(at path: String) throws -> (text: String, displayName: String) {
         // A `.read` of the path's own text: nesting (and its depth limit) is fuzzed too.
@@ -33,12 +39,32 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Pick the output format from the first byte so every renderer is exercised.
     let formats = OutputFormat.allCases
     configuration.settings.format = formats[Int(size > 0 ? data[0] : 0) % formats.count]
+    configuration.settings.echo = size > 0 && data[0] & 0x10 != 0
     guard let session = try? SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
     else { fatalError("the installed packs did not start on a memory store") }
+    host.outputIsForPeople = { [unowned session] in
+        session.settings.format == .table || session.settings.format == .line
+    }
     _ = session.runScript(text, name: "fuzz")
+    // The input itself as stored text, through every renderer a terminal sees.
+    let grid = Grid(columns: ["text"], rows: [[text]], isListing: true)
+    requireTerminalSafe(TableRenderer().render(grid))
+    requireTerminalSafe(LineRenderer.render(grid))
+    requireTerminalSafe(
+        DiagnosticRenderer.render(
+            Diagnostic("fuzz", "about '\(text)'", at: SourceRange(0, min(3, text.utf8.count))),
+            source: StatementSource(text), origin: "fuzz"))
     let completer = Completer(session: session) { _ in [] }
     _ = completer.complete(line: text, cursor: min(text.utf8.count, Int(size > 1 ? data[1] : 0)))
     return 0
+}
+
+/// No control character (but the newlines that end lines, and tabs kept for caret alignment),
+/// no DEL, C1 control, bidi override or line separator may reach a terminal raw.
+func requireTerminalSafe(_ text: String) {
+    for scalar in text.unicodeScalars where scalar != "\n" && scalar != "\t" && TerminalText.needsEscape(scalar) {
+        fatalError("U+\(String(scalar.value, radix: 16)) reached a terminal raw")
+    }
 }
 
 /// SwiftPM links executables with `main` pointing at `<Module>_main`; libFuzzer's own

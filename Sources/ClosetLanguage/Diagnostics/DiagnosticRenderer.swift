@@ -24,6 +24,7 @@ public enum DiagnosticRenderer {
         var message = TerminalText.visible(diagnostic.message)
         if let suggestion = diagnostic.suggestion { message += "; did you mean '\(TerminalText.visible(suggestion))'?" }
         if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
+        let origin = origin.map { TerminalText.visible($0) }  // a file name is user input too
         guard let source, let range = diagnostic.range else {
             let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
             return "\(prefix)\(label) \(message)\n"

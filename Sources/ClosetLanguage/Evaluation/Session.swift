@@ -166,7 +166,7 @@ public final class Session {
                 // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
                 if !interrupted {
                     host.write(
-                        "interrupted: stopped '\(name)' before line \(source.firstLine); nothing of it was kept\n",
+                        "interrupted: stopped '\(TerminalText.visible(name))' before line \(source.firstLine); nothing of it was kept\n",
                         to: .standardError)
                 }
                 interrupted = true

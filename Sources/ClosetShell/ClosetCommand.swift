@@ -102,10 +102,10 @@ public enum ClosetCommand {
             return .store
         }
         session.settings.discardResults = ProcessHost.standardOutputIsDevNull
-        // A statement's result is shown once it is committed (never before a commit that then
-        // fails). `run` streams: a file is one transaction, and holding its output would move
-        // every error above the results printed before it.
-        if case .run = options.action {} else { session.settings.holdResultsUntilCommit = true }
+        // Output is shown once what it reports is committed: per statement at the prompt, in
+        // `-c` and from stdin, per file for `run` (errors held with results, in order).
+        session.settings.holdResultsUntilCommit = true
+        defer { session.finishOutput() }
 
         switch options.action {
         case .statement(let text):

@@ -158,3 +158,46 @@ import WardrobePack
         #expect(host.standardOutput.contains("top"))
     }
 }
+
+@Suite struct HeldOutputTests {
+    func session(_ store: Store) -> (Session, RecordingHost) {
+        var configuration = SessionFactory.Configuration()
+        configuration.settings.holdResultsUntilCommit = true
+        let host = RecordingHost()
+        return (try! SessionFactory.makeSession(store: store, host: host, configuration), host)
+    }
+
+    @Test func aFileWhoseCommitFailsShowsItsErrorsButNoResults() {
+        let store = FailingStore()
+        let (session, host) = session(store)
+        session.runScript(
+            "add clothes category=top season=fall\nlsit\nadd clothes category=top season=winter\n", name: "f")
+        #expect(host.transcript.isEmpty)  // nothing shown before the commit
+        #expect(!session.commit())
+        #expect(host.standardOutput == "")
+        #expect(host.standardError.contains("unknown command 'lsit'"))
+        #expect(host.standardError.hasSuffix("error: could not save: disk full\n"))
+    }
+
+    @Test func aFileUndoneByBailShowsNoResults() {
+        let (session, host) = session(MemoryStore(SessionFactory.tables))
+        session.settings.bail = true
+        session.runScript("add clothes category=top season=fall\nlsit\n", name: "f")
+        #expect(session.commit())
+        #expect(host.standardOutput == "")
+        #expect(host.standardError.contains("unknown command 'lsit'"))
+    }
+
+    @Test func committedResultsAndErrorsKeepTheirOrder() {
+        let (session, host) = session(MemoryStore(SessionFactory.tables))
+        session.runScript("count clothes\nlsit\ncount clothes\n", name: "f")
+        #expect(session.commit())
+        let transcript = host.transcript
+        let error = transcript.range(of: "unknown command")
+        let counts = transcript.ranges(of: "count")
+        #expect(error != nil && counts.count >= 2)
+        if let error, counts.count >= 2 {
+            #expect(counts.first!.lowerBound < error.lowerBound && error.lowerBound < counts.last!.lowerBound)
+        }
+    }
+}

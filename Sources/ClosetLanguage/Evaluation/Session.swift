@@ -21,9 +21,9 @@ public final class Session {
         /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
         /// writing an archive to /dev/null. Diagnostics are still printed.
         public var discardResults = false
-        /// Standard output is held until the statement (at the prompt, `-c`, stdin) or the file
-        /// (`run`) it belongs to is committed, and dropped if the commit fails: nothing is shown
-        /// as done until it is. Golden transcripts interleave instead (their store cannot fail).
+        /// Output is held until the statement (at the prompt, `-c`, stdin) or the file (`run`)
+        /// it belongs to is committed: results are dropped if the commit fails, so nothing is
+        /// shown as done until it is. Diagnostics are held with them, so the order is kept.
         public var holdResultsUntilCommit = false
         public init() {}
     }
@@ -54,8 +54,15 @@ public final class Session {
     public private(set) var currentStatement: StatementLocation?
     unowned let host: SessionHost
     var readDepth = 0
-    /// Standard output written since the last commit, while results are held.
-    var heldOutput = ""
+    /// Output written since the last commit while results are held, in order.
+    var heldOutput: [(text: String, channel: OutputChannel)] = []
+    /// Bytes in `heldOutput`. Past `maximumHeldBytes` the output of a huge file is written as
+    /// it comes (memory stays bounded; its commit is still reported if it fails).
+    var heldBytes = 0
+    /// How many times held output was written out: a script's mark into `heldOutput` is only
+    /// good while this has not changed.
+    var heldReleases = 0
+    public static let maximumHeldBytes = 64 << 20
 
     var references: References { References(session: self) }
 
@@ -136,8 +143,9 @@ public final class Session {
             return true
         } catch {
             store.rollback(to: savepoint)
-            heldOutput = ""
+            dropHeldResults()
             report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
+            releaseHeldOutput()
             failureCount += 1
             return false
         }
@@ -156,6 +164,7 @@ public final class Session {
     @discardableResult
     public func runScript(_ text: String, name: String) -> ScriptResult {
         let savepoint = store.savepoint()
+        let heldMark = (count: heldOutput.count, releases: heldReleases)
         var result = ScriptResult()
         var assembler = LineAssembler()
         var lineNumber = 0
@@ -165,7 +174,7 @@ public final class Session {
             if interrupted || host.interruptRequested() {
                 // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
                 if !interrupted {
-                    host.write(
+                    writeOutput(
                         "interrupted: stopped '\(TerminalText.visible(name))' before line \(source.firstLine); nothing of it was kept\n",
                         to: .standardError)
                 }
@@ -191,6 +200,10 @@ public final class Session {
         if stop, interrupted || (result.failures > 0 && settings.bail) {
             store.rollback(to: savepoint)
             result.stopped = true
+            // Results of a file that was undone are not shown as done (its errors still are).
+            let mark = heldMark.releases == heldReleases ? min(heldMark.count, heldOutput.count) : 0
+            heldOutput = Array(heldOutput[..<mark]) + heldOutput[mark...].filter { $0.channel == .standardError }
+            heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
         }
         return result
     }
@@ -203,8 +216,9 @@ public final class Session {
             releaseHeldOutput()
             return true
         } catch {
-            heldOutput = ""
+            dropHeldResults()
             report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
+            releaseHeldOutput()
             failureCount += 1
             return false
         }

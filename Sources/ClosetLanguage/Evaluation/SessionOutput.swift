@@ -54,7 +54,7 @@ extension Session {
         case let message as any LocalizedMessage: diagnostic = .appMessage(message.message, at: nil)
         default: diagnostic = .unexpected(error)
         }
-        host.write(
+        writeOutput(
             DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color),
             to: .standardError)
     }
@@ -68,20 +68,37 @@ extension Session {
         }
     }
 
-    /// Standard output, held while `holdResultsUntilCommit` asks for it.
-    func writeOutput(_ text: String) {
-        if settings.holdResultsUntilCommit {
-            heldOutput += text
+    /// Output, held while `holdResultsUntilCommit` asks for it.
+    func writeOutput(_ text: String, to channel: OutputChannel = .standardOutput) {
+        if settings.holdResultsUntilCommit, heldBytes + text.utf8.count <= Self.maximumHeldBytes {
+            heldOutput.append((text, channel))
+            heldBytes += text.utf8.count
         } else {
-            host.write(text, to: .standardOutput)
+            releaseHeldOutput()
+            host.write(text, to: channel)
         }
     }
 
-    /// Writes what was held, once what it reports is committed.
+    /// Writes what was held, in order, once what it reports is committed (or failed).
     func releaseHeldOutput() {
-        guard !heldOutput.isEmpty else { return }
-        host.write(heldOutput, to: .standardOutput)
-        heldOutput = ""
+        for (text, channel) in heldOutput { host.write(text, to: channel) }
+        heldOutput.removeAll()
+        heldBytes = 0
+        heldReleases += 1
+    }
+
+    /// At the end of a session: what is still held was never committed, so its results are
+    /// dropped; its diagnostics are written.
+    public func finishOutput() {
+        dropHeldResults()
+        releaseHeldOutput()
+    }
+
+    /// A commit failed: the results it would have made true are not shown; the diagnostics
+    /// (true whatever the commit did) still are.
+    func dropHeldResults() {
+        heldOutput.removeAll { $0.channel == .standardOutput }
+        heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
     }
 
     /// Reports a problem found outside any statement (input that could not be read) and

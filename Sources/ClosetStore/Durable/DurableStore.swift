@@ -118,8 +118,10 @@ public final class DurableStore: Store {
         guard isDirectory.boolValue || manager.fileExists(atPath: path, isDirectory: &isDirectory),
             isDirectory.boolValue
         else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
-        if manager.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
         let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        // The marker may have appeared since this folder was made: another process set the
+        // store up at the same moment.
+        if contents.contains(markerName) { return try checkMarker(marker, store: path) }
         guard contents.allSatisfy({ $0 == markerName + ".tmp" || $0 == "lock" }) else {
             throw OpenError(
                 description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")

@@ -33,6 +33,16 @@ public struct Options: Equatable {
         var options = Options()
         var index = 0
         var statement: String?
+        /// `--bail` alone is on; `--bail=true|on|yes|1` and `--bail=false|off|no|0` say which.
+        func flag(_ name: String, _ inline: String?) throws(UsageError) -> Bool {
+            guard let inline else { return true }
+            switch inline.lowercased() {
+            case "true", "on", "yes", "1": return true
+            case "false", "off", "no", "0": return false
+            default: throw UsageError(message: "'\(name)' takes true or false, not '\(inline)'")
+            }
+        }
+
         func value(_ name: String) throws(UsageError) -> String {
             index += 1
             guard index < arguments.count else { throw UsageError(message: "'\(name)' needs a value") }
@@ -64,11 +74,12 @@ public struct Options: Equatable {
                     throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
                 }
                 options.seed = seed
-            case "--bail": options.bail = true
-            case "--echo": options.echo = true
-            case "--deterministic": options.deterministic = true
-            case "--help", "-h": options.action = .help
-            case "--version": options.action = .version
+            case "--bail": options.bail = try flag(argument, inlineValue)
+            case "--echo": options.echo = try flag(argument, inlineValue)
+            case "--deterministic": options.deterministic = try flag(argument, inlineValue)
+            case "--help", "-h", "--version":
+                if inlineValue != nil { throw UsageError(message: "'\(argument)' takes no value") }
+                options.action = argument == "--version" ? .version : .help
             case "-c":
                 guard statement == nil else {
                     throw UsageError(message: "'-c' given twice; put statements on separate lines of one -c")

@@ -201,3 +201,14 @@ import WardrobePack
         }
     }
 }
+
+@Suite struct TimerTests {
+    @Test func turningTheTimerOnIsNotTimedAndJSONKeepsTimesOffStandardOutput() {
+        let harness = Harness(format: .json)
+        harness.run(".timer on")
+        #expect(harness.host.transcript == "")
+        harness.run("count clothes")
+        #expect(harness.host.standardOutput == "{\"count\":0}\n")
+        #expect(harness.host.standardError == "time: (hidden by --deterministic)\n")
+    }
+}

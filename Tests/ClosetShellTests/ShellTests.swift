@@ -110,6 +110,14 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d"))
     }
 
+    @Test func aFlagsValueIsReadNeverInverted() throws {
+        #expect(try Options.parse(["--bail=false", "-c", "x"]).bail == false)
+        #expect(try Options.parse(["--bail=on", "-c", "x"]).bail == true)
+        #expect(try Options.parse(["--echo=0", "--deterministic=yes", "-c", "x"]).echo == false)
+        #expect(throws: Options.UsageError.self) { try Options.parse(["--bail=maybe", "-c", "x"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["--version=2"]) }
+    }
+
     @Test func usageErrorsSayWhatIsWrong() {
         #expect(throws: Options.UsageError(message: "unknown option '--formt'; did you mean '--format'?")) {
             try Options.parse(["--formt", "json"])

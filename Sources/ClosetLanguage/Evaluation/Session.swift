@@ -114,7 +114,9 @@ public final class Session {
         guard let statement else { return true }
         echo(source)
 
-        let started = settings.timer ? host.monotonicSeconds() : 0
+        // Timed only if the timer was on when the statement began (`.timer on` itself is not).
+        let timed = settings.timer
+        let started = timed ? host.monotonicSeconds() : 0
         let savepoint = store.savepoint()
         do {
             let outcome = try evaluate(statement)
@@ -125,7 +127,7 @@ public final class Session {
             failureCount += 1
             return false
         }
-        if settings.timer { printTime(since: started) }
+        if timed, settings.timer { printTime(since: started) }
         return true
     }
 
@@ -200,6 +202,11 @@ public final class Session {
         if stop, interrupted || (result.failures > 0 && settings.bail) {
             store.rollback(to: savepoint)
             result.stopped = true
+            if !interrupted {
+                writeOutput(
+                    "note: '\(TerminalText.visible(name))' stopped at its first error (bail); nothing of it was kept\n",
+                    to: .standardError)
+            }
             // Results of a file that was undone are not shown as done (its errors still are).
             let mark = heldMark.releases == heldReleases ? min(heldMark.count, heldOutput.count) : 0
             heldOutput = Array(heldOutput[..<mark]) + heldOutput[mark...].filter { $0.channel == .standardError }

@@ -59,12 +59,16 @@ extension Session {
             to: .standardError)
     }
 
+    /// After the result: on standard output beside tables and lines (as sqlite3 does), on
+    /// standard error in JSON and CSV so the data stays parseable.
     func printTime(since start: Double) {
+        let channel: OutputChannel =
+            settings.format == .json || settings.format == .csv ? .standardError : .standardOutput
         if isDeterministic {
-            writeOutput("time: (hidden by --deterministic)\n")
+            writeOutput("time: (hidden by --deterministic)\n", to: channel)
         } else {
             let elapsed = host.monotonicSeconds() - start
-            writeOutput("time: \(String(format: "%.3f", elapsed * 1000)) ms\n")
+            writeOutput("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: channel)
         }
     }
 

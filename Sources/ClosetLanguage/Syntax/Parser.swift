@@ -14,7 +14,7 @@ public enum Parser {
         if case .word(let word) = first.kind, word.hasPrefix("."), word.count > 1 {
             return try dotStatement(&cursor)
         }
-        if case .word("let") = first.kind, tokens.count > 1 {
+        if case .word("let") = first.kind {
             return try binding(&cursor, examples)
         }
         let call = try command(&cursor, examples)

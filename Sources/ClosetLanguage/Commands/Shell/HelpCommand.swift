@@ -76,6 +76,18 @@ public enum HelpText {
     /// Help for a verb (`add`), a command, a dot command or a pack; nil if no such topic.
     public static func topic(_ topic: String, _ registry: CommandRegistry) -> String? {
         let lowered = topic.lowercased()
+        if lowered == "let" || lowered == "let $name" {
+            return """
+                \(letUsage): bind the result of a command to a variable
+
+                $name then holds the entities the command returned (one, or a listing) by id, or a
+                count; use it wherever a <ref> is taken. '.vars' lists the bindings.
+
+                example:
+                  \(registry.syntaxExamples.binding)
+
+                """
+        }
         if lowered.hasPrefix(".") {
             guard let spec = registry.dotCommand(named: lowered) else { return nil }
             var out = "\(spec.usage)\n  \(spec.summary)\n"

@@ -128,7 +128,12 @@ public enum ClosetCommand {
                     session.report(error, source: nil, origin: nil)
                     return .failure
                 }
+                // Paths inside a script are its own: relative to its folder (as psql's \ir).
+                host.baseDirectory =
+                    file == "-"
+                    ? nil : (ScriptFile.resolve(file, relativeTo: nil) as NSString).deletingLastPathComponent
                 let result = session.runScript(script.text, name: script.displayName)
+                host.baseDirectory = nil
                 guard session.commit() else { return .failure }
                 if result.stopped || session.quitRequested { break }
             }
@@ -153,12 +158,15 @@ public enum StoreLocation: Equatable {
     case directory(String)
 
     public static func resolve(_ option: String?, environment: [String: String]) -> StoreLocation {
-        if let option { return option == ":memory:" ? .memory : .directory(option) }
+        // `~` is the home folder here too (`--store=~/x` does not make a folder named `~`).
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if let option {
+            return option == ":memory:" ? .memory : .directory(ScriptFile.expandingTilde(option, home: home))
+        }
         if let path = environment["CLOSET_STORE"], !path.isEmpty {
-            return path == ":memory:" ? .memory : .directory(path)
+            return path == ":memory:" ? .memory : .directory(ScriptFile.expandingTilde(path, home: home))
         }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return .directory(data + "/closet") }
-        let home = environment["HOME"] ?? NSHomeDirectory()
         return .directory(home + "/.local/share/closet")
     }
 }

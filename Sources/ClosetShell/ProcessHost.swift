@@ -15,7 +15,8 @@ final class ProcessHost: FileBackedHost {
     private var buffer: [UInt8] = []
     /// Flush when this much is pending: big seed scripts print a lot.
     private static let flushThreshold = 64 * 1024
-    let baseDirectory: String?
+    /// The folder relative paths resolve against: the running script's folder during `run`.
+    var baseDirectory: String?
 
     init(baseDirectory: String? = nil) {
         self.baseDirectory = baseDirectory
@@ -99,8 +100,19 @@ extension FileBackedHost {
 /// POSIX calls and the errors people understand. A pipe (`run <(...)`), a character device
 /// (`/dev/null`) and `-` (standard input) read like files.
 enum ScriptFile {
+    /// `~` and `~/...` are the home folder, as in a shell; other relative paths are taken
+    /// from `base` (the script's folder) when there is one.
     static func resolve(_ path: String, relativeTo base: String?) -> String {
-        if let base, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
+        let path = expandingTilde(path)
+        if let base, !base.isEmpty, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
+        return path
+    }
+
+    static func expandingTilde(
+        _ path: String, home: String = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+    ) -> String {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home + path.dropFirst() }
         return path
     }
 

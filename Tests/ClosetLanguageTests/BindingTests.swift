@@ -51,6 +51,7 @@ func marked(_ line: String, _ diagnostic: Diagnostic?) -> String? {
         ("add clothes category=top season=fall id=xyz", "binder.not-a-full-id", "xyz"),
         ("add style top=@2", "binder.constraint", "@2"),
         ("show clothes @1 @2", "binder.unexpected-word", "@2"),
+        ("season=fall", "registry.expected-command", "season=fall"),
     ])
     func eachBadArgumentIsNamedAtItsWord(_ line: String, _ id: String, _ word: String) {
         let found = diagnostic(line, in: harness)
@@ -147,5 +148,16 @@ func marked(_ line: String, _ diagnostic: Diagnostic?) -> String? {
     @Test func varsIsDataInJSONModeEvenWhenEmpty() {
         let harness = Harness(format: .json)
         #expect(harness.output(".vars") == "[]\n")
+    }
+}
+
+@Suite struct VariableCompletionTests {
+    @Test func aSlotOffersOnlyVariablesThatFitIt() {
+        let harness = Harness()
+        harness.run("let $knit = add clothes category=top season=fall")
+        harness.run("let $jeans = add clothes category=bottom season=fall")
+        let completer = Completer(session: harness.session) { _ in [] }
+        let offered = completer.complete(line: "add style top=$", cursor: 15).candidates.map(\.text)
+        #expect(offered == ["top=$knit"])
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import ClosetShell
+
 /// Files statements name, as the shell reads and writes them: pipes, devices and standard
 /// input read like files; a missing folder is not created behind the user's back; errors say
 /// what is wrong in words.
@@ -62,5 +64,26 @@ import Testing
         #expect(result.err.contains("is over the 256MB limit (314572800 bytes)"), "\(result.err)")
         #expect(!result.err.contains("pictures"))
         try FileManager.default.removeItem(atPath: path)
+    }
+
+    @Test func aScriptsPathsAreItsOwnFromAnyDirectory() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+        process.arguments = ["--store", ":memory:", "run", repositoryRoot + "/Examples/tour.closet"]
+        process.currentDirectoryURL = URL(fileURLWithPath: NSTemporaryDirectory())
+        process.standardOutput = FileHandle.nullDevice
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test func aTildeIsTheHomeFolder() {
+        #expect(StoreLocation.resolve("~/stores/a", environment: ["HOME": "/h"]) == .directory("/h/stores/a"))
+        #expect(ScriptFile.expandingTilde("~", home: "/h") == "/h")
+        #expect(ScriptFile.expandingTilde("a/~/b", home: "/h") == "a/~/b")
     }
 }

@@ -143,10 +143,15 @@ public struct Completer {
     /// Variables holding this kind, or keys already in the store (never the network).
     private func references(_ partial: String, kind: EntityKind, constraint: ReferenceConstraint?) -> [Candidate] {
         if partial.hasPrefix("$") {
+            // Only variables that fit the slot: the kind, and the constraint (a top for `top=`).
+            let catalog = session.catalog(for: kind)
             let names = session.variables.names.filter { name in
                 switch session.variables[name] {
-                case .entities(let held, _, _)?: held == kind
-                case .count?, nil: false
+                case .entities(let held, let keys, _)?:
+                    guard held == kind else { return false }
+                    guard let constraint, let catalog else { return true }
+                    return keys.allSatisfy { catalog.violation(of: constraint, by: $0, kind: kind) == nil }
+                case .count?, nil: return false
                 }
             }
             return matching(partial, names.map { Candidate(text: "$" + $0, display: "$" + $0, isComplete: true) })

@@ -58,6 +58,10 @@ extension Diagnostic {
 
     static let expectedCommand = Diagnostic("registry.expected-command", "expected a command", at: nil)
 
+    static func expectedCommand(before argument: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("registry.expected-command", "expected a command before '\(argument)...'", at: range)
+    }
+
     static func quotedCommandName(_ verb: String, at range: SourceRange) -> Diagnostic {
         Diagnostic("registry.quoted-command", "a command name is written without quotes: \(verb)", at: range)
     }

@@ -25,6 +25,9 @@ extension Session {
     }
 
     func run(_ call: CommandCall) throws -> Outcome {
+        if call.words.isEmpty, let first = call.arguments.first {
+            throw Diagnostic.expectedCommand(before: first.key.text + "=", at: first.range)
+        }
         let (spec, words) = try registry.resolve(call.words)
         let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
         let outcome: Outcome

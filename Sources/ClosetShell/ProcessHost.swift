@@ -18,6 +18,14 @@ final class ProcessHost: FileBackedHost {
     /// The folder relative paths resolve against: the running script's folder during `run`.
     var baseDirectory: String?
 
+    /// Absolute, so a dump's picture paths work from wherever the dump is replayed (paths
+    /// inside a script are taken relative to the script's own folder).
+    func pathForDump(_ path: String) -> String {
+        let resolved = ScriptFile.resolve(path, relativeTo: baseDirectory)
+        guard !resolved.hasPrefix("/") else { return resolved }
+        return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(resolved)
+    }
+
     init(baseDirectory: String? = nil) {
         self.baseDirectory = baseDirectory
     }

@@ -86,4 +86,34 @@ import Testing
         #expect(ScriptFile.expandingTilde("~", home: "/h") == "/h")
         #expect(ScriptFile.expandingTilde("a/~/b", home: "/h") == "a/~/b")
     }
+
+    @Test func aDumpWithARelativeImagesFolderReplaysFromAnywhere() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let work = NSTemporaryDirectory() + "closet-dump-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: work + "/backup", withIntermediateDirectories: true)
+        func closet(_ arguments: [String], in folder: String) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+        #expect(
+            try closet(["--store", "one", "-c", "add clothes category=top season=fall image=\(picture)"], in: work).0
+                == 0)
+        let (status, dump) = try closet(["--store", "one", "dump", "--images", "backup/pictures"], in: work)
+        #expect(status == 0)
+        try Data(dump.utf8).write(to: URL(fileURLWithPath: work + "/backup/seed.closet"))
+        // Replayed from another directory, through a path to the dump.
+        #expect(try closet(["--store", work + "/two", "run", work + "/backup/seed.closet"], in: "/").0 == 0)
+        let (_, count) = try closet(["--store", work + "/two", "--format", "json", "-c", "count clothes"], in: "/")
+        #expect(count == "{\"count\":1}\n")
+    }
 }

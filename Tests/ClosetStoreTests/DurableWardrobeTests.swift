@@ -35,8 +35,22 @@ extension StoreWardrobe where Base == DurableStore {
 
 func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     var notices: [String] = []
-    let store = try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) }
-    return (DurableWardrobe(store), notices)
+    // Other tests run in parallel and start child processes; between fork and exec a child
+    // briefly shares every open file description, this store's lock included. A reopen of a
+    // store just closed can see that moment as "in use": wait it out, a few times.
+    var attempt = 0
+    while true {
+        attempt += 1
+        let store: DurableStore
+        do {
+            store = try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) }
+        } catch {
+            guard error.description.contains("is in use by process"), attempt < 20 else { throw error }
+            usleep(50_000)
+            continue
+        }
+        return (DurableWardrobe(store), notices)
+    }
 }
 
 /// A format-2 operation on one of the wardrobe's tables.

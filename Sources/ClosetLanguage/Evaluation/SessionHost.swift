@@ -11,6 +11,9 @@ public protocol SessionHost: AnyObject {
     /// Writes a whole file, for `.dump --images` (which creates its folder) and `export`
     /// (which, as a shell redirect, does not); throws a `Diagnostic` (no range) when it cannot.
     func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws
+    /// The path as a dump should name it so the dump replays from any directory (absolute,
+    /// for a process; as given, for golden transcripts that must not name the machine).
+    func pathForDump(_ path: String) -> String
     /// A monotonic clock in seconds, for `.timer`.
     func monotonicSeconds() -> Double
     /// Whether the user pressed Ctrl-C since the last call (polled between the statements of
@@ -20,6 +23,7 @@ public protocol SessionHost: AnyObject {
 
 extension SessionHost {
     public func interruptRequested() -> Bool { false }
+    public func pathForDump(_ path: String) -> String { path }
 }
 
 public enum OutputChannel: Sendable {

@@ -21,7 +21,7 @@ enum DumpCommand {
             }
             let session = invocation.session
             return .text(
-                try Dump.script(of: session, imageFolder: folder) { name, bytes in
+                try Dump.script(of: session, imageFolder: folder.map(session.host.pathForDump)) { name, bytes in
                     do {
                         try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
                     } catch let error as Diagnostic {

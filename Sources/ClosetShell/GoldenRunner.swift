@@ -163,9 +163,31 @@ public struct GoldenRunner {
                 old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))
     }
 
+    /// A transcript's lines as the diff shows them: differences a reader cannot see are made
+    /// visible (a carriage return as `␍`, trailing blanks as `·` and `→`), and a missing final
+    /// newline is a line of its own, as `diff` prints it.
     static func lines(_ text: String) -> [String] {
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
+        // Split on the scalar: "\r\n" is one Character, so a Character split keeps CRLF lines whole.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+        let endsWithNewline = lines.last == ""
+        if endsWithNewline { lines.removeLast() }
+        lines = lines.map(visible)
+        if !endsWithNewline, !lines.isEmpty { lines.append("\\ No newline at end of file") }
         return lines
+    }
+
+    private static func visible(_ line: String) -> String {
+        var body = Substring(line)
+        var marks = ""
+        if body.unicodeScalars.last == "\r" {
+            body = Substring(String(body.unicodeScalars.dropLast()))
+            marks = "␍"
+        }
+        var trailing = ""
+        while let last = body.last, last == " " || last == "\t" {
+            trailing = (last == " " ? "·" : "→") + trailing
+            body = body.dropLast()
+        }
+        return String(body) + trailing + marks
     }
 }

@@ -93,6 +93,17 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 }
 
+@Suite struct InvisibleDifferenceTests {
+    @Test func differencesAReaderCannotSeeAreShown() {
+        #expect(GoldenRunner.lines("a\nb") == ["a", "b", "\\ No newline at end of file"])
+        #expect(GoldenRunner.lines("a\r\nb \n") == ["a␍", "b·"])
+        #expect(GoldenRunner.lines("x\t\n") == ["x→"])
+        let diff = UnifiedDiff.render(
+            old: GoldenRunner.lines("same\n"), new: GoldenRunner.lines("same"), oldName: "o", newName: "n")
+        #expect(diff.contains("+\\ No newline at end of file"), "\(diff)")
+    }
+}
+
 @Suite struct OptionsTests {
     @Test func parsesTheContract() throws {
         let options = try Options.parse([

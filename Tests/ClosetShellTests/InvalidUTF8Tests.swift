@@ -6,31 +6,12 @@ import Testing
 /// Invalid UTF-8 is refused wherever text comes in, with its byte offset, and nothing of it is
 /// stored (it was silently turned into U+FFFD before).
 @Suite struct InvalidUTF8Tests {
-    func run(_ arguments: [String], stdin: [UInt8] = []) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        let error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-    }
-
     @Test func aLineOfStdinIsRefusedAndTheRestRuns() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let script =
             Array("add clothes category=top season=fall description=\"a".utf8) + [0xFF]
             + Array("b\"\ncount clothes\n".utf8)
-        let result = try run(["--store", ":memory:", "--format", "json"], stdin: script)
+        let result = try ProcessTests().run(["--store", ":memory:", "--format", "json"], stdinBytes: script)
         #expect(result.status == 1)
         #expect(result.err == "<stdin>:1: error: line 1 is not UTF-8 text: invalid byte at offset 51\n")
         #expect(result.out == "{\"count\":0}\n")

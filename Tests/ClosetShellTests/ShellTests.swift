@@ -153,6 +153,11 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let binary = repositoryRoot + "/.build/debug/closet"
 
     func run(_ arguments: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
+        try run(arguments, stdinBytes: Array(stdin.utf8))
+    }
+
+    /// Standard input as raw bytes (which need not be UTF-8).
+    func run(_ arguments: [String], stdinBytes: [UInt8]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
@@ -163,7 +168,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
+        input.fileHandleForWriting.write(Data(stdinBytes))
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()

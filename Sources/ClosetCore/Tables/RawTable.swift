@@ -22,7 +22,6 @@ final class RawTable: StoredTable {
     func pendingOperations() -> [(position: Int, operation: EncodedOperation)] { [] }
     func releasedBlobs() -> [String] { [] }
     func forgetChanges() {}
-    func snapshot(committed: Bool) -> [EncodedOperation] { operations }
     func framePendingOperations() -> FramedOperations { FramedOperations() }
 
     func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int {

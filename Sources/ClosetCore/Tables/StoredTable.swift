@@ -11,9 +11,8 @@ public protocol StoredTable: AnyObject {
     /// Blob names rows stopped referring to since the last commit.
     func releasedBlobs() -> [String]
     func forgetChanges()
-    /// Every row as a put, in table order; `committed` leaves out what is not committed yet.
-    func snapshot(committed: Bool) -> [EncodedOperation]
-    /// The same, framed straight into a file's buffer (`RowFrame`); returns how many rows.
+    /// Every row as a put, framed straight into a file's buffer (`RowFrame`), in table order;
+    /// `committed` leaves out what is not committed yet. Returns how many rows.
     func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int
     /// The pending operations (see `pendingOperations`), framed (`RowFrame`) in one buffer.
     func framePendingOperations() -> FramedOperations
@@ -29,6 +28,23 @@ public protocol StoredTable: AnyObject {
     /// Every blob any row refers to.
     var referencedBlobs: Set<String> { get }
     func reserveCapacity(_ capacity: Int)
+}
+
+extension StoredTable {
+    /// Every row as a put (`writeSnapshot` read back): for tools, tests and adopting raw rows.
+    public func snapshot(committed: Bool) -> [EncodedOperation] {
+        var writer = ByteWriter()
+        let count = writeSnapshot(committed: committed, into: &writer)
+        var reader = ByteReader(writer.bytes)
+        var operations: [EncodedOperation] = []
+        for _ in 0..<count {
+            guard let key = try? reader.raw(Int(reader.u16())), let row = try? reader.raw(Int(reader.u32())) else {
+                break
+            }
+            operations.append(EncodedOperation(table: name, key: key, row: row))
+        }
+        return operations
+    }
 }
 
 /// Where one stored row (or, for a deletion, only its key) lies inside a file's bytes.

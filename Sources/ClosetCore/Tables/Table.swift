@@ -182,24 +182,6 @@ public final class Table<Codec: TableCodec>: StoredTable {
         compactIfSparse()
     }
 
-    public func snapshot(committed: Bool) -> [EncodedOperation] {
-        guard committed, !changes.isEmpty else {
-            return slots.compactMap { entry in entry.map { encode(key: $0.key, row: $0.row) } }
-        }
-        // The committed state: each touched slot as it was before its first change.
-        var original: [Int: Row?] = [:]
-        for change in changes where original[change.slot] == nil { original[change.slot] = .some(change.previous) }
-        var operations: [EncodedOperation] = []
-        for (slot, entry) in slots.enumerated() {
-            if let before = original[slot] {
-                if let row = before { operations.append(encode(key: Codec.key(of: row), row: row)) }
-            } else if let entry {
-                operations.append(encode(key: entry.key, row: entry.row))
-            }
-        }
-        return operations
-    }
-
     public func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed) {
         if let bytes = operation.row {
             var reader = ByteReader(bytes)

@@ -78,7 +78,7 @@ extension Session {
             heldOutput.append((text, channel))
             heldBytes += text.utf8.count
         } else {
-            releaseHeldOutput()
+            if !heldOutput.isEmpty { releaseHeldOutput() }  // past the cap: keep the order
             host.write(text, to: channel)
         }
     }

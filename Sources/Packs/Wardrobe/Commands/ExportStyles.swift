@@ -7,10 +7,8 @@ enum ExportStyles {
     static let spec = CommandSpec(
         path: ["export", "styles"],
         summary: "write styles to a .json or .csv file",
-        keys: [
-            KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
-            KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
-            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true),
+        keys: ListStyles.filterKeys + [
+            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)
         ],
         examples: ["export styles to=styles.json"],
         keysRepeat: true,

@@ -8,14 +8,16 @@ enum ListStyles {
     static let spec = CommandSpec(
         path: ["list", "styles"],
         summary: "list styles, newest first",
-        keys: [
-            KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
-            KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
-            KeySpec("limit", .count, "keep the first N rows"),
-        ],
+        keys: filterKeys + [KeySpec("limit", .count, "keep the first N rows")],
         examples: ["list styles", "list styles season=spring,summer sort=old"],
         keysRepeat: true,
         run: { try Wardrobe.outcome(filteredStyles($0)) })
+
+    /// The filter keys `export styles` shares.
+    static let filterKeys = [
+        KeySpec("season", Wardrobe.seasons, "keep these seasons (exact)"),
+        KeySpec("sort", Wardrobe.sort, "by creation time (default new)"),
+    ]
 
     static func filteredStyles(_ invocation: Invocation) throws -> [Style] {
         let viewModel = try invocation.state(WardrobeState.self).styleViewModel

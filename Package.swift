@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
 // Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStore,
-// ClosetLineEditor) → ClosetCore; a pack → ClosetLanguage, ClosetCore; ClosetLineEditor →
-// CEditLine → libedit. The engine (ClosetCore, ClosetLanguage) names no pack.
+// ClosetLineEditor) → ClosetNetwork → ClosetCore; a pack → ClosetLanguage, ClosetNetwork,
+// ClosetCore; ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP →
+// ClosetNetwork. The engine (ClosetCore, ClosetLanguage, ClosetNetwork) names no pack.
 import PackageDescription
 
 let package = Package(
@@ -10,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "closet", targets: ["closet"]),
+        .executable(name: "closet-http", targets: ["closet-http"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),
@@ -20,7 +22,16 @@ let package = Package(
         .target(name: "ClosetCore"),
         // Lexer → parser → syntax tree → binder → evaluator, the registry and its packs,
         // diagnostics and output renderers. Does no I/O: the host injects output and files.
-        .target(name: "ClosetLanguage", dependencies: ["ClosetCore"]),
+        .target(name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetNetwork"]),
+        // The network port packs send requests through: requests, responses, recordings
+        // (replay, record), offline, and the client of the live helper. Foundation only:
+        // it never links FoundationNetworking, so start-up does not load libcurl.
+        .target(name: "ClosetNetwork", dependencies: ["ClosetCore"]),
+        // The live transport over URLSession (FoundationNetworking, libcurl), linked only
+        // into the helper executable and the tests.
+        .target(name: "ClosetHTTP", dependencies: ["ClosetNetwork"]),
+        // The network helper `closet` starts on its first live request.
+        .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
         // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
@@ -43,6 +54,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
+        .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
         .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
         .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),
         .testTarget(

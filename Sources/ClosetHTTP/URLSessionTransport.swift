@@ -1,0 +1,150 @@
+import ClosetNetwork
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The live transport: one long-lived URLSession (session teardown is a known crash family
+/// on Linux), whole-second idle timeouts, an overall deadline enforced here (Linux ignores
+/// `timeoutIntervalForResource`), and redirects followed by hand, because Foundation on
+/// Linux drops a POST body on 307 and 308.
+public final class URLSessionTransport: Transport, @unchecked Sendable {
+    public static let maximumRedirects = 10
+    let session: URLSession
+    let timeoutSeconds: Int
+    let userAgent: String
+
+    public init(timeoutSeconds: Int, userAgent: String = "closet") {
+        self.timeoutSeconds = timeoutSeconds
+        self.userAgent = userAgent
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+        configuration.httpMaximumConnectionsPerHost = 4
+        session = URLSession(configuration: configuration, delegate: RedirectsByHand(), delegateQueue: nil)
+    }
+
+    public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
+        let prepared = PreparedRequest(request, timeoutSeconds: timeoutSeconds, userAgent: userAgent)
+        return try perform(prepared).get(prepared)
+    }
+
+    /// One exchange, following redirects, within the request's deadline.
+    public func perform(_ request: PreparedRequest) -> ExchangeResult {
+        let deadline = Date().addingTimeInterval(TimeInterval(request.deadlineSeconds))
+        var current = request
+        for _ in 0...Self.maximumRedirects {
+            let result = once(current, deadline: deadline)
+            guard case .response(let response) = result, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.header("Location"),
+                let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteURL
+            else { return result }
+            current = Self.redirected(current, to: next, status: response.status)
+        }
+        return .failure(.tooManyRedirects, "")
+    }
+
+    /// The request a redirect asks for: 307 and 308 keep the method and body; 303, and 301
+    /// or 302 after a POST, become a GET without one (as browsers and curl do). Secret
+    /// headers are not carried to another host.
+    static func redirected(_ request: PreparedRequest, to url: URL, status: Int) -> PreparedRequest {
+        var next = request
+        next.url = url.absoluteString
+        next.displayURL = url.absoluteString
+        if status == 303 || ((status == 301 || status == 302) && request.method == "POST") {
+            if request.method != "HEAD" { next.method = "GET" }
+            next.body = nil
+            next.headers.removeAll { $0.name.lowercased() == "content-type" }
+        }
+        let oldHost = URL(string: request.url).map { ($0.scheme, $0.host, $0.port) }
+        if oldHost.map({ ($0.0, $0.1, $0.2) != (url.scheme, url.host, url.port) }) ?? true {
+            next.headers.removeAll { $0.isSecret || $0.name.lowercased() == "authorization" }
+        }
+        return next
+    }
+
+    private func once(_ prepared: PreparedRequest, deadline: Date) -> ExchangeResult {
+        guard let url = URL(string: prepared.url), url.scheme != nil, url.host != nil else {
+            return .failure(.failed, "'\(prepared.displayURL)' is not a URL")
+        }
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { return .failure(.timedOut, "") }
+        var request = URLRequest(url: url)
+        request.httpMethod = prepared.method
+        request.timeoutInterval = TimeInterval(prepared.timeoutSeconds)
+        for header in prepared.headers { request.addValue(header.value, forHTTPHeaderField: header.name) }
+        if request.value(forHTTPHeaderField: "User-Agent") == nil {
+            request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        }
+        request.httpBody = prepared.body
+        let box = ResultBox()
+        let task = session.dataTask(with: request) { data, response, error in
+            box.set(Self.result(data: data, response: response, error: error))
+        }
+        task.resume()
+        guard let result = box.wait(until: deadline) else {
+            task.cancel()
+            return .failure(.timedOut, "")
+        }
+        return result
+    }
+
+    static func result(data: Data?, response: URLResponse?, error: Error?) -> ExchangeResult {
+        if let error {
+            let code = (error as? URLError)?.code
+            switch code {
+            case .cannotConnectToHost?: return .failure(.connectionRefused, "")
+            case .cannotFindHost?, .dnsLookupFailed?: return .failure(.cannotFindHost, "")
+            case .timedOut?: return .failure(.timedOut, "")
+            case .networkConnectionLost?:
+                return .failure(.failed, "the connection closed before the whole answer came")
+            default: return .failure(.failed, error.localizedDescription)
+            }
+        }
+        guard let http = response as? HTTPURLResponse else {
+            return .failure(.failed, "the answer was not HTTP")
+        }
+        var headers: [HTTPHeader] = []
+        for (name, value) in http.allHeaderFields {
+            headers.append(HTTPHeader("\(name)", "\(value)"))
+        }
+        headers.sort { $0.name.lowercased() < $1.name.lowercased() }
+        return .response(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+    }
+}
+
+/// Tells URLSession never to follow a redirect itself: `perform` follows them.
+final class RedirectsByHand: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}
+
+/// One result handed from URLSession's queue to the waiting caller.
+final class ResultBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: ExchangeResult?
+
+    func set(_ value: ExchangeResult) {
+        condition.lock()
+        if result == nil { result = value }
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait(until deadline: Date) -> ExchangeResult? {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil {
+            if !condition.wait(until: deadline) { return result }
+        }
+        return result
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What came back: the status, the headers in order, the whole body.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    public var headers: [HTTPHeader]
+    public var body: Data
+
+    public init(status: Int, headers: [HTTPHeader] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public var isSuccess: Bool { (200...299).contains(status) }
+
+    /// `404 Not Found`.
+    public var statusLine: String {
+        let reason = HTTPStatus.reason(status)
+        return reason.isEmpty ? "\(status)" : "\(status) \(reason)"
+    }
+}
+
+enum HTTPStatus {
+    static func reason(_ code: Int) -> String {
+        switch code {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The live network, kept off the start-up path: linking FoundationNetworking loads libcurl
+/// and about 30 libraries into every process (5–10 ms and ~10 MB, network or not), so the
+/// shell itself never links it. The first live request starts `closet-http` (built beside
+/// `closet`), which keeps one URLSession for the rest of the session; requests and responses
+/// cross a socket as `WireFormat` frames. A helper that dies or hangs is stopped and started
+/// again on the next request.
+public final class HelperTransport: Transport {
+    let timeoutSeconds: Int
+    let userAgent: String
+    let helperPath: String
+    private var channel: FrameChannel?
+    private var child: pid_t = 0
+    private let lock = NSLock()
+
+    public init(timeoutSeconds: Int, userAgent: String, helperPath: String) {
+        self.timeoutSeconds = timeoutSeconds
+        self.userAgent = userAgent
+        self.helperPath = helperPath
+    }
+
+    deinit { stop() }
+
+    /// Where the helper is: `$CLOSET_HTTP_HELPER`, else `closet-http` beside this executable.
+    public static func defaultHelperPath(environment: [String: String]) -> String {
+        if let path = environment["CLOSET_HTTP_HELPER"], !path.isEmpty { return path }
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments.first ?? "closet"
+        return ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("closet-http")
+    }
+
+    public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
+        let prepared = PreparedRequest(request, timeoutSeconds: timeoutSeconds, userAgent: userAgent)
+        lock.lock()
+        defer { lock.unlock() }
+        let channel = try running()
+        do {
+            try channel.write(WireFormat.encode(prepared))
+            // The helper enforces the deadline itself; this margin only catches a helper that hangs.
+            let frame = try channel.read(deadline: Date().addingTimeInterval(Double(prepared.deadlineSeconds + 5)))
+            guard let result = WireFormat.decodeResult(frame) else {
+                stop()
+                throw NetworkError.helper("it answered with a frame it should not have")
+            }
+            return try result.get(prepared)
+        } catch let error as NetworkError {
+            throw error
+        } catch FrameChannel.Failure.timedOut {
+            stop()
+            throw .timedOut(url: prepared.displayURL, seconds: prepared.timeoutSeconds)
+        } catch {
+            let status = stop()
+            throw .helper("it stopped" + (status.map { " (\($0))" } ?? ""))
+        }
+    }
+
+    private func running() throws(NetworkError) -> FrameChannel {
+        if let channel { return channel }
+        guard FileManager.default.isExecutableFile(atPath: helperPath) else {
+            throw .helper("no helper program at '\(helperPath)' (build it with 'swift build')")
+        }
+        var pair: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+            throw .helper("cannot make a socket: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pair[1])
+        var pid: pid_t = 0
+        let arguments = [helperPath]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, helperPath, &actions, nil, argv, environ)
+        close(pair[1])
+        guard spawned == 0 else {
+            close(pair[0])
+            throw .helper("cannot start '\(helperPath)': \(String(cString: strerror(spawned)))")
+        }
+        child = pid
+        let channel = FrameChannel(fd: pair[0])
+        self.channel = channel
+        return channel
+    }
+
+    /// Stops the helper (closing its socket ends it) and says how it ended.
+    @discardableResult
+    private func stop() -> String? {
+        guard let channel else { return nil }
+        close(channel.fd)
+        self.channel = nil
+        var status: Int32 = 0
+        var waited = waitpid(child, &status, WNOHANG)
+        if waited == 0 {
+            kill(child, SIGKILL)
+            waited = waitpid(child, &status, 0)
+        }
+        child = 0
+        guard waited > 0 else { return nil }
+        if status & 0x7f == 0 { return "exit status \((status >> 8) & 0xff)" }
+        return "signal \(status & 0x7f)"
+    }
+}

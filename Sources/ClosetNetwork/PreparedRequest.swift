@@ -1,0 +1,80 @@
+import Foundation
+
+/// A request made ready for the wire: the URL as sent, every header including the body's
+/// content type, the body's bytes, and the time it may take. This is what crosses to the
+/// network helper; `displayURL` (secrets left out) is what errors name.
+public struct PreparedRequest: Sendable, Equatable {
+    public var method: String
+    public var url: String
+    public var displayURL: String
+    public var headers: [HTTPHeader]
+    public var body: Data?
+    /// Whole seconds without progress before the exchange is given up; the whole exchange,
+    /// redirects included, is given `deadlineFactor` times as long.
+    public var timeoutSeconds: Int
+
+    public static let deadlineFactor = 3
+
+    public init(
+        method: String, url: String, displayURL: String, headers: [HTTPHeader], body: Data?, timeoutSeconds: Int
+    ) {
+        self.method = method
+        self.url = url
+        self.displayURL = displayURL
+        self.headers = headers
+        self.body = body
+        self.timeoutSeconds = timeoutSeconds
+    }
+
+    public init(_ request: HTTPRequest, timeoutSeconds: Int, userAgent: String) {
+        var headers = request.headers
+        var body: Data?
+        if let requestBody = request.body {
+            // A fresh boundary per request, as browsers do; recordings key on a fixed one.
+            let encoded = requestBody.encoded(boundary: "closet-" + UUID().uuidString)
+            body = encoded.bytes
+            if request.header("Content-Type") == nil { headers.append(HTTPHeader("Content-Type", encoded.contentType)) }
+        }
+        if request.header("User-Agent") == nil { headers.append(HTTPHeader("User-Agent", userAgent)) }
+        self.init(
+            method: request.method.rawValue, url: request.url, displayURL: request.displayURL, headers: headers,
+            body: body, timeoutSeconds: timeoutSeconds)
+    }
+
+    public var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
+}
+
+/// How the live path ends: a response, or one of the failures a transport can name.
+public enum ExchangeResult: Sendable, Equatable {
+    case response(HTTPResponse)
+    case failure(ExchangeFailure, String)
+
+    /// The `NetworkError` a pack sees, naming the URL without secrets.
+    public func get(_ request: PreparedRequest) throws(NetworkError) -> HTTPResponse {
+        switch self {
+        case .response(let response): return response
+        case .failure(let failure, let detail):
+            switch failure {
+            case .connectionRefused: throw .connectionRefused(host: Self.host(of: request.url))
+            case .cannotFindHost: throw .cannotFindHost(host: Self.host(of: request.url))
+            case .timedOut: throw .timedOut(url: request.displayURL, seconds: request.timeoutSeconds)
+            case .tooManyRedirects: throw .tooManyRedirects(url: request.displayURL)
+            case .failed: throw .failed(url: request.displayURL, reason: detail)
+            }
+        }
+    }
+
+    /// `127.0.0.1:8080`, `api.unsplash.com`.
+    static func host(of url: String) -> String {
+        guard let components = URLComponents(string: url), let host = components.host else { return url }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+public enum ExchangeFailure: UInt8, Sendable, Equatable {
+    case connectionRefused = 1
+    case cannotFindHost = 2
+    case timedOut = 3
+    case tooManyRedirects = 4
+    case failed = 5
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP/1.1 server on 127.0.0.1 and a free port, inside the test process: tests of the
+/// live path and of packs against "real" APIs talk to it. Each connection gets a thread and
+/// one exchange (`Connection: close`); the handler decides the answer. Call `stop()` when
+/// done (the accepting thread holds the server).
+public final class LoopbackServer: @unchecked Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        /// The path and query as sent (`/photos?page=1`).
+        public var target: String
+        public var headers: [(name: String, value: String)]
+        public var body: Data
+
+        public func header(_ name: String) -> String? {
+            headers.last { $0.name.lowercased() == name.lowercased() }?.value
+        }
+
+        public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+
+        /// The query's items, percent-decoded.
+        public var query: [String: String] {
+            var items: [String: String] = [:]
+            guard let mark = target.firstIndex(of: "?") else { return items }
+            for pair in target[target.index(after: mark)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? "" }
+                items[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            return items
+        }
+    }
+
+    public indirect enum Action: Sendable {
+        case respond(status: Int, headers: [String: String], body: Data)
+        /// Waits, then acts.
+        case delay(Double, Action)
+        /// Sends the status and headers promising `declared` bytes, then `sent` bytes, then closes.
+        case closeMidBody(declared: Int, sent: Data)
+        /// Closes the connection without answering.
+        case hangUp
+
+        public static func json(_ text: String, status: Int = 200) -> Action {
+            .respond(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+        }
+    }
+
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Action
+    private let lock = NSLock()
+    private var received: [Request] = []
+    private var stopped = false
+
+    /// Every request so far, in the order they arrived.
+    public var requests: [Request] {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    public init(handler: @escaping @Sendable (Request) -> Action) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw ServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    public func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        lock.unlock()
+        if !wasStopped {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    public enum ServerError: Error { case socket(Int32) }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        guard let request = readRequest(connection) else { return }
+        lock.lock()
+        received.append(request)
+        lock.unlock()
+        perform(handler(request), on: connection)
+    }
+
+    private func perform(_ action: Action, on connection: Int32) {
+        switch action {
+        case .delay(let seconds, let next):
+            Thread.sleep(forTimeInterval: seconds)
+            perform(next, on: connection)
+        case .hangUp:
+            return
+        case .respond(let status, let headers, let body):
+            var head = "HTTP/1.1 \(status) Status\r\n"
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+            head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            write(Data(head.utf8) + body, to: connection)
+        case .closeMidBody(let declared, let sent):
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n"
+            write(Data(head.utf8) + sent, to: connection)
+        }
+    }
+
+    private func write(_ data: Data, to connection: Int32) {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var buffer = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        func fill() -> Bool {
+            let got = recv(connection, &chunk, chunk.count, 0)
+            guard got > 0 else { return false }
+            buffer += chunk[0..<got]
+            return true
+        }
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            guard fill() else { return nil }
+            if buffer.count >= 4 {
+                headEnd = (0...(buffer.count - 4)).first { Array(buffer[$0..<$0 + 4]) == separator }
+            }
+        }
+        guard let end = headEnd, let head = String(bytes: buffer[0..<end], encoding: .utf8) else { return nil }
+        let lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines[0].split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append(
+                (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        var body = Array(buffer[(end + 4)...])
+        let length = Int(headers.last { $0.name.lowercased() == "content-length" }?.value ?? "0") ?? 0
+        while body.count < length {
+            let before = buffer.count
+            guard fill() else { break }
+            body += buffer[before...]
+        }
+        return Request(
+            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: Data(body))
+    }
+}

@@ -79,7 +79,7 @@ public final class HelperTransport: Transport {
         var pid: pid_t = 0
         let arguments = [helperPath]
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         let spawned = posix_spawn(&pid, helperPath, &actions, nil, argv, environ)
         close(pair[1])
         guard spawned == 0 else {

@@ -14,9 +14,18 @@ public final class SystemClock: Clock {
     }
 }
 
+/// A clock a session may move on purpose (`.clock` under `--deterministic`), so goldens can
+/// let cached entries expire or make "yesterday" another day.
+public protocol AdjustableClock: Clock {
+    /// The time the next timestamp will be, without taking one.
+    var current: Date { get }
+    func advance(by seconds: TimeInterval)
+    func set(_ date: Date)
+}
+
 /// `--deterministic`: starts at 2024-01-01T00:00:00Z and advances exactly one second each
 /// time a timestamp is taken (SPEC §7).
-public final class SteppingClock: Clock {
+public final class SteppingClock: AdjustableClock {
     public static let start = Date(timeIntervalSince1970: 1_704_067_200)
     private var next: Date
 
@@ -26,4 +35,8 @@ public final class SteppingClock: Clock {
         defer { next = next.addingTimeInterval(1) }
         return next
     }
+
+    public var current: Date { next }
+    public func advance(by seconds: TimeInterval) { next = next.addingTimeInterval(seconds) }
+    public func set(_ date: Date) { next = date }
 }

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetNetwork
 import ClosetStore
 import Foundation
 
@@ -60,15 +61,21 @@ public enum ClosetCommand {
         case .version:
             print("closet \(version)")
             return 0
-        case .test(let update, let junit, let paths):
-            return GoldenRunner(environment: environment).run(paths: paths, update: update, junit: junit).rawValue
+        case .test(let update, let record, let junit, let paths):
+            return GoldenRunner(environment: environment).run(paths: paths, update: update, record: record, junit: junit)
+                .rawValue
         case .interactiveOrStdin, .statement, .run, .dump:
             return runStatements(options, environment: environment).rawValue
         }
     }
 
-    static func configuration(_ options: Options) -> SessionFactory.Configuration {
+    static func configuration(_ options: Options, environment: [String: String]) -> SessionFactory.Configuration {
         var configuration = SessionFactory.Configuration()
+        configuration.environment = environment
+        if options.offline { configuration.network = .offline(reason: "(--offline)") }
+        if let folder = options.replay { configuration.network = .replay(folder: ScriptFile.expandingTilde(folder)) }
+        if let folder = options.record { configuration.network = .record(folder: ScriptFile.expandingTilde(folder)) }
+        if let seconds = options.timeoutSeconds { configuration.timeoutSeconds = seconds }
         configuration.settings.format = options.format ?? .table
         configuration.settings.bail = options.bail
         configuration.settings.echo = options.echo
@@ -96,7 +103,11 @@ public enum ClosetCommand {
         defer { host.flush() }
         let session: Session
         do {
-            session = try SessionFactory.makeSession(store: store, host: host, configuration(options))
+            session = try SessionFactory.makeSession(
+                store: store, host: host, configuration(options, environment: environment))
+        } catch let error as NetworkError {
+            ProcessHost.writeAll(Array("error: \(error.message)\n".utf8), to: STDERR_FILENO)
+            return .usage
         } catch {
             ProcessHost.writeAll(Array("error: \(error)\n".utf8), to: STDERR_FILENO)
             return .store

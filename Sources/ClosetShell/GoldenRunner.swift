@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetNetwork
 import ClosetStore
 import Foundation
 
@@ -27,10 +28,13 @@ public struct GoldenRunner {
     }
 
     /// Runs the tests; with `junit`, also writes a JUnit XML report there (console unchanged).
-    public func run(paths: [String], update: Bool, junit: String? = nil) -> ClosetCommand.ExitStatus {
-        if update, ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
+    public func run(paths: [String], update: Bool, record: Bool = false, junit: String? = nil)
+        -> ClosetCommand.ExitStatus
+    {
+        let inCI = ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
+        for (asked, flag) in [(update, "--update"), (record, "--record")] where asked && inCI {
             output(
-                "error: 'closet test --update' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n"
+                "error: 'closet test \(flag)' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n"
             )
             return .usage
         }
@@ -53,7 +57,7 @@ public struct GoldenRunner {
             let started = Date()
             let failed = result.failed.count
             var captured = ""
-            check(file, update: update, into: &result) { text in
+            check(file, update: update, record: record, into: &result) { text in
                 captured += text
                 output(text)
             }
@@ -102,25 +106,45 @@ public struct GoldenRunner {
         return files.filter { seen.insert($0).inserted }
     }
 
-    /// Runs one script the golden way and returns its transcript and line owners.
-    public static func transcript(of file: String) throws -> (text: String, owners: [StatementLocation?]) {
+    /// The recordings a golden test replays: the `http` folder beside it.
+    public static func recordingsFolder(of file: String) -> String {
+        ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent("http")
+    }
+
+    /// Runs one script the golden way and returns its transcript and line owners. Requests
+    /// are answered from the `http` folder beside it (none: the network is off); `record`
+    /// sends them to the network and re-records that folder.
+    public static func transcript(
+        of file: String, record: Bool = false, environment: [String: String] = [:]
+    ) throws -> (text: String, owners: [StatementLocation?]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: (file as NSString).deletingLastPathComponent)
-        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, .golden)
+        var configuration = SessionFactory.Configuration.golden
+        let recordings = recordingsFolder(of: file)
+        if record {
+            configuration.network = .record(folder: recordings)
+            configuration.environment = environment
+        } else if FileManager.default.fileExists(atPath: recordings) {
+            configuration.network = .replay(folder: recordings)
+        }
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
         host.session = session
         _ = session.runScript(script.text, name: (file as NSString).lastPathComponent)
         _ = session.commit()
         return (host.text, host.lineOwners)
     }
 
-    private func check(_ file: String, update: Bool, into result: inout Result, output: (String) -> Void) {
+    private func check(
+        _ file: String, update: Bool, record: Bool, into result: inout Result, output: (String) -> Void
+    ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = (file as NSString).lastPathComponent
         let actual: (text: String, owners: [StatementLocation?])
         do {
-            actual = try Self.transcript(of: file)
+            actual = try Self.transcript(of: file, record: record, environment: environment)
         } catch {
-            output("FAIL \(file): \((error as? Diagnostic)?.message ?? "\(error)")\n")
+            let message = (error as? Diagnostic)?.message ?? (error as? NetworkError)?.message ?? "\(error)"
+            output("FAIL \(file): \(message)\n")
             result.failed.append(file)
             return
         }

@@ -7,7 +7,7 @@ public struct Options: Equatable {
         case interactiveOrStdin
         case statement(String)
         case run([String])
-        case test(update: Bool, junit: String?, paths: [String])
+        case test(update: Bool, record: Bool, junit: String?, paths: [String])
         case dump(images: String?)
         case help
         case version
@@ -20,14 +20,18 @@ public struct Options: Equatable {
     public var echo = false
     public var deterministic = false
     public var seed: UInt64 = 0
+    public var offline = false
+    public var replay: String?
+    public var record: String?
+    public var timeoutSeconds: Int?
 
     /// A usage problem: exit status 2.
     public struct UsageError: Error, Equatable {
         public var message: String
     }
 
-    static let valueOptions = ["--store", "--format", "--seed", "-c"]
-    static let flagOptions = ["--bail", "--echo", "--deterministic", "--help", "-h", "--version"]
+    static let valueOptions = ["--store", "--format", "--seed", "--replay", "--record", "--timeout", "-c"]
+    static let flagOptions = ["--bail", "--echo", "--deterministic", "--offline", "--help", "-h", "--version"]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
@@ -74,6 +78,15 @@ public struct Options: Equatable {
                     throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
                 }
                 options.seed = seed
+            case "--replay": options.replay = try optionValue()
+            case "--record": options.record = try optionValue()
+            case "--timeout":
+                let text = try optionValue()
+                guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                    throw UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '\(text)'")
+                }
+                options.timeoutSeconds = seconds
+            case "--offline": options.offline = try flag(argument, inlineValue)
             case "--bail": options.bail = try flag(argument, inlineValue)
             case "--echo": options.echo = try flag(argument, inlineValue)
             case "--deterministic": options.deterministic = try flag(argument, inlineValue)
@@ -96,23 +109,26 @@ public struct Options: Equatable {
                 continue
             case "test":
                 var update = false
+                var record = false
                 var junit: String?
                 var paths: [String] = []
                 var rest = arguments[(index + 1)...].makeIterator()
                 while let word = rest.next() {
                     if word == "--update" {
                         update = true
+                    } else if word == "--record" {
+                        record = true
                     } else if word == "--junit" {
                         guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
                         junit = file
                     } else if word.hasPrefix("-") {
                         throw UsageError(
-                            message: "unknown option '\(word)' for 'test'; it takes --update, --junit <file> and paths")
+                            message: "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file> and paths")
                     } else {
                         paths.append(word)
                     }
                 }
-                options.action = .test(update: update, junit: junit, paths: paths)
+                options.action = .test(update: update, record: record, junit: junit, paths: paths)
                 index = arguments.count
                 continue
             case "dump":
@@ -142,6 +158,10 @@ public struct Options: Equatable {
             }
             index += 1
         }
+        let networkModes = [options.offline ? "--offline" : nil, options.replay.map { _ in "--replay" }, options.record.map { _ in "--record" }].compactMap { $0 }
+        if networkModes.count > 1 {
+            throw UsageError(message: "'\(networkModes[0])' and '\(networkModes[1])' cannot be combined: choose where requests go")
+        }
         if let statement {
             guard options.action == .interactiveOrStdin else {
                 throw UsageError(message: "'-c' cannot be combined with 'run', 'test' or 'dump'")
@@ -156,8 +176,9 @@ public struct Options: Equatable {
                closet [options] -c '<statement>'     run one statement
                closet [options] run <file.closet>... run scripts, one transaction per file
                closet [options] dump [--images <dir>] a script that recreates the store (.dump)
-               closet test [--update] [--junit <file>] [<path>...]
-                                                     golden tests (default folder Tests/Golden)
+               closet test [--update] [--record] [--junit <file>] [<path>...]
+                                                     golden tests (default folder Tests/Golden); --record
+                                                     re-records each test's http folder from the network
 
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,
@@ -167,7 +188,14 @@ public struct Options: Equatable {
           --echo                   print each statement before its output
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)
           --seed <n>               seed for --deterministic ids (default 0)
+          --offline                no request leaves the process
+          --replay <dir>           answer every request from recordings in <dir>
+          --record <dir>           also write every exchange to <dir> (secrets removed)
+          --timeout <seconds>      give up a request after this long without progress (default 10)
           --help, --version
+
+        environment: CLOSET_STORE; CLOSET_UNSPLASH_URL (and the other CLOSET_*_URL) replace an API's
+        base URL; UNSPLASH_ACCESS_KEY (and the other keys) are read only from the environment.
 
         exit status: 0 success, 1 a statement or test failed, 2 bad usage, 3 the store could not be opened
         """

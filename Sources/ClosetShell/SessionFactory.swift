@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetNetwork
 import ClosetStore
 import Foundation
 
@@ -13,6 +14,12 @@ public enum SessionFactory {
         public var deterministic = false
         public var seed: UInt64 = 0
         public var registry = InstalledPacks.registry
+        /// Where requests go: live (the default), off, replayed or recorded.
+        public var network = NetworkMode.live
+        /// `--timeout`: whole seconds without progress before a request is given up.
+        public var timeoutSeconds = 10
+        /// Base URLs (`CLOSET_*_URL`), keys and `CLOSET_HTTP_HELPER`.
+        public var environment: [String: String] = [:]
 
         public init() {}
 
@@ -21,6 +28,8 @@ public enum SessionFactory {
             var configuration = Configuration()
             configuration.deterministic = true
             configuration.settings.echo = true
+            configuration.network = .offline(
+                reason: "in golden tests (put recordings in an 'http' folder beside the test)")
             return configuration
         }
     }
@@ -43,6 +52,33 @@ public enum SessionFactory {
         }
     }
 
+    /// Where a session's requests go.
+    public enum NetworkMode: Equatable, Sendable {
+        case live
+        /// Nothing leaves the process; `reason` says why in each error: `(--offline)`.
+        case offline(reason: String)
+        case replay(folder: String)
+        case record(folder: String)
+    }
+
+    /// The transport for a configuration. A replay folder is read now, so a bad one is
+    /// reported before any statement runs.
+    public static func network(_ configuration: Configuration) throws(NetworkError) -> Network {
+        func live() -> Transport {
+            HelperTransport(
+                timeoutSeconds: configuration.timeoutSeconds, userAgent: "closet/\(ClosetCommand.version)",
+                helperPath: HelperTransport.defaultHelperPath(environment: configuration.environment))
+        }
+        let transport: Transport
+        switch configuration.network {
+        case .live: transport = live()
+        case .offline(let reason): transport = OfflineTransport(reason: reason)
+        case .replay(let folder): transport = try ReplayTransport(folder: RecordingFolder(path: folder))
+        case .record(let folder): transport = RecordingTransport(live(), into: RecordingFolder(path: folder))
+        }
+        return Network(transport: transport, environment: configuration.environment)
+    }
+
     public static func makeSession(
         store: Store, host: SessionHost, _ configuration: Configuration = Configuration()
     ) throws -> Session {
@@ -51,7 +87,7 @@ public enum SessionFactory {
             configuration.deterministic ? SeededIDGenerator(seed: configuration.seed) : RandomIDGenerator()
         return try Session(
             store: store, host: host, registry: configuration.registry, settings: configuration.settings,
-            clock: clock, ids: ids, isDeterministic: configuration.deterministic)
+            clock: clock, ids: ids, isDeterministic: configuration.deterministic, network: network(configuration))
     }
 }
 

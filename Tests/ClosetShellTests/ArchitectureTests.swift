@@ -10,7 +10,7 @@ import Testing
     static let sources = repositoryRoot + "/Sources"
     /// Modules every layer may use: the standard library's neighbours, not ours.
     static let system: Set<String> = ["Foundation", "FoundationNetworking", "Glibc", "Darwin", "Dispatch"]
-    static let engine: Set<String> = ["ClosetCore", "ClosetLanguage"]
+    static let engine: Set<String> = ["ClosetCore", "ClosetLanguage", "ClosetNetwork"]
 
     /// Each module's Swift files → the modules they import.
     static func imports(under folder: String) -> [String: Set<String>] {
@@ -46,7 +46,23 @@ import Testing
 
     @Test func theCoreImportsNothingOfOurs() { expect("ClosetCore", importsOnly: []) }
 
-    @Test func theLanguageImportsOnlyTheCore() { expect("ClosetLanguage", importsOnly: ["ClosetCore"]) }
+    @Test func theLanguageImportsOnlyTheCoreAndTheNetworkPort() {
+        expect("ClosetLanguage", importsOnly: ["ClosetCore", "ClosetNetwork"])
+    }
+
+    @Test func theNetworkPortImportsOnlyTheCore() { expect("ClosetNetwork", importsOnly: ["ClosetCore"]) }
+
+    /// libcurl costs every process that links FoundationNetworking 5–10 ms and ~10 MB: only
+    /// the live transport (run in the `closet-http` helper) may import it.
+    @Test func onlyTheLiveTransportImportsFoundationNetworking() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.sources).filter { $0 != "Packs" }
+        for folder in folders + Self.packFolders.map({ "Packs/" + $0 }) where folder != "ClosetHTTP" {
+            for (file, modules) in Self.imports(under: folder) where modules.contains("FoundationNetworking") {
+                Issue.record("\(folder)/\(file) imports FoundationNetworking")
+            }
+        }
+        #expect(Self.imports(under: "ClosetHTTP").values.contains { $0.contains("FoundationNetworking") })
+    }
 
     @Test func theStoreImportsOnlyTheCore() { expect("ClosetStore", importsOnly: ["ClosetCore"]) }
 

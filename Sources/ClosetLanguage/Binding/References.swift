@@ -124,6 +124,12 @@ public struct References {
     }
 }
 
+/// A paged listing's rows so far, and how to fetch its next page (nil: no more).
+public struct PagedListing: Sendable {
+    public var listing: Listing
+    public var next: (@Sendable (Invocation) throws -> Outcome)?
+}
+
 /// The rows of the most recent listing, for `@N`.
 public struct Listing: Sendable {
     public var kind: EntityKind

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetNetwork
 
 /// Every message the engine gives, by id, in one place: the wording is checked here once and
 /// the stages name the problem instead of spelling it. Grouped by the stage that finds it.
@@ -221,6 +222,35 @@ extension Diagnostic {
     /// The store failed while a statement ran (a picture that could not be written).
     static func storeFailed(_ error: StoreError, at range: SourceRange?) -> Diagnostic {
         Diagnostic("store.failed", "the store could not write: \(error.description)", at: range)
+    }
+
+    /// A request gave no usable answer (offline, no recording, refused, a status, bad JSON).
+    static func networkFailed(_ error: NetworkError, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("network.failed", error.message, at: range)
+    }
+
+    static func clockNotAdjustable(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "clock.not-deterministic", "'.clock' works only under --deterministic (the real clock cannot be moved)",
+            at: range)
+    }
+
+    static func badDuration(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("clock.bad-duration", "'\(text)' is not a duration: use a whole number and s, m, h or d (90s, 5m, 1d)", at: range)
+    }
+
+    static func badClockDate(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("clock.bad-date", "'\(text)' is not a date: use 2024-05-17 or 2024-05-17T09:30:00Z", at: range)
+    }
+
+    static func nothingToContinue(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "next.nothing-paged", "nothing to continue: 'next' fetches the page after a paged listing (a remote feed)",
+            at: range)
+    }
+
+    static func noMore(_ kind: EntityKind, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("next.no-more", "no more \(kind.plural)", at: range)
     }
 
     static func unexpected(_ error: Error) -> Diagnostic { Diagnostic("unexpected", "\(error)", at: nil) }

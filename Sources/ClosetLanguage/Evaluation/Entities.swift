@@ -8,4 +8,20 @@ public struct Entities: Sendable {
     /// A listing is numbered, counted (`(N rows)`) and becomes the target of `@N`.
     public var isListing: Bool
     public var records: @Sendable () -> [Record]
+    /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.
+    public var page: Page?
+}
+
+/// Where a page sits in a paged listing, and how to fetch the one after it.
+public struct Page: Sendable {
+    /// The row number of this page's first row: 1 for a first page, on from the rows
+    /// already listed for a page `next` fetched.
+    public var firstRow: Int
+    /// Fetches the following page, as `next` asks; nil when this page is the last.
+    public var next: (@Sendable (Invocation) throws -> Outcome)?
+
+    public init(firstRow: Int, next: (@Sendable (Invocation) throws -> Outcome)?) {
+        self.firstRow = firstRow
+        self.next = next
+    }
 }

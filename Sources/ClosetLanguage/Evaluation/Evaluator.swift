@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetNetwork
 import Foundation
 
 /// The evaluator: a parsed statement → resolved command → bound invocation → the command's
@@ -35,6 +36,8 @@ extension Session {
             outcome = try spec.run(invocation)
         } catch let error as Diagnostic {
             throw error
+        } catch let error as NetworkError {
+            throw Diagnostic.networkFailed(error, at: call.range)
         } catch let error as any LocalizedMessage {
             // A pack's own error (an app's alert text) is about the statement as a whole.
             throw Diagnostic.appMessage(error.message, at: call.range)
@@ -43,7 +46,17 @@ extension Session {
         }
         switch outcome {
         case .entities(let entities) where entities.isListing:
-            lastListing = Listing(kind: entities.kind, keys: entities.keys)
+            if let page = entities.page {
+                // A page `next` fetched numbers on from the rows already listed.
+                var keys = entities.keys
+                if page.firstRow > 1, let paged = pagedListing, paged.listing.kind == entities.kind {
+                    keys = paged.listing.keys + keys
+                }
+                pagedListing = PagedListing(listing: Listing(kind: entities.kind, keys: keys), next: page.next)
+                lastListing = pagedListing?.listing
+            } else {
+                lastListing = Listing(kind: entities.kind, keys: entities.keys)
+            }
         case .entities, .count, .removed, .fields, .text, .table, .nothing: break
         }
         return outcome

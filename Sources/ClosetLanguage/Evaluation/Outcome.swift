@@ -22,10 +22,10 @@ public enum Outcome: Sendable {
         .entities(Entities(kind: kind, keys: [key], isListing: false, records: { [record()] }))
     }
 
-    /// A listing, numbered for `@N`.
-    public static func listing(_ kind: EntityKind, _ keys: [EntityKey], _ records: @escaping @Sendable () -> [Record])
-        -> Outcome
-    {
-        .entities(Entities(kind: kind, keys: keys, isListing: true, records: records))
+    /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
+    public static func listing(
+        _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, _ records: @escaping @Sendable () -> [Record]
+    ) -> Outcome {
+        .entities(Entities(kind: kind, keys: keys, isListing: true, records: records, page: page))
     }
 }

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetNetwork
 import Foundation
 
 /// A session: the engine's state between statements (settings, variables, the last listing,
@@ -38,12 +39,15 @@ public final class Session {
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
     public let isDeterministic: Bool
+    public let network: Network
     /// Each installed pack's state, in registry order.
     public private(set) var packStates: [any PackState] = []
     /// Entity kind (singular) → position in `packStates`.
     private var catalogIndex: [String: Int] = [:]
     public internal(set) var variables = Variables()
     public internal(set) var lastListing: Listing?
+    /// The most recent paged listing (a remote feed), which `next` continues.
+    public internal(set) var pagedListing: PagedListing?
     /// Set by `.quit`; the host stops feeding statements.
     public internal(set) var quitRequested = false
     /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
@@ -70,7 +74,8 @@ public final class Session {
     /// because the store is not one it can use, fails the session).
     public init(
         store: Store, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
-        clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false
+        clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false,
+        network: Network = .offline()
     ) throws {
         self.store = store
         self.host = host
@@ -79,7 +84,8 @@ public final class Session {
         self.clock = clock
         self.ids = ids
         self.isDeterministic = isDeterministic
-        let services = PackServices(store: store, clock: clock, ids: ids)
+        self.network = network
+        let services = PackServices(store: store, clock: clock, ids: ids, network: network)
         for pack in registry.packs {
             let state = try pack.makeState(services)
             for kind in pack.entityKinds { catalogIndex[kind.singular] = packStates.count }
@@ -167,6 +173,7 @@ public final class Session {
     public func runScript(_ text: String, name: String) -> ScriptResult {
         let savepoint = store.savepoint()
         let heldMark = (count: heldOutput.count, releases: heldReleases)
+        let remoteWritesBefore = network.remoteWrites
         var result = ScriptResult()
         var assembler = LineAssembler()
         var lineNumber = 0
@@ -205,6 +212,13 @@ public final class Session {
             if !interrupted {
                 writeOutput(
                     "note: '\(TerminalText.visible(name))' stopped at its first error (bail); nothing of it was kept\n",
+                    to: .standardError)
+            }
+            // A remote server's writes are not in the store's hands.
+            let remote = network.remoteWrites - remoteWritesBefore
+            if remote > 0 {
+                writeOutput(
+                    "note: \(remote) remote write\(remote == 1 ? " was" : "s were") made before it stopped and cannot be undone\n",
                     to: .standardError)
             }
             // Results of a file that was undone are not shown as done (its errors still are).

@@ -51,7 +51,9 @@ enum RecordGrid {
         }
         if listing {
             columns.insert("#", at: 0)
-            rows = rows.enumerated().map { [String($0.offset + 1)] + $0.element }
+            // A page `next` fetched numbers on from the rows before it, as `@N` does.
+            let first = entities.page?.firstRow ?? 1
+            rows = rows.enumerated().map { [String($0.offset + first)] + $0.element }
             numeric.insert(0)
         }
         return Grid(columns: columns, rows: rows, numericColumns: numeric, isListing: listing)

@@ -5,10 +5,13 @@ import ClosetCore
 /// command registered once is known everywhere.
 public struct CommandRegistry: Sendable {
     public private(set) var packs: [Pack] = []
-    public private(set) var commands: [CommandSpec] = []
+    /// The engine's own commands (`next`) first, then each pack's.
+    public private(set) var commands: [CommandSpec] = EngineCommands.all
+    /// The commands every registry has, whatever packs are installed.
+    public var engineCommands: [CommandSpec] { EngineCommands.all }
     public private(set) var dotCommands: [DotCommandSpec] = ShellCommands.all
-    /// The pack of each command, by position in `commands`.
-    private var packOfCommand: [Int] = []
+    /// The pack of each command, by position in `commands` (-1: the engine's own).
+    private var packOfCommand: [Int] = Array(repeating: -1, count: EngineCommands.all.count)
     /// "verb" or "verb object" (lowercased, objects normalized) → position in `commands`:
     /// resolving a statement is one or two dictionary lookups, not a scan.
     private var index: [String: Int] = [:]
@@ -17,6 +20,7 @@ public struct CommandRegistry: Sendable {
 
     public init(packs: [Pack]) {
         for pack in packs { register(pack) }
+        rebuildIndex()
     }
 
     /// Adds a pack's commands. Paths must be unique across packs (`RegistryValidator` checks).
@@ -31,6 +35,10 @@ public struct CommandRegistry: Sendable {
         }
         commands += pack.commands
         packOfCommand += Array(repeating: number, count: pack.commands.count)
+        rebuildIndex()
+    }
+
+    private mutating func rebuildIndex() {
         index = [:]
         for (position, spec) in commands.enumerated() {
             for path in [spec.path] + spec.aliases {
@@ -43,7 +51,8 @@ public struct CommandRegistry: Sendable {
     /// The pack a command belongs to.
     public func pack(of spec: CommandSpec) -> Pack? {
         guard let position = commands.firstIndex(where: { $0.path == spec.path }) else { return nil }
-        return packs[packOfCommand[position]]
+        let number = packOfCommand[position]
+        return number >= 0 ? packs[number] : nil
     }
 
     public func pack(named name: String) -> Pack? {

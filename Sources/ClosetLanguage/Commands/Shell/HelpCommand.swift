@@ -28,6 +28,9 @@ public enum HelpText {
             ?? 0
         var out = "Commands:\n"
         out += "  " + pad(letUsage, width) + "  bind the result of a command to a variable\n"
+        for spec in registry.engineCommands {
+            out += "  " + pad(spec.name, width) + "  " + spec.summary + "\n"
+        }
         for pack in registry.packs {
             out += "\n" + packCommands(pack, registry, width: width)
         }

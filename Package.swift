@@ -34,6 +34,10 @@ let package = Package(
         .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
+        // Picterest, the photo saver: the Unsplash feed and saved photos.
+        .target(
+            name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            path: "Sources/Packs/Photos"),
         // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
         .target(name: "ClosetStore", dependencies: ["ClosetCore"]),
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
@@ -44,18 +48,24 @@ let package = Package(
         // golden tests, the prompt, process I/O.
         .target(
             name: "ClosetShell",
-            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetLineEditor"]),
+            dependencies: [
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
+                "ClosetLineEditor",
+            ]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
         .target(
             name: "TestSupport",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetStore", "WardrobePack", "ClosetShell", "ClosetLineEditor",
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
+                "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
         .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
+        .testTarget(
+            name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),
         .testTarget(
             name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStore", "ClosetShell", "TestSupport"]),

@@ -102,7 +102,16 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
             case .timedOut?: return .failure(.timedOut, "")
             case .networkConnectionLost?:
                 return .failure(.failed, "the connection closed before the whole answer came")
-            default: return .failure(.failed, error.localizedDescription)
+            default:
+                // libcurl's own words reach us as the description; say the two common ones plainly.
+                let text = error.localizedDescription
+                if text.contains("Empty reply") {
+                    return .failure(.failed, "the server closed the connection without answering")
+                }
+                if text.contains("transfer closed") || text.contains("Partial") {
+                    return .failure(.failed, "the connection closed before the whole answer came")
+                }
+                return .failure(.failed, text)
             }
         }
         guard let http = response as? HTTPURLResponse else {

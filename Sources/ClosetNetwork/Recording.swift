@@ -10,6 +10,10 @@ import Foundation
 ///     HTTP 200 OK
 ///     Content-Type: application/json
 ///
+/// An exchange that got no response is recorded too, in place of the status line:
+/// `FAILED connection-refused`, `FAILED cannot-find-host`, `FAILED timed-out 10`,
+/// `FAILED too-many-redirects` or `FAILED <reason>`, so goldens replay those failures offline.
+///
 /// A request to an API's base URL is written `{api}` + path, so a recording made against a
 /// test server replays against the real service's settings. The key is the method, that
 /// target with the query sorted and secrets removed, and a digest of the body.
@@ -18,6 +22,8 @@ public struct Recording: Sendable, Equatable {
     public var requestLine: String
     public var requestHeaders: [HTTPHeader]
     public var response: HTTPResponse
+    /// Set when the exchange got no response.
+    public var failure: NetworkError?
 
     /// Headers that describe the transfer, not the content: never recorded.
     static let transferHeaders: Set<String> = [
@@ -65,11 +71,57 @@ public struct Recording: Sendable, Equatable {
         self.response = kept
     }
 
-    init(key: String, requestLine: String, requestHeaders: [HTTPHeader], response: HTTPResponse) {
+    init(
+        key: String, requestLine: String, requestHeaders: [HTTPHeader], response: HTTPResponse,
+        failure: NetworkError? = nil
+    ) {
         self.key = key
         self.requestLine = requestLine
         self.requestHeaders = requestHeaders
         self.response = response
+        self.failure = failure
+    }
+
+    /// An exchange that ended without a response (only the failures a network can cause).
+    public init?(request: HTTPRequest, failure: NetworkError) {
+        switch failure {
+        case .connectionRefused, .cannotFindHost, .timedOut, .tooManyRedirects, .failed: break
+        default: return nil
+        }
+        self.init(request: request, response: HTTPResponse(status: 0))
+        self.failure = failure
+    }
+
+    /// The failure as its recorded line says it, for this request.
+    static func failure(_ line: String, request: HTTPRequest) -> NetworkError? {
+        guard line.hasPrefix("FAILED ") else { return nil }
+        let what = String(line.dropFirst("FAILED ".count))
+        let url = request.displayURL
+        let host = ExchangeResult.host(of: request.url)
+        switch what.split(separator: " ").first.map(String.init) ?? "" {
+        case "connection-refused": return .connectionRefused(host: host)
+        case "cannot-find-host": return .cannotFindHost(host: host)
+        case "timed-out": return .timedOut(url: url, seconds: Int(what.split(separator: " ").last ?? "") ?? 10)
+        case "too-many-redirects": return .tooManyRedirects(url: url)
+        default: return .failed(url: url, reason: what)
+        }
+    }
+
+    var failureLine: String? {
+        switch failure {
+        case .connectionRefused?: "FAILED connection-refused"
+        case .cannotFindHost?: "FAILED cannot-find-host"
+        case .timedOut(_, let seconds)?: "FAILED timed-out \(seconds)"
+        case .tooManyRedirects?: "FAILED too-many-redirects"
+        case .failed(_, let reason)?: "FAILED \(reason)"
+        default: nil
+        }
+    }
+
+    /// What replay answers: the response, or the recorded failure.
+    public func answer(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
+        if let line = failureLine, let failure = Self.failure(line, request: request) { throw failure }
+        return response
     }
 
     // MARK: files
@@ -109,8 +161,12 @@ public struct Recording: Sendable, Equatable {
         var lines = [requestLine]
         lines += requestHeaders.map { "\($0.name): \($0.value)" }
         lines.append("")
-        lines.append("HTTP \(response.statusLine)")
-        lines += response.headers.map { "\($0.name): \($0.value)" }
+        if let failureLine {
+            lines.append(failureLine)
+        } else {
+            lines.append("HTTP \(response.statusLine)")
+            lines += response.headers.map { "\($0.name): \($0.value)" }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -132,20 +188,27 @@ public struct Recording: Sendable, Equatable {
             index += 1
         }
         index += 1
+        let target = String(requestLine.split(separator: " ")[1])
+        var key = method.rawValue + " " + Self.sortedTarget(target)
+        if let digest = requestHeaders.last(where: { $0.name.lowercased() == "body-digest" }) {
+            key += " body=" + digest.value
+        }
+        if index < lines.count, lines[index].hasPrefix("FAILED ") {
+            // Which failure is rebuilt per request at replay; any request stands in here.
+            let failure = Self.failure(lines[index], request: .get(url: ""))
+            return Recording(
+                key: key, requestLine: requestLine, requestHeaders: requestHeaders,
+                response: HTTPResponse(status: 0), failure: failure)
+        }
         guard index < lines.count, lines[index].hasPrefix("HTTP "),
             let status = Int(lines[index].dropFirst(5).prefix(3)), (100...599).contains(status)
-        else { throw bad("after the request's headers and a blank line comes 'HTTP <status>'") }
+        else { throw bad("after the request's headers and a blank line comes 'HTTP <status>' or 'FAILED <what>'") }
         index += 1
         var responseHeaders: [HTTPHeader] = []
         while index < lines.count, !lines[index].isEmpty {
             guard let header = Self.header(lines[index]) else { throw bad("line \(index + 1) is not 'Name: value'") }
             responseHeaders.append(header)
             index += 1
-        }
-        let target = String(requestLine.split(separator: " ")[1])
-        var key = method.rawValue + " " + Self.sortedTarget(target)
-        if let digest = requestHeaders.last(where: { $0.name.lowercased() == "body-digest" }) {
-            key += " body=" + digest.value
         }
         return Recording(
             key: key, requestLine: requestLine, requestHeaders: requestHeaders,

@@ -45,7 +45,7 @@ public struct RecordingFolder: Sendable {
             }
             let base = (path as NSString).appendingPathComponent(stem)
             try Data(recording.headText.utf8).write(to: URL(fileURLWithPath: base + ".http"), options: .atomic)
-            if !recording.response.body.isEmpty {
+            if recording.failure == nil, !recording.response.body.isEmpty {
                 try recording.response.body.write(
                     to: URL(fileURLWithPath: base + "." + recording.bodyExtension), options: .atomic)
             }
@@ -64,11 +64,13 @@ public final class ReplayTransport: Transport {
         recordings = try folder.load()
     }
 
+    public var sendsRequests: Bool { false }
+
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
         guard let recording = recordings[Recording.key(for: request)] else {
             throw .noRecording(request.method.rawValue, request.displayURL)
         }
-        return recording.response
+        return try recording.answer(request)
     }
 }
 
@@ -84,7 +86,14 @@ public final class RecordingTransport: Transport {
     }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
-        let response = try inner.send(request)
+        let response: HTTPResponse
+        do {
+            response = try inner.send(request)
+        } catch {
+            // A failure the network caused is an exchange too: goldens replay it offline.
+            if let recording = Recording(request: request, failure: error) { try folder.save(recording) }
+            throw error
+        }
         try folder.save(Recording(request: request, response: response))
         return response
     }

@@ -4,6 +4,13 @@
 public protocol Transport: AnyObject {
     /// The response, whatever its status; throws only when there is none.
     func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse
+    /// Whether requests really go out: keys are needed only then (a replay answers without
+    /// them, so recordings replay on a machine that has none).
+    var sendsRequests: Bool { get }
+}
+
+extension Transport {
+    public var sendsRequests: Bool { true }
 }
 
 /// `--offline`, and golden tests with no `http` folder: nothing leaves the process.
@@ -12,6 +19,8 @@ public final class OfflineTransport: Transport {
 
     /// `reason` finishes "the network is off ...": `(--offline)`.
     public init(reason: String) { self.reason = reason }
+
+    public var sendsRequests: Bool { false }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
         throw .offline(request.method.rawValue, request.displayURL, reason: reason)

@@ -62,8 +62,10 @@ public enum ClosetCommand {
             print("closet \(version)")
             return 0
         case .test(let update, let record, let junit, let paths):
-            return GoldenRunner(environment: environment).run(paths: paths, update: update, record: record, junit: junit)
-                .rawValue
+            return GoldenRunner(environment: environment).run(
+                paths: paths, update: update, record: record, junit: junit
+            )
+            .rawValue
         case .interactiveOrStdin, .statement, .run, .dump:
             return runStatements(options, environment: environment).rawValue
         }

@@ -1,11 +1,13 @@
 import ClosetLanguage
+import PhotosPack
 import WardrobePack
 
 /// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs`, a
 /// target in `Package.swift`, and one line here.
 public enum InstalledPacks {
     public static let all: [Pack] = [
-        Wardrobe.pack
+        Wardrobe.pack,
+        Photos.pack,
     ]
 
     /// The registry every session of this build reads: the shell's dot commands and every

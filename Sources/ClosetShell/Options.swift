@@ -123,7 +123,9 @@ public struct Options: Equatable {
                         junit = file
                     } else if word.hasPrefix("-") {
                         throw UsageError(
-                            message: "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file> and paths")
+                            message:
+                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file> and paths"
+                        )
                     } else {
                         paths.append(word)
                     }
@@ -158,9 +160,13 @@ public struct Options: Equatable {
             }
             index += 1
         }
-        let networkModes = [options.offline ? "--offline" : nil, options.replay.map { _ in "--replay" }, options.record.map { _ in "--record" }].compactMap { $0 }
+        let networkModes = [
+            options.offline ? "--offline" : nil, options.replay.map { _ in "--replay" },
+            options.record.map { _ in "--record" },
+        ].compactMap { $0 }
         if networkModes.count > 1 {
-            throw UsageError(message: "'\(networkModes[0])' and '\(networkModes[1])' cannot be combined: choose where requests go")
+            throw UsageError(
+                message: "'\(networkModes[0])' and '\(networkModes[1])' cannot be combined: choose where requests go")
         }
         if let statement {
             guard options.action == .interactiveOrStdin else {

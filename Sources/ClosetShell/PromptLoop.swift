@@ -30,7 +30,7 @@ public final class PromptLoop {
     }
 
     public static func banner(_ session: Session) -> String {
-        let counts = session.entityCounts.map { "\($0.1) \($0.0.plural)" }.joined(separator: ", ")
+        let counts = session.summaryCounts.map { "\($0.1) \($0.0.plural)" }.joined(separator: ", ")
         return
             "closet \(ClosetCommand.version) · store \(TerminalText.visible(session.store.location)) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
     }

@@ -50,8 +50,9 @@ import WardrobePack
     }
 
     @Test func entitiesAfterAVerb() {
-        #expect(texts("list ") == ["clothes", "styles"])
-        #expect(texts("add s") == ["style"])
+        // Every installed pack's entities (the photos pack adds its own).
+        #expect(texts("list ") == ["clothes", "styles", "photos", "saved"])
+        #expect(texts("add s") == ["style", "saved"])
         #expect(texts("cache ") == ["stats", "limit", "clear"])
     }
 

@@ -115,16 +115,22 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.seed == 7)
         #expect(options.action == .statement("count clothes"))
         #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
-        #expect(try Options.parse(["test", "--update", "x"]).action == .test(update: true, record: false, junit: nil, paths: ["x"]))
         #expect(
-            try Options.parse(["test", "--junit", "r.xml"]).action == .test(update: false, record: false, junit: "r.xml", paths: []))
+            try Options.parse(["test", "--update", "x"]).action
+                == .test(update: true, record: false, junit: nil, paths: ["x"]))
+        #expect(
+            try Options.parse(["test", "--junit", "r.xml"]).action
+                == .test(update: false, record: false, junit: "r.xml", paths: []))
         #expect(
             try Options.parse(["test", "--record", "t"]).action
                 == .test(update: false, record: true, junit: nil, paths: ["t"]))
         let network = try Options.parse(["--replay", "~/rec", "--timeout=3", "-c", "next"])
         #expect(network.replay == "~/rec" && network.timeoutSeconds == 3)
         #expect(try Options.parse(["--offline"]).offline)
-        #expect(throws: Options.UsageError(message: "'--offline' and '--replay' cannot be combined: choose where requests go")) {
+        #expect(
+            throws: Options.UsageError(
+                message: "'--offline' and '--replay' cannot be combined: choose where requests go")
+        ) {
             try Options.parse(["--offline", "--replay", "r"])
         }
         #expect(throws: Options.UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '0'")) {

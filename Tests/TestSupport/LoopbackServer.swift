@@ -97,19 +97,30 @@ public final class LoopbackServer: @unchecked Sendable {
         let wasStopped = stopped
         stopped = true
         lock.unlock()
-        if !wasStopped {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        // Shutting down wakes the accepting thread, which closes the socket itself: closing it
+        // here would free its number for another server's socket while that thread could
+        // still accept on it (and answer another test's requests).
+        if !wasStopped { shutdown(listener, Int32(SHUT_RDWR)) }
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
     }
 
     public enum ServerError: Error { case socket(Int32) }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR, !isStopped { continue }
+                return
+            }
+            if isStopped {
+                close(connection)
                 return
             }
             let thread = Thread { [self] in serve(connection) }

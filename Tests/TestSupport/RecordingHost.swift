@@ -54,11 +54,18 @@ public struct Harness {
     public let store: MemoryWardrobe
     public let session: Session
 
-    public init(format: OutputFormat = .json, store: MemoryWardrobe = MemoryWardrobe()) {
+    /// `network` and `environment` reach remote APIs (a loopback server's base URL and key);
+    /// by default the network is off, as in golden tests without recordings.
+    public init(
+        format: OutputFormat = .json, store: MemoryWardrobe = MemoryWardrobe(),
+        network: SessionFactory.NetworkMode? = nil, environment: [String: String] = [:]
+    ) {
         self.store = store
         var configuration = SessionFactory.Configuration.golden
         configuration.settings.echo = false
         configuration.settings.format = format
+        if let network { configuration.network = network }
+        configuration.environment = environment
         // The installed packs always start on a wardrobe store.
         session = try! SessionFactory.makeSession(store: store, host: host, configuration)
     }

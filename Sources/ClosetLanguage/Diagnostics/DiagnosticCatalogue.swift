@@ -236,7 +236,9 @@ extension Diagnostic {
     }
 
     static func badDuration(_ text: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic("clock.bad-duration", "'\(text)' is not a duration: use a whole number and s, m, h or d (90s, 5m, 1d)", at: range)
+        Diagnostic(
+            "clock.bad-duration", "'\(text)' is not a duration: use a whole number and s, m, h or d (90s, 5m, 1d)",
+            at: range)
     }
 
     static func badClockDate(_ text: String, at range: SourceRange?) -> Diagnostic {
@@ -249,7 +251,7 @@ extension Diagnostic {
             at: range)
     }
 
-    static func noMore(_ kind: EntityKind, at range: SourceRange?) -> Diagnostic {
+    public static func noMore(_ kind: EntityKind, at range: SourceRange?) -> Diagnostic {
         Diagnostic("next.no-more", "no more \(kind.plural)", at: range)
     }
 

@@ -101,6 +101,15 @@ public final class Session {
     /// How many of each stored entity kind there are, across packs (`.store`, the banner).
     public var entityCounts: [(EntityKind, Int)] { packStates.flatMap(\.counts) }
 
+    /// The counts a one-line summary names (the banner, a dump's first line): each pack
+    /// that holds something, or the first pack's when the store is empty. So a store of one
+    /// app reads the same whatever other packs are installed.
+    public var summaryCounts: [(EntityKind, Int)] {
+        let perPack = packStates.map(\.counts).filter { !$0.isEmpty }
+        let holding = perPack.filter { $0.contains { $0.1 > 0 } }
+        return (holding.isEmpty ? Array(perPack.prefix(1)) : holding).flatMap { $0 }
+    }
+
     // MARK: running statements
 
     /// Runs one statement and reports whether it succeeded (blank and comment lines succeed).

@@ -22,7 +22,9 @@ enum ClockCommand {
             let value = words[1]
             switch verb.text.lowercased() {
             case "advance":
-                guard let seconds = duration(value.text) else { throw Diagnostic.badDuration(value.text, at: value.range) }
+                guard let seconds = duration(value.text) else {
+                    throw Diagnostic.badDuration(value.text, at: value.range)
+                }
                 clock.advance(by: seconds)
             case "set":
                 guard let date = Timestamp.parse(value.text) else {

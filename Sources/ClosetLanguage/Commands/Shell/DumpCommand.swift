@@ -39,7 +39,7 @@ public enum Dump {
     )
         throws -> String
     {
-        let counts = session.entityCounts.map { $0.0.counted($0.1) }
+        let counts = session.summaryCounts.map { $0.0.counted($0.1) }
         var writer = DumpWriter(imageFolder: imageFolder, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")

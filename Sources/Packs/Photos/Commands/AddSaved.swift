@@ -1,0 +1,41 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `add saved id=<id> url=<url> image=<path> [memo=<text>] [height=<n>] [saved=<date>]`: restores a saved
+/// photo from a local picture, offline. This is what `.dump` writes; `save photo` is how a
+/// person saves one from the feed.
+enum AddSaved {
+    static let spec = CommandSpec(
+        path: ["add", "saved"],
+        summary: "restore a saved photo from a picture file (what .dump writes)",
+        keys: [
+            KeySpec("id", .text, "the photo's Unsplash id", required: true),
+            KeySpec("url", .text, "its original (raw) URL", required: true),
+            KeySpec("image", .path(allowsNone: false), "its picture, a PNG or JPEG file", required: true),
+            KeySpec("memo", .text, "a note kept with it"),
+            KeySpec("height", .count, "its display height in the 150-point column (default: from the picture)"),
+            KeySpec("saved", .date, "when it was saved (default now)"),
+        ],
+        examples: ["add saved id=Dwu85P9SOIk url=https://images.unsplash.com/photo-1 image=sea.jpg memo=바다"],
+        run: { invocation in
+            let state = try invocation.state(PhotosState.self)
+            let id = invocation.text("id") ?? ""
+            let idRange = invocation.argument("id")?.range ?? invocation.call.range
+            guard PhotosState.isPhotoID(id) else { throw Diagnostic.notAPhotoID(id, at: idRange) }
+            if state.repository.contains(id) { throw Diagnostic.alreadySaved(id, at: idRange) }
+            guard let image = invocation.argument("image"), case .path(let path) = image.value else {
+                preconditionFailure("the binder requires image=<path>")
+            }
+            var (bytes, info) = try invocation.readPicture(path, range: image.range)
+            info.checksum = Checksum.crc32(bytes)
+            let taken = Set(state.repository.fetchPictures().map(\.pictureID))
+            let photo = SavedPhoto(
+                id: id, memo: invocation.text("memo") ?? "", url: invocation.text("url") ?? "", image: info,
+                pictureID: invocation.newID { taken.contains($0) },
+                displayHeight: invocation.count("height") ?? (info.width > 0 ? info.height * 150 / info.width : 0),
+                savedAt: invocation.date("saved") ?? invocation.clock.now())
+            try state.repository.save(photo, picture: bytes)
+            return Photos.outcome(photo)
+        })
+}

@@ -1,0 +1,19 @@
+import ClosetCore
+import ClosetLanguage
+
+/// `edit saved <ref> memo=<text>`: change a saved photo's memo (the repository cell's label).
+enum EditSaved {
+    static let spec = CommandSpec(
+        path: ["edit", "saved"],
+        summary: "change a saved photo's memo",
+        parameters: [Photos.savedParameter],
+        keys: [KeySpec("memo", .text, "the new memo (\"\" to clear)", required: true)],
+        examples: ["edit saved @1 memo=\"여름 바다\""],
+        run: { invocation in
+            let state = try invocation.state(PhotosState.self)
+            var photo = try state.savedPhoto(invocation)
+            photo.memo = invocation.text("memo") ?? photo.memo
+            state.repository.update(photo)
+            return Photos.outcome(photo)
+        })
+}

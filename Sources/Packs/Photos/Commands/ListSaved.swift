@@ -1,0 +1,16 @@
+import ClosetCore
+import ClosetLanguage
+
+/// `list saved`: the Repository screen, in the order saved.
+enum ListSaved {
+    static let spec = CommandSpec(
+        path: ["list", "saved"],
+        summary: "list saved photos, in the order saved",
+        examples: ["list saved", "list 저장한사진"],
+        run: { invocation in
+            let state = try invocation.state(PhotosState.self)
+            state.saved.list()
+            let photos = state.saved.imageList
+            return .listing(Photos.saved, photos.map { .opaque($0.id) }) { photos.map(PhotosRecords.record) }
+        })
+}

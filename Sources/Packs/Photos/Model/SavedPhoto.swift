@@ -1,0 +1,36 @@
+import ClosetCore
+import Foundation
+
+/// A saved photo (the app's CoreData `Picture` and its file): the photo's id, the memo, the
+/// original (`raw`) URL, the picture kept in the store, the display height, and when it was
+/// saved. The picture is named by `pictureID`, since Unsplash ids are not store names.
+public struct SavedPhoto: Sendable, Hashable {
+    public var id: String
+    public var memo: String
+    /// `originUrl`: the photo's raw URL.
+    public var url: String
+    public var image: ImageInfo
+    public var pictureID: UUID
+    /// `imageSize`: the height in the 150-point column when it was saved.
+    public var displayHeight: Int
+    public var savedAt: Date
+
+    public init(
+        id: String, memo: String, url: String, image: ImageInfo, pictureID: UUID, displayHeight: Int, savedAt: Date
+    ) {
+        self.id = id
+        self.memo = memo
+        self.url = url
+        self.image = image
+        self.pictureID = pictureID
+        self.displayHeight = displayHeight
+        self.savedAt = savedAt
+    }
+
+    /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
+    public var pictureName: String {
+        let hex = String(image.checksum, radix: 16, uppercase: true)
+        let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+        return "\(pictureID.uuidString)-\(checksum).\(image.format == .png ? "png" : "jpg")"
+    }
+}

@@ -1,0 +1,42 @@
+import ClosetCore
+import ClosetLanguage
+
+/// Picterest, the photo saver, as a pack: the Unsplash feed (`photo`, remote) and the photos
+/// saved from it (`saved`, in the store with their pictures).
+public enum Photos {
+    public static let pack = Pack(
+        name: "photos",
+        summary: "Picterest, the photo saver: the Unsplash feed and saved photos (사진, 저장한사진)",
+        vocabularies: [],
+        entityKinds: [photo, saved],
+        tables: [AnyTableSchema(SavedPhotoTable.schema)],
+        commands: [
+            ListPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec, ShowSaved.spec,
+            EditSaved.spec, RemoveSaved.spec, AddSaved.spec,
+        ],
+        makeState: { try PhotosState($0) })
+
+    /// A photo of the feed, keyed by its Unsplash id.
+    public static let photo = EntityKind(
+        singular: "photo", plural: "photos", korean: "사진", indefinite: "a photo", keyStyle: .opaque,
+        tableColumns: ["id", "size", "height", "column", "saved"],
+        dataColumns: ["id", "width", "height", "displayHeight", "column", "saved", "raw", "regular", "small"])
+
+    /// A saved photo. The Korean word is written without its space (저장한 사진), since an
+    /// entity word is one word.
+    public static let saved = EntityKind(
+        singular: "saved", plural: "saved", korean: "저장한사진", indefinite: "a saved photo", keyStyle: .opaque,
+        tableColumns: ["id", "memo", "picture", "saved"],
+        dataColumns: ["id", "memo", "url", "format", "width", "height", "bytes", "savedAt"])
+
+    static let photoParameter = ParameterSpec(
+        "ref", .reference(photo, many: false, allowsNone: false, constraint: nil),
+        "a photo: its Unsplash id, $variable or @N of the feed")
+    static let savedParameter = ParameterSpec(
+        "ref", .reference(saved, many: false, allowsNone: false, constraint: nil),
+        "a saved photo: its id, $variable or @N of list saved")
+
+    static func outcome(_ photo: SavedPhoto) -> Outcome {
+        .entity(saved, .opaque(photo.id)) { PhotosRecords.record(photo) }
+    }
+}

@@ -1,0 +1,27 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// The photos pack's part of `.dump`: each saved photo restored with `add saved`, its
+/// picture copied with `--images` (a saved photo cannot be restored without it, so without
+/// `--images` its statement is written as a comment).
+enum PhotosDump {
+    static func write(_ state: PhotosState, into writer: inout DumpWriter) throws {
+        let quote = DumpWriter.quote
+        for photo in state.repository.fetchPictures() {
+            var line = "add saved id=\(quote(photo.id)) url=\(quote(photo.url))"
+            if !photo.memo.isEmpty { line += " memo=\(quote(photo.memo))" }
+            let file = "photo-\(photo.id).\(photo.image.format == .png ? "png" : "jpg")"
+            let path =
+                writer.copiesPictures
+                ? try writer.copyPicture(named: file, bytes: state.checkedPicture(photo)) : nil
+            line +=
+                " image=\(quote(path ?? file)) height=\(photo.displayHeight) saved=\(Timestamp.format(photo.savedAt))"
+            if path == nil {
+                writer.line("# saved photo \(photo.id): its picture is not copied (use .dump --images <dir>)")
+                line = "# " + line
+            }
+            writer.line(line)
+        }
+    }
+}

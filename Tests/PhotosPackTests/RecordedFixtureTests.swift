@@ -1,0 +1,74 @@
+import ClosetNetwork
+import ClosetShell
+import Foundation
+import TestSupport
+import Testing
+
+/// The `http` folders the photo goldens and `Examples/photos.closet` replay are recordings
+/// of `UnsplashFixture`, made by `closet test --record`'s own path, with the fixture's
+/// picture URLs then written as Unsplash's. This test records them again and requires the
+/// committed folders to be exactly that, so they cannot drift from the code or the fixture.
+/// After a deliberate change: `CLOSET_REGENERATE_RECORDINGS=1 swift test --filter RecordedFixture`,
+/// then `closet test --update` the goldens.
+@Suite(.serialized) struct RecordedFixtureTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let recorded: [(folder: String, scripts: [String])] = [
+        ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]), ("Examples", ["photos"]),
+    ]
+    static let unsplashImages = "https://images.unsplash.com"
+
+    @Test func committedRecordingsAreWhatTheFixtureAnswers() throws {
+        let server = try UnsplashFixture.server()
+        defer { server.stop() }
+        let environment = [
+            "CLOSET_UNSPLASH_URL": server.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
+            "CLOSET_HTTP_HELPER": HelperPath.path,
+        ]
+        let manager = FileManager.default
+        let regenerate = ProcessInfo.processInfo.environment["CLOSET_REGENERATE_RECORDINGS"] == "1"
+        for (folder, scripts) in Self.recorded {
+            let work = NSTemporaryDirectory() + "closet-record-" + UUID().uuidString
+            defer { try? manager.removeItem(atPath: work) }
+            try manager.createDirectory(atPath: work, withIntermediateDirectories: true)
+            for script in scripts {
+                let copy = work + "/" + script + ".closet"
+                try manager.copyItem(atPath: Self.root + "/" + folder + "/" + script + ".closet", toPath: copy)
+                _ = try GoldenRunner.transcript(of: copy, record: true, environment: environment)
+            }
+            let fresh = work + "/fresh"
+            try Self.rewrite(
+                from: work + "/http", into: fresh, replacing: server.baseURL + "/images", with: Self.unsplashImages)
+            let committed = Self.root + "/" + folder + "/http"
+            if regenerate {
+                try? manager.removeItem(atPath: committed)
+                try manager.copyItem(atPath: fresh, toPath: committed)
+                continue
+            }
+            let names = try manager.contentsOfDirectory(atPath: fresh).sorted()
+            #expect((try? manager.contentsOfDirectory(atPath: committed).sorted()) == names, "\(committed)")
+            for name in names {
+                #expect(
+                    manager.contents(atPath: fresh + "/" + name) == manager.contents(atPath: committed + "/" + name),
+                    "\(committed)/\(name)")
+            }
+        }
+    }
+
+    /// The recordings with one URL prefix written as another (as a person would edit them),
+    /// saved again so file names follow the edited request lines.
+    static func rewrite(from source: String, into target: String, replacing old: String, with new: String) throws {
+        let manager = FileManager.default
+        let edited = source + "-edited"
+        try manager.createDirectory(atPath: edited, withIntermediateDirectories: true)
+        for name in try manager.contentsOfDirectory(atPath: source) {
+            var data = manager.contents(atPath: source + "/" + name) ?? Data()
+            if !name.hasSuffix(".png"), let text = String(data: data, encoding: .utf8) {
+                data = Data(text.replacingOccurrences(of: old, with: new).utf8)
+            }
+            try data.write(to: URL(fileURLWithPath: edited + "/" + name))
+        }
+        let recordings = try RecordingFolder(path: edited).load()
+        for recording in recordings.values { try RecordingFolder(path: target).save(recording) }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A small Unsplash: 40 photos in pages of 15, each photo by id, and their pictures, served
+/// by a `LoopbackServer` with the real API's shapes (extra fields included, so decoding is
+/// shown to ignore them). Tests of the photos pack and the recorded `http` folders of the
+/// goldens and examples come from it.
+///
+/// Special pages: 94 closes the connection mid-body, 95 hangs up without answering, 97 answers 403 `Rate Limit Exceeded` (text), 98 a 200 that is not JSON,
+/// 99 a 500, 96 a 200 with an `errors` object. Photo `BrokenPic000` has an HTML "picture".
+public enum UnsplashFixture {
+    public static let accessKey = "fixture-access-key"
+
+    public struct Photo: Sendable {
+        public var id: String
+        public var width: Int
+        public var height: Int
+    }
+
+    public static let photos: [Photo] = (0..<40).map { n in
+        let id =
+            n == 7
+            ? "BrokenPic000"
+            : String(format: "ph%02d", n)
+                + String("abcdefghijklmnopqrstuvwxyz".shuffledBy(n))
+                .prefix(7)
+        let widths = [4000, 3000, 6000, 5472, 2400]
+        let heights = [6000, 4000, 4000, 3648, 3600]
+        return Photo(id: id, width: widths[n % 5], height: heights[(n / 2) % 5])
+    }
+
+    /// The picture a photo's `small` URL serves: a tiny PNG of the photo's proportions.
+    public static func picture(_ photo: Photo) -> [UInt8] {
+        photo.id == "BrokenPic000"
+            ? Array("<html>not found</html>".utf8)
+            : SampleImages.png(width: photo.width / 200, height: photo.height / 200)
+    }
+
+    static func json(_ photo: Photo, imageBase: String) -> String {
+        let url = "\(imageBase)/photo-\(photo.id)"
+        return """
+            {"id":"\(photo.id)","created_at":"2024-01-0\(photo.width % 9 + 1)T10:00:00Z","width":\(photo.width),\
+            "height":\(photo.height),"color":"#40261a","blur_hash":"LPE{%9","description":null,\
+            "alt_description":"a photo","likes":\(photo.height % 97),"urls":{"raw":"\(url)?ixid=1",\
+            "full":"\(url)?q=85","regular":"\(url)?w=1080","small":"\(url)?w=400","thumb":"\(url)?w=200"},\
+            "links":{"self":"https://api.unsplash.com/photos/\(photo.id)"},\
+            "user":{"id":"u1","username":"closet","name":"Closet Fixture"}}
+            """
+    }
+
+    /// Answers like the API, with picture URLs under `imageBase` (by default this server).
+    public static func handler(imageBase: String?)
+        -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
+    {
+        { request, serverBase in
+            let images = imageBase ?? serverBase + "/images"
+            if request.path.hasPrefix("/images/photo-") {
+                let id = String(request.path.dropFirst("/images/photo-".count))
+                guard let photo = photos.first(where: { $0.id == id }) else { return .json("{}", status: 404) }
+                let type = photo.id == "BrokenPic000" ? "text/html" : "image/png"
+                return .respond(status: 200, headers: ["Content-Type": type], body: Data(picture(photo)))
+            }
+            guard request.header("Authorization") == "Client-ID \(accessKey)" else {
+                return .json(#"{"errors":["OAuth error: The access token is invalid"]}"#, status: 401)
+            }
+            if request.path == "/photos" {
+                let page = Int(request.query["page"] ?? "1") ?? 1
+                let perPage = Int(request.query["per_page"] ?? "10") ?? 10
+                switch page {
+                case 94: return .closeMidBody(declared: 5000, sent: Data("[{\"id\":".utf8))
+                case 95: return .hangUp
+                case 96: return .json(#"{"errors":["Per page is too large"]}"#)
+                case 97:
+                    return .respond(
+                        status: 403, headers: ["Content-Type": "text/plain"], body: Data("Rate Limit Exceeded".utf8))
+                case 98:
+                    return .respond(
+                        status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>maintenance</html>".utf8)
+                    )
+                case 99: return .json(#"{"errors":["Internal server error"]}"#, status: 500)
+                default: break
+                }
+                let start = max(0, (page - 1) * perPage)
+                let slice = start < photos.count ? Array(photos[start..<min(photos.count, start + perPage)]) : []
+                return .json("[" + slice.map { json($0, imageBase: images) }.joined(separator: ",") + "]")
+            }
+            if request.path.hasPrefix("/photos/") {
+                let id = String(request.path.dropFirst("/photos/".count))
+                guard let photo = photos.first(where: { $0.id == id }) else {
+                    return .json(#"{"errors":["Couldn't find Photo"]}"#, status: 404)
+                }
+                return .json(json(photo, imageBase: images))
+            }
+            return .json(#"{"errors":["Not found"]}"#, status: 404)
+        }
+    }
+
+    /// A running fixture server.
+    public static func server(imageBase: String? = nil) throws -> LoopbackServer {
+        let handler = handler(imageBase: imageBase)
+        let base = BaseBox()
+        let server = try LoopbackServer { request in handler(request, base.value) }
+        base.value = server.baseURL
+        return server
+    }
+
+    final class BaseBox: @unchecked Sendable {
+        var value = ""
+    }
+}
+
+extension String {
+    /// A fixed reordering of the letters (ids that look random and are the same every run).
+    fileprivate func shuffledBy(_ seed: Int) -> String {
+        var letters = Array(self)
+        var state = UInt64(seed + 1) &* 0x9E37_79B9_7F4A_7C15
+        for index in letters.indices.reversed() where index > 0 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            letters.swapAt(index, Int(state >> 33) % (index + 1))
+        }
+        return String(letters)
+    }
+}

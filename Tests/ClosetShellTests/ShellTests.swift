@@ -170,15 +170,23 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 @Suite struct ProcessTests {
     static let binary = repositoryRoot + "/.build/debug/closet"
 
-    func run(_ arguments: [String], stdin: String = "") throws -> (status: Int32, out: String, err: String) {
-        try run(arguments, stdinBytes: Array(stdin.utf8))
+    func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        try run(arguments, stdinBytes: Array(stdin.utf8), environment: environment)
     }
 
-    /// Standard input as raw bytes (which need not be UTF-8).
-    func run(_ arguments: [String], stdinBytes: [UInt8]) throws -> (status: Int32, out: String, err: String) {
+    /// Standard input as raw bytes (which need not be UTF-8); `environment` is added to this
+    /// process's.
+    func run(_ arguments: [String], stdinBytes: [UInt8], environment: [String: String] = [:]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

@@ -36,6 +36,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let host = DiscardingHost()
     var configuration = SessionFactory.Configuration()
     configuration.deterministic = true
+    // Nothing leaves the process: network commands fail in one line, as in golden tests.
+    configuration.network = .offline(reason: "(fuzzing)")
     // Pick the output format from the first byte so every renderer is exercised.
     let formats = OutputFormat.allCases
     configuration.settings.format = formats[Int(size > 0 ? data[0] : 0) % formats.count]

@@ -12,7 +12,10 @@ enum EditSaved {
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             var photo = try state.savedPhoto(invocation)
-            photo.memo = invocation.text("memo") ?? photo.memo
+            guard let memo = invocation.text("memo") else {
+                throw Diagnostic.needsKey("memo", of: invocation.spec, at: invocation.call.range)
+            }
+            photo.memo = memo
             state.repository.update(photo)
             return Photos.outcome(photo)
         })

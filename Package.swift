@@ -34,6 +34,10 @@ let package = Package(
         .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
+        // BoxOffice_MVVM: the daily box office, movies and posters through a two-tier cache.
+        .target(
+            name: "BoxOfficePack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            path: "Sources/Packs/BoxOffice"),
         // Picterest, the photo saver: the Unsplash feed and saved photos.
         .target(
             name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
@@ -50,7 +54,7 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "ClosetLineEditor",
+                "BoxOfficePack", "ClosetLineEditor",
             ]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
@@ -58,12 +62,15 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "ClosetShell", "ClosetLineEditor",
+                "BoxOfficePack", "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
         .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
+        .testTarget(
+            name: "BoxOfficePackTests",
+            dependencies: ["BoxOfficePack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(
             name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),

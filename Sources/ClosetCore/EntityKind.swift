@@ -26,11 +26,16 @@ public struct EntityKind: Sendable, Hashable {
     public var dataColumns: [String]
     /// Table columns left out when they are empty in every row shown (pictures).
     public var optionalTableColumns: Set<String>
+    /// The singular of another kind this kind's keys also name: a box office row's key is a
+    /// movie code, so `show movie @3` takes row 3 of `list boxoffice`.
+    public var namesEntity: String?
 
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
-        tableColumns: [String], dataColumns: [String], optionalTableColumns: Set<String> = []
+        tableColumns: [String], dataColumns: [String], optionalTableColumns: Set<String> = [],
+        namesEntity: String? = nil
     ) {
+        self.namesEntity = namesEntity
         self.optionalTableColumns = optionalTableColumns
         self.singular = singular
         self.plural = plural
@@ -43,6 +48,10 @@ public struct EntityKind: Sendable, Hashable {
 
     /// "1 item", "3 items".
     public func counted(_ count: Int) -> String { "\(count) \(count == 1 ? singular : plural)" }
+
+    /// Whether a key of this kind may stand for one of `other` (the same kind, or the kind
+    /// this one names).
+    public func names(_ other: EntityKind) -> Bool { self == other || namesEntity == other.singular }
 
     /// Every word that names this kind: singular, plural, Korean.
     public var words: [String] { [singular, plural, korean] }

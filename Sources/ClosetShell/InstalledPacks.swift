@@ -1,3 +1,4 @@
+import BoxOfficePack
 import ClosetLanguage
 import PhotosPack
 import WardrobePack
@@ -8,6 +9,7 @@ public enum InstalledPacks {
     public static let all: [Pack] = [
         Wardrobe.pack,
         Photos.pack,
+        BoxOfficePack.pack,
     ]
 
     /// The registry every session of this build reads: the shell's dot commands and every

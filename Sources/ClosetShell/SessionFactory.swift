@@ -79,6 +79,14 @@ public enum SessionFactory {
         return Network(transport: transport, environment: configuration.environment)
     }
 
+    /// `$XDG_CACHE_HOME/closet`, else `~/.cache/closet`: where packs keep caches between
+    /// sessions of a durable store.
+    static func cacheRoot(_ environment: [String: String]) -> String? {
+        if let folder = environment["XDG_CACHE_HOME"], folder.hasPrefix("/") { return folder + "/closet" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.cache/closet"
+    }
+
     public static func makeSession(
         store: Store, host: SessionHost, _ configuration: Configuration = Configuration()
     ) throws -> Session {
@@ -87,7 +95,8 @@ public enum SessionFactory {
             configuration.deterministic ? SeededIDGenerator(seed: configuration.seed) : RandomIDGenerator()
         return try Session(
             store: store, host: host, registry: configuration.registry, settings: configuration.settings,
-            clock: clock, ids: ids, isDeterministic: configuration.deterministic, network: network(configuration))
+            clock: clock, ids: ids, isDeterministic: configuration.deterministic, network: network(configuration),
+            cacheRoot: store.location == ":memory:" ? nil : cacheRoot(configuration.environment))
     }
 }
 

@@ -16,6 +16,13 @@ public final class LoopbackServer: @unchecked Sendable {
         public var headers: [(name: String, value: String)]
         public var body: Data
 
+        public init(method: String, target: String, headers: [(name: String, value: String)], body: Data) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+
         public func header(_ name: String) -> String? {
             headers.last { $0.name.lowercased() == name.lowercased() }?.value
         }

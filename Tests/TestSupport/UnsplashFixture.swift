@@ -103,8 +103,9 @@ public enum UnsplashFixture {
         return server
     }
 
-    final class BaseBox: @unchecked Sendable {
-        var value = ""
+    public final class BaseBox: @unchecked Sendable {
+        public var value = ""
+        public init() {}
     }
 }
 

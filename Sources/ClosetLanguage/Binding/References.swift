@@ -22,7 +22,7 @@ public struct References {
         let keys: [EntityKey]
         switch try lookup(word) {
         case .variable(let name, .entities(let held, let list, let isList)):
-            guard held == kind else {
+            guard held.names(kind) else {
                 throw .variableOfOtherKind(name, holds: held, not: kind, at: word.range)
             }
             if expectOne, isList, list.count != 1 {
@@ -32,7 +32,7 @@ public struct References {
         case .variable(let name, .count):
             throw .variableIsCount(name, not: kind, at: word.range)
         case .row(let n, let listing):
-            guard listing.kind == kind else {
+            guard listing.kind.names(kind) else {
                 throw .rowOfOtherKind(word.text, listed: listing.kind, not: kind, at: word.range)
             }
             keys = [listing.keys[n - 1]]

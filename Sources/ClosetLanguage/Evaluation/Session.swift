@@ -75,7 +75,7 @@ public final class Session {
     public init(
         store: Store, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
         clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false,
-        network: Network = .offline()
+        network: Network = .offline(), cacheRoot: String? = nil
     ) throws {
         self.store = store
         self.host = host
@@ -85,7 +85,7 @@ public final class Session {
         self.ids = ids
         self.isDeterministic = isDeterministic
         self.network = network
-        let services = PackServices(store: store, clock: clock, ids: ids, network: network)
+        let services = PackServices(store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot)
         for pack in registry.packs {
             let state = try pack.makeState(services)
             for kind in pack.entityKinds { catalogIndex[kind.singular] = packStates.count }

@@ -42,7 +42,7 @@ public struct CommandRegistry: Sendable {
         index = [:]
         for (position, spec) in commands.enumerated() {
             for path in [spec.path] + spec.aliases {
-                let key = path.count > 1 ? path[0] + " " + normalizedObject(path[1]) : path[0]
+                let key = pathKey(path)
                 if index[key] == nil { index[key] = position }
             }
         }
@@ -91,12 +91,25 @@ public struct CommandRegistry: Sendable {
         return seen
     }
 
+    /// How a path is looked up: `verb`, `verb object` or `verb object what` (`cache stats
+    /// posters`), entity words normalized.
+    public func pathKey(_ path: [String]) -> String {
+        var key = path[0].lowercased()
+        for word in path.dropFirst().prefix(2) { key += " " + normalizedObject(word) }
+        return key
+    }
+
     /// The command a statement's leading words name, and the words left for its parameters.
     public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
         guard let first = words.first else { throw .expectedCommand }
         let verb = first.text.lowercased()
         if !first.isQuoted {
             if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
+            if words.count > 2, !words[1].isQuoted, !words[2].isQuoted,
+                let position = index[pathKey(words.prefix(3).map(\.text))]
+            {
+                return (commands[position], Array(words.dropFirst(3)))
+            }
             if words.count > 1, let position = index[verb + " " + normalizedObject(words[1].text)] {
                 return (commands[position], Array(words.dropFirst(2)))
             }

@@ -10,11 +10,15 @@ public struct PackServices {
     /// Remote APIs: the transport the shell chose (live, replay, record, off) and the
     /// environment's base URLs and keys.
     public let network: Network
+    /// Where a pack may keep caches that outlive the session (`$XDG_CACHE_HOME/closet`);
+    /// nil when they must not (a `:memory:` store, tests): use a private temporary folder.
+    public let cacheRoot: String?
 
-    public init(store: Store, clock: Clock, ids: IDGenerator, network: Network) {
+    public init(store: Store, clock: Clock, ids: IDGenerator, network: Network, cacheRoot: String? = nil) {
         self.store = store
         self.clock = clock
         self.ids = ids
         self.network = network
+        self.cacheRoot = cacheRoot
     }
 }

@@ -26,8 +26,7 @@ public enum RegistryValidator {
             for table in pack.tables { claim(table.name, by: "pack \(pack.name)", what: "table") }
             for spec in registry.commands(of: pack) {
                 for path in [spec.path] + spec.aliases {
-                    let key = path.count > 1 ? path[0] + " " + registry.normalizedObject(path[1]) : path[0]
-                    claim(key, by: "'\(spec.name)' of pack \(pack.name)", what: "command")
+                    claim(registry.pathKey(path), by: "'\(spec.name)' of pack \(pack.name)", what: "command")
                 }
                 if spec.examples.isEmpty { problems.append("'\(spec.name)' has no example") }
                 for example in spec.examples {

@@ -4,9 +4,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The `http` folders the photo goldens and `Examples/photos.closet` replay are recordings
-/// of `UnsplashFixture`, made by `closet test --record`'s own path, with the fixture's
-/// picture URLs then written as Unsplash's. This test records them again and requires the
+/// The `http` folders the photo and box office goldens and the examples replay are
+/// recordings of `UnsplashFixture` and `BoxOfficeFixture`, made by `closet test --record`'s
+/// own path, with the fixtures' picture URLs then written as the real services' hosts. This test records them again and requires the
 /// committed folders to be exactly that, so they cannot drift from the code or the fixture.
 /// After a deliberate change: `CLOSET_REGENERATE_RECORDINGS=1 swift test --filter RecordedFixture`,
 /// then `closet test --update` the goldens.
@@ -14,16 +14,22 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let recorded: [(folder: String, scripts: [String])] = [
-        ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]), ("Examples", ["photos"]),
+        ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]),
+        ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors"]),
+        ("Examples", ["photos", "boxoffice"]),
     ]
-    static let unsplashImages = "https://images.unsplash.com"
 
-    @Test func committedRecordingsAreWhatTheFixtureAnswers() throws {
-        let server = try UnsplashFixture.server()
-        defer { server.stop() }
-        let environment = [
-            "CLOSET_UNSPLASH_URL": server.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
-            "CLOSET_HTTP_HELPER": HelperPath.path,
+    @Test func committedRecordingsAreWhatTheFixturesAnswer() throws {
+        let unsplash = try UnsplashFixture.server()
+        defer { unsplash.stop() }
+        let boxOffice = try BoxOfficeFixture.server()
+        defer { boxOffice.stop() }
+        let environment = BoxOfficeFixture.environment(boxOffice).merging([
+            "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
+        ]) { $1 }
+        let rewrites = [
+            (unsplash.baseURL + "/images", "https://images.unsplash.com"),
+            (boxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
         ]
         let manager = FileManager.default
         let regenerate = ProcessInfo.processInfo.environment["CLOSET_REGENERATE_RECORDINGS"] == "1"
@@ -37,8 +43,7 @@ import Testing
                 _ = try GoldenRunner.transcript(of: copy, record: true, environment: environment)
             }
             let fresh = work + "/fresh"
-            try Self.rewrite(
-                from: work + "/http", into: fresh, replacing: server.baseURL + "/images", with: Self.unsplashImages)
+            try Self.rewrite(from: work + "/http", into: fresh, replacing: rewrites)
             let committed = Self.root + "/" + folder + "/http"
             if regenerate {
                 try? manager.removeItem(atPath: committed)
@@ -57,14 +62,15 @@ import Testing
 
     /// The recordings with one URL prefix written as another (as a person would edit them),
     /// saved again so file names follow the edited request lines.
-    static func rewrite(from source: String, into target: String, replacing old: String, with new: String) throws {
+    static func rewrite(from source: String, into target: String, replacing rewrites: [(String, String)]) throws {
         let manager = FileManager.default
         let edited = source + "-edited"
         try manager.createDirectory(atPath: edited, withIntermediateDirectories: true)
         for name in try manager.contentsOfDirectory(atPath: source) {
             var data = manager.contents(atPath: source + "/" + name) ?? Data()
-            if !name.hasSuffix(".png"), let text = String(data: data, encoding: .utf8) {
-                data = Data(text.replacingOccurrences(of: old, with: new).utf8)
+            if !name.hasSuffix(".png"), !name.hasSuffix(".jpg"), var text = String(data: data, encoding: .utf8) {
+                for (old, new) in rewrites { text = text.replacingOccurrences(of: old, with: new) }
+                data = Data(text.utf8)
             }
             try data.write(to: URL(fileURLWithPath: edited + "/" + name))
         }

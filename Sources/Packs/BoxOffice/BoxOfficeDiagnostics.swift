@@ -1,0 +1,33 @@
+import ClosetCore
+import ClosetLanguage
+
+/// The box office pack's own messages, by id (`boxoffice.*`).
+extension Diagnostic {
+    static func dateOutOfRange(_ day: String, last: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "boxoffice.date-range",
+            "\(day) is outside the box office calendar: days run from \(BoxOfficeCalendar.firstDay) to \(last) (yesterday)",
+            at: range)
+    }
+
+    static func noPosterFound(_ keyword: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("boxoffice.no-poster", "no poster found for '\(keyword)'", at: range)
+    }
+
+    static func posterNotAnImage(_ url: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "boxoffice.poster-not-an-image", "the poster at \(url) is not a PNG or JPEG; nothing was cached", at: range)
+    }
+
+    static func posterCacheUnavailable(_ folder: String) -> Diagnostic {
+        Diagnostic("boxoffice.cache-folder", "cannot use the poster cache folder '\(folder)'", at: nil)
+    }
+
+    static func noSuchMovie(_ code: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("boxoffice.no-movie", "KOBIS has no movie with code '\(code)'", at: range)
+    }
+
+    static func notAMovieCode(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("boxoffice.bad-code", "'\(text)' is not a KOBIS movie code (digits, like 20124079)", at: range)
+    }
+}

@@ -1,0 +1,30 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `list boxoffice [date=<yyyy-mm-dd>]`: the ranking screen for a day (yesterday by the
+/// session clock unless a date is given), from KOBIS.
+enum ListBoxOffice {
+    static let spec = CommandSpec(
+        path: ["list", "boxoffice"],
+        summary: "list a day's box office ranking (default yesterday)",
+        keys: [KeySpec("date", .date, "the day, 2003-11-11 to yesterday (the app's calendar)")],
+        notes: ["Rows: rank, movie code, title, today's and total audience, the change (신작, ⏶N, ⏷N, -), open date."],
+        examples: ["list boxoffice", "list boxoffice date=2012-01-01", "list 박스오피스 date=2024-03-01"],
+        run: { invocation in
+            let state = try invocation.state(BoxOfficeState.self)
+            let last = BoxOfficeCalendar.yesterday(now: state.now())
+            var day: String?
+            if let date = invocation.date("date") {
+                let asked = String(Timestamp.format(date).prefix(10))
+                guard (BoxOfficeCalendar.firstDay...last).contains(asked) else {
+                    throw Diagnostic.dateOutOfRange(asked, last: last, at: invocation.argument("date")?.range)
+                }
+                day = asked
+            }
+            let items = try state.daily(day)
+            return .listing(BoxOfficePack.ranking, items.map { .opaque($0.movieCode) }) {
+                items.map(BoxOfficeRecords.record)
+            }
+        })
+}

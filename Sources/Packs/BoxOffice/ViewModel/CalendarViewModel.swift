@@ -1,0 +1,27 @@
+import Foundation
+
+/// The calendar (reference §2.5): days from 2003-11-11 to yesterday, writing the chosen day
+/// into the ranking screen's shared current date.
+public final class CalendarViewModel {
+    public let currentDate: Observable<String>
+    private let now: Date
+
+    public init(currentDate: Observable<String>, now: Date) {
+        self.currentDate = currentDate
+        self.now = now
+    }
+
+    /// `2003-11-11 ... yesterday`, as `yyyy-MM-dd` (which sorts as dates do).
+    public var availableDateRange: ClosedRange<String> {
+        BoxOfficeCalendar.firstDay...BoxOfficeCalendar.yesterday(now: now)
+    }
+
+    public var currentDateComponents: (year: Int, month: Int, day: Int)? {
+        guard let parts = currentDate.value?.split(separator: "-").compactMap({ Int($0) }), parts.count == 3 else {
+            return nil
+        }
+        return (parts[0], parts[1], parts[2])
+    }
+
+    public func setCurrentDate(_ date: Date) { currentDate.value = BoxOfficeCalendar.day(of: date) }
+}

@@ -38,6 +38,10 @@ let package = Package(
         .target(
             name: "BoxOfficePack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
             path: "Sources/Packs/BoxOffice"),
+        // The open market: products embedded in the store (or a remote server).
+        .target(
+            name: "MarketPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            path: "Sources/Packs/Market"),
         // Picterest, the photo saver: the Unsplash feed and saved photos.
         .target(
             name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
@@ -54,7 +58,7 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "ClosetLineEditor",
+                "BoxOfficePack", "MarketPack", "ClosetLineEditor",
             ]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
@@ -62,7 +66,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "ClosetShell", "ClosetLineEditor",
+                "BoxOfficePack", "MarketPack", "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
@@ -71,6 +75,9 @@ let package = Package(
         .testTarget(
             name: "BoxOfficePackTests",
             dependencies: ["BoxOfficePack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
+        .testTarget(
+            name: "MarketPackTests",
+            dependencies: ["MarketPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),
         .testTarget(
             name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),

@@ -1,5 +1,6 @@
 import BoxOfficePack
 import ClosetLanguage
+import MarketPack
 import PhotosPack
 import WardrobePack
 
@@ -10,6 +11,7 @@ public enum InstalledPacks {
         Wardrobe.pack,
         Photos.pack,
         BoxOfficePack.pack,
+        Market.pack,
     ]
 
     /// The registry every session of this build reads: the shell's dot commands and every

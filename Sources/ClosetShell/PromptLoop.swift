@@ -71,7 +71,7 @@ public final class PromptLoop {
                 }
             case .line(let line):
                 lineNumber += 1
-                editor.remember(line)
+                editor.remember(session.registry.masked(line))
                 guard let source = assembler.add(line, lineNumber: lineNumber) else { continue }
                 execute(source, origin: origin)
                 if !isTerminal, session.settings.bail, session.failureCount > 0 {

@@ -40,8 +40,8 @@ extension Session {
         var text = ""
         for (index, line) in source.lines.enumerated() {
             text +=
-                (index == 0 ? Prompt.primary : Prompt.continuation) + TerminalText.visible(line, keepingTabs: true)
-                + "\n"
+                (index == 0 ? Prompt.primary : Prompt.continuation)
+                + TerminalText.visible(registry.masked(line), keepingTabs: true) + "\n"
         }
         writeOutput(text)
     }
@@ -54,8 +54,10 @@ extension Session {
         case let message as any LocalizedMessage: diagnostic = .appMessage(message.message, at: nil)
         default: diagnostic = .unexpected(error)
         }
+        // The statement is listed under its error with its secrets masked.
+        let shown = source.map { StatementSource(lines: $0.lines.map(registry.masked), firstLine: $0.firstLine) }
         writeOutput(
-            DiagnosticRenderer.render(diagnostic, source: source, origin: origin, color: settings.color),
+            DiagnosticRenderer.render(diagnostic, source: shown, origin: origin, color: settings.color),
             to: .standardError)
     }
 

@@ -91,6 +91,14 @@ public struct CommandRegistry: Sendable {
         return seen
     }
 
+    /// Keys whose values are secrets in some command: masked wherever statements are shown.
+    public var secretKeys: Set<String> {
+        Set(commands.flatMap { $0.keys.filter(\.isSecret).map(\.name) })
+    }
+
+    /// A statement as it may be shown or kept: secret values masked.
+    public func masked(_ line: String) -> String { SecretMask.mask(line, keys: secretKeys) }
+
     /// How a path is looked up: `verb`, `verb object` or `verb object what` (`cache stats
     /// posters`), entity words normalized.
     public func pathKey(_ path: [String]) -> String {

@@ -1,0 +1,42 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `add product ...`: the register screen ("등록"). `id=`, `registered=` and `hash=`
+/// restore a product exactly as `.dump` wrote it (its password hash, never a password).
+enum AddProduct {
+    static let spec = CommandSpec(
+        path: ["add", "product"],
+        summary: "register a product with one to five pictures and a password",
+        keys: ProductForm.keys + [
+            KeySpec("discounted", .count, "the discounted price, lower than the price (할인 가격, 선택 사항)"),
+            Market.password,
+            KeySpec("id", .count, "restore with this id (what .dump writes)"),
+            KeySpec("registered", .date, "restore with this registration time (what .dump writes)"),
+            KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)"),
+        ],
+        notes: ["The password is kept only as a salted hash; it is masked in the echo, errors and history."],
+        examples: [
+            "add product title=\"Mac mini\" price=890000 currency=KRW stock=90 discounted=89000 description=\"M1\" image=mini.png password=1234"
+        ],
+        run: { invocation in
+            let state = try invocation.state(MarketState.self)
+            let form = try ProductForm.new(invocation)
+            if let hashText = invocation.text("hash") {
+                guard let hash = PasswordHash(text: hashText) else {
+                    throw Diagnostic.badPasswordHash(at: invocation.argument("hash")?.range)
+                }
+                let product = StoredProduct(
+                    id: invocation.count("id") ?? ((state.embedded.sequence["last"] ?? 0) + 1), title: form.title ?? "",
+                    descriptions: form.descriptions, price: form.price ?? 0, currency: form.currency ?? .krw,
+                    stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil, pictures: [],
+                    passwordHash: hash, registeredAt: invocation.date("registered") ?? invocation.clock.now())
+                if state.embedded.products[product.id] != nil {
+                    throw Diagnostic.productExists(product.id, at: invocation.argument("id")?.range)
+                }
+                return Market.outcome(try state.embedded.restore(product, images: form.images ?? []))
+            }
+            let item = try state.repository.create(form, password: try ProductForm.password(invocation))
+            return Market.outcome(item)
+        })
+}

@@ -1,0 +1,74 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// Reads `add product` and `edit product` keys into an `ItemForm`, checked as the app's
+/// `ItemEditViewModel.validate` checks them, each failure naming its key; pictures are read
+/// and checked before anything is written.
+enum ProductForm {
+    static let keys: [KeySpec] = [
+        KeySpec("title", .text, "the product's name (제품명)"),
+        KeySpec("price", .count, "the price, a whole number (제품 가격)"),
+        KeySpec("currency", .vocabulary(Currency.info, many: false), "the currency (화폐)"),
+        KeySpec("stock", .count, "how many are in stock (제품 수량)"),
+        KeySpec("description", .text, "the description (제품 설명)"),
+        KeySpec("image", .text, "one to five PNG or JPEG files, separated by commas"),
+    ]
+
+    static func pictures(_ invocation: Invocation) throws(Diagnostic) -> [(bytes: [UInt8], info: ImageInfo)]? {
+        guard let argument = invocation.argument("image"), let text = invocation.text("image") else { return nil }
+        let paths = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard paths.count <= MarketError.maximumImageCount else {
+            throw .tooManyImages(paths.count, at: argument.range)
+        }
+        var pictures: [(bytes: [UInt8], info: ImageInfo)] = []
+        for path in paths {
+            var picture = try invocation.readPicture(path, range: argument.range)
+            picture.info.checksum = Checksum.crc32(picture.bytes)
+            pictures.append(picture)
+        }
+        return pictures
+    }
+
+    static func password(_ invocation: Invocation) throws(Diagnostic) -> String {
+        guard let password = invocation.text("password"), !password.isEmpty else {
+            throw .needsPassword(at: invocation.call.range)
+        }
+        return password
+    }
+
+    /// A whole new product: everything but the discount is required.
+    static func new(_ invocation: Invocation) throws(Diagnostic) -> ItemForm {
+        var form = ItemForm()
+        form.title = invocation.text("title")
+        form.price = invocation.count("price")
+        form.currency = invocation.value(Currency.self, "currency")
+        form.stock = invocation.count("stock")
+        form.descriptions = invocation.text("description")
+        form.discountedPrice = invocation.count("discounted").map { $0 }
+        form.images = try pictures(invocation)
+        if let discount = form.discountedPrice ?? nil, let price = form.price, discount >= price {
+            throw .discountNotBelowPrice(discount, price: price, at: invocation.argument("discounted")?.range)
+        }
+        let required: [(String, Bool)] = [
+            ("title", form.title?.isEmpty == false), ("price", form.price != nil), ("currency", form.currency != nil),
+            ("stock", form.stock != nil),
+            ("description", form.descriptions != nil && form.descriptions != ItemEditViewModel.descriptionPlaceholder),
+            ("image", !(form.images ?? []).isEmpty),
+        ]
+        if let (key, _) = required.first(where: { !$0.1 }) {
+            let placeholder = keys.first { $0.name == key }?.kind.placeholder ?? "<value>"
+            throw .productNeeds(
+                key, placeholder: key == "image" ? "<path>[,<path>...]" : placeholder, at: invocation.call.range)
+        }
+        // The app's own check, last: it must agree.
+        let viewModel = ItemEditViewModel()
+        for _ in form.images ?? [] { _ = viewModel.addImage() }
+        let state = viewModel.validate(
+            titleText: form.title, stockText: form.stock.map(String.init), currencyText: form.currency?.englishName,
+            priceText: form.price.map(String.init), discountedPriceText: (form.discountedPrice ?? nil).map(String.init),
+            descriptionsText: form.descriptions)
+        precondition(state == .satisfied, "the command's checks and validate disagree")
+        return form
+    }
+}

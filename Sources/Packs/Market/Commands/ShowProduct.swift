@@ -1,0 +1,25 @@
+import ClosetCore
+import ClosetLanguage
+
+/// `show product <ref>`: the detail screen.
+enum ShowProduct {
+    static let spec = CommandSpec(
+        path: ["show", "product"],
+        summary: "show one product: the detail screen",
+        parameters: [Market.productParameter],
+        examples: ["show product 17", "show product @1", "show 상품 $mini"],
+        run: { invocation in
+            let state = try invocation.state(MarketState.self)
+            let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
+            return Market.outcome(try state.repository.item(id: id))
+        })
+}
+
+/// `count products`.
+enum CountProducts {
+    static let spec = CommandSpec(
+        path: ["count", "products"],
+        summary: "count products",
+        examples: ["count products"],
+        run: { invocation in .count(try invocation.state(MarketState.self).embedded.count ?? 0) })
+}

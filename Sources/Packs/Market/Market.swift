@@ -1,0 +1,37 @@
+import ClosetCore
+import ClosetLanguage
+
+/// The open market (reference §3) as a pack: products in pages of 20, the detail screen,
+/// register and edit with up to five images, delete with the registrant's password.
+/// Embedded in the store by default.
+public enum Market {
+    public static let pack = Pack(
+        name: "market",
+        summary: "the open market: products in pages of 20, with pictures and the registrant's password (상품)",
+        vocabularies: [Currency.info],
+        entityKinds: [product],
+        tables: [AnyTableSchema(ProductTable.schema), AnyTableSchema(ProductSequenceTable.schema)],
+        commands: [
+            ListProducts.spec, CountProducts.spec, ShowProduct.spec, AddProduct.spec, EditProduct.spec,
+            RemoveProduct.spec,
+        ],
+        makeState: { try MarketState($0) })
+
+    public static let product = EntityKind(
+        singular: "product", plural: "products", korean: "상품", indefinite: "a product", keyStyle: .opaque,
+        tableColumns: ["id", "title", "price", "discounted", "stock", "images", "registered"],
+        dataColumns: [
+            "id", "title", "description", "price", "currency", "stock", "discountedPrice", "images", "registeredAt",
+        ])
+
+    static let productParameter = ParameterSpec(
+        "ref", .reference(product, many: false, allowsNone: false, constraint: nil),
+        "a product: its id, @N of list products, or $variable")
+
+    static let password = KeySpec(
+        "password", .text, "the registrant's password (등록자 인증을 위한 비밀번호)", required: true, secret: true)
+
+    static func outcome(_ item: Item) -> Outcome {
+        .entity(product, .opaque(String(item.id))) { MarketRecords.record(item) }
+    }
+}

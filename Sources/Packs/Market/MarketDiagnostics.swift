@@ -1,0 +1,55 @@
+import ClosetCore
+import ClosetLanguage
+
+/// The market's own messages, by id (`market.*`).
+extension Diagnostic {
+    /// The app's dissatisfied alert, naming what is missing.
+    static func productNeeds(_ key: String, placeholder: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.missing",
+            "missing \(key)=\(placeholder) (\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다)",
+            at: range)
+    }
+
+    static func discountNotBelowPrice(_ discount: Int, price: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.discount", "discounted=\(discount) must be lower than price=\(price) (할인 가격은 제품 가격에 비해 낮아야 합니다)",
+            at: range)
+    }
+
+    static func needsPassword(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.password", "missing password=<text> (등록자 인증을 위한 비밀번호가 필요합니다)", at: range)
+    }
+
+    static func tooManyImages(_ count: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.images", "\(count) images: 이미지는 최대 5개까지만 등록할 수 있습니다", at: range)
+    }
+
+    static func notAProductID(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.bad-id", "'\(text)' is not a product id (1, 2, 3, ...)", at: range)
+    }
+
+    static func badDiscount(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.discount-value", "'discounted' takes a whole number or none, not '\(text)'", at: range)
+    }
+
+    static func badPasswordHash(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.hash", "'hash' takes a password hash as .dump writes it (sha256-N$salt$hash)", at: range)
+    }
+
+    static func nothingToEdit(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.nothing-to-change",
+            "nothing to change: give title=, price=, currency=, stock=, discounted=, description= or image=", at: range)
+    }
+}
+
+extension Diagnostic {
+    static func pageStartsAtOne(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.page", "page numbers start at 1", at: range)
+    }
+
+    static func productExists(_ id: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("market.exists", "a product with id \(id) already exists", at: range)
+    }
+}

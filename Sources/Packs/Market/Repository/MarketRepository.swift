@@ -1,0 +1,149 @@
+import ClosetCore
+import Foundation
+
+/// What a new or edited product carries; nil fields are unchanged on edit.
+public struct ItemForm: Sendable {
+    public var title: String?
+    public var descriptions: String?
+    public var price: Int?
+    public var currency: Currency?
+    public var stock: Int?
+    /// `.some(nil)`: remove the discount (edit's `discounted=none`).
+    public var discountedPrice: Int??
+    /// Checked pictures, in order; nil keeps the product's.
+    public var images: [(bytes: [UInt8], info: ImageInfo)]?
+
+    public init() {}
+}
+
+/// The market behind one protocol: embedded in the store, or a remote open-market server.
+/// Both give the same `Item`s, so commands print the same bytes whichever answers.
+public protocol MarketRepository: AnyObject {
+    /// One page of 20, newest first (`page` counts from 1).
+    func items(page: Int) throws -> ItemList
+    func item(id: Int) throws -> Item
+    func create(_ form: ItemForm, password: String) throws -> Item
+    func update(id: Int, _ form: ItemForm, password: String) throws -> Item
+    func delete(id: Int, password: String) throws -> Item
+    /// How many products there are, when the repository knows without asking.
+    var count: Int? { get }
+}
+
+/// The app's errors, with its own words.
+public enum MarketError: Error, Equatable, LocalizedMessage {
+    case wrongPassword
+    case noSuchProduct(Int)
+    case tooManyImages
+
+    public static let maximumImageCount = 5
+
+    public var message: String {
+        switch self {
+        case .wrongPassword: "비밀번호 오류: 올바른 비밀번호가 아닙니다"
+        case .noSuchProduct(let id): "no product has id \(id)"
+        case .tooManyImages: "이미지 등록 개수 초과: 이미지는 최대 5개까지만 등록할 수 있습니다"
+        }
+    }
+}
+
+/// The market in the store: ids 1, 2, 3… never reused, pictures as blobs, passwords as
+/// salted hashes only.
+final class EmbeddedMarket: MarketRepository {
+    static let pageSize = 20
+    let products: Table<ProductTable>
+    let sequence: Table<ProductSequenceTable>
+    let blobs: BlobStore
+    let newID: () -> UUID
+    let now: () -> Date
+
+    init(_ store: Store, newID: @escaping () -> UUID, now: @escaping () -> Date) throws(StoreError) {
+        products = try store.tables.table(ProductTable.schema)
+        sequence = try store.tables.table(ProductSequenceTable.schema)
+        blobs = store.blobs
+        self.newID = newID
+        self.now = now
+    }
+
+    var count: Int? { products.count }
+
+    /// Newest first: ids only grow, so by id descending.
+    func items(page: Int) throws -> ItemList {
+        let all = products.rows.sorted { $0.id > $1.id }
+        let start = (page - 1) * Self.pageSize
+        let slice = start < all.count ? all[start..<min(all.count, start + Self.pageSize)] : []
+        return ItemList(
+            page: page,
+            items: slice.map { product in
+                var item = product.item
+                item.descriptions = nil  // a list carries neither descriptions nor images, as the API's
+                item.images = nil
+                return item
+            })
+    }
+
+    func stored(_ id: Int) throws -> StoredProduct {
+        guard let product = products[id] else { throw MarketError.noSuchProduct(id) }
+        return product
+    }
+
+    func item(id: Int) throws -> Item { try stored(id).item }
+
+    private func pictures(_ images: [(bytes: [UInt8], info: ImageInfo)]) throws -> [StoredProduct.Picture] {
+        guard images.count <= MarketError.maximumImageCount else { throw MarketError.tooManyImages }
+        var pictures: [StoredProduct.Picture] = []
+        for image in images {
+            let picture = StoredProduct.Picture(id: newID(), info: image.info)
+            try blobs.write(image.bytes, named: picture.name)
+            pictures.append(picture)
+        }
+        return pictures
+    }
+
+    private func hash(_ password: String) -> PasswordHash {
+        let salt = withUnsafeBytes(of: newID().uuid) { Array($0) }
+        return PasswordHash(password: password, salt: salt)
+    }
+
+    func create(_ form: ItemForm, password: String) throws -> Item {
+        let id = (sequence["last"] ?? 0) + 1
+        let product = StoredProduct(
+            id: id, title: form.title ?? "", descriptions: form.descriptions, price: form.price ?? 0,
+            currency: form.currency ?? .krw, stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil,
+            pictures: try pictures(form.images ?? []), passwordHash: hash(password), registeredAt: now())
+        products.upsert(product)
+        sequence.upsert(id)
+        return product.item
+    }
+
+    /// Restores a product exactly as a dump wrote it (its id, time and password hash).
+    func restore(_ product: StoredProduct, images: [(bytes: [UInt8], info: ImageInfo)]) throws -> Item {
+        var product = product
+        product.pictures = try pictures(images)
+        products.upsert(product)
+        if (sequence["last"] ?? 0) < product.id { sequence.upsert(product.id) }
+        return product.item
+    }
+
+    func update(id: Int, _ form: ItemForm, password: String) throws -> Item {
+        var product = try stored(id)
+        guard product.passwordHash.matches(password) else { throw MarketError.wrongPassword }
+        if let title = form.title { product.title = title }
+        if let descriptions = form.descriptions { product.descriptions = descriptions }
+        if let price = form.price { product.price = price }
+        if let currency = form.currency { product.currency = currency }
+        if let stock = form.stock { product.stock = stock }
+        if let discount = form.discountedPrice { product.discountedPrice = discount }
+        if let images = form.images { product.pictures = try pictures(images) }
+        products.upsert(product)
+        return product.item
+    }
+
+    func delete(id: Int, password: String) throws -> Item {
+        let product = try stored(id)
+        guard product.passwordHash.matches(password) else { throw MarketError.wrongPassword }
+        products.remove(id)
+        return product.item
+    }
+
+    func picture(named name: String) -> [UInt8]? { blobs.read(named: name) }
+}

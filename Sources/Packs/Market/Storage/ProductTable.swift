@@ -1,0 +1,111 @@
+import ClosetCore
+import Foundation
+
+/// A product of the embedded market as stored: never the password, only its salted hash.
+public struct StoredProduct: Sendable, Hashable {
+    public struct Picture: Sendable, Hashable {
+        public var id: UUID
+        public var info: ImageInfo
+
+        /// `<UUID>-<CRC32>.png|jpg`, the store's blob name (and the name `images` shows).
+        public var name: String {
+            let hex = String(info.checksum, radix: 16, uppercase: true)
+            let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+            return "\(id.uuidString)-\(checksum).\(info.format == .png ? "png" : "jpg")"
+        }
+    }
+
+    public var id: Int
+    public var title: String
+    public var descriptions: String?
+    public var price: Int
+    public var currency: Currency
+    public var stock: Int
+    public var discountedPrice: Int?
+    public var pictures: [Picture]
+    public var passwordHash: PasswordHash
+    public var registeredAt: Date
+
+    /// As the API would return it.
+    public var item: Item {
+        Item(
+            id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,
+            stock: stock,
+            discountedPrice: discountedPrice, thumbnails: pictures.map(\.name), images: pictures.map(\.name),
+            registrationDate: registeredAt.timeIntervalSince1970)
+    }
+}
+
+/// Products by id; a second table keeps the next id, so ids are never reused.
+enum ProductTable: TableCodec {
+    static let schema = TableSchema<ProductTable>(name: "market.products")
+
+    static func key(of row: StoredProduct) -> Int { row.id }
+
+    static func encode(_ product: StoredProduct, into writer: inout ByteWriter) {
+        writer.u64(UInt64(product.id))
+        writer.string(product.title)
+        writer.u8(product.descriptions == nil ? 0 : 1)
+        if let text = product.descriptions { writer.string(text) }
+        writer.i64(Int64(product.price))
+        writer.u8(UInt8(product.currency.rawValue))
+        writer.i64(Int64(product.stock))
+        writer.u8(product.discountedPrice == nil ? 0 : 1)
+        if let discount = product.discountedPrice { writer.i64(Int64(discount)) }
+        writer.u8(UInt8(product.pictures.count))
+        for picture in product.pictures {
+            writer.uuid(picture.id)
+            writer.u8(picture.info.format == .png ? 1 : 2)
+            writer.u32(UInt32(clamping: picture.info.width))
+            writer.u32(UInt32(clamping: picture.info.height))
+            writer.u64(UInt64(clamping: picture.info.bytes))
+            writer.u32(picture.info.checksum)
+        }
+        writer.string(product.passwordHash.text)
+        writer.date(product.registeredAt)
+    }
+
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> StoredProduct {
+        let id = Int(try reader.u64())
+        let title = try reader.string()
+        let descriptions: String? = try reader.u8() == 0 ? nil : try reader.string()
+        let price = Int(try reader.i64())
+        guard let currency = Currency(rawValue: Int(try reader.u8())) else { throw ByteReader.Malformed() }
+        let stock = Int(try reader.i64())
+        let discount: Int? = try reader.u8() == 0 ? nil : Int(try reader.i64())
+        var pictures: [StoredProduct.Picture] = []
+        for _ in 0..<(try reader.u8()) {
+            let pictureID = try reader.uuid()
+            let format: ImageInfo.Format
+            switch try reader.u8() {
+            case 1: format = .png
+            case 2: format = .jpeg
+            default: throw ByteReader.Malformed()
+            }
+            let info = ImageInfo(
+                format: format, width: Int(try reader.u32()), height: Int(try reader.u32()),
+                bytes: Int(clamping: try reader.u64()), checksum: try reader.u32())
+            pictures.append(StoredProduct.Picture(id: pictureID, info: info))
+        }
+        guard let hash = PasswordHash(text: try reader.string()) else { throw ByteReader.Malformed() }
+        return StoredProduct(
+            id: id, title: title, descriptions: descriptions, price: price, currency: currency, stock: stock,
+            discountedPrice: discount, pictures: pictures, passwordHash: hash, registeredAt: try reader.date())
+    }
+
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+
+    static func blobs(of product: StoredProduct) -> [String] { product.pictures.map(\.name) }
+}
+
+/// The last id given: one row, so a removed product's id is never given again.
+enum ProductSequenceTable: TableCodec {
+    static let schema = TableSchema<ProductSequenceTable>(name: "market.sequence")
+
+    static func key(of row: Int) -> String { "last" }
+    static func encode(_ row: Int, into writer: inout ByteWriter) { writer.u64(UInt64(row)) }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}

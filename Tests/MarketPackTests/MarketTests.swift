@@ -1,0 +1,176 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetShell
+import Foundation
+import TestSupport
+import Testing
+
+@testable import MarketPack
+
+/// Reference §3.5 `DecodingTests` with the app's fixtures (MockItem, MockItemList).
+@Suite struct MarketDecodingTests {
+    static let mockItem = #"""
+        {"id":1,"title":"MacBook Pro","descriptions":"Apple M1 칩은 13형 MacBook Pro에 믿을 수 없을 만큼의 속도와 파워를 선사합니다","price":1690000,"currency":"KRW","stock":1000000000000,"thumbnails":["https://camp-open-market.s3.ap-northeast-2.amazonaws.com/thumbnails/1-1.png","https://camp-open-market.s3.ap-northeast-2.amazonaws.com/thumbnails/1-2.png"],"images":["https://camp-open-market.s3.ap-northeast-2.amazonaws.com/images/1-1.png","https://camp-open-market.s3.ap-northeast-2.amazonaws.com/images/1-2.png"],"registration_date":1611523563.719116}
+        """#
+    static let mockItemList = #"""
+        {"page":1,"items":[
+        {"id":1,"title":"MacBook Pro","price":1690,"currency":"USD","stock":0,"thumbnails":["a","b"],"registration_date":1611523563.7237701},
+        {"id":2,"title":"MacBook Air","price":1290000,"currency":"KRW","stock":1000000000000,"thumbnails":["c"],"registration_date":1611523563.7237701},
+        {"id":3,"title":"Mac mini","price":890000,"currency":"KRW","stock":90,"discounted_price":89000,"thumbnails":["d"],"registration_date":1611523563.7237701},
+        {"id":4,"title":"iPad Pro","price":999000,"currency":"KRW","stock":200000000,"thumbnails":["e"],"registration_date":1611523563.7237701},
+        {"id":5,"title":"Apple Pencil","price":165,"currency":"USD","stock":5000000,"discounted_price":160,"thumbnails":["f"],"registration_date":1611523563.7237701}]}
+        """#
+
+    @Test func mockItemDecodes() throws {
+        let item = try JSONDecoder().decode(Item.self, from: Data(Self.mockItem.utf8))
+        #expect(item.title == "MacBook Pro" && item.images?.count == 2 && item.thumbnails.count == 2)
+        #expect(item.discountedPrice == nil && item.registrationDate == 1_611_523_563.719116)
+    }
+
+    @Test func mockItemListDecodes() throws {
+        let list = try JSONDecoder().decode(ItemList.self, from: Data(Self.mockItemList.utf8))
+        #expect(list.page == 1 && list.items.count == 5 && list.items[0].title == "MacBook Pro")
+        #expect(list.items[2].discountedPrice == 89000 && list.items[0].descriptions == nil)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ItemList.self, from: Data(Self.mockItem.utf8)) }
+    }
+}
+
+/// Reference §3.5 `ItemListCellViewModelTests` labels and `ItemEditViewModelTests`.
+@Suite struct MarketViewModelTests {
+    @Test func labels() {
+        #expect(ItemLabels.stock(12) == "수량 : 12")
+        #expect(ItemLabels.stock(0) == "품절")
+        #expect(ItemLabels.stock(1000) == "수량 : 999+" && ItemLabels.stock(999) == "수량 : 999")
+        #expect(ItemLabels.price(30000, currency: "KRW") == "KRW 30,000")
+        #expect(ItemLabels.price(1_690_000, currency: "KRW") == "KRW 1,690,000")
+    }
+
+    @Test func currenciesAreSortedAsTheAppSortsThem() {
+        #expect(ItemEditViewModel.currencies == ["BTC", "CNY", "EUR", "JPY", "KRW", "USD"])
+        #expect(Currency.allCases.map(\.englishName) == ItemEditViewModel.currencies)
+        #expect(Currency.named("원") == .krw && Currency.named("usd") == .usd)
+    }
+
+    @Test func aValidFormIsSatisfied() {
+        let viewModel = ItemEditViewModel()
+        #expect(viewModel.addImage())
+        let state = viewModel.validate(
+            titleText: "iPhone13 mini", stockText: "13", currencyText: "USD", priceText: "10000",
+            discountedPriceText: "8500", descriptionsText: "작은 아이폰")
+        #expect(state == .satisfied && viewModel.discountedPrice == 8500 && viewModel.price == 10000)
+    }
+
+    @Test func missingFieldsOrADiscountNotBelowThePriceAreDissatisfied() {
+        let empty = ItemEditViewModel()
+        #expect(
+            empty.validate(
+                titleText: nil, stockText: nil, currencyText: nil, priceText: nil, discountedPriceText: nil,
+                descriptionsText: nil) == .dissatisfied)
+        let discount = ItemEditViewModel()
+        _ = discount.addImage()
+        #expect(
+            discount.validate(
+                titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: "100",
+                descriptionsText: "d") == .dissatisfied)
+        let placeholder = ItemEditViewModel()
+        _ = placeholder.addImage()
+        #expect(
+            placeholder.validate(
+                titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
+                descriptionsText: ItemEditViewModel.descriptionPlaceholder) == .dissatisfied)
+        let noImage = ItemEditViewModel()
+        #expect(
+            noImage.validate(
+                titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: "",
+                descriptionsText: "d") == .dissatisfied)
+    }
+
+    @Test func atMostFiveImages() {
+        let viewModel = ItemEditViewModel()
+        #expect((0..<6).map { _ in viewModel.addImage() } == [true, true, true, true, true, false])
+    }
+}
+
+/// A repository that asks for more while it is answering: the use case must not send a
+/// second request (`test_when_loading중일때retrieveItems호출시_then한번만수행`).
+final class ReentrantMarket: MarketRepository {
+    weak var state: MarketState?
+    var requests = 0
+    var nested: ItemList??
+    func items(page: Int) throws -> ItemList {
+        requests += 1
+        nested = .some(try state?.retrieveItems())
+        return ItemList(page: page, items: [])
+    }
+    func item(id: Int) throws -> Item { throw MarketError.noSuchProduct(id) }
+    func create(_ form: ItemForm, password: String) throws -> Item { throw MarketError.wrongPassword }
+    func update(id: Int, _ form: ItemForm, password: String) throws -> Item { throw MarketError.wrongPassword }
+    func delete(id: Int, password: String) throws -> Item { throw MarketError.wrongPassword }
+    var count: Int? { 0 }
+}
+
+@Suite struct MarketUseCaseTests {
+    @Test func oneRequestInFlightAndThePageAfterTheListsPage() throws {
+        let harness = Harness(format: .json)
+        let state = try #require(harness.session.packStates.first { $0 is MarketState } as? MarketState)
+        let market = ReentrantMarket()
+        market.state = state
+        state.repositoryOverride = market
+        let list = try state.retrieveItems()
+        #expect(list?.page == 1 && market.requests == 1)
+        #expect(market.nested == .some(nil))  // the nested call returned without a request
+        #expect(state.nextPage == 2)
+    }
+}
+
+/// Passwords are never stored in clear: a durable store's every byte is searched for them.
+@Suite struct MarketPasswordTests {
+    @Test func theStoreHoldsOnlySaltedHashes() throws {
+        let folder = NSTemporaryDirectory() + "closet-market-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let picture = NSTemporaryDirectory() + "closet-market-\(UUID().uuidString).png"
+        try Data(SampleImages.png(width: 2, height: 2)).write(to: URL(fileURLWithPath: picture))
+        defer { try? FileManager.default.removeItem(atPath: picture) }
+        let passwords = ["correct horse battery staple", "비밀번호1234"]
+        do {
+            let store = try SessionFactory.durableStore(at: folder) { _ in }
+            let host = RecordingHost()
+            host.binaryFiles[picture] = SampleImages.png(width: 2, height: 2)
+            let session = try SessionFactory.makeSession(store: store, host: host)
+            for (index, password) in passwords.enumerated() {
+                #expect(
+                    session.executeAndCommit(
+                        StatementSource(
+                            "add product title=p\(index) price=10 currency=KRW stock=1 description=d image=\(picture) password=\"\(password)\""
+                        )), "\(host.standardError)")
+            }
+            #expect(session.executeAndCommit(StatementSource("edit product 1 password=\"\(passwords[0])\" stock=2")))
+            #expect(!session.executeAndCommit(StatementSource("edit product 1 password=\"\(passwords[1])\" stock=3")))
+            // Nothing the session printed carries a password either.
+            for password in passwords { #expect(!host.transcript.contains(password)) }
+        }
+        let manager = FileManager.default
+        var files = 0
+        for case let name as String in manager.enumerator(atPath: folder)! {
+            guard let bytes = manager.contents(atPath: folder + "/" + name), !bytes.isEmpty else { continue }
+            files += 1
+            for password in passwords {
+                #expect(bytes.range(of: Data(password.utf8)) == nil, "\(name) holds a password")
+            }
+        }
+        #expect(files >= 2)
+    }
+
+    @Test func hashesAreSaltedAndChecked() {
+        let one = PasswordHash(password: "1234", salt: Array(repeating: 1, count: 16))
+        let two = PasswordHash(password: "1234", salt: Array(repeating: 2, count: 16))
+        #expect(one != two && one.matches("1234") && two.matches("1234") && !one.matches("1235"))
+        #expect(PasswordHash(text: one.text) == one && PasswordHash(text: "1234") == nil)
+        #expect(
+            SHA256.hex(SHA256.hash(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let long = Array(repeating: UInt8(ascii: "a"), count: 1000)
+        #expect(SHA256.hex(SHA256.hash(long)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+}

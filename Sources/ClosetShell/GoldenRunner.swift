@@ -114,8 +114,10 @@ public struct GoldenRunner {
     /// Runs one script the golden way and returns its transcript and line owners. Requests
     /// are answered from the `http` folder beside it (none: the network is off); `record`
     /// sends them to the network and re-records that folder.
+    /// `network` overrides all that (tests that run a golden against a live server).
     public static func transcript(
-        of file: String, record: Bool = false, environment: [String: String] = [:]
+        of file: String, record: Bool = false, environment: [String: String] = [:],
+        network: SessionFactory.NetworkMode? = nil
     ) throws -> (text: String, owners: [StatementLocation?]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: (file as NSString).deletingLastPathComponent)
@@ -126,6 +128,10 @@ public struct GoldenRunner {
             configuration.environment = environment
         } else if FileManager.default.fileExists(atPath: recordings) {
             configuration.network = .replay(folder: recordings)
+        }
+        if let network {
+            configuration.network = network
+            configuration.environment = environment
         }
         let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
         host.session = session

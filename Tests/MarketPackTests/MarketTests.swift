@@ -174,3 +174,110 @@ final class ReentrantMarket: MarketRepository {
         #expect(SHA256.hex(SHA256.hash(long)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 }
+
+/// The same statements against the embedded market and against a loopback open-market
+/// server (`CLOSET_MARKET_URL`), through the helper: the same transcript, byte for byte.
+@Suite struct MarketBothWaysTests {
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden/market").path
+
+    func transcript(_ script: String, environment: [String: String]?) throws -> String {
+        try GoldenRunner.transcript(
+            of: Self.goldens + "/" + script, environment: environment ?? [:], network: environment.map { _ in .live }
+        ).text
+    }
+
+    @Test(arguments: ["both-ways.closet", "errors.closet", "paging.closet"])
+    func theSameTranscriptFromBothMarkets(_ script: String) throws {
+        let market = try OpenMarketFixture()
+        defer { market.stop() }
+        let embedded = try transcript(script, environment: nil)
+        let remote = try transcript(
+            script, environment: ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path])
+        #expect(remote == embedded)
+        if remote != embedded {
+            let a = remote.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = embedded.split(separator: "\n", omittingEmptySubsequences: false)
+            for (x, y) in zip(a, b) where x != y { Issue.record("remote: \(x)\nembedded: \(y)") }
+        }
+        #expect(embedded.contains("비밀번호 오류") || script == "paging.closet")
+    }
+
+    @Test func aRolledBackScriptSaysWhatItWroteRemotely() throws {
+        let market = try OpenMarketFixture()
+        defer { market.stop() }
+        var configuration = SessionFactory.Configuration.golden
+        configuration.network = .live
+        configuration.environment = ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
+        configuration.settings.bail = true
+        let host = RecordingHost()
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        let picture = Self.goldens + "/../images/fixtures/knit.png"
+        host.binaryFiles[picture] = SampleImages.png(width: 2, height: 2)
+        _ = session.runScript(
+            "add product title=t price=10 currency=KRW stock=1 description=d image=\(picture) password=p\ncount nothing\n",
+            name: "bail.closet")
+        #expect(host.standardError.contains("note: 1 remote write was made before it stopped and cannot be undone"))
+    }
+}
+
+/// Reference §3.5 `RequestMakerTest` and `NetworkManagerTest`, against the loopback server:
+/// POST and PATCH are multipart with `images[]` parts, DELETE is JSON; nothing a recording
+/// keeps holds the password.
+@Suite struct MarketRequestTests {
+    @Test func requestsAreMadeAsTheAppMadeThem() throws {
+        let market = try OpenMarketFixture()
+        defer { market.stop() }
+        let folder = NSTemporaryDirectory() + "closet-market-rec-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var configuration = SessionFactory.Configuration.golden
+        configuration.network = .record(folder: folder)
+        configuration.environment = ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
+        let host = RecordingHost()
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        host.binaryFiles["a.png"] = SampleImages.png(width: 2, height: 2)
+        host.binaryFiles["b.jpg"] = SampleImages.jpeg(width: 2, height: 2)
+        for line in [
+            "add product title=t price=10 currency=KRW stock=1 description=d image=a.png,b.jpg password=s3cret-pw",
+            "edit product 1 password=s3cret-pw stock=2", "remove product 1 password=s3cret-pw",
+        ] {
+            #expect(session.executeAndCommit(StatementSource(line)), "\(host.standardError)")
+        }
+        let requests = market.server.requests
+        // An edit reads the product first, to check a discount against the price it will have.
+        #expect(requests.map(\.method) == ["POST", "GET", "PATCH", "DELETE"])
+        #expect(requests[0].header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(OpenMarketFixture.multipart(requests[0]).images == 2)
+        #expect(String(decoding: requests[0].body, as: UTF8.self).contains("name=\"images[]\"; filename=\"1.jpeg\""))
+        #expect(requests[2].header("Content-Type")?.hasPrefix("multipart/form-data") == true)
+        #expect(requests[3].header("Content-Type") == "application/json")
+        #expect(String(decoding: requests[3].body, as: UTF8.self) == #"{"password":"s3cret-pw"}"#)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let text = String(
+                decoding: FileManager.default.contents(atPath: folder + "/" + name) ?? Data(), as: UTF8.self)
+            #expect(!text.contains("s3cret-pw"), "\(name)")
+        }
+        #expect(!host.transcript.contains("s3cret-pw"))
+    }
+
+    @Test func aServerThatIsDownIsOneLine() throws {
+        let market = try OpenMarketFixture()
+        market.stop()
+        var configuration = SessionFactory.Configuration.golden
+        configuration.network = .live
+        configuration.environment = ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
+        let host = RecordingHost()
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        #expect(!session.executeAndCommit(StatementSource("list products")))
+        #expect(
+            host.standardError.hasPrefix("error: cannot connect to 127.0.0.1:\(market.server.port): connection refused")
+        )
+        configuration.environment = ["CLOSET_MARKET_URL": "market.local"]
+        let badHost = RecordingHost()
+        let bad = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: badHost, configuration)
+        #expect(!bad.executeAndCommit(StatementSource("count products")))
+        #expect(
+            badHost.standardError.hasPrefix(
+                "error: CLOSET_MARKET_URL is not an http:// or https:// URL: 'market.local'"))
+    }
+}

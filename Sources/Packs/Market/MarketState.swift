@@ -6,9 +6,20 @@ import Foundation
 /// The market in one session: the repository (embedded) and the list's use case.
 public final class MarketState: PackState {
     let embedded: EmbeddedMarket
-    /// Tests put another repository here (the remote one will be chosen by configuration).
+    /// The open-market server when `CLOSET_MARKET_URL` is set (or why it cannot be used).
+    let remote: Result<RemoteMarket, NetworkError>?
+    /// Tests put another repository here.
     var repositoryOverride: MarketRepository?
-    var repository: MarketRepository { repositoryOverride ?? embedded }
+
+    /// The market the commands use: a server when `CLOSET_MARKET_URL` is set, else the store.
+    func market() throws(NetworkError) -> MarketRepository {
+        if let repositoryOverride { return repositoryOverride }
+        switch remote {
+        case .success(let market)?: return market
+        case .failure(let error)?: throw error
+        case nil: return embedded
+        }
+    }
     /// The list use case's page (`ItemListNetworkUseCase`): the next page to ask for.
     private(set) var nextPage = 1
     private var loading = false
@@ -17,6 +28,30 @@ public final class MarketState: PackState {
         let ids = services.ids
         let clock = services.clock
         embedded = try EmbeddedMarket(services.store, newID: { ids.next() }, now: { clock.now() })
+        let network = services.network
+        if network.isConfigured(OpenMarketAPI.api) {
+            do {
+                remote = .success(RemoteMarket(network: network, base: try network.base(of: OpenMarketAPI.api) ?? ""))
+            } catch {
+                remote = .failure(error)
+            }
+        } else {
+            remote = nil
+        }
+    }
+
+    /// How many products: the store's, or counted page by page on a server.
+    func count() throws -> Int {
+        let market = try market()
+        if let count = market.count { return count }
+        var total = 0
+        var page = 1
+        while true {
+            let list = try market.items(page: page)
+            total += list.items.count
+            if list.items.count < EmbeddedMarket.pageSize { return total }
+            page += 1
+        }
     }
 
     /// `retrieveItems`: the next page; nil while a load is under way (one request in
@@ -25,7 +60,7 @@ public final class MarketState: PackState {
         guard !loading else { return nil }
         loading = true
         defer { loading = false }
-        let list = try repository.items(page: nextPage)
+        let list = try market().items(page: nextPage)
         nextPage = list.page + 1
         return list
     }

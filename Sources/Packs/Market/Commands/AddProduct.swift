@@ -36,7 +36,7 @@ enum AddProduct {
                 }
                 return Market.outcome(try state.embedded.restore(product, images: form.images ?? []))
             }
-            let item = try state.repository.create(form, password: try ProductForm.password(invocation))
+            let item = try state.market().create(form, password: try ProductForm.password(invocation))
             return Market.outcome(item)
         })
 }

@@ -39,13 +39,13 @@ enum EditProduct {
             guard invocation.arguments.contains(where: { $0.key != "password" }) else {
                 throw Diagnostic.nothingToEdit(at: invocation.call.range)
             }
-            let current = try state.repository.item(id: id)
+            let current = try state.market().item(id: id)
             let price = form.price ?? current.price
             if let discount = form.discountedPrice.map({ $0 }) ?? current.discountedPrice, discount >= price {
                 throw Diagnostic.discountNotBelowPrice(
                     discount, price: price,
                     at: invocation.argument("discounted")?.range ?? invocation.argument("price")?.range)
             }
-            return Market.outcome(try state.repository.update(id: id, form, password: password))
+            return Market.outcome(try state.market().update(id: id, form, password: password))
         })
 }

@@ -12,7 +12,7 @@ enum RemoveProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            let item = try state.repository.delete(id: id, password: try ProductForm.password(invocation))
+            let item = try state.market().delete(id: id, password: try ProductForm.password(invocation))
             return .removed(Market.product, .opaque(String(item.id)))
         })
 }

@@ -11,7 +11,7 @@ enum ShowProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            return Market.outcome(try state.repository.item(id: id))
+            return Market.outcome(try state.market().item(id: id))
         })
 }
 
@@ -21,5 +21,5 @@ enum CountProducts {
         path: ["count", "products"],
         summary: "count products",
         examples: ["count products"],
-        run: { invocation in .count(try invocation.state(MarketState.self).embedded.count ?? 0) })
+        run: { invocation in .count(try invocation.state(MarketState.self).count()) })
 }

@@ -34,6 +34,8 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
     case wrongPassword
     case noSuchProduct(Int)
     case tooManyImages
+    case noSuchPage(Int)
+    case remoteCannotRemoveDiscount
 
     public static let maximumImageCount = 5
 
@@ -42,6 +44,9 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
         case .wrongPassword: "비밀번호 오류: 올바른 비밀번호가 아닙니다"
         case .noSuchProduct(let id): "no product has id \(id)"
         case .tooManyImages: "이미지 등록 개수 초과: 이미지는 최대 5개까지만 등록할 수 있습니다"
+        case .noSuchPage(let page): "the open market has no page \(page)"
+        case .remoteCannotRemoveDiscount:
+            "the open-market API cannot remove a discount (discounted=none works on the embedded market)"
         }
     }
 }

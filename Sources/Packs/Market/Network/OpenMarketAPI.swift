@@ -1,0 +1,121 @@
+import ClosetNetwork
+import Foundation
+
+/// The open-market API (reference §3.1, apis.md): `CLOSET_MARKET_URL` has no default; the
+/// market is remote only when it is set.
+enum OpenMarketAPI {
+    static let api = RemoteAPI(
+        name: "market", title: "open market", baseVariable: "CLOSET_MARKET_URL", defaultBase: nil, keyVariable: nil)
+
+    /// `{"error":true,"reason":"..."}`: the server's reason.
+    static func errorDetail(_ response: HTTPResponse) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return nil }
+        return object["reason"] as? String
+    }
+}
+
+/// The market on an open-market server, behind the same protocol as the embedded one:
+/// GET `/items/{page}`, GET `/item/{id}`, POST `/item` and PATCH `/item/{id}` as multipart
+/// with `images[]` parts, DELETE `/item/{id}` with a JSON password; 404 on PATCH or DELETE
+/// means a wrong password.
+final class RemoteMarket: MarketRepository {
+    let network: Network
+    let base: String
+
+    init(network: Network, base: String) {
+        self.network = network
+        self.base = base
+    }
+
+    var count: Int? { nil }
+
+    private func request(
+        _ method: HTTPRequest.Method, _ path: String, body: HTTPBody? = nil, secrets: [String] = []
+    ) -> HTTPRequest {
+        HTTPRequest(method, api: OpenMarketAPI.api.name, base: base, path: path, body: body, secretValues: secrets)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest, notFound: MarketError) throws -> T {
+        let response = try network.send(request)
+        if response.status == 404 { throw notFound }
+        guard response.isSuccess else {
+            throw NetworkError.status(
+                response.status, statusLine: response.statusLine, method: request.method.rawValue,
+                url: request.displayURL, detail: OpenMarketAPI.errorDetail(response))
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw NetworkError.malformed(
+                url: request.displayURL, expected: "an open-market \(T.self == ItemList.self ? "item list" : "item")")
+        }
+    }
+
+    func items(page: Int) throws -> ItemList {
+        try decode(ItemList.self, request(.get, "/items/\(page)"), notFound: .noSuchPage(page))
+    }
+
+    func item(id: Int) throws -> Item {
+        try decode(Item.self, request(.get, "/item/\(id)"), notFound: .noSuchProduct(id))
+    }
+
+    /// The form as the app's `PostItem`/`PatchItem` dictionary: text parts, then one
+    /// `images[]` file part per picture.
+    private func parts(_ form: ItemForm, password: String) -> [MultipartPart] {
+        var parts: [MultipartPart] = []
+        if let title = form.title { parts.append(.field("title", title)) }
+        if let descriptions = form.descriptions { parts.append(.field("descriptions", descriptions)) }
+        if let price = form.price { parts.append(.field("price", String(price))) }
+        if let currency = form.currency { parts.append(.field("currency", currency.englishName)) }
+        if let stock = form.stock { parts.append(.field("stock", String(stock))) }
+        if let discount = form.discountedPrice, let value = discount {
+            parts.append(.field("discounted_price", String(value)))
+        }
+        parts.append(.field("password", password, isSecret: true))
+        for (index, image) in (form.images ?? []).enumerated() {
+            let png = image.info.format == .png
+            parts.append(
+                .file(
+                    "images[]", filename: "\(index).\(png ? "png" : "jpeg")",
+                    contentType: png ? "image/png" : "image/jpeg",
+                    data: Data(image.bytes)))
+        }
+        return parts
+    }
+
+    func create(_ form: ItemForm, password: String) throws -> Item {
+        try decode(
+            Item.self, request(.post, "/item", body: .multipart(parts(form, password: password))),
+            notFound: .wrongPassword)
+    }
+
+    func update(id: Int, _ form: ItemForm, password: String) throws -> Item {
+        // The server cannot remove a discount with a multipart PATCH; say so rather than pretend.
+        if case .some(.none) = form.discountedPrice { throw MarketError.remoteCannotRemoveDiscount }
+        return try write(id) {
+            try decode(
+                Item.self, request(.patch, "/item/\(id)", body: .multipart(parts(form, password: password))),
+                notFound: .wrongPassword)
+        }
+    }
+
+    func delete(id: Int, password: String) throws -> Item {
+        let body = try JSONSerialization.data(withJSONObject: ["password": password])
+        return try write(id) {
+            try decode(
+                Item.self, request(.delete, "/item/\(id)", body: .json(body), secrets: [password]),
+                notFound: .wrongPassword)
+        }
+    }
+
+    /// A 404 on PATCH or DELETE means a wrong password, or no such item: a GET tells which,
+    /// so the message is the embedded market's.
+    private func write(_ id: Int, _ body: () throws -> Item) throws -> Item {
+        do {
+            return try body()
+        } catch MarketError.wrongPassword {
+            _ = try item(id: id)
+            throw MarketError.wrongPassword
+        }
+    }
+}

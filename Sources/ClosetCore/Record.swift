@@ -4,6 +4,9 @@ import Foundation
 /// and dates as ISO 8601; JSON writes each kind as its JSON type.
 public indirect enum FieldValue: Sendable, Hashable {
     case text(String)
+    /// Text a table on a terminal strikes through (an original price beside its discount);
+    /// plain text everywhere else.
+    case struck(String)
     case integer(Int)
     case decimal(Double)
     case bool(Bool)
@@ -17,7 +20,7 @@ public indirect enum FieldValue: Sendable, Hashable {
     public var isNumeric: Bool {
         switch self {
         case .integer, .decimal: true
-        case .text, .bool, .date, .key, .null, .object, .list: false
+        case .text, .struck, .bool, .date, .key, .null, .object, .list: false
         }
     }
 }

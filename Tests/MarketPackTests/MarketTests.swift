@@ -281,3 +281,104 @@ final class ReentrantMarket: MarketRepository {
                 "error: CLOSET_MARKET_URL is not an http:// or https:// URL: 'market.local'"))
     }
 }
+
+/// Reference §3.5 `ItemListViewModelTests`, `ItemListCellViewModelTests`, `ItemDetailViewModelTests`.
+@Suite struct MarketScreenTests {
+    static let list = try! JSONDecoder().decode(ItemList.self, from: Data(MarketDecodingTests.mockItemList.utf8))
+    static let item = try! JSONDecoder().decode(Item.self, from: Data(MarketDecodingTests.mockItem.utf8))
+
+    struct Failure: Error {}
+
+    @Test func listLoadsUpdateAndFailuresAreErrors() throws {
+        var fail = false
+        var resets = 0
+        let viewModel = ItemListViewModel(
+            useCase: {
+                if fail { throw Failure() }
+                return Self.list
+            }, reset: { resets += 1 })
+        #expect(try viewModel.loadItems() == 0..<5 && viewModel.state == .update(0..<5))
+        #expect(try viewModel.loadItems() == 5..<10 && viewModel.state == .update(5..<10))
+        fail = true
+        #expect(throws: Failure.self) { try viewModel.loadItems() }
+        if case .error(let message) = viewModel.state {
+            #expect(message.hasPrefix("UseCase "))
+        } else {
+            Issue.record("\(viewModel.state)")
+        }
+        fail = false
+        #expect(try viewModel.reset() == 0..<5 && resets == 1 && viewModel.items.count == 5)
+        let busy = ItemListViewModel(useCase: { nil }, reset: {})
+        #expect(try busy.loadItems() == nil && busy.state == .empty)
+    }
+
+    @Test func cellLabels() throws {
+        let items = Self.list.items
+        let stock12 = try ItemCellLabels(
+            Item(
+                id: 9, title: "t", descriptions: nil, price: 30000, currency: "KRW", stock: 12, discountedPrice: nil,
+                thumbnails: ["a"], images: nil, registrationDate: 0))
+        #expect(
+            stock12.stock == "수량 : 12" && !stock12.isSoldOut && stock12.price == "KRW 30,000"
+                && !stock12.isPriceStruckThrough)
+        let soldOut = try ItemCellLabels(items[0])
+        #expect(soldOut.stock == "품절" && soldOut.isSoldOut && soldOut.price == "USD 1,690")
+        #expect(try ItemCellLabels(items[1]).stock == "수량 : 999+")
+        let discounted = try ItemCellLabels(items[2])
+        #expect(discounted.isPriceStruckThrough && discounted.isNeededDiscountedLabel)
+        #expect(discounted.price == "KRW 890,000" && discounted.discountedPrice == "KRW 89,000")
+        var noThumbnail = items[0]
+        noThumbnail.thumbnails = []
+        #expect(throws: ItemCellLabels.Problem.emptyPath) { try ItemCellLabels(noThumbnail) }
+    }
+
+    final class OneItem: MarketRepository {
+        var fail = false
+        func items(page: Int) throws -> ItemList { MarketScreenTests.list }
+        func item(id: Int) throws -> Item {
+            if fail { throw MarketError.noSuchProduct(id) }
+            return MarketScreenTests.item
+        }
+        func create(_ form: ItemForm, password: String) throws -> Item { MarketScreenTests.item }
+        func update(id: Int, _ form: ItemForm, password: String) throws -> Item { MarketScreenTests.item }
+        func delete(id: Int, password: String) throws -> Item {
+            guard password == "right" else { throw MarketError.wrongPassword }
+            return MarketScreenTests.item
+        }
+        var count: Int? { 1 }
+    }
+
+    @Test func detailLoadsAndDeletes() throws {
+        let repository = OneItem()
+        let viewModel = ItemDetailViewModel(id: 1, repository: repository)
+        #expect(try viewModel.loadItem().title == "MacBook Pro" && viewModel.state == .update(Self.item))
+        #expect(throws: MarketError.wrongPassword) { try viewModel.deleteItem(password: "wrong") }
+        #expect(viewModel.state == .error("UseCase wrongPassword"))
+        #expect(try viewModel.deleteItem(password: "right").id == 1 && viewModel.state == .delete)
+        repository.fail = true
+        #expect(throws: MarketError.noSuchProduct(1)) { try viewModel.loadItem() }
+        if case .error = viewModel.state {} else { Issue.record("a failed load is an error state") }
+    }
+}
+
+/// The original price is struck through on a terminal (tables in colour) when discounted,
+/// and plain in pipes, files and every other format.
+@Suite struct StruckPriceTests {
+    @Test func aDiscountedPriceIsStruckThroughOnATerminalOnly() {
+        let harness = Harness(format: .table)
+        harness.host.binaryFiles["p.png"] = SampleImages.png(width: 2, height: 2)
+        #expect(
+            harness.run(
+                "add product title=t price=30000 currency=KRW stock=1 discounted=25000 description=d image=p.png password=p"
+            ))
+        #expect(harness.run("add product title=u price=100 currency=KRW stock=1 description=d image=p.png password=p"))
+        let plain = harness.output("list products")
+        #expect(plain.contains("KRW 30,000") && !plain.contains("\u{1B}"))
+        harness.session.settings.color = true
+        let terminal = harness.output("list products")
+        #expect(terminal.contains("\u{1B}[9mKRW 30,000\u{1B}[29m"))
+        #expect(!terminal.contains("\u{1B}[9mKRW 100"))
+        harness.session.settings.format = .json
+        #expect(harness.output("show product 1").contains(#""price":"KRW 30,000""#))
+    }
+}

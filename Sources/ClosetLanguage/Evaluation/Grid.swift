@@ -9,10 +9,28 @@ public struct Grid: Sendable, Hashable {
     /// Whether a table ends with `(N rows)`: listings do, single entities do not.
     public var isListing: Bool
 
-    public init(columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false) {
+    /// Cells a table on a terminal strikes through.
+    public var struck: Set<GridCell>
+
+    public init(
+        columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,
+        struck: Set<GridCell> = []
+    ) {
+        self.struck = struck
         self.columns = columns
         self.rows = rows
         self.numericColumns = numericColumns
         self.isListing = isListing
+    }
+}
+
+/// A cell of a grid, by row and column.
+public struct GridCell: Sendable, Hashable {
+    public var row: Int
+    public var column: Int
+
+    public init(row: Int, column: Int) {
+        self.row = row
+        self.column = column
     }
 }

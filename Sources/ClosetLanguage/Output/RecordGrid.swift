@@ -49,6 +49,12 @@ enum RecordGrid {
                 numeric.insert(column + (listing ? 1 : 0))
             }
         }
+        var struck = Set<GridCell>()
+        for (row, record) in values.enumerated() {
+            for (column, value) in record.enumerated() {
+                if case .struck = value { struck.insert(GridCell(row: row, column: column + (listing ? 1 : 0))) }
+            }
+        }
         if listing {
             columns.insert("#", at: 0)
             // A page `next` fetched numbers on from the rows before it, as `@N` does.
@@ -56,7 +62,7 @@ enum RecordGrid {
             rows = rows.enumerated().map { [String($0.offset + first)] + $0.element }
             numeric.insert(0)
         }
-        return Grid(columns: columns, rows: rows, numericColumns: numeric, isListing: listing)
+        return Grid(columns: columns, rows: rows, numericColumns: numeric, isListing: listing, struck: struck)
     }
 
     private static func isNull(_ value: FieldValue) -> Bool {
@@ -68,7 +74,7 @@ enum RecordGrid {
     /// JSON text.
     static func cell(_ value: FieldValue, forPeople: Bool) -> String {
         switch value {
-        case .text(let text): text
+        case .text(let text), .struck(let text): text
         case .integer(let number): String(number)
         case .decimal(let number): JSONRenderer.number(number)
         case .bool(let flag): flag ? "true" : "false"

@@ -40,8 +40,9 @@ public struct TableRenderer: Sendable {
         } else {
             line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
         }
-        for (row, rowWidths) in zip(rows, cellWidths) {
-            line(row, rowWidths, widths, numeric: grid.numericColumns, into: &out)
+        for (index, (row, rowWidths)) in zip(rows, cellWidths).enumerated() {
+            let struck = color ? Set(row.indices.filter { grid.struck.contains(GridCell(row: index, column: $0)) }) : []
+            line(row, rowWidths, widths, numeric: grid.numericColumns, struck: struck, into: &out)
         }
         if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
         if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
@@ -68,7 +69,7 @@ public struct TableRenderer: Sendable {
     /// between columns, no trailing blanks; or `│ a │ b │` with box drawing.
     private func line(
         _ cells: [String], _ cellWidths: [Int], _ widths: [Int], numeric: Set<Int>, bold: Bool = false,
-        into out: inout [UInt8]
+        struck: Set<Int> = [], into out: inout [UInt8]
     ) {
         let lineStart = out.count
         if boxDrawing { out += Array("│ ".utf8) }
@@ -78,7 +79,9 @@ public struct TableRenderer: Sendable {
             if i > 0 { out += boxDrawing ? Array(" │ ".utf8) : [Self.space, Self.space] }
             if numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
             if bold && !cell.isEmpty { out += Array("\u{1B}[1m".utf8) }
+            if struck.contains(i) && !cell.isEmpty { out += Array("\u{1B}[9m".utf8) }
             out += cell.utf8
+            if struck.contains(i) && !cell.isEmpty { out += Array("\u{1B}[29m".utf8) }
             if bold && !cell.isEmpty { out += Array("\u{1B}[0m".utf8) }
             if !numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
         }

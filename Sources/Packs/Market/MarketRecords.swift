@@ -31,7 +31,8 @@ enum MarketRecords {
                 .date(registered),
             ],
             table: [
-                .integer(item.id), .text(item.title), .text(price), .text(discounted), .text(stock),
+                .integer(item.id), .text(item.title), item.discountedPrice == nil ? .text(price) : .struck(price),
+                .text(discounted), .text(stock),
                 .integer(images.count), .date(registered),
             ])
     }

@@ -65,8 +65,13 @@ public final class MarketState: PackState {
         return list
     }
 
-    /// `reset()`: back to page 1 (or a given page).
-    func reset(page: Int = 1) { nextPage = page }
+    /// `reset()`: back to the first page (`startPage`: 1 unless `page=` asked for another).
+    func reset() { nextPage = startPage }
+    var startPage = 1
+
+    /// The list screen over the use case.
+    private(set) lazy var list = ItemListViewModel(
+        useCase: { [unowned self] in try self.retrieveItems() }, reset: { [unowned self] in self.reset() })
 
     func id(_ key: EntityKey, at range: SourceRange?) throws(Diagnostic) -> Int {
         guard let id = Int(key.text), id > 0 else { throw .notAProductID(key.text, at: range) }

@@ -1,8 +1,9 @@
 import ClosetCore
 import ClosetLanguage
 
-/// `list products [page=<n>]`: the list screen, 20 a page, newest first; `next` loads the
-/// page after (`page = list.page + 1`), as the app does when the list nears its end.
+/// `list products [page=<n>]`: the list screen, 20 a page, newest first, through the app's
+/// list view model; `next` loads the page after (`page = list.page + 1`), as the app does
+/// when the list nears its end.
 enum ListProducts {
     static let spec = CommandSpec(
         path: ["list", "products"],
@@ -13,27 +14,28 @@ enum ListProducts {
             let state = try invocation.state(MarketState.self)
             let page = invocation.count("page") ?? 1
             guard page >= 1 else { throw Diagnostic.pageStartsAtOne(at: invocation.argument("page")?.range) }
-            state.reset(page: page)
-            return try outcome(state, firstRow: 1, invocation)
+            state.startPage = page
+            return try outcome(state, rows: try state.list.reset(), invocation)
         })
 
-    static func next(_ invocation: Invocation, firstRow: Int) throws -> Outcome {
-        try outcome(try invocation.state(MarketState.self), firstRow: firstRow, invocation)
+    /// `next` after a page of products.
+    static func next(_ invocation: Invocation) throws -> Outcome {
+        let state = try invocation.state(MarketState.self)
+        let rows = try state.list.loadItems()
+        if rows?.isEmpty ?? true { throw Diagnostic.noMore(Market.product, at: invocation.call.range) }
+        return try outcome(state, rows: rows, invocation)
     }
 
-    static func outcome(_ state: MarketState, firstRow: Int, _ invocation: Invocation) throws -> Outcome {
-        guard let list = try state.retrieveItems() else {
-            throw Diagnostic.noMore(Market.product, at: invocation.call.range)
-        }
-        if firstRow > 1, list.items.isEmpty { throw Diagnostic.noMore(Market.product, at: invocation.call.range) }
-        let items = list.items
+    static func outcome(_ state: MarketState, rows: Range<Int>?, _ invocation: Invocation) throws -> Outcome {
+        guard let rows else { throw Diagnostic.noMore(Market.product, at: invocation.call.range) }
+        let items = Array(state.list.items[rows])
         var continuation: (@Sendable (Invocation) throws -> Outcome)?
         if items.count == EmbeddedMarket.pageSize {
-            let following = firstRow + items.count
-            continuation = { @Sendable invocation in try ListProducts.next(invocation, firstRow: following) }
+            continuation = { @Sendable invocation in try ListProducts.next(invocation) }
         }
         return .listing(
-            Market.product, items.map { .opaque(String($0.id)) }, page: Page(firstRow: firstRow, next: continuation)
+            Market.product, items.map { .opaque(String($0.id)) },
+            page: Page(firstRow: rows.lowerBound + 1, next: continuation)
         ) { items.map(MarketRecords.record) }
     }
 }

@@ -12,7 +12,8 @@ enum RemoveProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            let item = try state.market().delete(id: id, password: try ProductForm.password(invocation))
+            let password = try ProductForm.password(invocation)
+            let item = try ItemDetailViewModel(id: id, repository: state.market()).deleteItem(password: password)
             return .removed(Market.product, .opaque(String(item.id)))
         })
 }

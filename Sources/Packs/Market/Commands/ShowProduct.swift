@@ -11,7 +11,7 @@ enum ShowProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            return Market.outcome(try state.market().item(id: id))
+            return Market.outcome(try ItemDetailViewModel(id: id, repository: state.market()).loadItem())
         })
 }
 

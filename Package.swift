@@ -42,6 +42,10 @@ let package = Package(
         .target(
             name: "MarketPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
             path: "Sources/Packs/Market"),
+        // 사랑할개, the dog-adoption community.
+        .target(
+            name: "AdoptionPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            path: "Sources/Packs/Adoption"),
         // Picterest, the photo saver: the Unsplash feed and saved photos.
         .target(
             name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
@@ -58,7 +62,7 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "MarketPack", "ClosetLineEditor",
+                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor",
             ]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
@@ -66,7 +70,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "MarketPack", "ClosetShell", "ClosetLineEditor",
+                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
@@ -75,6 +79,9 @@ let package = Package(
         .testTarget(
             name: "BoxOfficePackTests",
             dependencies: ["BoxOfficePack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
+        .testTarget(
+            name: "AdoptionPackTests",
+            dependencies: ["AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),
         .testTarget(
             name: "MarketPackTests",
             dependencies: ["MarketPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),

@@ -1,3 +1,4 @@
+import AdoptionPack
 import BoxOfficePack
 import ClosetLanguage
 import MarketPack
@@ -12,6 +13,7 @@ public enum InstalledPacks {
         Photos.pack,
         BoxOfficePack.pack,
         Market.pack,
+        Adoption.pack,
     ]
 
     /// The registry every session of this build reads: the shell's dot commands and every

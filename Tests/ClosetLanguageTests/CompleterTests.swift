@@ -51,7 +51,7 @@ import WardrobePack
 
     @Test func entitiesAfterAVerb() {
         // Every installed pack's entities (the photos pack adds its own).
-        #expect(texts("list ") == ["clothes", "styles", "photos", "saved", "boxoffice", "products"])
+        #expect(texts("list ") == ["clothes", "styles", "photos", "saved", "boxoffice", "products", "dogs"])
         #expect(texts("add s") == ["style", "saved"])
         #expect(texts("cache ") == ["stats", "limit", "clear"])
     }

@@ -16,6 +16,7 @@ import Testing
     static let recorded: [(folder: String, scripts: [String])] = [
         ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]),
         ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors"]),
+        ("Tests/Golden/adoption", ["dogs", "errors"]),
         ("Examples", ["photos", "boxoffice"]),
     ]
 
@@ -24,12 +25,19 @@ import Testing
         defer { unsplash.stop() }
         let boxOffice = try BoxOfficeFixture.server()
         defer { boxOffice.stop() }
-        let environment = BoxOfficeFixture.environment(boxOffice).merging([
-            "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
-        ]) { $1 }
+        let animals = try AnimalFixture.server()
+        defer { animals.stop() }
+        let environment = BoxOfficeFixture.environment(boxOffice).merging(AnimalFixture.environment(animals)) { $1 }
+            .merging([
+                "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
+            ]) { $1 }
         let rewrites = [
             (unsplash.baseURL + "/images", "https://images.unsplash.com"),
             (boxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
+            (
+                animals.baseURL + "/files",
+                "http://openapi.animal.go.kr/openapi/service/rest/fileDownloadSrvc/files/shelter"
+            ),
         ]
         let manager = FileManager.default
         let regenerate = ProcessInfo.processInfo.environment["CLOSET_REGENERATE_RECORDINGS"] == "1"

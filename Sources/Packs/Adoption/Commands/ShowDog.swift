@@ -1,0 +1,22 @@
+import ClosetCore
+import ClosetLanguage
+
+/// `show dog <ref>`: one animal's detail screen; one not listed in this session is asked
+/// for by its desertion number.
+enum ShowDog {
+    static let spec = CommandSpec(
+        path: ["show", "dog"],
+        summary: "show one shelter animal",
+        parameters: [Adoption.dogParameter],
+        examples: ["show dog 448548202400123", "show dog @1", "show 유기견 $puppy"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let number = try invocation.referenceParameter().text
+            let range = invocation.parameters.first?.range
+            guard !number.isEmpty, number.count <= 30, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw Diagnostic.notADesertionNumber(number, at: range)
+            }
+            guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
+            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { Adoption.record(dog) }
+        })
+}

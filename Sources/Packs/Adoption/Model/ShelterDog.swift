@@ -1,0 +1,48 @@
+import Foundation
+
+/// A shelter animal as the v2 API gives it: every field kept by its API name, in the API's
+/// order (the JSON output keeps them), with the labels the app shows.
+public struct ShelterDog: Sendable, Equatable {
+    public static let fieldNames = [
+        "desertionNo", "happenDt", "happenPlace", "kindFullNm", "upKindCd", "upKindNm", "kindCd", "kindNm", "colorCd",
+        "age", "weight", "noticeNo", "noticeSdt", "noticeEdt", "popfile1", "popfile2", "processState", "sexCd",
+        "neuterYn", "specialMark", "careRegNo", "careNm", "careTel", "careAddr", "careOwnerNm", "orgNm", "updTm",
+    ]
+
+    /// The API's values by field name (numbers the API sends as numbers kept as their text).
+    public var fields: [String: String]
+
+    public init(fields: [String: String]) { self.fields = fields }
+
+    public subscript(_ name: String) -> String { fields[name] ?? "" }
+
+    public var desertionNo: String { self["desertionNo"] }
+
+    /// 수컷, 암컷, 미상.
+    public var sexLabel: String {
+        switch self["sexCd"] {
+        case "M": "수컷"
+        case "F": "암컷"
+        default: "미상"
+        }
+    }
+
+    /// 중성화 O, 중성화 X, 중성화 미상.
+    public var neuteredLabel: String {
+        switch self["neuterYn"] {
+        case "Y": "중성화 O"
+        case "N": "중성화 X"
+        default: "중성화 미상"
+        }
+    }
+
+    /// `2024-05-01 ~ 2024-05-11`.
+    public var noticePeriod: String {
+        "\(Self.dashed(self["noticeSdt"])) ~ \(Self.dashed(self["noticeEdt"]))"
+    }
+
+    static func dashed(_ text: String) -> String {
+        guard text.count == 8, text.allSatisfy(\.isNumber) else { return text }
+        return "\(text.prefix(4))-\(text.dropFirst(4).prefix(2))-\(text.suffix(2))"
+    }
+}

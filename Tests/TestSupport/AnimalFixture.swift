@@ -1,0 +1,118 @@
+import Foundation
+
+/// A small animal-protection API (v2) on a loopback server: 23 animals, filters by
+/// `upkind`, `upr_cd`, `state`, `bgnde`/`endde` (on `happenDt`) and `desertion_no`, pages
+/// of `numOfRows`. Its quirks are the real one's: `"items":""` for no result, one result as
+/// an object, XML gateway errors even with `_type=json`.
+///
+/// Special cases: a wrong `serviceKey` is XML reason 30 (HTTP 200); `bgnde=20000101` is XML
+/// reason 22 (rate limit, HTTP 403); `bgnde=20010101` is `resultCode` 10 in JSON.
+public enum AnimalFixture {
+    /// As issued: `+`, `/` and `=` must reach the server percent-encoded.
+    public static let serviceKey = "fixture/Key+with=="
+
+    struct Animal {
+        var number: String
+        var kind: (upkind: String, name: String, kindCd: String, kindNm: String)
+        var region: (code: String, name: String)
+        var happened: String
+        var state: String
+        var sex: String
+        var neuter: String
+        var age: String
+    }
+
+    static let kinds = [
+        ("417000", "개", "000114", "믹스견"), ("417000", "개", "000054", "진도견"), ("422400", "고양이", "000200", "코리안숏헤어"),
+        ("417000", "개", "000056", "푸들"), ("429900", "기타축", "000117", "토끼"),
+    ]
+    static let regions = [("6110000", "서울특별시"), ("6410000", "경기도"), ("6260000", "부산광역시")]
+
+    static let animals: [Animal] = (0..<23).map { n in
+        Animal(
+            number: "4485482024001\(String(format: "%02d", n))", kind: kinds[n % kinds.count],
+            region: regions[n % regions.count], happened: "202405\(String(format: "%02d", 1 + n))",
+            state: n % 3 == 0 ? "notice" : "protect", sex: ["M", "F", "Q"][n % 3],
+            neuter: ["Y", "N", "U"][(n / 2) % 3],
+            age: "20\(22 + n % 3)(년생)")
+    }
+
+    static func json(_ animal: Animal, imageBase: String) -> String {
+        let (upkind, upKindNm, kindCd, kindNm) = animal.kind
+        let end = String(Int(animal.happened)! + 10)
+        return """
+            {"desertionNo":"\(animal.number)","happenDt":"\(animal.happened)","happenPlace":"\(animal.region.name) 공원 앞",\
+            "kindFullNm":"[\(upKindNm)] \(kindNm)","upKindCd":"\(upkind)","upKindNm":"\(upKindNm)","kindCd":"\(kindCd)",\
+            "kindNm":"\(kindNm)","colorCd":"갈색","age":"\(animal.age)","weight":"\(3 + animal.number.suffix(1).count)(Kg)",\
+            "noticeNo":"\(animal.region.name.prefix(2))-2024-\(animal.number.suffix(3))","noticeSdt":"\(animal.happened)",\
+            "noticeEdt":"\(end)","popfile1":"\(imageBase)/\(animal.number)_1.jpg","popfile2":"\(imageBase)/\(animal.number)_2.jpg",\
+            "processState":"\(animal.state == "notice" ? "공고중" : "보호중")","sexCd":"\(animal.sex)","neuterYn":"\(animal.neuter)",\
+            "specialMark":"사람을 잘 따름","careRegNo":"3110000202400\(animal.number.suffix(1))","careNm":"\(animal.region.name.prefix(2)) 동물보호센터",\
+            "careTel":"02-1234-5678","careAddr":"\(animal.region.name) 보호로 1","careOwnerNm":"보호소장",\
+            "orgNm":"\(animal.region.name)","updTm":"2024-06-01 10:00:00.0"}
+            """
+    }
+
+    static func xml(_ message: String, _ reason: String) -> String {
+        """
+        <OpenAPI_ServiceResponse><cmmMsgHeader><errMsg>SERVICE ERROR</errMsg><returnAuthMsg>\(message)</returnAuthMsg><returnReasonCode>\(reason)</returnReasonCode></cmmMsgHeader></OpenAPI_ServiceResponse>
+        """
+    }
+
+    public static func handler(imageBase: String?)
+        -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
+    {
+        { request, serverBase in
+            let images = imageBase ?? serverBase + "/files"
+            let query = request.query
+            guard request.path == "/abandonmentPublic_v2" else { return .json("{}", status: 404) }
+            guard query["serviceKey"] == serviceKey else {
+                return .respond(
+                    status: 200, headers: ["Content-Type": "text/xml"],
+                    body: Data(xml("SERVICE_KEY_IS_NOT_REGISTERED_ERROR", "30").utf8))
+            }
+            if query["bgnde"] == "20000101" {
+                return .respond(
+                    status: 403, headers: ["Content-Type": "text/xml"],
+                    body: Data(xml("LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "22").utf8))
+            }
+            if query["bgnde"] == "20010101" {
+                return .json(
+                    #"{"response":{"header":{"reqNo":1,"resultCode":"10","resultMsg":"INVALID_REQUEST_PARAMETER_ERROR"}}}"#
+                )
+            }
+            var found = animals
+            if let kind = query["upkind"] { found = found.filter { $0.kind.upkind == kind } }
+            if let region = query["upr_cd"] { found = found.filter { $0.region.code == region } }
+            if let state = query["state"] { found = found.filter { $0.state == state } }
+            if let from = query["bgnde"] { found = found.filter { $0.happened >= from } }
+            if let to = query["endde"] { found = found.filter { $0.happened <= to } }
+            if let number = query["desertion_no"] { found = found.filter { $0.number == number } }
+            let rows = Int(query["numOfRows"] ?? "10") ?? 10
+            let page = Int(query["pageNo"] ?? "1") ?? 1
+            let start = (page - 1) * rows
+            let slice = start < found.count ? Array(found[start..<min(found.count, start + rows)]) : []
+            let items: String
+            switch slice.count {
+            case 0: items = "\"\""
+            case 1: items = #"{"item":\#(json(slice[0], imageBase: images))}"#
+            default: items = #"{"item":[\#(slice.map { json($0, imageBase: images) }.joined(separator: ","))]}"#
+            }
+            return .json(
+                #"{"response":{"header":{"reqNo":12345,"resultCode":"00","resultMsg":"NORMAL SERVICE."},"body":{"items":\#(items),"numOfRows":\#(rows),"pageNo":\#(page),"totalCount":\#(found.count)}}}"#
+            )
+        }
+    }
+
+    public static func server(imageBase: String? = nil) throws -> LoopbackServer {
+        let handler = handler(imageBase: imageBase)
+        let base = UnsplashFixture.BaseBox()
+        let server = try LoopbackServer { request in handler(request, base.value) }
+        base.value = server.baseURL
+        return server
+    }
+
+    public static func environment(_ server: LoopbackServer) -> [String: String] {
+        ["CLOSET_ANIMAL_URL": server.baseURL, "ANIMAL_API_KEY": serviceKey, "CLOSET_HTTP_HELPER": HelperPath.path]
+    }
+}

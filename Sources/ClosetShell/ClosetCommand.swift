@@ -124,14 +124,16 @@ public enum ClosetCommand {
         case .statement(let text):
             var lineNumber = 0
             var assembler = LineAssembler()
+            // Several lines in one -c: errors say which line (`-c:2:7:`), as a script's do.
+            let origin = text.scriptLines.count > 1 ? "-c" : nil
             for line in text.scriptLines {
                 lineNumber += 1
                 if let source = assembler.add(line, lineNumber: lineNumber) {
-                    session.executeAndCommit(source)
+                    session.executeAndCommit(source, origin: origin)
                     if session.quitRequested || (options.bail && session.failureCount > 0) { break }
                 }
             }
-            if let rest = assembler.finish(), !session.quitRequested { session.executeAndCommit(rest) }
+            if let rest = assembler.finish(), !session.quitRequested { session.executeAndCommit(rest, origin: origin) }
         case .run(let files):
             for file in files {
                 let script: (text: String, displayName: String)

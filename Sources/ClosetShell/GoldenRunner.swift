@@ -68,9 +68,10 @@ public struct GoldenRunner {
         }
         if let junit {
             do {
-                try report.xml().write(toFile: junit, atomically: true, encoding: .utf8)
+                try ScriptFile.write(Array(report.xml().utf8), to: junit, relativeTo: nil, creatingFolder: false)
             } catch {
-                output("error: cannot write the JUnit report '\(junit)': \(error.localizedDescription)\n")
+                // In closet's words (no such folder, permission denied), not Foundation's.
+                output("error: \((error as? Diagnostic)?.message ?? "cannot write the JUnit report '\(junit)'")\n")
                 return .failure
             }
         }

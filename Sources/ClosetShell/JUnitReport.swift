@@ -23,7 +23,9 @@ struct JUnitReport {
         for testCase in cases {
             let folder = (testCase.file as NSString).deletingLastPathComponent
             let name = ((testCase.file as NSString).lastPathComponent as NSString).deletingPathExtension
-            let classname = folder.replacingOccurrences(of: "/", with: ".")
+            // An absolute folder would start the class name with a dot.
+            var classname = folder.replacingOccurrences(of: "/", with: ".")
+            while classname.hasPrefix(".") { classname.removeFirst() }
             out +=
                 "    <testcase classname=\"\(Self.escape(classname))\" name=\"\(Self.escape(name))\" file=\"\(Self.escape(testCase.file))\" time=\"\(Self.seconds(testCase.seconds))\""
             if let failure = testCase.failure {

@@ -65,7 +65,10 @@ public struct Options: Equatable {
                 return try value(argument)
             }
             switch argument {
-            case "--store": options.store = try optionValue()
+            case "--store":
+                let store = try optionValue()
+                guard !store.isEmpty else { throw UsageError(message: "'--store' needs a folder or :memory:") }
+                options.store = store
             case "--format":
                 let text = try optionValue()
                 guard let format = OutputFormat(rawValue: text.lowercased()) else {

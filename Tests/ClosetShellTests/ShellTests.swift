@@ -363,3 +363,39 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try ProcessTests().run(["--store", second, "dump"]).out == dumped.out)
     }
 }
+
+/// Issue 10's smaller defects, through the real binary.
+@Suite struct SmallDefectTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func anEmptyStoreOptionIsAUsageError() throws {
+        let result = try ProcessTests().run(["--store=", "-c", "count clothes"])
+        #expect(result.status == 2)
+        #expect(result.err.hasPrefix("error: '--store' needs a folder or :memory:\n"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aMultiLineStatementOptionNamesTheLineOfAnError() throws {
+        let result = try ProcessTests().run(["--store", ":memory:", "-c", "count clothes\ncount clothez"])
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("-c:2:7: error: unknown entity 'clothez'"))
+        let single = try ProcessTests().run(["--store", ":memory:", "-c", "count clothez"])
+        #expect(single.err.hasPrefix("error: unknown entity 'clothez'"))
+    }
+
+    @Test func junitClassNamesOfAbsoluteFoldersDoNotStartWithADot() {
+        var report = JUnitReport()
+        report.cases.append(.init(file: "/tmp/goldens/a.closet", seconds: 0.1, failure: nil))
+        #expect(report.xml().contains("classname=\"tmp.goldens\""))
+    }
+}
+
+extension SmallDefectTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func anUnwritableJUnitPathIsSaidInClosetsWords() throws {
+        let result = try ProcessTests().run([
+            "test", "--junit", "/nonexistent/dir/r.xml", "Tests/Golden/dot/quit.closet",
+        ])
+        #expect(result.status == 1)
+        #expect(result.out.contains("error: cannot write '/nonexistent/dir/r.xml': no such folder '/nonexistent/dir'"))
+    }
+}

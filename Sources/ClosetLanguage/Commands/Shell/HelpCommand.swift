@@ -24,7 +24,7 @@ enum HelpCommand {
 public enum HelpText {
     public static func overview(_ registry: CommandRegistry) -> String {
         let width =
-            (registry.commands.map(\.name.count) + registry.dotCommands.map(\.usage.count) + [letUsage.count]).max()
+            (registry.commands.map(\.name.count) + registry.dotCommands.map(\.listed.count) + [letUsage.count]).max()
             ?? 0
         var out = "Commands:\n"
         out += "  " + pad(letUsage, width) + "  bind the result of a command to a variable\n"
@@ -36,7 +36,7 @@ public enum HelpText {
         }
         out += "\nDot commands:\n"
         for spec in registry.dotCommands {
-            out += "  " + pad(spec.usage, width) + "  " + spec.summary + "\n"
+            out += "  " + pad(spec.listed, width) + "  " + spec.summary + "\n"
         }
         out += values(registry.packs.flatMap(\.vocabularies))
         out += "\nReferences: a full id, an id prefix of 4+ characters, $variable, or @N (row N of the last listing).\n"
@@ -139,4 +139,9 @@ public enum HelpText {
     private static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
+}
+
+extension DotCommandSpec {
+    /// How `.help` lists it: its usage, then its other names (`.quit, .exit`).
+    var listed: String { ([usage] + aliases).joined(separator: ", ") }
 }

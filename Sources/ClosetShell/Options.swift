@@ -24,13 +24,14 @@ public struct Options: Equatable {
     public var replay: String?
     public var record: String?
     public var timeoutSeconds: Int?
+    public var user: String?
 
     /// A usage problem: exit status 2.
     public struct UsageError: Error, Equatable {
         public var message: String
     }
 
-    static let valueOptions = ["--store", "--format", "--seed", "--replay", "--record", "--timeout", "-c"]
+    static let valueOptions = ["--store", "--format", "--seed", "--replay", "--record", "--timeout", "--user", "-c"]
     static let flagOptions = ["--bail", "--echo", "--deterministic", "--offline", "--help", "-h", "--version"]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -90,6 +91,10 @@ public struct Options: Equatable {
                 }
                 options.timeoutSeconds = seconds
             case "--offline": options.offline = try flag(argument, inlineValue)
+            case "--user":
+                let user = try optionValue()
+                guard UserName.isValid(user) else { throw UsageError(message: UserName.rule(user)) }
+                options.user = user
             case "--bail": options.bail = try flag(argument, inlineValue)
             case "--echo": options.echo = try flag(argument, inlineValue)
             case "--deterministic": options.deterministic = try flag(argument, inlineValue)
@@ -201,6 +206,7 @@ public struct Options: Equatable {
           --replay <dir>           answer every request from recordings in <dir>
           --record <dir>           also write every exchange to <dir> (secrets removed)
           --timeout <seconds>      give up a request after this long without progress (default 10)
+          --user <name>            who you are, for authors and likes (default $USER)
           --help, --version
 
         environment: CLOSET_STORE; CLOSET_UNSPLASH_URL (and the other CLOSET_*_URL) replace an API's

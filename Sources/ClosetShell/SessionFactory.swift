@@ -18,6 +18,8 @@ public enum SessionFactory {
         public var network = NetworkMode.live
         /// `--timeout`: whole seconds without progress before a request is given up.
         public var timeoutSeconds = 10
+        /// `--user`; else `$USER`; `tester` in golden tests, so they read the same everywhere.
+        public var user: String?
         /// Base URLs (`CLOSET_*_URL`), keys and `CLOSET_HTTP_HELPER`.
         public var environment: [String: String] = [:]
 
@@ -28,6 +30,7 @@ public enum SessionFactory {
             var configuration = Configuration()
             configuration.deterministic = true
             configuration.settings.echo = true
+            configuration.user = "tester"
             configuration.network = .offline(
                 reason: "in golden tests (put recordings in an 'http' folder beside the test)")
             return configuration
@@ -96,7 +99,8 @@ public enum SessionFactory {
         return try Session(
             store: store, host: host, registry: configuration.registry, settings: configuration.settings,
             clock: clock, ids: ids, isDeterministic: configuration.deterministic, network: network(configuration),
-            cacheRoot: store.location == ":memory:" ? nil : cacheRoot(configuration.environment))
+            cacheRoot: store.location == ":memory:" ? nil : cacheRoot(configuration.environment),
+            user: configuration.user ?? configuration.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "me")
     }
 }
 

@@ -46,13 +46,17 @@ import WardrobePack
         #expect(texts(".mo") == [".mode"])
         #expect(texts(".mode j") == ["json"])
         #expect(texts(".echo ") == ["on", "off"])
-        #expect(texts(".help li") == ["list"])
+        #expect(texts(".help li") == ["list", "like"])
     }
 
     @Test func entitiesAfterAVerb() {
         // Every installed pack's entities (the photos pack adds its own).
-        #expect(texts("list ") == ["clothes", "styles", "photos", "saved", "boxoffice", "products", "dogs"])
-        #expect(texts("add s") == ["style", "saved"])
+        #expect(
+            texts("list ") == [
+                "clothes", "styles", "photos", "saved", "boxoffice", "products", "dogs", "stories", "comments",
+                "donations",
+            ])
+        #expect(texts("add s") == ["style", "saved", "story"])
         #expect(texts("cache ") == ["stats", "limit", "clear"])
     }
 

@@ -17,7 +17,7 @@ import Testing
         ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]),
         ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors"]),
         ("Tests/Golden/adoption", ["dogs", "errors"]),
-        ("Examples", ["photos", "boxoffice"]),
+        ("Examples", ["photos", "boxoffice", "adoption"]),
     ]
 
     @Test func committedRecordingsAreWhatTheFixturesAnswer() throws {

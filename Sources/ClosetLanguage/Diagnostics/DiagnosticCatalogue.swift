@@ -245,6 +245,10 @@ extension Diagnostic {
         Diagnostic("clock.bad-date", "'\(text)' is not a date: use 2024-05-17 or 2024-05-17T09:30:00Z", at: range)
     }
 
+    static func badUserName(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("user.bad-name", UserName.rule(text), at: range)
+    }
+
     static func nothingToContinue(at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "next.nothing-paged", "nothing to continue: 'next' fetches the page after a paged listing (a remote feed)",

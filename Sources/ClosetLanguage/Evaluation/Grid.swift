@@ -11,11 +11,14 @@ public struct Grid: Sendable, Hashable {
 
     /// Cells a table on a terminal strikes through.
     public var struck: Set<GridCell>
+    /// A line a table prints after its rows (`next cursor: ...`).
+    public var footer: String?
 
     public init(
         columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,
-        struck: Set<GridCell> = []
+        struck: Set<GridCell> = [], footer: String? = nil
     ) {
+        self.footer = footer
         self.struck = struck
         self.columns = columns
         self.rows = rows

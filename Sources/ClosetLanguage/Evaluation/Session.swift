@@ -39,6 +39,9 @@ public final class Session {
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
     public let isDeterministic: Bool
+    /// Who is at the prompt (`.user`, `--user`, else `$USER`): packs record it as the author
+    /// of what is written and allow only authors to remove their own.
+    public var user: String
     public let network: Network
     /// Each installed pack's state, in registry order.
     public private(set) var packStates: [any PackState] = []
@@ -75,8 +78,9 @@ public final class Session {
     public init(
         store: Store, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
         clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false,
-        network: Network = .offline(), cacheRoot: String? = nil
+        network: Network = .offline(), cacheRoot: String? = nil, user: String = "me"
     ) throws {
+        self.user = user
         self.store = store
         self.host = host
         self.settings = settings
@@ -85,12 +89,16 @@ public final class Session {
         self.ids = ids
         self.isDeterministic = isDeterministic
         self.network = network
-        let services = PackServices(store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot)
+        let userBox = UserBox()
+        let services = PackServices(
+            store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+            user: { userBox.session?.user ?? "me" })
         for pack in registry.packs {
             let state = try pack.makeState(services)
             for kind in pack.entityKinds { catalogIndex[kind.singular] = packStates.count }
             packStates.append(state)
         }
+        userBox.session = self
     }
 
     /// The state of the pack that holds a kind of entity.
@@ -269,4 +277,9 @@ struct AlreadyReported: Error {}
 public struct StatementLocation: Hashable, Sendable {
     public var origin: String?
     public var line: Int
+}
+
+/// Lets pack states ask who the user is without holding the session.
+final class UserBox {
+    weak var session: Session?
 }

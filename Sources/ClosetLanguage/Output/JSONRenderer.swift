@@ -10,7 +10,12 @@ public enum JSONRenderer {
         switch outcome {
         case .entities(let entities):
             let records = entities.records()
-            if entities.isListing { return "[" + records.map { object($0.fields) }.joined(separator: ",") + "]\n" }
+            if entities.isListing {
+                let rows = "[" + records.map { object($0.fields) }.joined(separator: ",") + "]"
+                guard let cursor = entities.cursor else { return rows + "\n" }
+                return "{" + string(cursor.listName) + ":" + rows + ",\"nextCursor\":"
+                    + (cursor.next.map(string) ?? "null") + "}\n"
+            }
             return records.map { object($0.fields) + "\n" }.joined()
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"

@@ -62,7 +62,9 @@ enum RecordGrid {
             rows = rows.enumerated().map { [String($0.offset + first)] + $0.element }
             numeric.insert(0)
         }
-        return Grid(columns: columns, rows: rows, numericColumns: numeric, isListing: listing, struck: struck)
+        let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
+        return Grid(
+            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, struck: struck, footer: footer)
     }
 
     private static func isNull(_ value: FieldValue) -> Bool {

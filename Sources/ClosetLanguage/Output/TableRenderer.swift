@@ -46,6 +46,7 @@ public struct TableRenderer: Sendable {
         }
         if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
         if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
+        if let footer = grid.footer { out += Array((footer + "\n").utf8) }
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -13,8 +13,14 @@ public struct PackServices {
     /// Where a pack may keep caches that outlive the session (`$XDG_CACHE_HOME/closet`);
     /// nil when they must not (a `:memory:` store, tests): use a private temporary folder.
     public let cacheRoot: String?
+    /// Who is at the prompt now (`.user` changes it during a session).
+    public let user: () -> String
 
-    public init(store: Store, clock: Clock, ids: IDGenerator, network: Network, cacheRoot: String? = nil) {
+    public init(
+        store: Store, clock: Clock, ids: IDGenerator, network: Network, cacheRoot: String? = nil,
+        user: @escaping () -> String = { "me" }
+    ) {
+        self.user = user
         self.store = store
         self.clock = clock
         self.ids = ids

@@ -7,16 +7,44 @@ import ClosetLanguage
 public enum Adoption {
     public static let pack = Pack(
         name: "adoption",
-        summary: "사랑할개: shelter dogs from the animal-protection API (유기견)",
+        summary: "사랑할개: shelter dogs, adoption stories, comments, likes and donations (유기견, 스토리)",
         vocabularies: [Region.info, AnimalKind.info, ShelterState.info],
-        entityKinds: [dog],
-        commands: [ListDogs.spec, ShowDog.spec],
+        entityKinds: [dog, story, comment, donation],
+        tables: [
+            AnyTableSchema(StoryTable.schema), AnyTableSchema(CommentTable.schema), AnyTableSchema(LikeTable.schema),
+            AnyTableSchema(DonationTable.schema), AnyTableSchema(CommunitySequenceTable.schema),
+        ],
+        commands: [
+            ListDogs.spec, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like, Stories.unlike,
+            Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
+            Comments.profile,
+        ],
         makeState: { try AdoptionState($0) })
 
     public static let dog = EntityKind(
         singular: "dog", plural: "dogs", korean: "유기견", indefinite: "a dog", keyStyle: .opaque,
         tableColumns: ["desertionNo", "kind", "sex", "age", "state", "found", "shelter", "notice"],
         dataColumns: ShelterDog.fieldNames)
+
+    public static let story = EntityKind(
+        singular: "story", plural: "stories", korean: "스토리", indefinite: "a story", keyStyle: .opaque,
+        tableColumns: ["id", "title", "author", "likes", "comments", "dog", "created"],
+        dataColumns: ["id", "title", "content", "author", "dog", "images", "likes", "liked", "comments", "createdAt"])
+
+    public static let comment = EntityKind(
+        singular: "comment", plural: "comments", korean: "댓글", indefinite: "a comment", keyStyle: .opaque,
+        tableColumns: ["id", "story", "author", "text", "created"],
+        dataColumns: ["id", "story", "author", "text", "createdAt"])
+
+    public static let donation = EntityKind(
+        singular: "donation", plural: "donations", korean: "후원", indefinite: "a donation", keyStyle: .opaque,
+        tableColumns: ["receipt", "user", "amount", "dog", "message", "status", "created"],
+        dataColumns: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"])
+
+    static let storyParameter = ParameterSpec(
+        "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")
+    static let commentParameter = ParameterSpec(
+        "ref", .reference(comment, many: false, allowsNone: false, constraint: nil), "a comment: its id or @N")
 
     static let dogParameter = ParameterSpec(
         "ref", .reference(dog, many: false, allowsNone: false, constraint: nil),

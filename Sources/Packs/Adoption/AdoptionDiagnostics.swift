@@ -20,3 +20,59 @@ extension Diagnostic {
         Diagnostic("adoption.page", "page numbers start at 1", at: range)
     }
 }
+
+extension Diagnostic {
+    static func notAnID(_ text: String, _ what: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.bad-id", "'\(text)' is not \(what == "story" ? "a story" : "a \(what)") id (1, 2, 3, ...)",
+            at: range)
+    }
+
+    static func noSuch(_ what: String, _ id: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.no-such", "no \(what) has id \(id)", at: range)
+    }
+
+    static func exists(_ what: String, _ id: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.exists", "a \(what) with id \(id) already exists", at: range)
+    }
+
+    static func needs(_ key: String, _ spec: CommandSpec, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.missing", "'\(spec.name)' needs \(key)", at: range)
+    }
+
+    static func onlyTheAuthor(_ what: String, author: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.not-author", "only its author (\(author)) may remove this \(what)", at: range)
+    }
+
+    static func alreadyLiked(_ id: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.liked", "you already like story \(id)", at: range)
+    }
+
+    static func notLiked(_ id: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.not-liked", "you do not like story \(id)", at: range)
+    }
+
+    static func badAmount(_ amount: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.amount", "\(amount) is not a donation: whole won from 1,000 to 1,000,000, in thousands", at: range
+        )
+    }
+
+    static func badLimit(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.limit", "'limit' takes 1 to 100", at: range)
+    }
+
+    static func forgedCursor(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.cursor", "'\(text)' is not a cursor from list stories", at: range)
+    }
+
+    static func staleCursor(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.stale-cursor",
+            "the cursor '\(text)' is not from this store (it names a story never written here)", at: range)
+    }
+
+    static func tooManyStoryImages(_ count: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.images", "\(count) images: a story has at most 5", at: range)
+    }
+}

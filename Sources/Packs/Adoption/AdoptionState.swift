@@ -13,8 +13,13 @@ public final class AdoptionState: PackState {
     /// Rows listed so far for the current query (`next` numbers on).
     var listed = 0
 
+    let community: Community
+    let user: () -> String
+
     init(_ services: PackServices) throws {
         network = services.network
+        community = try Community(services.store)
+        user = services.user
     }
 
     func fetch(_ query: AnimalAPI.Query) throws(NetworkError) -> AnimalAPI.Page {
@@ -35,19 +40,33 @@ public final class AdoptionState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] { [] }
+    public var counts: [(EntityKind, Int)] {
+        [
+            (Adoption.story, community.stories.count), (Adoption.comment, community.comments.count),
+            (Adoption.donation, community.donations.count),
+        ]
+    }
 
-    public func keys(of kind: EntityKind) -> [EntityKey] { seenOrder.map { .opaque($0) } }
+    public func keys(of kind: EntityKind) -> [EntityKey] {
+        if kind == Adoption.story { return community.stories.rows.map { .opaque(String($0.id)) } }
+        if kind == Adoption.comment { return community.comments.rows.map { .opaque(String($0.id)) } }
+        if kind == Adoption.donation { return community.donations.rows.map { .opaque($0.receipt) } }
+        return seenOrder.map { .opaque($0) }
+    }
 
-    /// Any number may name a dog: the API says whether it exists.
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool { kind == Adoption.dog }
+    /// Any key may name one: the commands say "no story 9" or "not a desertion number" in
+    /// their own words.
+    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool { true }
 
     public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? { seen[key.text].map { $0["kindFullNm"] } }
+    public func label(of key: EntityKey, kind: EntityKind) -> String? {
+        if kind == Adoption.story { return Int(key.text).flatMap { community.stories[$0]?.title } }
+        return seen[key.text].map { $0["kindFullNm"] }
+    }
 
     public func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
 
-    /// Shelter dogs come from the API each time: nothing to dump yet.
-    public func dump(into writer: inout DumpWriter) throws {}
+    /// The community (shelter dogs come from the API each time).
+    public func dump(into writer: inout DumpWriter) throws { try CommunityDump.write(community, into: &writer) }
 }

@@ -1,0 +1,161 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// Comments on stories, and donations.
+enum Comments {
+    static func storyID(_ invocation: Invocation) throws(Diagnostic) -> Int {
+        guard let argument = invocation.argument("story"), case .references(_, let keys) = argument.value,
+            let text = keys.first?.text
+        else { throw .needs("story=<ref>", invocation.spec, at: invocation.call.range) }
+        guard let id = Int(text), id > 0 else { throw .notAnID(text, "story", at: argument.range) }
+        return id
+    }
+
+    static let storyKey = KeySpec(
+        "story", .reference(Adoption.story, many: false, allowsNone: false, constraint: nil), "the story",
+        required: true)
+
+    static let add = CommandSpec(
+        path: ["add", "comment"],
+        summary: "comment on a story",
+        keys: [
+            storyKey, KeySpec("text", .text, "the comment", required: true),
+            KeySpec("id", .count, "restore with this id (what .dump writes)"),
+            KeySpec("author", .text, "restore with this author (what .dump writes)"),
+            KeySpec("created", .date, "restore with this time (what .dump writes)"),
+        ],
+        examples: ["add comment story=3 text=\"축하해요!\""],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let story = try Stories.story(state, try storyID(invocation), at: invocation.argument("story")?.range)
+            guard let text = invocation.text("text"), !text.isEmpty else {
+                throw Diagnostic.needs("text=<text>", invocation.spec, at: invocation.call.range)
+            }
+            if let id = invocation.count("id"), state.community.comments[id] != nil {
+                throw Diagnostic.exists("comment", id, at: invocation.argument("id")?.range)
+            }
+            let comment = Comment(
+                id: state.community.take("comment", id: invocation.count("id")), story: story.id,
+                author: invocation.text("author") ?? state.user(), text: text,
+                createdAt: invocation.date("created") ?? invocation.clock.now())
+            state.community.comments.upsert(comment)
+            return .entity(Adoption.comment, .opaque(String(comment.id))) { CommunityRecords.record(comment) }
+        })
+
+    static let list = CommandSpec(
+        path: ["list", "comments"],
+        summary: "list a story's comments, oldest first",
+        keys: [storyKey],
+        examples: ["list comments story=3"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let story = try Stories.story(state, try storyID(invocation), at: invocation.argument("story")?.range)
+            let comments = state.community.commentsOf(story.id)
+            return .listing(Adoption.comment, comments.map { .opaque(String($0.id)) }) {
+                comments.map(CommunityRecords.record)
+            }
+        })
+
+    static let remove = CommandSpec(
+        path: ["remove", "comment"],
+        summary: "remove my comment",
+        parameters: [Adoption.commentParameter],
+        examples: ["remove comment 7"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let text = try invocation.referenceParameter().text
+            guard let id = Int(text), id > 0 else {
+                throw Diagnostic.notAnID(text, "comment", at: invocation.parameters.first?.range)
+            }
+            guard let comment = state.community.comments[id] else {
+                throw Diagnostic.noSuch("comment", id, at: invocation.call.range)
+            }
+            guard comment.author == state.user() else {
+                throw Diagnostic.onlyTheAuthor("comment", author: comment.author, at: invocation.call.range)
+            }
+            state.community.comments.remove(id)
+            return .removed(Adoption.comment, .opaque(String(id)))
+        })
+
+    static let donate = CommandSpec(
+        path: ["donate"],
+        summary: "donate to the shelters (whole KRW, 1,000 to 1,000,000 in thousands): recorded, not charged",
+        keys: [
+            KeySpec("amount", .count, "won, a multiple of 1,000 from 1,000 to 1,000,000", required: true),
+            KeySpec("dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "for this dog"),
+            KeySpec("message", .text, "a message with it"),
+            KeySpec("receipt", .count, "restore with this receipt number (what .dump writes)"),
+            KeySpec("user", .text, "restore as this user's (what .dump writes)"),
+            KeySpec("created", .date, "restore with this time (what .dump writes)"),
+        ],
+        notes: ["No payment provider is reachable: the donation is recorded with a receipt, and nothing is charged."],
+        examples: ["donate amount=10000 message=\"힘내세요\""],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            guard let amount = invocation.count("amount") else {
+                throw Diagnostic.needs("amount=<n>", invocation.spec, at: invocation.call.range)
+            }
+            guard (1000...1_000_000).contains(amount), amount % 1000 == 0 else {
+                throw Diagnostic.badAmount(amount, at: invocation.argument("amount")?.range)
+            }
+            var dog: String?
+            if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {
+                dog = keys.first?.text
+                guard dog?.allSatisfy({ $0.isASCII && $0.isNumber }) == true else {
+                    throw Diagnostic.notADesertionNumber(dog ?? "", at: argument.range)
+                }
+            }
+            if let id = invocation.count("receipt"), state.community.donations[id] != nil {
+                throw Diagnostic.exists("donation", id, at: invocation.argument("receipt")?.range)
+            }
+            let donation = Donation(
+                id: state.community.take("donation", id: invocation.count("receipt")),
+                user: invocation.text("user") ?? state.user(), amount: amount, dog: dog,
+                message: invocation.text("message"),
+                createdAt: invocation.date("created") ?? invocation.clock.now())
+            state.community.donations.upsert(donation)
+            return .entity(Adoption.donation, .opaque(donation.receipt)) { CommunityRecords.record(donation) }
+        })
+
+    static let listDonations = CommandSpec(
+        path: ["list", "donations"],
+        summary: "list my donations",
+        examples: ["list donations"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let mine = state.community.donations.rows.filter { $0.user == state.user() }
+            return .listing(Adoption.donation, mine.map { .opaque($0.receipt) }) { mine.map(CommunityRecords.record) }
+        })
+
+    static let profile = CommandSpec(
+        path: ["show", "profile"],
+        aliases: [["show", "프로필"]],
+        summary: "show a profile: the stories written and liked, and donations with their total",
+        keys: [KeySpec("user", .text, "whose (default me)")],
+        examples: ["show profile", "show profile user=민지"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let user = invocation.text("user") ?? state.user()
+            let community = state.community
+            let written = community.stories.rows.filter { $0.author == user }.sorted { $0.id > $1.id }
+            let likedIDs = Set(community.likes.rows.filter { $0.user == user }.map(\.story))
+            let liked = community.stories.rows.filter { likedIDs.contains($0.id) }.sorted { $0.id > $1.id }
+            let donations = community.donations.rows.filter { $0.user == user }
+            let total = donations.reduce(0) { $0 + $1.amount }
+            let brief = { (story: Story) in
+                FieldValue.object([Field("id", .integer(story.id)), Field("title", .text(story.title))])
+            }
+            return .fields([
+                Field("user", .text(user)), Field("stories", .list(written.map(brief))),
+                Field("liked", .list(liked.map(brief))),
+                Field(
+                    "donations",
+                    .list(
+                        donations.map {
+                            .object([Field("receipt", .text($0.receipt)), Field("amount", .integer($0.amount))])
+                        })), Field("donationTotal", .integer(total)),
+                Field("donationTotalLabel", .text(CommunityRecords.won(total))),
+            ])
+        })
+}

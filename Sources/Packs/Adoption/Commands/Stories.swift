@@ -1,0 +1,184 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// The stories of the community: add, list by cursor, show, like, unlike, remove.
+enum Stories {
+    static func state(_ invocation: Invocation) throws -> AdoptionState { try invocation.state(AdoptionState.self) }
+
+    static func id(_ invocation: Invocation) throws(Diagnostic) -> Int {
+        let text = try invocation.referenceParameter().text
+        guard let id = Int(text), id > 0 else { throw .notAnID(text, "story", at: invocation.parameters.first?.range) }
+        return id
+    }
+
+    static func story(_ state: AdoptionState, _ id: Int, at range: SourceRange?) throws(Diagnostic) -> Story {
+        guard let story = state.community.stories[id] else { throw .noSuch("story", id, at: range) }
+        return story
+    }
+
+    static func outcome(_ state: AdoptionState, _ story: Story) -> Outcome {
+        let community = state.community
+        let record = CommunityRecords.record(
+            story, likes: community.likeCount(story.id),
+            liked: community.likes[LikeTable.key(of: Like(story: story.id, user: state.user()))] != nil,
+            comments: community.commentsOf(story.id))
+        return .entity(Adoption.story, .opaque(String(story.id))) { record }
+    }
+
+    static let add = CommandSpec(
+        path: ["add", "story"],
+        summary: "write an adoption story, with up to five pictures and a dog",
+        keys: [
+            KeySpec("title", .text, "the title", required: true),
+            KeySpec("content", .text, "the story", required: true),
+            KeySpec("image", .text, "up to five PNG or JPEG files, separated by commas"),
+            KeySpec(
+                "dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "the dog it is about"),
+            KeySpec("id", .count, "restore with this id (what .dump writes)"),
+            KeySpec("author", .text, "restore with this author (what .dump writes)"),
+            KeySpec("created", .date, "restore with this time (what .dump writes)"),
+        ],
+        examples: ["add story title=\"우리 콩이\" content=\"입양 1년\" image=kong.jpg dog=448548202400123"],
+        run: { invocation in
+            let state = try state(invocation)
+            guard let title = invocation.text("title"), !title.isEmpty else {
+                throw Diagnostic.needs("title=<text>", invocation.spec, at: invocation.call.range)
+            }
+            guard let content = invocation.text("content"), !content.isEmpty else {
+                throw Diagnostic.needs("content=<text>", invocation.spec, at: invocation.call.range)
+            }
+            var dog: String?
+            if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {
+                dog = keys.first?.text
+                guard dog?.allSatisfy({ $0.isASCII && $0.isNumber }) == true else {
+                    throw Diagnostic.notADesertionNumber(dog ?? "", at: argument.range)
+                }
+            }
+            var pictures: [StoryPicture] = []
+            if let argument = invocation.argument("image"), let text = invocation.text("image") {
+                let paths = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard paths.count <= 5 else { throw Diagnostic.tooManyStoryImages(paths.count, at: argument.range) }
+                var read: [(bytes: [UInt8], info: ImageInfo)] = []
+                for path in paths { read.append(try invocation.readPicture(path, range: argument.range)) }
+                for (bytes, info) in read {
+                    var info = info
+                    info.checksum = Checksum.crc32(bytes)
+                    let picture = StoryPicture(id: invocation.ids.next(), info: info)
+                    try state.community.blobs.write(bytes, named: picture.name)
+                    pictures.append(picture)
+                }
+            }
+            if let id = invocation.count("id"), state.community.stories[id] != nil {
+                throw Diagnostic.exists("story", id, at: invocation.argument("id")?.range)
+            }
+            let story = Story(
+                id: state.community.take("story", id: invocation.count("id")),
+                author: invocation.text("author") ?? state.user(),
+                title: title, content: content, dog: dog, pictures: pictures,
+                createdAt: invocation.date("created") ?? invocation.clock.now())
+            state.community.stories.upsert(story)
+            return outcome(state, story)
+        })
+
+    static let list = CommandSpec(
+        path: ["list", "stories"],
+        summary: "list stories, newest first, by cursor (next continues)",
+        keys: [
+            KeySpec("limit", .count, "how many a page (default 10, at most 100)"),
+            KeySpec("after", .text, "the cursor a page ended with"),
+        ],
+        examples: ["list stories", "list stories limit=5", "list 스토리 after=c3.1a2b3c"],
+        run: { invocation in
+            let state = try state(invocation)
+            let limit = invocation.count("limit") ?? 10
+            guard (1...100).contains(limit) else { throw Diagnostic.badLimit(at: invocation.argument("limit")?.range) }
+            var after: Int?
+            if let text = invocation.text("after") {
+                let range = invocation.argument("after")?.range
+                guard let id = StoryCursor.read(text) else { throw Diagnostic.forgedCursor(text, at: range) }
+                guard id <= state.community.last("story") else { throw Diagnostic.staleCursor(text, at: range) }
+                after = id
+            }
+            return page(state, after: after, limit: limit, firstRow: 1)
+        })
+
+    static func page(_ state: AdoptionState, after: Int?, limit: Int, firstRow: Int) -> Outcome {
+        let (stories, more) = state.community.page(after: after, limit: limit)
+        let cursor = more ? stories.last.map { StoryCursor.make(after: $0.id) } : nil
+        var continuation: (@Sendable (Invocation) throws -> Outcome)?
+        if let last = stories.last?.id, more {
+            let following = firstRow + stories.count
+            continuation = { @Sendable invocation in
+                Stories.page(try Stories.state(invocation), after: last, limit: limit, firstRow: following)
+            }
+        }
+        let records = stories.map { story in
+            CommunityRecords.record(
+                story, likes: state.community.likeCount(story.id),
+                liked: state.community.likes[LikeTable.key(of: Like(story: story.id, user: state.user()))] != nil,
+                comments: state.community.commentsOf(story.id))
+        }
+        return .listing(
+            Adoption.story, stories.map { .opaque(String($0.id)) }, page: Page(firstRow: firstRow, next: continuation),
+            cursor: ListingCursor(listName: "stories", next: cursor)
+        ) { records }
+    }
+
+    static let show = CommandSpec(
+        path: ["show", "story"],
+        summary: "show a story with its likes, whether I like it, and its comments",
+        parameters: [Adoption.storyParameter],
+        examples: ["show story 3", "show story @1"],
+        run: { invocation in
+            let state = try state(invocation)
+            return outcome(state, try story(state, try id(invocation), at: invocation.call.range))
+        })
+
+    static let like = CommandSpec(
+        path: ["like", "story"],
+        summary: "like a story (once per user)",
+        parameters: [Adoption.storyParameter],
+        keys: [KeySpec("user", .text, "restore a like by this user (what .dump writes)")],
+        examples: ["like story 3", "like story @1"],
+        run: { invocation in
+            let state = try state(invocation)
+            let story = try story(state, try id(invocation), at: invocation.call.range)
+            let like = Like(story: story.id, user: invocation.text("user") ?? state.user())
+            guard state.community.likes[LikeTable.key(of: like)] == nil else {
+                throw Diagnostic.alreadyLiked(story.id, at: invocation.call.range)
+            }
+            state.community.likes.upsert(like)
+            return outcome(state, story)
+        })
+
+    static let unlike = CommandSpec(
+        path: ["unlike", "story"],
+        summary: "take back a like",
+        parameters: [Adoption.storyParameter],
+        examples: ["unlike story 3"],
+        run: { invocation in
+            let state = try state(invocation)
+            let story = try story(state, try id(invocation), at: invocation.call.range)
+            guard state.community.likes.remove(LikeTable.key(of: Like(story: story.id, user: state.user()))) != nil
+            else {
+                throw Diagnostic.notLiked(story.id, at: invocation.call.range)
+            }
+            return outcome(state, story)
+        })
+
+    static let remove = CommandSpec(
+        path: ["remove", "story"],
+        summary: "remove my story (with its comments and likes)",
+        parameters: [Adoption.storyParameter],
+        examples: ["remove story 3"],
+        run: { invocation in
+            let state = try state(invocation)
+            let story = try story(state, try id(invocation), at: invocation.call.range)
+            guard story.author == state.user() else {
+                throw Diagnostic.onlyTheAuthor("story", author: story.author, at: invocation.call.range)
+            }
+            state.community.remove(story: story)
+            return .removed(Adoption.story, .opaque(String(story.id)))
+        })
+}

@@ -1,0 +1,182 @@
+import ClosetCore
+import Foundation
+
+/// The community's stored rows: stories, comments, likes, donations, and the last id of
+/// each (so an id is never given twice).
+public struct StoryPicture: Sendable, Hashable {
+    public var id: UUID
+    public var info: ImageInfo
+
+    /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
+    public var name: String {
+        let hex = String(info.checksum, radix: 16, uppercase: true)
+        return
+            "\(id.uuidString)-\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex).\(info.format == .png ? "png" : "jpg")"
+    }
+}
+
+public struct Story: Sendable, Hashable {
+    public var id: Int
+    public var author: String
+    public var title: String
+    public var content: String
+    public var dog: String?
+    public var pictures: [StoryPicture]
+    public var createdAt: Date
+}
+
+public struct Comment: Sendable, Hashable {
+    public var id: Int
+    public var story: Int
+    public var author: String
+    public var text: String
+    public var createdAt: Date
+}
+
+public struct Like: Sendable, Hashable {
+    public var story: Int
+    public var user: String
+}
+
+public struct Donation: Sendable, Hashable {
+    public var id: Int
+    public var user: String
+    public var amount: Int
+    public var dog: String?
+    public var message: String?
+    public var createdAt: Date
+
+    /// `R-000001`.
+    public var receipt: String { "R-" + String(repeating: "0", count: max(0, 6 - String(id).count)) + String(id) }
+}
+
+extension ByteWriter {
+    mutating func optional(_ text: String?) {
+        u8(text == nil ? 0 : 1)
+        if let text { string(text) }
+    }
+}
+
+extension ByteReader {
+    mutating func optional() throws(ByteReader.Malformed) -> String? { try u8() == 0 ? nil : try string() }
+}
+
+enum StoryTable: TableCodec {
+    static let schema = TableSchema<StoryTable>(name: "adoption.stories")
+    static func key(of row: Story) -> Int { row.id }
+    static func encode(_ story: Story, into writer: inout ByteWriter) {
+        writer.u64(UInt64(story.id))
+        writer.string(story.author)
+        writer.string(story.title)
+        writer.string(story.content)
+        writer.optional(story.dog)
+        writer.u8(UInt8(story.pictures.count))
+        for picture in story.pictures {
+            writer.uuid(picture.id)
+            writer.u8(picture.info.format == .png ? 1 : 2)
+            writer.u32(UInt32(clamping: picture.info.width))
+            writer.u32(UInt32(clamping: picture.info.height))
+            writer.u64(UInt64(clamping: picture.info.bytes))
+            writer.u32(picture.info.checksum)
+        }
+        writer.date(story.createdAt)
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Story {
+        let id = Int(try reader.u64())
+        let author = try reader.string()
+        let title = try reader.string()
+        let content = try reader.string()
+        let dog = try reader.optional()
+        var pictures: [StoryPicture] = []
+        for _ in 0..<(try reader.u8()) {
+            let pictureID = try reader.uuid()
+            let format: ImageInfo.Format = try reader.u8() == 1 ? .png : .jpeg
+            pictures.append(
+                StoryPicture(
+                    id: pictureID,
+                    info: ImageInfo(
+                        format: format, width: Int(try reader.u32()), height: Int(try reader.u32()),
+                        bytes: Int(clamping: try reader.u64()), checksum: try reader.u32())))
+        }
+        return Story(
+            id: id, author: author, title: title, content: content, dog: dog, pictures: pictures,
+            createdAt: try reader.date())
+    }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func blobs(of story: Story) -> [String] { story.pictures.map(\.name) }
+}
+
+enum CommentTable: TableCodec {
+    static let schema = TableSchema<CommentTable>(name: "adoption.comments")
+    static func key(of row: Comment) -> Int { row.id }
+    static func encode(_ comment: Comment, into writer: inout ByteWriter) {
+        writer.u64(UInt64(comment.id))
+        writer.u64(UInt64(comment.story))
+        writer.string(comment.author)
+        writer.string(comment.text)
+        writer.date(comment.createdAt)
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Comment {
+        Comment(
+            id: Int(try reader.u64()), story: Int(try reader.u64()), author: try reader.string(),
+            text: try reader.string(),
+            createdAt: try reader.date())
+    }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+}
+
+enum LikeTable: TableCodec {
+    static let schema = TableSchema<LikeTable>(name: "adoption.likes")
+    static func key(of row: Like) -> String { "\(row.story):\(row.user)" }
+    static func encode(_ like: Like, into writer: inout ByteWriter) {
+        writer.u64(UInt64(like.story))
+        writer.string(like.user)
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Like {
+        Like(story: Int(try reader.u64()), user: try reader.string())
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}
+
+enum DonationTable: TableCodec {
+    static let schema = TableSchema<DonationTable>(name: "adoption.donations")
+    static func key(of row: Donation) -> Int { row.id }
+    static func encode(_ donation: Donation, into writer: inout ByteWriter) {
+        writer.u64(UInt64(donation.id))
+        writer.string(donation.user)
+        writer.u64(UInt64(donation.amount))
+        writer.optional(donation.dog)
+        writer.optional(donation.message)
+        writer.date(donation.createdAt)
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Donation {
+        Donation(
+            id: Int(try reader.u64()), user: try reader.string(), amount: Int(try reader.u64()),
+            dog: try reader.optional(),
+            message: try reader.optional(), createdAt: try reader.date())
+    }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+}
+
+/// The last id given per kind (`story`, `comment`, `donation`).
+enum CommunitySequenceTable: TableCodec {
+    struct Row: Sendable, Hashable {
+        var name: String
+        var last: Int
+    }
+    static let schema = TableSchema<CommunitySequenceTable>(name: "adoption.sequence")
+    static func key(of row: Row) -> String { row.name }
+    static func encode(_ row: Row, into writer: inout ByteWriter) {
+        writer.string(row.name)
+        writer.u64(UInt64(row.last))
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Row {
+        Row(name: try reader.string(), last: Int(try reader.u64()))
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}

@@ -1,0 +1,84 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetShell
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AdoptionPack
+
+/// Cursor pagination: paging through stories while any sequence of adds and removes happens
+/// never repeats a story and never skips one that was there the whole time.
+@Suite struct CursorPropertyTests {
+    @Test func pagingNeverRepeatsOrSkips() throws {
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let store = MemoryStore([
+                AnyTableSchema(StoryTable.schema), AnyTableSchema(CommentTable.schema),
+                AnyTableSchema(LikeTable.schema),
+                AnyTableSchema(DonationTable.schema), AnyTableSchema(CommunitySequenceTable.schema),
+            ])
+            let community = try Community(store)
+            func add() {
+                community.stories.upsert(
+                    Story(
+                        id: community.take("story"), author: "u", title: "t", content: "c", dog: nil, pictures: [],
+                        createdAt: Date(timeIntervalSince1970: 0)))
+            }
+            for _ in 0..<Int.random(in: 0...40, using: &random) { add() }
+            let before = Set(community.stories.rows.map(\.id))
+            var removed = Set<Int>()
+            var seen: [Int] = []
+            let limit = Int.random(in: 1...7, using: &random)
+            var cursor: Int?
+            while true {
+                let page = community.page(after: cursor, limit: limit)
+                seen += page.stories.map(\.id)
+                // Meanwhile: adds and removes.
+                for _ in 0..<Int.random(in: 0...3, using: &random) {
+                    if Bool.random(using: &random) {
+                        add()
+                    } else if let victim = community.stories.rows.randomElement(using: &random) {
+                        community.remove(story: victim)
+                        removed.insert(victim.id)
+                    }
+                }
+                guard page.more, let last = page.stories.last else { break }
+                cursor = StoryCursor.read(StoryCursor.make(after: last.id))
+            }
+            #expect(seen.count == Set(seen).count, "round \(round): a story came twice")
+            #expect(before.subtracting(removed).isSubset(of: Set(seen)), "round \(round): a story was skipped")
+            #expect(seen == seen.sorted(by: >), "round \(round): not newest first")
+        }
+    }
+
+    @Test func cursorsAreCheckedNotRead() {
+        #expect(StoryCursor.read(StoryCursor.make(after: 12345)) == 12345)
+        #expect(StoryCursor.read("c9ix.000000") == nil)
+        #expect(StoryCursor.read("") == nil && StoryCursor.read("c.") == nil && StoryCursor.read("12") == nil)
+    }
+}
+
+/// `.dump` round-trips the community byte for byte: stories with pictures, comments,
+/// likes and donations, with their ids, authors and times.
+@Suite struct CommunityDumpTests {
+    @Test func theCommunityRoundTrips() throws {
+        let original = Harness(format: .table)
+        original.host.binaryFiles["kong.png"] = SampleImages.png(width: 3, height: 2)
+        for line in [
+            ".user 민지", "add story title=\"우리 콩이\" content=\"1년\" image=kong.png dog=448548202400100",
+            "add story title=둘 content=\"두 번째\"", ".user 준호", "like story 1", "add comment story=1 text=\"축하해요!\"",
+            "donate amount=5000 message=\"힘내\"", ".user 민지", "like story 2", "remove story 2",
+        ] {
+            #expect(original.run(line), "\(line): \(original.host.standardError)")
+        }
+        let dump = original.output(".dump --images pictures")
+        #expect(dump.contains("add story id=1 author=\"민지\"") && dump.contains("like story 1 user=\"준호\""))
+        let restored = Harness(format: .table)
+        for (path, bytes) in original.host.binaryFiles { restored.host.binaryFiles[path] = bytes }
+        for line in dump.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(restored.run(String(line)), "\(line): \(restored.host.standardError)")
+        }
+        #expect(restored.output(".dump --images pictures") == dump)
+    }
+}

@@ -35,6 +35,8 @@ public struct Recording: Sendable, Equatable {
     public static func key(for request: HTTPRequest) -> String {
         var line = request.method.rawValue + " " + target(of: request, sorted: true)
         if let body = request.body { line += " body=" + bodyDigest(body, secrets: request.secretValues) }
+        // A conditional GET is another exchange than the plain one (a 304 has no body).
+        if let tag = request.header("If-None-Match") { line += " if-none-match=" + tag }
         return line
     }
 
@@ -192,6 +194,9 @@ public struct Recording: Sendable, Equatable {
         var key = method.rawValue + " " + Self.sortedTarget(target)
         if let digest = requestHeaders.last(where: { $0.name.lowercased() == "body-digest" }) {
             key += " body=" + digest.value
+        }
+        if let tag = requestHeaders.last(where: { $0.name.lowercased() == "if-none-match" }) {
+            key += " if-none-match=" + tag.value
         }
         if index < lines.count, lines[index].hasPrefix("FAILED ") {
             // Which failure is rebuilt per request at replay; any request stands in here.

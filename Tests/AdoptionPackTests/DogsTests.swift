@@ -33,8 +33,10 @@ import Testing
         #expect((try json(h.output("next")) as? [[String: Any]])?.count == 10)
         #expect((try json(h.output("next")) as? [[String: Any]])?.count == 3)
         #expect(h.error("next").hasPrefix("error: no more dogs"))
-        let shown = try #require(try json(h.output("show dog @23")) as? [String: Any])
-        #expect(shown["desertionNo"] as? String == "448548202400122")
+        let shown = try #require(try json(h.output("show dog @22")) as? [String: Any])
+        #expect(shown["desertionNo"] as? String == "448548202400121")
+        #expect((shown["picture"] as? [String: Any])?["source"] as? String == "network")
+        #expect(h.error("show dog @23").contains("is not a PNG or JPEG; nothing was cached"))
         let filtered = try #require(
             try json(h.output("list dogs region=서울 kind=dog state=protect from=2024-05-01 to=2024-05-31"))
                 as? [[String: Any]])

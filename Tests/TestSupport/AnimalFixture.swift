@@ -5,6 +5,9 @@ import Foundation
 /// of `numOfRows`. Its quirks are the real one's: `"items":""` for no result, one result as
 /// an object, XML gateway errors even with `_type=json`.
 ///
+/// Pictures are served under `/files` with an `ETag`, and a `304` to a matching
+/// `If-None-Match`; the last animal's picture is an HTML page.
+///
 /// Special cases: a wrong `serviceKey` is XML reason 30 (HTTP 200); `bgnde=20000101` is XML
 /// reason 22 (rate limit, HTTP 403); `bgnde=20010101` is `resultCode` 10 in JSON.
 public enum AnimalFixture {
@@ -65,6 +68,20 @@ public enum AnimalFixture {
         { request, serverBase in
             let images = imageBase ?? serverBase + "/files"
             let query = request.query
+            if request.path.hasPrefix("/files/") {
+                let name = String(request.path.dropFirst("/files/".count))
+                let tag = "\"\(name)-v1\""
+                if request.header("If-None-Match") == tag {
+                    return .respond(status: 304, headers: ["ETag": tag], body: Data())
+                }
+                if name.hasPrefix("448548202400122") {
+                    return .respond(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8))
+                }
+                let size = 4 + name.utf8.reduce(0) { $0 + Int($1) } % 6
+                return .respond(
+                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag],
+                    body: Data(SampleImages.jpeg(width: size * 10, height: size * 8)))
+            }
             guard request.path == "/abandonmentPublic_v2" else { return .json("{}", status: 404) }
             guard query["serviceKey"] == serviceKey else {
                 return .respond(

@@ -17,14 +17,14 @@ public enum Adoption {
         commands: [
             ListDogs.spec, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like, Stories.unlike,
             Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
-            Comments.profile,
+            Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear,
         ],
         makeState: { try AdoptionState($0) })
 
     public static let dog = EntityKind(
         singular: "dog", plural: "dogs", korean: "유기견", indefinite: "a dog", keyStyle: .opaque,
-        tableColumns: ["desertionNo", "kind", "sex", "age", "state", "found", "shelter", "notice"],
-        dataColumns: ShelterDog.fieldNames)
+        tableColumns: ["desertionNo", "kind", "sex", "age", "state", "found", "shelter", "notice", "picture"],
+        dataColumns: ShelterDog.fieldNames, optionalTableColumns: ["picture"])
 
     public static let story = EntityKind(
         singular: "story", plural: "stories", korean: "스토리", indefinite: "a story", keyStyle: .opaque,
@@ -50,7 +50,7 @@ public enum Adoption {
         "ref", .reference(dog, many: false, allowsNone: false, constraint: nil),
         "a dog: its desertion number, @N of list dogs, or $variable")
 
-    static func record(_ dog: ShelterDog) -> Record {
+    static func record(_ dog: ShelterDog, picture: (info: ImageInfo, source: DogPictureCache.Source)? = nil) -> Record {
         var fields = ShelterDog.fieldNames.map { Field($0, .text(dog[$0])) }
         fields[0] = Field("desertionNo", .key(.opaque(dog.desertionNo)))
         fields.append(
@@ -60,6 +60,17 @@ public enum Adoption {
                     Field("sex", .text(dog.sexLabel)), Field("neutered", .text(dog.neuteredLabel)),
                     Field("state", .text(dog["processState"])), Field("noticePeriod", .text(dog.noticePeriod)),
                 ])))
+        if let picture {
+            fields.append(
+                Field(
+                    "picture",
+                    .object([
+                        Field("format", .text(picture.info.format.rawValue)),
+                        Field("width", .integer(picture.info.width)),
+                        Field("height", .integer(picture.info.height)), Field("bytes", .integer(picture.info.bytes)),
+                        Field("source", .text(picture.source.rawValue)),
+                    ])))
+        }
         return Record(
             fields: fields,
             data: ShelterDog.fieldNames.map { .text(dog[$0]) },
@@ -67,6 +78,11 @@ public enum Adoption {
                 .key(.opaque(dog.desertionNo)), .text(dog["kindNm"].isEmpty ? dog["kindFullNm"] : dog["kindNm"]),
                 .text(dog.sexLabel), .text(dog["age"]), .text(dog["processState"]), .text(dog["happenPlace"]),
                 .text(dog["careNm"]), .text(dog.noticePeriod),
+                picture.map {
+                    .text(
+                        "\($0.info.format.rawValue) \($0.info.width)x\($0.info.height) \($0.info.bytes)B (\($0.source.rawValue))"
+                    )
+                } ?? .null,
             ])
     }
 }

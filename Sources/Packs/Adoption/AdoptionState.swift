@@ -15,11 +15,33 @@ public final class AdoptionState: PackState {
 
     let community: Community
     let user: () -> String
+    /// Dog pictures: `$XDG_CACHE_HOME/closet/dogs`, or a private temporary folder removed at
+    /// the end with a `:memory:` store.
+    let pictures: DogPictureCache
+    private let picturesAreTemporary: Bool
 
     init(_ services: PackServices) throws {
         network = services.network
         community = try Community(services.store)
         user = services.user
+        picturesAreTemporary = services.cacheRoot == nil
+        pictures = DogPictureCache(
+            directory: services.cacheRoot.map { $0 + "/dogs" }
+                ?? NSTemporaryDirectory() + "closet-dogs-" + UUID().uuidString)
+    }
+
+    deinit {
+        if picturesAreTemporary { try? FileManager.default.removeItem(atPath: pictures.directory) }
+    }
+
+    /// The dog's first picture through the cache, checked to be a PNG or JPEG.
+    func picture(of dog: ShelterDog) throws -> (info: ImageInfo, source: DogPictureCache.Source)? {
+        let url = dog["popfile1"]
+        guard !url.isEmpty else { return nil }
+        let fetched = try pictures.fetch(url, network: network) { (try? ImageHeader.inspect($0)) != nil }
+        var info = try ImageHeader.inspect(fetched.bytes)
+        info.checksum = Checksum.crc32(fetched.bytes)
+        return (info, fetched.source)
     }
 
     func fetch(_ query: AnimalAPI.Query) throws(NetworkError) -> AnimalAPI.Page {

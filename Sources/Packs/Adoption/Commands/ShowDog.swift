@@ -1,8 +1,8 @@
 import ClosetCore
 import ClosetLanguage
 
-/// `show dog <ref>`: one animal's detail screen; one not listed in this session is asked
-/// for by its desertion number.
+/// `show dog <ref>`: one animal's detail screen, its picture fetched through the dog-picture
+/// cache; one not listed in this session is asked for by its desertion number.
 enum ShowDog {
     static let spec = CommandSpec(
         path: ["show", "dog"],
@@ -17,6 +17,7 @@ enum ShowDog {
                 throw Diagnostic.notADesertionNumber(number, at: range)
             }
             guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
-            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { Adoption.record(dog) }
+            let picture = try state.picture(of: dog)
+            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { Adoption.record(dog, picture: picture) }
         })
 }

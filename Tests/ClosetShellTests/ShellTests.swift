@@ -1,4 +1,6 @@
+import ClosetLanguage
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ClosetShell
@@ -397,5 +399,16 @@ extension SmallDefectTests {
         ])
         #expect(result.status == 1)
         #expect(result.out.contains("error: cannot write '/nonexistent/dir/r.xml': no such folder '/nonexistent/dir'"))
+    }
+}
+
+extension SmallDefectTests {
+    /// `겨을` is one edit from both `가을` and `겨울`: both are offered.
+    @Test func tiedSuggestionsAreAllOffered() {
+        let harness = Harness(format: .table)
+        #expect(
+            harness.error("list clothes season=겨을").hasPrefix("error: unknown season '겨을'; did you mean '가을' or '겨울'?"))
+        #expect(Suggestion.closestAll(to: "clothez", among: ["clothes", "styles"]) == ["clothes"])
+        #expect(Suggestion.closestAll(to: "zzzz", among: ["clothes"]).isEmpty)
     }
 }

@@ -17,6 +17,8 @@ public struct Diagnostic: Error, Hashable, Sendable {
     /// Where in the statement; nil when it is about the statement as a whole or not about one.
     public var range: SourceRange?
     public var suggestion: String?
+    /// Other names as close as `suggestion` (a tie: `did you mean '가을' or '겨울'?`).
+    public var alternatives: [String] = []
 
     public init(_ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil) {
         self.id = id
@@ -38,9 +40,11 @@ public struct Diagnostic: Error, Hashable, Sendable {
         _ what: String, _ text: String, at range: SourceRange?, among candidates: [String], hint: String? = nil
     ) -> Diagnostic {
         // A close match says more than a list of everything; the hint is for when there is none.
-        let suggestion = Suggestion.closest(to: text, among: candidates)
+        let suggestions = Suggestion.closestAll(to: text, among: candidates)
         var message = "unknown \(what) '\(text)'"
-        if suggestion == nil, let hint { message += "; \(hint)" }
-        return Diagnostic("unknown-name", message, at: range, suggestion: suggestion)
+        if suggestions.isEmpty, let hint { message += "; \(hint)" }
+        var diagnostic = Diagnostic("unknown-name", message, at: range, suggestion: suggestions.first)
+        diagnostic.alternatives = Array(suggestions.dropFirst().prefix(2))
+        return diagnostic
     }
 }

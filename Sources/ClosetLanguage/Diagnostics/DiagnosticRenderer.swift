@@ -22,7 +22,10 @@ public enum DiagnosticRenderer {
         let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
         // User input inside messages and the echoed line is made terminal-safe.
         var message = TerminalText.visible(diagnostic.message)
-        if let suggestion = diagnostic.suggestion { message += "; did you mean '\(TerminalText.visible(suggestion))'?" }
+        if let suggestion = diagnostic.suggestion {
+            let names = ([suggestion] + diagnostic.alternatives).map { "'\(TerminalText.visible($0))'" }
+            message += "; did you mean \(names.joined(separator: " or "))?"
+        }
         if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
         let origin = origin.map { TerminalText.visible($0) }  // a file name is user input too
         guard let source, let range = diagnostic.range else {

@@ -6,26 +6,36 @@ public enum Suggestion {
     static let longestWord = 64
 
     public static func closest(to input: String, among candidates: [String]) -> String? {
+        closestAll(to: input, among: candidates).first
+    }
+
+    /// Every candidate as close as the closest (`겨을` is one edit from both `가을` and `겨울`),
+    /// in the candidates' order.
+    public static func closestAll(to input: String, among candidates: [String]) -> [String] {
         let typed = Array(input.lowercased())
-        guard !typed.isEmpty, typed.count <= longestWord else { return nil }
+        guard !typed.isEmpty, typed.count <= longestWord else { return [] }
         let allowed = max(1, min(3, typed.count / 3))
-        var best: (candidate: String, distance: Int)?
+        var best: (candidates: [String], distance: Int)?
         for candidate in candidates {
             let other = Array(candidate.lowercased())
             // The distance is at least the difference in length: skip what cannot be close.
             guard abs(other.count - typed.count) <= allowed else { continue }
             let distance = editDistance(typed, other)
-            if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+            if distance < (best?.distance ?? Int.max) {
+                best = ([candidate], distance)
+            } else if distance == best?.distance, best?.candidates.contains(candidate) == false {
+                best?.candidates.append(candidate)
+            }
         }
-        if let best, best.distance <= allowed, best.distance > 0 { return best.candidate }
+        if let best, best.distance <= allowed, best.distance > 0 { return best.candidates }
         if typed.count >= 2,
             let prefixed = candidates.first(where: {
                 $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count
             })
         {
-            return prefixed
+            return [prefixed]
         }
-        return nil
+        return []
     }
 
     /// Levenshtein distance with adjacent transpositions counted as one edit.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLineEditor
 import Foundation
 import TestSupport
 import Testing
@@ -106,5 +107,32 @@ import WardrobePack
     @Test func nothingForFreeText() {
         #expect(texts("add clothes description=na") == [])
         #expect(texts("dance ") == [])
+    }
+}
+
+/// A long id list is cut at 50 with a notice, and Tab then never narrows the word to a
+/// prefix only the shown ids share.
+@Suite struct CompletionLimitTests {
+    @Test func aCutListSaysSoAndDoesNotNarrow() throws {
+        let harness = Harness()
+        for n in 0..<60 {
+            try harness.store.save(
+                clothes: Clothes(
+                    id: UUID(uuidString: String(format: "AA%06X-0000-4000-8000-000000000000", n))!, category: .top,
+                    weatherType: .fall, descriptions: "knit \(n)"))
+        }
+        let completer = Completer(session: harness.session) { _ in [] }
+        let result = completer.complete(line: "show clothes AA", cursor: 15)
+        #expect(result.candidates.count == Completer.idCandidateLimit + 1)
+        #expect(result.candidates.last?.display == "(10 more: type more of the id)")
+        // What the prompt does with it: lists (the notice last), never replaces "AA" by "AA0000".
+        let offer = CompletionOffer(
+            wordStart: result.wordStart,
+            choices: result.candidates.map { .init(text: $0.text, display: $0.display, endsWord: $0.isComplete) })
+        guard case .list(let shown) = offer.action(typed: "AA") else {
+            Issue.record("Tab must list a cut list")
+            return
+        }
+        #expect(shown.last == "(10 more: type more of the id)")
     }
 }

@@ -166,11 +166,20 @@ public struct Completer {
             prefix = partial
         }
         var found: [Candidate] = []
+        var more = 0
         for key in catalog.keys(of: kind) where key.text.hasPrefix(prefix) {
             if let constraint, catalog.violation(of: constraint, by: key, kind: kind) != nil { continue }
+            guard found.count < Self.idCandidateLimit else {
+                more += 1
+                continue
+            }
             let label = catalog.completionLabel(of: key, kind: kind)
             found.append(Candidate(text: key.short, display: "\(key.short)  \(label)", isComplete: true))
-            if found.count >= Self.idCandidateLimit { break }
+        }
+        // Say that the list was cut; its empty text also keeps Tab from narrowing the word to a
+        // prefix only the shown ids share.
+        if more > 0 {
+            found.append(Candidate(text: "", display: "(\(more) more: type more of the id)", isComplete: false))
         }
         return found
     }

@@ -43,15 +43,7 @@ enum CommunityRecords {
     }
 
     /// `10,000원`.
-    static func won(_ amount: Int) -> String {
-        let digits = String(amount)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return out + "원"
-    }
+    static func won(_ amount: Int) -> String { DigitGrouping.grouped(amount) + "원" }
 
     static let notCharged = "recorded, not charged (no payment provider is reachable)"
 

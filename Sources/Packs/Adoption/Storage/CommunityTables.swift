@@ -8,11 +8,7 @@ public struct StoryPicture: Sendable, Hashable {
     public var info: ImageInfo
 
     /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
-    public var name: String {
-        let hex = String(info.checksum, radix: 16, uppercase: true)
-        return
-            "\(id.uuidString)-\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex).\(info.format == .png ? "png" : "jpg")"
-    }
+    public var name: String { info.blobName(owner: id) }
 }
 
 public struct Story: Sendable, Hashable {
@@ -73,11 +69,7 @@ enum StoryTable: TableCodec {
         writer.u8(UInt8(story.pictures.count))
         for picture in story.pictures {
             writer.uuid(picture.id)
-            writer.u8(picture.info.format == .png ? 1 : 2)
-            writer.u32(UInt32(clamping: picture.info.width))
-            writer.u32(UInt32(clamping: picture.info.height))
-            writer.u64(UInt64(clamping: picture.info.bytes))
-            writer.u32(picture.info.checksum)
+            writer.imageInfo(picture.info)
         }
         writer.date(story.createdAt)
     }
@@ -90,13 +82,7 @@ enum StoryTable: TableCodec {
         var pictures: [StoryPicture] = []
         for _ in 0..<(try reader.u8()) {
             let pictureID = try reader.uuid()
-            let format: ImageInfo.Format = try reader.u8() == 1 ? .png : .jpeg
-            pictures.append(
-                StoryPicture(
-                    id: pictureID,
-                    info: ImageInfo(
-                        format: format, width: Int(try reader.u32()), height: Int(try reader.u32()),
-                        bytes: Int(clamping: try reader.u64()), checksum: try reader.u32())))
+            pictures.append(StoryPicture(id: pictureID, info: try reader.imageInfo()))
         }
         return Story(
             id: id, author: author, title: title, content: content, dog: dog, pictures: pictures,

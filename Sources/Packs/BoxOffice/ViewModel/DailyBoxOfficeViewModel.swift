@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// The ranking screen (reference §2.5): the current date starts at yesterday (by the
@@ -70,15 +71,7 @@ public struct DailyBoxOfficeCellItem: Hashable, Sendable {
     }
 
     /// Digits grouped by threes with commas (the app's decimal `NumberFormatter`).
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return (number < 0 ? "-" : "") + out
-    }
+    static func grouped(_ number: Int) -> String { DigitGrouping.grouped(number) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.movie == rhs.movie }
     public func hash(into hasher: inout Hasher) { hasher.combine(movie) }

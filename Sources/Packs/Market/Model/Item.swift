@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// A product as the open-market API and the app know it (reference §3.1).
@@ -60,13 +61,5 @@ public enum ItemLabels {
         return "수량 : \(stock)"
     }
 
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
-            out.append(digit)
-        }
-        return (number < 0 ? "-" : "") + out
-    }
+    static func grouped(_ number: Int) -> String { DigitGrouping.grouped(number) }
 }

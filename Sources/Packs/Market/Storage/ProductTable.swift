@@ -8,11 +8,7 @@ public struct StoredProduct: Sendable, Hashable {
         public var info: ImageInfo
 
         /// `<UUID>-<CRC32>.png|jpg`, the store's blob name (and the name `images` shows).
-        public var name: String {
-            let hex = String(info.checksum, radix: 16, uppercase: true)
-            let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-            return "\(id.uuidString)-\(checksum).\(info.format == .png ? "png" : "jpg")"
-        }
+        public var name: String { info.blobName(owner: id) }
     }
 
     public var id: Int
@@ -55,11 +51,7 @@ enum ProductTable: TableCodec {
         writer.u8(UInt8(product.pictures.count))
         for picture in product.pictures {
             writer.uuid(picture.id)
-            writer.u8(picture.info.format == .png ? 1 : 2)
-            writer.u32(UInt32(clamping: picture.info.width))
-            writer.u32(UInt32(clamping: picture.info.height))
-            writer.u64(UInt64(clamping: picture.info.bytes))
-            writer.u32(picture.info.checksum)
+            writer.imageInfo(picture.info)
         }
         writer.string(product.passwordHash.text)
         writer.date(product.registeredAt)
@@ -76,16 +68,7 @@ enum ProductTable: TableCodec {
         var pictures: [StoredProduct.Picture] = []
         for _ in 0..<(try reader.u8()) {
             let pictureID = try reader.uuid()
-            let format: ImageInfo.Format
-            switch try reader.u8() {
-            case 1: format = .png
-            case 2: format = .jpeg
-            default: throw ByteReader.Malformed()
-            }
-            let info = ImageInfo(
-                format: format, width: Int(try reader.u32()), height: Int(try reader.u32()),
-                bytes: Int(clamping: try reader.u64()), checksum: try reader.u32())
-            pictures.append(StoredProduct.Picture(id: pictureID, info: info))
+            pictures.append(StoredProduct.Picture(id: pictureID, info: try reader.imageInfo()))
         }
         guard let hash = PasswordHash(text: try reader.string()) else { throw ByteReader.Malformed() }
         return StoredProduct(

@@ -28,9 +28,5 @@ public struct SavedPhoto: Sendable, Hashable {
     }
 
     /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
-    public var pictureName: String {
-        let hex = String(image.checksum, radix: 16, uppercase: true)
-        let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-        return "\(pictureID.uuidString)-\(checksum).\(image.format == .png ? "png" : "jpg")"
-    }
+    public var pictureName: String { image.blobName(owner: pictureID) }
 }

@@ -11,11 +11,7 @@ enum SavedPhotoTable: TableCodec {
         writer.string(photo.id)
         writer.string(photo.memo)
         writer.string(photo.url)
-        writer.u8(photo.image.format == .png ? 1 : 2)
-        writer.u32(UInt32(clamping: photo.image.width))
-        writer.u32(UInt32(clamping: photo.image.height))
-        writer.u64(UInt64(clamping: photo.image.bytes))
-        writer.u32(photo.image.checksum)
+        writer.imageInfo(photo.image)
         writer.uuid(photo.pictureID)
         writer.u32(UInt32(clamping: photo.displayHeight))
         writer.date(photo.savedAt)
@@ -25,15 +21,7 @@ enum SavedPhotoTable: TableCodec {
         let id = try reader.string()
         let memo = try reader.string()
         let url = try reader.string()
-        let format: ImageInfo.Format
-        switch try reader.u8() {
-        case 1: format = .png
-        case 2: format = .jpeg
-        default: throw ByteReader.Malformed()
-        }
-        let image = ImageInfo(
-            format: format, width: Int(try reader.u32()), height: Int(try reader.u32()),
-            bytes: Int(clamping: try reader.u64()), checksum: try reader.u32())
+        let image = try reader.imageInfo()
         return SavedPhoto(
             id: id, memo: memo, url: url, image: image, pictureID: try reader.uuid(),
             displayHeight: Int(try reader.u32()), savedAt: try reader.date())

@@ -59,9 +59,5 @@ enum ClothesTable: TableCodec {
     /// `<UUID>-<CRC32>.png|jpg`: made from values closet makes itself, so no id or
     /// user-supplied file name can lead outside the store's folder, and a replaced picture
     /// never overwrites the committed one.
-    static func pictureName(for id: UUID, _ image: ImageInfo) -> String {
-        let hex = String(image.checksum, radix: 16, uppercase: true)
-        let checksum = String(repeating: "0", count: max(0, 8 - hex.count)) + hex
-        return "\(id.uuidString)-\(checksum).\(image.format == .png ? "png" : "jpg")"
-    }
+    static func pictureName(for id: UUID, _ image: ImageInfo) -> String { image.blobName(owner: id) }
 }

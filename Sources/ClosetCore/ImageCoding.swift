@@ -1,0 +1,51 @@
+import Foundation
+
+/// One way to store what closet knows of a picture, and to name its blob: the packs that
+/// keep pictures (the wardrobe, saved photos, products, stories) share it.
+extension ImageInfo {
+    /// `<UUID>-<CRC32 in 8 hex digits>.png|jpg`: the blob name of the picture `owner` keeps.
+    public func blobName(owner: UUID) -> String {
+        let hex = String(checksum, radix: 16, uppercase: true)
+        return
+            "\(owner.uuidString)-\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex).\(format == .png ? "png" : "jpg")"
+    }
+}
+
+extension ByteWriter {
+    /// Format (1 PNG, 2 JPEG), width, height, byte count, checksum.
+    public mutating func imageInfo(_ info: ImageInfo) {
+        u8(info.format == .png ? 1 : 2)
+        u32(UInt32(clamping: info.width))
+        u32(UInt32(clamping: info.height))
+        u64(UInt64(clamping: info.bytes))
+        u32(info.checksum)
+    }
+}
+
+extension ByteReader {
+    public mutating func imageInfo() throws(Malformed) -> ImageInfo {
+        let format: ImageInfo.Format
+        switch try u8() {
+        case 1: format = .png
+        case 2: format = .jpeg
+        default: throw Malformed()
+        }
+        return ImageInfo(
+            format: format, width: Int(try u32()), height: Int(try u32()), bytes: Int(clamping: try u64()),
+            checksum: try u32())
+    }
+}
+
+/// Digits grouped by threes with commas, as the apps' decimal number formatters show money
+/// and audiences (`353,274`, `KRW 30,000`, `10,000원`).
+public enum DigitGrouping {
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return (number < 0 ? "-" : "") + out
+    }
+}

@@ -39,7 +39,6 @@ public struct CommandRegistry: Sendable {
     }
 
     private mutating func rebuildIndex() {
-        secretKeys = Set(commands.flatMap { $0.keys.filter(\.isSecret).map(\.name) })
         index = [:]
         for (position, spec) in commands.enumerated() {
             for path in [spec.path] + spec.aliases {
@@ -92,9 +91,10 @@ public struct CommandRegistry: Sendable {
         return seen
     }
 
-    /// Keys whose values are secrets in some command: masked wherever statements are shown
-    /// (worked out once per registration, not per statement echoed).
-    public private(set) var secretKeys: Set<String> = []
+    /// Keys whose values are secrets in some command: masked wherever statements are shown.
+    public var secretKeys: Set<String> {
+        Set(commands.flatMap { $0.keys.filter(\.isSecret).map(\.name) })
+    }
 
     /// A statement as it may be shown or kept: secret values masked.
     public func masked(_ line: String) -> String { SecretMask.mask(line, keys: secretKeys) }

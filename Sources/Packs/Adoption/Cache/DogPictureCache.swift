@@ -40,7 +40,9 @@ final class DogPictureCache {
     private(set) var diskLimit: Int
     private(set) var diskCounters = Counters()
     /// Each use takes the next number: the file with the smallest is the least recently used.
-    private var sequence: UInt64 = 0
+    /// Found on first disk use, not at start-up: every session makes this cache, and most
+    /// never show a dog.
+    private lazy var sequence: UInt64 = files().compactMap { header(of: $0)?.sequence }.max() ?? 0
 
     static let defaultLimit = 50 << 20
 
@@ -48,7 +50,6 @@ final class DogPictureCache {
         self.directory = directory
         self.memoryLimit = memoryLimit
         self.diskLimit = diskLimit
-        sequence = files().compactMap { header(of: $0)?.sequence }.max() ?? 0
     }
 
     /// A file name made from the URL (a digest: no URL can name a path outside the folder).
@@ -65,17 +66,22 @@ final class DogPictureCache {
     }
 
     /// `CLD1`, the use number, the ETag, then the picture.
+    /// Reads only the header (eviction looks at every file; the pictures stay on disk).
     private func header(of path: String) -> (sequence: UInt64, tag: String?, size: Int)? {
-        guard let data = FileManager.default.contents(atPath: path), data.count >= 14,
-            Array(data.prefix(4)) == Array("CLD1".utf8)
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let fixed = [UInt8]((try? handle.read(upToCount: 14)) ?? Data())
+        guard fixed.count == 14, Array(fixed.prefix(4)) == Array("CLD1".utf8),
+            let total = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int
         else { return nil }
-        let bytes = [UInt8](data)
         var sequence: UInt64 = 0
-        for offset in 0..<8 { sequence |= UInt64(bytes[4 + offset]) << (8 * offset) }
-        let tagLength = Int(bytes[12]) | Int(bytes[13]) << 8
-        guard 14 + tagLength <= bytes.count else { return nil }
-        let tag = tagLength == 0 ? nil : String(decoding: bytes[14..<14 + tagLength], as: UTF8.self)
-        return (sequence, tag, bytes.count - 14 - tagLength)
+        for offset in 0..<8 { sequence |= UInt64(fixed[4 + offset]) << (8 * offset) }
+        let tagLength = Int(fixed[12]) | Int(fixed[13]) << 8
+        guard 14 + tagLength <= total else { return nil }
+        let tagBytes = tagLength == 0 ? [] : [UInt8]((try? handle.read(upToCount: tagLength)) ?? Data())
+        guard tagBytes.count == tagLength else { return nil }
+        let tag = tagLength == 0 ? nil : String(decoding: tagBytes, as: UTF8.self)
+        return (sequence, tag, total - 14 - tagLength)
     }
 
     private func readDisk(_ url: String) -> Entry? {
@@ -120,6 +126,11 @@ final class DogPictureCache {
         memory[url] = entry
         memoryOrder.removeAll { $0 == url }
         memoryOrder.append(url)
+        evictMemory()
+    }
+
+    /// Least recently used first until the memory tier is within its limit.
+    private func evictMemory() {
         var total = memoryBytes
         while total > memoryLimit, let oldest = memoryOrder.first {
             memoryOrder.removeFirst()
@@ -184,21 +195,11 @@ final class DogPictureCache {
     func setLimits(memory: Int?, disk: Int?) {
         if let memory {
             memoryLimit = memory
-            putMemoryEvictOnly()
+            evictMemory()
         }
         if let disk {
             diskLimit = disk
             evictDisk()
-        }
-    }
-
-    private func putMemoryEvictOnly() {
-        var total = memoryBytes
-        while total > memoryLimit, let oldest = memoryOrder.first {
-            memoryOrder.removeFirst()
-            total -= memory[oldest]?.bytes.count ?? 0
-            memory[oldest] = nil
-            memoryCounters.evictions += 1
         }
     }
 

@@ -94,7 +94,9 @@ public enum ClosetCommand {
             store = SessionFactory.memoryStore()
         case .directory(let path):
             do {
-                store = try SessionFactory.durableStore(at: path) { notice in
+                store = try SessionFactory.durableStore(
+                    at: path, busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
+                ) { notice in
                     ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
                 }
             } catch {
@@ -164,6 +166,8 @@ public enum ClosetCommand {
         case .help, .version, .test:
             break
         }
+        // A writer that waited out --busy-timeout exits as a store that cannot be opened does.
+        if session.storeBusyFailures > 0 { return .store }
         return session.failureCount > 0 ? .failure : .success
     }
 }

@@ -24,6 +24,8 @@ public struct Options: Equatable {
     public var replay: String?
     public var record: String?
     public var timeoutSeconds: Int?
+    /// `--busy-timeout`: how long a writer waits for another to finish, in seconds.
+    public var busyTimeout: Double?
     public var user: String?
 
     /// A usage problem: exit status 2.
@@ -31,7 +33,9 @@ public struct Options: Equatable {
         public var message: String
     }
 
-    static let valueOptions = ["--store", "--format", "--seed", "--replay", "--record", "--timeout", "--user", "-c"]
+    static let valueOptions = [
+        "--store", "--format", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user", "-c",
+    ]
     static let flagOptions = ["--bail", "--echo", "--deterministic", "--offline", "--help", "-h", "--version"]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -90,6 +94,12 @@ public struct Options: Equatable {
                     throw UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '\(text)'")
                 }
                 options.timeoutSeconds = seconds
+            case "--busy-timeout":
+                let text = try optionValue()
+                guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
+                    throw UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(text)'")
+                }
+                options.busyTimeout = seconds
             case "--offline": options.offline = try flag(argument, inlineValue)
             case "--user":
                 let user = try optionValue()
@@ -206,6 +216,7 @@ public struct Options: Equatable {
           --replay <dir>           answer every request from recordings in <dir>
           --record <dir>           also write every exchange to <dir> (secrets removed)
           --timeout <seconds>      give up a request after this long without progress (default 10)
+          --busy-timeout <seconds> wait this long for another process's write to finish (default 5)
           --user <name>            who you are, for authors and likes (default $USER)
           --help, --version
 
@@ -213,5 +224,6 @@ public struct Options: Equatable {
         base URL; UNSPLASH_ACCESS_KEY (and the other keys) are read only from the environment.
 
         exit status: 0 success, 1 a statement or test failed, 2 bad usage, 3 the store could not be opened
+                     or a write waited out --busy-timeout
         """
 }

@@ -46,10 +46,11 @@ public enum SessionFactory {
 
     /// The durable store in a directory, created on first use. `report` receives notices
     /// (a torn transaction dropped from the journal's end).
-    public static func durableStore(at path: String, report: @escaping (String) -> Void) throws(StoreOpenError) -> Store
-    {
+    public static func durableStore(
+        at path: String, busyTimeout: Double = DurableStore.defaultBusyTimeout, report: @escaping (String) -> Void
+    ) throws(StoreOpenError) -> Store {
         do {
-            return try DurableStore(path: path, tables: tables, report: report)
+            return try DurableStore(path: path, tables: tables, busyTimeout: busyTimeout, report: report)
         } catch {
             throw StoreOpenError(description: error.description)
         }

@@ -5,6 +5,10 @@ import Testing
 
 @testable import ClosetShell
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The repository root, found from this file so tests run from any directory.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
@@ -264,26 +268,29 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
-    func aHeldStoreIsExitStatus3NamingTheHolder() throws {
+    func aWriterKeptWaitingPastTheBusyTimeoutIsExitStatus3NamingTheHolderWhileReadersRead() throws {
         let store = NSTemporaryDirectory() + "closet-e2e-\(UUID().uuidString)"
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: ProcessTests.binary)
-        holder.arguments = ["--store", store]
-        let input = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        // Wait until the holder has the lock (it writes its pid into the lock file).
-        for _ in 0..<200 where (try? String(contentsOfFile: store + "/lock", encoding: .utf8))?.isEmpty ?? true {
-            usleep(10_000)
-        }
-        let second = try closet(["--store", store, "-c", "count clothes"])
-        #expect(second.status == 3)
-        #expect(second.err == "error: store '\(store)' is in use by process \(holder.processIdentifier)\n")
+        #expect(try closet(["--store", store, "-c", "add clothes category=top season=fall"]).status == 0)
+        // Hold the write lock as a writer does: the store folder's flock, the pid in `lock`.
+        let folder = open(store, O_RDONLY | O_DIRECTORY)
+        #expect(flock(folder, LOCK_EX | LOCK_NB) == 0)
+        defer { close(folder) }
+        try "4242\n".write(toFile: store + "/lock", atomically: false, encoding: .utf8)
+        // Readers never wait.
+        let reader = try closet(["--store", store, "--format", "json", "-c", "count clothes"])
+        #expect(reader.status == 0 && reader.out == "{\"count\":1}\n", "\(reader.err)")
+        let started = Date()
+        let writer = try closet([
+            "--store", store, "--busy-timeout", "0.3", "-c", "add clothes category=top season=winter",
+        ])
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        #expect(writer.status == 3)
+        #expect(
+            writer.err
+                == "error: the store could not write: store '\(store)' is in use by process 4242 (gave up waiting for its write lock after 0.3 s; see --busy-timeout)\n"
+        )
+        flock(folder, LOCK_UN)
+        #expect(try closet(["--store", store, "--format", "json", "-c", "count clothes"]).out == "{\"count\":1}\n")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))

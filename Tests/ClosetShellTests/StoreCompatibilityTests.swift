@@ -40,25 +40,27 @@ import Testing
         #expect(try bytes(images + "/\(picture).jpg") == bytes(store + "/images/\(picture)-D08C007E.jpg"))
     }
 
-    @Test func aFormatOneStoreIsRewrittenAsFormatTwoBeforeItsFirstCommitAndLosesNothing() throws {
+    @Test(arguments: ["format-1-store", "format-2-store"])
+    func anOlderStoreIsRewrittenAsFormatThreeBeforeItsFirstCommitAndLosesNothing(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
-        let store = try copyOfFixture("format-1-store")
+        let store = try copyOfFixture(fixture)
         let added = try ProcessTests().run([
             "--store", store, "--format", "json", "-c",
             "add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01",
         ])
         #expect(added.status == 0, "\(added.err)")
-        #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 2\n")
-        for (file, magic) in [("snapshot", "CLOSETS2"), ("journal", "CLOSETJ2")] {
+        #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 3\n")
+        for (file, magic) in [("snapshot", "CLOSETS3"), ("journal", "CLOSETJ3")] {
             #expect(try bytes(store + "/" + file).prefix(8) == Data(magic.utf8), "\(file)")
         }
         // Everything that was there, plus the new row.
-        let pinned = try String(contentsOfFile: Self.fixtures + "/format-1-store.dump", encoding: .utf8)
+        let pinned = try String(contentsOfFile: Self.fixtures + "/\(fixture).dump", encoding: .utf8)
         var expected = pinned.components(separatedBy: "\n")
-        expected[0] = expected[0].replacingOccurrences(of: "38 clothes", with: "39 clothes")
+        let count = try #require(Int(expected[0].split(separator: " ")[3]))
+        expected[0] = expected[0].replacingOccurrences(of: "\(count) clothes", with: "\(count + 1) clothes")
         let lastClothes = try #require(expected.lastIndex { $0.hasPrefix("let $c") })
         expected.insert(
-            "let $c39 = add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01T00:00:00Z",
+            "let $c\(count + 1) = add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01T00:00:00Z",
             at: lastClothes + 1)
         let dumped = try ProcessTests().run(["--store", store, "dump"])
         #expect(dumped.status == 0, "\(dumped.err)")

@@ -53,7 +53,16 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
     }
 }
 
-/// A format-2 operation on one of the wardrobe's tables.
+/// How many records a store's journal holds (the next one is numbered one more).
+func recordCount(_ path: String) throws -> UInt32 {
+    let bytes = try POSIXFile.readAll(path + "/journal")!
+    let records = try FormatThree.readRecords(bytes, from: FormatThree.journalHeaderSize, sequence: 1) { _, reader in
+        reader.position = reader.end
+    }
+    return UInt32(records.transactions)
+}
+
+/// An operation on one of the wardrobe's tables.
 func put(_ clothes: Clothes) -> EncodedOperation {
     var key = ByteWriter()
     ClothesTable.encode(key: clothes.id, into: &key)
@@ -109,18 +118,66 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(reopened.fetchAllClothes().last?.descriptions == "after")
     }
 
-    @Test func aSecondOpenIsRefusedNamingTheHolder() throws {
+    @Test func aSecondWriterWaitsOutTheBusyTimeoutThenIsRefusedNamingTheHolder() throws {
         let path = temporaryStore()
         let (first, _) = try open(path)
-        #expect(first.clothesCount == 0)
-        do {
-            _ = try open(path)
-            Issue.record("second open succeeded")
-        } catch let error as DurableStore.OpenError {
-            #expect(
-                error.description == "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier)"
-            )
-        }
+        let second = DurableWardrobe(
+            try DurableStore(path: path, tables: Wardrobe.pack.tables, busyTimeout: 0.2) { _ in })
+        #expect(second.clothesCount == 0)  // a reader opens while nobody writes, and while someone does
+        try first.save(clothes: mocks.top1)  // the first change takes the write lock
+        let started = Date()
+        try second.save(clothes: mocks.top2)
+        #expect(
+            second.base.takeWriteProblem()
+                == .failed(
+                    "store '\(path)' is in use by process \(ProcessInfo.processInfo.processIdentifier) (gave up waiting for its write lock after 0.2 s; see --busy-timeout)"
+                ))
+        #expect(Date().timeIntervalSince(started) >= 0.2)
+        #expect(throws: StoreError.self) { try second.commit() }
+        second.base.rollback(to: Savepoint(position: 0))
+        try first.commit()  // lets go
+        // The second sees the first's commit before its next transaction, then writes.
+        try second.base.refresh()
+        #expect(second.fetchAllClothes() == [mocks.top1])
+        try second.save(clothes: mocks.top2)
+        #expect(second.base.takeWriteProblem() == nil)
+        try second.commit()
+        try first.base.refresh()
+        #expect(first.fetchAllClothes() == [mocks.top1, mocks.top2])
+    }
+
+    @Test func aWriterThatReadAStaleStoreIsToldToRunAgain() throws {
+        let path = temporaryStore()
+        let (first, _) = try open(path)
+        let (second, _) = try open(path)
+        try first.save(clothes: mocks.top1)
+        try first.commit()
+        // The second has not refreshed: its first write finds the journal moved on.
+        try second.save(clothes: mocks.top2)
+        #expect(second.base.takeWriteProblem() == .conflict)
+        second.base.rollback(to: Savepoint(position: 0))
+        try second.base.refresh()
+        try second.save(clothes: mocks.top2)
+        #expect(second.base.takeWriteProblem() == nil)
+        try second.commit()
+        let (third, _) = try open(path)
+        #expect(third.fetchAllClothes() == [mocks.top1, mocks.top2])
+    }
+
+    @Test func aReaderFollowsAnotherProcesssCompaction() throws {
+        let path = temporaryStore()
+        let (writer, _) = try open(path)
+        let (reader, _) = try open(path)
+        for clothes in mocks.allClothes { try writer.save(clothes: clothes) }
+        try writer.commit()
+        try reader.base.refresh()
+        #expect(reader.clothesCount == 10)
+        try writer.compact()
+        try writer.remove(clothes: mocks.top1)
+        try writer.commit()
+        try reader.base.refresh()
+        #expect(reader.clothesCount == 9)
+        #expect(reader.fetchAllClothes() == writer.fetchAllClothes())
     }
 
     @Test func aDirectoryThatIsNotAStoreIsLeftAlone() throws {
@@ -195,10 +252,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         payload.u32(1)
         JournalFormat.encode(put(mocks.shoes1), into: &payload)
         payload.bytes[payload.bytes.count - 1] ^= 0xFF  // the row's last byte: no valid picture tag
-        var record = ByteWriter()
-        record.u32(UInt32(payload.bytes.count))
-        record.u32(Checksum.crc32(payload.bytes))
-        bytes += record.bytes + payload.bytes
+        bytes += FormatThree.seal(payload.bytes, sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
         return offset
     }
@@ -208,14 +262,13 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         let offset = try appendUndecodableRecord(to: path)
         // A later committed transaction must not be lost either.
         var bytes = try POSIXFile.readAll(path + "/journal")!
-        let later = JournalFormat.record([put(mocks.shoes1)])
-        bytes += later
+        bytes += FormatThree.record([put(mocks.shoes1)], sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
         do {
             _ = try open(path)
             Issue.record("a store with an unreadable committed record opened")
         } catch let error as DurableStore.OpenError {
-            #expect(error.description.contains("damaged at byte \(offset) of its journal"), "\(error.description)")
+            #expect(error.description.contains("byte \(offset) of its journal"), "\(error.description)")
         }
         #expect(try POSIXFile.readAll(path + "/journal")! == bytes)
     }
@@ -249,11 +302,20 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(notices.isEmpty)
     }
 
-    @Test func aSnapshotWithoutAJournalOpens() throws {
+    @Test func aSnapshotWhoseJournalWasDeletedIsRefused() throws {
         let path = temporaryStore()
         _ = try compactedMockStore(at: path)
         try FileManager.default.removeItem(atPath: path + "/journal")
-        #expect(try open(path).0.clothesCount == 10)
+        let snapshot = try POSIXFile.readAll(path + "/snapshot")!
+        do {
+            _ = try open(path)
+            Issue.record("a store whose journal was deleted opened")
+        } catch let error as DurableStore.OpenError {
+            #expect(error.description.contains("its journal is missing"), "\(error.description)")
+            #expect(error.description.contains("closet recover"), "\(error.description)")
+        }
+        #expect(try POSIXFile.readAll(path + "/snapshot")! == snapshot)
+        #expect(!FileManager.default.fileExists(atPath: path + "/journal"))
     }
 
     @Test func aJournalAlreadyInsideTheSnapshotIsSkipped() throws {
@@ -315,7 +377,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 
     func appendRecord(_ operations: [EncodedOperation], to path: String) throws {
         var bytes = try POSIXFile.readAll(path + "/journal")!
-        bytes += JournalFormat.record(operations)
+        bytes += FormatThree.record(operations, sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
     }
 
@@ -377,7 +439,12 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         for name in ["notes.txt", "holiday.png", orphan, orphan + ".tmp"] {
             try Data([1, 2, 3]).write(to: URL(fileURLWithPath: images + name))
         }
-        _ = try open(path)
+        let before = try FileManager.default.contentsOfDirectory(atPath: images).sorted()
+        let (reader, _) = try open(path)
+        // Only a writer cleans up (a reader cannot know a picture is not another writer's).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: images).sorted() == before)
+        try reader.save(clothes: mocks.top2)
+        try reader.commit()
         let left = try FileManager.default.contentsOfDirectory(atPath: images).sorted()
         // Its own kind of leftovers (an unreferenced picture, a cut write) go; the rest stays.
         #expect(left == ["holiday.png", "notes.txt"])
@@ -427,7 +494,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0 || message.contains("is in use by process"), "\(message)")
             }
-            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 2\n")
+            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 3\n")
         }
     }
 

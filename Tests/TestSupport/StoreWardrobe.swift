@@ -21,6 +21,8 @@ public final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
     public func savepoint() -> Savepoint { base.savepoint() }
     public func rollback(to savepoint: Savepoint) { base.rollback(to: savepoint) }
     public func commit() throws(StoreError) { try base.commit() }
+    public func refresh() throws(StoreError) { try base.refresh() }
+    public func takeWriteProblem() -> WriteProblem? { base.takeWriteProblem() }
     public var location: String { base.location }
     public var details: [(String, String)] { base.details }
 

@@ -37,6 +37,13 @@ final class RawTable: StoredTable {
     var referencedBlobs: Set<String> { [] }
     func reserveCapacity(_ capacity: Int) {}
 
+    func removeAllRows() {
+        keys.removeAll()
+        bodies.removeAll()
+        index.removeAll()
+        liveCount = 0
+    }
+
     func apply(_ operation: EncodedOperation) {
         if let row = operation.row {
             if let slot = index[operation.key] {

@@ -28,6 +28,8 @@ public protocol StoredTable: AnyObject {
     /// Every blob any row refers to.
     var referencedBlobs: Set<String> { get }
     func reserveCapacity(_ capacity: Int)
+    /// Forgets every row (between transactions only), before the store is read again.
+    func removeAllRows()
 }
 
 extension StoredTable {
@@ -62,12 +64,16 @@ public struct RowLocation: Sendable {
 /// every table of a transaction set, so a rollback undoes changes across tables in order.
 public final class TransactionLog {
     @usableFromInline var entries: [Int] = []
+    /// Called when a transaction makes its first change: a durable store takes its write
+    /// lock there, so a writer holds it from its first write to its commit and no longer.
+    @usableFromInline var onFirstChange: (() -> Void)?
 
     public init() {}
 
     /// Notes a change to table `number`; returns its position.
     @inlinable func record(_ number: Int) -> Int {
         entries.append(number)
+        if entries.count == 1, let onFirstChange { onFirstChange() }
         return entries.count - 1
     }
 }

@@ -259,6 +259,14 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func reserveCapacity(_ capacity: Int) { slots.reserveCapacity(capacity) }
 
+    public func removeAllRows() {
+        slots.removeAll()
+        builtIndex = nil
+        liveCount = 0
+        changes.removeAll()
+        changeCount &+= 1
+    }
+
     // MARK: slots
 
     private func encode(key: Key, row: Row?) -> EncodedOperation {

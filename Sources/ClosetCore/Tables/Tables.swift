@@ -75,6 +75,16 @@ public final class Tables {
     /// Whether anything changed since the last commit.
     public var hasPendingChanges: Bool { !log.entries.isEmpty }
 
+    /// Runs `body` when a transaction makes its first change (see `TransactionLog`).
+    public func onFirstChange(_ body: @escaping () -> Void) { log.onFirstChange = body }
+
+    /// Empties every table (nothing may be pending): the store is about to be read again
+    /// from its files, because another process replaced them.
+    public func removeAllRows() {
+        precondition(!hasPendingChanges, "rows are reloaded only between transactions")
+        for table in tables { table.removeAllRows() }
+    }
+
     /// The net effect of everything since the last commit, in first-touched order, as
     /// whole rows: what a journal record must hold to redo it.
     public func pendingOperations() -> [EncodedOperation] {

@@ -7,8 +7,28 @@ public protocol TransactionalStore: AnyObject {
     func rollback(to savepoint: Savepoint)
     /// Makes everything since the last commit durable (a no-op in memory).
     func commit() throws(StoreError)
+    /// Brings in what other processes committed since this one last looked (between
+    /// transactions only); throws if the store can no longer be read.
+    func refresh() throws(StoreError)
+    /// Why the statement that just ran cannot keep its writes, once: the session rolls it
+    /// back, and runs it again after a conflict.
+    func takeWriteProblem() -> WriteProblem?
     /// What the store is: a path or ":memory:".
     var location: String { get }
     /// Facts for `.store` after the packs' counts, in order: files and sizes.
     var details: [(String, String)] { get }
+}
+
+extension TransactionalStore {
+    public func refresh() throws(StoreError) {}
+    public func takeWriteProblem() -> WriteProblem? { nil }
+}
+
+/// Why a statement's writes cannot be kept by a store shared with other processes.
+public enum WriteProblem: Sendable, Equatable {
+    /// Another process committed after this statement read the store: run it again.
+    case conflict
+    /// The write lock could not be had (another writer held it past the busy timeout), or
+    /// the store cannot be written from this process any more.
+    case failed(String)
 }

@@ -57,6 +57,9 @@ public final class Session {
     public var interrupted = false
     /// Statements that failed so far (the host's exit status depends on it).
     public internal(set) var failureCount = 0
+    /// Statements that failed because the store's write lock could not be had (or the store
+    /// became unwritable): a script then exits with status 3, as for a store that cannot open.
+    public internal(set) var storeBusyFailures = 0
     /// The statement running now (or last), so a host can tell which one printed what.
     public private(set) var currentStatement: StatementLocation?
     unowned let host: SessionHost
@@ -140,19 +143,62 @@ public final class Session {
         // Timed only if the timer was on when the statement began (`.timer on` itself is not).
         let timed = settings.timer
         let started = timed ? host.monotonicSeconds() : 0
+        // Between transactions, see what other processes committed first.
+        if !store.tables.hasPendingChanges {
+            do throws(StoreError) {
+                try store.refresh()
+            } catch {
+                report(Diagnostic.storeFailed(error, at: nil), source: nil, origin: origin)
+                failureCount += 1
+                return false
+            }
+        }
         let savepoint = store.savepoint()
-        do {
-            let outcome = try evaluate(statement)
-            print(outcome)
-        } catch {
-            store.rollback(to: savepoint)
-            report(error, source: source, origin: origin)
-            failureCount += 1
-            return false
+        // Another process may commit between this statement's reads and its first write:
+        // the store says so, and the statement runs again on the new state, under the lock.
+        var conflicts = 0
+        while true {
+            do {
+                let outcome = try evaluate(statement)
+                switch store.takeWriteProblem() {
+                case nil:
+                    print(outcome)
+                case .conflict where conflicts < Self.maximumConflicts:
+                    conflicts += 1
+                    store.rollback(to: savepoint)
+                    do throws(StoreError) {
+                        try store.refresh()
+                    } catch {
+                        throw StoreWriteFailure(error: error)
+                    }
+                    continue
+                case .conflict:
+                    throw StoreWriteFailure(
+                        error: StoreError("other processes kept changing the store; nothing of this statement was kept")
+                    )
+                case .failed(let message):
+                    storeBusyFailures += 1
+                    throw StoreWriteFailure(error: StoreError(message))
+                }
+            } catch {
+                _ = store.takeWriteProblem()
+                store.rollback(to: savepoint)
+                if let failure = error as? StoreWriteFailure {
+                    report(Diagnostic.storeFailed(failure.error, at: nil), source: nil, origin: origin)
+                } else {
+                    report(error, source: source, origin: origin)
+                }
+                failureCount += 1
+                return false
+            }
+            break
         }
         if timed, settings.timer { printTime(since: started) }
         return true
     }
+
+    /// How many times a statement is run again because another process committed first.
+    static let maximumConflicts = 5
 
     /// A statement at the prompt or in `-c`: on success it is committed before returning.
     @discardableResult
@@ -267,6 +313,11 @@ public final class Session {
 public enum Prompt {
     public static let primary = "closet> "
     public static let continuation = "   ...> "
+}
+
+/// The store refused a statement's writes (its lock, or a conflict that kept coming back).
+struct StoreWriteFailure: Error {
+    var error: StoreError
 }
 
 /// A failure whose cause was already printed (a script `.read` stopped by `--bail`): it

@@ -213,6 +213,23 @@ enum JournalFormat {
         return contents
     }
 
+    /// The first whole record (length, CRC-32, payload passing it) after `position`: a
+    /// failed record with intact ones after it is damage, not a torn tail.
+    static func validRecord(after position: Int, in bytes: [UInt8]) -> Int? {
+        var candidate = position + 1
+        while candidate + 8 <= bytes.count {
+            var reader = ByteReader(bytes, from: candidate)
+            if let length = try? reader.u32(), let checksum = try? reader.u32(), length >= 4,
+                Int(length) <= bytes.count - candidate - 8,
+                Checksum.crc32(bytes[(candidate + 8)..<(candidate + 8 + Int(length))]) == checksum
+            {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
+    }
+
     // MARK: snapshots
 
     /// Writes every table's rows (committed rows only when `committed`).

@@ -1,0 +1,218 @@
+import ClosetCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ClosetStore
+@testable import WardrobePack
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Damage is reported, never silently repaired away: each way a store's files were found
+/// damaged (issue 12) makes the store refuse to open, naming the file, and changes no byte.
+@Suite struct StoreDamageTests {
+    let mocks = MockWardrobe()
+
+    /// A snapshot (of top1) and a journal of three transactions after it; returns the path
+    /// and where each journal record starts.
+    func store() throws -> (String, [Int]) {
+        let path = temporaryStore()
+        let (store, _) = try open(path)
+        try store.save(clothes: mocks.top1)
+        try store.commit()
+        try store.compact()
+        var starts: [Int] = []
+        for clothes in [mocks.top2, mocks.bottom1, mocks.shoes1] {
+            starts.append(POSIXFile.size(path + "/journal")!)
+            try store.save(clothes: clothes)
+            try store.commit()
+        }
+        return (path, starts)
+    }
+
+    var everything: [Clothes] { [mocks.top1, mocks.top2, mocks.bottom1, mocks.shoes1] }
+
+    func files(_ path: String) throws -> [String: [UInt8]] {
+        var contents: [String: [UInt8]] = [:]
+        for name in ["snapshot", "journal", "closet-store"] {
+            contents[name] = try POSIXFile.readAll(path + "/" + name)
+        }
+        return contents
+    }
+
+    /// Opening fails with a message holding `expected`, and no file changed.
+    func expectRefused(_ path: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try files(path)
+        do {
+            let (store, _) = try open(path)
+            Issue.record("opened with \(store.clothesCount) clothes", sourceLocation: sourceLocation)
+        } catch let error as DurableStore.OpenError {
+            #expect(error.description.contains(expected), "\(error.description)", sourceLocation: sourceLocation)
+            #expect(error.description.contains("closet recover"), sourceLocation: sourceLocation)
+        }
+        #expect(try files(path) == before, sourceLocation: sourceLocation)
+    }
+
+    func write(_ bytes: [UInt8], _ path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test func everyBitOfTheJournalHeaderIsChecked() throws {
+        let (path, _) = try store()
+        let original = try POSIXFile.readAll(path + "/journal")!
+        for bit in 0..<(FormatThree.journalHeaderSize * 8) where bit >= 64 {  // past the magic
+            var bytes = original
+            bytes[bit / 8] ^= UInt8(1 << (bit % 8))
+            try write(bytes, path + "/journal")
+            try expectRefused(path, "the header of its journal")
+        }
+    }
+
+    @Test func everyBitOfTheSnapshotHeaderIsChecked() throws {
+        let (path, _) = try store()
+        let original = try POSIXFile.readAll(path + "/snapshot")!
+        for bit in 64..<(FormatThree.snapshotHeaderSize * 8) {
+            var bytes = original
+            bytes[bit / 8] ^= UInt8(1 << (bit % 8))
+            try write(bytes, path + "/snapshot")
+            try expectRefused(path, "its snapshot")
+        }
+    }
+
+    @Test func aDeletedSnapshotIsFound() throws {
+        let (path, _) = try store()
+        try FileManager.default.removeItem(atPath: path + "/snapshot")
+        try expectRefused(path, "but the snapshot is missing")
+    }
+
+    @Test func anOlderSnapshotPutBackIsFound() throws {
+        let (path, _) = try store()
+        let older = try POSIXFile.readAll(path + "/snapshot")!
+        let (store, _) = try open(path)
+        try store.compact()  // snapshot generation 2, journal 3 follows it
+        try store.save(clothes: mocks.bottom2)
+        try store.commit()
+        try write(older, path + "/snapshot")
+        try expectRefused(path, "follows snapshot generation 2")
+    }
+
+    @Test func aDamagedRecordWithIntactOnesAfterItIsDamageNotATornTail() throws {
+        let (path, starts) = try store()
+        for (index, start) in starts.dropLast().enumerated() {
+            let (clean, _) = try self.store()
+            var bytes = try POSIXFile.readAll(clean + "/journal")!
+            bytes[start + FormatThree.recordHeaderSize + 3] ^= 0x10  // inside its payload
+            try write(bytes, clean + "/journal")
+            try expectRefused(
+                clean, "at byte \(starts[index]) of its journal: a transaction whose checksum does not match")
+        }
+        // The last record is a torn tail: a writer cuts it, and only it.
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        bytes[starts[2] + FormatThree.recordHeaderSize + 3] ^= 0x10
+        try write(bytes, path + "/journal")
+        let (opened, notices) = try open(path)
+        #expect(opened.fetchAllClothes() == Array(everything.prefix(3)))
+        #expect(notices.count == 1 && notices[0].contains("at byte \(starts[2])"), "\(notices)")
+    }
+
+    @Test func aGenerationNearTheLimitIsRefusedWithoutTrapping() throws {
+        let (path, _) = try store()
+        let original = try POSIXFile.readAll(path + "/journal")!
+        let header = try #require(FormatThree.readJournalHeader(original))
+        for generation in [UInt64.max, UInt64.max - 1, 1 << 63] {
+            let forged = FormatThree.journalHeader(
+                FormatThree.JournalHeader(generation: generation, follows: header.follows))
+            try write(forged + original[FormatThree.journalHeaderSize...], path + "/journal")
+            try expectRefused(path, "out of range")
+        }
+    }
+
+    @Test func deletingTheLockFileLetsNoSecondWriterIn() throws {
+        let path = temporaryStore()
+        let (first, _) = try open(path)
+        let second = DurableWardrobe(
+            try DurableStore(path: path, tables: Wardrobe.pack.tables, busyTimeout: 0.1) { _ in })
+        try first.save(clothes: mocks.top1)
+        try FileManager.default.removeItem(atPath: path + "/lock")
+        try second.save(clothes: mocks.top2)
+        guard case .failed(let message) = second.takeWriteProblem() else {
+            Issue.record("a second writer got in after the lock file was deleted")
+            return
+        }
+        #expect(message.contains("is in use by process"))
+        second.rollback(to: Savepoint(position: 0))
+        try first.commit()
+        let (third, _) = try open(path)
+        #expect(third.fetchAllClothes() == [mocks.top1])
+    }
+
+    /// Flipped bits and cuts anywhere in either file: the store opens holding exactly what
+    /// was committed (all but a torn last transaction; a cut journal, every record wholly
+    /// before the cut), or refuses; it never opens with rows changed, and never crashes.
+    @Test func randomDamageIsRefusedOrLosesOnlyATornTail() throws {
+        var generator = SystemRandomNumberGenerator()
+        let (template, starts) = try store()
+        let committed = try files(template)
+        var outcomes: [String: Int] = [:]
+        for round in 0..<120 {
+            let path = temporaryStore()
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            for (name, bytes) in committed { try write(bytes, path + "/" + name) }
+            let file = round % 3 == 0 ? "snapshot" : "journal"
+            var bytes = committed[file]!
+            let offset = Int.random(in: 0..<bytes.count, using: &generator)
+            let flipped = round % 2 == 0
+            if flipped {
+                bytes[offset] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+            } else {
+                bytes = Array(bytes[0..<offset])
+            }
+            try write(bytes, path + "/" + file)
+            do {
+                let (store, _) = try open(path)
+                let rows = store.fetchAllClothes()
+                if file == "journal", flipped {
+                    let tornLast = offset >= starts[2]
+                    #expect(
+                        rows == everything || (tornLast && rows == Array(everything.prefix(3))), "flip at \(offset)")
+                } else if file == "journal" {
+                    // The snapshot's row, and each record that ends before the cut.
+                    let whole = 1 + starts.dropFirst().filter { $0 <= offset }.count
+                    #expect(rows == Array(everything.prefix(whole)), "cut at \(offset)")
+                } else {
+                    #expect(rows == everything, "snapshot damaged at \(offset)")
+                }
+                outcomes["opened", default: 0] += 1
+            } catch is DurableStore.OpenError {
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        #expect(outcomes["refused", default: 0] > 0)
+    }
+}
+
+@Suite struct CRC32CTests {
+    @Test func knownValues() {
+        #expect(StoreChecksum.crc32c(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(StoreChecksum.softwareCRC32C(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(StoreChecksum.crc32c([UInt8]()) == 0)
+        #expect(StoreChecksum.crc32c([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
+    }
+
+    @Test func theInstructionAndTheTablesAgreeOnRandomBytesAndSplits() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let bytes = (0..<Int.random(in: 0..<3000, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            let whole = StoreChecksum.softwareCRC32C(bytes)
+            #expect(StoreChecksum.crc32c(bytes) == whole)
+            let split = Int.random(in: 0...bytes.count, using: &generator)
+            let first = StoreChecksum.crc32c(Array(bytes[..<split]))
+            #expect(StoreChecksum.crc32c(Array(bytes[split...]), continuing: first) == whole)
+            #expect(StoreChecksum.softwareCRC32C(Array(bytes[split...]), continuing: first) == whole)
+        }
+    }
+}

@@ -66,8 +66,25 @@ public enum ClosetCommand {
                 paths: paths, update: update, record: record, junit: junit
             )
             .rawValue
+        case .recover(let store, let target):
+            return recover(store, into: target, environment: environment).rawValue
         case .interactiveOrStdin, .statement, .run, .dump:
             return runStatements(options, environment: environment).rawValue
+        }
+    }
+
+    /// `closet recover`: the damaged store is only read; the report goes to stdout.
+    static func recover(_ store: String, into target: String?, environment: [String: String]) -> ExitStatus {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let source = ScriptFile.expandingTilde(store, home: home)
+        let destination = target.map { ScriptFile.expandingTilde($0, home: home) } ?? source + "-recovered"
+        do {
+            let report = try StoreRecovery.recover(from: source, to: destination, tables: SessionFactory.tables)
+            ProcessHost.writeAll(Array(report.lines.map { $0 + "\n" }.joined().utf8), to: STDOUT_FILENO)
+            return .success
+        } catch {
+            ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
+            return .store
         }
     }
 
@@ -163,7 +180,7 @@ public enum ClosetCommand {
             var statement = ".dump"
             if let images { statement += " --images " + DumpWriter.quote(images) }
             session.executeAndCommit(StatementSource(statement))
-        case .help, .version, .test:
+        case .help, .version, .test, .recover:
             break
         }
         // A writer that waited out --busy-timeout exits as a store that cannot be opened does.

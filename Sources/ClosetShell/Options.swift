@@ -9,6 +9,8 @@ public struct Options: Equatable {
         case run([String])
         case test(update: Bool, record: Bool, junit: String?, paths: [String])
         case dump(images: String?)
+        /// `recover <store> [<new store>]`: copies every intact transaction into a new store.
+        case recover(store: String, target: String?)
         case help
         case version
     }
@@ -160,6 +162,14 @@ public struct Options: Equatable {
                 }
                 index = arguments.count
                 continue
+            case "recover":
+                let rest = Array(arguments[(index + 1)...])
+                guard (1...2).contains(rest.count), !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
+                    throw UsageError(message: "usage: closet recover <store> [<new store>]")
+                }
+                options.action = .recover(store: rest[0], target: rest.count == 2 ? rest[1] : nil)
+                index = arguments.count
+                continue
             default:
                 if argument.hasPrefix("-") {
                     var message = "unknown option '\(argument)'"
@@ -169,7 +179,7 @@ public struct Options: Equatable {
                     throw UsageError(message: message)
                 }
                 var message = "unknown command '\(argument)'"
-                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump"]) {
+                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump", "recover"]) {
                     message += "; did you mean '\(near)'?"
                 } else {
                     message += "; to run a statement, use -c '\(argument) ...'"
@@ -200,6 +210,8 @@ public struct Options: Equatable {
                closet [options] -c '<statement>'     run one statement
                closet [options] run <file.closet>... run scripts, one transaction per file
                closet [options] dump [--images <dir>] a script that recreates the store (.dump)
+               closet recover <store> [<new store>]  copy every intact transaction of a damaged store
+                                                     into a new one (default <store>-recovered)
                closet test [--update] [--record] [--junit <file>] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network

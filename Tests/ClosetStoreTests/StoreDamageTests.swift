@@ -193,6 +193,65 @@ import Testing
     }
 }
 
+@Suite struct StoreRecoveryTests {
+    let mocks = MockWardrobe()
+
+    @Test func recoverKeepsEveryIntactTransactionAndLeavesTheDamagedStoreAlone() throws {
+        let path = temporaryStore()
+        var starts: [Int] = []
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            try store.compact()
+            for clothes in [mocks.top2, mocks.bottom1, mocks.shoes1] {
+                starts.append(POSIXFile.size(path + "/journal")!)
+                try store.save(clothes: clothes)
+                try store.commit()
+            }
+        }
+        var bytes = try POSIXFile.readAll(path + "/journal")!
+        bytes[starts[1] + FormatThree.recordHeaderSize + 2] ^= 0x40
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
+        let before = try ["snapshot", "journal"].map { try POSIXFile.readAll(path + "/" + $0) }
+        let target = temporaryStore()
+        let report = try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
+        #expect(
+            report.lines.contains("journal: 2 transactions kept, damaged bytes \(starts[1])-\(starts[2] - 1) skipped"),
+            "\(report.lines)")
+        #expect(try ["snapshot", "journal"].map { try POSIXFile.readAll(path + "/" + $0) } == before)
+        let (recovered, _) = try open(target)
+        #expect(recovered.fetchAllClothes() == [mocks.top1, mocks.top2, mocks.shoes1])
+        // It is a whole store: it takes writes and reopens.
+        try recovered.save(clothes: mocks.bottom2)
+        try recovered.commit()
+        #expect(try open(target).0.clothesCount == 4)
+        // A folder that holds something is never written into.
+        #expect(throws: StoreRecovery.Failure.self) {
+            try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
+        }
+    }
+
+    @Test func aDamagedSnapshotIsSaidAndTheJournalIsStillSalvaged() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            try store.compact()
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+        }
+        var bytes = try POSIXFile.readAll(path + "/snapshot")!
+        bytes[bytes.count - 3] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/snapshot"))
+        let target = temporaryStore()
+        let report = try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
+        #expect(report.lines.first?.hasPrefix("snapshot: damaged") == true, "\(report.lines)")
+        #expect(try open(target).0.fetchAllClothes() == [mocks.top2])
+    }
+}
+
 @Suite struct CRC32CTests {
     @Test func knownValues() {
         #expect(StoreChecksum.crc32c(Array("123456789".utf8)) == 0xE306_9283)

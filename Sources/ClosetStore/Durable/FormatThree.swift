@@ -213,12 +213,14 @@ enum FormatThree {
     }
 
     /// The first whole, valid record starting after `position`, numbered at least `sequence`
-    /// (a record header is 16 bytes ending in its own checksum: chance finds one in about
-    /// four billion positions, and its payload must then pass its checksum too).
-    static func validRecord(after position: Int, in bytes: [UInt8], sequence: UInt32) -> Int? {
+    /// when one is given (a record header is 16 bytes ending in its own checksum: chance finds
+    /// one in about four billion positions, and its payload must then pass its checksum too).
+    static func validRecord(after position: Int, in bytes: [UInt8], sequence: UInt32?) -> Int? {
         var candidate = position + 1
         while candidate + recordHeaderSize <= bytes.count {
-            if let header = readRecordHeader(bytes, at: candidate), header.sequence &- sequence < 1 << 24 {
+            if let header = readRecordHeader(bytes, at: candidate),
+                sequence.map({ header.sequence &- $0 < 1 << 24 }) ?? true
+            {
                 let end = candidate + recordHeaderSize + header.length
                 if end <= bytes.count,
                     StoreChecksum.crc32c(bytes[(candidate + recordHeaderSize)..<end]) == header.payloadChecksum

@@ -19,6 +19,13 @@ final class BlobFiles: BlobStore {
     /// `images` is a symbolic link: pictures are neither written nor read through it.
     private let isLink: Bool
 
+    /// The blobs of a folder that exists, without creating it (a damaged store being read).
+    static func existing(directory: String) -> BlobFiles? {
+        var status = stat()
+        guard lstat(directory, &status) == 0 else { return nil }
+        return try? BlobFiles(directory: directory)
+    }
+
     init(directory: String) throws(StoreError) {
         self.directory = directory
         var status = stat()

@@ -7,7 +7,13 @@ import Foundation
 /// the next refresh tries again (the app's chain died after one failure: a quirk not copied).
 public final class ClothesViewModel {
     private let repository: ClothesRepository
-    public private(set) var clothesList = ClothesList(clothesByCategory: [:])
+    /// The repository's clothes, fetched again when it has changed since (on first use after
+    /// a change, not at the change: a script removing 1,000 clothes fetches nothing between).
+    public var clothesList: ClothesList {
+        refresh()
+        return fetchedList
+    }
+    private var fetchedList = ClothesList(clothesByCategory: [:])
     public private(set) var lastError: RepositoryError?
     /// The app's default: newest first.
     public var searchFilters: FilterItems = [.sort(.new)]
@@ -26,17 +32,17 @@ public final class ClothesViewModel {
         guard fetchedRevision != repository.revision || lastError != nil else { return }
         fetchedRevision = repository.revision
         do {
-            clothesList = try repository.fetchClothesList()
+            fetchedList = try repository.fetchClothesList()
             lastError = nil
         } catch {
             lastError = error
         }
     }
 
-    /// The app's `deleteClothes`: remove, then refresh.
+    /// The app's `deleteClothes`: remove, then refresh (lazily: `clothesList` fetches again
+    /// when next read).
     public func delete(clothes: Clothes) throws(RepositoryError) {
         try repository.remove(clothes: clothes)
-        refresh()
     }
 
     public var filteredClothesList: ClothesList {

@@ -8,6 +8,6 @@ public struct AnyTableSchema: Sendable {
     @inlinable public init<Codec: TableCodec>(_ schema: TableSchema<Codec>) {
         name = schema.name
         formatOneTags = schema.formatOneTags
-        makeTable = { Table<Codec>(name: schema.name) }
+        makeTable = { Table<Codec>(name: schema.name, index: schema.index) }
     }
 }

@@ -30,6 +30,19 @@ public protocol StoredTable: AnyObject {
     func reserveCapacity(_ capacity: Int)
     /// Forgets every row (between transactions only), before the store is read again.
     func removeAllRows()
+    /// Writes this table's snapshot section (`SnapshotSection`): rows and index.
+    func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter)
+    /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
+    /// (the caller then loads them the ordinary way).
+    func attach(_ rows: SnapshotRows) -> Bool
+}
+
+extension StoredTable {
+    public func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter) {
+        SnapshotSection.write(into: &writer) { writer, _ in writeSnapshot(committed: committed, into: &writer) }
+    }
+
+    public func attach(_ rows: SnapshotRows) -> Bool { false }
 }
 
 extension StoredTable {

@@ -49,13 +49,26 @@ public final class Table<Codec: TableCodec>: StoredTable {
     // schema) captures specialized versions of them here.
     @usableFromInline let framePending: (Table) -> FramedOperations
     @usableFromInline let writeRows: (Table, Bool, inout ByteWriter) -> Int
+    @usableFromInline let writeSection: (Table, Bool, inout ByteWriter) -> Void
     @usableFromInline let loadRows: (Table, Int, inout ByteReader) throws(ByteReader.Malformed) -> Void
     @usableFromInline let applyRows: (Table, [UInt8], [RowLocation]) throws(ByteReader.Malformed) -> Void
+    @usableFromInline let materializeRows: (Table) -> Void
 
-    @inlinable init(name: String) {
+    /// The secondary index the snapshot keeps for this table, if its schema declares one.
+    public let index: TableIndex<Codec>?
+    /// While the rows are still in a mapped snapshot: they are decoded only when asked for,
+    /// with the journal's changes kept beside them. Anything that needs every row (or a write)
+    /// decodes them all first (`materialize`), and the table works as before from then on.
+    @usableFromInline var lazy: LazyRows<Codec>?
+
+    @inlinable init(name: String, index: TableIndex<Codec>? = nil) {
         self.name = name
+        self.index = index
         framePending = { $0.framePendingSpecialized() }
         writeRows = { table, committed, writer in table.writeSnapshotSpecialized(committed: committed, into: &writer) }
+        writeSection = { table, committed, writer in table.writeSectionSpecialized(committed: committed, into: &writer)
+        }
+        materializeRows = { $0.materializeSpecialized() }
         loadRows = { table, count, reader throws(ByteReader.Malformed) in
             try table.loadSnapshotRowsSpecialized(count, &reader)
         }
@@ -64,26 +77,38 @@ public final class Table<Codec: TableCodec>: StoredTable {
         }
     }
 
-    @inlinable public var count: Int { liveCount }
+    @inlinable public var count: Int { lazy?.liveCount ?? liveCount }
 
     /// Every row in insertion order.
-    @inlinable public var rows: [Row] { slots.compactMap { $0?.row } }
+    @inlinable public var rows: [Row] {
+        materialize()
+        return slots.compactMap { $0?.row }
+    }
 
     /// Visits every row in insertion order without building an array.
     @inlinable public func forEachRow(_ body: (Row) throws -> Void) rethrows {
+        materialize()
         for case let entry? in slots { try body(entry.row) }
     }
 
     @inlinable public subscript(key: Key) -> Row? {
+        if let lazy { return lazyRow(key, lazy) }
         guard let slot = slot(of: key) else { return nil }
         return slots[slot]?.row
     }
 
-    @inlinable public func contains(_ key: Key) -> Bool { slot(of: key) != nil }
+    @inlinable public func contains(_ key: Key) -> Bool {
+        if let lazy {
+            if let entry = lazy.latest[key] { return entry.row != nil }
+            return lazy.base.ordinal(ofKey: Self.keyBytes(key)) != nil
+        }
+        return slot(of: key) != nil
+    }
 
     /// Inserts or replaces (keyed on the row's key); returns the row replaced.
     @inlinable @discardableResult
     public func upsert(_ row: Row) -> Row? {
+        materialize()
         let key = Codec.key(of: row)
         let (slot, previous) = place(row, key: key)
         changes.append(Change(key: key, slot: slot, previous: previous, position: log.record(logNumber)))
@@ -93,6 +118,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// Removes the row with this key; returns it, or nil if there was none.
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Row? {
+        materialize()
         ensureIndex()
         guard let slot = builtIndex?.removeValue(forKey: key), let entry = slots[slot] else { return nil }
         slots[slot] = nil
@@ -144,11 +170,33 @@ public final class Table<Codec: TableCodec>: StoredTable {
         writeRows(self, committed, &writer)
     }
 
-    @inlinable func writeSnapshotSpecialized(committed: Bool, into writer: inout ByteWriter) -> Int {
+    public func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter) {
+        writeSection(self, committed, &writer)
+    }
+
+    @inlinable func writeSectionSpecialized(committed: Bool, into writer: inout ByteWriter) {
+        let index = index
+        SnapshotSection.write(into: &writer) { writer, columns in
+            if let index { columns.bucketCount = index.bucketCount }
+            return writeSnapshotSpecialized(committed: committed, into: &writer) { row in
+                if let index {
+                    columns.buckets.append(UInt8(truncatingIfNeeded: index.bucket(row)))
+                    columns.orders.append(index.order(row))
+                }
+                for blob in Codec.blobs(of: row) { columns.blobNames.insert(blob) }
+            }
+        }
+    }
+
+    @inlinable func writeSnapshotSpecialized(
+        committed: Bool, into writer: inout ByteWriter, visit: (Row) -> Void = { _ in }
+    ) -> Int {
+        materialize()
         var count = 0
         func write(_ key: Key, _ row: Row, _ writer: inout ByteWriter) {
             RowFrame.part16(&writer) { Codec.encode(key: key, into: &$0) }
             RowFrame.part32(&writer) { Codec.encode(row, into: &$0) }
+            visit(row)
             count += 1
         }
         guard committed, !changes.isEmpty else {
@@ -183,6 +231,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     public func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed) {
+        materialize()
         if let bytes = operation.row {
             var reader = ByteReader(bytes)
             let row = try Codec.decodeRow(from: &reader)
@@ -197,6 +246,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     public func applyFormatOne(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed) {
+        materialize()
         if put {
             let row = try Codec.decodeRow(from: &reader)
             place(row, key: Codec.key(of: row))
@@ -241,30 +291,179 @@ public final class Table<Codec: TableCodec>: StoredTable {
                 reader.reposition(to: row)
                 let decoded = try Codec.decodeRow(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
-                place(decoded, key: Codec.key(of: decoded))
+                if let lazy {
+                    lazyApply(Codec.key(of: decoded), decoded, lazy)
+                } else {
+                    place(decoded, key: Codec.key(of: decoded))
+                }
             } else {
                 reader.reposition(to: location.key)
                 let key = try Codec.decodeKey(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
-                removeUnlogged(key)
+                if let lazy { lazyApply(key, nil, lazy) } else { removeUnlogged(key) }
             }
         }
     }
 
     public var referencedBlobs: Set<String> {
+        if let lazy {
+            // The snapshot lists its rows' blobs; the journal's changes adjust the list.
+            var names = Set(lazy.base.blobNames)
+            for entry in lazy.latest.values {
+                if let ordinal = entry.baseOrdinal { names.subtract(Codec.blobs(of: decodeBase(ordinal, lazy.base))) }
+            }
+            for entry in lazy.latest.values { if let row = entry.row { names.formUnion(Codec.blobs(of: row)) } }
+            return names
+        }
         var names = Set<String>()
         for case let entry? in slots { names.formUnion(Codec.blobs(of: entry.row)) }
         return names
     }
 
-    public func reserveCapacity(_ capacity: Int) { slots.reserveCapacity(capacity) }
+    public func reserveCapacity(_ capacity: Int) { if lazy == nil { slots.reserveCapacity(capacity) } }
+
+    public func attach(_ rows: SnapshotRows) -> Bool {
+        guard slots.isEmpty, lazy == nil, changes.isEmpty else { return false }
+        lazy = LazyRows(base: rows)
+        changeCount &+= 1
+        return true
+    }
 
     public func removeAllRows() {
+        lazy = nil
         slots.removeAll()
         builtIndex = nil
         liveCount = 0
         changes.removeAll()
         changeCount &+= 1
+    }
+
+    // MARK: rows still in the snapshot
+
+    /// Decodes every row (once): from here on the table is an ordinary in-memory table.
+    @inlinable func materialize() { if lazy != nil { materializeRows(self) } }
+
+    @inlinable func materializeSpecialized() {
+        guard let lazy else { return }
+        self.lazy = nil
+        let bytes = lazy.base.copyRows()
+        var reader = ByteReader(bytes)
+        do {
+            try loadSnapshotRowsSpecialized(lazy.base.count, &reader)
+        } catch {
+            fatalError("table '\(name)': a snapshot row passes its checksum but cannot be read")
+        }
+        for operation in lazy.operations {
+            if let row = operation.row { place(row, key: operation.key) } else { removeUnlogged(operation.key) }
+        }
+    }
+
+    @inlinable static func keyBytes(_ key: Key) -> [UInt8] {
+        var writer = ByteWriter()
+        Codec.encode(key: key, into: &writer)
+        return writer.bytes
+    }
+
+    @inlinable func decodeBase(_ ordinal: Int, _ base: SnapshotRows) -> Row {
+        var reader = ByteReader(base.rowBytes(ordinal))
+        guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd else {
+            fatalError("table '\(name)': a snapshot row passes its checksum but cannot be read")
+        }
+        return row
+    }
+
+    @inlinable func lazyRow(_ key: Key, _ lazy: LazyRows<Codec>) -> Row? {
+        if let entry = lazy.latest[key] { return entry.row }
+        return lazy.base.ordinal(ofKey: Self.keyBytes(key)).map { decodeBase($0, lazy.base) }
+    }
+
+    /// A journal change over rows still in the snapshot: kept beside them, in order.
+    @inlinable func lazyApply(_ key: Key, _ row: Row?, _ lazy: LazyRows<Codec>) {
+        changeCount &+= 1
+        lazy.operations.append((key, row))
+        var entry: LazyRows<Codec>.Entry
+        let existed: Bool
+        if let known = lazy.latest[key] {
+            entry = known
+            existed = known.row != nil
+        } else {
+            let ordinal = lazy.base.ordinal(ofKey: Self.keyBytes(key))
+            entry = LazyRows<Codec>.Entry(row: nil, baseOrdinal: ordinal, position: ordinal ?? 0)
+            existed = ordinal != nil
+        }
+        if let row {
+            if !existed {
+                // New, or back after a removal: it goes to the end, as an insert does.
+                entry.position = lazy.base.count + lazy.appended
+                lazy.appended += 1
+                lazy.liveCount += 1
+            }
+            entry.row = row
+        } else {
+            if existed { lazy.liveCount -= 1 }
+            entry.row = nil
+        }
+        lazy.latest[key] = entry
+    }
+
+    /// How many rows fall in these buckets of the table's index; nil when the rows are not
+    /// in a mapped snapshot any more (count them the ordinary way then).
+    @inlinable public func indexedCount(buckets: [Int]) -> Int? {
+        guard let lazy, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else { return nil }
+        var inBuckets = [Bool](repeating: false, count: index.bucketCount)
+        for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
+        var count = 0
+        for bucket in 0..<index.bucketCount where inBuckets[bucket] { count += lazy.base.bucketSize(bucket) }
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal, inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
+            if let row = entry.row, inBuckets[index.bucket(row)] { count += 1 }
+        }
+        return count
+    }
+
+    /// The first `limit` rows of the given groups of buckets, group after group, each group
+    /// by order key (descending or ascending), equal keys in insertion order: a top-K that
+    /// decodes only the rows it returns. Nil when the rows are not in a mapped snapshot.
+    @inlinable public func indexedRows(groups: [[Int]], descending: Bool, limit: Int) -> [Row]? {
+        guard let lazy, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else { return nil }
+        let base = lazy.base
+        var replaced = Set<Int>()
+        var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
+            if let row = entry.row { changed.append((index.order(row), entry.position, index.bucket(row), row)) }
+        }
+        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
+            a.0 != b.0 ? (descending ? a.0 > b.0 : a.0 < b.0) : a.1 < b.1
+        }
+        changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
+        var result: [Row] = []
+        var remaining = max(0, limit)
+        for group in groups where remaining > 0 {
+            var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
+                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced)
+            }
+            var extra = changed.filter { group.contains($0.bucket) }[...]
+            while remaining > 0 {
+                var best: (cursor: Int, key: (Int64, Int))?
+                for (number, cursor) in cursors.enumerated() {
+                    guard let ordinal = cursor.head else { continue }
+                    let key = (base.order(ordinal), ordinal)
+                    if best == nil || precedes(key, best!.key) { best = (number, key) }
+                }
+                if let first = extra.first, best == nil || precedes((first.order, first.position), best!.key) {
+                    result.append(first.row)
+                    extra = extra.dropFirst()
+                } else if let best {
+                    result.append(decodeBase(cursors[best.cursor].head!, base))
+                    cursors[best.cursor].advance()
+                } else {
+                    break
+                }
+                remaining -= 1
+            }
+        }
+        return result
     }
 
     // MARK: slots

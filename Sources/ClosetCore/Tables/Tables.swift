@@ -20,7 +20,7 @@ public final class Tables {
     /// decoded now; ones that do not decode make it fail, leaving them untouched.
     @inlinable public func table<Codec: TableCodec>(_ schema: TableSchema<Codec>) throws(StoreError) -> Table<Codec> {
         if let typed = existing(schema.name) as? Table<Codec> { return typed }
-        let typed = Table<Codec>(name: schema.name)
+        let typed = Table<Codec>(name: schema.name, index: schema.index)
         try adopt(typed)
         return typed
     }

@@ -278,11 +278,18 @@ public final class DurableStore: Store {
             tables.removeAllRows()
             legacyFiles = false
             var next = View()
-            let snapshot = try read("snapshot")
-            if let snapshot {
-                next.snapshot = snapshot.identity
-                next.snapshotLength = snapshot.bytes.count
-                next.snapshotLink = try loadSnapshot(snapshot.bytes)
+            if let identity = Self.identity(path + "/snapshot") {
+                let mapped: MappedFile?
+                do {
+                    mapped = try MappedFile.open(path + "/snapshot")
+                } catch {
+                    throw StoreError(error.description)
+                }
+                if let mapped {
+                    next.snapshot = identity
+                    next.snapshotLength = mapped.memory.count
+                    next.snapshotLink = try loadSnapshot(mapped)
+                }
             }
             let journal = try read("journal")
             next.journal = journal?.identity
@@ -305,8 +312,37 @@ public final class DurableStore: Store {
         }
     }
 
-    /// Verifies and loads a snapshot; returns its generation and checksum.
-    private func loadSnapshot(_ bytes: [UInt8]) throws(StoreError) -> FormatThree.SnapshotLink {
+    /// Verifies and loads a snapshot; returns its generation and checksum. A format-3
+    /// snapshot is read in place from the mapping (tables decode rows as they are asked for).
+    private func loadSnapshot(_ mapped: MappedFile) throws(StoreError) -> FormatThree.SnapshotLink {
+        let memory = mapped.memory
+        let magic = Array(memory.prefix(8))
+        if magic == FormatThree.snapshotMagic {
+            let header: FormatThree.SnapshotHeader
+            do {
+                header = try FormatThree.verifySnapshot(memory: memory)
+            } catch {
+                switch error {
+                case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
+                case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
+                case .body: throw damaged("its snapshot fails its checksum (somewhere in bytes 32-\(memory.count - 1))")
+                }
+            }
+            guard header.generation <= Self.maximumGeneration else {
+                throw damaged("its snapshot's generation \(header.generation) is out of range")
+            }
+            do {
+                try FormatThree.loadSnapshot(memory: memory, owner: mapped, into: tables)
+            } catch {
+                throw damaged("its snapshot passes its checksum but cannot be read")
+            }
+            return header.link
+        }
+        return try loadLegacySnapshot(Array(memory))
+    }
+
+    /// Formats 1 and 2, or a file that is no snapshot at all.
+    private func loadLegacySnapshot(_ bytes: [UInt8]) throws(StoreError) -> FormatThree.SnapshotLink {
         switch JournalFormat.layout(bytes, journal: false) {
         case .formatOne, .formatTwo:
             legacyFiles = true
@@ -319,28 +355,8 @@ public final class DurableStore: Store {
                 case .newer: throw StoreError(Self.newer(path, format: "a newer snapshot").description)
                 }
             }
-        case .newer where Array(bytes[0..<8]) != FormatThree.snapshotMagic:
-            throw StoreError(Self.newer(path, format: "a newer snapshot").description)
         case .newer:
-            let header: FormatThree.SnapshotHeader
-            do {
-                header = try FormatThree.verifySnapshot(bytes)
-            } catch {
-                switch error {
-                case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
-                case .length: throw damaged("its snapshot is cut short or has bytes added (length \(bytes.count))")
-                case .body: throw damaged("its snapshot fails its checksum (somewhere in bytes 32-\(bytes.count - 1))")
-                }
-            }
-            guard header.generation <= Self.maximumGeneration else {
-                throw damaged("its snapshot's generation \(header.generation) is out of range")
-            }
-            do {
-                try FormatThree.loadSnapshot(bytes, into: tables)
-            } catch {
-                throw damaged("its snapshot passes its checksum but cannot be read")
-            }
-            return header.link
+            throw StoreError(Self.newer(path, format: "a newer snapshot").description)
         case nil:
             throw damaged("its snapshot is not a closet snapshot")
         }

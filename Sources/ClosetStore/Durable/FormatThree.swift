@@ -7,8 +7,9 @@ import ClosetCore
 /// snapshot: header (32 bytes) | body
 ///           header = "CLOSETS3" | generation u64 | body length u64 | crc32c(body) u32
 ///                    | crc32c(header's first 28 bytes) u32   ← the snapshot's checksum
-///           body   = table count u32 | (name length u8 | name | row count u64 | row*)*
-///                    (rows framed as `RowFrame` says)
+///           body   = table count u32 | (name length u8 | name | section)*
+///                    (a section is the rows framed as `RowFrame` says, and an index of
+///                    them: `SnapshotSection`; read in place from the mapped file)
 /// journal:  header (36 bytes) | record*
 ///           header = "CLOSETJ3" | generation u64 | snapshot generation u64
 ///                    | snapshot checksum u32 | 0 u32 | crc32c(first 32 bytes) u32
@@ -244,7 +245,7 @@ enum FormatThree {
         var link: SnapshotLink { SnapshotLink(generation: generation, checksum: checksum) }
     }
 
-    /// Writes every table's rows (committed rows only when `committed`).
+    /// Writes every table's section (committed rows only when `committed`).
     static func snapshot(_ tables: [StoredTable], generation: UInt64, committed: Bool) -> (
         bytes: [UInt8], header: SnapshotHeader
     ) {
@@ -255,12 +256,7 @@ enum FormatThree {
             let name = Array(table.name.utf8.prefix(255))
             writer.u8(UInt8(name.count))
             writer.bytes += name
-            let countAt = writer.bytes.count
-            writer.u64(0)
-            let count = UInt64(table.writeSnapshot(committed: committed, into: &writer))
-            for shift in 0..<8 {
-                writer.bytes[countAt + shift] = UInt8(truncatingIfNeeded: count >> (8 * UInt64(shift)))
-            }
+            table.writeSnapshotSection(committed: committed, into: &writer)
         }
         let bodyLength = writer.bytes.count - snapshotHeaderSize
         var header = ByteWriter()
@@ -287,27 +283,75 @@ enum FormatThree {
 
     /// Checks a format-3 snapshot's header and body checksums.
     static func verifySnapshot(_ bytes: [UInt8]) throws(SnapshotProblem) -> SnapshotHeader {
-        guard bytes.count >= snapshotHeaderSize, Array(bytes[0..<8]) == snapshotMagic else { throw .header }
-        var reader = ByteReader(bytes, from: 8, to: snapshotHeaderSize)
-        guard let generation = try? reader.u64(), let length = try? reader.u64(), let body = try? reader.u32(),
-            let stored = try? reader.u32(), stored == StoreChecksum.crc32c(bytes[0..<28])
-        else { throw .header }
-        guard length == UInt64(bytes.count - snapshotHeaderSize) else { throw .length }
-        guard StoreChecksum.crc32c(bytes[snapshotHeaderSize...]) == body else { throw .body }
+        let result: Result<SnapshotHeader, SnapshotProblem> = bytes.withUnsafeBytes { memory in
+            do throws(SnapshotProblem) {
+                return .success(try verifySnapshot(memory: memory))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    static func verifySnapshot(memory: UnsafeRawBufferPointer) throws(SnapshotProblem) -> SnapshotHeader {
+        guard memory.count >= snapshotHeaderSize, Array(memory[0..<8]) == snapshotMagic else { throw .header }
+        func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
+            T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
+        }
+        let generation = load(UInt64.self, 8)
+        let length = load(UInt64.self, 16)
+        let body = load(UInt32.self, 24)
+        let stored = load(UInt32.self, 28)
+        guard stored == StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[0..<28])) else { throw .header }
+        guard length == UInt64(memory.count - snapshotHeaderSize) else { throw .length }
+        guard StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[snapshotHeaderSize...])) == body else {
+            throw .body
+        }
         return SnapshotHeader(generation: generation, bodyLength: Int(length), bodyChecksum: body, checksum: stored)
     }
 
-    /// Hands each table's rows to it (the snapshot was verified first, so nothing is applied
-    /// from a damaged one).
-    static func loadSnapshot(_ bytes: [UInt8], into tables: Tables) throws(ByteReader.Malformed) {
-        var reader = ByteReader(bytes, from: snapshotHeaderSize)
-        for _ in 0..<(try reader.u32()) {
-            let name = String(decoding: try reader.raw(Int(try reader.u8())), as: UTF8.self)
+    /// Hands each table its section (the snapshot was verified first, so nothing is applied
+    /// from a damaged one). With `owner` (the mapping that keeps `memory` valid), tables that
+    /// can read their rows in place do; the others, and every table without an owner, decode
+    /// their rows now.
+    static func loadSnapshot(memory: UnsafeRawBufferPointer, owner: AnyObject?, into tables: Tables) throws(ByteReader
+        .Malformed)
+    {
+        var position = snapshotHeaderSize
+        guard memory.count >= position + 4 else { throw ByteReader.Malformed() }
+        let count = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+        position += 4
+        for _ in 0..<count {
+            guard position < memory.count else { throw ByteReader.Malformed() }
+            let nameLength = Int(memory[position])
+            guard memory.count - position - 1 >= nameLength else { throw ByteReader.Malformed() }
+            let name = String(
+                decoding: UnsafeRawBufferPointer(rebasing: memory[(position + 1)..<(position + 1 + nameLength)]),
+                as: UTF8.self)
+            position += 1 + nameLength
+            guard let section = SnapshotRows(memory: memory, owner: owner ?? Tables(), start: position) else {
+                throw ByteReader.Malformed()
+            }
             let table = tables.table(named: name)
-            let count = try reader.u64()
-            guard count <= UInt64(bytes.count) else { throw ByteReader.Malformed() }
-            try table.loadSnapshotRows(count: Int(count), from: &reader)
+            if owner == nil || !table.attach(section) {
+                let rows = section.copyRows()
+                var reader = ByteReader(rows)
+                try table.loadSnapshotRows(count: section.count, from: &reader)
+                guard reader.isAtEnd else { throw ByteReader.Malformed() }
+            }
+            position = section.end
         }
-        guard reader.isAtEnd else { throw ByteReader.Malformed() }
+        guard position == memory.count else { throw ByteReader.Malformed() }
+    }
+
+    static func loadSnapshot(_ bytes: [UInt8], into tables: Tables) throws(ByteReader.Malformed) {
+        let result: Result<Void, ByteReader.Malformed> = bytes.withUnsafeBytes { memory in
+            do throws(ByteReader.Malformed) {
+                return .success(try loadSnapshot(memory: memory, owner: nil, into: tables))
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
     }
 }

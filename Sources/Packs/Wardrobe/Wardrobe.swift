@@ -84,9 +84,13 @@ public enum Wardrobe {
     static func filteredClothes(_ invocation: Invocation) throws -> [Clothes] {
         let viewModel = try invocation.state(WardrobeState.self).clothesViewModel
         viewModel.searchFilters = filters(from: invocation)
-        viewModel.refresh()
-        if let error = viewModel.lastError { throw error }
-        return viewModel.filteredClothes
+        return try viewModel.queryClothes()
+    }
+
+    static func filteredCount(_ invocation: Invocation) throws -> Int {
+        let viewModel = try invocation.state(WardrobeState.self).clothesViewModel
+        viewModel.searchFilters = filters(from: invocation)
+        return try viewModel.queryCount()
     }
 
     static let slotKeys: [KeySpec] = ClothesCategory.allCases.map {

@@ -10,5 +10,5 @@ enum CountClothes {
         keys: Wardrobe.clothesFilterKeys,
         examples: ["count clothes", "count clothes season=fall category=top,bottom"],
         keysRepeat: true,
-        run: { try .count(Wardrobe.filteredClothes($0).count) })
+        run: { try .count(Wardrobe.filteredCount($0)) })
 }

@@ -19,4 +19,16 @@ public protocol ClothesRepository: AnyObject {
     /// Removes the clothes and empties every style slot that held it.
     func remove(clothes: Clothes) throws(RepositoryError)
     func removeAllClothes() throws(RepositoryError)
+    /// How many clothes have a category and a season in these masks (bit = raw value),
+    /// answered from the store's index without fetching; nil when it cannot.
+    func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int?
+    /// The first `limit` of those, categories in display order, each sorted as `sort`
+    /// (equal instants in insertion order): what the filtered list begins with. Nil when the
+    /// store cannot answer without fetching.
+    func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]?
+}
+
+extension ClothesRepository {
+    public func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
+    public func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
 }

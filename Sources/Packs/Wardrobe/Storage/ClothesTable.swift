@@ -4,7 +4,24 @@ import Foundation
 /// The wardrobe's clothes table. Its row coding is byte for byte what store format 1 wrote
 /// after its operation tags 1 (put) and 2 (delete), so format-1 stores keep opening.
 enum ClothesTable: TableCodec {
-    static let schema = TableSchema<ClothesTable>(name: "clothes", formatOneTags: FormatOneTags(put: 1, delete: 2))
+    static let schema = TableSchema<ClothesTable>(
+        name: "clothes", formatOneTags: FormatOneTags(put: 1, delete: 2),
+        index: TableIndex(bucketCount: bucketCount, bucket: bucket(of:), order: order(of:)))
+
+    /// The snapshot's index: one bucket per category and season, newest first inside each, so
+    /// a new process counts and pages `list clothes season=fall limit=20` without decoding.
+    static let bucketCount = ClothesCategory.allCases.count * WeatherType.allCases.count
+
+    static func bucket(category: ClothesCategory, season: WeatherType) -> Int {
+        category.rawValue * WeatherType.allCases.count + season.rawValue
+    }
+
+    static func bucket(of clothes: Clothes) -> Int { bucket(category: clothes.category, season: clothes.weatherType) }
+
+    /// Whole milliseconds, as the row stores its instant.
+    static func order(of clothes: Clothes) -> Int64 {
+        Int64((clothes.createdAt.timeIntervalSince1970 * 1000).rounded())
+    }
 
     static func key(of row: Clothes) -> UUID { row.id }
 

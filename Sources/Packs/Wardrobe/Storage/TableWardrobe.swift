@@ -50,6 +50,23 @@ public final class TableWardrobe: WardrobeStore {
 
     public func fetchAllClothes() -> [Clothes] { clothesTable.rows }
 
+    public func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
+        clothesTable.indexedCount(buckets: Self.groups(categories, seasons).flatMap { $0 })
+    }
+
+    public func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? {
+        clothesTable.indexedRows(groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit)
+    }
+
+    /// The index buckets of each selected category, in display order.
+    private static func groups(_ categories: UInt8, _ seasons: UInt8) -> [[Int]] {
+        ClothesCategory.allCases.filter { categories & (1 << UInt8($0.rawValue)) != 0 }.map { category in
+            WeatherType.allCases.filter { seasons & (1 << UInt8($0.rawValue)) != 0 }.map {
+                ClothesTable.bucket(category: category, season: $0)
+            }
+        }
+    }
+
     public func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
 
     public func containsClothes(_ id: UUID) -> Bool { clothesTable.contains(id) }

@@ -49,6 +49,40 @@ public final class ClothesViewModel {
         Self.applyFilters(to: clothesList, filters: searchFilters)
     }
 
+    /// `filteredClothes` for a command: answered from the store's index when the filters allow
+    /// (no search text, a sort and a limit), so nothing else is fetched; else fetched and filtered.
+    public func queryClothes() throws(RepositoryError) -> [Clothes] {
+        let plan = FilterPlan(searchFilters)
+        if plan.searches.isEmpty, let sort = plan.sort, let limit = plan.limit,
+            let rows = repository.indexedClothes(
+                categories: plan.categories, seasons: plan.seasons, sort: sort, limit: limit)
+        {
+            return rows
+        }
+        refresh()
+        if let lastError { throw lastError }
+        return filteredClothes
+    }
+
+    /// `filteredClothes.count`, counted from the store's index when there is no search text,
+    /// else without sorting what it counts.
+    public func queryCount() throws(RepositoryError) -> Int {
+        let plan = FilterPlan(searchFilters)
+        var count: Int
+        if plan.searches.isEmpty,
+            let indexed = repository.indexedClothesCount(categories: plan.categories, seasons: plan.seasons)
+        {
+            count = indexed
+        } else {
+            refresh()
+            if let lastError { throw lastError }
+            count = 0
+            for clothes in clothesList.clothesByCategory.values.joined() where plan.keeps(clothes) { count += 1 }
+        }
+        if let limit = plan.limit { count = min(count, max(0, limit)) }
+        return count
+    }
+
     /// The filtered list flattened in category display order, then cut by any `limit`.
     public var filteredClothes: [Clothes] {
         let rows = filteredClothesList.flattened
@@ -71,25 +105,8 @@ public final class ClothesViewModel {
     /// the one-by-one reduction.) Sorting once, and only what survived, is what makes a
     /// 100,000-row wardrobe answer quickly.
     public static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
-        // Successive category and season filters intersect, so each folds into one bit mask.
-        var lastSort: SortBy?
-        var categories: UInt8 = 0xFF
-        var seasons: UInt8 = 0xFF
-        var searches: [String] = []
-        func mask<S: Sequence>(_ values: S) -> UInt8 where S.Element: RawRepresentable, S.Element.RawValue == Int {
-            values.reduce(0) { $0 | 1 << UInt8($1.rawValue) }
-        }
-        for filter in filters {
-            switch filter {
-            case .sort(let sort): lastSort = sort
-            case .weather(let weather): seasons &= mask([weather])
-            case .clothes(let category): categories &= mask([category])
-            case .categories(let set): categories &= mask(set)
-            case .weathers(let set): seasons &= mask(set)
-            case .search(let text): if !text.isEmpty { searches.append(text) }
-            case .limit: break  // applied to the whole result, not per category
-            }
-        }
+        let plan = FilterPlan(filters)
+        let (categories, seasons, searches, lastSort) = (plan.categories, plan.seasons, plan.searches, plan.sort)
         let filtering = categories != 0xFF || seasons != 0xFF || !searches.isEmpty
         return ClothesList(
             clothesByCategory: list.clothesByCategory.mapValues { clothes in
@@ -103,5 +120,39 @@ public final class ClothesViewModel {
                     }
                 return lastSort.map { kept.sorted(by: $0) } ?? kept
             })
+    }
+}
+
+/// What a list of filters comes to: successive category and season filters intersect, so
+/// each folds into one bit mask (bit = raw value); searches all apply; the last sort and the
+/// smallest limit win.
+struct FilterPlan {
+    var categories: UInt8 = 0xFF
+    var seasons: UInt8 = 0xFF
+    var searches: [String] = []
+    var sort: SortBy?
+    var limit: Int?
+
+    init(_ filters: FilterItems) {
+        func mask<S: Sequence>(_ values: S) -> UInt8 where S.Element: RawRepresentable, S.Element.RawValue == Int {
+            values.reduce(0) { $0 | 1 << UInt8($1.rawValue) }
+        }
+        for filter in filters {
+            switch filter {
+            case .sort(let sort): self.sort = sort
+            case .weather(let weather): seasons &= mask([weather])
+            case .clothes(let category): categories &= mask([category])
+            case .categories(let set): categories &= mask(set)
+            case .weathers(let set): seasons &= mask(set)
+            case .search(let text): if !text.isEmpty { searches.append(text) }
+            case .limit(let count): limit = min(limit ?? count, count)  // applied to the whole result
+            }
+        }
+    }
+
+    func keeps(_ item: Clothes) -> Bool {
+        categories & (1 << UInt8(item.category.rawValue)) != 0
+            && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
+            && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
     }
 }

@@ -1,0 +1,94 @@
+/// A table's rows still in a mapped snapshot, and the journal's changes over them (see
+/// `Table.lazy`). `latest` answers lookups and index queries; `operations` replays the
+/// changes in order when the table is materialized, so the result is the same as if every
+/// row had been decoded at open.
+public final class LazyRows<Codec: TableCodec> {
+    @usableFromInline let base: SnapshotRows
+    @usableFromInline var operations: [(key: Codec.Key, row: Codec.Row?)] = []
+    @usableFromInline var latest: [Codec.Key: Entry] = [:]
+    @usableFromInline var liveCount: Int
+    /// Rows put at the end so far (new keys, or keys back after a removal).
+    @usableFromInline var appended = 0
+
+    /// The latest state of a key the journal touched.
+    @usableFromInline struct Entry {
+        /// Its row now; nil once removed.
+        @usableFromInline var row: Codec.Row?
+        /// Its row in the snapshot, if it had one.
+        @usableFromInline var baseOrdinal: Int?
+        /// Where it stands in insertion order (a snapshot ordinal, or after every snapshot row).
+        @usableFromInline var position: Int
+
+        @inlinable init(row: Codec.Row?, baseOrdinal: Int?, position: Int) {
+            self.row = row
+            self.baseOrdinal = baseOrdinal
+            self.position = position
+        }
+    }
+
+    @usableFromInline init(base: SnapshotRows) {
+        self.base = base
+        liveCount = base.count
+    }
+}
+
+/// Walks one bucket of a snapshot's index in either direction, skipping given rows. The
+/// bucket is stored by order key descending, equal keys by ordinal; walking it ascending takes
+/// each run of equal keys forward, so equal keys stay in insertion order both ways.
+public struct BucketCursor {
+    let rows: SnapshotRows
+    let bucket: Int
+    let descending: Bool
+    let skipping: Set<Int>
+    let size: Int
+    /// Descending: the next index. Ascending: the current run [runStart, runEnd) and the index in it.
+    var next = 0
+    var runStart = 0
+    var runEnd = 0
+    var remainingEnd = 0
+    public private(set) var head: Int?
+
+    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>) {
+        self.rows = rows
+        self.bucket = bucket
+        self.descending = descending
+        self.skipping = skipping
+        size = rows.bucketSize(bucket)
+        remainingEnd = size
+        advance()
+    }
+
+    public mutating func advance() {
+        while true {
+            guard let index = step() else {
+                head = nil
+                return
+            }
+            let ordinal = rows.bucketMember(bucket, index)
+            if !skipping.contains(ordinal) {
+                head = ordinal
+                return
+            }
+        }
+    }
+
+    private mutating func step() -> Int? {
+        if descending {
+            guard next < size else { return nil }
+            defer { next += 1 }
+            return next
+        }
+        if next >= runEnd {
+            // The next run of equal keys, from the end.
+            guard remainingEnd > 0 else { return nil }
+            runEnd = remainingEnd
+            let key = rows.order(rows.bucketMember(bucket, runEnd - 1))
+            runStart = runEnd - 1
+            while runStart > 0, rows.order(rows.bucketMember(bucket, runStart - 1)) == key { runStart -= 1 }
+            remainingEnd = runStart
+            next = runStart
+        }
+        defer { next += 1 }
+        return next
+    }
+}

@@ -1,0 +1,165 @@
+/// A table's section of a mapped snapshot (`SnapshotSection`), read in place: a row is
+/// decoded only when asked for, a key is found by binary search, and an indexed table's
+/// buckets are counted and paged without touching rows. Every offset and ordinal is checked
+/// once when the section is opened, so later reads need no checks that could fail.
+public final class SnapshotRows {
+    /// Keeps the mapping alive while rows are read from it.
+    let owner: AnyObject
+    let memory: UnsafeRawBufferPointer
+    public let count: Int
+    let rowsStart: Int
+    let rowsEnd: Int
+    let offsetsStart: Int
+    let sortedKeysStart: Int
+    public let bucketCount: Int
+    let bucketsStart: Int
+    let ordersStart: Int
+    let bucketStartsStart: Int
+    let bucketListsStart: Int
+    /// Blobs the rows refer to.
+    public let blobNames: [String]
+    /// Where the section ends in the file.
+    public let end: Int
+
+    /// Opens the section at `start`; nil if anything in it does not add up.
+    public init?(memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int) {
+        self.owner = owner
+        self.memory = memory
+        var reader = RawReader(memory: memory, position: start)
+        guard let count = reader.u64(), let rowsLength = reader.u64(), count <= UInt64(memory.count),
+            rowsLength <= UInt64(memory.count), let rowsStart = reader.skip(Int(rowsLength))
+        else { return nil }
+        self.count = Int(count)
+        self.rowsStart = rowsStart
+        let rowsEnd = rowsStart + Int(rowsLength)
+        self.rowsEnd = rowsEnd
+        guard let indexLength = reader.u64(), indexLength <= UInt64(memory.count - reader.position) else { return nil }
+        end = reader.position + Int(indexLength)
+        guard let offsets = reader.skip(self.count * 8), let sorted = reader.skip(self.count * 4),
+            let buckets = reader.u32(), buckets <= 256
+        else { return nil }
+        offsetsStart = offsets
+        sortedKeysStart = sorted
+        bucketCount = Int(buckets)
+        if bucketCount > 0 {
+            guard let bucketsAt = reader.skip(self.count), let orders = reader.skip(self.count * 8),
+                let starts = reader.skip((bucketCount + 1) * 4), let lists = reader.skip(self.count * 4)
+            else { return nil }
+            bucketsStart = bucketsAt
+            ordersStart = orders
+            bucketStartsStart = starts
+            bucketListsStart = lists
+        } else {
+            (bucketsStart, ordersStart, bucketStartsStart, bucketListsStart) = (0, 0, 0, 0)
+        }
+        guard let names = reader.u32(), names <= UInt32(memory.count) else { return nil }
+        var blobNames: [String] = []
+        for _ in 0..<names {
+            guard let length = reader.u16(), let at = reader.skip(Int(length)) else { return nil }
+            blobNames.append(
+                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
+        }
+        self.blobNames = blobNames
+        guard reader.position == end else { return nil }
+        // Each row's frame lies inside the rows, one after another; each ordinal names a row.
+        var expected = 0
+        for ordinal in 0..<self.count {
+            let offset = load(UInt64.self, offsetsStart + ordinal * 8)
+            guard offset == UInt64(expected), rowsStart + expected + 2 <= rowsEnd else { return nil }
+            let keyLength = Int(load(UInt16.self, rowsStart + expected))
+            guard rowsStart + expected + 2 + keyLength + 4 <= rowsEnd else { return nil }
+            let rowLength = Int(load(UInt32.self, rowsStart + expected + 2 + keyLength))
+            expected += 2 + keyLength + 4 + rowLength
+            guard rowsStart + expected <= rowsEnd else { return nil }
+            guard Int(load(UInt32.self, sortedKeysStart + ordinal * 4)) < self.count else { return nil }
+            if bucketCount > 0 {
+                guard Int(memory[bucketsStart + ordinal]) < bucketCount,
+                    Int(load(UInt32.self, bucketListsStart + ordinal * 4)) < self.count
+                else { return nil }
+            }
+        }
+        guard expected == Int(rowsLength) else { return nil }
+        if bucketCount > 0 {
+            var previous = 0
+            for bucket in 0...bucketCount {
+                let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
+                guard start >= previous, start <= self.count else { return nil }
+                previous = start
+            }
+            guard previous == self.count else { return nil }
+        }
+    }
+
+    @inline(__always) func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
+        T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
+    }
+
+    /// The rows region, copied (materializing a table decodes from it).
+    public func copyRows() -> [UInt8] { Array(memory[rowsStart..<rowsEnd]) }
+
+    /// Where row `ordinal`'s key and row bytes lie in the file.
+    public func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
+        let at = rowsStart + Int(load(UInt64.self, offsetsStart + ordinal * 8))
+        let keyLength = Int(load(UInt16.self, at))
+        let rowLength = Int(load(UInt32.self, at + 2 + keyLength))
+        return ((at + 2)..<(at + 2 + keyLength), (at + 6 + keyLength)..<(at + 6 + keyLength + rowLength))
+    }
+
+    /// Row `ordinal`'s bytes, copied for its codec.
+    public func rowBytes(_ ordinal: Int) -> [UInt8] { Array(memory[frame(ordinal).row]) }
+
+    /// The ordinal of the row with these key bytes.
+    public func ordinal(ofKey key: [UInt8]) -> Int? {
+        key.withUnsafeBytes { probe in
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
+                let order = SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[frame(ordinal).key]), probe)
+                if order == 0 { return ordinal }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    public func bucket(_ ordinal: Int) -> Int { Int(memory[bucketsStart + ordinal]) }
+    public func order(_ ordinal: Int) -> Int64 { load(Int64.self, ordersStart + ordinal * 8) }
+
+    /// How many rows a bucket holds.
+    public func bucketSize(_ bucket: Int) -> Int {
+        Int(load(UInt32.self, bucketStartsStart + (bucket + 1) * 4))
+            - Int(load(UInt32.self, bucketStartsStart + bucket * 4))
+    }
+
+    /// The `index`-th row of a bucket, by order key descending (ties by ordinal).
+    public func bucketMember(_ bucket: Int, _ index: Int) -> Int {
+        let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
+        return Int(load(UInt32.self, bucketListsStart + (start + index) * 4))
+    }
+}
+
+/// Bounds-checked little-endian reads from raw memory: nil instead of a trap.
+struct RawReader {
+    let memory: UnsafeRawBufferPointer
+    var position: Int
+
+    mutating func skip(_ count: Int) -> Int? {
+        guard count >= 0, count <= memory.count - position else { return nil }
+        defer { position += count }
+        return position
+    }
+
+    mutating func u16() -> UInt16? {
+        skip(2).map { UInt16(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt16.self)) }
+    }
+
+    mutating func u32() -> UInt32? {
+        skip(4).map { UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt32.self)) }
+    }
+
+    mutating func u64() -> UInt64? {
+        skip(8).map { UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt64.self)) }
+    }
+}

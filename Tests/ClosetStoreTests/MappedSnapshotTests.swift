@@ -1,0 +1,119 @@
+import ClosetCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ClosetStore
+@testable import WardrobePack
+
+/// A snapshot read in place (rows decoded on demand, the journal's changes beside them, the
+/// index answering counts and pages) gives exactly what decoding everything gives.
+@Suite struct MappedSnapshotTests {
+    /// Random clothes with few distinct instants, so equal keys (ties) are common.
+    func randomClothes(_ generator: inout some RandomNumberGenerator) -> Clothes {
+        Clothes(
+            id: UUID(), createdAt: Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator))),
+            image: nil, category: ClothesCategory.allCases.randomElement(using: &generator)!,
+            weatherType: WeatherType.allCases.randomElement(using: &generator)!,
+            descriptions: ["a", "b", "knit"].randomElement(using: &generator)!)
+    }
+
+    /// A store with a snapshot and a journal of random changes after it; returns it reopened
+    /// (rows still in the snapshot) and the same state decoded whole.
+    func randomStore(_ generator: inout some RandomNumberGenerator) throws -> (DurableWardrobe, [Clothes]) {
+        let path = temporaryStore()
+        var model: [Clothes] = []
+        do {
+            let (store, _) = try open(path)
+            for _ in 0..<Int.random(in: 0..<120, using: &generator) {
+                let clothes = randomClothes(&generator)
+                try store.save(clothes: clothes)
+            }
+            try store.commit()
+            try store.compact()
+            for _ in 0..<Int.random(in: 0..<30, using: &generator) {
+                let all = store.fetchAllClothes()
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0 where !all.isEmpty:
+                    try store.remove(clothes: all.randomElement(using: &generator)!)
+                case 1 where !all.isEmpty:
+                    let old = all.randomElement(using: &generator)!
+                    try store.save(
+                        clothes: Clothes(
+                            id: old.id,
+                            createdAt: Date(timeIntervalSince1970: Double(Int.random(in: 0..<40, using: &generator))),
+                            image: nil, category: old.category,
+                            weatherType: WeatherType.allCases.randomElement(using: &generator)!,
+                            descriptions: old.descriptions))
+                default:
+                    try store.save(clothes: randomClothes(&generator))
+                }
+                try store.commit()
+            }
+            model = store.fetchAllClothes()
+        }
+        return (try open(path).0, model)
+    }
+
+    @Test func countsAndPagesFromTheIndexMatchTheViewModel() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            let (store, model) = try randomStore(&generator)
+            let viewModel = ClothesViewModel(repository: store.wardrobe, fetchNow: false)
+            for _ in 0..<8 {
+                var filters: FilterItems = [.sort(Bool.random(using: &generator) ? .new : .old)]
+                if Bool.random(using: &generator) {
+                    filters.append(.weathers(Set(WeatherType.allCases.filter { _ in Bool.random(using: &generator) })))
+                }
+                if Bool.random(using: &generator) {
+                    filters.append(.clothes(ClothesCategory.allCases.randomElement(using: &generator)!))
+                }
+                filters.append(.limit(Int.random(in: 0..<50, using: &generator)))
+                viewModel.searchFilters = filters
+                // The index answers while the rows are still in the snapshot...
+                let indexed = try viewModel.queryClothes()
+                let counted = try viewModel.queryCount()
+                #expect(store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == model.count)
+                // ...and the ordinary path over every row agrees.
+                let expected = ClothesViewModel.applyFilters(
+                    to: ClothesList(clothesByCategory: Dictionary(grouping: model, by: \.category)), filters: filters)
+                var limit = Int.max
+                for case .limit(let count) in filters { limit = min(limit, count) }
+                let expectedRows = Array(expected.flattened.prefix(limit))
+                #expect(indexed == expectedRows, "\(filters)")
+                #expect(counted == expectedRows.count, "\(filters)")
+            }
+            // Lookups, counts and order agree before and after decoding everything.
+            #expect(store.clothesCount == model.count)
+            for clothes in model.prefix(10) { #expect(store.clothes(withID: clothes.id) == clothes) }
+            #expect(store.clothes(withID: UUID()) == nil)
+            #expect(store.fetchAllClothes() == model)
+            #expect(store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == nil)  // decoded now
+        }
+    }
+
+    @Test func aSnapshotSectionThatDoesNotAddUpIsRefusedNeverTrappedOn() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            for clothes in MockWardrobe().allClothes { try store.save(clothes: clothes) }
+            try store.commit()
+            try store.compact()
+        }
+        let bytes = try POSIXFile.readAll(path + "/snapshot")!
+        // Bytes of the body changed one at a time (as if the checksum had been made good
+        // again): the section's checks refuse what does not add up, and nothing traps.
+        var refused = 0
+        for position in stride(from: FormatThree.snapshotHeaderSize, to: bytes.count, by: 3) {
+            var damaged = bytes
+            damaged[position] ^= 0x5A
+            let tables = Tables(Wardrobe.pack.tables)
+            do throws(ByteReader.Malformed) {
+                try FormatThree.loadSnapshot(damaged, into: tables)
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+    }
+}

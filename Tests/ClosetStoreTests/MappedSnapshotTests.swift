@@ -92,6 +92,66 @@ import Testing
         }
     }
 
+    /// Writes, rollbacks and commits on rows still in the snapshot end where the same
+    /// statements on fully decoded rows end, before and after decoding, and after reopening.
+    @Test func writesAndRollbacksOverRowsStillInTheSnapshotMatchDecodedRows() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<40 {
+            let path = temporaryStore()
+            do {
+                let (store, _) = try open(path)
+                for _ in 0..<Int.random(in: 1..<60, using: &generator) {
+                    try store.save(clothes: randomClothes(&generator))
+                }
+                try store.commit()
+                try store.compact()
+            }
+            let (lazy, _) = try open(path)  // rows in the snapshot
+            let eager = MemoryStore(Wardrobe.pack.tables)
+            let eagerWardrobe = try TableWardrobe(eager)
+            for clothes in lazy.fetchAllClothes() { try eagerWardrobe.save(clothes: clothes) }
+            try eager.commit()
+            let (reader, _) = try open(path)
+            let lazyRows = reader  // reopened, still lazy: the one written to below
+            for step in 0..<40 {
+                let all = eagerWardrobe.fetchAllClothes()
+                let savepoint = (lazyRows.savepoint(), eager.savepoint())
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !all.isEmpty:
+                    let victim = all.randomElement(using: &generator)!
+                    try lazyRows.remove(clothes: victim)
+                    try eagerWardrobe.remove(clothes: victim)
+                case 1 where !all.isEmpty:
+                    let old = all.randomElement(using: &generator)!
+                    let edited = Clothes(
+                        id: old.id, createdAt: old.createdAt, image: nil, category: old.category,
+                        weatherType: WeatherType.allCases.randomElement(using: &generator)!, descriptions: "edited")
+                    try lazyRows.save(clothes: edited)
+                    try eagerWardrobe.save(clothes: edited)
+                default:
+                    let clothes = randomClothes(&generator)
+                    try lazyRows.save(clothes: clothes)
+                    try eagerWardrobe.save(clothes: clothes)
+                }
+                if Bool.random(using: &generator) {
+                    lazyRows.rollback(to: savepoint.0)
+                    eager.rollback(to: savepoint.1)
+                } else if step % 3 == 0 {
+                    try lazyRows.commit()
+                    try eager.commit()
+                }
+                #expect(lazyRows.clothesCount == eagerWardrobe.clothesCount)
+            }
+            try lazyRows.commit()
+            try eager.commit()
+            #expect(
+                lazyRows.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == eagerWardrobe.clothesCount)
+            #expect(lazyRows.fetchAllClothes() == eagerWardrobe.fetchAllClothes())
+            #expect(try open(path).0.fetchAllClothes() == eagerWardrobe.fetchAllClothes())
+            _ = lazy
+        }
+    }
+
     @Test func aSnapshotSectionThatDoesNotAddUpIsRefusedNeverTrappedOn() throws {
         let path = temporaryStore()
         do {

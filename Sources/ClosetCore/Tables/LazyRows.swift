@@ -26,6 +26,37 @@ public final class LazyRows<Codec: TableCodec> {
         }
     }
 
+    /// What each pending (uncommitted) change replaced, newest last, to undo it exactly.
+    @usableFromInline var undo: [SavedState] = []
+
+    @usableFromInline struct SavedState {
+        @usableFromInline var key: Codec.Key
+        @usableFromInline var entry: Entry?
+        @usableFromInline var operations: Int
+        @usableFromInline var liveCount: Int
+        @usableFromInline var appended: Int
+
+        @inlinable init(key: Codec.Key, entry: Entry?, operations: Int, liveCount: Int, appended: Int) {
+            self.key = key
+            self.entry = entry
+            self.operations = operations
+            self.liveCount = liveCount
+            self.appended = appended
+        }
+    }
+
+    @inlinable func savedState(of key: Codec.Key) -> SavedState {
+        SavedState(
+            key: key, entry: latest[key], operations: operations.count, liveCount: liveCount, appended: appended)
+    }
+
+    @inlinable func restore(_ saved: SavedState) {
+        latest[saved.key] = saved.entry
+        operations.removeLast(operations.count - saved.operations)
+        liveCount = saved.liveCount
+        appended = saved.appended
+    }
+
     @usableFromInline init(base: SnapshotRows) {
         self.base = base
         liveCount = base.count

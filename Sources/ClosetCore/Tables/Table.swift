@@ -108,8 +108,16 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// Inserts or replaces (keyed on the row's key); returns the row replaced.
     @inlinable @discardableResult
     public func upsert(_ row: Row) -> Row? {
-        materialize()
         let key = Codec.key(of: row)
+        if let lazy {
+            // Rows still in the snapshot: the change is kept beside them, so one insert into
+            // a big store decodes nothing else.
+            let previous = lazyRow(key, lazy)
+            lazy.undo.append(lazy.savedState(of: key))
+            lazyApply(key, row, lazy)
+            changes.append(Change(key: key, slot: -1, previous: previous, position: log.record(logNumber)))
+            return previous
+        }
         let (slot, previous) = place(row, key: key)
         changes.append(Change(key: key, slot: slot, previous: previous, position: log.record(logNumber)))
         return previous
@@ -118,7 +126,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// Removes the row with this key; returns it, or nil if there was none.
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Row? {
-        materialize()
+        if let lazy {
+            guard let previous = lazyRow(key, lazy) else { return nil }
+            lazy.undo.append(lazy.savedState(of: key))
+            lazyApply(key, nil, lazy)
+            changes.append(Change(key: key, slot: -1, previous: previous, position: log.record(logNumber)))
+            return previous
+        }
         ensureIndex()
         guard let slot = builtIndex?.removeValue(forKey: key), let entry = slots[slot] else { return nil }
         slots[slot] = nil
@@ -132,6 +146,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func undoLast() {
         guard let change = changes.popLast() else { return }
+        if let lazy, let saved = lazy.undo.popLast() {
+            lazy.restore(saved)
+            changeCount &+= 1
+            return
+        }
         if let previous = change.previous {
             restore(previous, key: change.key, slot: change.slot)
         } else {
@@ -227,6 +246,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func forgetChanges() {
         if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        lazy?.undo.removeAll()
         compactIfSparse()
     }
 
@@ -346,6 +366,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable func materializeSpecialized() {
         guard let lazy else { return }
         self.lazy = nil
+        // Pending changes made while lazy refer to no slots: they are replayed as ordinary
+        // logged changes below, so a rollback still undoes them exactly.
+        let pending = changes
+        let committedOperations = lazy.operations.count - lazy.undo.count
+        changes.removeAll()
         let bytes = lazy.base.copyRows()
         var reader = ByteReader(bytes)
         do {
@@ -353,8 +378,19 @@ public final class Table<Codec: TableCodec>: StoredTable {
         } catch {
             fatalError("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }
-        for operation in lazy.operations {
+        for operation in lazy.operations[..<committedOperations] {
             if let row = operation.row { place(row, key: operation.key) } else { removeUnlogged(operation.key) }
+        }
+        for (change, operation) in zip(pending, lazy.operations[committedOperations...]) {
+            let slot: Int
+            if let row = operation.row {
+                slot = place(row, key: operation.key).slot
+            } else {
+                ensureIndex()
+                slot = builtIndex?[operation.key] ?? -1
+                removeUnlogged(operation.key)
+            }
+            changes.append(Change(key: change.key, slot: slot, previous: change.previous, position: change.position))
         }
     }
 

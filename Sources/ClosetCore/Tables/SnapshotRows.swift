@@ -1,7 +1,7 @@
 /// A table's section of a mapped snapshot (`SnapshotSection`), read in place: a row is
 /// decoded only when asked for, a key is found by binary search, and an indexed table's
-/// buckets are counted and paged without touching rows. Every offset and ordinal is checked
-/// once when the section is opened, so later reads need no checks that could fail.
+/// buckets are counted and paged without touching rows. Opening reads only the section's
+/// lengths; each offset and ordinal is checked where it is read.
 public final class SnapshotRows {
     /// Keeps the mapping alive while rows are read from it.
     let owner: AnyObject
@@ -61,33 +61,14 @@ public final class SnapshotRows {
         }
         self.blobNames = blobNames
         guard reader.position == end else { return nil }
-        // Each row's frame lies inside the rows, one after another; each ordinal names a row.
-        var expected = 0
-        for ordinal in 0..<self.count {
-            let offset = load(UInt64.self, offsetsStart + ordinal * 8)
-            guard offset == UInt64(expected), rowsStart + expected + 2 <= rowsEnd else { return nil }
-            let keyLength = Int(load(UInt16.self, rowsStart + expected))
-            guard rowsStart + expected + 2 + keyLength + 4 <= rowsEnd else { return nil }
-            let rowLength = Int(load(UInt32.self, rowsStart + expected + 2 + keyLength))
-            expected += 2 + keyLength + 4 + rowLength
-            guard rowsStart + expected <= rowsEnd else { return nil }
-            guard Int(load(UInt32.self, sortedKeysStart + ordinal * 4)) < self.count else { return nil }
-            if bucketCount > 0 {
-                guard Int(memory[bucketsStart + ordinal]) < bucketCount,
-                    Int(load(UInt32.self, bucketListsStart + ordinal * 4)) < self.count
-                else { return nil }
-            }
-        }
-        guard expected == Int(rowsLength) else { return nil }
-        if bucketCount > 0 {
-            var previous = 0
-            for bucket in 0...bucketCount {
-                let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
-                guard start >= previous, start <= self.count else { return nil }
-                previous = start
-            }
-            guard previous == self.count else { return nil }
-        }
+        // Offsets and ordinals are checked where they are read, not here: opening touches no
+        // row (the file passed its checksum; a check that fails then is damage, said by name).
+    }
+
+    /// Stops on a section whose checksum holds but whose index does not add up: only a file
+    /// made to look valid gets here, and reading on would show rows that are not there.
+    @inline(__always) func check(_ condition: Bool) {
+        if !condition { fatalError("a snapshot section passes its checksum but its index does not add up") }
     }
 
     @inline(__always) func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
@@ -99,9 +80,14 @@ public final class SnapshotRows {
 
     /// Where row `ordinal`'s key and row bytes lie in the file.
     public func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
-        let at = rowsStart + Int(load(UInt64.self, offsetsStart + ordinal * 8))
+        check(ordinal >= 0 && ordinal < count)
+        let offset = load(UInt64.self, offsetsStart + ordinal * 8)
+        check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
+        let at = rowsStart + Int(offset)
         let keyLength = Int(load(UInt16.self, at))
+        check(rowsEnd - at - 6 >= keyLength)
         let rowLength = Int(load(UInt32.self, at + 2 + keyLength))
+        check(rowsEnd - at - 6 - keyLength >= rowLength)
         return ((at + 2)..<(at + 2 + keyLength), (at + 6 + keyLength)..<(at + 6 + keyLength + rowLength))
     }
 
@@ -116,6 +102,7 @@ public final class SnapshotRows {
             while low < high {
                 let middle = (low + high) / 2
                 let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
+                check(ordinal < count)
                 let order = SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[frame(ordinal).key]), probe)
                 if order == 0 { return ordinal }
                 if order < 0 { low = middle + 1 } else { high = middle }
@@ -124,19 +111,37 @@ public final class SnapshotRows {
         }
     }
 
-    public func bucket(_ ordinal: Int) -> Int { Int(memory[bucketsStart + ordinal]) }
-    public func order(_ ordinal: Int) -> Int64 { load(Int64.self, ordersStart + ordinal * 8) }
+    public func bucket(_ ordinal: Int) -> Int {
+        check(ordinal >= 0 && ordinal < count && bucketCount > 0)
+        let bucket = Int(memory[bucketsStart + ordinal])
+        check(bucket < bucketCount)
+        return bucket
+    }
+
+    public func order(_ ordinal: Int) -> Int64 {
+        check(ordinal >= 0 && ordinal < count && bucketCount > 0)
+        return load(Int64.self, ordersStart + ordinal * 8)
+    }
+
+    /// Where a bucket's ordinals lie in the bucket lists.
+    private func bucketRange(_ bucket: Int) -> Range<Int> {
+        check(bucket >= 0 && bucket < bucketCount)
+        let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
+        let end = Int(load(UInt32.self, bucketStartsStart + (bucket + 1) * 4))
+        check(start <= end && end <= count)
+        return start..<end
+    }
 
     /// How many rows a bucket holds.
-    public func bucketSize(_ bucket: Int) -> Int {
-        Int(load(UInt32.self, bucketStartsStart + (bucket + 1) * 4))
-            - Int(load(UInt32.self, bucketStartsStart + bucket * 4))
-    }
+    public func bucketSize(_ bucket: Int) -> Int { bucketRange(bucket).count }
 
     /// The `index`-th row of a bucket, by order key descending (ties by ordinal).
     public func bucketMember(_ bucket: Int, _ index: Int) -> Int {
-        let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
-        return Int(load(UInt32.self, bucketListsStart + (start + index) * 4))
+        let range = bucketRange(bucket)
+        check(index >= 0 && index < range.count)
+        let ordinal = Int(load(UInt32.self, bucketListsStart + (range.lowerBound + index) * 4))
+        check(ordinal < count)
+        return ordinal
     }
 }
 

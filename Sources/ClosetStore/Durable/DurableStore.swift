@@ -26,14 +26,15 @@ public final class DurableStore: Store {
     public static let formatVersion = 3
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
-    /// Compact once replaying the journal costs more than reading the snapshot and this floor.
-    static let compactionFloor = 4 << 20
+    /// Compact once replaying the journal costs more than reading the snapshot and this floor:
+    /// journal rows are decoded at every open, snapshot rows only when shown.
+    static let compactionFloor = 256 << 10
     /// What replaying one record costs beyond its bytes, in bytes' worth: many small commits
     /// make a slow journal before a big one.
     static let costPerRecord = 256
     /// A first commit at least this big is written as the snapshot itself, not journaled
     /// and then compacted (written twice).
-    static let snapshotCommitSize = 1 << 20
+    static let snapshotCommitSize = 64 << 10
     /// `--busy-timeout`'s default, in seconds.
     public static let defaultBusyTimeout = 5.0
     /// A generation past this is damage, not history: no arithmetic on it can overflow.
@@ -320,7 +321,9 @@ public final class DurableStore: Store {
         if magic == FormatThree.snapshotMagic {
             let header: FormatThree.SnapshotHeader
             do {
-                header = try FormatThree.verifySnapshot(memory: memory)
+                header = try FormatThree.verifySnapshot(memory: memory) {
+                    mapped.checksum(from: FormatThree.snapshotHeaderSize)
+                }
             } catch {
                 switch error {
                 case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")

@@ -293,7 +293,12 @@ enum FormatThree {
         return try result.get()
     }
 
-    static func verifySnapshot(memory: UnsafeRawBufferPointer) throws(SnapshotProblem) -> SnapshotHeader {
+    /// Checks the header alone; `bodyChecksum` computes the body's CRC-32C when the header
+    /// holds (the whole mapping by default).
+    static func verifySnapshot(
+        memory: UnsafeRawBufferPointer,
+        bodyChecksum: (() -> UInt32?)? = nil
+    ) throws(SnapshotProblem) -> SnapshotHeader {
         guard memory.count >= snapshotHeaderSize, Array(memory[0..<8]) == snapshotMagic else { throw .header }
         func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
             T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
@@ -304,9 +309,10 @@ enum FormatThree {
         let stored = load(UInt32.self, 28)
         guard stored == StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[0..<28])) else { throw .header }
         guard length == UInt64(memory.count - snapshotHeaderSize) else { throw .length }
-        guard StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[snapshotHeaderSize...])) == body else {
-            throw .body
-        }
+        let computed =
+            bodyChecksum.map { $0() }
+            ?? StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[snapshotHeaderSize...]))
+        guard computed == body else { throw .body }
         return SnapshotHeader(generation: generation, bodyLength: Int(length), bodyChecksum: body, checksum: stored)
     }
 

@@ -9,6 +9,8 @@
 /// hold it); a file renamed over meanwhile does not change what it shows.
 final class MappedFile {
     let memory: UnsafeRawBufferPointer
+    /// Kept open so the bytes checksummed are the bytes mapped (the path may be renamed over).
+    private let descriptor: Int32
 
     /// Nil when there is no such file.
     static func open(_ path: String) throws(POSIXFile.Failure) -> MappedFile? {
@@ -17,20 +19,46 @@ final class MappedFile {
             if errno == ENOENT { return nil }
             throw POSIXFile.failure("cannot open", path)
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw POSIXFile.failure("cannot read", path) }
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw POSIXFile.failure("cannot read", path)
+        }
         let size = Int(info.st_size)
-        guard size > 0 else { return MappedFile(memory: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard size > 0 else { return MappedFile(memory: UnsafeRawBufferPointer(start: nil, count: 0), descriptor: fd) }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            close(fd)
             throw POSIXFile.failure("cannot map", path)
         }
-        return MappedFile(memory: UnsafeRawBufferPointer(start: address, count: size))
+        return MappedFile(memory: UnsafeRawBufferPointer(start: address, count: size), descriptor: fd)
     }
 
-    private init(memory: UnsafeRawBufferPointer) { self.memory = memory }
+    private init(memory: UnsafeRawBufferPointer, descriptor: Int32) {
+        self.memory = memory
+        self.descriptor = descriptor
+    }
 
     deinit {
         if let address = memory.baseAddress { munmap(UnsafeMutableRawPointer(mutating: address), memory.count) }
+        close(descriptor)
+    }
+
+    /// CRC-32C of the bytes from `start` to the end, read through a small buffer rather than
+    /// the mapping: verifying the whole file then does not make every page of it part of this
+    /// process's memory, only the pages later read in place.
+    func checksum(from start: Int) -> UInt32? {
+        let chunk = 256 << 10
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var crc: UInt32 = 0
+        var position = start
+        while position < memory.count {
+            let count = pread(descriptor, buffer.baseAddress!, min(chunk, memory.count - position), off_t(position))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            crc = StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), continuing: crc)
+            position += count
+        }
+        return crc
     }
 }

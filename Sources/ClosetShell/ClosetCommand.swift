@@ -15,6 +15,9 @@ import Foundation
 public enum ClosetCommand {
     public static let version = "0.1.0"
 
+    /// Objects left for the process's exit to reclaim (see `runStatements`).
+    nonisolated(unsafe) static var keptUntilExit: [AnyObject] = []
+
     public enum ExitStatus: Int32 {
         case success = 0
         case failure = 1
@@ -40,7 +43,7 @@ public enum ClosetCommand {
                 return ExitStatus.usage.rawValue
             }
         }
-        return main(arguments)
+        return main(arguments, environment: ProcessHost.environment())
     }
 
     public static func main(
@@ -121,6 +124,9 @@ public enum ClosetCommand {
                 return .store
             }
         }
+        // The store is never freed: the process ends right after, and freeing 100,000 rows
+        // one by one would only delay the exit.
+        keptUntilExit.append(store)
         let host = ProcessHost()
         defer { host.flush() }
         let session: Session

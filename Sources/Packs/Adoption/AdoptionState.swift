@@ -3,6 +3,10 @@ import ClosetLanguage
 import ClosetNetwork
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The adoption pack in one session: the dogs seen (for `show dog` and completion) and the
 /// query the last `list dogs` paged through.
 public final class AdoptionState: PackState {
@@ -31,7 +35,10 @@ public final class AdoptionState: PackState {
     }
 
     deinit {
-        if picturesAreTemporary { try? FileManager.default.removeItem(atPath: pictures.directory) }
+        // Checked first: most sessions never make the folder, and removing is not cheap.
+        if picturesAreTemporary, access(pictures.directory, F_OK) == 0 {
+            try? FileManager.default.removeItem(atPath: pictures.directory)
+        }
     }
 
     /// The dog's first picture through the cache, checked to be a PNG or JPEG.

@@ -37,7 +37,8 @@ public final class BoxOfficeState: PackState {
     }
 
     deinit {
-        if cacheIsTemporary { try? FileManager.default.removeItem(atPath: cacheFolder) }
+        // Only a provider makes the folder.
+        if cacheIsTemporary, madeProvider != nil { try? FileManager.default.removeItem(atPath: cacheFolder) }
     }
 
     private var madeProvider: ImageProvider?

@@ -66,4 +66,31 @@ import Testing
         #expect(dumped.status == 0, "\(dumped.err)")
         #expect(dumped.out == expected.joined(separator: "\n"))
     }
+
+    /// The rewrite as format 3 goes marker, snapshot, journal, each by an atomic rename: a
+    /// crash after any step leaves a store that opens holding what was committed.
+    @Test(arguments: ["format-1-store", "format-2-store"])
+    func aRewriteCutShortAfterAnyStepOpensWithEverything(_ fixture: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let pinned = try String(contentsOfFile: Self.fixtures + "/\(fixture).dump", encoding: .utf8)
+        // After the marker only.
+        let markerOnly = try copyOfFixture(fixture)
+        try Data("closet store, format 3\n".utf8).write(to: URL(fileURLWithPath: markerOnly + "/closet-store"))
+        let first = try ProcessTests().run(["--store", markerOnly, "dump"])
+        #expect(first.status == 0 && first.out == pinned, "\(first.err)")
+        // After the snapshot too, before the new journal: the old journal is inside the snapshot.
+        let snapshotToo = try copyOfFixture(fixture)
+        let oldJournal = try bytes(snapshotToo + "/journal")
+        let added = try ProcessTests().run([
+            "--store", snapshotToo, "-c", "add clothes category=top season=fall description=later",
+        ])
+        #expect(added.status == 0, "\(added.err)")
+        try oldJournal.write(to: URL(fileURLWithPath: snapshotToo + "/journal"))
+        let second = try ProcessTests().run(["--store", snapshotToo, "dump"])
+        #expect(second.status == 0 && second.out == pinned, "\(second.err)")
+        // And it takes the next commit as format 3.
+        #expect(
+            try ProcessTests().run(["--store", snapshotToo, "-c", "add clothes category=top season=fall"]).status == 0)
+        #expect(try bytes(snapshotToo + "/journal").prefix(8) == Data("CLOSETJ3".utf8))
+    }
 }

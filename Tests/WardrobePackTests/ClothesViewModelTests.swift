@@ -149,21 +149,22 @@ import WardrobePack
 /// `applyFilters` computes "filter, then sort by the last sort"; the app applied the filters
 /// one by one. This checks the two agree on random wardrobes and random filter lists.
 @Suite struct FilterEquivalenceTests {
-    /// The app's own definition: reduce over the filters in order.
+    /// The app's own definition: reduce over the filters in order. Equal instants go by the
+    /// order the clothes were added: the later-added first when newest first (issue 10), the
+    /// earlier-added first when oldest first.
     static func oneByOne(_ list: ClothesList, _ filters: FilterItems) -> ClothesList {
         ClothesList(
             clothesByCategory: list.clothesByCategory.mapValues { clothes in
-                filters.reduce(clothes) { current, filter in
+                let added = Dictionary(uniqueKeysWithValues: clothes.enumerated().map { ($0.element.id, $0.offset) })
+                return filters.reduce(clothes) { current, filter in
                     switch filter {
                     case .sort(let sort):
-                        return current.enumerated().sorted { lhs, rhs in
-                            if lhs.element.createdAt != rhs.element.createdAt {
-                                return sort == .new
-                                    ? lhs.element.createdAt > rhs.element.createdAt
-                                    : lhs.element.createdAt < rhs.element.createdAt
+                        return current.sorted { lhs, rhs in
+                            if lhs.createdAt != rhs.createdAt {
+                                return sort == .new ? lhs.createdAt > rhs.createdAt : lhs.createdAt < rhs.createdAt
                             }
-                            return lhs.offset < rhs.offset
-                        }.map(\.element)
+                            return sort == .new ? added[lhs.id]! > added[rhs.id]! : added[lhs.id]! < added[rhs.id]!
+                        }
                     case .weather(let weather): return current.filter { $0.weatherType == weather }
                     case .clothes(let category): return current.filter { $0.category == category }
                     case .categories(let set): return current.filter { set.contains($0.category) }

@@ -64,19 +64,16 @@ public final class LazyRows<Codec: TableCodec> {
 }
 
 /// Walks one bucket of a snapshot's index in either direction, skipping given rows. The
-/// bucket is stored by order key descending, equal keys by ordinal; walking it ascending takes
-/// each run of equal keys forward, so equal keys stay in insertion order both ways.
+/// bucket is stored by order key descending, equal keys the later-added first; walked
+/// backwards that is the exact ascending order.
 public struct BucketCursor {
     let rows: SnapshotRows
     let bucket: Int
     let descending: Bool
     let skipping: Set<Int>
     let size: Int
-    /// Descending: the next index. Ascending: the current run [runStart, runEnd) and the index in it.
-    var next = 0
-    var runStart = 0
-    var runEnd = 0
-    var remainingEnd = 0
+    /// How many members have been stepped over, from the walk's start.
+    var taken = 0
     public private(set) var head: Int?
 
     public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>) {
@@ -85,41 +82,18 @@ public struct BucketCursor {
         self.descending = descending
         self.skipping = skipping
         size = rows.bucketSize(bucket)
-        remainingEnd = size
         advance()
     }
 
     public mutating func advance() {
-        while true {
-            guard let index = step() else {
-                head = nil
-                return
-            }
-            let ordinal = rows.bucketMember(bucket, index)
+        while taken < size {
+            let ordinal = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
+            taken += 1
             if !skipping.contains(ordinal) {
                 head = ordinal
                 return
             }
         }
-    }
-
-    private mutating func step() -> Int? {
-        if descending {
-            guard next < size else { return nil }
-            defer { next += 1 }
-            return next
-        }
-        if next >= runEnd {
-            // The next run of equal keys, from the end.
-            guard remainingEnd > 0 else { return nil }
-            runEnd = remainingEnd
-            let key = rows.order(rows.bucketMember(bucket, runEnd - 1))
-            runStart = runEnd - 1
-            while runStart > 0, rows.order(rows.bucketMember(bucket, runStart - 1)) == key { runStart -= 1 }
-            remainingEnd = runStart
-            next = runStart
-        }
-        defer { next += 1 }
-        return next
+        head = nil
     }
 }

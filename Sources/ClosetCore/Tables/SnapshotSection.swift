@@ -11,7 +11,8 @@
 ///     index = row offsets u64×n (from the first row) | ordinals sorted by key bytes u32×n
 ///             | bucket count u32
 ///             | (bucket count > 0: bucket u8×n | order key i64×n | bucket starts u32×(buckets+1)
-///                | ordinals u32×n, bucket by bucket, each by order key descending, ties by ordinal)
+///                | ordinals u32×n, bucket by bucket, each by order key descending, equal keys
+///                  by ordinal descending: backwards, the exact ascending order)
 ///             | blob name count u32 | (length u16 | name)×
 ///
 /// Ordinals are row positions in the section, which is insertion order.
@@ -85,9 +86,10 @@ public enum SnapshotSection {
             }
             writer.u32(UInt32(start))
             for list in lists {
-                // Newest first; equal keys in insertion order (the view models' stable sort).
+                // Largest key first, equal keys the later-added first: walked backwards it is
+                // smallest first, equal keys the earlier-added first.
                 let sortedList = list.sorted { a, b in
-                    columns.orders[a] != columns.orders[b] ? columns.orders[a] > columns.orders[b] : a < b
+                    columns.orders[a] != columns.orders[b] ? columns.orders[a] > columns.orders[b] : a > b
                 }
                 for ordinal in sortedList { writer.u32(UInt32(ordinal)) }
             }

@@ -458,8 +458,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     /// The first `limit` rows of the given groups of buckets, group after group, each group
-    /// by order key (descending or ascending), equal keys in insertion order: a top-K that
-    /// decodes only the rows it returns. Nil when the rows are not in a mapped snapshot.
+    /// by order key descending (equal keys the later-added first) or exactly the reverse: a
+    /// top-K that decodes only the rows it returns. Nil when the rows are not in a mapped snapshot.
     @inlinable public func indexedRows(groups: [[Int]], descending: Bool, limit: Int) -> [Row]? {
         guard let lazy, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else { return nil }
         let base = lazy.base
@@ -469,8 +469,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
             if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
             if let row = entry.row { changed.append((index.order(row), entry.position, index.bucket(row), row)) }
         }
+        // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
         func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
-            a.0 != b.0 ? (descending ? a.0 > b.0 : a.0 < b.0) : a.1 < b.1
+            descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
         }
         changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
         var result: [Row] = []

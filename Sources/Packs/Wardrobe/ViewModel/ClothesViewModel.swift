@@ -99,11 +99,11 @@ public final class ClothesViewModel {
 
     /// The app's `applyFilters`: per category, the filters in order. Computed as "keep what
     /// passes every filter, then sort by the last sort", which gives the same result for any
-    /// order of filters: each filter keeps or drops a clothes on its own, and every sort is a
-    /// stable sort on `createdAt`, so after any sequence of them equal instants are still in
-    /// insertion order and only the last direction shows. (The unit tests check this against
-    /// the one-by-one reduction.) Sorting once, and only what survived, is what makes a
-    /// 100,000-row wardrobe answer quickly.
+    /// order of filters: each filter keeps or drops a clothes on its own, and every sort
+    /// orders by `createdAt` with equal instants by the order the clothes were added (the
+    /// later-added first when newest first), which the list holds; so only the last sort
+    /// shows. (The unit tests check this against the one-by-one reduction.) Sorting once,
+    /// and only what survived, is what makes a 100,000-row wardrobe answer quickly.
     public static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
         let plan = FilterPlan(filters)
         let (categories, seasons, searches, lastSort) = (plan.categories, plan.seasons, plan.searches, plan.sort)

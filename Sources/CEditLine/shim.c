@@ -1,6 +1,8 @@
 #include "CEditLine.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <histedit.h>
 #include <locale.h>
@@ -146,6 +148,40 @@ int cel_history_save(EditLine *editor, const char *path) {
     if (history_of_editor == NULL) return -1;
     HistEvent event;
     return history(history_of_editor, &event, H_SAVE, path);
+}
+
+int cel_history_append(const char *path, const char *line, int size) {
+    int lock = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (lock < 0) return -1;
+    while (flock(lock, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            close(lock);
+            return -1;
+        }
+    }
+    History *merged = history_init();
+    int result = -1;
+    if (merged != NULL) {
+        HistEvent event;
+        history(merged, &event, H_SETSIZE, size);
+        history(merged, &event, H_SETUNIQUE, 1);
+        history(merged, &event, H_LOAD, path);  // an empty or new file loads nothing
+        history(merged, &event, H_ENTER, line);
+        char temporary[PATH_MAX];
+        if (snprintf(temporary, sizeof temporary, "%s.%ld.tmp", path, (long)getpid()) < (int)sizeof temporary) {
+            if (history(merged, &event, H_SAVE, temporary) >= 0 && rename(temporary, path) == 0) {
+                result = 0;
+            } else {
+                int saved = errno;
+                unlink(temporary);
+                errno = saved;
+            }
+        }
+        history_end(merged);
+    }
+    flock(lock, LOCK_UN);
+    close(lock);
+    return result;
 }
 
 static void on_sigint(int signal_number) {

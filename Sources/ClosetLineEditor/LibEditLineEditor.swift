@@ -71,21 +71,24 @@ public final class LibEditLineEditor: LineEditor {
     public func remember(_ line: String) {
         guard !line.trimmingCharacters(in: .whitespaces).isEmpty, !line.hasPrefix(" ") else { return }
         _ = cel_history_enter(editor, line)
-        saveHistory()
+        appendToHistoryFile(line)
     }
 
+    /// The file already holds every line (each was added as it was entered), so closing
+    /// writes nothing: a session never overwrites lines another terminal added since.
     public func close() {
-        saveHistory()
         cel_end(editor)
         if Self.active === self { Self.active = nil }
     }
 
-    private func saveHistory() {
+    /// Adds the line to the history file, merged with what other terminals added, and
+    /// replaced atomically (`cel_history_append`): never emptied by a closed terminal.
+    private func appendToHistoryFile(_ line: String) {
         guard let historyPath else { return }
         let directory = (historyPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        _ = cel_history_save(editor, historyPath)
+        _ = cel_history_append(historyPath, line, Int32(Self.historySize))
     }
 
     private func onTab() -> UInt8 {

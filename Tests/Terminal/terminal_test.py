@@ -162,6 +162,35 @@ def history_checks():
         again.close()
     check("history survives a restart", survives_restart)
 
+    path = os.path.join(state, "closet", "history")
+
+    def two_terminals_keep_both_lines():
+        first, second = Terminal(args, env), Terminal(args, env)
+        first.expect(r"closet> ")
+        second.expect(r"closet> ")
+        first.type("count clothes season=fall\r")
+        first.expect(r"closet> ")
+        second.type("count clothes season=winter\r")
+        second.expect(r"closet> ")
+        first.close()
+        second.close()
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for line in ("season=fall", "season=winter", "count\\040styles"):
+            assert line in text, f"{line!r} missing from the history file: {text!r}"
+    check("two terminals never overwrite each other's history (issue 10: 1)", two_terminals_keep_both_lines)
+
+    def a_closed_terminal_leaves_the_history_whole():
+        before = open(path, "rb").read()
+        term = Terminal(args, env)
+        term.expect(r"closet> ")
+        term.type("count clothes season=spring\r")
+        term.expect(r"closet> ")
+        os.kill(term.pid, 1)  # SIGHUP: the terminal window closed
+        os.waitpid(term.pid, 0)
+        after = open(path, "rb").read()
+        assert len(after) >= len(before) and b"season=spring" in after, f"history now {after!r}"
+    check("a closed terminal (SIGHUP) leaves the history whole (issue 10: 1)", a_closed_terminal_leaves_the_history_whole)
+
 
 session_checks()
 history_checks()

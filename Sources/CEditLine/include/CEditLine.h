@@ -41,6 +41,12 @@ void cel_delete_before(EditLine *editor, int count);
 int cel_history_enter(EditLine *editor, const char *line);
 int cel_history_load(EditLine *editor, const char *path);
 int cel_history_save(EditLine *editor, const char *path);
+/// Adds `line` to the history file at `path` without losing what is there: under an flock
+/// of the file, the file as it is now (other terminals' lines included) is read, the line
+/// entered, and the result written to a temporary file that is renamed over `path`. A kill
+/// at any moment leaves the old file or the new one, never an empty or cut one. Keeps the
+/// newest `size` entries. Returns 0, or -1 with errno set.
+int cel_history_append(const char *path, const char *line, int size);
 
 /// SIGINT without SA_RESTART: el_gets returns with EINTR and the flag is set; during
 /// evaluation the same flag is polled between statements.

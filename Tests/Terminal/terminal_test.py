@@ -185,8 +185,18 @@ def history_checks():
         term.expect(r"closet> ")
         term.type("count clothes season=spring\r")
         term.expect(r"closet> ")
-        os.kill(term.pid, 1)  # SIGHUP: the terminal window closed
-        os.waitpid(term.pid, 0)
+        # The terminal window closed: the pty goes away and the process gets SIGHUP (which a
+        # test runner may have set to be ignored; the gone terminal ends it then).
+        os.close(term.fd)
+        os.kill(term.pid, 1)
+        for _ in range(100):
+            if os.waitpid(term.pid, os.WNOHANG)[0]:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(term.pid, 9)
+            os.waitpid(term.pid, 0)
+            raise AssertionError("closet did not end when its terminal went away")
         after = open(path, "rb").read()
         assert len(after) >= len(before) and b"season=spring" in after, f"history now {after!r}"
     check("a closed terminal (SIGHUP) leaves the history whole (issue 10: 1)", a_closed_terminal_leaves_the_history_whole)

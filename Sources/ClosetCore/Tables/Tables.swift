@@ -75,6 +75,9 @@ public final class Tables {
     /// Whether anything changed since the last commit.
     public var hasPendingChanges: Bool { !log.entries.isEmpty }
 
+    /// How many changes since the last commit (a key changed twice counts twice).
+    public var pendingChangeCount: Int { log.entries.count }
+
     /// Runs `body` when a transaction makes its first change (see `TransactionLog`).
     public func onFirstChange(_ body: @escaping () -> Void) { log.onFirstChange = body }
 

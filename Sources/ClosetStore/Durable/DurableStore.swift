@@ -35,6 +35,9 @@ public final class DurableStore: Store {
     /// A first commit at least this big is written as the snapshot itself, not journaled
     /// and then compacted (written twice).
     static let snapshotCommitSize = 64 << 10
+    /// What a change is taken to weigh for that rule (a wardrobe row is about 60 bytes), so
+    /// the commit need not be framed to be measured.
+    static let bytesPerChange = 64
     /// `--busy-timeout`'s default, in seconds.
     public static let defaultBusyTimeout = 5.0
     /// A generation past this is damage, not history: no arithmetic on it can overflow.
@@ -650,12 +653,16 @@ public final class DurableStore: Store {
     public func commit() throws(StoreError) {
         defer { if !tables.hasPendingChanges, lock.isHeld { releaseWriting() } }
         guard tables.hasPendingChanges else { return }
-        let frames = tables.framePendingOperations()
-        guard !frames.order.isEmpty else {
+        if let broken { throw StoreError(broken) }
+        // A big first commit is written as the snapshot itself: not framed as a record first.
+        let intoSnapshot =
+            view.transactions == 0 && !needsUpgrade && nextCompactionAttempt == 0
+            && tables.pendingChangeCount * Self.bytesPerChange >= max(Self.snapshotCommitSize, view.snapshotLength)
+        let frames = intoSnapshot ? nil : tables.framePendingOperations()
+        if let frames, frames.order.isEmpty {
             tables.forgetPendingChanges()
             return
         }
-        if let broken { throw StoreError(broken) }
         if !lock.isHeld { beginWriting() }
         if let problem = takeWriteProblem() {
             switch problem {
@@ -664,13 +671,10 @@ public final class DurableStore: Store {
             }
         }
         if needsUpgrade { try upgrade() }
-        let record = FormatThree.record(frames, sequence: view.nextSequence)
-        if view.transactions == 0, !needsUpgrade, record.count >= max(Self.snapshotCommitSize, view.snapshotLength),
-            nextCompactionAttempt == 0
-        {
-            try commitAsSnapshot(record)
+        if let frames {
+            try append(FormatThree.record(frames, sequence: view.nextSequence))
         } else {
-            try append(record)
+            try commitAsSnapshot()
         }
         let released = tables.releasedBlobs()
         tables.forgetPendingChanges()
@@ -695,7 +699,7 @@ public final class DurableStore: Store {
     /// A big first commit becomes the snapshot: written once, not journaled and then
     /// compacted. The snapshot's rename is the commit; if the snapshot cannot be written the
     /// record goes to the journal as usual.
-    private func commitAsSnapshot(_ record: [UInt8]) throws(StoreError) {
+    private func commitAsSnapshot() throws(StoreError) {
         let generation = max(view.generation, 1)
         let link: FormatThree.SnapshotLink
         do {
@@ -705,7 +709,7 @@ public final class DurableStore: Store {
                 "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
             )
             nextCompactionAttempt = view.validLength + Self.compactionFloor
-            try append(record)
+            try append(FormatThree.record(tables.framePendingOperations(), sequence: view.nextSequence))
             return
         }
         do {

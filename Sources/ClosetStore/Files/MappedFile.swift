@@ -30,6 +30,10 @@ final class MappedFile {
             close(fd)
             throw POSIXFile.failure("cannot map", path)
         }
+        // Rows are read one here and one there: no read-ahead, no pages mapped around the one
+        // asked for, no huge pages (one row shown would otherwise map megabytes).
+        _ = madvise(address, size, MADV_RANDOM)
+        _ = madvise(address, size, MADV_NOHUGEPAGE)
         return MappedFile(memory: UnsafeRawBufferPointer(start: address, count: size), descriptor: fd)
     }
 

@@ -20,11 +20,17 @@ public final class SnapshotRows {
     public let blobNames: [String]
     /// Where the section ends in the file.
     public let end: Int
+    /// Reads file bytes without the mapping (`pread`), for rows: a fault on a mapped file
+    /// can map a whole large folio (megabytes) to read one row. Nil: read the mapping.
+    let fetch: ((Range<Int>) -> [UInt8]?)?
 
     /// Opens the section at `start`; nil if anything in it does not add up.
-    public init?(memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int) {
+    public init?(
+        memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int, fetch: ((Range<Int>) -> [UInt8]?)? = nil
+    ) {
         self.owner = owner
         self.memory = memory
+        self.fetch = fetch
         var reader = RawReader(memory: memory, position: start)
         guard let count = reader.u64(), let rowsLength = reader.u64(), count <= UInt64(memory.count),
             rowsLength <= UInt64(memory.count), let rowsStart = reader.skip(Int(rowsLength))
@@ -76,7 +82,34 @@ public final class SnapshotRows {
     }
 
     /// The rows region, copied (materializing a table decodes from it).
-    public func copyRows() -> [UInt8] { Array(memory[rowsStart..<rowsEnd]) }
+    public func copyRows() -> [UInt8] {
+        if let fetch {
+            let bytes = fetch(rowsStart..<rowsEnd)
+            check(bytes?.count == rowsEnd - rowsStart)
+            return bytes ?? []
+        }
+        return Array(memory[rowsStart..<rowsEnd])
+    }
+
+    /// Row `ordinal`'s whole frame (key length, key, row length, row), and where its key and
+    /// row lie in it: read with one `pread` when the file can be, else from the mapping.
+    func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
+        let frame = frame(ordinal)
+        let whole = (frame.key.lowerBound - 2)..<frame.row.upperBound
+        let bytes: [UInt8]
+        if let fetch {
+            let fetched = fetch(whole)
+            check(fetched?.count == whole.count)
+            bytes = fetched ?? []
+        } else {
+            bytes = Array(memory[whole])
+        }
+        let base = whole.lowerBound
+        return (
+            bytes, (frame.key.lowerBound - base)..<(frame.key.upperBound - base),
+            (frame.row.lowerBound - base)..<(frame.row.upperBound - base)
+        )
+    }
 
     /// Where row `ordinal`'s key and row bytes lie in the file.
     public func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
@@ -84,15 +117,26 @@ public final class SnapshotRows {
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
         let at = rowsStart + Int(offset)
-        let keyLength = Int(load(UInt16.self, at))
+        let keyLength = Int(rowsInteger(UInt16.self, at))
         check(rowsEnd - at - 6 >= keyLength)
-        let rowLength = Int(load(UInt32.self, at + 2 + keyLength))
+        let rowLength = Int(rowsInteger(UInt32.self, at + 2 + keyLength))
         check(rowsEnd - at - 6 - keyLength >= rowLength)
         return ((at + 2)..<(at + 2 + keyLength), (at + 6 + keyLength)..<(at + 6 + keyLength + rowLength))
     }
 
+    /// A little-endian integer in the rows region: read without the mapping when it can be.
+    private func rowsInteger<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
+        guard let fetch else { return load(T.self, at) }
+        let bytes = fetch(at..<(at + MemoryLayout<T>.size))
+        check(bytes?.count == MemoryLayout<T>.size)
+        return bytes!.reversed().reduce(T(0)) { $0 << 8 | T($1) }
+    }
+
     /// Row `ordinal`'s bytes, copied for its codec.
-    public func rowBytes(_ ordinal: Int) -> [UInt8] { Array(memory[frame(ordinal).row]) }
+    public func rowBytes(_ ordinal: Int) -> [UInt8] {
+        let frame = frameBytes(ordinal)
+        return Array(frame.bytes[frame.row])
+    }
 
     /// The ordinal of the row with these key bytes.
     public func ordinal(ofKey key: [UInt8]) -> Int? {
@@ -103,7 +147,10 @@ public final class SnapshotRows {
                 let middle = (low + high) / 2
                 let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
                 check(ordinal < count)
-                let order = SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[frame(ordinal).key]), probe)
+                let frame = frameBytes(ordinal)
+                let order = frame.bytes.withUnsafeBytes {
+                    SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: $0[frame.key]), probe)
+                }
                 if order == 0 { return ordinal }
                 if order < 0 { low = middle + 1 } else { high = middle }
             }

@@ -335,7 +335,9 @@ enum FormatThree {
                 decoding: UnsafeRawBufferPointer(rebasing: memory[(position + 1)..<(position + 1 + nameLength)]),
                 as: UTF8.self)
             position += 1 + nameLength
-            guard let section = SnapshotRows(memory: memory, owner: owner ?? Tables(), start: position) else {
+            let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
+            guard let section = SnapshotRows(memory: memory, owner: owner ?? Tables(), start: position, fetch: fetch)
+            else {
                 throw ByteReader.Malformed()
             }
             let table = tables.table(named: name)

@@ -47,6 +47,22 @@ final class MappedFile {
         close(descriptor)
     }
 
+    /// Bytes of the file read with `pread` (rows shown one by one: see `SnapshotRows.fetch`).
+    func read(_ range: Range<Int>) -> [UInt8]? {
+        guard range.lowerBound >= 0, range.upperBound <= memory.count else { return nil }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let count = bytes.withUnsafeMutableBytes {
+                pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes
+    }
+
     /// CRC-32C of the bytes from `start` to the end, read through a small buffer rather than
     /// the mapping: verifying the whole file then does not make every page of it part of this
     /// process's memory, only the pages later read in place.

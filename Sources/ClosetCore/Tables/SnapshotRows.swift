@@ -132,6 +132,24 @@ public final class SnapshotRows {
         return bytes!.reversed().reduce(T(0)) { $0 << 8 | T($1) }
     }
 
+    /// Row `ordinal`'s key bytes: one `pread` for keys up to 62 bytes (a lookup reads about
+    /// seventeen of them).
+    func keyBytes(_ ordinal: Int) -> [UInt8] {
+        guard let fetch else { return Array(memory[frame(ordinal).key]) }
+        check(ordinal >= 0 && ordinal < count)
+        let offset = load(UInt64.self, offsetsStart + ordinal * 8)
+        check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
+        let at = rowsStart + Int(offset)
+        let head = fetch(at..<min(at + 64, rowsEnd))
+        check((head?.count ?? 0) >= 2)
+        let length = Int(head![0]) | Int(head![1]) << 8
+        check(rowsEnd - at - 6 >= length)
+        if 2 + length <= head!.count { return Array(head![2..<(2 + length)]) }
+        let key = fetch((at + 2)..<(at + 2 + length))
+        check(key?.count == length)
+        return key!
+    }
+
     /// Row `ordinal`'s bytes, copied for its codec.
     public func rowBytes(_ ordinal: Int) -> [UInt8] {
         let frame = frameBytes(ordinal)
@@ -147,10 +165,7 @@ public final class SnapshotRows {
                 let middle = (low + high) / 2
                 let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
                 check(ordinal < count)
-                let frame = frameBytes(ordinal)
-                let order = frame.bytes.withUnsafeBytes {
-                    SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: $0[frame.key]), probe)
-                }
+                let order = keyBytes(ordinal).withUnsafeBytes { SnapshotSection.compare($0, probe) }
                 if order == 0 { return ordinal }
                 if order < 0 { low = middle + 1 } else { high = middle }
             }

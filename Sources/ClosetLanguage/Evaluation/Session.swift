@@ -157,12 +157,19 @@ public final class Session {
         // Another process may commit between this statement's reads and its first write:
         // the store says so, and the statement runs again on the new state, under the lock.
         var conflicts = 0
+        let remoteWritesBefore = network.remoteWrites
         while true {
             do {
                 let outcome = try evaluate(statement)
                 switch store.takeWriteProblem() {
                 case nil:
                     print(outcome)
+                case .conflict where network.remoteWrites != remoteWritesBefore:
+                    // Running it again would repeat what a server already did.
+                    throw StoreWriteFailure(
+                        error: StoreError(
+                            "another process changed the store while this statement ran; its remote writes were made, nothing of it was kept here"
+                        ))
                 case .conflict where conflicts < Self.maximumConflicts:
                     conflicts += 1
                     store.rollback(to: savepoint)

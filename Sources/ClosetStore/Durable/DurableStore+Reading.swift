@@ -1,0 +1,305 @@
+import ClosetCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading a store's files: the snapshot in place, the journal's whole records, damage found
+/// and named, and other processes' commits brought in between transactions.
+extension DurableStore {
+    // MARK: reading the files
+
+    func damaged(_ what: String) -> StoreError {
+        StoreError(
+            "store '\(path)' is damaged: \(what); nothing in it was changed; 'closet recover \(path)' copies every intact transaction into a new store"
+        )
+    }
+
+    static func identity(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+            modified: Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec))
+    }
+
+    func read(_ file: String) throws(StoreError) -> (bytes: [UInt8], identity: FileIdentity)? {
+        // The identity first: if the file changes after, the next refresh reads it again.
+        guard let identity = Self.identity(path + "/" + file) else { return nil }
+        do {
+            guard let bytes = try POSIXFile.readAll(path + "/" + file) else { return nil }
+            return (bytes, identity)
+        } catch {
+            throw StoreError(error.description)
+        }
+    }
+
+    /// Reads snapshot and journal into the (empty) tables. A journal that does not follow the
+    /// snapshot read with it is read again: a compaction may have replaced one between the
+    /// two reads. If it still does not, a file is missing or was swapped: damage.
+    func readFiles() throws(StoreError) {
+        var attempt = 0
+        while true {
+            tables.removeAllRows()
+            legacyFiles = false
+            var next = View()
+            if let identity = Self.identity(path + "/snapshot") {
+                let mapped: MappedFile?
+                do {
+                    mapped = try MappedFile.open(path + "/snapshot")
+                } catch {
+                    throw StoreError(error.description)
+                }
+                if let mapped {
+                    next.snapshot = identity
+                    next.snapshotLength = mapped.memory.count
+                    next.snapshotLink = try loadSnapshot(mapped)
+                }
+            }
+            let journal = try read("journal")
+            next.journal = journal?.identity
+            if let mismatch = try loadJournal(journal?.bytes, into: &next) {
+                // Compaction happens under the write lock: with the lock free (or ours), a
+                // mismatch read twice is no compaction in progress. Otherwise wait it out.
+                attempt += 1
+                if attempt >= 2 {
+                    if lock.isHeld || attempt > 400 { throw damaged(mismatch) }
+                    if (try? lock.acquire(timeout: 0)) != nil {
+                        lock.release()
+                        throw damaged(mismatch)
+                    }
+                }
+                usleep(UInt32(min(attempt, 10)) * 500)
+                continue
+            }
+            view = next
+            return
+        }
+    }
+
+    /// Verifies and loads a snapshot; returns its generation and checksum. A format-3
+    /// snapshot is read in place from the mapping (tables decode rows as they are asked for).
+    func loadSnapshot(_ mapped: MappedFile) throws(StoreError) -> FormatThree.SnapshotLink {
+        let memory = mapped.memory
+        let magic = Array(memory.prefix(8))
+        if magic == FormatThree.snapshotMagic {
+            let header: FormatThree.SnapshotHeader
+            do {
+                header = try FormatThree.verifySnapshot(memory: memory) {
+                    mapped.checksum(from: FormatThree.snapshotHeaderSize)
+                }
+            } catch {
+                switch error {
+                case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
+                case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
+                case .body: throw damaged("its snapshot fails its checksum (somewhere in bytes 32-\(memory.count - 1))")
+                }
+            }
+            guard header.generation <= Self.maximumGeneration else {
+                throw damaged("its snapshot's generation \(header.generation) is out of range")
+            }
+            do {
+                try FormatThree.loadSnapshot(memory: memory, owner: mapped, into: tables)
+            } catch {
+                throw damaged("its snapshot passes its checksum but cannot be read")
+            }
+            return header.link
+        }
+        return try loadLegacySnapshot(Array(memory))
+    }
+
+    /// Formats 1 and 2, or a file that is no snapshot at all.
+    func loadLegacySnapshot(_ bytes: [UInt8]) throws(StoreError) -> FormatThree.SnapshotLink {
+        switch JournalFormat.layout(bytes, journal: false) {
+        case .formatOne, .formatTwo:
+            legacyFiles = true
+            do {
+                let generation = try JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)
+                return FormatThree.SnapshotLink(generation: generation, checksum: 0)
+            } catch {
+                switch error {
+                case .damaged: throw damaged("its snapshot fails its checksum")
+                case .newer: throw StoreError(Self.newer(path, format: "a newer snapshot").description)
+                }
+            }
+        case .newer:
+            throw StoreError(Self.newer(path, format: "a newer snapshot").description)
+        case nil:
+            throw damaged("its snapshot is not a closet snapshot")
+        }
+    }
+
+    /// Loads the journal's whole records into the tables, filling in `view`. Returns why the
+    /// journal does not follow the snapshot, if it does not (the caller reads both again).
+    func loadJournal(_ bytes: [UInt8]?, into view: inout View) throws(StoreError) -> String? {
+        let snapshot = view.snapshotLink
+        guard let bytes else {
+            // No journal: a new store (made before its first commit), or a format-1/2 one
+            // whose journal was never started. Beside a format-3 snapshot it was deleted.
+            if let snapshot, snapshot.checksum != 0 {
+                return "its journal is missing (the snapshot is generation \(snapshot.generation))"
+            }
+            view.generation = snapshot?.generation ?? 0
+            return nil
+        }
+        if bytes.count >= 8, Array(bytes[0..<8]) == FormatThree.journalMagic {
+            guard let header = FormatThree.readJournalHeader(bytes) else {
+                throw damaged("the header of its journal (bytes 0-35) fails its checksum")
+            }
+            guard header.generation <= Self.maximumGeneration, header.follows.generation <= Self.maximumGeneration
+            else { throw damaged("its journal's generation \(header.generation) is out of range") }
+            view.journalFormat = 3
+            view.generation = header.generation
+            view.follows = header.follows
+            if let snapshot, header.generation <= snapshot.generation {
+                // Already inside the snapshot: a compaction between its two renames.
+                view.generation = snapshot.generation
+                return nil
+            }
+            guard header.follows == (snapshot ?? .none) else {
+                let found = snapshot.map { "generation \($0.generation) (checksum \(FormatThree.hex($0.checksum)))" }
+                return
+                    "its journal (generation \(header.generation)) follows \(header.follows), but the snapshot is \(found ?? "missing")"
+            }
+            view.journalSkipped = false
+            let tables = tables
+            let records: FormatThree.Records
+            do {
+                records = try FormatThree.readRecords(bytes, from: FormatThree.journalHeaderSize, sequence: 1) {
+                    count, reader throws(ByteReader.Malformed) in
+                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                }
+            } catch {
+                throw damaged(
+                    "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
+            }
+            view.validLength = records.validLength
+            view.transactions = records.transactions
+            view.nextSequence = records.nextSequence
+            switch records.end {
+            case .clean: break
+            case .tornTail(let at, let reason): view.tornTail = (at, reason)
+            case .damaged(let at, let reason): throw damaged("at byte \(at) of its journal: \(reason)")
+            }
+            return nil
+        }
+        return try loadLegacyJournal(bytes, into: &view)
+    }
+
+    /// Formats 1 and 2: a header of magic and generation, records of length, CRC-32 and payload.
+    func loadLegacyJournal(_ bytes: [UInt8], into view: inout View) throws(StoreError) -> String? {
+        guard bytes.count >= JournalFormat.journalHeaderSize else {
+            view.generation = view.snapshotLink?.generation ?? 0
+            return nil
+        }
+        let layout = JournalFormat.layout(bytes, journal: true)
+        if layout == .newer { throw StoreError(Self.newer(path, format: "a newer journal").description) }
+        var header = ByteReader(bytes, from: 8, to: 16)
+        let generation = (try? header.u64()) ?? 0
+        if let snapshot = view.snapshotLink, layout != nil, generation <= snapshot.generation {
+            view.generation = snapshot.generation
+            return nil
+        }
+        let tables = tables
+        let schemas = schemas
+        let read: JournalFormat.JournalContents?
+        do {
+            read = try JournalFormat.readJournal(bytes) { layout, count, reader throws(ByteReader.Malformed) in
+                switch layout {
+                case .formatOne:
+                    for _ in 0..<count {
+                        guard let (table, put) = tables.table(formatOneTag: try reader.u8(), schemas: schemas) else {
+                            throw ByteReader.Malformed()
+                        }
+                        try table.applyFormatOne(put: put, from: &reader)
+                    }
+                case .formatTwo:
+                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                case .newer:
+                    throw ByteReader.Malformed()
+                }
+            }
+        } catch {
+            throw damaged("byte \(error.offset) of its journal starts a committed transaction this build cannot read")
+        }
+        guard let contents = read else { throw damaged("its journal has no valid header") }
+        guard contents.generation <= Self.maximumGeneration else {
+            throw damaged("its journal's generation \(contents.generation) is out of range")
+        }
+        legacyFiles = true
+        view.journalFormat = contents.layout == .formatOne ? 1 : 2
+        view.journalSkipped = false
+        view.generation = contents.generation
+        view.transactions = contents.transactions
+        view.validLength = contents.validLength
+        if let damage = contents.damage {
+            if let later = JournalFormat.validRecord(after: contents.validLength, in: bytes) {
+                throw damaged(
+                    "at byte \(contents.validLength) of its journal: \(damage), with an intact transaction at byte \(later) after it"
+                )
+            }
+            view.tornTail = (contents.validLength, damage)
+        }
+        return nil
+    }
+
+    /// Whether the files changed since this process last read them.
+    var filesChanged: Bool {
+        Self.identity(path + "/journal") != view.journal || Self.identity(path + "/snapshot") != view.snapshot
+    }
+
+    // MARK: other processes' commits
+
+    public func refresh() throws(StoreError) {
+        if let broken { throw StoreError(broken) }
+        guard !tables.hasPendingChanges, !lock.isHeld, filesChanged else { return }
+        try catchUp()
+    }
+
+    /// Brings in what other processes committed: the new records only, when the journal just
+    /// grew; everything again when it was replaced (a compaction) or the snapshot changed.
+    func catchUp() throws(StoreError) {
+        guard filesChanged else { return }
+        do throws(StoreError) {
+            if view.journalFormat == 3, !view.journalSkipped, Self.identity(path + "/snapshot") == view.snapshot,
+                let current = Self.identity(path + "/journal"), let known = view.journal,
+                current.device == known.device, current.inode == known.inode, current.size >= view.validLength,
+                let journal = try read("journal"),
+                FormatThree.readJournalHeader(journal.bytes)
+                    == FormatThree.JournalHeader(generation: view.generation, follows: view.follows)
+            {
+                let tables = tables
+                let records: FormatThree.Records
+                do {
+                    records = try FormatThree.readRecords(
+                        journal.bytes, from: view.validLength, sequence: view.nextSequence
+                    ) { count, reader throws(ByteReader.Malformed) in
+                        try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                    }
+                } catch {
+                    throw damaged(
+                        "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
+                }
+                if case .damaged(let at, let reason) = records.end {
+                    throw damaged("at byte \(at) of its journal: \(reason)")
+                }
+                view.journal = journal.identity
+                view.validLength = records.validLength
+                view.transactions += records.transactions
+                view.nextSequence = records.nextSequence
+                if case .tornTail(let at, let reason) = records.end {
+                    view.tornTail = (at, reason)
+                } else {
+                    view.tornTail = nil
+                }
+                return
+            }
+            try readFiles()
+        } catch {
+            // Half-applied: nothing read from this process's tables can be trusted now.
+            broken = error.description
+            throw error
+        }
+    }
+}

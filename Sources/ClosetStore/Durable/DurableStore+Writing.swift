@@ -1,0 +1,267 @@
+import ClosetCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writing: the write lock taken at a transaction's first change, commits appended and
+/// synced (or a big first one written as the snapshot), compaction, the format-3 rewrite.
+extension DurableStore {
+    // MARK: writing
+
+    /// The problem the current statement ran into, once (the session rolls it back).
+    public func takeWriteProblem() -> WriteProblem? {
+        defer { problem = nil }
+        return problem
+    }
+
+    /// A transaction's first change (or a blob about to be written): take the write lock.
+    func beginWriting() {
+        guard !lock.isHeld else { return }
+        if let broken {
+            problem = .failed(broken)
+            return
+        }
+        do {
+            try lock.acquire(timeout: busyTimeout)
+        } catch {
+            problem = .failed(Self.lockMessage(error, path: path, timeout: busyTimeout))
+            return
+        }
+        if filesChanged {
+            problem = .conflict
+            return
+        }
+        do throws(StoreError) {
+            try prepareForWriting()
+        } catch {
+            problem = .failed(error.description)
+        }
+    }
+
+    /// Takes the lock before a blob is written; returns why it cannot be written, if so (a
+    /// conflict is left for the session: the statement runs again, and rewriting is harmless).
+    func beginWritingBlob() -> String? {
+        beginWriting()
+        if case .failed(let message) = problem { return message }
+        return nil
+    }
+
+    /// With the lock held and the files as this process last read them: cut a torn tail,
+    /// start a journal where there is none (or one inside the snapshot), open it for
+    /// appending, and once per process remove blobs no row refers to.
+    func prepareForWriting() throws(StoreError) {
+        do throws(POSIXFile.Failure) {
+            if !needsUpgrade, view.journalSkipped {
+                try startJournal(generation: view.generation + 1, follows: view.snapshotLink ?? .none)
+            }
+            if journal < 0 { journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY) }
+            if let torn = view.tornTail, let size = view.journal?.size, size > view.validLength {
+                guard ftruncate(journal, off_t(view.validLength)) == 0 else {
+                    throw POSIXFile.failure("cannot truncate", path + "/journal")
+                }
+                try POSIXFile.sync(journal, path: path + "/journal")
+                report(
+                    "store '\(path)': dropped \(size - view.validLength) bytes at the end of the journal (\(torn.reason) at byte \(torn.at)): a transaction that never finished committing"
+                )
+                view.tornTail = nil
+                view.journal = Self.identity(path + "/journal")
+            }
+        } catch {
+            throw StoreError(error.description)
+        }
+        if !leftoversRemoved {
+            leftoversRemoved = true
+            let entries = files.entries
+            if !entries.isEmpty {
+                files.removeTemporaryLeftovers(among: entries)
+                files.removeUnreferenced(keeping: tables.referencedBlobs)
+            }
+        }
+    }
+
+    func releaseWriting() {
+        if journal >= 0 {
+            close(journal)
+            journal = -1
+        }
+        lock.release()
+    }
+
+    func startJournal(generation: UInt64, follows: FormatThree.SnapshotLink) throws(POSIXFile.Failure) {
+        let journalPath = path + "/journal"
+        let header = FormatThree.JournalHeader(generation: generation, follows: follows)
+        try POSIXFile.replace(journalPath, with: FormatThree.journalHeader(header), directory: path)
+        if journal >= 0 { close(journal) }
+        journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
+        view.journalFormat = 3
+        view.journalSkipped = false
+        view.generation = generation
+        view.follows = follows
+        view.validLength = FormatThree.journalHeaderSize
+        view.transactions = 0
+        view.nextSequence = 1
+        view.tornTail = nil
+        view.journal = Self.identity(journalPath)
+    }
+
+    // MARK: transactions
+
+    public var location: String { path }
+
+    public func savepoint() -> Savepoint { tables.savepoint() }
+
+    public func rollback(to savepoint: Savepoint) {
+        tables.rollback(to: savepoint)
+        if !tables.hasPendingChanges, lock.isHeld { releaseWriting() }
+    }
+
+    public func commit() throws(StoreError) {
+        defer { if !tables.hasPendingChanges, lock.isHeld { releaseWriting() } }
+        guard tables.hasPendingChanges else { return }
+        if let broken { throw StoreError(broken) }
+        // A big first commit is written as the snapshot itself: not framed as a record first.
+        let intoSnapshot =
+            view.transactions == 0 && !needsUpgrade && nextCompactionAttempt == 0
+            && tables.pendingChangeCount * Self.bytesPerChange >= max(Self.snapshotCommitSize, view.snapshotLength)
+        let frames = intoSnapshot ? nil : tables.framePendingOperations()
+        if let frames, frames.order.isEmpty {
+            tables.forgetPendingChanges()
+            return
+        }
+        if !lock.isHeld { beginWriting() }
+        if let problem = takeWriteProblem() {
+            switch problem {
+            case .conflict: throw StoreError("another process changed the store since this transaction began")
+            case .failed(let message): throw StoreError(message)
+            }
+        }
+        if needsUpgrade { try upgrade() }
+        if let frames {
+            try append(FormatThree.record(frames, sequence: view.nextSequence))
+        } else {
+            try commitAsSnapshot()
+        }
+        let released = tables.releasedBlobs()
+        tables.forgetPendingChanges()
+        tables.removeReleased(released, from: files)
+        let cost = view.validLength + Self.costPerRecord * view.transactions
+        if cost > max(Self.compactionFloor, view.snapshotLength, nextCompactionAttempt) {
+            do {
+                try compact()
+                nextCompactionAttempt = 0
+            } catch {
+                // Nothing is lost (the journal holds every commit); try again once it has grown.
+                if nextCompactionAttempt == 0 {
+                    report(
+                        "store '\(path)': could not write a new snapshot (\(error)); every commit is still in the journal, and this is tried again as it grows"
+                    )
+                }
+                nextCompactionAttempt = cost + Self.compactionFloor
+            }
+        }
+    }
+
+    /// A big first commit becomes the snapshot: written once, not journaled and then
+    /// compacted. The snapshot's rename is the commit; if the snapshot cannot be written the
+    /// record goes to the journal as usual.
+    func commitAsSnapshot() throws(StoreError) {
+        let generation = max(view.generation, 1)
+        let link: FormatThree.SnapshotLink
+        do {
+            link = try writeSnapshot(generation: generation, committed: false)
+        } catch {
+            report(
+                "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
+            )
+            nextCompactionAttempt = view.validLength + Self.compactionFloor
+            try append(FormatThree.record(tables.framePendingOperations(), sequence: view.nextSequence))
+            return
+        }
+        do {
+            try startJournal(generation: generation + 1, follows: link)
+        } catch {
+            // Committed (the snapshot holds it; the old journal is inside it), but this
+            // process cannot append after it: it stops writing.
+            broken = "the journal could not be started after a snapshot (\(error)); reopen the store"
+        }
+    }
+
+    func append(_ record: [UInt8]) throws(StoreError) {
+        let journalPath = path + "/journal"
+        do throws(POSIXFile.Failure) {
+            guard lseek(journal, off_t(view.validLength), SEEK_SET) >= 0 else {
+                throw POSIXFile.failure("cannot seek", journalPath)
+            }
+            try POSIXFile.writeAll(journal, record, path: journalPath)
+            try POSIXFile.sync(journal, path: journalPath)
+        } catch {
+            // Cut the partial record off so the next commit does not land after garbage.
+            if ftruncate(journal, off_t(view.validLength)) != 0 || fsync(journal) != 0 {
+                broken = "the journal could not be repaired after a failed write; reopen the store"
+            }
+            throw StoreError(error.description)
+        }
+        view.validLength += record.count
+        view.transactions += 1
+        view.nextSequence &+= 1
+        view.journal = Self.identity(journalPath)
+    }
+
+    /// A format-1 or 2 store is rewritten as format 3 before its first new commit: the marker
+    /// first (an older closet then refuses the store by name), then the committed state as a
+    /// format-3 snapshot and a fresh journal following it. A crash at any point leaves files
+    /// this build reads; what is not committed yet is not in the snapshot.
+    func upgrade() throws(StoreError) {
+        do {
+            try POSIXFile.replace(path + "/" + Self.markerName, with: Self.markerContents, directory: path)
+            let generation = max(view.generation, view.snapshotLink?.generation ?? 0, 1)
+            let link = try writeSnapshot(generation: generation, committed: true)
+            try startJournal(generation: generation + 1, follows: link)
+        } catch {
+            throw StoreError(error.description)
+        }
+        markerIsOld = false
+        legacyFiles = false
+    }
+
+    /// Writes the whole state as a new snapshot, then starts an empty journal following it.
+    /// A crash in between leaves snapshot and old journal of the same generation: the journal
+    /// is skipped. Readers are never blocked: both files are replaced by renames. `pending`
+    /// includes what is not committed yet (a big first commit written as the snapshot).
+    public func compact(pending: Bool = false) throws {
+        let ownsLock = lock.isHeld
+        if !ownsLock { try lock.acquire(timeout: busyTimeout) }
+        defer { if !ownsLock { releaseWriting() } }
+        if needsUpgrade {
+            try upgrade()
+            return
+        }
+        let generation = max(view.generation, 1)
+        let link = try writeSnapshot(generation: generation, committed: !pending)
+        try startJournal(generation: generation + 1, follows: link)
+    }
+
+    func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)
+        -> FormatThree.SnapshotLink
+    {
+        let (bytes, header) = FormatThree.snapshot(tables.all, generation: generation, committed: committed)
+        try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
+        view.snapshotLength = bytes.count
+        view.snapshotLink = header.link
+        view.snapshot = Self.identity(path + "/snapshot")
+        return header.link
+    }
+
+    public var details: [(String, String)] {
+        [
+            ("snapshot", "\(view.snapshotLength) bytes"),
+            (
+                "journal",
+                "\(view.validLength) bytes, \(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
+            ),
+            ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
+        ]
+    }
+}

@@ -18,7 +18,7 @@ import Testing
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    @Test(arguments: ["format-1-store", "format-2-store"])
+    @Test(arguments: ["format-1-store", "format-2-store", "format-3-store"])
     func aStoreOfEveryFormatOpensAndDumpsAsItDidWhenWritten(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let store = try copyOfFixture(fixture)

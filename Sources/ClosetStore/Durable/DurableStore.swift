@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// The on-disk store: a folder with a snapshot, an append-only journal, the write lock and
-/// the blobs. Rows live in typed tables in memory; a commit appends one checksummed record
+/// the blobs. Rows live in typed tables, read in place from the mapped snapshot until a
+/// statement needs them all (`SnapshotRows`, `LazyRows`); a commit appends one checksummed record
 /// holding the net change and syncs it before returning, so a reported success survives a
 /// crash. Files are in format 3 (`FormatThree`); formats 1 and 2 are read and rewritten as 3
 /// by the first commit.

@@ -184,12 +184,24 @@ extension DurableStore {
             }
             return nil
         }
+        // A format-3 journal whose magic lost a bit reads as an older format, whose records
+        // would then all look torn: its header's checksum, taken with the right magic, tells.
+        if bytes.count >= FormatThree.journalHeaderSize {
+            let repaired = FormatThree.journalMagic + bytes[8..<FormatThree.journalHeaderSize]
+            if Array(bytes[0..<8]) != FormatThree.journalMagic, FormatThree.readJournalHeader(repaired) != nil {
+                throw damaged("the magic of its journal (bytes 0-7) is damaged")
+            }
+        }
         return try loadLegacyJournal(bytes, into: &view)
     }
 
     /// Formats 1 and 2: a header of magic and generation, records of length, CRC-32 and payload.
     func loadLegacyJournal(_ bytes: [UInt8], into view: inout View) throws(StoreError) -> String? {
         guard bytes.count >= JournalFormat.journalHeaderSize else {
+            // Beside a format-3 snapshot the journal was one too: cut short, not never started.
+            if let snapshot = view.snapshotLink, snapshot.checksum != 0 {
+                throw damaged("its journal is cut short (\(bytes.count) bytes)")
+            }
             view.generation = view.snapshotLink?.generation ?? 0
             return nil
         }

@@ -143,6 +143,18 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             try Options.parse(["--timeout", "0"])
         }
         #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d"))
+        #expect(try Options.parse(["--busy-timeout", "0.5", "-c", "x"]).busyTimeout == 0.5)
+        for bad in ["-1", "soon", "inf", "3601"] {
+            #expect(throws: Options.UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(bad)'"))
+            {
+                try Options.parse(["--busy-timeout", bad, "-c", "x"])
+            }
+        }
+        #expect(try Options.parse(["recover", "s"]).action == .recover(store: "s", target: nil))
+        #expect(try Options.parse(["recover", "s", "t"]).action == .recover(store: "s", target: "t"))
+        #expect(throws: Options.UsageError(message: "usage: closet recover <store> [<new store>]")) {
+            try Options.parse(["recover", "s", "t", "u"])
+        }
     }
 
     @Test func aFlagsValueIsReadNeverInverted() throws {

@@ -146,6 +146,23 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(first.fetchAllClothes() == [mocks.top1, mocks.top2])
     }
 
+    @Test func aBigFirstCommitIsWrittenAsTheSnapshotAndSmallOnesAreJournaled() throws {
+        let path = temporaryStore()
+        let (store, _) = try open(path)
+        let many = (0..<1_500).map { Clothes(category: .top, weatherType: .fall, descriptions: "row \($0)") }
+        for clothes in many { try store.save(clothes: clothes) }
+        try store.commit()
+        // Straight into the snapshot: the journal is an empty one following it.
+        #expect(POSIXFile.size(path + "/journal") == FormatThree.journalHeaderSize)
+        #expect((POSIXFile.size(path + "/snapshot") ?? 0) > 1_500 * 20)
+        try store.save(clothes: mocks.top1)
+        try store.commit()
+        #expect(POSIXFile.size(path + "/journal")! > FormatThree.journalHeaderSize)
+        let (reopened, _) = try open(path)
+        // (Instants are stored to the millisecond: compare what identifies each row.)
+        #expect(reopened.fetchAllClothes().map(\.id) == (many + [mocks.top1]).map(\.id))
+    }
+
     @Test func aWriterThatReadAStaleStoreIsToldToRunAgain() throws {
         let path = temporaryStore()
         let (first, _) = try open(path)

@@ -75,45 +75,24 @@ enum FormatThree {
 
     /// One commit's record, numbered `sequence` in its journal.
     static func record(_ frames: PendingFrames, sequence: UInt32) -> [UInt8] {
-        var record = ByteWriter()
-        record.bytes.reserveCapacity(
-            frames.tables.reduce(32) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
-        for _ in 0..<recordHeaderSize { record.u8(0) }
-        record.u32(UInt32(frames.order.count))
-        let names = frames.tables.map { Array($0.name.utf8.prefix(255)) }
-        for (table, operation) in frames.order {
-            record.u8(UInt8(names[table].count))
-            record.bytes += names[table]
-            let framed = frames.tables[table].framed
-            record.bytes += framed.bytes.bytes[framed.operations[operation].range]
-        }
-        let length = record.bytes.count - recordHeaderSize
-        var header = ByteWriter()
-        header.u32(UInt32(clamping: length))
-        header.u32(sequence)
-        header.u32(StoreChecksum.crc32c(record.bytes[recordHeaderSize...]))
-        header.u32(StoreChecksum.crc32c(header.bytes))
-        record.bytes.replaceSubrange(0..<recordHeaderSize, with: header.bytes)
-        return record.bytes
+        seal(JournalFormat.payload(frames).bytes, sequence: sequence)
     }
 
-    /// A record of operations (tools, recovery, tests): the same bytes `record(_:sequence:)`
-    /// writes for them.
+    /// A record of operations (tools, recovery, tests): the same bytes as from their frames.
     static func record(_ operations: [EncodedOperation], sequence: UInt32) -> [UInt8] {
-        var payload = ByteWriter()
-        payload.u32(UInt32(operations.count))
-        for operation in operations { JournalFormat.encode(operation, into: &payload) }
-        return seal(payload.bytes, sequence: sequence)
+        seal(JournalFormat.payload(operations).bytes, sequence: sequence)
     }
 
     /// A payload with its record header in front.
     static func seal(_ payload: [UInt8], sequence: UInt32) -> [UInt8] {
         var header = ByteWriter()
+        header.bytes.reserveCapacity(recordHeaderSize + payload.count)
         header.u32(UInt32(clamping: payload.count))
         header.u32(sequence)
         header.u32(StoreChecksum.crc32c(payload))
         header.u32(StoreChecksum.crc32c(header.bytes))
-        return header.bytes + payload
+        header.bytes += payload
+        return header.bytes
     }
 
     /// A record header that passes its own checksum.

@@ -1,8 +1,9 @@
 import ClosetCore
 
-/// The two files a durable store keeps its rows in. Format 2 (written now) names each
-/// operation's table and carries each part's length, so a build carries rows of a table it
-/// does not know instead of failing on them:
+/// Store formats 1 and 2, read (and rewritten as format 3 by the first commit), and the
+/// operation encoding format 3 kept. Format 2 names each operation's table and carries each
+/// part's length, so a build carries rows of a table it does not know instead of failing on
+/// them:
 ///
 /// journal:  "CLOSETJ2" | generation u64 | record*
 ///           record = length u32 | crc32(payload) u32 | payload      (one record = one commit)
@@ -14,8 +15,7 @@ import ClosetCore
 ///           | crc32(all before) u32
 ///
 /// Format 1 ("CLOSETJ1", "CLOSETS1") had one tag byte per operation and the row straight
-/// after it; it is read through the tables' `formatOneTags` and rewritten as format 2 before
-/// the first commit writes to it.
+/// after it; it is read through the tables' `formatOneTags`.
 ///
 /// A snapshot of generation G holds everything up to and including journal generation G; a
 /// journal whose generation is not newer than the snapshot's is already inside it (a crash
@@ -46,22 +46,17 @@ enum JournalFormat {
         return nil
     }
 
-    static func journalHeader(generation: UInt64) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.bytes = journalMagic
-        writer.u64(generation)
-        return writer.bytes
-    }
-
-    static func record(_ operations: [EncodedOperation]) -> [UInt8] {
+    /// A record's payload (operation count, then each operation as above), which format 3
+    /// keeps: only the framing around it changed.
+    static func payload(_ operations: [EncodedOperation]) -> ByteWriter {
         var payload = ByteWriter()
         payload.u32(UInt32(operations.count))
         for operation in operations { encode(operation, into: &payload) }
-        return seal(payload)
+        return payload
     }
 
-    /// A record of framed operations (the tables wrote their rows straight into buffers).
-    static func record(_ frames: PendingFrames) -> [UInt8] {
+    /// The same from framed operations (the tables wrote their rows straight into buffers).
+    static func payload(_ frames: PendingFrames) -> ByteWriter {
         var payload = ByteWriter()
         payload.bytes.reserveCapacity(
             frames.tables.reduce(8) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
@@ -73,17 +68,7 @@ enum JournalFormat {
             let framed = frames.tables[table].framed
             payload.bytes += framed.bytes.bytes[framed.operations[operation].range]
         }
-        return seal(payload)
-    }
-
-    /// length | checksum | payload.
-    private static func seal(_ payload: ByteWriter) -> [UInt8] {
-        var record = ByteWriter()
-        record.bytes.reserveCapacity(payload.bytes.count + 8)
-        record.u32(UInt32(payload.bytes.count))
-        record.u32(Checksum.crc32(payload.bytes))
-        record.bytes += payload.bytes
-        return record.bytes
+        return payload
     }
 
     static func encode(_ operation: EncodedOperation, into writer: inout ByteWriter) {
@@ -232,7 +217,8 @@ enum JournalFormat {
 
     // MARK: snapshots
 
-    /// Writes every table's rows (committed rows only when `committed`).
+    /// Writes a format-2 snapshot (committed rows only when `committed`): no longer written by
+    /// the store, kept so tests can make the stores older builds made.
     static func snapshot(_ tables: [StoredTable], generation: UInt64, committed: Bool) -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes = snapshotMagic

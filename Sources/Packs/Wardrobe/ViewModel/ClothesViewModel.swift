@@ -106,19 +106,11 @@ public final class ClothesViewModel {
     /// and only what survived, is what makes a 100,000-row wardrobe answer quickly.
     public static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
         let plan = FilterPlan(filters)
-        let (categories, seasons, searches, lastSort) = (plan.categories, plan.seasons, plan.searches, plan.sort)
-        let filtering = categories != 0xFF || seasons != 0xFF || !searches.isEmpty
+        let filtering = plan.categories != 0xFF || plan.seasons != 0xFF || !plan.searches.isEmpty
         return ClothesList(
             clothesByCategory: list.clothesByCategory.mapValues { clothes in
-                let kept =
-                    !filtering
-                    ? clothes
-                    : clothes.filter { item in
-                        categories & (1 << UInt8(item.category.rawValue)) != 0
-                            && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
-                            && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
-                    }
-                return lastSort.map { kept.sorted(by: $0) } ?? kept
+                let kept = filtering ? clothes.filter(plan.keeps) : clothes
+                return plan.sort.map { kept.sorted(by: $0) } ?? kept
             })
     }
 }

@@ -46,19 +46,14 @@ public final class RandomIDGenerator: IDGenerator {
 extension UUID {
     /// A version-4, RFC 4122 variant UUID from 128 bits.
     static func version4(high: UInt64, low: UInt64) -> UUID {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 {
-            bytes[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
-            bytes[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
-        }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
+        // The 16 bytes in order, high word first, without an array per id.
+        let words = (high.bigEndian, low.bigEndian)
+        var uuid = withUnsafeBytes(of: words) { $0.loadUnaligned(as: uuid_t.self) }
+        uuid.6 = (uuid.6 & 0x0F) | 0x40  // version 4
+        uuid.8 = (uuid.8 & 0x3F) | 0x80  // RFC 4122 variant
+        return UUID(uuid: uuid)
     }
+
 }
 
 /// `--deterministic`: version-4-shaped UUIDs from a SplitMix64 stream seeded by `--seed`,

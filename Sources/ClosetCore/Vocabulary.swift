@@ -12,6 +12,13 @@ public struct VocabularyInfo: Sendable, Hashable {
 
         /// Every spelling input accepts: English, Korean, aliases.
         public var spellings: [String] { [english, korean] + aliases }
+
+        public init(code: Int, english: String, korean: String, aliases: [String]) {
+            self.code = code
+            self.english = english
+            self.korean = korean
+            self.aliases = aliases
+        }
     }
 
     /// What the vocabulary is called in messages and help: "size", "sort".
@@ -90,15 +97,17 @@ extension Vocabulary {
         info.term(named: text).flatMap { Self(code: $0.code) }
     }
 
-    /// For each type's `static let info`.
-    public static func makeInfo() -> VocabularyInfo {
-        VocabularyInfo(
-            name: vocabularyName,
-            terms: allCases.enumerated().map { position, value in
-                precondition(value.rawValue == position, "\(Self.self): raw values must be the cases' positions")
-                return VocabularyInfo.Term(
-                    code: position, english: value.englishName, korean: value.korean, aliases: value.aliases)
-            },
-            spelledOutInUsage: spelledOutInUsage)
+    /// For each type's `static let info`. Inlinable, so each pack's copy is specialized for its
+    /// type: the unspecialized one looked up the type's collection conformances at run time,
+    /// a scan of every conformance in the executable for each vocabulary at start-up.
+    @inlinable public static func makeInfo() -> VocabularyInfo {
+        var terms: [VocabularyInfo.Term] = []
+        for value in allCases {
+            precondition(value.rawValue == terms.count, "\(Self.self): raw values must be the cases' positions")
+            terms.append(
+                VocabularyInfo.Term(
+                    code: terms.count, english: value.englishName, korean: value.korean, aliases: value.aliases))
+        }
+        return VocabularyInfo(name: vocabularyName, terms: terms, spelledOutInUsage: spelledOutInUsage)
     }
 }

@@ -13,15 +13,17 @@ import Foundation
 public final class HelperTransport: Transport {
     let timeoutSeconds: Int
     let userAgent: String
-    let helperPath: String
+    /// Found at the first request: a session that sends none never looks for the helper.
+    lazy var helperPath = findHelper()
+    private let findHelper: () -> String
     private var channel: FrameChannel?
     private var child: pid_t = 0
     private let lock = NSLock()
 
-    public init(timeoutSeconds: Int, userAgent: String, helperPath: String) {
+    public init(timeoutSeconds: Int, userAgent: String, helperPath: @escaping @autoclosure () -> String) {
         self.timeoutSeconds = timeoutSeconds
         self.userAgent = userAgent
-        self.helperPath = helperPath
+        findHelper = helperPath
     }
 
     deinit { stop() }

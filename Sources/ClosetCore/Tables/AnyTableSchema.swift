@@ -2,7 +2,7 @@
 public struct AnyTableSchema: Sendable {
     public let name: String
     public let formatOneTags: FormatOneTags?
-    @usableFromInline let makeTable: @Sendable () -> StoredTable
+    @usableFromInline let makeTable: @Sendable () -> StoredTable & LoggingTable
 
     /// Inlinable, so the table it makes is specialized for its codec (see `Table.init`).
     @inlinable public init<Codec: TableCodec>(_ schema: TableSchema<Codec>) {

@@ -61,24 +61,36 @@ public enum SnapshotSection {
                 position += 2 + keyLength + 4 + rowLength
             }
         }
-        var sorted = [Int](0..<count)
+        // Sorted by each key's first eight bytes as one number, the whole keys compared only
+        // where those are equal: a fraction of the cost of comparing bytes through offsets.
+        var sorted: [(prefix: UInt64, ordinal: Int)] = []
+        sorted.reserveCapacity(count)
         writer.bytes.withUnsafeBytes { bytes in
             func key(_ ordinal: Int) -> UnsafeRawBufferPointer {
                 let at = rowsStart + offsets[ordinal]
                 let length = Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
                 return UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 2 + length)])
             }
-            sorted.sort { compare(key($0), key($1)) < 0 }
+            for ordinal in 0..<count {
+                var prefix: UInt64 = 0
+                for (index, byte) in key(ordinal).prefix(8).enumerated() {
+                    prefix |= UInt64(byte) << (56 - 8 * UInt64(index))
+                }
+                sorted.append((prefix, ordinal))
+            }
+            sorted.sort { a, b in
+                a.prefix != b.prefix ? a.prefix < b.prefix : compare(key(a.ordinal), key(b.ordinal)) < 0
+            }
         }
         for offset in offsets { writer.u64(UInt64(offset)) }
-        for ordinal in sorted { writer.u32(UInt32(ordinal)) }
+        for entry in sorted { writer.u32(UInt32(entry.ordinal)) }
         let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
         writer.u32(indexed ? UInt32(columns.bucketCount) : 0)
         if indexed {
             writer.bytes += columns.buckets
             for order in columns.orders { writer.i64(order) }
-            var lists = [[Int]](repeating: [], count: columns.bucketCount)
-            for ordinal in 0..<count { lists[Int(columns.buckets[ordinal])].append(ordinal) }
+            var lists = [[(order: Int64, ordinal: Int)]](repeating: [], count: columns.bucketCount)
+            for ordinal in 0..<count { lists[Int(columns.buckets[ordinal])].append((columns.orders[ordinal], ordinal)) }
             var start = 0
             for list in lists {
                 writer.u32(UInt32(start))
@@ -88,10 +100,8 @@ public enum SnapshotSection {
             for list in lists {
                 // Largest key first, equal keys the later-added first: walked backwards it is
                 // smallest first, equal keys the earlier-added first.
-                let sortedList = list.sorted { a, b in
-                    columns.orders[a] != columns.orders[b] ? columns.orders[a] > columns.orders[b] : a > b
-                }
-                for ordinal in sortedList { writer.u32(UInt32(ordinal)) }
+                let sortedList = list.sorted { a, b in a.order != b.order ? a.order > b.order : a.ordinal > b.ordinal }
+                for entry in sortedList { writer.u32(UInt32(entry.ordinal)) }
             }
         }
         let names = columns.blobNames.sorted()

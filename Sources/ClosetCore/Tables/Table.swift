@@ -532,13 +532,15 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable @discardableResult
     func place(_ row: Row, key: Key) -> (slot: Int, previous: Row?) {
         changeCount &+= 1
-        if let slot = slot(of: key) {
+        ensureIndex()
+        // One hash for a new key (the common case: seeding); a replaced key puts its slot back.
+        if let slot = builtIndex?.updateValue(slots.count, forKey: key) {
+            builtIndex?[key] = slot
             let previous = slots[slot]?.row
             slots[slot] = (key, row)
             return (slot, previous)
         }
         slots.append((key, row))
-        builtIndex?[key] = slots.count - 1
         liveCount += 1
         return (slots.count - 1, nil)
     }

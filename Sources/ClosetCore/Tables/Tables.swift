@@ -10,10 +10,17 @@ public final class Tables {
         for schema in schemas where byName[schema.name] == nil { add(schema.makeTable()) }
     }
 
+    /// A table met raw: it logs nothing (it is never written to).
     private func add(_ table: StoredTable) {
         byName[table.name] = tables.count
         tables.append(table)
-        if let owned = table as? any LoggingTable { owned.attach(to: log, number: tables.count - 1) }
+    }
+
+    /// A typed table joins the transaction log. Typed statically, not found by a cast: a cast
+    /// to a protocol scans every conformance in the executable, once per table type.
+    private func add(_ table: StoredTable & LoggingTable) {
+        add(table as StoredTable)
+        table.attach(to: log, number: tables.count - 1)
     }
 
     /// The typed table of a schema. Rows already read for it (a table first met raw) are

@@ -27,7 +27,7 @@ struct ArgumentBinder {
 
         var arguments: [BoundArgument] = []
         for argument in call.arguments {
-            let keyName = argument.key.text.lowercased()
+            let keyName = argument.key.text.lowercasedForMatching
             guard !argument.key.isQuoted, let key = spec.keys.first(where: { $0.name == keyName }) else {
                 let known = spec.keys.map(\.name)
                 throw Diagnostic.unknown(
@@ -62,7 +62,7 @@ struct ArgumentBinder {
         switch kind {
         case .text:
             // Unquoted commas are part of text: description=red,white is "red,white".
-            return .text(values.map(\.text).joined(separator: ","))
+            return .text(values.count == 1 ? values[0].text : values.map(\.text).joined(separator: ","))
         case .vocabulary(let info, let many):
             if !many { return .terms(vocabulary: info.name, codes: [try term(single(values, what: what), info)]) }
             var codes: [Int] = []
@@ -131,5 +131,13 @@ struct ArgumentBinder {
         throw Diagnostic.unknown(
             info.name, word.text, at: word.range, among: info.spellings,
             hint: "use one of \(info.terms.map(\.english).joined(separator: ", "))")
+    }
+}
+
+extension String {
+    /// Lowercased for matching names; a name already in lowercase ASCII (nearly every one
+    /// written) is returned as it is, without making a new string.
+    var lowercasedForMatching: String {
+        utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) ? self : lowercased()
     }
 }

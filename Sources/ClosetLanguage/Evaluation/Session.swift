@@ -269,10 +269,10 @@ public final class Session {
             if quitRequested { stop = true }
         }
 
-        for line in text.scriptLines {
+        text.forEachScriptLine { line in
             lineNumber += 1
             if let source = assembler.add(line, lineNumber: lineNumber) { run(source) }
-            if stop { break }
+            return !stop
         }
         if !stop, let rest = assembler.finish() { run(rest) }
 

@@ -110,7 +110,7 @@ public struct CommandRegistry: Sendable {
     /// The command a statement's leading words name, and the words left for its parameters.
     public func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
         guard let first = words.first else { throw .expectedCommand }
-        let verb = first.text.lowercased()
+        let verb = first.text.lowercasedForMatching
         if !first.isQuoted {
             if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
             if words.count > 2, !words[1].isQuoted, !words[2].isQuoted,
@@ -164,7 +164,7 @@ public struct CommandRegistry: Sendable {
     /// Entity words accept singular, plural and Korean (`item`, `items`, and its Korean word); other
     /// second words (`stats`) are only lowercased.
     public func normalizedObject(_ word: String) -> String {
-        let lowered = word.lowercased()
+        let lowered = word.lowercasedForMatching
         return entityWords[lowered] ?? lowered
     }
 }

@@ -56,19 +56,32 @@ extension String {
     /// NSString on Linux and was most of the cost of a 100,000-line seed).
     public var scriptLines: [String] {
         var lines: [String] = []
-        let bytes = utf8
-        var start = bytes.startIndex
-        var index = start
-        while index != bytes.endIndex {
-            if bytes[index] == .newline {
-                var end = index
-                if end > start, bytes[bytes.index(before: end)] == .carriageReturn { end = bytes.index(before: end) }
-                lines.append(String(self[start..<end]))
-                start = bytes.index(after: index)
-            }
-            index = bytes.index(after: index)
+        forEachScriptLine { line in
+            lines.append(line)
+            return true
         }
-        if start != bytes.endIndex { lines.append(String(self[start...])) }
         return lines
+    }
+
+    /// The same lines, one at a time, until `body` returns false: a long script is never held
+    /// twice (as text and as lines).
+    public func forEachScriptLine(_ body: (String) -> Bool) {
+        var text = self
+        text.withUTF8 { bytes in
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == .newline {
+                    let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
+                    let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    guard body(line) else { return }
+                    start = index + 1
+                }
+                index += 1
+            }
+            if start < bytes.count {
+                _ = body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            }
+        }
     }
 }

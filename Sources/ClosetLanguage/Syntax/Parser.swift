@@ -7,6 +7,12 @@
 /// The parser knows no command names: the evaluator resolves words against the registry.
 public enum Parser {
     public static func parse(_ text: String, examples: SyntaxExamples = .generic) throws(Diagnostic) -> Statement? {
+        if let call = QuickParser.command(text) { return Statement(kind: .command(call), range: call.range) }
+        return try parseTokens(text, examples: examples)
+    }
+
+    /// The full grammar, through the lexer's tokens (every statement the quick path declines).
+    static func parseTokens(_ text: String, examples: SyntaxExamples = .generic) throws(Diagnostic) -> Statement? {
         let tokens = try Lexer.tokenize(text)
         guard let first = tokens.first else { return nil }
         var cursor = Cursor(tokens: tokens)

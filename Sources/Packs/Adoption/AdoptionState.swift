@@ -21,23 +21,30 @@ public final class AdoptionState: PackState {
     let user: () -> String
     /// Dog pictures: `$XDG_CACHE_HOME/closet/dogs`, or a private temporary folder removed at
     /// the end with a `:memory:` store.
-    let pictures: DogPictureCache
-    private let picturesAreTemporary: Bool
+    var pictures: DogPictureCache {
+        if let madePictures { return madePictures }
+        // Named on first use: a private temporary folder's name costs a random UUID and
+        // Foundation's temporary-folder lookup, which most sessions never need.
+        let made = DogPictureCache(
+            directory: cacheRoot.map { $0 + "/dogs" } ?? NSTemporaryDirectory() + "closet-dogs-" + UUID().uuidString)
+        madePictures = made
+        return made
+    }
+    private var madePictures: DogPictureCache?
+    private let cacheRoot: String?
+    private var picturesAreTemporary: Bool { cacheRoot == nil }
 
     init(_ services: PackServices) throws {
         network = services.network
         community = try Community(services.store)
         user = services.user
-        picturesAreTemporary = services.cacheRoot == nil
-        pictures = DogPictureCache(
-            directory: services.cacheRoot.map { $0 + "/dogs" }
-                ?? NSTemporaryDirectory() + "closet-dogs-" + UUID().uuidString)
+        cacheRoot = services.cacheRoot
     }
 
     deinit {
         // Checked first: most sessions never make the folder, and removing is not cheap.
-        if picturesAreTemporary, access(pictures.directory, F_OK) == 0 {
-            try? FileManager.default.removeItem(atPath: pictures.directory)
+        if picturesAreTemporary, let madePictures, access(madePictures.directory, F_OK) == 0 {
+            try? FileManager.default.removeItem(atPath: madePictures.directory)
         }
     }
 

@@ -13,8 +13,12 @@ public final class BoxOfficeState: PackState {
     /// The session clock read without taking a timestamp (a deterministic clock steps on
     /// each one): expiry and "yesterday".
     let now: () -> Date
-    let cacheFolder: String
-    let cacheIsTemporary: Bool
+    /// Named on first use: a private temporary folder's name costs a random UUID and
+    /// Foundation's temporary-folder lookup, which most sessions never need.
+    private(set) lazy var cacheFolder =
+        cacheRoot.map { $0 + "/posters" } ?? NSTemporaryDirectory() + "closet-posters-" + UUID().uuidString
+    let cacheRoot: String?
+    var cacheIsTemporary: Bool { cacheRoot == nil }
     private(set) var ranking: DailyBoxOfficeViewModel?
     /// Titles by movie code, from rankings and details seen: the poster search needs one.
     var titles: [String: String] = [:]
@@ -27,13 +31,7 @@ public final class BoxOfficeState: PackState {
         searcher = DaumImageSearcher(network: services.network)
         let clock = services.clock
         now = (clock as? AdjustableClock).map { adjustable in { adjustable.current } } ?? { clock.now() }
-        if let root = services.cacheRoot {
-            cacheFolder = root + "/posters"
-            cacheIsTemporary = false
-        } else {
-            cacheFolder = NSTemporaryDirectory() + "closet-posters-" + UUID().uuidString
-            cacheIsTemporary = true
-        }
+        cacheRoot = services.cacheRoot
     }
 
     deinit {

@@ -1,0 +1,94 @@
+/// The one-pass reading of the statements seed scripts are made of: bare words, then
+/// `key=value` arguments whose value is one bare word or one double-quoted string without
+/// escapes, every item after a blank. It builds the same `CommandCall`, ranges included, as
+/// the lexer and parser would, without their tokens; anything else (a comment, a comma, a
+/// single quote, a backslash, `let`, a dot command, any malformed item) is declined and the
+/// full parser reads it, so every diagnostic still comes from one place.
+/// `QuickParserTests` holds it to the full parser on generated statements.
+enum QuickParser {
+    /// The statement's call, or nil when the full parser must read it.
+    static func command(_ text: String) -> CommandCall? {
+        var text = text
+        return text.withUTF8 { command(in: $0) }
+    }
+
+    private static func command(in bytes: UnsafeBufferPointer<UInt8>) -> CommandCall? {
+        var words: [Word] = []
+        var arguments: [Argument] = []
+        var position = 0
+        var first: Int?
+        var last = 0
+        let count = bytes.count
+
+        while true {
+            while position < count, isBlank(bytes[position]) { position += 1 }
+            guard position < count else { break }
+            let start = position
+            guard let (key, keyEnd) = bareWord(bytes, from: start) else { return nil }
+            if words.isEmpty, arguments.isEmpty {
+                // A dot command or a binding has its own grammar.
+                if bytes[start] == UInt8(ascii: "."), keyEnd - start > 1 { return nil }
+                if keyEnd - start == 3, key == "let" { return nil }
+            }
+            first = first ?? start
+            let keyWord = Word(text: key, isQuoted: false, range: SourceRange(start, keyEnd))
+            guard keyEnd < count, bytes[keyEnd] == .equals else {
+                // A word must end at a blank or the end (a quote or `=` after a blank is
+                // another item; right after it, the full parser decides).
+                guard keyEnd == count || isBlank(bytes[keyEnd]) else { return nil }
+                words.append(keyWord)
+                position = keyEnd
+                last = keyEnd
+                continue
+            }
+            let valueStart = keyEnd + 1
+            guard valueStart < count else { return nil }
+            let value: Word
+            let valueEnd: Int
+            if bytes[valueStart] == .doubleQuote {
+                var end = valueStart + 1
+                while end < count, bytes[end] != .doubleQuote {
+                    if bytes[end] == .backslash || bytes[end] == .newline { return nil }
+                    end += 1
+                }
+                guard end < count else { return nil }
+                valueEnd = end + 1
+                value = Word(
+                    text: String(decoding: UnsafeBufferPointer(rebasing: bytes[(valueStart + 1)..<end]), as: UTF8.self),
+                    isQuoted: true, range: SourceRange(valueStart, valueEnd))
+            } else {
+                guard let (text, end) = bareWord(bytes, from: valueStart) else { return nil }
+                valueEnd = end
+                value = Word(text: text, isQuoted: false, range: SourceRange(valueStart, end))
+            }
+            guard valueEnd == count || isBlank(bytes[valueEnd]) else { return nil }
+            arguments.append(Argument(key: keyWord, values: [value], range: SourceRange(start, valueEnd)))
+            position = valueEnd
+            last = valueEnd
+        }
+        guard let first else { return nil }
+        return CommandCall(words: words, arguments: arguments, range: SourceRange(first, last))
+    }
+
+    /// A bare word from `start` (at least one byte) and the offset past it; nil if a byte the
+    /// quick path leaves to the lexer (a quote, comma, `#`, backslash) starts or ends it.
+    private static func bareWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (String, Int)? {
+        var end = start
+        while end < bytes.count {
+            switch bytes[end] {
+            case .space, .tab, .newline, .carriageReturn, .equals: break
+            case .hash, .comma, .doubleQuote, .singleQuote, .backslash: return nil
+            default:
+                end += 1
+                continue
+            }
+            break
+        }
+        guard end > start else { return nil }
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self), end)
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn
+    }
+}

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <histedit.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,100 @@ void cel_set_prompt(const char *text) {
     prompt_text[sizeof prompt_text - 1] = '\0';
 }
 
+/* Keys that arrive as escape sequences (arrows, Home, End, Delete, Ctrl-arrows) are read
+   whole here and handed to libedit as one character each, bound below to the editing
+   function the key means. libedit's incremental search (Ctrl-R) ends at a bare ESC and then
+   inserted the rest of the sequence as text ("[D" for Left); one character instead ends
+   the search and does what the key says, as in readline. The characters are C1 controls,
+   which a UTF-8 terminal never sends as typed text. */
+enum {
+    KEY_UP = 0x81, KEY_DOWN, KEY_RIGHT, KEY_LEFT, KEY_HOME, KEY_END, KEY_DELETE, KEY_WORD_LEFT, KEY_WORD_RIGHT
+};
+
+static const struct {
+    wchar_t key;
+    const char *function;
+} key_functions[] = {
+    {KEY_UP, "ed-prev-history"},       {KEY_DOWN, "ed-next-history"},     {KEY_RIGHT, "ed-next-char"},
+    {KEY_LEFT, "ed-prev-char"},        {KEY_HOME, "ed-move-to-beg"},      {KEY_END, "ed-move-to-end"},
+    {KEY_DELETE, "ed-delete-next-char"}, {KEY_WORD_LEFT, "ed-prev-word"}, {KEY_WORD_RIGHT, "em-next-word"},
+};
+
+/* Bytes read ahead after an ESC that were not a known key: handed out one by one. */
+static unsigned char pending_bytes[16];
+static size_t pending_count = 0, pending_next = 0;
+
+/* The next byte: 1, 0 at end of input, -1 on error (errno set), -2 when `wait_ms` passed
+   with nothing to read (only with wait_ms >= 0). */
+static int next_byte(unsigned char *byte, int wait_ms) {
+    if (pending_next < pending_count) {
+        *byte = pending_bytes[pending_next++];
+        return 1;
+    }
+    for (;;) {
+        if (sigint_seen) {
+            errno = EINTR;
+            return -1;
+        }
+        if (wait_ms >= 0) {
+            struct pollfd input = {.fd = STDIN_FILENO, .events = POLLIN};
+            int ready = poll(&input, 1, wait_ms);
+            if (ready == 0) return -2;
+            if (ready < 0) {
+                if (errno == EINTR && !sigint_seen) continue;
+                return -1;
+            }
+        }
+        ssize_t got = read(STDIN_FILENO, byte, 1);
+        if (got < 0) {
+            if (errno == EINTR && !sigint_seen) continue; /* another signal: keep reading */
+            return -1;
+        }
+        return got == 0 ? 0 : 1;
+    }
+}
+
+/* After an ESC: the key a CSI or SS3 sequence names, or 0 (its bytes are then kept to be
+   read as they came). A lone ESC (nothing within 30 ms) is itself. */
+static wchar_t escape_sequence(void) {
+    unsigned char sequence[sizeof pending_bytes];
+    size_t length = 0;
+    unsigned char byte;
+    if (next_byte(&byte, 30) != 1) return 0;
+    sequence[length++] = byte;
+    if (byte == '[' || byte == 'O') {
+        /* Parameter bytes, then one final byte in @..~ */
+        while (length < sizeof sequence) {
+            if (next_byte(&byte, 30) != 1) break;
+            sequence[length++] = byte;
+            if (byte >= 0x40 && byte <= 0x7E) break;
+        }
+        unsigned char final = sequence[length - 1];
+        int modified = length >= 4 && sequence[length - 2] >= '2' && sequence[length - 3] == ';';
+        if (length == 2 || (sequence[0] == '[' && modified)) {
+            switch (final) {
+            case 'A': return KEY_UP;
+            case 'B': return KEY_DOWN;
+            case 'C': return modified ? KEY_WORD_RIGHT : KEY_RIGHT;
+            case 'D': return modified ? KEY_WORD_LEFT : KEY_LEFT;
+            case 'H': return KEY_HOME;
+            case 'F': return KEY_END;
+            }
+        }
+        if (sequence[0] == '[' && final == '~' && length == 3) {
+            switch (sequence[1]) {
+            case '1': case '7': return KEY_HOME;
+            case '4': case '8': return KEY_END;
+            case '3': return KEY_DELETE;
+            }
+        }
+    }
+    memcpy(pending_bytes, sequence, length);
+    pending_count = length;
+    pending_next = 0;
+    return 0;
+}
+
 /* libedit's own reader restarts or ignores a SIGINT that lands while it is busy redrawing
    (not blocked in read), so Ctrl-C typed quickly was lost and the half-typed line kept.
    This reader checks the flag before every read, so no Ctrl-C is missed. It decodes
@@ -48,17 +143,15 @@ static int read_character(EditLine *editor, wchar_t *character) {
     mbstate_t state;
     memset(&state, 0, sizeof state);
     for (;;) {
-        if (sigint_seen) {
-            errno = EINTR;
-            return -1;
-        }
         unsigned char byte;
-        ssize_t got = read(STDIN_FILENO, &byte, 1);
-        if (got < 0) {
-            if (errno == EINTR && !sigint_seen) continue; /* another signal: keep reading */
-            return -1;
-        }
+        int got = next_byte(&byte, -1);
+        if (got < 0) return -1;
         if (got == 0) return 0;
+        if (byte == 0x1B && count == 0 && pending_next >= pending_count) {
+            wchar_t key = escape_sequence();
+            *character = key != 0 ? key : 0x1B;
+            return 1;
+        }
         bytes[count++] = (char)byte;
         /* After (size_t)-2 the state holds the bytes so far: feed only the new one. */
         size_t used = mbrtowc(character, &bytes[count - 1], 1, &state);
@@ -75,6 +168,12 @@ EditLine *cel_init(const char *program, int history_size) {
     el_set(editor, EL_PROMPT_ESC, prompt_function, '\1');
     el_set(editor, EL_SIGNAL, 1);
     el_set(editor, EL_GETCFN, read_character);
+    for (size_t i = 0; i < sizeof key_functions / sizeof key_functions[0]; i++) {
+        const wchar_t key[2] = {key_functions[i].key, 0};
+        wchar_t function[64];
+        mbstowcs(function, key_functions[i].function, 64);
+        el_wset(editor, EL_BIND, key, function, (const wchar_t *)NULL);
+    }
     History *entries = history_init();
     if (entries != NULL) {
         HistEvent event;
@@ -107,7 +206,9 @@ int cel_gets(EditLine *editor, const char **line, int *length) {
     errno = 0;
     const char *text = el_gets(editor, &count);
     if (text == NULL) {
-        if (count == -1 && errno == EINTR) {
+        /* Ctrl-C inside an incremental search (Ctrl-R) ends it as end of input, not as an
+           error: the flag tells them apart, so it abandons the line instead of quitting. */
+        if (sigint_seen || (count == -1 && errno == EINTR)) {
             sigint_seen = 0;
             return -1;
         }

@@ -202,7 +202,54 @@ def history_checks():
     check("a closed terminal (SIGHUP) leaves the history whole (issue 10: 1)", a_closed_terminal_leaves_the_history_whole)
 
 
+def search_checks():
+    """Ctrl-R, the incremental history search (issue 10: 2, 3)."""
+    term = Terminal(args, env)
+    term.expect(r"closet> ")
+    term.type(".mode json\r")
+    term.expect(r"closet> ")
+    term.type('add clothes category=top season=fall description="navy knit"\r')
+    term.expect(r'"navy knit"[\s\S]*closet> ')
+
+    def ctrl_c_in_search_keeps_the_session():
+        term.type("\x12cou")
+        term.read(0.3)
+        term.type("\x03")
+        term.read(0.3)
+        term.type("count clothes\r")
+        # Still running, still in JSON mode: nothing of the session was lost.
+        term.expect(r'\{"count":1\}')
+    check("Ctrl-C during Ctrl-R abandons the search, not the session (issue 10: 2)", ctrl_c_in_search_keeps_the_session)
+
+    for name, key in (("Left", "\x1b[D"), ("Right", "\x1b[C"), ("End", "\x1b[4~"), ("Home", "\x1b[H")):
+        def arrow_ends_the_search(key=key):
+            term.type("\x12navy")
+            term.read(0.3)
+            term.type(key)
+            term.read(0.2)
+            term.type("\r")
+            term.expect(r"closet> ")
+            term.type("list clothes\r")
+            text = term.expect(r"\][\s\S]*closet> ")
+            assert "[D" not in text and "[C" not in text and "[4~" not in text and "[H" not in text, text
+            assert text.count('"navy knit"') >= 2, text
+        check(f"{name} during Ctrl-R ends the search and moves, never inserts its escape text (issue 10: 3)",
+              arrow_ends_the_search)
+
+    def arrows_still_edit():
+        term.type("count clothes season=wXnter")
+        term.type("\x1b[D" * 5)  # Left five times: before the X
+        term.type("\x1b[3~i")  # Delete it, type the i
+        term.type("\r")
+        term.expect(r'\{"count":0\}')
+    check("Left and Delete still edit the line", arrows_still_edit)
+
+    code = term.close()
+    check("closet still quits with Ctrl-D after searching", lambda: None if code == 0 else (_ for _ in ()).throw(AssertionError(f"exit {code}")))
+
+
 session_checks()
+search_checks()
 history_checks()
 print(f"{len(PASSED)} passed, {len(FAILED)} failed")
 sys.exit(1 if FAILED else 0)

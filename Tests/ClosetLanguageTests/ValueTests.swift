@@ -80,10 +80,55 @@ import Testing
     }
 
     @Test func boxTableFitsANarrowTerminal() {
-        let grid = Grid(columns: ["id", "description"], rows: [["1", "a very long description indeed"]])
-        let text = TableRenderer(boxDrawing: true, maxWidth: 24).render(grid)
-        #expect(text.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 24 })
-        #expect(text.contains("…"))
+        let grid = Grid(
+            columns: ["id", "description"], rows: [["1", "a very long description indeed, longer still"]],
+            isListing: true)
+        let text = TableRenderer(boxDrawing: true, maxWidth: 32).render(grid)
+        #expect(text.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 32 })
+        #expect(text.contains("│ 1  │ a very long descriptio… │"))
+    }
+
+    /// Issue 10 (5): the widest columns shrink; short ones (ids, instants) are never cut; when
+    /// nothing fits, the rows are shown a field per line, whole.
+    @Test func narrowTerminalsShrinkTheWidestColumnsThenGoVertical() {
+        let long = "a long long description of a very warm navy wool knit sweater for cold days"
+        let grid = Grid(
+            columns: ["#", "id", "category", "description", "created"],
+            rows: [
+                ["1", "E220A839", "top", long, "2024-01-01T00:00:00Z"], ["2", "06C45D18", "bottom", "jeans", "2024"],
+            ],
+            isListing: true)
+        let wide = TableRenderer(boxDrawing: true, maxWidth: 80).render(grid)
+        #expect(wide.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 80 })
+        #expect(wide.contains("E220A839") && wide.contains("2024-01-01T00:00:00Z") && wide.contains("…"))
+        let narrow = TableRenderer(boxDrawing: true, maxWidth: 40).render(grid)
+        #expect(!narrow.contains("…") && !narrow.contains("┌"))
+        #expect(narrow.split(separator: "\n").allSatisfy { TextWidth.of(String($0)) <= 40 })
+        #expect(narrow.contains("id           E220A839\n"))
+        #expect(narrow.hasSuffix("(2 rows)\n"))
+        // Every word of the long description is there, in order.
+        let shown = narrow.split(separator: "\n").filter { $0.hasPrefix("description") || $0.hasPrefix("    ") }
+            .map { $0.dropFirst(13) }.joined(separator: " ")
+        #expect(shown.hasPrefix(long))
+    }
+
+    /// Issue 10 (4): one entity at a terminal is a field per line, wrapped, never cut.
+    @Test func oneEntityAtATerminalIsShownAFieldPerLine() {
+        let grid = Grid(
+            columns: ["id", "clothes"],
+            rows: [["1B39896A", "top: knit, bottom: jeans, shoes: boots, accessory: scarf"]])
+        let text = TableRenderer(boxDrawing: true, maxWidth: 40).render(grid)
+        #expect(
+            text == "id       1B39896A\nclothes  top: knit, bottom: jeans,\n         shoes: boots, accessory: scarf\n")
+        // Off a terminal (no width) it stays the plain table goldens pin.
+        #expect(TableRenderer().render(grid).hasPrefix("id        clothes"))
+    }
+
+    @Test func wrappingBreaksAtBlanksAndCountsCells() {
+        #expect(TextWidth.wrap("aaa bbb ccc", toCells: 7) == ["aaa bbb", "ccc"])
+        #expect(TextWidth.wrap("abcdefghij", toCells: 4) == ["abcd", "efgh", "ij"])
+        #expect(TextWidth.wrap("가나다라", toCells: 5) == ["가나", "다라"])
+        #expect(TextWidth.wrap("", toCells: 5).isEmpty)
     }
 
     @Test func csvQuotesOnlyWhatNeedsIt() {

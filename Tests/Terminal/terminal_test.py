@@ -2,17 +2,19 @@
 """End-to-end test of closet at a real terminal: the binary runs in a pseudo-terminal
 (Python's pty module, so nothing needs installing), keys are typed as a person would, and
 the screen output is checked. Usage: terminal_test.py <path-to-closet>"""
-import os, pty, re, select, sys, tempfile, time
+import fcntl, os, pty, re, select, struct, sys, tempfile, termios, time
 
 CLOSET = sys.argv[1]
 PASSED, FAILED = [], []
 
 
 class Terminal:
-    def __init__(self, args, env):
+    def __init__(self, args, env, columns=None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.execve(CLOSET, [CLOSET] + args, env)
+        if columns:
+            fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
         self.buffer = b""
 
     def read(self, timeout=0.2):
@@ -248,7 +250,65 @@ def search_checks():
     check("closet still quits with Ctrl-D after searching", lambda: None if code == 0 else (_ for _ in ()).throw(AssertionError(f"exit {code}")))
 
 
+def width_checks():
+    """Issue 10 (4, 5): what a terminal of a given width shows."""
+    long = "a long long description of a very warm navy wool knit sweater for cold days"
+    statements = [
+        f'add clothes category=top season=fall description="{long}"',
+        'add clothes category=bottom season=fall description="jeans"',
+        'add clothes category=shoes season=fall description="boots"',
+        'add clothes category=accessory season=fall description="a scarf"',
+        'add style name="가을용 옷 with a rather long name" top=@1 bottom=@2 shoes=@3 accessory=@4',
+    ]
+
+    def at(columns):
+        term = Terminal(args, env, columns=columns)
+        term.expect(r"closet> ")
+        term.type("list clothes\r")  # nothing yet: @N below are set by the lists
+        term.expect(r"closet> ")
+        for statement in statements[:4]:
+            term.type(statement + "\r")
+            term.expect(r"closet> ")
+        term.type("list clothes sort=old\r")
+        term.expect(r"closet> ")
+        term.type(statements[4] + "\r")
+        term.expect(r"closet> ")
+        term.type("list styles\r")
+        term.expect(r"\(1 row\)\r?\n[\s\S]*closet> ")
+        term.type("show style @1\r")
+        term.type("list clothes\r")
+        text = strip(term.expect(r"\(4 rows\)\r?\n[\s\S]*closet> "))
+        term.close()
+        return text
+
+    def show_is_never_cut():
+        text = at(120)
+        shown = text.split("show style @1")[1].split("list clothes")[0]
+        assert "accessory: a scarf" in shown and "shoes: boots" in shown and "…" not in shown, shown
+        assert all(len(line) <= 120 for line in shown.split("\n")), shown
+    check("show at 120 columns shows every field whole, a field per line (issue 10: 4)", show_is_never_cut)
+
+    def narrow_listing_goes_vertical():
+        text = at(40)
+        listing = text.split("closet> list clothes\n")[-1]
+        assert "┌" not in listing and "…" not in listing, listing
+        assert re.search(r"^description  a long long description", listing, re.M), listing
+        assert all(len(line) <= 40 for line in listing.split("\n")), listing
+    check("a listing too wide for 40 columns is shown a field per line, never wrapped mid-row (issue 10: 5)",
+          narrow_listing_goes_vertical)
+
+    def medium_listing_shrinks():
+        text = at(80)
+        listing = text.split("closet> list clothes\n")[-1]
+        rows = [line for line in listing.split("\n") if line.startswith("│")]
+        assert rows and all(len(line) <= 80 for line in rows), listing
+        assert "…" in listing and re.search(r"[0-9A-F]{8} ", listing) and "2024-01-01T00:00:00Z" in listing, listing
+    check("at 80 columns a listing shrinks its widest column and keeps ids and times whole (issue 10: 5)",
+          medium_listing_shrinks)
+
+
 session_checks()
+width_checks()
 search_checks()
 history_checks()
 print(f"{len(PASSED)} passed, {len(FAILED)} failed")

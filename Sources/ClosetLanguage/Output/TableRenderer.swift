@@ -6,7 +6,8 @@
 ///     (1 row)
 ///
 /// or drawn with box characters on a terminal. Widths count display cells, so Hangul and
-/// emoji line up. A narrow terminal cuts the widest text column with `…`.
+/// emoji line up. A narrow terminal narrows the widest columns (cutting with `…`); when
+/// nothing fits, and for one entity, a terminal gets `VerticalRenderer`'s layout instead.
 public struct TableRenderer: Sendable {
     public var boxDrawing: Bool
     /// The terminal width to fit, if known.
@@ -21,6 +22,10 @@ public struct TableRenderer: Sendable {
     }
 
     public func render(_ grid: Grid) -> String {
+        // At a terminal, one entity is shown a field per line: never cut.
+        if let maxWidth, !grid.isListing, grid.rows.count == 1 {
+            return VerticalRenderer(width: maxWidth, color: color, boxDrawing: boxDrawing).render(grid)
+        }
         var rows = grid.rows.map { $0.map { TerminalText.visible($0) } }
         // Every cell's width once: measuring text is the costly part of drawing a table.
         var cellWidths = rows.map { $0.map(TextWidth.of) }
@@ -29,7 +34,12 @@ public struct TableRenderer: Sendable {
         for row in cellWidths {
             for (i, width) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width) }
         }
-        if fit(&widths, rows: &rows, grid: grid) { cellWidths = rows.map { $0.map(TextWidth.of) } }
+        switch fit(&widths, rows: &rows, grid: grid) {
+        case .fits: break
+        case .cut: cellWidths = rows.map { $0.map(TextWidth.of) }
+        case .tooNarrow:
+            return VerticalRenderer(width: maxWidth ?? 0, color: color, boxDrawing: boxDrawing).render(grid)
+        }
 
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 3 * widths.count + 2) * (rows.count + 4))
@@ -50,18 +60,41 @@ public struct TableRenderer: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Cuts the widest column so the table fits `maxWidth`; returns whether it cut anything.
-    private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) -> Bool {
-        guard let maxWidth else { return false }
+    private static let shortColumn = 20
+    private static let narrowestCut = 10
+
+    private enum Fit {
+        case fits, cut, tooNarrow
+    }
+
+    /// Narrows the widest columns in turn (cells cut with `…`) until the table fits
+    /// `maxWidth`. Short columns (ids, words, instants: 20 cells or less) are never cut; a cut
+    /// one keeps 10 cells and its header. When that is still too wide, the table does not fit.
+    private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) -> Fit {
+        guard let maxWidth else { return .fits }
         let separators = boxDrawing ? 3 * widths.count + 1 : 2 * max(0, widths.count - 1)
-        let total = widths.reduce(0, +) + separators
-        guard total > maxWidth, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }) else { return false }
-        let target = max(TextWidth.of(grid.columns[widest]), widths[widest] - (total - maxWidth), 3)
-        widths[widest] = target
-        for r in rows.indices where widest < rows[r].count {
-            rows[r][widest] = TextWidth.truncate(rows[r][widest], toCells: target)
+        var excess = widths.reduce(0, +) + separators - maxWidth
+        guard excess > 0 else { return .fits }
+        let natural = widths
+        let minimum = widths.indices.map {
+            natural[$0] <= Self.shortColumn ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
         }
-        return true
+        while excess > 0 {
+            guard let widest = widths.indices.filter({ widths[$0] > minimum[$0] }).max(by: { widths[$0] < widths[$1] })
+            else { return .tooNarrow }
+            // Down to the next widest column's width at most, so the widest shrink together.
+            let next =
+                widths.indices.filter { $0 != widest }.map { widths[$0] }.filter { $0 < widths[widest] }.max() ?? 0
+            let step = min(excess, widths[widest] - max(minimum[widest], next), widths[widest] - minimum[widest])
+            widths[widest] -= max(1, step)
+            excess -= max(1, step)
+        }
+        for column in widths.indices where widths[column] < natural[column] {
+            for r in rows.indices where column < rows[r].count {
+                rows[r][column] = TextWidth.truncate(rows[r][column], toCells: widths[column])
+            }
+        }
+        return .cut
     }
 
     private static let space = UInt8(ascii: " ")

@@ -54,4 +54,38 @@ public enum TextWidth {
         }
         return result + "…"
     }
+
+    /// Splits text into lines of at most `cells` cells, breaking after a blank where one is
+    /// in the second half of a line, else between characters. Nothing is dropped but the
+    /// blanks a line breaks at; empty text is no lines.
+    public static func wrap(_ text: String, toCells cells: Int) -> [String] {
+        let cells = max(1, cells)
+        var lines: [String] = []
+        var line: [Character] = []
+        var used = 0
+        for character in text {
+            let width = of(character)
+            if used + width > cells, !line.isEmpty {
+                if character == " " {
+                    // The line ends at this blank.
+                    lines.append(String(line))
+                    line = []
+                    used = 0
+                    continue
+                }
+                if let blank = line.lastIndex(of: " "), blank >= line.count / 2 {
+                    lines.append(String(line[..<blank]))
+                    line = Array(line[(blank + 1)...])
+                } else {
+                    lines.append(String(line))
+                    line = []
+                }
+                used = line.reduce(0) { $0 + of($1) }
+            }
+            line.append(character)
+            used += width
+        }
+        if !line.isEmpty { lines.append(String(line)) }
+        return lines
+    }
 }

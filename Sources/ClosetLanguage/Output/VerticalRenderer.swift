@@ -1,0 +1,46 @@
+/// One field per line, long values wrapped to the terminal and never cut (psql's expanded
+/// display): a single entity at a terminal, and a listing too wide for it.
+///
+///     id           3EE57890
+///     clothes      top: knit, bottom: jeans, shoes: boots,
+///                  accessory: scarf
+///     ──────────────────────────
+///
+/// Records of a listing are separated by a rule; a listing still ends with `(N rows)`.
+struct VerticalRenderer {
+    var width: Int
+    var color: Bool
+    var boxDrawing: Bool
+
+    func render(_ grid: Grid) -> String {
+        let labelWidth = grid.columns.map(TextWidth.of).max() ?? 0
+        // Values keep at least a few cells, however narrow the terminal.
+        let valueWidth = max(8, width - labelWidth - 2)
+        var out = ""
+        for (index, row) in grid.rows.enumerated() {
+            if index > 0 {
+                let rule = min(width, labelWidth + 2 + valueWidth)
+                out += String(repeating: boxDrawing ? "─" : "-", count: max(1, rule)) + "\n"
+            }
+            for (column, label) in grid.columns.enumerated() {
+                let value = column < row.count ? TerminalText.visible(row[column]) : ""
+                let struck = color && grid.struck.contains(GridCell(row: index, column: column))
+                let pieces = TextWidth.wrap(value, toCells: valueWidth)
+                let shownLabel = color ? "\u{1B}[1m" + label + "\u{1B}[0m" : label
+                let padding = String(repeating: " ", count: labelWidth - TextWidth.of(label))
+                if pieces.isEmpty {
+                    out += shownLabel + "\n"
+                    continue
+                }
+                for (number, piece) in pieces.enumerated() {
+                    out += number == 0 ? shownLabel + padding + "  " : String(repeating: " ", count: labelWidth + 2)
+                    out += struck ? "\u{1B}[9m" + piece + "\u{1B}[29m" : piece
+                    out += "\n"
+                }
+            }
+        }
+        if grid.isListing { out += "(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n" }
+        if let footer = grid.footer { out += footer + "\n" }
+        return out
+    }
+}

@@ -1,9 +1,10 @@
 /// One field per line, long values wrapped to the terminal and never cut (psql's expanded
 /// display): a single entity at a terminal, and a listing too wide for it.
 ///
-///     id           3EE57890
-///     clothes      top: knit, bottom: jeans, shoes: boots,
-///                  accessory: scarf
+///     id     3F2A9C1E
+///     kind   small
+///     note   a note long enough to be wrapped at the
+///            terminal's edge
 ///     ──────────────────────────
 ///
 /// Records of a listing are separated by a rule; a listing still ends with `(N rows)`.

@@ -276,8 +276,9 @@ def width_checks():
         term.type("list styles\r")
         term.expect(r"\(1 row\)\r?\n[\s\S]*closet> ")
         term.type("show style @1\r")
+        shown = strip(term.expect(r"created[\s\S]*closet> "))
         term.type("list clothes\r")
-        text = strip(term.expect(r"\(4 rows\)\r?\n[\s\S]*closet> "))
+        text = shown + strip(term.expect(r"\(4 rows\)\r?\n[\s\S]*closet> "))
         term.close()
         return text
 

@@ -168,6 +168,13 @@ EditLine *cel_init(const char *program, int history_size) {
     el_set(editor, EL_PROMPT_ESC, prompt_function, '\1');
     el_set(editor, EL_SIGNAL, 1);
     el_set(editor, EL_GETCFN, read_character);
+    /* libedit's insert-character path miscounts a wide character it redraws after the
+       insertion (Hangul: one backspace over two cells, the cursor one cell off). Without
+       insert capabilities it rewrites the rest of the line and counts cells right. */
+    el_set(editor, EL_SETTC, "im", "", (const char *)NULL);
+    el_set(editor, EL_SETTC, "ic", "", (const char *)NULL);
+    el_set(editor, EL_SETTC, "IC", "", (const char *)NULL);
+    el_set(editor, EL_SETTC, "ei", "", (const char *)NULL);
     for (size_t i = 0; i < sizeof key_functions / sizeof key_functions[0]; i++) {
         const wchar_t key[2] = {key_functions[i].key, 0};
         wchar_t function[64];

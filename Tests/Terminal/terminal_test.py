@@ -2,7 +2,7 @@
 """End-to-end test of closet at a real terminal: the binary runs in a pseudo-terminal
 (Python's pty module, so nothing needs installing), keys are typed as a person would, and
 the screen output is checked. Usage: terminal_test.py <path-to-closet>"""
-import fcntl, os, pty, re, select, struct, sys, tempfile, termios, time
+import fcntl, os, pty, re, select, struct, sys, tempfile, termios, time, unicodedata
 
 CLOSET = sys.argv[1]
 PASSED, FAILED = [], []
@@ -308,7 +308,92 @@ def width_checks():
           medium_listing_shrinks)
 
 
+class Screen:
+    """Just enough of a terminal to follow one edited line: text by cell, the cursor, and the
+    moves libedit sends (CR, BS, CHA, CUF, CUB, ICH, DCH, EL). Wide characters take two cells."""
+
+    def __init__(self):
+        self.cells, self.column = [], 0
+
+    @staticmethod
+    def width(character):
+        return 2 if unicodedata.east_asian_width(character) in "WF" else 1
+
+    def feed(self, text):
+        index = 0
+        while index < len(text):
+            character = text[index]
+            if character == "\x1b":
+                match = re.match(r"\x1b\[([0-9;?]*)([A-Za-z@])", text[index:])
+                if not match:
+                    index += 1
+                    continue
+                number = int(match.group(1) or "1") if match.group(1).isdigit() else 1
+                final = match.group(2)
+                if final == "G":
+                    self.column = number - 1
+                elif final == "C":
+                    self.column += number
+                elif final == "D":
+                    self.column = max(0, self.column - number)
+                elif final == "K":
+                    del self.cells[self.column:]
+                elif final == "@":
+                    self.cells[self.column:self.column] = [" "] * number
+                elif final == "P":
+                    del self.cells[self.column:self.column + number]
+                index += match.end()
+                continue
+            if character == "\r":
+                self.column = 0
+            elif character == "\b":
+                self.column = max(0, self.column - 1)
+            elif character == "\n":
+                self.cells, self.column = [], 0
+            elif character >= " ":
+                cells = [character] + [""] * (self.width(character) - 1)
+                while len(self.cells) < self.column:
+                    self.cells.append(" ")
+                self.cells[self.column:self.column + len(cells)] = cells
+                self.column += len(cells)
+            index += 1
+
+    @property
+    def line(self):
+        return "".join(self.cells).rstrip()
+
+
+def wide_character_checks():
+    """Issue 10 (14): inserting before Hangul keeps the cursor on the right cell."""
+    term = Terminal(args, env, columns=80)
+    term.expect(r"closet> ")
+    screen = Screen()
+    screen.feed("closet> ")
+
+    def step(keys):
+        term.buffer = b""
+        term.type(keys)
+        term.read(0.4)
+        screen.feed(term.buffer.decode("utf-8", "replace"))
+
+    def cursor_follows_insertions():
+        step("한글테스트")
+        step("\x1b[D" * 3)  # Left three times: before 테
+        assert screen.column == len("closet> ") + 4, screen.column
+        step("X")
+        assert screen.line == "closet> 한글X테스트", screen.line
+        assert screen.column == len("closet> ") + 5, f"cursor at {screen.column}, after X is {len('closet> ') + 5}"
+        step("Y")
+        assert screen.line == "closet> 한글XY테스트", screen.line
+        assert screen.column == len("closet> ") + 6, f"cursor at {screen.column}"
+    check("inserting before Hangul leaves the cursor after the inserted character (issue 10: 14)",
+          cursor_follows_insertions)
+    term.type("\x03")
+    term.close()
+
+
 session_checks()
+wide_character_checks()
 width_checks()
 search_checks()
 history_checks()

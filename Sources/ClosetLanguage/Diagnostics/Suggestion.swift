@@ -27,7 +27,10 @@ public enum Suggestion {
                 best?.candidates.append(candidate)
             }
         }
-        if let best, best.distance <= allowed, best.distance > 0 { return best.candidates }
+        // Replacing every letter is no typo: `-v` is not `-c`, `x` is not `봄` (leading dashes
+        // and dots are not letters).
+        let letters = typed.drop(while: { $0 == "-" || $0 == "." }).count
+        if let best, best.distance <= allowed, best.distance > 0, best.distance < letters { return best.candidates }
         if typed.count >= 2,
             let prefixed = candidates.first(where: {
                 $0.lowercased().hasPrefix(input.lowercased()) && $0.count > typed.count

@@ -12,7 +12,7 @@ enum AddClothes {
             KeySpec("category", Wardrobe.category, "what kind of clothes", required: true),
             KeySpec("season", Wardrobe.season, "when to wear it", required: true),
             KeySpec("description", .text, "free text (optional)"),
-            KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file to copy into the store"),
+            KeySpec("image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store"),
             KeySpec("created", .date, "when it was added (default now)"),
             KeySpec("id", .newID, "pin the new clothes' id (as .dump does)"),
         ],

@@ -73,7 +73,7 @@ import Testing
         let (text, _, _) = run([.line(".help add clothes")])
         #expect(
             text.contains(
-                "usage: add clothes category=<category> season=<season> [description=<text>] [image=<path>|none] [created=<date>]"
+                "usage: add clothes category=<category> season=<season> [description=<text>] [image=<path>] [created=<date>]"
             ))
         #expect(text.contains("outer (외투), top (상의)"))
     }

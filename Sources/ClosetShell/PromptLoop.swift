@@ -71,8 +71,8 @@ public final class PromptLoop {
                 }
             case .line(let line):
                 lineNumber += 1
-                editor.remember(session.registry.masked(line))
                 guard let source = assembler.add(line, lineNumber: lineNumber) else { continue }
+                editor.remember(Self.historyEntry(source, masked: session.registry.masked))
                 execute(source, origin: origin)
                 if !isTerminal, session.settings.bail, session.failureCount > 0 {
                     editor.close()
@@ -81,6 +81,22 @@ public final class PromptLoop {
             }
         }
         editor.close()
+    }
+
+    /// A whole statement is one history entry, its continued lines joined on one line (the
+    /// `\` dropped), so Up brings it back as one editable line; a statement abandoned with
+    /// Ctrl-C is not kept at all.
+    static func historyEntry(_ source: StatementSource, masked: (String) -> String) -> String {
+        // Blanks around a line break are one blank to the lexer (a string never spans lines).
+        source.lines.enumerated().map { index, line in
+            var piece = Substring(line)
+            if index < source.lines.count - 1 {
+                piece = piece.dropLast()
+                while piece.last == " " || piece.last == "\t" { piece.removeLast() }
+            }
+            if index > 0 { piece = piece.drop { $0 == " " || $0 == "\t" } }
+            return masked(String(piece))
+        }.joined(separator: " ")
     }
 
     private func execute(_ source: StatementSource, origin: String?) {

@@ -59,6 +59,15 @@ import Testing
         #expect(editor.closed)
     }
 
+    /// Issue 10 (12): a continued statement is one history entry; an abandoned one is none.
+    @Test func aWholeStatementIsOneHistoryEntry() {
+        let (_, editor, _) = run([
+            .line("count clothes \\"), .line("  season=fall"), .line("add clothes category=top \\"), .interrupted,
+            .line("count styles"),
+        ])
+        #expect(editor.remembered == ["count clothes season=fall", "count styles"])
+    }
+
     @Test func everyLineIsOfferedToTheHistory() {
         let (_, editor, _) = run([.line("count clothes"), .line(" secret"), .line("")])
         #expect(editor.remembered == ["count clothes", " secret", ""])  // the editor filters

@@ -166,6 +166,28 @@ def history_checks():
 
     path = os.path.join(state, "closet", "history")
 
+    def continued_statement_is_one_entry():
+        term = Terminal(args, env)
+        term.expect(r"closet> ")
+        term.type(".mode json\r")
+        term.expect(r"closet> ")
+        term.type("count clothes \\\r")
+        term.expect(r"\.\.\.> ")
+        term.type("season=fall\r")
+        term.expect(r'\{"count":0\}[\s\S]*closet> ')
+        term.type("count clothes \\\r")
+        term.expect(r"\.\.\.> ")
+        term.type("\x03")  # abandoned: never an entry
+        term.expect(r"closet> ")
+        term.type("\x1b[A\r")  # one Up: the whole continued statement, on one line
+        term.expect(r'\{"count":0\}[\s\S]*closet> ')
+        term.close()
+        text = open(path, encoding="utf-8", errors="replace").read()
+        assert "count\\040clothes\\040season=fall" in text, text
+        assert "\\134" not in text, text  # no backslash of a continuation was kept
+    check("a continued statement is one history entry; an abandoned one is none (issue 10: 12)",
+          continued_statement_is_one_entry)
+
     def two_terminals_keep_both_lines():
         first, second = Terminal(args, env), Terminal(args, env)
         first.expect(r"closet> ")

@@ -58,7 +58,14 @@ public struct CompletionOffer: Sendable {
         guard let first = choices.first else { return .beep }
         if choices.count == 1 { return .replace(with: first.text + (first.endsWord ? " " : "")) }
         let common = choices.dropFirst().reduce(first.text) { Self.commonPrefix($0, $1.text) }
-        if common.count > word.count, common.lowercased().hasPrefix(word.lowercased()) { return .replace(with: common) }
+        // A quote the completion opened (a name with blanks) may come before what was typed.
+        var unquoted = common
+        if let quote = unquoted.firstIndex(where: { $0 == "'" || $0 == "\"" }) { unquoted.remove(at: quote) }
+        if common.count > word.count,
+            common.lowercased().hasPrefix(word.lowercased()) || unquoted.lowercased().hasPrefix(word.lowercased())
+        {
+            return .replace(with: common)
+        }
         return .list(choices.map(\.display))
     }
 

@@ -62,7 +62,7 @@ enum Interactive {
 /// File-name completion for `.read` and `image=`: entries of the folder named so far.
 enum PathListing {
     static func entries(startingWith partial: String) -> [String] {
-        let expanded = partial.hasPrefix("~/") ? NSHomeDirectory() + partial.dropFirst(1) : partial
+        let expanded = partial == "~" ? partial : ScriptFile.expandingTilde(partial)
         let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
         let stem = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
         let shownFolder = partial.hasSuffix("/") ? partial : String(partial.dropLast(stem.count))

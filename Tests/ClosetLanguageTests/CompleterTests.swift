@@ -29,7 +29,9 @@ import WardrobePack
                 name: "look"))
         harness.run("let $knit = show clothes ab12")
         completer = Completer(session: harness.session) { partial in
-            ["photos/", "photos.txt", "pants.png"].filter { $0.hasPrefix(partial) }
+            ["photos/", "photos.txt", "pants.png", "my photos/", "my coat.png", "it's.png"].filter {
+                $0.hasPrefix(partial)
+            }
         }
     }
 
@@ -97,6 +99,24 @@ import WardrobePack
         #expect(texts(".read pho") == ["photos/", "photos.txt"])
         #expect(texts("add clothes image=pa") == ["image=pants.png"])
         #expect(completer.complete(line: ".read pho", cursor: 9).candidates[0].isComplete == false)  // a folder
+    }
+
+    /// Issue 10 (13): names with blanks complete quoted; after an opening quote, inside it.
+    @Test func pathsWithBlanksCompleteQuoted() {
+        #expect(texts(".read my") == ["'my photos/", "'my coat.png'"])
+        #expect(texts("add clothes image=my") == ["image='my photos/", "image='my coat.png'"])
+        #expect(texts(".read 'my p") == ["'my photos/"])
+        #expect(texts(".read \"my c") == ["\"my coat.png\""])
+        #expect(texts(".read it") == ["\"it's.png\""])
+        #expect(texts("add clothes image='pa") == ["image='pants.png'"])
+        // What completes is what the parser reads back as the same path.
+        for line in [".read 'my coat.png'", ".read \"it's.png\""] {
+            guard case .dot(let call)? = try? Parser.parse(line)?.kind else {
+                Issue.record("\(line) does not parse")
+                continue
+            }
+            #expect(["my coat.png", "it's.png"].contains(call.arguments.first?.text ?? ""))
+        }
     }
 
     @Test func afterLet() {

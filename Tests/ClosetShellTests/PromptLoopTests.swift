@@ -111,6 +111,15 @@ import Testing
         #expect(offer(["remove", "read"]).action(typed: "r") == .replace(with: "re"))
     }
 
+    /// Names with blanks: the common part of quoted choices extends what was typed unquoted.
+    @Test func quotedChoicesExtendTheTypedWord() {
+        #expect(
+            offer(["'my photos/", "'my coat.png'"]).action(typed: "my") == .replace(with: "'my "))
+        #expect(
+            offer(["image='my photos/", "image='my coat.png'"]).action(typed: "image=my")
+                == .replace(with: "image='my "))
+    }
+
     @Test func noneBeeps() {
         #expect(offer([]).action(typed: "zz") == .beep)
     }

@@ -140,6 +140,20 @@ def session_checks():
         term.expect(r'\{"count":0\}')
     check("Ctrl-C during a long .read stops it and keeps nothing of it", ctrl_c_stops_a_long_read)
 
+    def completes_paths_with_blanks():
+        folder = os.path.join(state, "my photos")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "a b.closet"), "w") as script:
+            script.write("count clothes season=winter\n")
+        term.type(".read ~/my\t")  # ~ is the home folder (HOME is the state folder here)
+        term.read(0.3)
+        term.type("\t")
+        term.read(0.3)
+        term.type("\r")
+        text = term.expect(r"\{\"count\":0\}")
+        assert "'~/my photos/" in text and "a b.closet' " in text, text
+    check("file names with blanks complete quoted, after ~/ too (issue 10: 13)", completes_paths_with_blanks)
+
     code = term.close()
     check("Ctrl-D on an empty line quits with status 0", lambda: (_ for _ in ()).throw(AssertionError(f"exit {code}")) if code != 0 else None)
 

@@ -184,8 +184,29 @@ public struct Completer {
         return found
     }
 
+    /// Files and folders. A name with a blank, quote, `#`, `,`, `=` or `\\` completes quoted
+    /// (the lexer would split it otherwise), in single quotes unless it holds one; a word
+    /// begun with a quote completes inside it. A folder leaves its quote open.
     private func paths(_ partial: String) -> [Candidate] {
-        listPaths(partial).map { Candidate(text: $0, display: $0, isComplete: !$0.hasSuffix("/")) }
+        var opening: Character?
+        var typed = partial
+        if let first = partial.first, first == "\"" || first == "'" {
+            opening = first
+            typed = String(partial.dropFirst())
+        }
+        return listPaths(typed).map { path in
+            let isFolder = path.hasSuffix("/")
+            let needsQuotes = path.contains { " \t\"'#,=\\".contains($0) }
+            guard needsQuotes || opening != nil else {
+                return Candidate(text: path, display: path, isComplete: !isFolder)
+            }
+            let quote: Character = path.contains("'") ? "\"" : opening ?? "'"
+            let body =
+                quote == "\""
+                ? path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") : path
+            return Candidate(
+                text: String(quote) + body + (isFolder ? "" : String(quote)), display: path, isComplete: !isFolder)
+        }
     }
 
     /// Candidates starting with the word: English case-insensitively, Korean exactly.

@@ -46,6 +46,12 @@ public final class LibEditLineEditor: LineEditor {
         return columns > 0 ? columns : nil
     }
 
+    /// The terminal's height in rows, or nil when unknown.
+    public static var terminalRows: Int? {
+        let rows = Int(cel_terminal_rows())
+        return rows > 0 ? rows : nil
+    }
+
     public func readLine(prompt: String) -> LineInput {
         cel_set_prompt(prompt)
         var pointer: UnsafePointer<CChar>?

@@ -41,6 +41,13 @@ enum Interactive {
             return true
         }
         host.interruptCheck = LibEditLineEditor.takeInterrupt
+        if isatty(STDOUT_FILENO) == 1 {
+            let terminal = TerminalOutput(environment: environment, rows: { LibEditLineEditor.terminalRows })
+            terminal.pagerEnabled = { session.settings.pager }
+            terminal.interrupted = LibEditLineEditor.takeInterrupt
+            host.terminal = terminal
+        }
+        defer { host.terminal = nil }
         session.settings.color = color
         let loop = PromptLoop(session: session, editor: editor, isTerminal: true, color: color, write: write)
         loop.afterStatement = host.flush

@@ -41,11 +41,15 @@ final class ProcessHost: FileBackedHost {
         return output.st_dev == null.st_dev && output.st_ino == null.st_ino
     }
 
+    /// At an interactive terminal: results are held to the end of the statement and shown
+    /// through the pager or with Ctrl-C stopping them.
+    var terminal: TerminalOutput?
+
     func write(_ text: String, to stream: OutputChannel) {
         switch stream {
         case .standardOutput:
             buffer.append(contentsOf: text.utf8)
-            if buffer.count >= Self.flushThreshold { flush() }
+            if terminal == nil, buffer.count >= Self.flushThreshold { flush() }
         case .standardError:
             flush()
             Self.writeAll(Array(text.utf8), to: STDERR_FILENO)
@@ -54,7 +58,11 @@ final class ProcessHost: FileBackedHost {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        Self.writeAll(buffer, to: STDOUT_FILENO)
+        if let terminal {
+            terminal.show(buffer)
+        } else {
+            Self.writeAll(buffer, to: STDOUT_FILENO)
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 

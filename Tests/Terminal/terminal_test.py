@@ -70,7 +70,9 @@ def check(name, body):
 
 
 state = tempfile.mkdtemp()
-env = {"PATH": "/usr/bin:/bin", "HOME": state, "XDG_STATE_HOME": state, "TERM": "xterm", "LANG": "C", "NO_COLOR": "1"}
+# PAGER=cat: output taller than the pty would otherwise wait in less for a key.
+env = {"PATH": "/usr/bin:/bin", "HOME": state, "XDG_STATE_HOME": state, "TERM": "xterm", "LANG": "C", "NO_COLOR": "1",
+       "PAGER": "cat"}
 args = ["--store", ":memory:", "--deterministic"]
 strip = lambda text: re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", text)
 
@@ -428,7 +430,60 @@ def wide_character_checks():
     term.close()
 
 
+def output_checks():
+    """Issue 10 (18): a pager for output taller than the terminal; Ctrl-C stops a long listing."""
+    paged_env = dict(env, PAGER="sed s/^/PAGED:/")
+    term = Terminal(args, paged_env, columns=120)
+    term.expect(r"closet> ")
+    script = os.path.join(state, "thirty.closet")
+    with open(script, "w") as f:
+        for i in range(30):
+            f.write(f"add clothes category=top season=summer description=shirt{i}\n")
+    term.type(f".read {script}\r")
+    term.expect(r"closet> ")
+
+    def pages_tall_output():
+        term.type("list clothes\r")
+        text = term.expect(r"\(30 rows\)[\s\S]*closet> ")
+        assert re.search(r"PAGED:│ +1 │", text), text
+        term.type("count clothes\r")
+        text = term.expect(r"closet> ")
+        assert "PAGED" not in text, text  # short output is written straight
+    check("output taller than the terminal goes through $PAGER", pages_tall_output)
+
+    def pager_off():
+        term.type(".pager off\r")
+        term.expect(r"closet> ")
+        term.type(".pager\r")
+        term.expect(r"\boff\r?\n")
+        term.type("list clothes\r")
+        text = term.expect(r"\(30 rows\)[\s\S]*closet> ")
+        assert "PAGED" not in text, text
+    check(".pager off writes straight; .pager alone prints the setting", pager_off)
+
+    def ctrl_c_stops_a_long_listing():
+        bulk = os.path.join(state, "bulk.closet")
+        with open(bulk, "w") as f:
+            for i in range(30000):
+                f.write(f"add clothes category=bottom season=winter description=bulk{i}\n")
+        term.type(f".read {bulk}\r")
+        term.expect(r"closet> ", timeout=60)
+        term.buffer = b""
+        term.type("list clothes\r")
+        time.sleep(0.3)
+        term.type("\x03")
+        text = term.expect(r"interrupted: the rest of the output was dropped[\s\S]*closet> ", timeout=30)
+        assert "(30030 rows)" not in text, text[-300:]
+        term.type(".mode json\r")
+        term.expect(r"closet> ")
+        term.type("count clothes\r")
+        term.expect(r'\{"count":30030\}')
+    check("Ctrl-C stops a long listing; the session goes on (issue 10: 18)", ctrl_c_stops_a_long_listing)
+    term.close()
+
+
 session_checks()
+output_checks()
 wide_character_checks()
 width_checks()
 search_checks()

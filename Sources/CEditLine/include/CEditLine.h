@@ -56,6 +56,8 @@ int cel_peek_sigint(void);
 
 /// Terminal width in columns (0 when unknown).
 int cel_terminal_columns(void);
+/* The terminal's height in rows, or 0 when unknown. */
+int cel_terminal_rows(void);
 
 /// Return codes for completion functions.
 enum { CEL_CC_REFRESH = 4, CEL_CC_REDISPLAY = 8, CEL_CC_ERROR = 6 };

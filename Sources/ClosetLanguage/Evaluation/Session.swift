@@ -15,6 +15,8 @@ public final class Session {
         public var echo = false
         public var bail = false
         public var timer = false
+        /// Output taller than the terminal goes through a pager (interactive sessions only).
+        public var pager = true
         /// Box-drawn tables, and the terminal width to fit (interactive sessions).
         public var table = TableRenderer()
         /// Colour for errors and table headers: a terminal without `NO_COLOR` only.

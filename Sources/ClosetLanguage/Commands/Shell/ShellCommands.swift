@@ -5,7 +5,8 @@ import ClosetCore
 enum ShellCommands {
     static let all: [DotCommandSpec] = [
         HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
-        TimerCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec, StoreCommand.spec, DumpCommand.spec,
+        TimerCommand.spec, PagerCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec, StoreCommand.spec,
+        DumpCommand.spec,
         QuitCommand.spec,
     ]
 }

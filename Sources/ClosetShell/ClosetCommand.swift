@@ -71,9 +71,41 @@ public enum ClosetCommand {
             .rawValue
         case .recover(let store, let target):
             return recover(store, into: target, environment: environment).rawValue
-        case .interactiveOrStdin, .statement, .run, .dump:
-            return runStatements(options, environment: environment).rawValue
+        case .interactiveOrStdin, .statements, .run, .dump:
+            var exitCode: Int32?
+            let status = runStatements(options, environment: environment) { exitCode = $0 }
+            return exitCode ?? status.rawValue
         }
+    }
+
+    /// Before anything else: the rc file (unless `--no-rc`), then each `--init` statement.
+    /// Their failures are reported and count, as any statement's.
+    static func runStartup(_ session: Session, host: ProcessHost, options: Options, environment: [String: String]) {
+        if !options.noRC, let path = rcFile(environment) {
+            do {
+                let script = try ScriptFile.read(path, relativeTo: nil)
+                host.baseDirectory = (path as NSString).deletingLastPathComponent
+                session.runScript(script.text, name: script.displayName)
+                host.baseDirectory = nil
+                _ = session.commit()
+            } catch {
+                session.fail(
+                    error as? Diagnostic ?? .cannotRead(path, because: "\(error)"), source: nil, origin: nil)
+            }
+        }
+        for statement in options.initStatements where !session.quitRequested {
+            session.executeAndCommit(StatementSource(statement), origin: "--init")
+        }
+    }
+
+    /// SPEC §7: `$XDG_CONFIG_HOME/closet/closetrc`, else `~/.closetrc`; nil when neither is there.
+    static func rcFile(_ environment: [String: String]) -> String? {
+        var candidates: [String] = []
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
+            candidates.append(config + "/closet/closetrc")
+        }
+        if let home = environment["HOME"], !home.isEmpty { candidates.append(home + "/.closetrc") }
+        return candidates.first { access($0, F_OK) == 0 }
     }
 
     /// `closet recover`: the damaged store is only read; the report goes to stdout.
@@ -107,7 +139,10 @@ public enum ClosetCommand {
         return configuration
     }
 
-    static func runStatements(_ options: Options, environment: [String: String]) -> ExitStatus {
+    /// `exitCode` receives the status a `.exit <code>` asked for, which then wins.
+    static func runStatements(
+        _ options: Options, environment: [String: String], exitCode: (Int32) -> Void = { _ in }
+    ) -> ExitStatus {
         let store: Store
         switch StoreLocation.resolve(options.store, environment: environment) {
         case .memory:
@@ -144,22 +179,31 @@ public enum ClosetCommand {
         // Output is shown once what it reports is committed: per statement at the prompt, in
         // `-c` and from stdin, per file for `run` (errors held with results, in order).
         session.settings.holdResultsUntilCommit = true
-        defer { session.finishOutput() }
+        defer {
+            session.finishOutput()
+            if let code = session.exitCode { exitCode(code) }
+        }
 
+        runStartup(session, host: host, options: options, environment: environment)
         switch options.action {
-        case .statement(let text):
-            var lineNumber = 0
-            var assembler = LineAssembler()
-            // Several lines in one -c: errors say which line (`-c:2:7:`), as a script's do.
-            let origin = text.scriptLines.count > 1 ? "-c" : nil
-            for line in text.scriptLines {
-                lineNumber += 1
-                if let source = assembler.add(line, lineNumber: lineNumber) {
-                    session.executeAndCommit(source, origin: origin)
-                    if session.quitRequested || (options.bail && session.failureCount > 0) { break }
+        case .statements(let texts):
+            for text in texts {
+                var lineNumber = 0
+                var assembler = LineAssembler()
+                // Several lines in one -c: errors say which line (`-c:2:7:`), as a script's do.
+                let origin = text.scriptLines.count > 1 ? "-c" : nil
+                for line in text.scriptLines {
+                    lineNumber += 1
+                    if let source = assembler.add(line, lineNumber: lineNumber) {
+                        session.executeAndCommit(source, origin: origin)
+                        if session.quitRequested || (options.bail && session.failureCount > 0) { break }
+                    }
                 }
+                if let rest = assembler.finish(), !session.quitRequested {
+                    session.executeAndCommit(rest, origin: origin)
+                }
+                if session.quitRequested || (options.bail && session.failureCount > 0) { break }
             }
-            if let rest = assembler.finish(), !session.quitRequested { session.executeAndCommit(rest, origin: origin) }
         case .run(let files):
             for file in files {
                 let script: (text: String, displayName: String)
@@ -182,10 +226,12 @@ public enum ClosetCommand {
             // At a terminal the person saw every error as it happened; leaving with Ctrl-D
             // or .quit is a success (as in sqlite3 and psql). Pipes keep the exit status.
             if Interactive.run(session, host: host, environment: environment) { return .success }
-        case .dump(let images):
+        case .dump(let images, nil):
             var statement = ".dump"
             if let images { statement += " --images " + DumpWriter.quote(images) }
             session.executeAndCommit(StatementSource(statement))
+        case .dump(let images, let output?):
+            guard DumpFile.write(session, to: output, images: images, host: host) else { return .failure }
         case .help, .version, .test, .recover:
             break
         }

@@ -53,7 +53,9 @@ enum Interactive {
         loop.afterStatement = host.flush
         loop.beforeStatement = {
             session.settings.table.boxDrawing = isatty(STDOUT_FILENO) == 1
-            session.settings.table.maxWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
+            let terminalWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
+            session.settings.terminalWidth = terminalWidth
+            session.settings.table.maxWidth = session.settings.fixedWidth ?? terminalWidth
         }
         loop.run()
         return true

@@ -5,10 +5,12 @@ import ClosetLanguage
 public struct Options: Equatable {
     public enum Action: Equatable {
         case interactiveOrStdin
-        case statement(String)
+        /// `-c`, once or several times: run in order.
+        case statements([String])
         case run([String])
         case test(update: Bool, record: Bool, junit: String?, paths: [String])
-        case dump(images: String?)
+        /// `dump [--output <file>] [--images <dir>]`.
+        case dump(images: String?, output: String?)
         /// `recover <store> [<new store>]`: copies every intact transaction into a new store.
         case recover(store: String, target: String?)
         case help
@@ -29,6 +31,10 @@ public struct Options: Equatable {
     /// `--busy-timeout`: how long a writer waits for another to finish, in seconds.
     public var busyTimeout: Double?
     public var user: String?
+    /// `--init '<statement>'` (sqlite3's `-cmd`): run before anything else but the rc file.
+    public var initStatements: [String] = []
+    /// `--no-rc`: skip the rc file.
+    public var noRC = false
 
     /// A usage problem: exit status 2.
     public struct UsageError: Error, Equatable {
@@ -37,13 +43,18 @@ public struct Options: Equatable {
 
     static let valueOptions = [
         "--store", "--format", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user", "-c",
+        "--init",
     ]
-    static let flagOptions = ["--bail", "--echo", "--deterministic", "--offline", "--help", "-h", "--version"]
+    static let flagOptions = [
+        "--bail", "--echo", "--deterministic", "--offline", "--no-rc", "--help", "-h", "--version",
+    ]
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var index = 0
-        var statement: String?
+        var statements: [String] = []
+        /// After `--`, no word is an option.
+        var optionsEnded = false
         /// `--bail` alone is on; `--bail=true|on|yes|1` and `--bail=false|off|no|0` say which.
         func flag(_ name: String, _ inline: String?) throws(UsageError) -> Bool {
             guard let inline else { return true }
@@ -63,6 +74,14 @@ public struct Options: Equatable {
         while index < arguments.count {
             var argument = arguments[index]
             var inlineValue: String?
+            if argument == "--", !optionsEnded {
+                optionsEnded = true
+                index += 1
+                continue
+            }
+            if optionsEnded, argument.hasPrefix("-") {
+                throw UsageError(message: "'\(argument)' after '--' is not a command; options go before '--'")
+            }
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 inlineValue = String(argument[argument.index(after: equals)...])
                 argument = String(argument[..<equals])
@@ -79,7 +98,7 @@ public struct Options: Equatable {
             case "--format":
                 let text = try optionValue()
                 guard let format = OutputFormat(rawValue: text.lowercased()) else {
-                    throw UsageError(message: "unknown format '\(text)'; use table, json, csv or line")
+                    throw UsageError(message: "unknown format '\(text)'; use \(OutputFormat.spelledOut)")
                 }
                 options.format = format
             case "--seed":
@@ -114,16 +133,25 @@ public struct Options: Equatable {
                 if inlineValue != nil { throw UsageError(message: "'\(argument)' takes no value") }
                 options.action = argument == "--version" ? .version : .help
             case "-c":
-                guard statement == nil else {
-                    throw UsageError(message: "'-c' given twice; put statements on separate lines of one -c")
-                }
-                statement = try value(argument)
+                statements.append(try value(argument))
+            case "--init":
+                options.initStatements.append(try optionValue())
+            case "--no-rc": options.noRC = try flag(argument, inlineValue)
             case "run":
-                let files = Array(arguments[(index + 1)...])
-                guard !files.isEmpty else { throw UsageError(message: "'run' needs at least one .closet file") }
-                if let option = files.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
-                    throw UsageError(message: "put options before 'run': '\(option)'")
+                var files: [String] = []
+                var filesOnly = optionsEnded
+                for word in arguments[(index + 1)...] {
+                    // `--` here too: a file whose name starts with `-` comes after it.
+                    if word == "--", !filesOnly {
+                        filesOnly = true
+                        continue
+                    }
+                    if !filesOnly, word.hasPrefix("-"), word != "-" {
+                        throw UsageError(message: "put options before 'run': '\(word)'")
+                    }
+                    files.append(word)
                 }
+                guard !files.isEmpty else { throw UsageError(message: "'run' needs at least one .closet file") }
                 options.action = .run(files)
                 index = arguments.count
                 continue
@@ -154,12 +182,22 @@ public struct Options: Equatable {
                 index = arguments.count
                 continue
             case "dump":
-                let rest = Array(arguments[(index + 1)...])
-                switch rest.count {
-                case 0: options.action = .dump(images: nil)
-                case 2 where rest[0] == "--images": options.action = .dump(images: rest[1])
-                default: throw UsageError(message: "usage: closet [options] dump [--images <dir>]")
+                var images: String?
+                var output: String?
+                var rest = arguments[(index + 1)...].makeIterator()
+                let usage = UsageError(message: "usage: closet [options] dump [--output <file>] [--images <dir>]")
+                while let word = rest.next() {
+                    switch word {
+                    case "--images" where images == nil:
+                        guard let folder = rest.next(), !folder.isEmpty else { throw usage }
+                        images = folder
+                    case "--output" where output == nil:
+                        guard let file = rest.next(), !file.isEmpty else { throw usage }
+                        output = file
+                    default: throw usage
+                    }
                 }
+                options.action = .dump(images: images, output: output)
                 index = arguments.count
                 continue
             case "recover":
@@ -196,20 +234,22 @@ public struct Options: Equatable {
             throw UsageError(
                 message: "'\(networkModes[0])' and '\(networkModes[1])' cannot be combined: choose where requests go")
         }
-        if let statement {
+        if !statements.isEmpty {
             guard options.action == .interactiveOrStdin else {
                 throw UsageError(message: "'-c' cannot be combined with 'run', 'test' or 'dump'")
             }
-            options.action = .statement(statement)
+            options.action = .statements(statements)
         }
         return options
     }
 
     public static let usage = """
         usage: closet [options]                      a terminal: the prompt; otherwise statements from stdin
-               closet [options] -c '<statement>'     run one statement
+               closet [options] -c '<statement>'...  run statements (-c may be given several times)
                closet [options] run <file.closet>... run scripts, one transaction per file
-               closet [options] dump [--images <dir>] a script that recreates the store (.dump)
+               closet [options] dump [--output <file>] [--images <dir>]
+                                                     a script that recreates the store (.dump); with
+                                                     --output, picture paths relative to the file
                closet recover <store> [<new store>]  copy every intact transaction of a damaged store
                                                      into a new one (default <store>-recovered)
                closet test [--update] [--record] [--junit <file>] [<path>...]
@@ -219,7 +259,7 @@ public struct Options: Equatable {
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,
                                    ~/.local/share/closet)
-          --format <format>        table, json, csv or line (default table)
+          --format <format>        table, json, csv, line, box or markdown (default table)
           --bail                   stop at the first failing statement
           --echo                   print each statement before its output
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)
@@ -230,6 +270,9 @@ public struct Options: Equatable {
           --timeout <seconds>      give up a request after this long without progress (default 10)
           --busy-timeout <seconds> wait this long for another process's write to finish (default 5)
           --user <name>            who you are, for authors and likes (default $USER)
+          --init '<statement>'     run a statement first (after the rc file); may be repeated
+          --no-rc                  skip the rc file ($XDG_CONFIG_HOME/closet/closetrc, else ~/.closetrc)
+          --                       ends the options
           --help, --version
 
         environment: CLOSET_STORE; CLOSET_UNSPLASH_URL (and the other CLOSET_*_URL) replace an API's

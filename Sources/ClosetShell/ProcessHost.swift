@@ -85,6 +85,16 @@ final class ProcessHost: FileBackedHost {
 
     func interruptRequested() -> Bool { interruptCheck?() ?? false }
 
+    /// The process's own working folder (a script's paths stay relative to the script).
+    func changeDirectory(to path: String) throws {
+        let resolved = ScriptFile.resolve(path, relativeTo: baseDirectory)
+        guard chdir(resolved) == 0 else {
+            throw Diagnostic.cannotChangeDirectory(path, because: ScriptFile.reason(errno))
+        }
+    }
+
+    var currentDirectory: String { baseDirectory ?? FileManager.default.currentDirectoryPath }
+
     func monotonicSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
@@ -109,6 +119,29 @@ extension FileBackedHost {
 
     func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
         try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory, creatingFolder: creatingFolder)
+    }
+
+    func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {
+        try ScriptFile.append(Array(text.utf8), to: path, relativeTo: baseDirectory, truncating: truncating)
+    }
+
+    /// In the folder relative paths are taken from; its standard error passes through.
+    func runShell(_ command: String) throws -> (output: String, status: Int32) {
+        let folder = baseDirectory.map { "cd '\($0.replacingOccurrences(of: "'", with: "'\\''"))' && " } ?? ""
+        guard let pipe = popen(folder + command, "r") else {
+            throw Diagnostic.cannotRun(command, because: ScriptFile.reason(errno))
+        }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, pipe) }
+            if count == 0 { break }
+            output += chunk[..<count]
+        }
+        let status = pclose(pipe)
+        // pclose gives a wait status: the exit code, or 128 + the signal that ended it.
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (String(decoding: output, as: UTF8.self), code)
     }
 }
 
@@ -142,6 +175,25 @@ enum ScriptFile {
         case ENOSPC: "the disk is full"
         case EROFS: "the file system is read-only"
         default: String(cString: strerror(code))
+        }
+    }
+
+    /// Adds bytes to a file (`.output`), creating it, or emptying it first when `truncating`.
+    static func append(_ bytes: [UInt8], to path: String, relativeTo base: String?, truncating: Bool) throws {
+        let resolved = resolve(path, relativeTo: base)
+        var status = stat()
+        if stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw Diagnostic.cannotWrite(path, because: "it is a directory")
+        }
+        let fd = open(resolved, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
+        guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
+            written += count
         }
     }
 

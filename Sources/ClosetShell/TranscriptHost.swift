@@ -8,10 +8,28 @@ final class TranscriptHost: FileBackedHost {
     private(set) var text = ""
     private(set) var lineOwners: [StatementLocation?] = []
     weak var session: Session?
-    let baseDirectory: String?
+    /// The golden file's folder; `.cd` moves it, never the process's own.
+    private(set) var baseDirectory: String?
+    private let root: String
 
     init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
+        root = baseDirectory
+    }
+
+    func changeDirectory(to path: String) throws {
+        let resolved = ScriptFile.resolve(path, relativeTo: baseDirectory)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue else {
+            throw Diagnostic.cannotChangeDirectory(path, because: "no such folder")
+        }
+        baseDirectory = resolved
+    }
+
+    /// Relative to the golden file's folder: a transcript must not name the machine.
+    var currentDirectory: String {
+        guard let baseDirectory, baseDirectory != root else { return "." }
+        return baseDirectory.hasPrefix(root + "/") ? String(baseDirectory.dropFirst(root.count + 1)) : baseDirectory
     }
 
     func write(_ text: String, to stream: OutputChannel) {

@@ -119,7 +119,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.format == .json)
         #expect(options.deterministic)
         #expect(options.seed == 7)
-        #expect(options.action == .statement("count clothes"))
+        #expect(options.action == .statements(["count clothes"]))
         #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
         #expect(
             try Options.parse(["test", "--update", "x"]).action
@@ -142,7 +142,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(throws: Options.UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '0'")) {
             try Options.parse(["--timeout", "0"])
         }
-        #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d"))
+        #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d", output: nil))
         #expect(try Options.parse(["--busy-timeout", "0.5", "-c", "x"]).busyTimeout == 0.5)
         for bad in ["-1", "soon", "inf", "3601"] {
             #expect(throws: Options.UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(bad)'"))
@@ -181,6 +181,44 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             StoreLocation.resolve(nil, environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == .directory("/x/closet"))
         #expect(StoreLocation.resolve(nil, environment: ["HOME": "/h"]) == .directory("/h/.local/share/closet"))
         #expect(StoreLocation.resolve(":memory:", environment: [:]) == .memory)
+    }
+}
+
+/// Issue 10's command-line conveniences.
+@Suite struct CommandLineConvenienceTests {
+    @Test func severalStatementsInitNoRCAndDoubleDash() throws {
+        let options = try Options.parse([
+            "--init", ".mode json", "--init=.headers off", "--no-rc", "-c", "a", "-c", "b",
+        ])
+        #expect(options.action == .statements(["a", "b"]))
+        #expect(options.initStatements == [".mode json", ".headers off"])
+        #expect(options.noRC)
+        #expect(try Options.parse(["--", "run", "x.closet"]).action == .run(["x.closet"]))
+        #expect(try Options.parse(["run", "--", "-odd.closet"]).action == .run(["-odd.closet"]))
+        #expect(throws: Options.UsageError.self) { try Options.parse(["--", "--bail"]) }
+        #expect(throws: Options.UsageError.self) { try Options.parse(["run", "-odd.closet"]) }
+        #expect(
+            try Options.parse(["dump", "--output", "d.closet", "--images", "p"]).action
+                == .dump(images: "p", output: "d.closet"))
+        #expect(throws: Options.UsageError.self) { try Options.parse(["dump", "--output"]) }
+    }
+
+    @Test func dumpPathsAreRelativeToTheOutputFile() {
+        #expect(DumpFile.relativePath(from: "/a/b", to: "/a/b/pics") == "pics")
+        #expect(DumpFile.relativePath(from: "/a/b", to: "/a/c") == "../c")
+        #expect(DumpFile.relativePath(from: "/a/b", to: "/a/b") == ".")
+    }
+
+    @Test func theRCFileIsXDGsElseHomes() throws {
+        let root = NSTemporaryDirectory() + "closet-rc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root + "/config/closet", withIntermediateDirectories: true)
+        #expect(ClosetCommand.rcFile(["HOME": root, "XDG_CONFIG_HOME": root + "/config"]) == nil)
+        FileManager.default.createFile(atPath: root + "/.closetrc", contents: Data())
+        #expect(ClosetCommand.rcFile(["HOME": root, "XDG_CONFIG_HOME": root + "/config"]) == root + "/.closetrc")
+        FileManager.default.createFile(atPath: root + "/config/closet/closetrc", contents: Data())
+        #expect(
+            ClosetCommand.rcFile(["HOME": root, "XDG_CONFIG_HOME": root + "/config"])
+                == root + "/config/closet/closetrc")
     }
 }
 
@@ -242,6 +280,51 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try run(["--store", ":memory:", "-c", "count clothez"]).status == 1)
         #expect(try run(["--store", ":memory:", "run", "/no/such.closet"]).status == 1)
         #expect(try run(["--version"]).out.hasPrefix("closet "))
+        // `.exit <code>` is the process's status, after what ran before it was kept.
+        #expect(
+            try run(["--store", ":memory:", "-c", "count clothes", "-c", ".exit 7", "-c", "count styles"]).status == 7)
+        #expect(try run(["--store", ":memory:", "-c", ".exit 300"]).status == 1)
+    }
+
+    /// The rc file runs first, then `--init`, then each `-c` in order; `--no-rc` skips it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func rcFileInitAndSeveralStatements() throws {
+        let home = NSTemporaryDirectory() + "closet-home-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try ".mode json\n.print rc ran\n".write(toFile: home + "/.closetrc", atomically: true, encoding: .utf8)
+        let environment = ["HOME": home, "XDG_CONFIG_HOME": ""]
+        let arguments = [
+            "--store", ":memory:", "--init", ".print init ran", "-c", "count clothes", "-c", "count styles",
+        ]
+        let withRC = try run(arguments, environment: environment)
+        #expect(withRC.out == "rc ran\ninit ran\n{\"count\":0}\n{\"count\":0}\n")
+        let without = try run(["--no-rc"] + arguments, environment: environment)
+        #expect(without.out == "init ran\ncount\n-----\n    0\ncount\n-----\n    0\n")
+    }
+
+    /// `dump --output` names pictures relative to the file: the pair replays from anywhere.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aDumpFileReplaysFromAnywhere() throws {
+        let root = NSTemporaryDirectory() + "closet-dump-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root + "/out", withIntermediateDirectories: true)
+        let picture = repositoryRoot + "/Tests/Golden/images/fixtures/jeans.png"
+        #expect(
+            try run(["--store", root + "/store", "-c", "add clothes category=bottom season=fall image=\(picture)"])
+                .status == 0)
+        #expect(
+            try run([
+                "--store", root + "/store", "dump", "--output", root + "/out/d.closet", "--images", root + "/pics",
+            ])
+            .status == 0)
+        let dump = try String(contentsOfFile: root + "/out/d.closet", encoding: .utf8)
+        #expect(dump.contains("image=\"../pics/"))
+        try FileManager.default.moveItem(atPath: root + "/out", toPath: root + "/moved-out")
+        try FileManager.default.moveItem(atPath: root + "/pics", toPath: root + "/moved-pics")
+        let moved = try String(contentsOfFile: root + "/moved-out/d.closet", encoding: .utf8)
+            .replacingOccurrences(of: "../pics/", with: "../moved-pics/")
+        try moved.write(toFile: root + "/moved-out/d.closet", atomically: true, encoding: .utf8)
+        let replay = try run(["--store", root + "/copy", "run", root + "/moved-out/d.closet"])
+        #expect(replay.status == 0, "\(replay.err)")
     }
 }
 

@@ -271,6 +271,28 @@ extension Diagnostic {
         Diagnostic("dot.no-words", "'\(command)' takes no words", at: range)
     }
 
+    static let shellUnavailable = Diagnostic("dot.no-shell", "'.shell' cannot run commands here", at: nil)
+
+    static func shellFailed(_ command: String, status: Int32, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("dot.shell-failed", "'\(command)' exited with status \(status)", at: range)
+    }
+
+    public static func cannotRun(_ command: String, because reason: String) -> Diagnostic {
+        Diagnostic("dot.cannot-run", "cannot run '\(command)': \(reason)", at: nil)
+    }
+
+    public static func cannotChangeDirectory(_ path: String, because reason: String) -> Diagnostic {
+        Diagnostic("dot.cannot-cd", "cannot change to '\(path)': \(reason)", at: nil)
+    }
+
+    static func notAnExitCode(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("dot.exit-code", "'\(text)' is not an exit status: use a number from 0 to 255", at: range)
+    }
+
+    static func notAWidth(_ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic("dot.width", "'\(text)' is not a width: use a number of columns from 20 up, or auto", at: range)
+    }
+
     static func readTakesOneFile(at range: SourceRange) -> Diagnostic {
         Diagnostic("dot.read-one-file", "'.read' takes one file; quote a path with spaces", at: range)
     }

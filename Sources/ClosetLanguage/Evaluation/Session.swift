@@ -17,6 +17,14 @@ public final class Session {
         public var timer = false
         /// Output taller than the terminal goes through a pager (interactive sessions only).
         public var pager = true
+        /// Header rows in table, csv, box and markdown output (`.headers`).
+        public var headers = true
+        /// `.output <file>`: results go to this file instead of standard output.
+        public var output: String?
+        /// `.width <n>`: tables fit this width whatever the terminal's.
+        public var fixedWidth: Int?
+        /// The terminal's width, kept by an interactive host (`.width auto` goes back to it).
+        public var terminalWidth: Int?
         /// Box-drawn tables, and the terminal width to fit (interactive sessions).
         public var table = TableRenderer()
         /// Colour for errors and table headers: a terminal without `NO_COLOR` only.
@@ -55,6 +63,14 @@ public final class Session {
     public internal(set) var pagedListing: PagedListing?
     /// Set by `.quit`; the host stops feeding statements.
     public internal(set) var quitRequested = false
+    /// Set by `.exit <code>`: the process's exit status.
+    public internal(set) var exitCode: Int32?
+    /// Rows the last statement changed (`.changes`).
+    public internal(set) var lastChanges = 0
+    /// `.once <file>`: the next statement's results go there.
+    var onceOutput: String?
+    /// The file the running statement's results go to (`.once`, else `.output`).
+    var outputFile: String?
     /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
     public var interrupted = false
     /// Statements that failed so far (the host's exit status depends on it).
@@ -62,12 +78,14 @@ public final class Session {
     /// Statements that failed because the store's write lock could not be had (or the store
     /// became unwritable): a script then exits with status 3, as for a store that cannot open.
     public internal(set) var storeBusyFailures = 0
+    /// The text of the statement running now (`.shell` passes its words on as typed).
+    var currentSourceText = ""
     /// The statement running now (or last), so a host can tell which one printed what.
     public private(set) var currentStatement: StatementLocation?
     unowned let host: SessionHost
     var readDepth = 0
     /// Output written since the last commit while results are held, in order.
-    var heldOutput: [(text: String, channel: OutputChannel)] = []
+    var heldOutput: [(text: String, channel: OutputChannel, file: String?)] = []
     /// Bytes in `heldOutput`. Past `maximumHeldBytes` the output of a huge file is written as
     /// it comes (memory stays bounded; its commit is still reported if it fails).
     var heldBytes = 0
@@ -130,6 +148,7 @@ public final class Session {
     @discardableResult
     public func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
+        currentSourceText = source.text
         let statement: Statement?
         do {
             statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
@@ -141,6 +160,13 @@ public final class Session {
         }
         guard let statement else { return true }
         echo(source)
+        // `.once` applies to the statement after it; `.output` to every one.
+        outputFile = onceOutput ?? settings.output
+        let isOnceTarget = onceOutput != nil
+        defer {
+            if isOnceTarget { onceOutput = nil }
+            outputFile = settings.output
+        }
 
         // Timed only if the timer was on when the statement began (`.timer on` itself is not).
         let timed = settings.timer
@@ -156,6 +182,9 @@ public final class Session {
             }
         }
         let savepoint = store.savepoint()
+        defer {
+            if !isChangesCommand(statement) { lastChanges = max(0, store.savepoint().position - savepoint.position) }
+        }
         // Another process may commit between this statement's reads and its first write:
         // the store says so, and the statement runs again on the new state, under the lock.
         var conflicts = 0
@@ -204,6 +233,12 @@ public final class Session {
         }
         if timed, settings.timer { printTime(since: started) }
         return true
+    }
+
+    /// `.changes` reports the statement before it, so it does not count itself.
+    private func isChangesCommand(_ statement: Statement) -> Bool {
+        if case .dot(let call) = statement.kind { return call.name.text.lowercased() == ".changes" }
+        return false
     }
 
     /// How many times a statement is run again because another process committed first.

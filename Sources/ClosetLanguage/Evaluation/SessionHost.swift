@@ -19,11 +19,31 @@ public protocol SessionHost: AnyObject {
     /// Whether the user pressed Ctrl-C since the last call (polled between the statements of
     /// a script); clears it.
     func interruptRequested() -> Bool
+    /// `.output <file>` and `.once <file>`: adds results to the file (`truncating` first
+    /// empties or creates it); throws a `Diagnostic` (no range) when it cannot.
+    func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws
+    /// `.shell <command>`: runs it with `/bin/sh -c`; returns what it wrote on standard output
+    /// and its exit status (its standard error goes where the host's does).
+    func runShell(_ command: String) throws -> (output: String, status: Int32)
+    /// `.cd <folder>`: relative paths after it are taken from there.
+    func changeDirectory(to path: String) throws
+    /// The folder relative paths are taken from now (`.cd` alone, `.show`).
+    var currentDirectory: String { get }
 }
 
 extension SessionHost {
     public func interruptRequested() -> Bool { false }
     public func pathForDump(_ path: String) -> String { path }
+    public func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {
+        throw Diagnostic.cannotWrite(path, because: "this host writes no files")
+    }
+    public func runShell(_ command: String) throws -> (output: String, status: Int32) {
+        throw Diagnostic.shellUnavailable
+    }
+    public func changeDirectory(to path: String) throws {
+        throw Diagnostic.cannotChangeDirectory(path, because: "this host has no working folder")
+    }
+    public var currentDirectory: String { "." }
 }
 
 public enum OutputChannel: Sendable {

@@ -19,15 +19,18 @@ extension Session {
         switch format {
         case .json:
             if let text = JSONRenderer.render(outcome) { writeOutput(text) }
-        case .table, .csv, .line:
+        case .table, .csv, .line, .box, .markdown:
             guard let grid = RecordGrid.grid(for: outcome, format: format) else { return }
             let text: String
             switch format {
-            case .table:
+            case .table, .box:
                 var renderer = settings.table
                 renderer.color = settings.color
+                renderer.headers = settings.headers
+                if format == .box { renderer.boxDrawing = true }
                 text = renderer.render(grid)
-            case .csv: text = CSVRenderer.render(grid)
+            case .markdown: text = MarkdownRenderer.render(grid, headers: settings.headers)
+            case .csv: text = CSVRenderer.render(grid, headers: settings.headers)
             case .line: text = LineRenderer.render(grid)
             case .json: text = ""
             }
@@ -76,18 +79,32 @@ extension Session {
 
     /// Output, held while `holdResultsUntilCommit` asks for it.
     func writeOutput(_ text: String, to channel: OutputChannel = .standardOutput) {
+        // Results go where `.output`/`.once` said when they were made; errors stay on stderr.
+        let file = channel == .standardOutput ? outputFile : nil
         if settings.holdResultsUntilCommit, heldBytes + text.utf8.count <= Self.maximumHeldBytes {
-            heldOutput.append((text, channel))
+            heldOutput.append((text, channel, file))
             heldBytes += text.utf8.count
         } else {
             if !heldOutput.isEmpty { releaseHeldOutput() }  // past the cap: keep the order
+            emit(text, to: channel, file: file)
+        }
+    }
+
+    private func emit(_ text: String, to channel: OutputChannel, file: String?) {
+        guard let file else { return host.write(text, to: channel) }
+        do {
+            try host.appendOutput(text, toFile: file, truncating: false)
+        } catch {
+            // The file went away under `.output`: say so once, and show the results here.
+            if settings.output == file { settings.output = nil }
+            report(error, source: nil, origin: nil)
             host.write(text, to: channel)
         }
     }
 
     /// Writes what was held, in order, once what it reports is committed (or failed).
     func releaseHeldOutput() {
-        for (text, channel) in heldOutput { host.write(text, to: channel) }
+        for (text, channel, file) in heldOutput { emit(text, to: channel, file: file) }
         heldOutput.removeAll()
         heldBytes = 0
         heldReleases += 1

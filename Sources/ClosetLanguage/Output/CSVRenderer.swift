@@ -1,8 +1,8 @@
 /// RFC 4180: CRLF line ends, a header row, and fields quoted when they hold a comma, a quote,
 /// CR or LF (quotes doubled).
 public enum CSVRenderer {
-    public static func render(_ grid: Grid) -> String {
-        var out = row(grid.columns)
+    public static func render(_ grid: Grid, headers: Bool = true) -> String {
+        var out = headers ? row(grid.columns) : ""
         for cells in grid.rows { out += row(cells) }
         return out
     }

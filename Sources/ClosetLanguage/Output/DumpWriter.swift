@@ -6,10 +6,13 @@ import Foundation
 public struct DumpWriter {
     public private(set) var text = ""
     let imageFolder: String?
+    /// The folder as statements name it, when not `imageFolder` itself.
+    let namedAs: String?
     let writeFile: (String, [UInt8]) throws -> Void
 
-    init(imageFolder: String?, writeFile: @escaping (String, [UInt8]) throws -> Void) {
+    init(imageFolder: String?, namedAs: String? = nil, writeFile: @escaping (String, [UInt8]) throws -> Void) {
         self.imageFolder = imageFolder
+        self.namedAs = namedAs
         self.writeFile = writeFile
     }
 
@@ -27,7 +30,7 @@ public struct DumpWriter {
         guard let imageFolder else { return nil }
         let path = (imageFolder as NSString).appendingPathComponent(file)
         try writeFile(path, bytes)
-        return path
+        return namedAs.map { ($0 as NSString).appendingPathComponent(file) } ?? path
     }
 
     /// A double-quoted string the lexer reads back to exactly the same text, written in

@@ -1,6 +1,6 @@
 /// The output formats of `.mode` and `--format`.
 public enum OutputFormat: String, CaseIterable, Sendable {
-    case table, json, csv, line
+    case table, json, csv, line, box, markdown
 
     public var summary: String {
         switch self {
@@ -8,6 +8,22 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         case .json: "one JSON value per command"
         case .csv: "RFC 4180, header row first"
         case .line: "one 'key = value' per line, a blank line between rows"
+        case .box: "aligned columns drawn with box characters, everywhere"
+        case .markdown: "a Markdown table"
         }
+    }
+
+    /// Formats for people (short ids, labels) rather than tools (full ids, data values).
+    public var isForPeople: Bool {
+        switch self {
+        case .table, .box, .markdown: true
+        case .json, .csv, .line: false
+        }
+    }
+
+    /// Every format's name, for messages: `table, json, csv, line, box or markdown`.
+    public static var spelledOut: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 }

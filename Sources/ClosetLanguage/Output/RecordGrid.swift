@@ -8,7 +8,7 @@ enum RecordGrid {
     static func grid(for outcome: Outcome, format: OutputFormat) -> Grid? {
         switch outcome {
         case .entities(let entities):
-            return grid(entities, forPeople: format == .table)
+            return grid(entities, forPeople: format.isForPeople)
         case .count(let count):
             return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
         case .removed(_, let key):

@@ -14,6 +14,8 @@ public struct TableRenderer: Sendable {
     public var maxWidth: Int?
     /// Bold headers (a terminal without NO_COLOR).
     public var color: Bool
+    /// The header row and its rule (`.headers off` leaves them out).
+    public var headers = true
 
     public init(boxDrawing: Bool = false, maxWidth: Int? = nil, color: Bool = false) {
         self.boxDrawing = boxDrawing
@@ -44,11 +46,13 @@ public struct TableRenderer: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 3 * widths.count + 2) * (rows.count + 4))
         if boxDrawing { border("┌", "┬", "┐", widths, into: &out) }
-        line(grid.columns, headerWidths, widths, numeric: [], bold: color, into: &out)
-        if boxDrawing {
-            border("├", "┼", "┤", widths, into: &out)
-        } else {
-            line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
+        if headers {
+            line(grid.columns, headerWidths, widths, numeric: [], bold: color, into: &out)
+            if boxDrawing {
+                border("├", "┼", "┤", widths, into: &out)
+            } else {
+                line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
+            }
         }
         for (index, (row, rowWidths)) in zip(rows, cellWidths).enumerated() {
             let struck = color ? Set(row.indices.filter { grid.struck.contains(GridCell(row: index, column: $0)) }) : []

@@ -34,13 +34,16 @@ enum DumpCommand {
 /// Writing a store as statements: a header counting what is stored, then each pack's
 /// statements in registry order.
 public enum Dump {
+    /// Pictures are copied into `imageFolder`; statements name them under `namedAs` when given
+    /// (the folder as seen from where the dump is written), else under `imageFolder`.
     public static func script(
-        of session: Session, imageFolder: String?, copyImage: @escaping (String, [UInt8]) throws -> Void
+        of session: Session, imageFolder: String?, namedAs: String? = nil,
+        copyImage: @escaping (String, [UInt8]) throws -> Void
     )
         throws -> String
     {
         let counts = session.summaryCounts.map { $0.0.counted($0.1) }
-        var writer = DumpWriter(imageFolder: imageFolder, writeFile: copyImage)
+        var writer = DumpWriter(imageFolder: imageFolder, namedAs: namedAs, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
         for state in session.packStates { try state.dump(into: &writer) }

@@ -22,10 +22,15 @@ enum HelpCommand {
 
 /// The text of `.help` and `closet --help`, built from the registry.
 public enum HelpText {
+    static let maximumNameWidth = 27
+
     public static func overview(_ registry: CommandRegistry) -> String {
-        let width =
+        // A name longer than the column (`.mode [table|json|...]`) runs past it rather than
+        // pushing every summary to the right.
+        let width = min(
+            maximumNameWidth,
             (registry.commands.map(\.name.count) + registry.dotCommands.map(\.listed.count) + [letUsage.count]).max()
-            ?? 0
+                ?? 0)
         var out = "Commands:\n"
         out += "  " + pad(letUsage, width) + "  bind the result of a command to a variable\n"
         for spec in registry.engineCommands {

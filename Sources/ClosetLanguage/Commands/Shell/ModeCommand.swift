@@ -1,9 +1,10 @@
 import ClosetCore
 
-/// `.mode [table|json|csv|line]`: the output format; with no word, print it.
+/// `.mode [table|json|csv|line|box|markdown]`: the output format; with no word, print it.
 enum ModeCommand {
     static let spec = DotCommandSpec(
-        name: ".mode", summary: "set the output format, or print it", arguments: ["[table|json|csv|line]"],
+        name: ".mode", summary: "set the output format, or print it",
+        arguments: ["[" + OutputFormat.allCases.map(\.rawValue).joined(separator: "|") + "]"],
         choices: OutputFormat.allCases.map(\.rawValue), examples: [".mode json", ".mode"],
         run: { invocation in
             let words = invocation.call.arguments
@@ -12,7 +13,7 @@ enum ModeCommand {
             guard let format = OutputFormat(rawValue: word.text.lowercased()) else {
                 throw Diagnostic.unknown(
                     "mode", word.text, at: word.range, among: OutputFormat.allCases.map(\.rawValue),
-                    hint: "use table, json, csv or line")
+                    hint: "use " + OutputFormat.spelledOut)
             }
             invocation.session.settings.format = format
             return .nothing

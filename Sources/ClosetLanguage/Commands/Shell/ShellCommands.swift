@@ -5,8 +5,9 @@ import ClosetCore
 enum ShellCommands {
     static let all: [DotCommandSpec] = [
         HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
-        TimerCommand.spec, PagerCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec, StoreCommand.spec,
-        DumpCommand.spec,
-        QuitCommand.spec,
+        TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, WidthCommand.spec, ShowCommand.spec,
+        OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
+        DirectoryCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec, StoreCommand.spec,
+        DumpCommand.spec, QuitCommand.spec,
     ]
 }

@@ -1,0 +1,31 @@
+import ClosetCore
+
+/// `.show`: every setting, one per line (sqlite3's `.show`).
+enum ShowCommand {
+    static let spec = DotCommandSpec(
+        name: ".show", summary: "print every setting", examples: [".show"],
+        run: { invocation in
+            if let extra = invocation.call.arguments.first { throw Diagnostic.takesNoWords(".show", at: extra.range) }
+            let session = invocation.session
+            let settings = session.settings
+            func onOff(_ value: Bool) -> String { value ? "on" : "off" }
+            let rows: [(String, String)] = [
+                ("mode", settings.format.rawValue),
+                ("headers", onOff(settings.headers)),
+                ("echo", onOff(settings.echo)),
+                ("bail", onOff(settings.bail)),
+                ("timer", onOff(settings.timer)),
+                ("pager", onOff(settings.pager)),
+                ("width", settings.table.maxWidth.map(String.init) ?? "auto"),
+                ("output", settings.output ?? "stdout"),
+                ("user", session.user),
+                ("store", session.store.location),
+                ("folder", session.host.currentDirectory),
+            ]
+            let width = rows.map { $0.0.count }.max() ?? 0
+            let text = rows.map {
+                String(repeating: " ", count: width - $0.0.count) + $0.0 + ": " + TerminalText.visible($0.1) + "\n"
+            }
+            return .text(text.joined())
+        })
+}

@@ -1,0 +1,40 @@
+import ClosetLanguage
+import Foundation
+
+/// `closet dump --output <file> [--images <dir>]`: the dump written to a file (atomically),
+/// pictures named relative to the file's folder, so the pair moves together and replays
+/// from anywhere (a script's paths are its own folder's).
+enum DumpFile {
+    static func write(_ session: Session, to output: String, images: String?, host: ProcessHost) -> Bool {
+        let file = absolute(ScriptFile.resolve(output, relativeTo: nil))
+        let folder = images.map { absolute(ScriptFile.resolve($0, relativeTo: nil)) }
+        let base = (file as NSString).deletingLastPathComponent
+        do {
+            let text = try Dump.script(
+                of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) }
+            ) { path, bytes in
+                try host.writeFile(at: path, bytes: bytes, creatingFolder: true)
+            }
+            try host.writeFile(at: file, bytes: Array(text.utf8), creatingFolder: false)
+            return true
+        } catch {
+            session.fail(error as? Diagnostic ?? .cannotWrite(output, because: "\(error)"), source: nil, origin: nil)
+            return false
+        }
+    }
+
+    static func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (joined as NSString).standardizingPath
+    }
+
+    /// `to` as seen from the folder `from` (both absolute): `images`, `../pictures`.
+    static func relativePath(from: String, to: String) -> String {
+        let base = from.split(separator: "/")
+        let target = to.split(separator: "/")
+        var common = 0
+        while common < base.count, common < target.count, base[common] == target[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...].map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+}

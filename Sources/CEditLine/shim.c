@@ -17,6 +17,8 @@
 
 static char prompt_text[1024] = "closet> ";
 static volatile sig_atomic_t sigint_seen = 0;
+/* Set by SIGCONT (fg after Ctrl-Z): the reader redraws the prompt and line. */
+static volatile sig_atomic_t continued = 0;
 static History *history_of_editor = NULL;
 
 const char *cel_setup_locale(void) {
@@ -62,7 +64,7 @@ static unsigned char pending_bytes[16];
 static size_t pending_count = 0, pending_next = 0;
 
 /* The next byte: 1, 0 at end of input, -1 on error (errno set), -2 when `wait_ms` passed
-   with nothing to read (only with wait_ms >= 0). */
+   with nothing to read (only with wait_ms >= 0), -3 when SIGCONT interrupted the wait. */
 static int next_byte(unsigned char *byte, int wait_ms) {
     if (pending_next < pending_count) {
         *byte = pending_bytes[pending_next++];
@@ -84,6 +86,7 @@ static int next_byte(unsigned char *byte, int wait_ms) {
         }
         ssize_t got = read(STDIN_FILENO, byte, 1);
         if (got < 0) {
+            if (errno == EINTR && continued) return -3; /* the reader redraws, then reads on */
             if (errno == EINTR && !sigint_seen) continue; /* another signal: keep reading */
             return -1;
         }
@@ -137,7 +140,6 @@ static wchar_t escape_sequence(void) {
    This reader checks the flag before every read, so no Ctrl-C is missed. It decodes
    multibyte input with the locale, as libedit's reader does. */
 static int read_character(EditLine *editor, wchar_t *character) {
-    (void)editor;
     char bytes[MB_LEN_MAX];
     size_t count = 0;
     mbstate_t state;
@@ -145,6 +147,13 @@ static int read_character(EditLine *editor, wchar_t *character) {
     for (;;) {
         unsigned char byte;
         int got = next_byte(&byte, -1);
+        if (continued) {
+            /* Back from Ctrl-Z: libedit's own SIGCONT handling asks for a redisplay it then
+               skips, so the prompt and the half-typed line were gone. Draw them again. */
+            continued = 0;
+            el_set(editor, EL_REFRESH);
+        }
+        if (got == -3) continue;
         if (got < 0) return -1;
         if (got == 0) return 0;
         if (byte == 0x1B && count == 0 && pending_next >= pending_count) {
@@ -161,6 +170,20 @@ static int read_character(EditLine *editor, wchar_t *character) {
     }
 }
 
+/* Ctrl-D: end of input on an empty line, else delete the character under the cursor.
+   libedit's own binding wrote a literal "^D" on the way out. */
+static unsigned char eof_or_delete(EditLine *editor, int key) {
+    (void)key;
+    const LineInfo *info = el_line(editor);
+    if (info->buffer == info->lastchar) return CC_EOF;
+    if (info->cursor < info->lastchar) {
+        el_cursor(editor, 1);
+        el_deletestr(editor, 1);
+        return CC_REFRESH;
+    }
+    return CC_ERROR;
+}
+
 EditLine *cel_init(const char *program, int history_size) {
     EditLine *editor = el_init(program, stdin, stdout, stderr);
     if (editor == NULL) return NULL;
@@ -175,6 +198,8 @@ EditLine *cel_init(const char *program, int history_size) {
     el_set(editor, EL_SETTC, "ic", "", (const char *)NULL);
     el_set(editor, EL_SETTC, "IC", "", (const char *)NULL);
     el_set(editor, EL_SETTC, "ei", "", (const char *)NULL);
+    el_set(editor, EL_ADDFN, "closet-eof-or-delete", "end of input on an empty line, else delete", eof_or_delete);
+    el_set(editor, EL_BIND, "^D", "closet-eof-or-delete", (const char *)NULL);
     for (size_t i = 0; i < sizeof key_functions / sizeof key_functions[0]; i++) {
         const wchar_t key[2] = {key_functions[i].key, 0};
         wchar_t function[64];
@@ -297,6 +322,11 @@ static void on_sigint(int signal_number) {
     sigint_seen = 1;
 }
 
+static void on_sigcont(int signal_number) {
+    (void)signal_number;
+    continued = 1;
+}
+
 int cel_install_sigint(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -304,6 +334,12 @@ int cel_install_sigint(void) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocked read returns EINTR
     if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    struct sigaction resumed;
+    memset(&resumed, 0, sizeof resumed);
+    resumed.sa_handler = on_sigcont;
+    sigemptyset(&resumed.sa_mask);
+    resumed.sa_flags = 0; /* no SA_RESTART: the blocked read returns, and the line is redrawn */
+    if (sigaction(SIGCONT, &resumed, NULL) != 0) return -1;
     /* A parent may have blocked SIGINT, and exec keeps the mask: unblock it, or Ctrl-C
        would stay pending forever. */
     sigset_t interrupt;

@@ -482,7 +482,50 @@ def output_checks():
     term.close()
 
 
+def job_control_checks():
+    """Issue 10 (20): Ctrl-Z and fg under a shell with job control redraw the prompt and the
+    half-typed line; Ctrl-D quits without writing a literal ^D."""
+    shell_env = dict(env, PS1="$ ")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve("/bin/bash", ["bash", "--norc", "--noprofile", "-i"], shell_env)
+    term = Terminal.__new__(Terminal)
+    term.pid, term.fd, term.buffer = pid, fd, b""
+    term.expect(r"\$ ")
+    term.type(f"{CLOSET} {' '.join(args)}\r")
+    term.expect(r"closet> ")
+
+    def redrawn_after_fg():
+        term.type("count clo")
+        term.expect(r"count clo")
+        term.type("\x1a")
+        term.expect(r"Stopped[\s\S]*\$ ")
+        term.type("fg\r")
+        term.expect(r"closet> count clo")
+        term.type("thes\r")
+        term.expect(r"count[\s\S]*0[\s\S]*closet> ")
+    check("fg after Ctrl-Z redraws the prompt and the half-typed line (issue 10: 20)", redrawn_after_fg)
+
+    def ctrl_d_deletes_then_quits():
+        term.type("xcount styles\x01\x04\r")  # Ctrl-A, Ctrl-D: the x under the cursor goes
+        term.expect(r"count[\s\S]*0[\s\S]*closet> ")
+        term.type("\x04")
+        text = term.expect(r"\$ ")
+        assert "^D" not in text, text
+    check("Ctrl-D deletes under the cursor, and quits an empty line without a literal ^D (issue 10: 20)",
+          ctrl_d_deletes_then_quits)
+    term.type("exit\r")
+    for _ in range(50):
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+
+
 session_checks()
+job_control_checks()
 output_checks()
 wide_character_checks()
 width_checks()

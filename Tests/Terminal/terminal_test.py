@@ -2,7 +2,7 @@
 """End-to-end test of closet at a real terminal: the binary runs in a pseudo-terminal
 (Python's pty module, so nothing needs installing), keys are typed as a person would, and
 the screen output is checked. Usage: terminal_test.py <path-to-closet>"""
-import fcntl, os, pty, re, select, struct, sys, tempfile, termios, time, unicodedata
+import fcntl, os, pty, re, select, signal, struct, sys, tempfile, termios, time, unicodedata
 
 CLOSET = sys.argv[1]
 PASSED, FAILED = [], []
@@ -488,6 +488,11 @@ def job_control_checks():
     shell_env = dict(env, PS1="$ ")
     pid, fd = pty.fork()
     if pid == 0:
+        # A test runner may ignore the job-control signals, and a shell keeps for its children
+        # what was ignored when it started: give them their defaults back.
+        for number in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGCONT, signal.SIGINT, signal.SIGHUP):
+            signal.signal(number, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])  # nor blocked, as a runner's threads may have them
         os.execve("/bin/bash", ["bash", "--norc", "--noprofile", "-i"], shell_env)
     term = Terminal.__new__(Terminal)
     term.pid, term.fd, term.buffer = pid, fd, b""

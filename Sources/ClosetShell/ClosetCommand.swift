@@ -175,6 +175,23 @@ public enum ClosetCommand {
             ProcessHost.writeAll(Array("error: \(error)\n".utf8), to: STDERR_FILENO)
             return .store
         }
+        host.storeOpener = { location in
+            let busyTimeout = options.busyTimeout ?? DurableStore.defaultBusyTimeout
+            switch StoreLocation.resolve(location, environment: environment) {
+            case .memory:
+                return (SessionFactory.memoryStore(), nil)
+            case .directory(let path):
+                do {
+                    let opened = try SessionFactory.durableStore(at: path, busyTimeout: busyTimeout) { notice in
+                        ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
+                    }
+                    keptUntilExit.append(opened)
+                    return (opened, SessionFactory.cacheRoot(environment))
+                } catch {
+                    throw Diagnostic.cannotOpenStore(location, because: String(describing: error))
+                }
+            }
+        }
         session.settings.discardResults = ProcessHost.standardOutputIsDevNull
         // Output is shown once what it reports is committed: per statement at the prompt, in
         // `-c` and from stdin, per file for `run` (errors held with results, in order).

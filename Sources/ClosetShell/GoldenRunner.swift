@@ -40,7 +40,9 @@ public struct GoldenRunner {
         }
         let files: [String]
         do {
-            files = try Self.collect(paths.isEmpty ? [Self.defaultFolder] : paths)
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            files = try Self.collect(
+                paths.isEmpty ? [Self.defaultFolder] : paths.map { ScriptFile.expandingTilde($0, home: home) })
         } catch {
             output("error: \(error.message)\n0 passed, 0 failed\n")
             return .failure

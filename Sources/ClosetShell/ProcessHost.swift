@@ -44,6 +44,14 @@ final class ProcessHost: FileBackedHost {
     /// At an interactive terminal: results are held to the end of the statement and shown
     /// through the pager or with Ctrl-C stopping them.
     var terminal: TerminalOutput?
+    /// How `.open` opens a store (the command line's options apply to it).
+    var storeOpener: ((String) throws -> (store: Store, cacheRoot: String?))?
+
+    func openStore(at location: String) throws -> (store: Store, cacheRoot: String?) {
+        guard let storeOpener else { throw Diagnostic.cannotOpenStore(location, because: "not here") }
+        return try storeOpener(
+            location == ":memory:" ? location : ScriptFile.resolve(location, relativeTo: baseDirectory))
+    }
 
     func write(_ text: String, to stream: OutputChannel) {
         switch stream {

@@ -302,6 +302,22 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(without.out == "init ran\ncount\n-----\n    0\ncount\n-----\n    0\n")
     }
 
+    /// `.open` commits to the store in use, then works on the other; variables are cleared.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func openSwitchesStores() throws {
+        let other = NSTemporaryDirectory() + "closet-open-\(UUID().uuidString)"
+        let run = try run([
+            "--store", ":memory:", "--format", "json", "-c", "add clothes category=top season=fall",
+            "-c", "let $x = list clothes", "-c", ".open \(other)", "-c", "add clothes category=bottom season=fall",
+            "-c", "add clothes category=shoes season=fall", "-c", "count clothes", "-c", "show clothes $x",
+        ])
+        #expect(run.out.contains("store \(other) (0 clothes, 0 styles)\n"))
+        #expect(run.out.contains("{\"count\":2}"))
+        #expect(run.err.contains("unknown variable") || run.err.contains("$x"), "\(run.err)")
+        let again = try self.run(["--store", other, "--format", "json", "-c", "count clothes"])
+        #expect(again.out == "{\"count\":2}\n")
+    }
+
     /// `dump --output` names pictures relative to the file: the pair replays from anywhere.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func aDumpFileReplaysFromAnywhere() throws {

@@ -285,6 +285,14 @@ extension Diagnostic {
         Diagnostic("dot.cannot-cd", "cannot change to '\(path)': \(reason)", at: nil)
     }
 
+    public static func cannotOpenStore(_ location: String, because reason: String) -> Diagnostic {
+        Diagnostic("dot.cannot-open", "cannot open '\(location)': \(reason)", at: nil)
+    }
+
+    static let openInsideScript = Diagnostic(
+        "dot.open-in-script", "'.open' works at the prompt and in -c, not inside a script (one transaction, one store)",
+        at: nil)
+
     static func notAnExitCode(_ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic("dot.exit-code", "'\(text)' is not an exit status: use a number from 0 to 255", at: range)
     }

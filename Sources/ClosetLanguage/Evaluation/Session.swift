@@ -43,7 +43,8 @@ public final class Session {
     public static let maximumReadDepth = 16
 
     public var settings: Settings
-    public let store: Store
+    /// The store statements work on; `.open` changes it.
+    public private(set) var store: Store
     public let registry: CommandRegistry
     public let clock: Clock
     public let ids: IDGenerator
@@ -112,17 +113,49 @@ public final class Session {
         self.ids = ids
         self.isDeterministic = isDeterministic
         self.network = network
-        let userBox = UserBox()
-        let services = PackServices(
-            store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-            user: { userBox.session?.user ?? "me" })
-        for pack in registry.packs {
-            let state = try pack.makeState(services)
-            for kind in pack.entityKinds { catalogIndex[kind.singular] = packStates.count }
-            packStates.append(state)
-        }
+        (packStates, catalogIndex) = try Self.makePackStates(
+            registry,
+            PackServices(
+                store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+                user: { [userBox] in userBox.session?.user ?? "me" }))
         userBox.session = self
     }
+
+    private let userBox = UserBox()
+
+    private static func makePackStates(_ registry: CommandRegistry, _ services: PackServices) throws
+        -> ([any PackState], [String: Int])
+    {
+        var states: [any PackState] = []
+        var index: [String: Int] = [:]
+        for pack in registry.packs {
+            let state = try pack.makeState(services)
+            for kind in pack.entityKinds { index[kind.singular] = states.count }
+            states.append(state)
+        }
+        return (states, index)
+    }
+
+    /// `.open`: works on another store from now on. Every pack starts over on it; variables
+    /// and listings name the old store's rows, so they are cleared. If a pack cannot start
+    /// on the new store, nothing changes.
+    func open(_ newStore: Store, cacheRoot: String?) throws {
+        let (states, index) = try Self.makePackStates(
+            registry,
+            PackServices(
+                store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+                user: { [userBox] in userBox.session?.user ?? "me" }))
+        store = newStore
+        packStates = states
+        catalogIndex = index
+        variables = Variables()
+        lastListing = nil
+        pagedListing = nil
+    }
+
+    /// Scripts running now (`run`, `.read`): `.open` is refused inside one, which is a
+    /// single transaction on one store.
+    var scriptDepth = 0
 
     /// The state of the pack that holds a kind of entity.
     public func catalog(for kind: EntityKind) -> EntityCatalog? {
@@ -278,6 +311,8 @@ public final class Session {
     /// and nothing of it is kept.
     @discardableResult
     public func runScript(_ text: String, name: String) -> ScriptResult {
+        scriptDepth += 1
+        defer { scriptDepth -= 1 }
         let savepoint = store.savepoint()
         let heldMark = (count: heldOutput.count, releases: heldReleases)
         let remoteWritesBefore = network.remoteWrites

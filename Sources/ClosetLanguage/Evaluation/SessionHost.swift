@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// What a session needs from the world, injected by whoever hosts it (the command-line
 /// program, the golden-test runner, unit tests), so the language itself does no I/O.
 public protocol SessionHost: AnyObject {
@@ -29,6 +31,9 @@ public protocol SessionHost: AnyObject {
     func changeDirectory(to path: String) throws
     /// The folder relative paths are taken from now (`.cd` alone, `.show`).
     var currentDirectory: String { get }
+    /// `.open <store>`: the store at a location (`:memory:` or a folder, made if new), and
+    /// the folder its packs cache pictures in (nil: a private temporary one).
+    func openStore(at location: String) throws -> (store: Store, cacheRoot: String?)
 }
 
 extension SessionHost {
@@ -44,6 +49,9 @@ extension SessionHost {
         throw Diagnostic.cannotChangeDirectory(path, because: "this host has no working folder")
     }
     public var currentDirectory: String { "." }
+    public func openStore(at location: String) throws -> (store: Store, cacheRoot: String?) {
+        throw Diagnostic.cannotOpenStore(location, because: "this host opens no stores")
+    }
 }
 
 public enum OutputChannel: Sendable {

@@ -7,7 +7,8 @@ enum ShellCommands {
         HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
         TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, WidthCommand.spec, ShowCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
-        DirectoryCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec, StoreCommand.spec,
+        DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,
+        StoreCommand.spec,
         DumpCommand.spec, QuitCommand.spec,
     ]
 }

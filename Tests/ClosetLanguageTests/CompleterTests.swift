@@ -119,6 +119,16 @@ import WardrobePack
         }
     }
 
+    /// The sqlite3 and psql conveniences complete from the registry like every dot command.
+    @Test func conveniencesComplete() {
+        #expect(texts(".hea") == [".headers"])
+        #expect(texts(".headers o") == ["on", "off"])
+        #expect(texts(".mode m") == ["markdown"])
+        #expect(texts(".width a") == ["auto"])
+        #expect(texts(".once pa") == ["pants.png"])
+        #expect(texts(".sh").contains(".shell") && texts(".sh").contains(".show"))
+    }
+
     @Test func afterLet() {
         #expect(texts("let $x = fil") == ["filter"])
         #expect(texts("let $x = list clothes season=w") == ["season=winter"])

@@ -15,6 +15,7 @@ final class ProcessHost: FileBackedHost {
     private var buffer: [UInt8] = []
     /// Flush when this much is pending: big seed scripts print a lot.
     private static let flushThreshold = 64 * 1024
+    private static let terminalHoldLimit = 64 << 20
     /// The folder relative paths resolve against: the running script's folder during `run`.
     var baseDirectory: String?
 
@@ -57,7 +58,8 @@ final class ProcessHost: FileBackedHost {
         switch stream {
         case .standardOutput:
             buffer.append(contentsOf: text.utf8)
-            if terminal == nil, buffer.count >= Self.flushThreshold { flush() }
+            // At a terminal a statement's output is held whole (to page it), up to a bound.
+            if buffer.count >= (terminal == nil ? Self.flushThreshold : Self.terminalHoldLimit) { flush() }
         case .standardError:
             flush()
             Self.writeAll(Array(text.utf8), to: STDERR_FILENO)

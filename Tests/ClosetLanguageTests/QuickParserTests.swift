@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ClosetLanguage
@@ -13,17 +14,6 @@ import Testing
         " ", "  ", "\t", "\r", "\n", "",
     ]
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// What the full parser reads: a command's call, or nil for anything else (or an error).
     func full(_ text: String) -> CommandCall? {
         do {
@@ -35,7 +25,7 @@ import Testing
     }
 
     @Test func equalsTheFullParserOnGeneratedStatements() {
-        var random = Generator(state: 12)
+        var random = SeededRandom(seed: 12)
         var taken = 0
         for _ in 0..<40_000 {
             var text = ""

@@ -77,6 +77,15 @@ args = ["--store", ":memory:", "--deterministic"]
 strip = lambda text: re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", text)
 
 
+def adds(name, count, category, season, word):
+    """A script of `count` add statements in the state folder; returns its path."""
+    path = os.path.join(state, name)
+    with open(path, "w") as f:
+        for i in range(count):
+            f.write(f"add clothes category={category} season={season} description={word}{i}\n")
+    return path
+
+
 def session_checks():
     term = Terminal(args, env)
     check("banner and prompt appear", lambda: term.expect(r"closet .* '\.help' for help.*\n.*closet> "))
@@ -128,10 +137,7 @@ def session_checks():
     check("a trailing backslash continues under the continuation prompt", continuation)
 
     def ctrl_c_stops_a_long_read():
-        script = os.path.join(state, "long.closet")
-        with open(script, "w") as f:
-            for i in range(40000):
-                f.write(f"add clothes category=top season=summer description=bulk{i}\n")
+        script = adds("long.closet", 40000, "top", "summer", "bulk")
         term.type(".echo off\r")
         term.expect(r"closet> ")
         term.type(f".read {script}\r")
@@ -435,10 +441,7 @@ def output_checks():
     paged_env = dict(env, PAGER="sed s/^/PAGED:/")
     term = Terminal(args, paged_env, columns=120)
     term.expect(r"closet> ")
-    script = os.path.join(state, "thirty.closet")
-    with open(script, "w") as f:
-        for i in range(30):
-            f.write(f"add clothes category=top season=summer description=shirt{i}\n")
+    script = adds("thirty.closet", 30, "top", "summer", "shirt")
     term.type(f".read {script}\r")
     term.expect(r"closet> ")
 
@@ -462,10 +465,7 @@ def output_checks():
     check(".pager off writes straight; .pager alone prints the setting", pager_off)
 
     def ctrl_c_stops_a_long_listing():
-        bulk = os.path.join(state, "bulk.closet")
-        with open(bulk, "w") as f:
-            for i in range(30000):
-                f.write(f"add clothes category=bottom season=winter description=bulk{i}\n")
+        bulk = adds("bulk.closet", 30000, "bottom", "winter", "bulk")
         term.type(f".read {bulk}\r")
         term.expect(r"closet> ", timeout=60)
         term.buffer = b""

@@ -180,7 +180,7 @@ import WardrobePack
     }
 
     @Test func agreesWithTheOneByOneReduction() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SeededRandom(seed: 11)
         for _ in 0..<300 {
             let clothes = (0..<Int.random(in: 0...40, using: &generator)).map { index in
                 Clothes(
@@ -201,18 +201,5 @@ import WardrobePack
             #expect(
                 ClothesViewModel.applyFilters(to: list, filters: filters) == Self.oneByOne(list, filters), "\(filters)")
         }
-    }
-}
-
-/// A small deterministic generator for property tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

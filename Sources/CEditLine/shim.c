@@ -184,6 +184,19 @@ static unsigned char eof_or_delete(EditLine *editor, int key) {
     return CC_ERROR;
 }
 
+/* The keys above bound to what they mean, in the main map and the alternate one (vi's
+   command mode); again after ~/.editrc, whose `bind -v` starts the maps over. */
+void cel_bind_keys(EditLine *editor) {
+    el_set(editor, EL_BIND, "^D", "closet-eof-or-delete", (const char *)NULL);
+    for (size_t i = 0; i < sizeof key_functions / sizeof key_functions[0]; i++) {
+        const wchar_t key[2] = {key_functions[i].key, 0};
+        wchar_t function[64];
+        mbstowcs(function, key_functions[i].function, 64);
+        el_wset(editor, EL_BIND, key, function, (const wchar_t *)NULL);
+        el_wset(editor, EL_BIND, L"-a", key, function, (const wchar_t *)NULL);
+    }
+}
+
 EditLine *cel_init(const char *program, int history_size) {
     EditLine *editor = el_init(program, stdin, stdout, stderr);
     if (editor == NULL) return NULL;
@@ -199,13 +212,7 @@ EditLine *cel_init(const char *program, int history_size) {
     el_set(editor, EL_SETTC, "IC", "", (const char *)NULL);
     el_set(editor, EL_SETTC, "ei", "", (const char *)NULL);
     el_set(editor, EL_ADDFN, "closet-eof-or-delete", "end of input on an empty line, else delete", eof_or_delete);
-    el_set(editor, EL_BIND, "^D", "closet-eof-or-delete", (const char *)NULL);
-    for (size_t i = 0; i < sizeof key_functions / sizeof key_functions[0]; i++) {
-        const wchar_t key[2] = {key_functions[i].key, 0};
-        wchar_t function[64];
-        mbstowcs(function, key_functions[i].function, 64);
-        el_wset(editor, EL_BIND, key, function, (const wchar_t *)NULL);
-    }
+    cel_bind_keys(editor);
     History *entries = history_init();
     if (entries != NULL) {
         HistEvent event;

@@ -32,6 +32,7 @@ public final class LibEditLineEditor: LineEditor {
         Self.active = self
         _ = cel_bind_completion(editor) { editor, _ in LibEditLineEditor.active?.onTab() ?? UInt8(CEL_CC_ERROR) }
         _ = cel_source_editrc(editor)
+        cel_bind_keys(editor)  // ~/.editrc's `bind -v` starts the key maps over
         _ = cel_install_sigint()
         if let historyPath { _ = cel_history_load(editor, historyPath) }
     }

@@ -529,7 +529,28 @@ def job_control_checks():
         os.waitpid(pid, 0)
 
 
+def vi_mode_checks():
+    """Arrows, Delete and Ctrl-D still edit after ~/.editrc switches to vi keys."""
+    editrc = os.path.join(state, "vi.editrc")
+    with open(editrc, "w") as f:
+        f.write("bind -v\n")
+    term = Terminal(args, dict(env, EDITRC=editrc))
+    term.expect(r"closet> ")
+    term.type(".mode json\r")
+    term.expect(r"closet> ")
+
+    def arrows_in_vi_mode():
+        term.type("count clothes season=wXnter")
+        term.type("\x1b[D" * 5)
+        term.type("\x1b[3~i\r")
+        term.expect(r'\{"count":0\}')
+    check("arrows and Delete edit in vi mode too (bind -v in ~/.editrc)", arrows_in_vi_mode)
+    code = term.close()
+    check("Ctrl-D quits in vi mode", lambda: None if code == 0 else (_ for _ in ()).throw(AssertionError(f"exit {code}")))
+
+
 session_checks()
+vi_mode_checks()
 job_control_checks()
 output_checks()
 wide_character_checks()

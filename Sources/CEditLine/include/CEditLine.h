@@ -27,6 +27,8 @@ int cel_bind_completion(EditLine *editor, unsigned char (*complete)(EditLine *, 
 
 /// Reads ~/.editrc (after our functions exist, so bindings to them work).
 int cel_source_editrc(EditLine *editor);
+/* Binds arrows, Home, End, Delete and Ctrl-D (again after ~/.editrc, which may reset the maps). */
+void cel_bind_keys(EditLine *editor);
 
 /// Reads a line. Returns 1 with *line set (no newline), 0 at end of input (Ctrl-D on an
 /// empty line), -1 when Ctrl-C abandoned the line.

@@ -291,13 +291,13 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     func rcFileInitAndSeveralStatements() throws {
         let home = NSTemporaryDirectory() + "closet-home-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        try ".mode json\n.print rc ran\n".write(toFile: home + "/.closetrc", atomically: true, encoding: .utf8)
+        try ".print rc ran\n.mode json\n".write(toFile: home + "/.closetrc", atomically: true, encoding: .utf8)
         let environment = ["HOME": home, "XDG_CONFIG_HOME": ""]
         let arguments = [
             "--store", ":memory:", "--init", ".print init ran", "-c", "count clothes", "-c", "count styles",
         ]
         let withRC = try run(arguments, environment: environment)
-        #expect(withRC.out == "rc ran\ninit ran\n{\"count\":0}\n{\"count\":0}\n")
+        #expect(withRC.out == "rc ran\n\"init ran\"\n{\"count\":0}\n{\"count\":0}\n")
         let without = try run(["--no-rc"] + arguments, environment: environment)
         #expect(without.out == "init ran\ncount\n-----\n    0\ncount\n-----\n    0\n")
     }

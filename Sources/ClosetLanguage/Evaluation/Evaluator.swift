@@ -57,7 +57,7 @@ extension Session {
             } else {
                 lastListing = Listing(kind: entities.kind, keys: entities.keys)
             }
-        case .entities, .count, .removed, .fields, .text, .table, .nothing: break
+        case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }
         return outcome
     }
@@ -66,7 +66,7 @@ extension Session {
         switch outcome {
         case .entities(let entities): return .entities(entities.kind, entities.keys, isList: entities.isListing)
         case .count(let count): return .count(count)
-        case .removed, .fields, .text, .table, .nothing:
+        case .removed, .fields, .text, .settings, .table, .nothing:
             let kinds = registry.entityKinds.map(\.plural)
             let returnable = kinds.isEmpty ? "a count" : kinds.joined(separator: ", ") + " or a count"
             throw .nothingToBind(

@@ -11,6 +11,9 @@ public enum Outcome: Sendable {
     case fields([Field])
     /// Free text for people: help, notices. Printed as is in every format.
     case text(String)
+    /// Named shell settings (`.echo` alone, `.show`): one value alone, or `name: value` lines
+    /// aligned; in JSON mode one object, so JSON output stays JSON.
+    case settings([(name: String, value: String)])
     /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
     case table(Grid)
     case nothing

@@ -12,7 +12,16 @@ extension Session {
         case .text(let text):
             writeOutput(text.hasSuffix("\n") ? text : text + "\n")
             return
-        case .entities, .count, .removed, .fields, .table:
+        case .settings(let pairs) where settings.format != .json:
+            if pairs.count == 1 { return writeOutput(TerminalText.visible(pairs[0].value) + "\n") }
+            let width = pairs.map { TextWidth.of($0.name) }.max() ?? 0
+            writeOutput(
+                pairs.map {
+                    String(repeating: " ", count: width - TextWidth.of($0.name)) + $0.name + ": "
+                        + TerminalText.visible($0.value) + "\n"
+                }.joined())
+            return
+        case .entities, .count, .removed, .fields, .table, .settings:
             break
         }
         let format = settings.format

@@ -20,7 +20,7 @@ enum RecordGrid {
                 numericColumns: Set(numeric))
         case .table(let grid):
             return grid
-        case .text, .nothing:
+        case .text, .settings, .nothing:
             return nil
         }
     }

@@ -9,7 +9,7 @@ enum DirectoryCommand {
         run: { invocation in
             let words = invocation.call.arguments
             let host = invocation.session.host
-            guard let word = words.first else { return .text(TerminalText.visible(host.currentDirectory) + "\n") }
+            guard let word = words.first else { return .settings([("folder", host.currentDirectory)]) }
             guard words.count == 1 else { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             do {
                 try host.changeDirectory(to: word.text)

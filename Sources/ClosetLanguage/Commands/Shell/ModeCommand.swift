@@ -8,7 +8,9 @@ enum ModeCommand {
         choices: OutputFormat.allCases.map(\.rawValue), examples: [".mode json", ".mode"],
         run: { invocation in
             let words = invocation.call.arguments
-            guard let word = words.first else { return .text(invocation.session.settings.format.rawValue) }
+            guard let word = words.first else {
+                return .settings([("mode", invocation.session.settings.format.rawValue)])
+            }
             if words.count > 1 { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             guard let format = OutputFormat(rawValue: word.text.lowercased()) else {
                 throw Diagnostic.unknown(

@@ -11,7 +11,9 @@ enum OnOffSetting {
             run: { invocation in
                 // With no word, the value, as `.mode` prints its own.
                 guard !invocation.call.arguments.isEmpty else {
-                    return .text(invocation.session.settings[keyPath: setting] ? "on" : "off")
+                    return .settings([
+                        (String(name.dropFirst()), invocation.session.settings[keyPath: setting] ? "on" : "off")
+                    ])
                 }
                 invocation.session.settings[keyPath: setting] = try invocation.onOff()
                 return .nothing

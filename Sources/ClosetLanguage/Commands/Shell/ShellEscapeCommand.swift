@@ -18,7 +18,13 @@ enum ShellEscapeCommand {
             let end = min(max(last.range.upper, start), bytes.count)
             let command = String(decoding: bytes[start..<end], as: UTF8.self)
             let (output, status) = try invocation.session.host.runShell(command)
-            if !output.isEmpty { invocation.session.writeOutput(output.hasSuffix("\n") ? output : output + "\n") }
+            if !output.isEmpty {
+                // JSON output stays JSON: what the command printed is one JSON string there.
+                let shown =
+                    invocation.session.settings.format == .json
+                    ? JSONRenderer.string(output) + "\n" : output.hasSuffix("\n") ? output : output + "\n"
+                invocation.session.writeOutput(shown)
+            }
             if status != 0 { throw Diagnostic.shellFailed(command, status: status, at: first.range.union(last.range)) }
             return .nothing
         })

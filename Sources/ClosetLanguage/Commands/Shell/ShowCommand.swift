@@ -22,10 +22,6 @@ enum ShowCommand {
                 ("store", session.store.location),
                 ("folder", session.host.currentDirectory),
             ]
-            let width = rows.map { $0.0.count }.max() ?? 0
-            let text = rows.map {
-                String(repeating: " ", count: width - $0.0.count) + $0.0 + ": " + TerminalText.visible($0.1) + "\n"
-            }
-            return .text(text.joined())
+            return .settings(rows.map { (name: $0.0, value: $0.1) })
         })
 }

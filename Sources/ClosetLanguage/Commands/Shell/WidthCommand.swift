@@ -11,7 +11,7 @@ enum WidthCommand {
             let session = invocation.session
             let words = invocation.call.arguments
             guard let word = words.first else {
-                return .text((session.settings.table.maxWidth.map(String.init) ?? "auto") + "\n")
+                return .settings([("width", session.settings.table.maxWidth.map(String.init) ?? "auto")])
             }
             guard words.count == 1 else { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             if word.text.lowercased() == "auto" {

@@ -203,5 +203,7 @@ final class MockSearcher: ImageURLSearchable {
         #expect(calendar.availableDateRange == "2003-11-11"..."2012-01-01")
         calendar.setCurrentDate(Date(timeIntervalSince1970: 1_325_376_000 - 86_400 * 7))
         #expect(date.value == "2011-12-25")
+        // A clock before the first day has no day to choose (was a trap, found by fuzzing).
+        #expect(CalendarViewModel(currentDate: date, now: Date(timeIntervalSince1970: 0)).availableDateRange == nil)
     }
 }

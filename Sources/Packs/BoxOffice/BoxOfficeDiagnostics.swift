@@ -4,7 +4,13 @@ import ClosetLanguage
 /// The box office pack's own messages, by id (`boxoffice.*`).
 extension Diagnostic {
     static func dateOutOfRange(_ day: String, last: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic(
+        guard last >= BoxOfficeCalendar.firstDay else {
+            return Diagnostic(
+                "boxoffice.date-range",
+                "\(day) is outside the box office calendar: the clock's yesterday, \(last), is before its first day, \(BoxOfficeCalendar.firstDay)",
+                at: range)
+        }
+        return Diagnostic(
             "boxoffice.date-range",
             "\(day) is outside the box office calendar: days run from \(BoxOfficeCalendar.firstDay) to \(last) (yesterday)",
             at: range)

@@ -17,7 +17,8 @@ enum ListBoxOffice {
             var day: String?
             if let date = invocation.date("date") {
                 let asked = String(Timestamp.format(date).prefix(10))
-                guard (BoxOfficeCalendar.firstDay...last).contains(asked) else {
+                // Compared one side at a time: with the clock set before the first day, there is no range.
+                guard asked >= BoxOfficeCalendar.firstDay, asked <= last else {
                     throw Diagnostic.dateOutOfRange(asked, last: last, at: invocation.argument("date")?.range)
                 }
                 day = asked

@@ -11,9 +11,11 @@ public final class CalendarViewModel {
         self.now = now
     }
 
-    /// `2003-11-11 ... yesterday`, as `yyyy-MM-dd` (which sorts as dates do).
-    public var availableDateRange: ClosedRange<String> {
-        BoxOfficeCalendar.firstDay...BoxOfficeCalendar.yesterday(now: now)
+    /// `2003-11-11 ... yesterday`, as `yyyy-MM-dd` (which sorts as dates do); nil when the
+    /// clock is before the first day (no day to choose).
+    public var availableDateRange: ClosedRange<String>? {
+        let last = BoxOfficeCalendar.yesterday(now: now)
+        return last >= BoxOfficeCalendar.firstDay ? BoxOfficeCalendar.firstDay...last : nil
     }
 
     public var currentDateComponents: (year: Int, month: Int, day: Int)? {

@@ -15,7 +15,7 @@ enum ClockCommand {
                 throw Diagnostic.clockNotAdjustable(at: call.name.range)
             }
             let words = call.arguments
-            guard let verb = words.first else { return .text(Timestamp.format(clock.current) + "\n") }
+            guard let verb = words.first else { return .settings([("clock", Timestamp.format(clock.current))]) }
             guard words.count == 2 else {
                 throw Diagnostic.usage(invocation.spec.usage, at: words.count > 2 ? words[2].range : verb.range)
             }
@@ -35,7 +35,8 @@ enum ClockCommand {
                 throw Diagnostic.unknown(
                     "clock action", verb.text, at: verb.range, among: ["advance", "set"], hint: "use advance or set")
             }
-            return .text(Timestamp.format(clock.current) + "\n")
+            // The new time for people; nothing in JSON mode, which prints JSON or nothing (SPEC §6).
+            return session.settings.format == .json ? .nothing : .text(Timestamp.format(clock.current) + "\n")
         })
 
     /// `90s`, `5m`, `2h`, `1d`: a whole number and a unit.

@@ -8,11 +8,12 @@ enum UserCommand {
         examples: [".user", ".user 민지"],
         run: { invocation in
             let words = invocation.call.arguments
-            guard let word = words.first else { return .text(invocation.session.user + "\n") }
+            guard let word = words.first else { return .settings([("user", invocation.session.user)]) }
             guard words.count == 1 else { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             guard UserName.isValid(word.text) else { throw Diagnostic.badUserName(word.text, at: word.range) }
             invocation.session.user = word.text
-            return .text(word.text + "\n")
+            // Said back for people; nothing in JSON mode, which prints JSON or nothing (SPEC §6).
+            return invocation.session.settings.format == .json ? .nothing : .text(word.text + "\n")
         })
 }
 

@@ -139,29 +139,40 @@ public enum ClosetCommand {
         return configuration
     }
 
+    /// The store at `--store` (or `.open`'s location): in memory, or a folder opened with the
+    /// command line's `--busy-timeout`; and the folder its packs cache pictures in. The store
+    /// is never freed: the process ends right after, and freeing 100,000 rows one by one
+    /// would only delay the exit.
+    static func openStore(_ location: String?, _ options: Options, environment: [String: String])
+        throws(StoreOpenError) -> (store: Store, cacheRoot: String?)
+    {
+        let opened: (store: Store, cacheRoot: String?)
+        switch StoreLocation.resolve(location, environment: environment) {
+        case .memory:
+            opened = (SessionFactory.memoryStore(), nil)
+        case .directory(let path):
+            let store = try SessionFactory.durableStore(
+                at: path, busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
+            ) { notice in
+                ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
+            }
+            opened = (store, SessionFactory.cacheRoot(environment))
+        }
+        keptUntilExit.append(opened.store)
+        return opened
+    }
+
     /// `exitCode` receives the status a `.exit <code>` asked for, which then wins.
     static func runStatements(
         _ options: Options, environment: [String: String], exitCode: (Int32) -> Void = { _ in }
     ) -> ExitStatus {
         let store: Store
-        switch StoreLocation.resolve(options.store, environment: environment) {
-        case .memory:
-            store = SessionFactory.memoryStore()
-        case .directory(let path):
-            do {
-                store = try SessionFactory.durableStore(
-                    at: path, busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
-                ) { notice in
-                    ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
-                }
-            } catch {
-                ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
-                return .store
-            }
+        do throws(StoreOpenError) {
+            store = try openStore(options.store, options, environment: environment).store
+        } catch {
+            ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
+            return .store
         }
-        // The store is never freed: the process ends right after, and freeing 100,000 rows
-        // one by one would only delay the exit.
-        keptUntilExit.append(store)
         let host = ProcessHost()
         defer { host.flush() }
         let session: Session
@@ -176,20 +187,10 @@ public enum ClosetCommand {
             return .store
         }
         host.storeOpener = { location in
-            let busyTimeout = options.busyTimeout ?? DurableStore.defaultBusyTimeout
-            switch StoreLocation.resolve(location, environment: environment) {
-            case .memory:
-                return (SessionFactory.memoryStore(), nil)
-            case .directory(let path):
-                do {
-                    let opened = try SessionFactory.durableStore(at: path, busyTimeout: busyTimeout) { notice in
-                        ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
-                    }
-                    keptUntilExit.append(opened)
-                    return (opened, SessionFactory.cacheRoot(environment))
-                } catch {
-                    throw Diagnostic.cannotOpenStore(location, because: String(describing: error))
-                }
+            do throws(StoreOpenError) {
+                return try openStore(location, options, environment: environment)
+            } catch {
+                throw Diagnostic.cannotOpenStore(location, because: error.description)
             }
         }
         session.settings.discardResults = ProcessHost.standardOutputIsDevNull

@@ -6,8 +6,10 @@ import Foundation
 /// from anywhere (a script's paths are its own folder's).
 enum DumpFile {
     static func write(_ session: Session, to output: String, images: String?, host: ProcessHost) -> Bool {
-        let file = absolute(ScriptFile.resolve(output, relativeTo: nil))
-        let folder = images.map { absolute(ScriptFile.resolve($0, relativeTo: nil)) }
+        // Absolute and without `..`, so the two paths can be compared part by part.
+        func absolute(_ path: String) -> String { (host.pathForDump(path) as NSString).standardizingPath }
+        let file = absolute(output)
+        let folder = images.map(absolute)
         let base = (file as NSString).deletingLastPathComponent
         do {
             let text = try Dump.script(
@@ -21,11 +23,6 @@ enum DumpFile {
             session.fail(error as? Diagnostic ?? .cannotWrite(output, because: "\(error)"), source: nil, origin: nil)
             return false
         }
-    }
-
-    static func absolute(_ path: String) -> String {
-        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (joined as NSString).standardizingPath
     }
 
     /// `to` as seen from the folder `from` (both absolute): `images`, `../pictures`.

@@ -198,13 +198,19 @@ enum ScriptFile {
         let fd = open(resolved, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
         guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
         defer { close(fd) }
+        if let code = writeFully(bytes, to: fd) { throw Diagnostic.cannotWrite(path, because: reason(code)) }
+    }
+
+    /// Writes every byte, again after a signal; the error number if it could not.
+    private static func writeFully(_ bytes: [UInt8], to fd: Int32) -> Int32? {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
+            guard count > 0 else { return errno }
             written += count
         }
+        return nil
     }
 
     /// Writes a whole file, replacing any that was there (through a temporary file and a
@@ -230,17 +236,10 @@ enum ScriptFile {
         let temporary = resolved + ".closet-tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                let code = errno
-                close(fd)
-                unlink(temporary)
-                throw Diagnostic.cannotWrite(path, because: reason(code))
-            }
-            written += count
+        if let code = writeFully(bytes, to: fd) {
+            close(fd)
+            unlink(temporary)
+            throw Diagnostic.cannotWrite(path, because: reason(code))
         }
         guard close(fd) == 0, rename(temporary, resolved) == 0 else {
             let code = errno

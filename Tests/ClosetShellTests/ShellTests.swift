@@ -302,6 +302,21 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(without.out == "init ran\ncount\n-----\n    0\ncount\n-----\n    0\n")
     }
 
+    /// `~` is the home folder in every path a statement names (`.output`, `.cd`, `.read`).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func tildeIsHomeInEveryPath() throws {
+        let home = NSTemporaryDirectory() + "closet-tilde-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home + "/sub", withIntermediateDirectories: true)
+        try "count styles\n".write(toFile: home + "/sub/s.closet", atomically: true, encoding: .utf8)
+        let run = try run(
+            [
+                "--no-rc", "--store", ":memory:", "--format", "json", "-c", ".output ~/out.txt", "-c", "count clothes",
+                "-c", ".output", "-c", ".cd ~/sub", "-c", ".cd", "-c", ".read ~/sub/s.closet",
+            ], environment: ["HOME": home])
+        #expect(try String(contentsOfFile: home + "/out.txt", encoding: .utf8) == "{\"count\":0}\n")
+        #expect(run.out == "{\"folder\":\"\(home)/sub\"}\n{\"count\":0}\n", "\(run.err)")
+    }
+
     /// `.open` commits to the store in use, then works on the other; variables are cleared.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func openSwitchesStores() throws {

@@ -61,13 +61,20 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
-    @Test func everyBitOfTheJournalHeaderIsChecked() throws {
-        let (path, _) = try store()
-        let original = try POSIXFile.readAll(path + "/journal")!
-        for bit in 0..<(FormatThree.journalHeaderSize * 8) {
+    /// Flips each bit in `bits` of one of the store's files in turn, then `check`s the store.
+    func flipEach(_ bits: Range<Int>, of file: String, in path: String, check: (Int) throws -> Void) throws {
+        let original = try POSIXFile.readAll(path + "/" + file)!
+        for bit in bits {
             var bytes = original
             bytes[bit / 8] ^= UInt8(1 << (bit % 8))
-            try write(bytes, path + "/journal")
+            try write(bytes, path + "/" + file)
+            try check(bit)
+        }
+    }
+
+    @Test func everyBitOfTheJournalHeaderIsChecked() throws {
+        let (path, _) = try store()
+        try flipEach(0..<(FormatThree.journalHeaderSize * 8), of: "journal", in: path) { bit in
             // A bit of the magic can make it name another format (damaged, or "a newer
             // closet"): refused all the same, never read as an older journal.
             try expectRefused(path, bit < 64 ? nil : "the header of its journal")
@@ -76,11 +83,7 @@ import Testing
 
     @Test func everyBitOfTheSnapshotHeaderIsChecked() throws {
         let (path, _) = try store()
-        let original = try POSIXFile.readAll(path + "/snapshot")!
-        for bit in 64..<(FormatThree.snapshotHeaderSize * 8) {
-            var bytes = original
-            bytes[bit / 8] ^= UInt8(1 << (bit % 8))
-            try write(bytes, path + "/snapshot")
+        try flipEach(64..<(FormatThree.snapshotHeaderSize * 8), of: "snapshot", in: path) { _ in
             try expectRefused(path, "its snapshot")
         }
     }

@@ -216,7 +216,12 @@ public final class Session {
         }
         let savepoint = store.savepoint()
         defer {
-            if !isChangesCommand(statement) { lastChanges = max(0, store.savepoint().position - savepoint.position) }
+            // As sqlite3's: dot commands leave it alone (`.changes` reports the statement before
+            // it; after `.read`, the script's last statement).
+            if case .dot = statement.kind {
+            } else {
+                lastChanges = max(0, store.savepoint().position - savepoint.position)
+            }
         }
         // Another process may commit between this statement's reads and its first write:
         // the store says so, and the statement runs again on the new state, under the lock.
@@ -266,12 +271,6 @@ public final class Session {
         }
         if timed, settings.timer { printTime(since: started) }
         return true
-    }
-
-    /// `.changes` reports the statement before it, so it does not count itself.
-    private func isChangesCommand(_ statement: Statement) -> Bool {
-        if case .dot(let call) = statement.kind { return call.name.text.lowercased() == ".changes" }
-        return false
     }
 
     /// How many times a statement is run again because another process committed first.

@@ -1,7 +1,7 @@
 import ClosetCore
 
-/// `.changes`: how many stored rows the statement before it changed (sqlite3's `.changes`,
-/// alone). Rows of every table count: a removal that also updates the rows pointing at the
+/// `.changes`: how many stored rows the last statement that was not a dot command changed
+/// (sqlite3's `.changes`, alone). Rows of every table count: a removal that also updates the rows pointing at the
 /// removed one counts those too.
 enum ChangesCommand {
     static let spec = DotCommandSpec(

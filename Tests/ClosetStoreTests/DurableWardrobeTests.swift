@@ -17,10 +17,12 @@ func markedStore(at path: String) throws {
     try Data(DurableStore.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
 }
 
-/// The app's mock clothes, committed and compacted into a snapshot.
-func compactedMockStore(at path: String) throws -> DurableWardrobe {
+/// Clothes (the app's mocks unless given) committed and compacted into a snapshot.
+func compactedStore(at path: String, holding clothes: [Clothes] = MockWardrobe().allClothes) throws
+    -> DurableWardrobe
+{
     let (store, _) = try open(path)
-    for clothes in MockWardrobe().allClothes { try store.save(clothes: clothes) }
+    for clothes in clothes { try store.save(clothes: clothes) }
     try store.commit()
     try store.compact()
     return store
@@ -109,7 +111,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
     @Test func compactionKeepsEverythingAndEmptiesTheJournal() throws {
         let path = temporaryStore()
         do {
-            let store = try compactedMockStore(at: path)
+            let store = try compactedStore(at: path)
             try store.save(clothes: Clothes(category: .shoes, weatherType: .winter, descriptions: "after"))
             try store.commit()
         }
@@ -321,7 +323,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 
     @Test func aSnapshotWhoseJournalWasDeletedIsRefused() throws {
         let path = temporaryStore()
-        _ = try compactedMockStore(at: path)
+        _ = try compactedStore(at: path)
         try FileManager.default.removeItem(atPath: path + "/journal")
         let snapshot = try POSIXFile.readAll(path + "/snapshot")!
         do {
@@ -356,12 +358,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 
     @Test func aDamagedSnapshotRefusesToOpen() throws {
         let path = temporaryStore()
-        do {
-            let (store, _) = try open(path)
-            try store.save(clothes: mocks.top1)
-            try store.commit()
-            try store.compact()
-        }
+        _ = try compactedStore(at: path, holding: [mocks.top1])
         var bytes = try POSIXFile.readAll(path + "/snapshot")!
         bytes[30] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/snapshot"))

@@ -15,22 +15,7 @@ import Testing
 @Suite struct StoreDamageTests {
     let mocks = MockWardrobe()
 
-    /// A snapshot (of top1) and a journal of three transactions after it; returns the path
-    /// and where each journal record starts.
-    func store() throws -> (String, [Int]) {
-        let path = temporaryStore()
-        let (store, _) = try open(path)
-        try store.save(clothes: mocks.top1)
-        try store.commit()
-        try store.compact()
-        var starts: [Int] = []
-        for clothes in [mocks.top2, mocks.bottom1, mocks.shoes1] {
-            starts.append(POSIXFile.size(path + "/journal")!)
-            try store.save(clothes: clothes)
-            try store.commit()
-        }
-        return (path, starts)
-    }
+    func store() throws -> (String, [Int]) { try snapshotAndThreeRecords(mocks) }
 
     var everything: [Clothes] { [mocks.top1, mocks.top2, mocks.bottom1, mocks.shoes1] }
 
@@ -209,23 +194,26 @@ import Testing
     }
 }
 
+/// A snapshot (of top1) and a journal of three transactions after it (top2, bottom1,
+/// shoes1), the store closed; returns the path and where each journal record starts. The
+/// caller's mocks: each `MockWardrobe` has ids of its own.
+func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
+    let path = temporaryStore()
+    let store = try compactedStore(at: path, holding: [mocks.top1])
+    var starts: [Int] = []
+    for clothes in [mocks.top2, mocks.bottom1, mocks.shoes1] {
+        starts.append(POSIXFile.size(path + "/journal")!)
+        try store.save(clothes: clothes)
+        try store.commit()
+    }
+    return (path, starts)
+}
+
 @Suite struct StoreRecoveryTests {
     let mocks = MockWardrobe()
 
     @Test func recoverKeepsEveryIntactTransactionAndLeavesTheDamagedStoreAlone() throws {
-        let path = temporaryStore()
-        var starts: [Int] = []
-        do {
-            let (store, _) = try open(path)
-            try store.save(clothes: mocks.top1)
-            try store.commit()
-            try store.compact()
-            for clothes in [mocks.top2, mocks.bottom1, mocks.shoes1] {
-                starts.append(POSIXFile.size(path + "/journal")!)
-                try store.save(clothes: clothes)
-                try store.commit()
-            }
-        }
+        let (path, starts) = try snapshotAndThreeRecords(mocks)
         var bytes = try POSIXFile.readAll(path + "/journal")!
         bytes[starts[1] + FormatThree.recordHeaderSize + 2] ^= 0x40
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
@@ -251,10 +239,7 @@ import Testing
     @Test func aDamagedSnapshotIsSaidAndTheJournalIsStillSalvaged() throws {
         let path = temporaryStore()
         do {
-            let (store, _) = try open(path)
-            try store.save(clothes: mocks.top1)
-            try store.commit()
-            try store.compact()
+            let store = try compactedStore(at: path, holding: [mocks.top1])
             try store.save(clothes: mocks.top2)
             try store.commit()
         }

@@ -92,7 +92,7 @@ public final class LibEditLineEditor: LineEditor {
     /// replaced atomically (`cel_history_append`): never emptied by a closed terminal.
     private func appendToHistoryFile(_ line: String) {
         guard let historyPath else { return }
-        let directory = (historyPath as NSString).deletingLastPathComponent
+        let directory = FilePath.parent(of: historyPath)
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = cel_history_append(historyPath, line, Int32(Self.historySize))

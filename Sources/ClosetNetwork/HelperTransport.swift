@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ public final class HelperTransport: Transport {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first ?? "closet"
-        return ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("closet-http")
+        return FilePath.join(FilePath.parent(of: executable), "closet-http")
     }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {

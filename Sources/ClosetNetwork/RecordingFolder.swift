@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// A folder of recorded exchanges (`--replay`, `--record`, a golden test's `http` folder).
@@ -22,12 +23,12 @@ public struct RecordingFolder: Sendable {
         var recordings: [String: Recording] = [:]
         for name in names where name.hasSuffix(".http") {
             let stem = String(name.dropLast(".http".count))
-            let file = (path as NSString).appendingPathComponent(name)
+            let file = FilePath.join(path, name)
             guard let data = manager.contents(atPath: file), let head = String(data: data, encoding: .utf8) else {
                 throw .recording("cannot read the recording '\(file)'")
             }
             let bodyName = names.first { $0 != name && $0.hasPrefix(stem + ".") && !$0.hasSuffix(".http") }
-            let body = bodyName.flatMap { manager.contents(atPath: (path as NSString).appendingPathComponent($0)) }
+            let body = bodyName.flatMap { manager.contents(atPath: FilePath.join(path, $0)) }
             let recording = try Recording.parse(head: head, body: body, file: file)
             if recordings[recording.key] == nil { recordings[recording.key] = recording }
         }
@@ -41,9 +42,9 @@ public struct RecordingFolder: Sendable {
             try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
             let stem = recording.stem
             for old in (try? manager.contentsOfDirectory(atPath: path)) ?? [] where old.hasPrefix(stem + ".") {
-                try manager.removeItem(atPath: (path as NSString).appendingPathComponent(old))
+                try manager.removeItem(atPath: FilePath.join(path, old))
             }
-            let base = (path as NSString).appendingPathComponent(stem)
+            let base = FilePath.join(path, stem)
             try Data(recording.headText.utf8).write(to: URL(fileURLWithPath: base + ".http"), options: .atomic)
             if recording.failure == nil, !recording.response.body.isEmpty {
                 try recording.response.body.write(

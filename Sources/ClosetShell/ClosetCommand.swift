@@ -84,7 +84,7 @@ public enum ClosetCommand {
         if !options.noRC, let path = rcFile(environment) {
             do {
                 let script = try ScriptFile.read(path, relativeTo: nil)
-                host.baseDirectory = (path as NSString).deletingLastPathComponent
+                host.baseDirectory = FilePath.parent(of: path)
                 session.runScript(script.text, name: script.displayName)
                 host.baseDirectory = nil
                 _ = session.commit()
@@ -108,6 +108,12 @@ public enum ClosetCommand {
         return candidates.first { access($0, F_OK) == 0 }
     }
 
+    /// One line on stderr, escaped: store paths and notices come from the command line and
+    /// the file system, and must not reach the terminal raw.
+    static func complain(_ line: String) {
+        ProcessHost.writeAll(Array((TerminalText.visible(line) + "\n").utf8), to: STDERR_FILENO)
+    }
+
     /// `closet recover`: the damaged store is only read; the report goes to stdout.
     static func recover(_ store: String, into target: String?, environment: [String: String]) -> ExitStatus {
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -115,10 +121,11 @@ public enum ClosetCommand {
         let destination = target.map { ScriptFile.expandingTilde($0, home: home) } ?? source + "-recovered"
         do {
             let report = try StoreRecovery.recover(from: source, to: destination, tables: SessionFactory.tables)
-            ProcessHost.writeAll(Array(report.lines.map { $0 + "\n" }.joined().utf8), to: STDOUT_FILENO)
+            ProcessHost.writeAll(
+                Array(report.lines.map { TerminalText.visible($0) + "\n" }.joined().utf8), to: STDOUT_FILENO)
             return .success
         } catch {
-            ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
+            complain("error: \(error.description)")
             return .store
         }
     }
@@ -154,7 +161,7 @@ public enum ClosetCommand {
             let store = try SessionFactory.durableStore(
                 at: path, busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
             ) { notice in
-                ProcessHost.writeAll(Array("closet: \(notice)\n".utf8), to: STDERR_FILENO)
+                complain("closet: \(notice)")
             }
             opened = (store, SessionFactory.cacheRoot(environment))
         }
@@ -170,7 +177,7 @@ public enum ClosetCommand {
         do throws(StoreOpenError) {
             store = try openStore(options.store, options, environment: environment).store
         } catch {
-            ProcessHost.writeAll(Array("error: \(error.description)\n".utf8), to: STDERR_FILENO)
+            complain("error: \(error.description)")
             return .store
         }
         let host = ProcessHost()
@@ -180,10 +187,10 @@ public enum ClosetCommand {
             session = try SessionFactory.makeSession(
                 store: store, host: host, configuration(options, environment: environment))
         } catch let error as NetworkError {
-            ProcessHost.writeAll(Array("error: \(error.message)\n".utf8), to: STDERR_FILENO)
+            complain("error: \(error.message)")
             return .usage
         } catch {
-            ProcessHost.writeAll(Array("error: \(error)\n".utf8), to: STDERR_FILENO)
+            complain("error: \(error)")
             return .store
         }
         host.storeOpener = { location in
@@ -234,7 +241,7 @@ public enum ClosetCommand {
                 // Paths inside a script are its own: relative to its folder (as psql's \ir).
                 host.baseDirectory =
                     file == "-"
-                    ? nil : (ScriptFile.resolve(file, relativeTo: nil) as NSString).deletingLastPathComponent
+                    ? nil : FilePath.parent(of: ScriptFile.resolve(file, relativeTo: nil))
                 let result = session.runScript(script.text, name: script.displayName)
                 host.baseDirectory = nil
                 guard session.commit() else { return .failure }

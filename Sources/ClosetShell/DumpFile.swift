@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import Foundation
 
@@ -7,10 +8,10 @@ import Foundation
 enum DumpFile {
     static func write(_ session: Session, to output: String, images: String?, host: ProcessHost) -> Bool {
         // Absolute and without `..`, so the two paths can be compared part by part.
-        func absolute(_ path: String) -> String { (host.pathForDump(path) as NSString).standardizingPath }
+        func absolute(_ path: String) -> String { FilePath.normalized(host.pathForDump(path)) }
         let file = absolute(output)
         let folder = images.map(absolute)
-        let base = (file as NSString).deletingLastPathComponent
+        let base = FilePath.parent(of: file)
         do {
             let text = try Dump.script(
                 of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) }

@@ -99,7 +99,7 @@ public struct GoldenRunner {
             if isDirectory.boolValue {
                 let found = (manager.enumerator(atPath: path)?.allObjects as? [String] ?? [])
                     .filter { $0.hasSuffix(".closet") }.sorted()
-                files += found.map { (path as NSString).appendingPathComponent($0) }
+                files += found.map { FilePath.join(path, $0) }
             } else {
                 guard path.hasSuffix(".closet") else { throw CollectError(message: "'\(path)' is not a .closet file") }
                 files.append(path)
@@ -111,7 +111,7 @@ public struct GoldenRunner {
 
     /// The recordings a golden test replays: the `http` folder beside it.
     public static func recordingsFolder(of file: String) -> String {
-        ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent("http")
+        FilePath.join(FilePath.parent(of: file), "http")
     }
 
     /// Runs one script the golden way and returns its transcript and line owners. Requests
@@ -123,7 +123,7 @@ public struct GoldenRunner {
         network: SessionFactory.NetworkMode? = nil
     ) throws -> (text: String, owners: [StatementLocation?]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
-        let host = TranscriptHost(baseDirectory: (file as NSString).deletingLastPathComponent)
+        let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
         var configuration = SessionFactory.Configuration.golden
         let recordings = recordingsFolder(of: file)
         if record {
@@ -138,7 +138,7 @@ public struct GoldenRunner {
         }
         let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
         host.session = session
-        _ = session.runScript(script.text, name: (file as NSString).lastPathComponent)
+        _ = session.runScript(script.text, name: FilePath.lastComponent(of: file))
         _ = session.commit()
         return (host.text, host.lineOwners)
     }
@@ -147,7 +147,7 @@ public struct GoldenRunner {
         _ file: String, update: Bool, record: Bool, into result: inout Result, output: (String) -> Void
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
-        let name = (file as NSString).lastPathComponent
+        let name = FilePath.lastComponent(of: file)
         let actual: (text: String, owners: [StatementLocation?])
         do {
             actual = try Self.transcript(of: file, record: record, environment: environment)
@@ -177,7 +177,7 @@ public struct GoldenRunner {
         result.failed.append(file)
         guard let expected else {
             output(
-                "FAIL \(file): missing \((expectedPath as NSString).lastPathComponent); record it on purpose with 'closet test --update \(file)'\n"
+                "FAIL \(file): missing \(FilePath.lastComponent(of: expectedPath)); record it on purpose with 'closet test --update \(file)'\n"
             )
             return
         }
@@ -193,7 +193,7 @@ public struct GoldenRunner {
         output("FAIL \(file)\(firstDifferenceAt)\n")
         output(
             UnifiedDiff.render(
-                old: oldLines, new: newLines, oldName: (expectedPath as NSString).lastPathComponent, newName: "actual"))
+                old: oldLines, new: newLines, oldName: FilePath.lastComponent(of: expectedPath), newName: "actual"))
     }
 
     /// A transcript's lines as the diff shows them: differences a reader cannot see are made

@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import ClosetLineEditor
 import Foundation
@@ -72,13 +73,13 @@ enum Interactive {
 enum PathListing {
     static func entries(startingWith partial: String) -> [String] {
         let expanded = partial == "~" ? partial : ScriptFile.expandingTilde(partial)
-        let folder = expanded.hasSuffix("/") ? expanded : (expanded as NSString).deletingLastPathComponent
-        let stem = expanded.hasSuffix("/") ? "" : (expanded as NSString).lastPathComponent
+        let folder = expanded.hasSuffix("/") ? expanded : FilePath.parent(of: expanded)
+        let stem = expanded.hasSuffix("/") ? "" : FilePath.lastComponent(of: expanded)
         let shownFolder = partial.hasSuffix("/") ? partial : String(partial.dropLast(stem.count))
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return names.filter { $0.hasPrefix(stem) && (!$0.hasPrefix(".") || stem.hasPrefix(".")) }.sorted().map { name in
             var isDirectory: ObjCBool = false
-            let full = (folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
+            let full = (folder.isEmpty ? name : FilePath.join(folder, name))
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             return shownFolder + name + (isDirectory.boolValue ? "/" : "")
         }

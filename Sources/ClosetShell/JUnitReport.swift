@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// Golden-test results as JUnit XML, the format CI systems read: one `<testcase>` per golden
@@ -21,8 +22,8 @@ struct JUnitReport {
         out +=
             "  <testsuite name=\"\(Self.escape(suite))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(total))\">\n"
         for testCase in cases {
-            let folder = (testCase.file as NSString).deletingLastPathComponent
-            let name = ((testCase.file as NSString).lastPathComponent as NSString).deletingPathExtension
+            let folder = FilePath.parent(of: testCase.file)
+            let name = FilePath.stem(of: testCase.file)
             // An absolute folder would start the class name with a dot.
             var classname = folder.replacingOccurrences(of: "/", with: ".")
             while classname.hasPrefix(".") { classname.removeFirst() }

@@ -24,7 +24,7 @@ final class ProcessHost: FileBackedHost {
     func pathForDump(_ path: String) -> String {
         let resolved = ScriptFile.resolve(path, relativeTo: baseDirectory)
         guard !resolved.hasPrefix("/") else { return resolved }
-        return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(resolved)
+        return FilePath.join(FileManager.default.currentDirectoryPath, resolved)
     }
 
     init(baseDirectory: String? = nil) {
@@ -163,7 +163,7 @@ enum ScriptFile {
     /// from `base` (the script's folder) when there is one.
     static func resolve(_ path: String, relativeTo base: String?) -> String {
         let path = expandingTilde(path)
-        if let base, !base.isEmpty, !path.hasPrefix("/") { return (base as NSString).appendingPathComponent(path) }
+        if let base, !base.isEmpty, !path.hasPrefix("/") { return FilePath.join(base, path) }
         return path
     }
 
@@ -218,7 +218,7 @@ enum ScriptFile {
     /// `creatingFolder`.
     static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?, creatingFolder: Bool) throws {
         let resolved = resolve(path, relativeTo: base)
-        let folder = (resolved as NSString).deletingLastPathComponent
+        let folder = FilePath.parent(of: resolved)
         if creatingFolder, !folder.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -234,12 +234,13 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
     /// Standard input as raw bytes (which need not be UTF-8); `environment` is added to this
     /// process's.
-    func run(_ arguments: [String], stdinBytes: [UInt8], environment: [String: String] = [:]) throws -> (
-        status: Int32, out: String, err: String
-    ) {
+    func run(
+        _ arguments: [String], stdinBytes: [UInt8], environment: [String: String] = [:], in directory: String? = nil
+    ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

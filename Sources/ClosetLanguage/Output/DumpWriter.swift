@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// Where packs write `.dump`'s statements: the text, and the folder pictures are copied to
@@ -28,9 +29,9 @@ public struct DumpWriter {
     /// should name; nil when no folder was given.
     public func copyPicture(named file: String, bytes: [UInt8]) throws -> String? {
         guard let imageFolder else { return nil }
-        let path = (imageFolder as NSString).appendingPathComponent(file)
+        let path = FilePath.join(imageFolder, file)
         try writeFile(path, bytes)
-        return namedAs.map { ($0 as NSString).appendingPathComponent(file) } ?? path
+        return namedAs.map { FilePath.join($0, file) } ?? path
     }
 
     /// A double-quoted string the lexer reads back to exactly the same text, written in

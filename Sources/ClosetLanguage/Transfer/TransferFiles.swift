@@ -15,7 +15,7 @@ public enum TransferFiles {
         case json, csv
 
         public init(_ path: String, range: SourceRange?) throws(Diagnostic) {
-            switch (path as NSString).pathExtension.lowercased() {
+            switch FilePath.fileExtension(of: path).lowercased() {
             case "json": self = .json
             case "csv": self = .csv
             default: throw .transferExtension(path, at: range)
@@ -153,7 +153,7 @@ public enum TransferFiles {
         return parsed
     }
 
-    static func fileName(_ path: String) -> String { (path as NSString).lastPathComponent }
+    static func fileName(_ path: String) -> String { FilePath.lastComponent(of: path) }
 
     static func parse(_ text: String, _ format: FileFormat, fieldNames: [String], entity: String) throws(RowProblem)
         -> [Row]

@@ -177,7 +177,7 @@ public final class DurableStore: Store {
         var isDirectory: ObjCBool = false
         let marker = path + "/" + markerName
         if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = FilePath.parent(of: path)
             if !parent.isEmpty, !manager.fileExists(atPath: parent) {
                 do {
                     try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)

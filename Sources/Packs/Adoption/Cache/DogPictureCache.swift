@@ -56,13 +56,13 @@ final class DogPictureCache {
     func path(for url: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return (directory as NSString).appendingPathComponent(String(hash, radix: 16) + ".dog")
+        return FilePath.join(directory, String(hash, radix: 16) + ".dog")
     }
 
     private func files() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".dog") }
             .sorted()
-            .map { (directory as NSString).appendingPathComponent($0) }
+            .map { FilePath.join(directory, $0) }
     }
 
     /// `CLD1`, the use number, the ETag, then the picture.

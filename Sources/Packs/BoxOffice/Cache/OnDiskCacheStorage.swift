@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// The disk tier (reference §2.4 `OnDiskCacheStorage`): one file per key in its folder, each
@@ -47,12 +48,12 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let name = safe ? key : "key-" + String(hash, radix: 16)
-        return (directory as NSString).appendingPathComponent(name)
+        return FilePath.join(directory, name)
     }
 
     private func files() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().map {
-            (directory as NSString).appendingPathComponent($0)
+            FilePath.join(directory, $0)
         }
     }
 

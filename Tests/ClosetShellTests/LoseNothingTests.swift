@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+@testable import ClosetShell
+
+/// Issue 22: what a user was told was saved is never lost, and no input ends closet with a
+/// trap. Each test runs the real binary.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+struct LoseNothingTests {
+    func closet(_ arguments: [String], stdin: String = "", environment: [String: String] = [:], in directory: String)
+        throws -> (status: Int32, out: String, err: String)
+    {
+        try ProcessTests().run(arguments, stdinBytes: Array(stdin.utf8), environment: environment, in: directory)
+    }
+
+    func temporaryFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "closet-lose-nothing-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Foundation's `deletingLastPathComponent` traps on one-character paths: every path a
+    /// user can give is one character long here.
+    @Test func oneCharacterPathsDoNotTrap() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let add = try closet(["--store", "s", "-c", "add clothes category=top season=fall description=x"], in: folder)
+        #expect(add.status == 0, "\(add.err)")
+        let environment = try closet(["-c", "count clothes"], environment: ["CLOSET_STORE": "q"], in: folder)
+        #expect(environment.status == 0, "\(environment.err)")
+        let open = try closet(["--store", ":memory:", "-c", ".open z", "-c", "count clothes"], in: folder)
+        #expect(open.status == 0, "\(open.err)")
+        let recover = try closet(["recover", "s", "c"], in: folder)
+        #expect(recover.status == 0 && recover.out.contains("recovered 1 row into 'c'"), "\(recover.err)")
+        let notAStore = try closet(["recover", "ab", "c"], in: folder)
+        #expect(notAStore.status == 3, "\(notAStore.err)")
+        try "count clothes\n".write(toFile: folder + "/r", atomically: true, encoding: .utf8)
+        let run = try closet(["--store", "s", "run", "r"], in: folder)
+        #expect(run.status == 0 && run.out.contains("1"), "\(run.err)")
+    }
+
+    /// A store path is the user's text: ESC, OSC 52, BEL and RLO never reach the terminal raw.
+    @Test func storePathsAreEscapedInMessages() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let hostile = "f\u{1B}]52;c;aGk=\u{07}\u{202E}"
+        FileManager.default.createFile(atPath: folder + "/" + hostile, contents: Data())
+        let open = try closet(["--store", hostile, "-c", "count clothes"], in: folder)
+        let recover = try closet(["recover", hostile], in: folder)
+        let reopen = try closet(["--store", ":memory:", "-c", ".open '\(hostile)'"], in: folder)
+        for result in [open, recover, reopen] {
+            #expect(result.status != 0)
+            #expect(!result.err.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" })
+            #expect(result.err.contains("f\\e]52;c;aGk=\\u{7}\\u{202E}"), "\(result.err)")
+        }
+    }
+}

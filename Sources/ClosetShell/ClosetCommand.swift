@@ -121,8 +121,11 @@ public enum ClosetCommand {
         let destination = target.map { ScriptFile.expandingTilde($0, home: home) } ?? source + "-recovered"
         do {
             let report = try StoreRecovery.recover(from: source, to: destination, tables: SessionFactory.tables)
-            ProcessHost.writeAll(
-                Array(report.lines.map { TerminalText.visible($0) + "\n" }.joined().utf8), to: STDOUT_FILENO)
+            let text = report.lines.map { TerminalText.visible($0) + "\n" }.joined()
+            if let failed = ProcessHost.writeAll(Array(text.utf8), to: STDOUT_FILENO) {
+                complain("error: cannot write to standard output: \(ScriptFile.reason(failed))")
+                return .failure
+            }
             return .success
         } catch {
             complain("error: \(error.description)")
@@ -169,9 +172,24 @@ public enum ClosetCommand {
         return opened
     }
 
-    /// `exitCode` receives the status a `.exit <code>` asked for, which then wins.
+    /// `exitCode` receives the status a `.exit <code>` asked for, which then wins. Standard
+    /// output is written out before the status is decided: output that could not be written
+    /// (a full disk, `/dev/full`) is a failure, never a silent success.
     static func runStatements(
         _ options: Options, environment: [String: String], exitCode: (Int32) -> Void = { _ in }
+    ) -> ExitStatus {
+        let host = ProcessHost()
+        var status = runStatements(options, environment: environment, host: host, exitCode: exitCode)
+        host.flush()
+        if let failure = host.outputFailure {
+            complain("error: cannot write to standard output: \(failure)")
+            if status == .success { status = .failure }
+        }
+        return status
+    }
+
+    private static func runStatements(
+        _ options: Options, environment: [String: String], host: ProcessHost, exitCode: (Int32) -> Void
     ) -> ExitStatus {
         let store: Store
         do throws(StoreOpenError) {
@@ -180,8 +198,6 @@ public enum ClosetCommand {
             complain("error: \(error.description)")
             return .store
         }
-        let host = ProcessHost()
-        defer { host.flush() }
         let session: Session
         do {
             session = try SessionFactory.makeSession(

@@ -68,25 +68,33 @@ final class ProcessHost: FileBackedHost {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        if let terminal {
-            terminal.show(buffer)
-        } else {
-            Self.writeAll(buffer, to: STDOUT_FILENO)
+        // After a failed write nothing more is written: the rest would only be a gap's far side.
+        if outputFailure == nil {
+            let failed = terminal.map { $0.show(buffer) } ?? Self.writeAll(buffer, to: STDOUT_FILENO)
+            if let failed { outputFailure = ScriptFile.reason(failed) }
         }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// Why standard output could not be written (a full disk, `/dev/full`, an I/O error), once
+    /// it could not: the process then exits 1 saying so, as `ls` and `cat` do.
+    private(set) var outputFailure: String?
+
+    /// Writes every byte (again after a signal); the error number if it could not.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return  // a closed pipe: nothing more can be said
+                    return errno
                 }
+                if written == 0 { return EIO }
                 offset += written
             }
+            return nil
         }
     }
 

@@ -27,38 +27,43 @@ final class TerminalOutput {
         pagerCommand = pager.isEmpty ? "LESSCHARSET=${LESSCHARSET:-utf-8} less -R -X 2>/dev/null || more" : pager
     }
 
-    func show(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        if pagerEnabled(), let rows = rows(), Self.lineCount(bytes) >= rows - 1, page(bytes) { return }
+    /// Shows the output; the error number if the terminal could not be written.
+    func show(_ bytes: [UInt8]) -> Int32? {
+        guard !bytes.isEmpty else { return nil }
+        if pagerEnabled(), let rows = rows(), Self.lineCount(bytes) >= rows - 1, page(bytes) { return nil }
         var offset = 0
         while offset < bytes.count {
             if interrupted() {
                 ProcessHost.writeAll(
                     Array("\ninterrupted: the rest of the output was dropped\n".utf8), to: STDERR_FILENO)
-                return
+                return nil
             }
             let end = min(bytes.count, offset + Self.chunk)
-            ProcessHost.writeAll(Array(bytes[offset..<end]), to: STDOUT_FILENO)
+            if let failed = ProcessHost.writeAll(Array(bytes[offset..<end]), to: STDOUT_FILENO) { return failed }
             offset = end
         }
+        return nil
     }
 
     static func lineCount(_ bytes: [UInt8]) -> Int {
         bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
     }
 
-    /// Runs the pager on the output; false if it could not be started (the output is then
-    /// written as usual). Quitting the pager early drops the rest, never ends closet.
+    /// Runs the pager on the output; false if it could not be started or its command was not
+    /// found (the output is then written as usual). Quitting the pager early drops the rest
+    /// (its pipe closes), never ends closet.
     private func page(_ bytes: [UInt8]) -> Bool {
         guard let pipe = popen(pagerCommand, "w") else { return false }
         let previous = signal(SIGPIPE, SIG_IGN)
         bytes.withUnsafeBytes { raw in
             _ = fwrite(raw.baseAddress, 1, raw.count, pipe)
         }
-        pclose(pipe)
+        let status = pclose(pipe)
         signal(SIGPIPE, previous)
         // Ctrl-C inside the pager was the pager's.
         _ = interrupted()
-        return true
+        // 126 and 127: the shell could not run the command, so nothing was shown.
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 0
+        return status != -1 && code != 126 && code != 127
     }
 }

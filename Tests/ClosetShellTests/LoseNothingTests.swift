@@ -54,4 +54,57 @@ struct LoseNothingTests {
             #expect(result.err.contains("f\\e]52;c;aGk=\\u{7}\\u{202E}"), "\(result.err)")
         }
     }
+
+    /// Runs closet with standard output on `/dev/full` (every write fails with ENOSPC).
+    func closetIntoFullDisk(_ arguments: [String], in directory: String) throws -> (status: Int32, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let err = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, err)
+    }
+
+    /// `closet dump > backup.closet` on a full disk must not exit 0 with part of the dump.
+    @Test func aFailedWriteToStandardOutputIsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let seed = (0..<300).map { "add clothes category=top season=fall description=\"knit \($0)\"\n" }.joined()
+        try seed.write(toFile: folder + "/seed.closet", atomically: true, encoding: .utf8)
+        #expect(try closet(["--store", "s", "run", "seed.closet"], in: folder).status == 0)
+        for arguments in [
+            ["--store", "s", "dump"], ["--store", "s", "-c", "list clothes"],
+            ["--store", "s", "-c", "add clothes category=top season=fall description=y"],
+            ["--store", "s", "--format", "json", "run", "seed.closet"],
+        ] {
+            let result = try closetIntoFullDisk(arguments, in: folder)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.err.contains("error: cannot write to standard output: the disk is full"), "\(result.err)")
+        }
+    }
+
+    /// `.output` on a full disk: its error is said once, the statement fails, and what could
+    /// not be written is not also sent to standard output.
+    @Test func aFailedOutputFileIsReportedOnce() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ".output /dev/full\nadd clothes category=top season=fall description=x\nlist clothes\n"
+            .write(toFile: folder + "/o.closet", atomically: true, encoding: .utf8)
+        let result = try closet(["--store", ":memory:", "run", "o.closet"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.out == "")
+        #expect(result.err == "error: cannot write '/dev/full': the disk is full\n", "\(result.err)")
+        let prompt = try closet(
+            ["--store", ":memory:", "-c", ".output /dev/full", "-c", "count clothes", "-c", "count styles"], in: folder)
+        #expect(prompt.status == 1)
+        #expect(prompt.err == "error: cannot write '/dev/full': the disk is full\n", "\(prompt.err)")
+        // The next statement's results are shown again, once.
+        #expect(prompt.out.components(separatedBy: "count").count == 2, "\(prompt.out)")
+    }
 }

@@ -72,6 +72,9 @@ public final class Session {
     var onceOutput: String?
     /// The file the running statement's results go to (`.once`, else `.output`).
     var outputFile: String?
+    /// The `.output`/`.once` file a write to failed: the rest of that statement's results are
+    /// not written to it (a gap would follow). Cleared when a file is named again.
+    var failedOutputFile: String?
     /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
     public var interrupted = false
     /// Statements that failed so far (the host's exit status depends on it).

@@ -101,13 +101,21 @@ extension Session {
 
     private func emit(_ text: String, to channel: OutputChannel, file: String?) {
         guard let file else { return host.write(text, to: channel) }
+        if failedOutputFile == file { return }
         do {
             try host.appendOutput(text, toFile: file, truncating: false)
         } catch {
-            // The file went away under `.output`: say so once, and show the results here.
+            // A full disk, or the file went away under `.output`: said once, straight to stderr
+            // (this may run while held output is being released), counted as a failure, and
+            // results go to standard output again from the next statement. What could not be
+            // written is not sent elsewhere too: part of it may be in the file.
             if settings.output == file { settings.output = nil }
-            report(error, source: nil, origin: nil)
-            host.write(text, to: channel)
+            failedOutputFile = file
+            failureCount += 1
+            let diagnostic = error as? Diagnostic ?? .cannotWrite(file, because: "\(error)")
+            host.write(
+                DiagnosticRenderer.render(diagnostic, source: nil, origin: nil, color: settings.color),
+                to: .standardError)
         }
     }
 

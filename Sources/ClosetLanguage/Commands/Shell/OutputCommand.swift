@@ -33,6 +33,7 @@ enum OutputCommand {
         } catch let error as Diagnostic {
             throw error.at(word.range)
         }
+        invocation.session.failedOutputFile = nil
         return word.text
     }
 }

@@ -123,15 +123,15 @@ struct RecoverCommandTests {
             #expect(added.status == 0)
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store + "/journal")))
-        bytes[36 + 16 + 5] ^= 0x01  // the first record's payload: two intact records follow
+        bytes[84 + 16 + 5] ^= 0x01  // the first record's payload: two intact records follow
         try Data(bytes).write(to: URL(fileURLWithPath: store + "/journal"))
         let refused = try ProcessTests().run(["--store", store, "-c", "count clothes"])
         #expect(refused.status == 3)
-        #expect(refused.err.contains("is damaged: at byte 36 of its journal"), "\(refused.err)")
+        #expect(refused.err.contains("is damaged: at byte 84 of its journal"), "\(refused.err)")
         #expect(refused.err.contains("'closet recover \(store)'"))
         let recovered = try ProcessTests().run(["recover", store])
         #expect(recovered.status == 0, "\(recovered.err)")
-        #expect(recovered.out.contains("journal: 2 transactions kept, damaged bytes 36-"), "\(recovered.out)")
+        #expect(recovered.out.contains("journal: 2 transactions kept, damaged bytes 84-"), "\(recovered.out)")
         let listed = try ProcessTests().run(["--store", store + "-recovered", "--format", "csv", "-c", "list clothes"])
         #expect(listed.out.contains("two") && listed.out.contains("three") && !listed.out.contains("one"))
         #expect(try ProcessTests().run(["--store", store, "-c", "count clothes"]).status == 3)

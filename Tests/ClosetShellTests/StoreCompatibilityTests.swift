@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: ["format-1-store", "format-2-store"])
-    func anOlderStoreIsRewrittenAsFormatThreeBeforeItsFirstCommitAndLosesNothing(_ fixture: String) throws {
+    func anOlderStoreIsRewrittenAsFormatFourBeforeItsFirstCommitAndLosesNothing(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let store = try copyOfFixture(fixture)
         let added = try ProcessTests().run([
@@ -49,8 +49,8 @@ import Testing
             "add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall created=2026-01-01",
         ])
         #expect(added.status == 0, "\(added.err)")
-        #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 3\n")
-        for (file, magic) in [("snapshot", "CLOSETS3"), ("journal", "CLOSETJ3")] {
+        #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 4\n")
+        for (file, magic) in [("snapshot", "CLOSETS4"), ("journal", "CLOSETJ4")] {
             #expect(try bytes(store + "/" + file).prefix(8) == Data(magic.utf8), "\(file)")
         }
         // Everything that was there, plus the new row.
@@ -67,30 +67,40 @@ import Testing
         #expect(dumped.out == expected.joined(separator: "\n"))
     }
 
-    /// The rewrite as format 3 goes marker, snapshot, journal, each by an atomic rename: a
+    /// The rewrite as format 4 goes snapshot, journal, marker, each by an atomic rename: a
     /// crash after any step leaves a store that opens holding what was committed.
-    @Test(arguments: ["format-1-store", "format-2-store"])
+    @Test(arguments: ["format-1-store", "format-2-store", "format-3-store"])
     func aRewriteCutShortAfterAnyStepOpensWithEverything(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let pinned = try String(contentsOfFile: Self.fixtures + "/\(fixture).dump", encoding: .utf8)
-        // After the marker only.
-        let markerOnly = try copyOfFixture(fixture)
-        try Data("closet store, format 3\n".utf8).write(to: URL(fileURLWithPath: markerOnly + "/closet-store"))
-        let first = try ProcessTests().run(["--store", markerOnly, "dump"])
-        #expect(first.status == 0 && first.out == pinned, "\(first.err)")
-        // After the snapshot too, before the new journal: the old journal is inside the snapshot.
-        let snapshotToo = try copyOfFixture(fixture)
-        let oldJournal = try bytes(snapshotToo + "/journal")
+        // After the snapshot only: the old marker and journal beside the new snapshot (the old
+        // journal is inside it).
+        let snapshotOnly = try copyOfFixture(fixture)
+        let oldJournal = try bytes(snapshotOnly + "/journal")
+        let oldMarker = try bytes(snapshotOnly + "/closet-store")
         let added = try ProcessTests().run([
-            "--store", snapshotToo, "-c", "add clothes category=top season=fall description=later",
+            "--store", snapshotOnly, "-c", "add clothes category=top season=fall description=later",
         ])
         #expect(added.status == 0, "\(added.err)")
-        try oldJournal.write(to: URL(fileURLWithPath: snapshotToo + "/journal"))
-        let second = try ProcessTests().run(["--store", snapshotToo, "dump"])
-        #expect(second.status == 0 && second.out == pinned, "\(second.err)")
-        // And it takes the next commit as format 3.
+        try oldJournal.write(to: URL(fileURLWithPath: snapshotOnly + "/journal"))
+        try oldMarker.write(to: URL(fileURLWithPath: snapshotOnly + "/closet-store"))
+        let first = try ProcessTests().run(["--store", snapshotOnly, "dump"])
+        #expect(first.status == 0 && first.out == pinned, "\(first.err)")
+        // After the journal too, before the marker: the commit is there.
+        let beforeMarker = try copyOfFixture(fixture)
         #expect(
-            try ProcessTests().run(["--store", snapshotToo, "-c", "add clothes category=top season=fall"]).status == 0)
-        #expect(try bytes(snapshotToo + "/journal").prefix(8) == Data("CLOSETJ3".utf8))
+            try ProcessTests().run([
+                "--store", beforeMarker, "-c", "add clothes category=top season=fall description=later",
+            ]).status == 0)
+        try oldMarker.write(to: URL(fileURLWithPath: beforeMarker + "/closet-store"))
+        let second = try ProcessTests().run(["--store", beforeMarker, "dump"])
+        #expect(second.status == 0 && second.out.contains("description=\"later\""), "\(second.err)")
+        // And the next commit finishes the rewrite.
+        for store in [snapshotOnly, beforeMarker] {
+            #expect(
+                try ProcessTests().run(["--store", store, "-c", "add clothes category=top season=fall"]).status == 0)
+            #expect(try bytes(store + "/journal").prefix(8) == Data("CLOSETJ4".utf8))
+            #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 4\n")
+        }
     }
 }

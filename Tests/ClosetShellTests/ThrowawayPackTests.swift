@@ -215,7 +215,7 @@ enum Pantry {
     func reopenedStore(_ folder: String) throws -> Store {
         let copy = folder + "-reopened"
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-        for file in ["closet-store", "journal"] {
+        for file in ["closet-store", "snapshot", "journal"] {
             try FileManager.default.copyItem(atPath: folder + "/" + file, toPath: copy + "/" + file)
         }
         return try DurableStore(path: copy, tables: Pantry.pack.tables) { _ in }

@@ -17,6 +17,24 @@ func markedStore(at path: String) throws {
     try Data(DurableStore.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
 }
 
+/// A copy of a store's marker and snapshot, with `journal` as its journal.
+func copyOfStore(_ source: String, to path: String, journal: [UInt8]) throws {
+    try markedStore(at: path)
+    try FileManager.default.copyItem(atPath: source + "/snapshot", toPath: path + "/snapshot")
+    try Data(journal).write(to: URL(fileURLWithPath: path + "/journal"))
+}
+
+/// A format-4 journal with both commit points set back to its first `transactions` records
+/// (ending at `end`): the state a crash leaves when the next record was being written.
+func withCommitPoint(_ journal: [UInt8], transactions: Int, end: Int) throws -> [UInt8] {
+    let header = try #require(StoreFormat.readJournalHeader(journal))
+    let point = StoreFormat.commitPoint(
+        StoreFormat.CommitPoint(transactions: transactions, end: end), generation: header.generation)
+    var bytes = journal
+    bytes.replaceSubrange(StoreFormat.journalHeaderSize..<StoreFormat.recordsStart, with: point + point)
+    return bytes
+}
+
 /// Clothes (the app's mocks unless given) committed and compacted into a snapshot.
 func compactedStore(at path: String, holding clothes: [Clothes] = MockWardrobe().allClothes) throws
     -> DurableWardrobe
@@ -58,7 +76,7 @@ func open(_ path: String) throws -> (DurableWardrobe, [String]) {
 /// How many records a store's journal holds (the next one is numbered one more).
 func recordCount(_ path: String) throws -> UInt32 {
     let bytes = try POSIXFile.readAll(path + "/journal")!
-    let records = try FormatThree.readRecords(bytes, from: FormatThree.journalHeaderSize, sequence: 1) { _, reader in
+    let records = try StoreFormat.readRecords(bytes, from: StoreFormat.recordsStart, sequence: 1) { _, reader in
         reader.position = reader.end
     }
     return UInt32(records.transactions)
@@ -155,11 +173,11 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         for clothes in many { try store.save(clothes: clothes) }
         try store.commit()
         // Straight into the snapshot: the journal is an empty one following it.
-        #expect(POSIXFile.size(path + "/journal") == FormatThree.journalHeaderSize)
+        #expect(POSIXFile.size(path + "/journal") == StoreFormat.recordsStart)
         #expect((POSIXFile.size(path + "/snapshot") ?? 0) > 1_500 * 20)
         try store.save(clothes: mocks.top1)
         try store.commit()
-        #expect(POSIXFile.size(path + "/journal")! > FormatThree.journalHeaderSize)
+        #expect(POSIXFile.size(path + "/journal")! > StoreFormat.recordsStart)
         let (reopened, _) = try open(path)
         // (Instants are stored to the millisecond: compare what identifies each row.)
         #expect(reopened.fetchAllClothes().map(\.id) == (many + [mocks.top1]).map(\.id))
@@ -237,30 +255,48 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         return (path, firstLength)
     }
 
+    /// A crash while the second commit was being written: its record torn at any byte, the
+    /// commit point still at the first. Readers see the first commit; the next commit lands
+    /// on a clean end.
     @Test func aTornLastRecordIsDroppedAtEveryByteOffset() throws {
         let (path, firstLength) = try twoTransactions()
-        let full = try POSIXFile.readAll(path + "/journal")!
+        let full = try withCommitPoint(
+            try POSIXFile.readAll(path + "/journal")!, transactions: 1, end: firstLength)
         for cut in firstLength..<full.count {
             let copy = temporaryStore()
-            try markedStore(at: copy)
-            try Data(full[0..<cut]).write(to: URL(fileURLWithPath: copy + "/journal"))
-            let (store, notices) = try open(copy)
+            try copyOfStore(path, to: copy, journal: Array(full[0..<cut]))
+            let (store, _) = try open(copy)
             #expect(store.fetchAllClothes() == [mocks.top1], "cut at \(cut)")
-            #expect(notices.count == (cut == firstLength ? 0 : 1), "cut at \(cut)")
-            // The tail was cut off, so the next commit lands on a clean end.
             try store.save(clothes: mocks.shoes1)
             try store.commit()
+            #expect(try open(copy).0.fetchAllClothes() == [mocks.top1, mocks.shoes1], "cut at \(cut)")
         }
     }
 
-    @Test func aFlippedBitInTheChecksumDropsThatRecordOnly() throws {
+    /// The same cuts with the commit point at the second commit: a journal cut short, which
+    /// loses a commit that was reported as saved. Refused, nothing changed.
+    @Test func aJournalCutBelowItsCommitPointIsRefusedAtEveryByteOffset() throws {
+        let (path, _) = try twoTransactions()
+        let full = try POSIXFile.readAll(path + "/journal")!
+        for cut in 0..<full.count {
+            let copy = temporaryStore()
+            try copyOfStore(path, to: copy, journal: Array(full[0..<cut]))
+            #expect(throws: DurableStore.OpenError.self, "cut at \(cut)") { try open(copy) }
+            #expect(try POSIXFile.readAll(copy + "/journal")! == Array(full[0..<cut]))
+        }
+    }
+
+    /// A flipped bit in a record the commit point covers is damage, even in the last one.
+    @Test func aFlippedBitInACommittedRecordIsDamage() throws {
         let (path, firstLength) = try twoTransactions()
         var bytes = try POSIXFile.readAll(path + "/journal")!
         bytes[firstLength + 4] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
-        let (store, notices) = try open(path)
-        #expect(store.fetchAllClothes() == [mocks.top1])
-        #expect(notices.first?.contains("checksum") == true)
+        #expect {
+            try open(path)
+        } throws: { error in
+            "\(error)".contains("at byte \(firstLength) of its journal: a record header whose checksum does not match")
+        }
     }
 
     /// Appends a complete record with a valid checksum whose payload this build cannot decode.
@@ -271,7 +307,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         payload.u32(1)
         JournalFormat.encode(put(mocks.shoes1), into: &payload)
         payload.bytes[payload.bytes.count - 1] ^= 0xFF  // the row's last byte: no valid picture tag
-        bytes += FormatThree.seal(payload.bytes, sequence: try recordCount(path) + 1)
+        bytes += StoreFormat.seal(payload.bytes, sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
         return offset
     }
@@ -281,7 +317,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         let offset = try appendUndecodableRecord(to: path)
         // A later committed transaction must not be lost either.
         var bytes = try POSIXFile.readAll(path + "/journal")!
-        bytes += FormatThree.record([put(mocks.shoes1)], sequence: try recordCount(path) + 1)
+        bytes += StoreFormat.record([put(mocks.shoes1)], sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
         do {
             _ = try open(path)
@@ -312,13 +348,59 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(throws: DurableStore.OpenError.self) { try open(path) }
     }
 
-    @Test func anEmptyJournalFileOpensEmpty() throws {
+    /// A format-3 store never written to has only its marker, and may have an empty journal.
+    @Test func anOlderStoreWithAnEmptyJournalFileOpensEmpty() throws {
         let path = temporaryStore()
-        try markedStore(at: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data("closet store, format 3\n".utf8).write(to: URL(fileURLWithPath: path + "/closet-store"))
         _ = FileManager.default.createFile(atPath: path + "/journal", contents: Data())
         let (store, notices) = try open(path)
         #expect(store.clothesCount == 0)
         #expect(notices.isEmpty)
+    }
+
+    /// Issue 22: a store made by this build has committed from its first open on (an empty
+    /// snapshot, a journal following it), so a journal deleted, emptied or cut to a record
+    /// boundary is damage, not an empty store; so are both files deleted.
+    @Test func aJournalOnlyStoreLosesNothingSilently() throws {
+        let path = temporaryStore()
+        let (store, _) = try open(path)
+        for clothes in [mocks.top1, mocks.top2, mocks.bottom1] {
+            try store.save(clothes: clothes)
+            try store.commit()
+        }
+        let journal = try POSIXFile.readAll(path + "/journal")!
+        let damages: [(String, (String) throws -> Void)] = [
+            ("its journal is missing", { try FileManager.default.removeItem(atPath: $0 + "/journal") }),
+            ("its journal is cut short (0 bytes)", { try Data().write(to: URL(fileURLWithPath: $0 + "/journal")) }),
+            (
+                "its journal is cut short (7 bytes)",
+                { try Data(journal.prefix(7)).write(to: URL(fileURLWithPath: $0 + "/journal")) }
+            ),
+            (
+                "3 committed transactions end at byte \(journal.count), but its whole records end at byte \(StoreFormat.recordsStart)",
+                {
+                    try Data(journal.prefix(StoreFormat.recordsStart)).write(to: URL(fileURLWithPath: $0 + "/journal"))
+                }
+            ),
+            (
+                "its snapshot and its journal are missing",
+                {
+                    try FileManager.default.removeItem(atPath: $0 + "/journal")
+                    try FileManager.default.removeItem(atPath: $0 + "/snapshot")
+                }
+            ),
+        ]
+        for (expected, damage) in damages {
+            let copy = temporaryStore()
+            try copyOfStore(path, to: copy, journal: journal)
+            try damage(copy)
+            #expect {
+                try open(copy)
+            } throws: { error in
+                "\(error)".contains(expected) && "\(error)".contains("closet recover")
+            }
+        }
     }
 
     @Test func aSnapshotWhoseJournalWasDeletedIsRefused() throws {
@@ -391,7 +473,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 
     func appendRecord(_ operations: [EncodedOperation], to path: String) throws {
         var bytes = try POSIXFile.readAll(path + "/journal")!
-        bytes += FormatThree.record(operations, sequence: try recordCount(path) + 1)
+        bytes += StoreFormat.record(operations, sequence: try recordCount(path) + 1)
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/journal"))
     }
 
@@ -508,7 +590,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0 || message.contains("is in use by process"), "\(message)")
             }
-            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 3\n")
+            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 4\n")
         }
     }
 

@@ -164,12 +164,12 @@ import Testing
         // Bytes of the body changed one at a time (as if the checksum had been made good
         // again): the section's checks refuse what does not add up, and nothing traps.
         var refused = 0
-        for position in stride(from: FormatThree.snapshotHeaderSize, to: bytes.count, by: 3) {
+        for position in stride(from: StoreFormat.snapshotHeaderSize, to: bytes.count, by: 3) {
             var damaged = bytes
             damaged[position] ^= 0x5A
             let tables = Tables(Wardrobe.pack.tables)
             do throws(ByteReader.Malformed) {
-                try FormatThree.loadSnapshot(damaged, into: tables)
+                try StoreFormat.loadSnapshot(damaged, into: tables)
             } catch {
                 refused += 1
             }

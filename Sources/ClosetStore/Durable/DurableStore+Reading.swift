@@ -59,6 +59,11 @@ extension DurableStore {
             }
             let journal = try read("journal")
             next.journal = journal?.identity
+            // A store whose marker names this format always has a snapshot (`create` and
+            // `upgrade` write it before the marker, compaction replaces it by a rename).
+            if !markerIsOld, next.snapshot == nil {
+                throw damaged(journal == nil ? "its snapshot and its journal are missing" : "its snapshot is missing")
+            }
             if let mismatch = try loadJournal(journal?.bytes, into: &next) {
                 // Compaction happens under the write lock: with the lock free (or ours), a
                 // mismatch read twice is no compaction in progress. Otherwise wait it out.
@@ -78,45 +83,58 @@ extension DurableStore {
         }
     }
 
-    /// Verifies and loads a snapshot; returns its generation and checksum. A format-3
+    /// Verifies and loads a snapshot; returns its generation and checksum. A format-3 or 4
     /// snapshot is read in place from the mapping (tables decode rows as they are asked for).
-    func loadSnapshot(_ mapped: MappedFile) throws(StoreError) -> FormatThree.SnapshotLink {
-        let memory = mapped.memory
-        let magic = Array(memory.prefix(8))
-        if magic == FormatThree.snapshotMagic {
-            let header: FormatThree.SnapshotHeader
-            do {
-                header = try FormatThree.verifySnapshot(memory: memory) {
-                    mapped.checksum(from: FormatThree.snapshotHeaderSize)
-                }
-            } catch {
-                switch error {
-                case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
-                case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
-                case .body: throw damaged("its snapshot fails its checksum (somewhere in bytes 32-\(memory.count - 1))")
-                }
-            }
-            guard header.generation <= Self.maximumGeneration else {
-                throw damaged("its snapshot's generation \(header.generation) is out of range")
-            }
-            do {
-                try FormatThree.loadSnapshot(memory: memory, owner: mapped, into: tables)
-            } catch {
-                throw damaged("its snapshot passes its checksum but cannot be read")
-            }
-            return header.link
+    func loadSnapshot(_ mapped: MappedFile) throws(StoreError) -> StoreFormat.SnapshotLink {
+        guard let header = try verifiedSnapshot(mapped) else { return try loadLegacySnapshot(Array(mapped.memory)) }
+        if header.format == 3 { legacyFiles = true }
+        guard header.generation <= Self.maximumGeneration else {
+            throw damaged("its snapshot's generation \(header.generation) is out of range")
         }
-        return try loadLegacySnapshot(Array(memory))
+        do {
+            try StoreFormat.loadSnapshot(memory: mapped.memory, header: header, owner: mapped, into: tables)
+        } catch {
+            throw damaged("its snapshot passes its checksum but cannot be read")
+        }
+        return header.link
+    }
+
+    /// The header of a format-3 or 4 snapshot whose every block passes its checksum; nil for
+    /// an older format (or a file that is no snapshot).
+    func verifiedSnapshot(_ mapped: MappedFile) throws(StoreError) -> StoreFormat.SnapshotHeader? {
+        let memory = mapped.memory
+        let header: StoreFormat.SnapshotHeader
+        do throws(StoreFormat.SnapshotProblem) {
+            guard try StoreFormat.snapshotHeader(memory: memory) != nil else { return nil }
+            header = try StoreFormat.verifySnapshot(memory: memory) { range, size in
+                mapped.blockChecksums(range, size: size)
+            }
+        } catch {
+            switch error {
+            case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
+            case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
+            case .blockChecksums: throw damaged("the block checksums at the end of its snapshot fail their checksum")
+            case .blocks(let blocks):
+                let found = (try? StoreFormat.snapshotHeader(memory: memory)) ?? nil
+                let ranges = found.map { header in
+                    blocks.prefix(3).map { "\(header.block($0).lowerBound)-\(header.block($0).upperBound - 1)" }
+                }
+                let more = blocks.count > 3 ? " and \(blocks.count - 3) more block\(blocks.count == 4 ? "" : "s")" : ""
+                throw damaged(
+                    "its snapshot fails its checksum in bytes \((ranges ?? []).joined(separator: ", "))\(more)")
+            }
+        }
+        return header
     }
 
     /// Formats 1 and 2, or a file that is no snapshot at all.
-    func loadLegacySnapshot(_ bytes: [UInt8]) throws(StoreError) -> FormatThree.SnapshotLink {
+    func loadLegacySnapshot(_ bytes: [UInt8]) throws(StoreError) -> StoreFormat.SnapshotLink {
         switch JournalFormat.layout(bytes, journal: false) {
         case .formatOne, .formatTwo:
             legacyFiles = true
             do {
                 let generation = try JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)
-                return FormatThree.SnapshotLink(generation: generation, checksum: 0)
+                return StoreFormat.SnapshotLink(generation: generation, checksum: 0)
             } catch {
                 switch error {
                 case .damaged: throw damaged("its snapshot fails its checksum")
@@ -135,21 +153,27 @@ extension DurableStore {
     func loadJournal(_ bytes: [UInt8]?, into view: inout View) throws(StoreError) -> String? {
         let snapshot = view.snapshotLink
         guard let bytes else {
-            // No journal: a new store (made before its first commit), or a format-1/2 one
-            // whose journal was never started. Beside a format-3 snapshot it was deleted.
-            if let snapshot, snapshot.checksum != 0 {
+            // No journal: a format-1/2 store whose journal was never started, or an upgrade to
+            // format 4 cut after its snapshot (the old marker is still there, the snapshot is
+            // new). Beside any other format-3 or 4 snapshot it was deleted.
+            let upgradeCut = markerIsOld && !legacyFiles
+            if let snapshot, snapshot.checksum != 0, !upgradeCut {
                 return "its journal is missing (the snapshot is generation \(snapshot.generation))"
             }
             view.generation = snapshot?.generation ?? 0
             return nil
         }
-        if bytes.count >= 8, Array(bytes[0..<8]) == FormatThree.journalMagic {
-            guard let header = FormatThree.readJournalHeader(bytes) else {
+        let magic = Array(bytes.prefix(8))
+        if magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic {
+            guard let header = StoreFormat.readJournalHeader(bytes) else {
+                if bytes.count < StoreFormat.journalHeaderSize {
+                    throw damaged("its journal is cut short (\(bytes.count) bytes)")
+                }
                 throw damaged("the header of its journal (bytes 0-35) fails its checksum")
             }
             guard header.generation <= Self.maximumGeneration, header.follows.generation <= Self.maximumGeneration
             else { throw damaged("its journal's generation \(header.generation) is out of range") }
-            view.journalFormat = 3
+            view.journalFormat = header.format
             view.generation = header.generation
             view.follows = header.follows
             if let snapshot, header.generation <= snapshot.generation {
@@ -158,21 +182,48 @@ extension DurableStore {
                 return nil
             }
             guard header.follows == (snapshot ?? .none) else {
-                let found = snapshot.map { "generation \($0.generation) (checksum \(FormatThree.hex($0.checksum)))" }
+                let found = snapshot.map { "generation \($0.generation) (checksum \(StoreFormat.hex($0.checksum)))" }
                 return
                     "its journal (generation \(header.generation)) follows \(header.follows), but the snapshot is \(found ?? "missing")"
             }
+            // Format 4: how far its commits reach (checked against the records below).
+            var committed: StoreFormat.CommitPoint?
+            if header.format == 4 {
+                guard bytes.count >= StoreFormat.recordsStart else {
+                    throw damaged("its journal is cut short (\(bytes.count) bytes)")
+                }
+                guard let point = StoreFormat.readCommitPoint(bytes, generation: header.generation) else {
+                    throw damaged("both commit points of its journal (bytes 36-83) fail their checksums")
+                }
+                committed = point
+            } else {
+                legacyFiles = true
+            }
             view.journalSkipped = false
             let tables = tables
-            let records: FormatThree.Records
+            let records: StoreFormat.Records
             do {
-                records = try FormatThree.readRecords(bytes, from: FormatThree.journalHeaderSize, sequence: 1) {
+                records = try StoreFormat.readRecords(bytes, from: header.recordsStart, sequence: 1) {
                     count, reader throws(ByteReader.Malformed) in
                     try JournalFormat.applyOperations(count, from: &reader, to: tables)
                 }
             } catch {
                 throw damaged(
                     "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
+            }
+            if case .damaged(let at, let reason) = records.end {
+                throw damaged("at byte \(at) of its journal: \(reason)")
+            }
+            if let committed, records.validLength < committed.end || records.transactions < committed.transactions {
+                // Returned, not thrown: read again first, as a writer may have recorded a
+                // commit after this read began.
+                if case .tornTail(let at, let reason) = records.end, at < committed.end {
+                    return
+                        "at byte \(at) of its journal: \(reason), in a transaction that was committed (its commit point reaches byte \(committed.end))"
+                }
+                let missing = committed.transactions - records.transactions
+                return
+                    "its journal is cut short: \(committed.transactions) committed transaction\(committed.transactions == 1 ? "" : "s") end at byte \(committed.end), but its whole records end at byte \(records.validLength) (\(max(missing, 0)) transaction\(missing == 1 ? "" : "s") missing)"
             }
             view.validLength = records.validLength
             view.transactions = records.transactions
@@ -186,9 +237,9 @@ extension DurableStore {
         }
         // A format-3 journal whose magic lost a bit reads as an older format, whose records
         // would then all look torn: its header's checksum, taken with the right magic, tells.
-        if bytes.count >= FormatThree.journalHeaderSize {
-            let repaired = FormatThree.journalMagic + bytes[8..<FormatThree.journalHeaderSize]
-            if Array(bytes[0..<8]) != FormatThree.journalMagic, FormatThree.readJournalHeader(repaired) != nil {
+        if bytes.count >= StoreFormat.journalHeaderSize {
+            for magic in [StoreFormat.journalMagic, StoreFormat.formatThreeJournalMagic]
+            where StoreFormat.readJournalHeader(magic + bytes[8..<StoreFormat.journalHeaderSize]) != nil {
                 throw damaged("the magic of its journal (bytes 0-7) is damaged")
             }
         }
@@ -274,17 +325,18 @@ extension DurableStore {
     func catchUp() throws(StoreError) {
         guard filesChanged else { return }
         do throws(StoreError) {
-            if view.journalFormat == 3, !view.journalSkipped, Self.identity(path + "/snapshot") == view.snapshot,
+            if view.journalFormat >= 3, !view.journalSkipped, Self.identity(path + "/snapshot") == view.snapshot,
                 let current = Self.identity(path + "/journal"), let known = view.journal,
                 current.device == known.device, current.inode == known.inode, current.size >= view.validLength,
                 let journal = try read("journal"),
-                FormatThree.readJournalHeader(journal.bytes)
-                    == FormatThree.JournalHeader(generation: view.generation, follows: view.follows)
+                StoreFormat.readJournalHeader(journal.bytes)
+                    == StoreFormat.JournalHeader(
+                        generation: view.generation, follows: view.follows, format: view.journalFormat)
             {
                 let tables = tables
-                let records: FormatThree.Records
+                let records: StoreFormat.Records
                 do {
-                    records = try FormatThree.readRecords(
+                    records = try StoreFormat.readRecords(
                         journal.bytes, from: view.validLength, sequence: view.nextSequence
                     ) { count, reader throws(ByteReader.Malformed) in
                         try JournalFormat.applyOperations(count, from: &reader, to: tables)

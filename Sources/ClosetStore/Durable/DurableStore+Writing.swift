@@ -58,13 +58,12 @@ extension DurableStore {
             }
             if journal < 0 { journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY) }
             if let torn = view.tornTail, let size = view.journal?.size, size > view.validLength {
+                // Said before the cut, so a cut that fails is still reported.
+                report(tornTailNotice(torn, dropping: size - view.validLength))
                 guard ftruncate(journal, off_t(view.validLength)) == 0 else {
                     throw POSIXFile.failure("cannot truncate", path + "/journal")
                 }
                 try POSIXFile.sync(journal, path: path + "/journal")
-                report(
-                    "store '\(path)': dropped \(size - view.validLength) bytes at the end of the journal (\(torn.reason) at byte \(torn.at)): a transaction that never finished committing"
-                )
                 view.tornTail = nil
                 view.journal = Self.identity(path + "/journal")
             }
@@ -81,6 +80,24 @@ extension DurableStore {
         }
     }
 
+    /// What a writer says when it cuts a torn tail. A format-4 journal's commit point reaches
+    /// no further than the whole records (else the store is refused as cut short), so the tail
+    /// was never reported as saved; an older journal cannot tell a crash's torn write from a
+    /// journal cut short, and says so.
+    func tornTailNotice(_ torn: (at: Int, reason: String), dropping count: Int) -> String {
+        let headers =
+            (try? POSIXFile.readAll(path + "/journal")).flatMap { $0 }.map { bytes in
+                StoreFormat.recordHeaders(in: bytes, from: view.validLength)
+            } ?? 0
+        let started = "\(headers) record\(headers == 1 ? "" : "s") begun in them"
+        let what =
+            view.journalFormat == StoreFormat.currentFormat
+            ? "a transaction that never finished committing (it was never reported as saved)"
+            : "a transaction that never finished committing, or a journal cut short: commits reported as saved may be among them"
+        return
+            "store '\(path)': dropped \(count) bytes at the end of the journal from byte \(view.validLength) (\(torn.reason) at byte \(torn.at); \(started)): \(what)"
+    }
+
     func releaseWriting() {
         if journal >= 0 {
             close(journal)
@@ -89,17 +106,17 @@ extension DurableStore {
         lock.release()
     }
 
-    func startJournal(generation: UInt64, follows: FormatThree.SnapshotLink) throws(POSIXFile.Failure) {
+    func startJournal(generation: UInt64, follows: StoreFormat.SnapshotLink) throws(POSIXFile.Failure) {
         let journalPath = path + "/journal"
-        let header = FormatThree.JournalHeader(generation: generation, follows: follows)
-        try POSIXFile.replace(journalPath, with: FormatThree.journalHeader(header), directory: path)
+        let header = StoreFormat.JournalHeader(generation: generation, follows: follows)
+        try POSIXFile.replace(journalPath, with: StoreFormat.journalHeader(header), directory: path)
         if journal >= 0 { close(journal) }
         journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
-        view.journalFormat = 3
+        view.journalFormat = header.format
         view.journalSkipped = false
         view.generation = generation
         view.follows = follows
-        view.validLength = FormatThree.journalHeaderSize
+        view.validLength = header.recordsStart
         view.transactions = 0
         view.nextSequence = 1
         view.tornTail = nil
@@ -139,7 +156,7 @@ extension DurableStore {
         }
         if needsUpgrade { try upgrade() }
         if let frames {
-            try append(FormatThree.record(frames, sequence: view.nextSequence))
+            try append(StoreFormat.record(frames, sequence: view.nextSequence))
         } else {
             try commitAsSnapshot()
         }
@@ -168,7 +185,7 @@ extension DurableStore {
     /// record goes to the journal as usual.
     func commitAsSnapshot() throws(StoreError) {
         let generation = max(view.generation, 1)
-        let link: FormatThree.SnapshotLink
+        let link: StoreFormat.SnapshotLink
         do {
             link = try writeSnapshot(generation: generation, committed: false)
         } catch {
@@ -176,7 +193,7 @@ extension DurableStore {
                 "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
             )
             nextCompactionAttempt = view.validLength + Self.compactionFloor
-            try append(FormatThree.record(tables.framePendingOperations(), sequence: view.nextSequence))
+            try append(StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence))
             return
         }
         do {
@@ -206,19 +223,35 @@ extension DurableStore {
         view.validLength += record.count
         view.transactions += 1
         view.nextSequence &+= 1
+        // The record is durable: record how far commits reach, in the point this count selects
+        // (the other keeps the previous one). Not synced on its own: a point lost in a crash
+        // only lags, and the next commit's sync writes it; one that fails is caught there too.
+        if view.journalFormat == StoreFormat.currentFormat {
+            let point = StoreFormat.commitPoint(
+                StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
+                generation: view.generation)
+            let offset = StoreFormat.commitPointOffset(transactions: view.transactions)
+            let written = point.withUnsafeBytes { pwrite(journal, $0.baseAddress, $0.count, off_t(offset)) }
+            if written != point.count {
+                broken =
+                    "the journal's commit point could not be written (\(String(cString: strerror(errno)))); reopen the store"
+            }
+        }
         view.journal = Self.identity(journalPath)
     }
 
-    /// A format-1 or 2 store is rewritten as format 3 before its first new commit: the marker
-    /// first (an older closet then refuses the store by name), then the committed state as a
-    /// format-3 snapshot and a fresh journal following it. A crash at any point leaves files
-    /// this build reads; what is not committed yet is not in the snapshot.
+    /// A format-1, 2 or 3 store is rewritten as format 4 before its first new commit: the
+    /// committed state as a format-4 snapshot, a fresh journal following it, then the marker
+    /// (older closets refuse the new files by their magic: `made by a newer closet`). A crash
+    /// at any point leaves files this build reads; what is not committed yet is not in the
+    /// snapshot.
     func upgrade() throws(StoreError) {
         do {
-            try POSIXFile.replace(path + "/" + Self.markerName, with: Self.markerContents, directory: path)
             let generation = max(view.generation, view.snapshotLink?.generation ?? 0, 1)
             let link = try writeSnapshot(generation: generation, committed: true)
             try startJournal(generation: generation + 1, follows: link)
+            // Last: a store whose marker names this format always has both files.
+            try POSIXFile.replace(path + "/" + Self.markerName, with: Self.markerContents, directory: path)
         } catch {
             throw StoreError(error.description)
         }
@@ -244,9 +277,9 @@ extension DurableStore {
     }
 
     func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)
-        -> FormatThree.SnapshotLink
+        -> StoreFormat.SnapshotLink
     {
-        let (bytes, header) = FormatThree.snapshot(tables.all, generation: generation, committed: committed)
+        let (bytes, header) = StoreFormat.snapshot(tables.all, generation: generation, committed: committed)
         try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
         view.snapshotLength = bytes.count
         view.snapshotLink = header.link

@@ -9,8 +9,9 @@ import Foundation
 /// the blobs. Rows live in typed tables, read in place from the mapped snapshot until a
 /// statement needs them all (`SnapshotRows`, `LazyRows`); a commit appends one checksummed record
 /// holding the net change and syncs it before returning, so a reported success survives a
-/// crash. Files are in format 3 (`FormatThree`); formats 1 and 2 are read and rewritten as 3
-/// by the first commit.
+/// crash. Files are in format 4 (`StoreFormat`); formats 1 to 3 are read and rewritten as 4
+/// by the first commit. A store is made with an empty snapshot and a journal following it, so
+/// from its first open on a missing, emptied or shortened file is damage, never an empty store.
 ///
 /// Many processes share a store. Opening and reading take no lock: a reader reads the
 /// snapshot and the journal's whole records, checking that the journal follows that very
@@ -24,7 +25,7 @@ public final class DurableStore: Store {
     /// is refused and left alone.
     public static let markerName = "closet-store"
     /// The newest store format this build reads and writes; the marker names a store's format.
-    public static let formatVersion = 3
+    public static let formatVersion = 4
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
     /// Compact once replaying the journal costs more than reading the snapshot and this floor:
@@ -85,17 +86,17 @@ public final class DurableStore: Store {
     struct View {
         var journal: FileIdentity?
         var snapshot: FileIdentity?
-        /// 1, 2 or 3; 3 for a store with no journal yet.
-        var journalFormat = 3
+        /// 1 to 4; 4 for a store with no journal yet.
+        var journalFormat = StoreFormat.currentFormat
         var generation: UInt64 = 0
-        var follows = FormatThree.SnapshotLink.none
+        var follows = StoreFormat.SnapshotLink.none
         var validLength = 0
         var transactions = 0
         var nextSequence: UInt32 = 1
         var tornTail: (at: Int, reason: String)?
         var snapshotLength = 0
         /// The snapshot's generation and checksum (checksum 0 for formats 1 and 2).
-        var snapshotLink: FormatThree.SnapshotLink?
+        var snapshotLink: StoreFormat.SnapshotLink?
         /// The journal is already inside the snapshot (or missing): a writer starts a new one.
         var journalSkipped = true
     }
@@ -119,6 +120,7 @@ public final class DurableStore: Store {
         let lock = StoreLock(folder: path)
         self.lock = lock
         var format = try Self.prepareDirectory(path)
+        tables = Tables(schemas)
         if format == nil {
             do {
                 try lock.acquire(timeout: busyTimeout)
@@ -126,14 +128,13 @@ public final class DurableStore: Store {
                 throw OpenError(description: Self.lockMessage(error, path: path, timeout: busyTimeout))
             }
             defer { lock.release() }
-            format = try Self.writeMarker(path)
+            format = try Self.create(path, tables: tables)
         }
         do {
             files = try BlobFiles(directory: path + "/images")
         } catch {
             throw OpenError(description: error.description)
         }
-        tables = Tables(schemas)
         markerIsOld = (format ?? Self.formatVersion) < Self.formatVersion
         lockedBlobs = LockingBlobs(files: files, store: self)
         do throws(StoreError) {
@@ -142,17 +143,8 @@ public final class DurableStore: Store {
             throw OpenError(description: error.description)
         }
         tables.onFirstChange { [unowned self] in self.beginWriting() }
-        // A torn tail left by a crash is cut now if no writer is at work (one may be
-        // appending that very record); otherwise the next writer cuts it.
-        if view.tornTail != nil, (try? lock.acquire(timeout: 0)) != nil {
-            defer { releaseWriting() }
-            do throws(StoreError) {
-                try catchUp()
-                try prepareForWriting()
-            } catch {
-                throw OpenError(description: error.description)
-            }
-        }
+        // A torn tail left by a crash is not cut here: only a writer cuts, after saying so
+        // (`prepareForWriting`); readers read the whole records before it.
     }
 
     deinit {
@@ -170,8 +162,8 @@ public final class DurableStore: Store {
     }
 
     /// Checks an existing store's marker and returns its format, or makes sure the folder is
-    /// one to set up (new, or empty but for what a cut creation leaves: the marker's temporary
-    /// file and the lock) and returns nil: the marker is then written under the lock.
+    /// one to set up (new, or empty but for what a cut creation leaves) and returns nil: the
+    /// store is then made under the lock.
     static func prepareDirectory(_ path: String) throws(OpenError) -> Int? {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -200,19 +192,52 @@ public final class DurableStore: Store {
         // The marker may have appeared since this folder was made: another process set the
         // store up at the same moment.
         if contents.contains(markerName) { return try checkMarker(marker, store: path) }
-        guard contents.allSatisfy({ $0 == markerName + ".tmp" || $0 == "lock" }) else {
+        guard isCutCreation(path, contents: contents) else {
+            let files = contents.contains("journal") || contents.contains("snapshot")
             throw OpenError(
-                description: "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
+                description: files
+                    ? "'\(path)' is not a closet store: it holds a journal or a snapshot but no '\(markerName)' file; nothing in it was changed; 'closet recover \(path)' copies what it holds into a new store"
+                    : "'\(path)' is not a closet store (it holds other files); nothing in it was changed")
         }
         chmod(path, 0o700)  // an adopted empty folder becomes private too
         return nil
     }
 
-    /// Writes the marker of a new store (under the lock, so two first opens cannot race).
-    static func writeMarker(_ path: String) throws(OpenError) -> Int {
+    /// What a creation cut short leaves, and nothing else: temporary files, the lock, an empty
+    /// `images`, the first snapshot (generation 1, written only by a creation, so empty) and a
+    /// journal with no records. A store whose marker was deleted is never taken for one.
+    static func isCutCreation(_ path: String, contents: [String]) -> Bool {
+        for name in contents {
+            switch name {
+            case markerName + ".tmp", "lock", "snapshot.tmp", "journal.tmp": continue
+            case "images":
+                guard ((try? FileManager.default.contentsOfDirectory(atPath: path + "/images")) ?? ["?"]).isEmpty
+                else { return false }
+            case "snapshot":
+                guard let bytes = try? POSIXFile.readAll(path + "/snapshot"),
+                    let header = bytes.withUnsafeBytes({ try? StoreFormat.snapshotHeader(memory: $0) }),
+                    header.format == 4, header.generation == 1
+                else { return false }
+            case "journal":
+                guard let size = POSIXFile.size(path + "/journal"), size <= StoreFormat.recordsStart else {
+                    return false
+                }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// Makes a new store (under the lock, so two first opens cannot race): an empty snapshot,
+    /// a journal following it, and the marker last, so a store with a marker always has both.
+    static func create(_ path: String, tables: Tables) throws(OpenError) -> Int {
         let marker = path + "/" + markerName
         if FileManager.default.fileExists(atPath: marker) { return try checkMarker(marker, store: path) }
         do {
+            let (snapshot, header) = StoreFormat.snapshot(tables.all, generation: 1, committed: true)
+            try POSIXFile.replace(path + "/snapshot", with: snapshot, directory: path)
+            let journal = StoreFormat.journalHeader(StoreFormat.JournalHeader(generation: 2, follows: header.link))
+            try POSIXFile.replace(path + "/journal", with: journal, directory: path)
             try POSIXFile.replace(marker, with: markerContents, directory: path)
         } catch {
             throw OpenError(description: error.description)

@@ -92,10 +92,11 @@ public enum StoreRecovery {
             if (try? JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)) != nil {
                 return "snapshot: kept (\(bytes.count) bytes)"
             }
-        case .newer where Array(bytes.prefix(8)) == FormatThree.snapshotMagic:
-            if (try? FormatThree.verifySnapshot(bytes)) != nil {
+        case .newer
+        where [StoreFormat.snapshotMagic, StoreFormat.formatThreeSnapshotMagic].contains(Array(bytes.prefix(8))):
+            if (try? StoreFormat.verifySnapshot(bytes)) != nil {
                 do {
-                    try FormatThree.loadSnapshot(bytes, into: tables)
+                    try StoreFormat.loadSnapshot(bytes, into: tables)
                     return "snapshot: kept (\(bytes.count) bytes)"
                 } catch {
                     tables.removeAllRows()
@@ -110,8 +111,11 @@ public enum StoreRecovery {
     }
 
     private static func salvageJournal(_ bytes: [UInt8], into tables: Tables, schemas: [AnyTableSchema]) -> String {
-        let isFormatThree = Array(bytes.prefix(8)) == FormatThree.journalMagic
-        let headerSize = isFormatThree ? FormatThree.journalHeaderSize : JournalFormat.journalHeaderSize
+        let magic = Array(bytes.prefix(8))
+        let isFormatThree = magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic
+        let headerSize =
+            StoreFormat.readJournalHeader(bytes)?.recordsStart
+            ?? (magic == StoreFormat.journalMagic ? StoreFormat.recordsStart : StoreFormat.journalHeaderSize)
         var kept = 0
         var unreadable = 0
         var damaged: [String] = []
@@ -135,7 +139,7 @@ public enum StoreRecovery {
             }
             let next =
                 isFormatThree
-                ? FormatThree.validRecord(after: position, in: bytes, sequence: nil)
+                ? StoreFormat.validRecord(after: position, in: bytes, sequence: nil)
                 : JournalFormat.validRecord(after: position, in: bytes)
             damaged.append("bytes \(position)-\((next ?? bytes.count) - 1)")
             guard let next else { break }
@@ -150,8 +154,8 @@ public enum StoreRecovery {
     /// Where a whole record's payload lies, if the record at `position` passes its checksums.
     private static func wholeRecord(_ bytes: [UInt8], at position: Int, formatThree: Bool) -> Range<Int>? {
         if formatThree {
-            guard let header = FormatThree.readRecordHeader(bytes, at: position) else { return nil }
-            let start = position + FormatThree.recordHeaderSize
+            guard let header = StoreFormat.readRecordHeader(bytes, at: position) else { return nil }
+            let start = position + StoreFormat.recordHeaderSize
             guard header.length <= bytes.count - start,
                 StoreChecksum.crc32c(bytes[start..<(start + header.length)]) == header.payloadChecksum
             else { return nil }

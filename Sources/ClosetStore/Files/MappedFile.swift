@@ -63,22 +63,39 @@ final class MappedFile {
         return bytes
     }
 
-    /// CRC-32C of the bytes from `start` to the end, read through a small buffer rather than
-    /// the mapping: verifying the whole file then does not make every page of it part of this
-    /// process's memory, only the pages later read in place.
-    func checksum(from start: Int) -> UInt32? {
+    /// CRC-32C of each `size`-byte block of `range` (the last one shorter), read through a
+    /// small buffer rather than the mapping: verifying the whole file then does not make every
+    /// page of it part of this process's memory, only the pages later read in place.
+    func blockChecksums(_ range: Range<Int>, size: Int) -> [UInt32]? {
+        guard range.lowerBound >= 0, range.upperBound <= memory.count, size > 0 else { return nil }
         let chunk = 256 << 10
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
+        var checksums: [UInt32] = []
+        checksums.reserveCapacity(range.count / size + 1)
         var crc: UInt32 = 0
-        var position = start
-        while position < memory.count {
-            let count = pread(descriptor, buffer.baseAddress!, min(chunk, memory.count - position), off_t(position))
+        var inBlock = 0
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let count = pread(descriptor, buffer.baseAddress!, min(chunk, range.upperBound - position), off_t(position))
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
-            crc = StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), continuing: crc)
+            // The chunk read, cut where blocks end.
+            var offset = 0
+            while offset < count {
+                let piece = min(count - offset, size - inBlock)
+                crc = StoreChecksum.crc32c(
+                    UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + piece)]), continuing: crc)
+                offset += piece
+                inBlock += piece
+                if inBlock == size || position + offset == range.upperBound {
+                    checksums.append(crc)
+                    crc = 0
+                    inBlock = 0
+                }
+            }
             position += count
         }
-        return crc
+        return checksums
     }
 }

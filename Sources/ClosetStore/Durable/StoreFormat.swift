@@ -1,18 +1,24 @@
 import ClosetCore
 
-/// Store format 3: every header field checksummed, and the journal naming the snapshot it
-/// follows, so a missing, older or swapped file is found instead of silently opening with
-/// data gone. Checksums are CRC-32C (`StoreChecksum`). Integers are little-endian.
+/// Store format 4 (format 3 is read): every header field checksummed, the journal naming the
+/// snapshot it follows, the journal recording how far its commits reach, and the snapshot
+/// checksummed block by block. So a missing, older, swapped or shortened file is found instead
+/// of silently opening with data gone, and recovery keeps every intact block. Checksums are
+/// CRC-32C (`StoreChecksum`). Integers are little-endian.
 ///
-/// snapshot: header (32 bytes) | body
-///           header = "CLOSETS3" | generation u64 | body length u64 | crc32c(body) u32
+/// snapshot: header (32 bytes) | body | block checksums
+///           header = "CLOSETS4" | generation u64 | body length u64 | crc32c(block checksums) u32
 ///                    | crc32c(header's first 28 bytes) u32   ← the snapshot's checksum
 ///           body   = table count u32 | (name length u8 | name | section)*
 ///                    (a section is the rows framed as `RowFrame` says, and an index of
 ///                    them: `SnapshotSection`; read in place from the mapped file)
-/// journal:  header (36 bytes) | record*
-///           header = "CLOSETJ3" | generation u64 | snapshot generation u64
+///           block checksums = crc32c of each `blockSize` bytes of the body (the last one
+///                    shorter) u32 × ⌈body length / blockSize⌉
+/// journal:  header (36 bytes) | commit point A (24) | commit point B (24) | record*
+///           header = "CLOSETJ4" | generation u64 | snapshot generation u64
 ///                    | snapshot checksum u32 | 0 u32 | crc32c(first 32 bytes) u32
+///           commit point = transactions u64 | end u64
+///                    | crc32c(those 16 bytes, then the generation u64) u32 | 0 u32
 ///           record = length u32 | sequence u32 | crc32c(payload) u32
 ///                    | crc32c(record's first 12 bytes) u32 | payload
 ///           payload = operation count u32 | operation* (as format 2: `JournalFormat`)
@@ -21,12 +27,32 @@ import ClosetCore
 /// when there is none). A snapshot of generation G holds everything up to journal G: a
 /// journal not newer than the snapshot is already inside it (a compaction between its two
 /// renames) and is skipped. Records are numbered from 1, so one out of place is found too.
-enum FormatThree {
-    static let journalMagic = Array("CLOSETJ3".utf8)
-    static let snapshotMagic = Array("CLOSETS3".utf8)
+///
+/// The commit points say how many transactions were committed and where they end. After a
+/// record is synced, the writer records that in the point the new count selects (count mod 2),
+/// so a point never names a record that is not durable, and a point torn by a crash leaves the
+/// other one, a commit behind. A journal whose whole records end before its point is cut
+/// short: damage, never an older store. Records after the point are whole commits whose point
+/// was not written yet, or the torn tail of one that never finished.
+///
+/// Format 3 had the same header and records under "CLOSETJ3" without commit points, and one
+/// checksum over the snapshot's body instead of one per block.
+enum StoreFormat {
+    /// The format written now (the marker's, the journal's and the snapshot's).
+    static let currentFormat = 4
+    static let journalMagic = Array("CLOSETJ4".utf8)
+    static let snapshotMagic = Array("CLOSETS4".utf8)
+    static let formatThreeJournalMagic = Array("CLOSETJ3".utf8)
+    static let formatThreeSnapshotMagic = Array("CLOSETS3".utf8)
     static let journalHeaderSize = 36
+    static let commitPointSize = 24
+    /// Where a format-4 journal's records start: after the header and both commit points.
+    static let recordsStart = journalHeaderSize + 2 * commitPointSize
     static let recordHeaderSize = 16
     static let snapshotHeaderSize = 32
+    /// The snapshot's body is checksummed in blocks of this many bytes: a damaged block costs
+    /// recovery the rows in it, not the whole snapshot.
+    static let blockSize = 32 << 10
 
     /// What a journal says of the snapshot under it.
     struct SnapshotLink: Equatable, CustomStringConvertible {
@@ -49,28 +75,84 @@ enum FormatThree {
     struct JournalHeader: Equatable {
         var generation: UInt64
         var follows: SnapshotLink
+        /// 4, or 3 for a journal an earlier build wrote (no commit points).
+        var format = 4
+        /// Where its records start.
+        var recordsStart: Int { format == 3 ? journalHeaderSize : StoreFormat.recordsStart }
     }
 
+    /// A new journal's first bytes: its header and, for format 4, both commit points at
+    /// "nothing committed yet".
     static func journalHeader(_ header: JournalHeader) -> [UInt8] {
         var writer = ByteWriter()
-        writer.bytes = journalMagic
+        writer.bytes = header.format == 3 ? formatThreeJournalMagic : journalMagic
         writer.u64(header.generation)
         writer.u64(header.follows.generation)
         writer.u32(header.follows.checksum)
         writer.u32(0)
         writer.u32(StoreChecksum.crc32c(writer.bytes))
-        return writer.bytes
+        guard header.format != 3 else { return writer.bytes }
+        let empty = commitPoint(CommitPoint(transactions: 0, end: recordsStart), generation: header.generation)
+        return writer.bytes + empty + empty
     }
 
     /// The header, or nil when it fails its checksum (or the file is too short to hold one).
     static func readJournalHeader(_ bytes: [UInt8]) -> JournalHeader? {
-        guard bytes.count >= journalHeaderSize, Array(bytes[0..<8]) == journalMagic else { return nil }
+        guard bytes.count >= journalHeaderSize else { return nil }
+        let magic = Array(bytes[0..<8])
+        let format = magic == journalMagic ? 4 : magic == formatThreeJournalMagic ? 3 : 0
+        guard format != 0 else { return nil }
         var reader = ByteReader(bytes, from: 8, to: journalHeaderSize)
         guard let generation = try? reader.u64(), let linked = try? reader.u64(), let checksum = try? reader.u32(),
             let reserved = try? reader.u32(), let stored = try? reader.u32(),
             stored == StoreChecksum.crc32c(bytes[0..<32]), reserved == 0
         else { return nil }
-        return JournalHeader(generation: generation, follows: SnapshotLink(generation: linked, checksum: checksum))
+        return JournalHeader(
+            generation: generation, follows: SnapshotLink(generation: linked, checksum: checksum), format: format)
+    }
+
+    /// How far a journal's commits reach.
+    struct CommitPoint: Equatable {
+        var transactions: Int
+        var end: Int
+    }
+
+    /// A commit point's 24 bytes; its checksum takes in the journal's generation, so a point
+    /// copied from another journal does not pass.
+    static func commitPoint(_ point: CommitPoint, generation: UInt64) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.u64(UInt64(point.transactions))
+        writer.u64(UInt64(point.end))
+        var generationBytes = ByteWriter()
+        generationBytes.u64(generation)
+        writer.u32(StoreChecksum.crc32c(generationBytes.bytes, continuing: StoreChecksum.crc32c(writer.bytes)))
+        writer.u32(0)
+        return writer.bytes
+    }
+
+    /// Where the point for a journal's `transactions`-th commit goes.
+    static func commitPointOffset(transactions: Int) -> Int {
+        journalHeaderSize + (transactions % 2) * commitPointSize
+    }
+
+    /// The newer of the two points that pass their checksums; nil when neither does (or the
+    /// file is too short to hold them).
+    static func readCommitPoint(_ bytes: [UInt8], generation: UInt64) -> CommitPoint? {
+        guard bytes.count >= recordsStart else { return nil }
+        var best: CommitPoint?
+        for slot in 0..<2 {
+            let start = journalHeaderSize + slot * commitPointSize
+            var reader = ByteReader(bytes, from: start, to: start + commitPointSize)
+            guard let transactions = try? reader.u64(), let end = try? reader.u64(), transactions < 1 << 40,
+                end < 1 << 56, end >= UInt64(recordsStart)
+            else { continue }
+            let point = CommitPoint(transactions: Int(transactions), end: Int(end))
+            // The whole point written again must be the bytes found: checksum and reserved word.
+            guard commitPoint(point, generation: generation) == Array(bytes[start..<(start + commitPointSize)])
+            else { continue }
+            if best.map({ point.transactions > $0.transactions }) ?? true { best = point }
+        }
+        return best
     }
 
     /// One commit's record, numbered `sequence` in its journal.
@@ -192,6 +274,18 @@ enum FormatThree {
         return records
     }
 
+    /// How many record headers that pass their own checksum begin at or after `position`:
+    /// what a torn or cut tail held, for the notice that drops it.
+    static func recordHeaders(in bytes: [UInt8], from position: Int) -> Int {
+        var count = 0
+        var candidate = max(position, 0)
+        while candidate + recordHeaderSize <= bytes.count {
+            if readRecordHeader(bytes, at: candidate) != nil { count += 1 }
+            candidate += 1
+        }
+        return count
+    }
+
     /// The first whole, valid record starting after `position`, numbered at least `sequence`
     /// when one is given (a record header is 16 bytes ending in its own checksum: chance finds
     /// one in about four billion positions, and its payload must then pass its checksum too).
@@ -218,10 +312,20 @@ enum FormatThree {
     struct SnapshotHeader: Equatable {
         var generation: UInt64
         var bodyLength: Int
+        /// Format 4: CRC-32C of the block checksums; format 3: of the body.
         var bodyChecksum: UInt32
         /// The header's own checksum: what a journal names the snapshot by.
         var checksum: UInt32
+        var format = 4
         var link: SnapshotLink { SnapshotLink(generation: generation, checksum: checksum) }
+        var bodyEnd: Int { snapshotHeaderSize + bodyLength }
+        var blockCount: Int { format == 3 ? 1 : (bodyLength + blockSize - 1) / blockSize }
+        /// The bytes of body block `index`.
+        func block(_ index: Int) -> Range<Int> {
+            guard format != 3 else { return snapshotHeaderSize..<bodyEnd }
+            let start = snapshotHeaderSize + index * blockSize
+            return start..<min(bodyEnd, start + blockSize)
+        }
     }
 
     /// Writes every table's section (committed rows only when `committed`).
@@ -238,15 +342,24 @@ enum FormatThree {
             table.writeSnapshotSection(committed: committed, into: &writer)
         }
         let bodyLength = writer.bytes.count - snapshotHeaderSize
+        var blocks = ByteWriter()
+        blocks.bytes.reserveCapacity(4 * (bodyLength / blockSize + 1))
+        var position = snapshotHeaderSize
+        while position < writer.bytes.count {
+            let end = min(writer.bytes.count, position + blockSize)
+            blocks.u32(StoreChecksum.crc32c(writer.bytes[position..<end]))
+            position = end
+        }
         var header = ByteWriter()
         header.bytes = snapshotMagic
         header.u64(generation)
         header.u64(UInt64(bodyLength))
-        let bodyChecksum = StoreChecksum.crc32c(writer.bytes[snapshotHeaderSize...])
+        let bodyChecksum = StoreChecksum.crc32c(blocks.bytes)
         header.u32(bodyChecksum)
         let checksum = StoreChecksum.crc32c(header.bytes)
         header.u32(checksum)
         writer.bytes.replaceSubrange(0..<snapshotHeaderSize, with: header.bytes)
+        writer.bytes += blocks.bytes
         return (
             writer.bytes,
             SnapshotHeader(
@@ -256,11 +369,14 @@ enum FormatThree {
 
     enum SnapshotProblem: Error, Equatable {
         case header
-        case body
         case length
+        /// Format 4: the block checksums themselves are damaged.
+        case blockChecksums
+        /// These body blocks fail their checksums (format 3: block 0 is the whole body).
+        case blocks([Int])
     }
 
-    /// Checks a format-3 snapshot's header and body checksums.
+    /// Checks a snapshot's header and every block (tools, recovery, tests).
     static func verifySnapshot(_ bytes: [UInt8]) throws(SnapshotProblem) -> SnapshotHeader {
         let result: Result<SnapshotHeader, SnapshotProblem> = bytes.withUnsafeBytes { memory in
             do throws(SnapshotProblem) {
@@ -272,13 +388,14 @@ enum FormatThree {
         return try result.get()
     }
 
-    /// Checks the header alone; `bodyChecksum` computes the body's CRC-32C when the header
-    /// holds (the whole mapping by default).
-    static func verifySnapshot(
-        memory: UnsafeRawBufferPointer,
-        bodyChecksum: (() -> UInt32?)? = nil
-    ) throws(SnapshotProblem) -> SnapshotHeader {
-        guard memory.count >= snapshotHeaderSize, Array(memory[0..<8]) == snapshotMagic else { throw .header }
+    /// The header, its lengths checked against the file's; nil for a file that is not a
+    /// format 3 or 4 snapshot.
+    static func snapshotHeader(memory: UnsafeRawBufferPointer) throws(SnapshotProblem) -> SnapshotHeader? {
+        guard memory.count >= 8 else { return nil }
+        let magic = Array(memory[0..<8])
+        let format = magic == snapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
+        guard format != 0 else { return nil }
+        guard memory.count >= snapshotHeaderSize else { throw .header }
         func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
             T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
         }
@@ -287,35 +404,75 @@ enum FormatThree {
         let body = load(UInt32.self, 24)
         let stored = load(UInt32.self, 28)
         guard stored == StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[0..<28])) else { throw .header }
-        guard length == UInt64(memory.count - snapshotHeaderSize) else { throw .length }
-        let computed =
-            bodyChecksum.map { $0() }
-            ?? StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[snapshotHeaderSize...]))
-        guard computed == body else { throw .body }
-        return SnapshotHeader(generation: generation, bodyLength: Int(length), bodyChecksum: body, checksum: stored)
+        guard length <= UInt64(memory.count - snapshotHeaderSize) else { throw .length }
+        let header = SnapshotHeader(
+            generation: generation, bodyLength: Int(length), bodyChecksum: body, checksum: stored, format: format)
+        let expected = header.bodyEnd + (format == 3 ? 0 : 4 * header.blockCount)
+        guard memory.count == expected else { throw .length }
+        return header
+    }
+
+    /// Checks the header, then every block; `checksums` computes the CRC-32C of each
+    /// `size`-byte block of a range (read through a small buffer for a mapped file).
+    static func verifySnapshot(
+        memory: UnsafeRawBufferPointer,
+        checksums: ((_ range: Range<Int>, _ size: Int) -> [UInt32]?)? = nil
+    ) throws(SnapshotProblem) -> SnapshotHeader {
+        guard let header = try snapshotHeader(memory: memory) else { throw .header }
+        let damaged = try damagedBlocks(memory: memory, header: header, checksums: checksums)
+        guard damaged.isEmpty else { throw .blocks(damaged) }
+        return header
+    }
+
+    /// The body blocks that fail their checksums.
+    static func damagedBlocks(
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader,
+        checksums: ((_ range: Range<Int>, _ size: Int) -> [UInt32]?)? = nil
+    ) throws(SnapshotProblem) -> [Int] {
+        let compute =
+            checksums ?? { range, size in
+                stride(from: range.lowerBound, to: range.upperBound, by: size).map {
+                    StoreChecksum.crc32c(
+                        UnsafeRawBufferPointer(rebasing: memory[$0..<min(range.upperBound, $0 + size)]))
+                }
+            }
+        let body = snapshotHeaderSize..<header.bodyEnd
+        guard header.format != 3 else {
+            return compute(body, max(1, body.count))?.first == header.bodyChecksum ? [] : [0]
+        }
+        let table = UnsafeRawBufferPointer(rebasing: memory[header.bodyEnd...])
+        guard StoreChecksum.crc32c(table) == header.bodyChecksum else { throw .blockChecksums }
+        guard let computed = compute(body, blockSize), computed.count == header.blockCount else {
+            return Array(0..<header.blockCount)
+        }
+        return computed.indices.filter {
+            computed[$0] != UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+        }
     }
 
     /// Hands each table its section (the snapshot was verified first, so nothing is applied
     /// from a damaged one). With `owner` (the mapping that keeps `memory` valid), tables that
     /// can read their rows in place do; the others, and every table without an owner, decode
     /// their rows now.
-    static func loadSnapshot(memory: UnsafeRawBufferPointer, owner: AnyObject?, into tables: Tables) throws(ByteReader
-        .Malformed)
-    {
+    static func loadSnapshot(
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, into tables: Tables
+    ) throws(ByteReader.Malformed) {
         var position = snapshotHeaderSize
-        guard memory.count >= position + 4 else { throw ByteReader.Malformed() }
+        let bodyEnd = header.bodyEnd
+        guard bodyEnd >= position + 4 else { throw ByteReader.Malformed() }
         let count = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: position, as: UInt32.self))
         position += 4
+        let body = UnsafeRawBufferPointer(rebasing: memory[0..<bodyEnd])
         for _ in 0..<count {
-            guard position < memory.count else { throw ByteReader.Malformed() }
+            guard position < bodyEnd else { throw ByteReader.Malformed() }
             let nameLength = Int(memory[position])
-            guard memory.count - position - 1 >= nameLength else { throw ByteReader.Malformed() }
+            guard bodyEnd - position - 1 >= nameLength else { throw ByteReader.Malformed() }
             let name = String(
                 decoding: UnsafeRawBufferPointer(rebasing: memory[(position + 1)..<(position + 1 + nameLength)]),
                 as: UTF8.self)
             position += 1 + nameLength
             let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
-            guard let section = SnapshotRows(memory: memory, owner: owner ?? Tables(), start: position, fetch: fetch)
+            guard let section = SnapshotRows(memory: body, owner: owner ?? Tables(), start: position, fetch: fetch)
             else {
                 throw ByteReader.Malformed()
             }
@@ -328,13 +485,15 @@ enum FormatThree {
             }
             position = section.end
         }
-        guard position == memory.count else { throw ByteReader.Malformed() }
+        guard position == bodyEnd else { throw ByteReader.Malformed() }
     }
 
+    /// Verifies and loads a whole snapshot held in memory (recovery, tests).
     static func loadSnapshot(_ bytes: [UInt8], into tables: Tables) throws(ByteReader.Malformed) {
         let result: Result<Void, ByteReader.Malformed> = bytes.withUnsafeBytes { memory in
             do throws(ByteReader.Malformed) {
-                return .success(try loadSnapshot(memory: memory, owner: nil, into: tables))
+                guard let header = try? verifySnapshot(memory: memory) else { throw ByteReader.Malformed() }
+                return .success(try loadSnapshot(memory: memory, header: header, owner: nil, into: tables))
             } catch {
                 return .failure(error)
             }

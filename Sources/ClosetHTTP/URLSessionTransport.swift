@@ -5,13 +5,19 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The live transport: one long-lived URLSession (session teardown is a known crash family
-/// on Linux), whole-second idle timeouts, an overall deadline enforced here (Linux ignores
+/// The live transport: `http://` on a socket of our own (`PlainHTTPClient`), `https://`
+/// through one long-lived URLSession (session teardown is a known crash family on Linux);
+/// whole-second idle timeouts, an overall deadline enforced here (Linux ignores
 /// `timeoutIntervalForResource`), and redirects followed by hand, because Foundation on
-/// Linux drops a POST body on 307 and 308.
+/// Linux drops a POST body on 307 and 308. Every answer's body is bounded as it arrives
+/// (`maximumResponseBytes`, after decompression, and at most `maximumRatio` times its
+/// compressed length): a gzip bomb or an endless body is given up, never held whole.
 public final class URLSessionTransport: Transport, @unchecked Sendable {
     public static let maximumRedirects = 10
+    /// How many times its compressed length a decompressed body may be (past the first MB).
+    public static let maximumRatio = 100
     let session: URLSession
+    let bodies = BoundedBodies()
     let timeoutSeconds: Int
     let userAgent: String
 
@@ -25,7 +31,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         configuration.httpMaximumConnectionsPerHost = 4
-        session = URLSession(configuration: configuration, delegate: RedirectsByHand(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: bodies, delegateQueue: nil)
     }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
@@ -73,6 +79,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         }
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { return .failure(.timedOut, "") }
+        if url.scheme?.lowercased() == "http" { return PlainHTTPClient.exchange(prepared, deadline: deadline) }
         var request = URLRequest(url: url)
         request.httpMethod = prepared.method
         request.timeoutInterval = TimeInterval(prepared.timeoutSeconds)
@@ -80,9 +87,12 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
         if request.value(forHTTPHeaderField: "User-Agent") == nil {
             request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         }
+        // Only gzip is asked for (libcurl would offer deflate, br and zstd too).
+        request.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
         request.httpBody = prepared.body
         let box = ResultBox()
-        let task = session.dataTask(with: request) { data, response, error in
+        let task = session.dataTask(with: request)
+        bodies.start(task, limit: prepared.maximumResponseBytes, ratio: Self.maximumRatio) { data, response, error in
             box.set(Self.result(data: data, response: response, error: error))
         }
         task.resume()
@@ -94,6 +104,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     static func result(data: Data?, response: URLResponse?, error: Error?) -> ExchangeResult {
+        if let limit = error as? BoundedBodies.TooLarge { return .failure(.failed, limit.description) }
         if let error {
             let code = (error as? URLError)?.code
             switch code {
@@ -126,13 +137,95 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 }
 
-/// Tells URLSession never to follow a redirect itself: `perform` follows them.
-final class RedirectsByHand: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+/// The session's delegate: gathers each task's body, giving it up once it passes its limit
+/// (or decompresses past the ratio), and never lets URLSession follow a redirect itself
+/// (`perform` follows them).
+final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    typealias Completion = (Data?, URLResponse?, Error?) -> Void
+
+    struct TooLarge: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private struct Gathering {
+        var limit: Int
+        var ratio: Int
+        var data = Data()
+        var response: URLResponse?
+        /// Set when the body was given up.
+        var failure: TooLarge?
+        var completion: Completion
+    }
+
+    private let lock = NSLock()
+    private var tasks: [Int: Gathering] = [:]
+
+    func start(_ task: URLSessionTask, limit: Int, ratio: Int, completion: @escaping Completion) {
+        lock.withLock { tasks[task.taskIdentifier] = Gathering(limit: limit, ratio: ratio, completion: completion) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        let allowed = lock.withLock { () -> Bool in
+            guard var gathering = tasks[dataTask.taskIdentifier] else { return true }
+            gathering.response = response
+            // The length is the compressed one when the body is compressed: checked as it comes.
+            let encoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding") != nil
+            if !encoded, response.expectedContentLength > Int64(gathering.limit) {
+                gathering.failure = Self.tooLarge(gathering.limit)
+            }
+            tasks[dataTask.taskIdentifier] = gathering
+            return gathering.failure == nil
+        }
+        completionHandler(allowed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let cancel = lock.withLock { () -> Bool in
+            guard var gathering = tasks[dataTask.taskIdentifier], gathering.failure == nil else { return false }
+            let total = gathering.data.count + data.count
+            if total > gathering.limit {
+                gathering.failure = Self.tooLarge(gathering.limit)
+            } else if let http = gathering.response as? HTTPURLResponse,
+                let encoding = http.value(forHTTPHeaderField: "Content-Encoding"), encoding.lowercased() != "identity",
+                http.expectedContentLength > 0,
+                total > max(1 << 20, Int(clamping: http.expectedContentLength) * gathering.ratio)
+            {
+                gathering.failure = TooLarge(
+                    description:
+                        "the answer decompresses to more than \(gathering.ratio) times its \(http.expectedContentLength) bytes; it was not read to its end"
+                )
+            } else {
+                gathering.data.append(data)
+            }
+            tasks[dataTask.taskIdentifier] = gathering
+            return gathering.failure != nil
+        }
+        if cancel { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let gathering = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = gathering.failure {
+            gathering.completion(nil, gathering.response, failure)
+        } else {
+            gathering.completion(gathering.data, gathering.response ?? task.response, error)
+        }
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+
+    static func tooLarge(_ limit: Int) -> TooLarge {
+        TooLarge(
+            description:
+                "the answer is larger than \(ByteCount.text(limit)) (--max-response); it was not read to its end")
     }
 }
 

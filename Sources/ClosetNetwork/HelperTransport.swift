@@ -13,6 +13,7 @@ import Foundation
 /// again on the next request.
 public final class HelperTransport: Transport {
     let timeoutSeconds: Int
+    let maximumResponseBytes: Int
     let userAgent: String
     /// Found at the first request: a session that sends none never looks for the helper.
     lazy var helperPath = findHelper()
@@ -21,8 +22,12 @@ public final class HelperTransport: Transport {
     private var child: pid_t = 0
     private let lock = NSLock()
 
-    public init(timeoutSeconds: Int, userAgent: String, helperPath: @escaping @autoclosure () -> String) {
+    public init(
+        timeoutSeconds: Int, maximumResponseBytes: Int = PreparedRequest.defaultMaximumResponseBytes,
+        userAgent: String, helperPath: @escaping @autoclosure () -> String
+    ) {
         self.timeoutSeconds = timeoutSeconds
+        self.maximumResponseBytes = maximumResponseBytes
         self.userAgent = userAgent
         findHelper = helperPath
     }
@@ -39,7 +44,8 @@ public final class HelperTransport: Transport {
     }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
-        let prepared = PreparedRequest(request, timeoutSeconds: timeoutSeconds, userAgent: userAgent)
+        let prepared = PreparedRequest(
+            request, timeoutSeconds: timeoutSeconds, userAgent: userAgent, maximumResponseBytes: maximumResponseBytes)
         lock.lock()
         defer { lock.unlock() }
         let channel = try running()

@@ -12,11 +12,17 @@ public struct PreparedRequest: Sendable, Equatable {
     /// Whole seconds without progress before the exchange is given up; the whole exchange,
     /// redirects included, is given `deadlineFactor` times as long.
     public var timeoutSeconds: Int
+    /// The most body bytes an answer may have (after any decompression); a longer one is
+    /// given up as it arrives, never held whole (`--max-response`).
+    public var maximumResponseBytes: Int
 
     public static let deadlineFactor = 3
+    /// `--max-response`'s default.
+    public static let defaultMaximumResponseBytes = 32 << 20
 
     public init(
-        method: String, url: String, displayURL: String, headers: [HTTPHeader], body: Data?, timeoutSeconds: Int
+        method: String, url: String, displayURL: String, headers: [HTTPHeader], body: Data?, timeoutSeconds: Int,
+        maximumResponseBytes: Int = defaultMaximumResponseBytes
     ) {
         self.method = method
         self.url = url
@@ -24,9 +30,13 @@ public struct PreparedRequest: Sendable, Equatable {
         self.headers = headers
         self.body = body
         self.timeoutSeconds = timeoutSeconds
+        self.maximumResponseBytes = maximumResponseBytes
     }
 
-    public init(_ request: HTTPRequest, timeoutSeconds: Int, userAgent: String) {
+    public init(
+        _ request: HTTPRequest, timeoutSeconds: Int, userAgent: String,
+        maximumResponseBytes: Int = defaultMaximumResponseBytes
+    ) {
         var headers = request.headers
         var body: Data?
         if let requestBody = request.body {
@@ -38,7 +48,7 @@ public struct PreparedRequest: Sendable, Equatable {
         if request.header("User-Agent") == nil { headers.append(HTTPHeader("User-Agent", userAgent)) }
         self.init(
             method: request.method.rawValue, url: request.url, displayURL: request.displayURL, headers: headers,
-            body: body, timeoutSeconds: timeoutSeconds)
+            body: body, timeoutSeconds: timeoutSeconds, maximumResponseBytes: maximumResponseBytes)
     }
 
     public var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }

@@ -14,6 +14,7 @@ public enum WireFormat {
         out.byte(request.body == nil ? 0 : 1)
         out.bytes(request.body ?? Data())
         out.u32(UInt32(clamping: request.timeoutSeconds))
+        out.u32(UInt32(clamping: request.maximumResponseBytes))
         return out.framed()
     }
 
@@ -21,11 +22,11 @@ public enum WireFormat {
         var input = Reader(frame)
         guard let method = input.string(), let url = input.string(), let display = input.string(),
             let headers = input.headers(), let hasBody = input.byte(), let body = input.bytes(),
-            let timeout = input.u32(), input.atEnd
+            let timeout = input.u32(), let maximum = input.u32(), input.atEnd
         else { return nil }
         return PreparedRequest(
             method: method, url: url, displayURL: display, headers: headers, body: hasBody == 1 ? body : nil,
-            timeoutSeconds: Int(timeout))
+            timeoutSeconds: Int(timeout), maximumResponseBytes: Int(maximum))
     }
 
     public static func encode(_ result: ExchangeResult) -> Data {

@@ -140,6 +140,7 @@ public enum ClosetCommand {
         if let folder = options.replay { configuration.network = .replay(folder: ScriptFile.expandingTilde(folder)) }
         if let folder = options.record { configuration.network = .record(folder: ScriptFile.expandingTilde(folder)) }
         if let seconds = options.timeoutSeconds { configuration.timeoutSeconds = seconds }
+        if let bytes = options.maximumResponseBytes { configuration.maximumResponseBytes = bytes }
         configuration.user = options.user
         configuration.settings.format = options.format ?? .table
         configuration.settings.bail = options.bail

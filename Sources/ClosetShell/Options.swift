@@ -28,6 +28,8 @@ public struct Options: Equatable {
     public var replay: String?
     public var record: String?
     public var timeoutSeconds: Int?
+    /// `--max-response <size>`: the most bytes a live answer's body may have.
+    public var maximumResponseBytes: Int?
     /// `--busy-timeout`: how long a writer waits for another to finish, in seconds.
     public var busyTimeout: Double?
     public var user: String?
@@ -43,8 +45,10 @@ public struct Options: Equatable {
 
     static let valueOptions = [
         "--store", "--format", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user", "-c",
-        "--init",
+        "--init", "--max-response",
     ]
+    /// The largest `--max-response`: an answer must fit in one frame to the helper.
+    static let maximumResponseLimit = 200 << 20
     static let flagOptions = [
         "--bail", "--echo", "--deterministic", "--offline", "--no-rc", "--help", "-h", "--version",
     ]
@@ -115,6 +119,15 @@ public struct Options: Equatable {
                     throw UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '\(text)'")
                 }
                 options.timeoutSeconds = seconds
+            case "--max-response":
+                let text = try optionValue()
+                guard let bytes = ByteSize.parse(text), (1 << 10...Self.maximumResponseLimit).contains(bytes) else {
+                    throw UsageError(
+                        message:
+                            "'--max-response' takes a size from 1KB to \(ByteSize.format(Self.maximumResponseLimit)), not '\(text)'"
+                    )
+                }
+                options.maximumResponseBytes = bytes
             case "--busy-timeout":
                 let text = try optionValue()
                 guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
@@ -268,6 +281,7 @@ public struct Options: Equatable {
           --replay <dir>           answer every request from recordings in <dir>
           --record <dir>           also write every exchange to <dir> (secrets removed)
           --timeout <seconds>      give up a request after this long without progress (default 10)
+          --max-response <size>    give up an answer whose body is larger (default 32MB, at most 200MB)
           --busy-timeout <seconds> wait this long for another process's write to finish (default 5)
           --user <name>            who you are, for authors and likes (default $USER)
           --init '<statement>'     run a statement first (after the rc file); may be repeated

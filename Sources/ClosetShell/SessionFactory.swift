@@ -18,6 +18,8 @@ public enum SessionFactory {
         public var network = NetworkMode.live
         /// `--timeout`: whole seconds without progress before a request is given up.
         public var timeoutSeconds = 10
+        /// `--max-response`: the most bytes an answer's body may have.
+        public var maximumResponseBytes = PreparedRequest.defaultMaximumResponseBytes
         /// `--user`; else `$USER`; `tester` in golden tests, so they read the same everywhere.
         public var user: String?
         /// Base URLs (`CLOSET_*_URL`), keys and `CLOSET_HTTP_HELPER`.
@@ -70,7 +72,8 @@ public enum SessionFactory {
     public static func network(_ configuration: Configuration) throws(NetworkError) -> Network {
         func live() -> Transport {
             HelperTransport(
-                timeoutSeconds: configuration.timeoutSeconds, userAgent: "closet/\(ClosetCommand.version)",
+                timeoutSeconds: configuration.timeoutSeconds,
+                maximumResponseBytes: configuration.maximumResponseBytes, userAgent: "closet/\(ClosetCommand.version)",
                 helperPath: HelperTransport.defaultHelperPath(environment: configuration.environment))
         }
         let transport: Transport

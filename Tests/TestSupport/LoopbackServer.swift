@@ -49,6 +49,13 @@ public final class LoopbackServer: @unchecked Sendable {
         case closeMidBody(declared: Int, sent: Data)
         /// Closes the connection without answering.
         case hangUp
+        /// Sends these bytes as they are (a head and body of the test's making), then closes.
+        case raw(Data)
+        /// A chunked body that never ends: 64 KB chunks until the client goes away or
+        /// `seconds` pass.
+        case endlessChunks(seconds: Double)
+        /// Accepts and reads the request, then says nothing for `seconds`.
+        case silence(seconds: Double)
 
         public static func json(_ text: String, status: Int = 200) -> Action {
             .respond(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
@@ -156,6 +163,17 @@ public final class LoopbackServer: @unchecked Sendable {
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
             head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             write(Data(head.utf8) + body, to: connection)
+        case .raw(let bytes):
+            write(bytes, to: connection)
+        case .endlessChunks(let seconds):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            guard write(Data(head.utf8), to: connection) else { return }
+            let chunk = Data("10000\r\n".utf8) + Data(repeating: 0x20, count: 0x10000) + Data("\r\n".utf8)
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end, !isStopped, write(chunk, to: connection) {}
+        case .silence(let seconds):
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end, !isStopped { Thread.sleep(forTimeInterval: 0.05) }
         case .closeMidBody(let declared, let sent):
             let head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n"
@@ -163,14 +181,17 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    private func write(_ data: Data, to connection: Int32) {
+    /// False once the client has gone away.
+    @discardableResult
+    private func write(_ data: Data, to connection: Int32) -> Bool {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let sent = send(connection, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent <= 0 { return }
+                if sent <= 0 { return false }
                 offset += sent
             }
+            return true
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 enum KobisAPI {
     static let api = RemoteAPI(
         name: "kobis", title: "KOBIS API", baseVariable: "CLOSET_KOBIS_URL",
-        defaultBase: "http://www.kobis.or.kr/kobisopenapi/webservice/rest", keyVariable: "KOBIS_API_KEY")
+        defaultBase: "https://www.kobis.or.kr/kobisopenapi/webservice/rest", keyVariable: "KOBIS_API_KEY")
 
     static func request(_ path: String, _ query: [QueryItem], network: Network) throws(NetworkError) -> HTTPRequest {
         let key = try network.key(of: api)

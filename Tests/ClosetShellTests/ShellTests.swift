@@ -150,6 +150,12 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 try Options.parse(["--busy-timeout", bad, "-c", "x"])
             }
         }
+        #expect(try Options.parse(["--max-response", "8MB", "-c", "x"]).maximumResponseBytes == 8 << 20)
+        for bad in ["0", "1000B", "201MB", "lots"] {
+            #expect(throws: Options.UsageError(message: "'--max-response' takes a size from 1KB to 200MB, not '\(bad)'")) {
+                try Options.parse(["--max-response", bad, "-c", "x"])
+            }
+        }
         #expect(try Options.parse(["recover", "s"]).action == .recover(store: "s", target: nil))
         #expect(try Options.parse(["recover", "s", "t"]).action == .recover(store: "s", target: "t"))
         #expect(throws: Options.UsageError(message: "usage: closet recover <store> [<new store>]")) {

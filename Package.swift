@@ -19,7 +19,9 @@ let package = Package(
     targets: [
         // Value types every layer shares, no I/O: vocabularies as data, entity kinds, output
         // records, the store contract, clocks, ids, checksums, dates, image headers, the cache.
-        .target(name: "ClosetCore"),
+        // Optimized in debug builds too: PBKDF2's rounds and the checksums are loops a debug
+        // build runs 50 times slower, and every test, golden and seed script goes through them.
+        .target(name: "ClosetCore", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // Lexer → parser → syntax tree → binder → evaluator, the registry and its packs,
         // diagnostics and output renderers. Does no I/O: the host injects output and files.
         .target(name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetNetwork"]),

@@ -1,5 +1,7 @@
-/// SHA-256 (FIPS 180-4), for salted password hashes: Foundation on Linux has no hash
-/// functions and no other package may be used. Not for bulk data (the store uses CRC-32).
+/// SHA-256 (FIPS 180-4), for password hashes (`PBKDF2`): Foundation on Linux has no hash
+/// functions and no other package may be used. Not for bulk data (the store uses CRC-32C).
+/// The compression function works on a state of eight words without allocating, so PBKDF2's
+/// hundreds of thousands of rounds cost only the rounds.
 public enum SHA256 {
     static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
@@ -12,96 +14,94 @@ public enum SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    public static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
+    /// The eight working words between blocks (stored inline: copying a state allocates nothing).
+    public struct State: Equatable, Sendable {
+        var h0: UInt32 = 0x6a09_e667, h1: UInt32 = 0xbb67_ae85, h2: UInt32 = 0x3c6e_f372, h3: UInt32 = 0xa54f_f53a
+        var h4: UInt32 = 0x510e_527f, h5: UInt32 = 0x9b05_688c, h6: UInt32 = 0x1f83_d9ab, h7: UInt32 = 0x5be0_cd19
+
+        public init() {}
+
+        /// Takes in one 64-byte block.
+        mutating func compress(_ block: UnsafeRawBufferPointer) {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for i in 0..<16 {
+                    w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                }
+                for i in 16..<64 {
+                    let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var (a, b, c, d, e, f, g, hh) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                SHA256.k.withUnsafeBufferPointer { k in
+                    for i in 0..<64 {
+                        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ s0 &+ majority)
+                    }
+                }
+                h0 &+= a
+                h1 &+= b
+                h2 &+= c
+                h3 &+= d
+                h4 &+= e
+                h5 &+= f
+                h6 &+= g
+                h7 &+= hh
+            }
+        }
+
+        /// Writes the digest's 32 bytes at the start of `out`.
+        func write(into out: UnsafeMutableRawBufferPointer) {
+            for (index, word) in [h0, h1, h2, h3, h4, h5, h6, h7].enumerated() {
+                out.storeBytes(of: word.bigEndian, toByteOffset: index * 4, as: UInt32.self)
+            }
+        }
+
+        /// The digest's 32 bytes.
+        var bytes: [UInt8] {
+            var out = [UInt8](repeating: 0, count: 32)
+            out.withUnsafeMutableBytes { write(into: $0) }
+            return out
+        }
+    }
+
+    /// The digest of `message` hashed after `prefixBlocks` 64-byte blocks already taken into
+    /// `state` (HMAC starts from a keyed state).
+    static func finish(_ message: [UInt8], from state: State = State(), prefixBlocks: Int = 0) -> [UInt8] {
+        var state = state
         var data = message
-        let bitLength = UInt64(message.count) &* 8
+        let bitLength = UInt64(message.count + prefixBlocks * 64) &* 8
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) {
             data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for i in 0..<16 {
-                let b = chunk + i * 4
-                w[i] =
-                    UInt32(data[b]) << 24 | UInt32(data[b + 1]) << 16 | UInt32(data[b + 2]) << 8 | UInt32(data[b + 3])
+        data.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count, by: 64) {
+                state.compress(UnsafeRawBufferPointer(rebasing: raw[start..<(start + 64)]))
             }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ w[i]
-                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] = h[0] &+ a
-            h[1] = h[1] &+ b
-            h[2] = h[2] &+ c
-            h[3] = h[3] &+ d
-            h[4] = h[4] &+ e
-            h[5] = h[5] &+ f
-            h[6] = h[6] &+ g
-            h[7] = h[7] &+ hh
         }
-        return h.flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(24 - $0 * 8)) } }
+        return state.bytes
     }
+
+    public static func hash(_ message: [UInt8]) -> [UInt8] { finish(message) }
 
     @inline(__always) static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
 
     public static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
-}
-
-/// A password kept as `sha256-<iterations>$<salt hex>$<hash hex>`: salted, iterated, never
-/// the password. Checking compares every byte (no early exit on the first difference).
-public struct PasswordHash: Hashable, Sendable {
-    public static let iterations = 4096
-    public var text: String
-
-    public init?(text: String) {
-        let parts = text.split(separator: "$")
-        guard parts.count == 3, parts[0].hasPrefix("sha256-"), Int(parts[0].dropFirst(7)) != nil,
-            parts[1].count == 32, parts[2].count == 64, (parts[1] + parts[2]).allSatisfy(\.isHexDigit)
-        else { return nil }
-        self.text = text
-    }
-
-    /// A new hash of `password` with `salt` (16 random bytes, from the caller's id source).
-    public init(password: String, salt: [UInt8]) {
-        let digest = Self.digest(password, salt: salt, iterations: Self.iterations)
-        text = "sha256-\(Self.iterations)$\(SHA256.hex(salt))$\(SHA256.hex(digest))"
-    }
-
-    public func matches(_ password: String) -> Bool {
-        let parts = text.split(separator: "$").map(String.init)
-        guard parts.count == 3, let iterations = Int(parts[0].dropFirst(7)) else { return false }
-        let salt = stride(from: 0, to: parts[1].count, by: 2).compactMap {
-            UInt8(parts[1].dropFirst($0).prefix(2), radix: 16)
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
         }
-        let expected = parts[2]
-        let actual = SHA256.hex(Self.digest(password, salt: salt, iterations: iterations))
-        var difference: UInt8 = expected.utf8.count == actual.utf8.count ? 0 : 1
-        for (x, y) in zip(expected.utf8, actual.utf8) { difference |= x ^ y }
-        return difference == 0
-    }
-
-    static func digest(_ password: String, salt: [UInt8], iterations: Int) -> [UInt8] {
-        var digest = SHA256.hash(salt + Array(password.utf8))
-        for _ in 1..<max(1, iterations) { digest = SHA256.hash(digest + salt) }
-        return digest
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -42,6 +42,8 @@ enum Interactive {
             return true
         }
         host.interruptCheck = LibEditLineEditor.takeInterrupt
+        host.asksForSecrets = true
+        defer { host.asksForSecrets = false }
         if isatty(STDOUT_FILENO) == 1 {
             let terminal = TerminalOutput(environment: environment, rows: { LibEditLineEditor.terminalRows })
             terminal.pagerEnabled = { session.settings.pager }

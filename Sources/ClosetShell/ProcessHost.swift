@@ -98,6 +98,39 @@ final class ProcessHost: FileBackedHost {
         }
     }
 
+    /// Set at an interactive terminal: `password=?` (or a password left out) is asked for there.
+    var asksForSecrets = false
+
+    /// Reads a line from the terminal with echo off (the prompt and the newline on stderr);
+    /// nil away from a terminal, on Ctrl-C or Ctrl-D, or when echo cannot be turned off.
+    func readSecret(prompt: String) -> String? {
+        guard asksForSecrets, isatty(STDIN_FILENO) == 1 else { return nil }
+        flush()
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        quiet.c_lflag |= tcflag_t(ICANON | ISIG)
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet) == 0 else { return nil }
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            Self.writeAll(Array("\n".utf8), to: STDERR_FILENO)
+        }
+        Self.writeAll(Array(prompt.utf8), to: STDERR_FILENO)
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            // Ctrl-C interrupts the read (SIGINT is installed without SA_RESTART); Ctrl-D ends it.
+            if count < 0 || interruptRequested() { return nil }
+            if count == 0 { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if byte == 10 || byte == 13 { break }
+            line.append(byte)
+            if line.count > 4096 { return nil }
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// Set on a terminal: Ctrl-C during a script stops it between statements.
     var interruptCheck: (() -> Bool)?
 

@@ -152,7 +152,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         }
         #expect(try Options.parse(["--max-response", "8MB", "-c", "x"]).maximumResponseBytes == 8 << 20)
         for bad in ["0", "1000B", "201MB", "lots"] {
-            #expect(throws: Options.UsageError(message: "'--max-response' takes a size from 1KB to 200MB, not '\(bad)'")) {
+            #expect(
+                throws: Options.UsageError(message: "'--max-response' takes a size from 1KB to 200MB, not '\(bad)'")
+            ) {
                 try Options.parse(["--max-response", bad, "-c", "x"])
             }
         }

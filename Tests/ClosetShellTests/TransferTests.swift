@@ -54,7 +54,7 @@ import WardrobePack
         let original = try String(contentsOfFile: examples + "/market.closet", encoding: .utf8)
         let (first, _) = session(running: original, in: examples)
         let dumped = try dump(first, images: folder)
-        #expect(dumped.contains("hash=\"sha256-") && !dumped.contains("password="))
+        #expect(dumped.contains("hash=\"pbkdf2-sha256$10000$") && !dumped.contains("password="))
         let (second, host) = session(running: dumped, in: examples)
         #expect(second.failureCount == 0, "\(host.text)")
         #expect(try dump(second, images: folder) == dumped)

@@ -162,16 +162,11 @@ final class ReentrantMarket: MarketRepository {
     }
 
     @Test func hashesAreSaltedAndChecked() {
-        let one = PasswordHash(password: "1234", salt: Array(repeating: 1, count: 16))
-        let two = PasswordHash(password: "1234", salt: Array(repeating: 2, count: 16))
+        let cost = PasswordHash.testIterations
+        let one = PasswordHash(password: "1234", salt: Array(repeating: 1, count: 16), iterations: cost)
+        let two = PasswordHash(password: "1234", salt: Array(repeating: 2, count: 16), iterations: cost)
         #expect(one != two && one.matches("1234") && two.matches("1234") && !one.matches("1235"))
         #expect(PasswordHash(text: one.text) == one && PasswordHash(text: "1234") == nil)
-        #expect(
-            SHA256.hex(SHA256.hash(Array("abc".utf8)))
-                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        let long = Array(repeating: UInt8(ascii: "a"), count: 1000)
-        #expect(SHA256.hex(SHA256.hash(long)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 }
 

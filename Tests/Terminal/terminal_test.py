@@ -549,7 +549,39 @@ def vi_mode_checks():
     check("Ctrl-D quits in vi mode", lambda: None if code == 0 else (_ for _ in ()).throw(AssertionError(f"exit {code}")))
 
 
+def password_checks():
+    """password=? and a left-out password are asked for with echo off; the typed password never
+    reaches the screen."""
+    knit = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Golden", "images", "fixtures", "knit.png")
+    term = Terminal(args, env)
+    term.expect(r"closet> ")
+    term.type(f'add product title=x price=10 currency=KRW stock=1 description=d image={knit} password=?\r')
+
+    def asks_without_echo():
+        term.expect(r"password: ")
+        term.type("hunter2\r")
+        text = term.expect(r"closet> ")
+        assert "hunter2" not in text, repr(text)
+        assert "registered" in text, repr(text)
+    check("password=? asks at the terminal and does not echo", asks_without_echo)
+
+    def asks_when_left_out():
+        term.type("remove product 1\r")
+        term.expect(r"password: ")
+        term.type("wrong-one\r")
+        text = term.expect(r"closet> ")
+        assert "wrong password" in text and "wrong-one" not in text, repr(text)
+        term.type("remove product 1\r")
+        term.expect(r"password: ")
+        term.type("hunter2\r")
+        text = term.expect(r"closet> ")
+        assert "removed" in text and "hunter2" not in text, repr(text)
+    check("a left-out password is asked for, and checked", asks_when_left_out)
+    term.close()
+
+
 session_checks()
+password_checks()
 vi_mode_checks()
 job_control_checks()
 output_checks()

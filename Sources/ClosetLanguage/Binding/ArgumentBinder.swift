@@ -38,6 +38,14 @@ struct ArgumentBinder {
             if !spec.keysRepeat, arguments.contains(where: { $0.key == key.name }) {
                 throw .keyGivenTwice(key.name, at: argument.key.range)
             }
+            if key.isSecret, argument.values.count == 1, argument.values[0].text == "?", !argument.values[0].isQuoted {
+                // `password=?`: asked for at the terminal, never typed into the statement.
+                guard let secret = session.host.readSecret(prompt: "\(key.name): ") else {
+                    throw .secretNotAsked(key.name, at: argument.range)
+                }
+                arguments.append(BoundArgument(key: key.name, value: .text(secret), range: argument.range))
+                continue
+            }
             let value = try convert(argument.values, kind: key.kind, what: key.name)
             arguments.append(BoundArgument(key: key.name, value: value, range: argument.range))
         }

@@ -35,6 +35,13 @@ public final class Invocation {
 
     public func argument(_ key: String) -> BoundArgument? { arguments.last { $0.key == key } }
 
+    /// A secret key's value; when it was left out and a person is at the terminal, asked for
+    /// there with echo off (as psql asks for a password). Nil when neither.
+    public func secret(_ key: String) -> String? {
+        if let given = text(key) { return given }
+        return session.host.readSecret(prompt: "\(key): ")
+    }
+
     public func text(_ key: String) -> String? {
         if case .text(let text)? = argument(key)?.value { return text }
         return nil

@@ -85,6 +85,13 @@ extension Diagnostic {
         Diagnostic("binder.key-twice", "'\(key)' is given twice", at: range)
     }
 
+    static func secretNotAsked(_ key: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "binder.secret-not-asked",
+            "\(key)=? asks for the \(key) at a terminal, and there is none here (or it was cancelled); give \(key)=<text>",
+            at: range)
+    }
+
     static func takesOneValue(_ key: String, at range: SourceRange) -> Diagnostic {
         Diagnostic("binder.one-value", "'\(key)' takes one value", at: range)
     }

@@ -15,9 +15,13 @@ public enum DiagnosticRenderer {
     static let echoContext = 40
     static let markedLimit = 80
 
+    /// `mask` hides secrets in the echoed line (`SecretMask`); line and column still name the
+    /// place in the statement as written, and the caret sits under the masked line.
     public static func render(
-        _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false
+        _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false,
+        mask: ((String) -> String)? = nil
     ) -> String {
+        let mask = mask ?? { $0 }
         // Bold red "error:" on a terminal; the rest stays plain so it reads in any theme.
         let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
         // User input inside messages and the echoed line is made terminal-safe.
@@ -39,16 +43,20 @@ public enum DiagnosticRenderer {
         let lineStart = bytes[0..<lower].lastIndex(of: .newline).map { $0 + 1 } ?? 0
         let lineEnd = bytes[lower...].firstIndex(of: .newline) ?? bytes.count
         let lineIndex = bytes[0..<lower].reduce(0) { $0 + ($1 == .newline ? 1 : 0) }
-        var before = TerminalText.visible(String(decoding: bytes[lineStart..<lower], as: UTF8.self), keepingTabs: true)
-        var marked = TerminalText.visible(String(decoding: bytes[lower..<min(upper, lineEnd)], as: UTF8.self))
+        // Masked as whole prefixes of the line, so a secret cut by the range is hidden whole.
+        let maskedBefore = mask(String(decoding: bytes[lineStart..<lower], as: UTF8.self))
+        let maskedThrough = mask(String(decoding: bytes[lineStart..<min(upper, lineEnd)], as: UTF8.self))
+        let maskedLine = mask(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
+        var before = TerminalText.visible(maskedBefore, keepingTabs: true)
+        var marked = TerminalText.visible(
+            maskedThrough.hasPrefix(maskedBefore) ? String(maskedThrough.dropFirst(maskedBefore.count)) : maskedThrough)
         let column = String(decoding: bytes[lineStart..<lower], as: UTF8.self).count + 1
         var lineText = TerminalText.visible(
-            lineIndex < source.lines.count
-                ? source.lines[lineIndex] : String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self),
-            keepingTabs: true)
+            lineIndex < source.lines.count ? mask(source.lines[lineIndex]) : maskedLine, keepingTabs: true)
         if lineText.count > echoLimit {
             // Show a window around the marked word, cut at both ends.
-            var after = TerminalText.visible(String(decoding: bytes[min(upper, lineEnd)..<lineEnd], as: UTF8.self))
+            var after = TerminalText.visible(
+                maskedLine.hasPrefix(maskedThrough) ? String(maskedLine.dropFirst(maskedThrough.count)) : "")
             if before.count > echoContext { before = "…" + String(before.suffix(echoContext)) }
             if marked.count > markedLimit { marked = String(marked.prefix(markedLimit)) + "…" }
             let room = max(0, echoLimit - before.count - marked.count)

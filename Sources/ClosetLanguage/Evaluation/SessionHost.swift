@@ -34,6 +34,10 @@ public protocol SessionHost: AnyObject {
     /// `.open <store>`: the store at a location (`:memory:` or a folder, made if new), and
     /// the folder its packs cache pictures in (nil: a private temporary one).
     func openStore(at location: String) throws -> (store: Store, cacheRoot: String?)
+    /// A secret typed at the terminal with echo off (`password=?`, or a required password
+    /// left out at the prompt); nil when there is no person at a terminal to ask, or they
+    /// cancelled.
+    func readSecret(prompt: String) -> String?
 }
 
 extension SessionHost {
@@ -52,6 +56,7 @@ extension SessionHost {
     public func openStore(at location: String) throws -> (store: Store, cacheRoot: String?) {
         throw Diagnostic.cannotOpenStore(location, because: "this host opens no stores")
     }
+    public func readSecret(prompt: String) -> String? { nil }
 }
 
 public enum OutputChannel: Sendable {

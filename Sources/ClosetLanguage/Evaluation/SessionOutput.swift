@@ -67,9 +67,10 @@ extension Session {
         default: diagnostic = .unexpected(error)
         }
         // The statement is listed under its error with its secrets masked.
-        let shown = source.map { StatementSource(lines: $0.lines.map(registry.masked), firstLine: $0.firstLine) }
+        let registry = registry
         writeOutput(
-            DiagnosticRenderer.render(diagnostic, source: shown, origin: origin, color: settings.color),
+            DiagnosticRenderer.render(
+                diagnostic, source: source, origin: origin, color: settings.color, mask: { registry.masked($0) }),
             to: .standardError)
     }
 

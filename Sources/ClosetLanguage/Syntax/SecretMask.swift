@@ -1,7 +1,10 @@
 /// Hides the values of secret keys (`password=`) in text people or files see: the echo,
-/// error listings and prompt history. Each character of the value becomes `*`, so a caret
-/// under a later word still lines up.
+/// error listings and prompt history. Any value becomes the same eight `*`, so not even its
+/// length shows; the diagnostic renderer masks prefixes of a line, so a caret under a later
+/// word still lines up.
 public enum SecretMask {
+    public static let hidden = "********"
+
     public static func mask(_ line: String, keys: Set<String>) -> String {
         guard !keys.isEmpty, line.contains("=") else { return line }
         var out = ""
@@ -29,7 +32,7 @@ public enum SecretMask {
                 } else {
                     value = characters.prefix { !$0.isWhitespace }.count
                 }
-                out += String(repeating: "*", count: value)
+                if value > 0 { out += Self.hidden }
                 characters = characters.dropFirst(value)
                 atWordStart = false
                 continue

@@ -31,7 +31,7 @@ enum ProductForm {
     }
 
     static func password(_ invocation: Invocation) throws(Diagnostic) -> String {
-        guard let password = invocation.text("password"), !password.isEmpty else {
+        guard let password = invocation.secret("password"), !password.isEmpty else {
             throw .needsPassword(at: invocation.call.range)
         }
         return password

@@ -41,7 +41,7 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
 
     public var message: String {
         switch self {
-        case .wrongPassword: "비밀번호 오류: 올바른 비밀번호가 아닙니다"
+        case .wrongPassword: "wrong password (비밀번호 오류: 올바른 비밀번호가 아닙니다)"
         case .noSuchProduct(let id): "no product has id \(id)"
         case .tooManyImages: "이미지 등록 개수 초과: 이미지는 최대 5개까지만 등록할 수 있습니다"
         case .noSuchPage(let page): "the open market has no page \(page)"
@@ -60,13 +60,20 @@ final class EmbeddedMarket: MarketRepository {
     let blobs: BlobStore
     let newID: () -> UUID
     let now: () -> Date
+    /// PBKDF2's rounds for new password hashes (`PasswordHash.testIterations` in
+    /// deterministic sessions, whose salts repeat anyway).
+    let passwordIterations: Int
 
-    init(_ store: Store, newID: @escaping () -> UUID, now: @escaping () -> Date) throws(StoreError) {
+    init(
+        _ store: Store, newID: @escaping () -> UUID, now: @escaping () -> Date,
+        passwordIterations: Int = PasswordHash.standardIterations
+    ) throws(StoreError) {
         products = try store.tables.table(ProductTable.schema)
         sequence = try store.tables.table(ProductSequenceTable.schema)
         blobs = store.blobs
         self.newID = newID
         self.now = now
+        self.passwordIterations = passwordIterations
     }
 
     var count: Int? { products.count }
@@ -106,7 +113,7 @@ final class EmbeddedMarket: MarketRepository {
 
     private func hash(_ password: String) -> PasswordHash {
         let salt = withUnsafeBytes(of: newID().uuid) { Array($0) }
-        return PasswordHash(password: password, salt: salt)
+        return PasswordHash(password: password, salt: salt, iterations: passwordIterations)
     }
 
     func create(_ form: ItemForm, password: String) throws -> Item {
@@ -132,6 +139,8 @@ final class EmbeddedMarket: MarketRepository {
     func update(id: Int, _ form: ItemForm, password: String) throws -> Item {
         var product = try stored(id)
         guard product.passwordHash.matches(password) else { throw MarketError.wrongPassword }
+        // A hash from an earlier build (or a cheaper one) is replaced now that the password is known.
+        if product.passwordHash.needsRehash(iterations: passwordIterations) { product.passwordHash = hash(password) }
         if let title = form.title { product.title = title }
         if let descriptions = form.descriptions { product.descriptions = descriptions }
         if let price = form.price { product.price = price }

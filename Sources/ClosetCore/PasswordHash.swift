@@ -1,0 +1,93 @@
+/// A password kept as a salted, slow hash, never the password. Written as
+/// `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>` (PBKDF2-HMAC-SHA256, RFC 8018, a
+/// 16-byte salt and a 32-byte hash); earlier builds wrote `sha256-4096$<salt>$<hash>`
+/// (iterated SHA-256), which still verifies and is replaced at its next successful check.
+/// The iteration count is read from stored text, so it is bounded on read: a forged count
+/// can neither make a hash trivial to attack nor make checking it hang. Checking compares
+/// every byte (no early exit on the first difference).
+public struct PasswordHash: Hashable, Sendable {
+    /// OWASP's count for PBKDF2-HMAC-SHA256 (2023): what new hashes use.
+    public static let standardIterations = 600_000
+    /// What `--deterministic` sessions use (golden tests; their salts repeat anyway, so
+    /// their hashes are for tests only): the lowest count accepted.
+    public static let testIterations = 10_000
+    /// The counts a stored hash may name.
+    public static let acceptedIterations = 10_000...10_000_000
+    static let prefix = "pbkdf2-sha256$"
+    static let legacyPrefix = "sha256-4096$"
+
+    public var text: String
+
+    /// A stored hash, or nil for text that is not one this build accepts.
+    public init?(text: String) {
+        if text.hasPrefix(Self.legacyPrefix) {
+            let parts = text.dropFirst(Self.legacyPrefix.count).split(separator: "$", omittingEmptySubsequences: false)
+            guard parts.count == 2, Self.isHex(parts[0], bytes: 16), Self.isHex(parts[1], bytes: 32) else { return nil }
+        } else {
+            guard text.hasPrefix(Self.prefix) else { return nil }
+            let parts = text.dropFirst(Self.prefix.count).split(separator: "$", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0].count <= 9, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }),
+                let iterations = Int(parts[0]), Self.acceptedIterations.contains(iterations),
+                Self.isHex(parts[1], bytes: 16), Self.isHex(parts[2], bytes: 32)
+            else { return nil }
+        }
+        self.text = text
+    }
+
+    /// A new hash of `password` with `salt` (16 random bytes, from the caller's id source).
+    public init(password: String, salt: [UInt8], iterations: Int = standardIterations) {
+        let iterations = min(max(iterations, Self.acceptedIterations.lowerBound), Self.acceptedIterations.upperBound)
+        let digest = PBKDF2.sha256(password: Array(password.utf8), salt: salt, iterations: iterations)
+        text = Self.prefix + "\(iterations)$\(SHA256.hex(salt))$\(SHA256.hex(digest))"
+    }
+
+    /// Written by an earlier build (iterated SHA-256).
+    public var isLegacy: Bool { text.hasPrefix(Self.legacyPrefix) }
+
+    /// PBKDF2's iteration count (nil for a legacy hash).
+    public var iterations: Int? {
+        guard !isLegacy else { return nil }
+        return Int(text.dropFirst(Self.prefix.count).prefix { $0 != "$" })
+    }
+
+    /// Whether a successful check should store a new hash: a legacy one, or one cheaper than
+    /// what new hashes cost now.
+    public func needsRehash(iterations target: Int) -> Bool { iterations.map { $0 < target } ?? true }
+
+    public func matches(_ password: String) -> Bool {
+        let parts = text.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
+        let actual: [UInt8]
+        let salt: [UInt8]
+        let expected: String
+        if isLegacy {
+            guard parts.count == 3 else { return false }
+            salt = Self.bytes(parts[1])
+            expected = parts[2]
+            var digest = SHA256.hash(salt + Array(password.utf8))
+            for _ in 1..<4096 { digest = SHA256.hash(digest + salt) }
+            actual = digest
+        } else {
+            guard parts.count == 4, let iterations = Int(parts[1]), Self.acceptedIterations.contains(iterations) else {
+                return false
+            }
+            salt = Self.bytes(parts[2])
+            expected = parts[3]
+            actual = PBKDF2.sha256(password: Array(password.utf8), salt: salt, iterations: iterations)
+        }
+        let shown = SHA256.hex(actual)
+        var difference: UInt8 = expected.utf8.count == shown.utf8.count ? 0 : 1
+        for (x, y) in zip(expected.utf8, shown.utf8) { difference |= x ^ y }
+        return difference == 0
+    }
+
+    static func isHex(_ text: Substring, bytes: Int) -> Bool {
+        text.utf8.count == bytes * 2 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    static func bytes(_ hex: String) -> [UInt8] {
+        let utf8 = Array(hex.utf8)
+        return stride(from: 0, to: utf8.count - 1, by: 2).compactMap {
+            UInt8(String(decoding: utf8[$0..<($0 + 2)], as: UTF8.self), radix: 16)
+        }
+    }
+}

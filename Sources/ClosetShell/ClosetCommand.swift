@@ -126,7 +126,8 @@ public enum ClosetCommand {
                 complain("error: cannot write to standard output: \(ScriptFile.reason(failed))")
                 return .failure
             }
-            return .success
+            // The new store lacks something the damaged one held: said, and not a success.
+            return report.warnings.isEmpty ? .success : .failure
         } catch {
             complain("error: \(error.description)")
             return .store

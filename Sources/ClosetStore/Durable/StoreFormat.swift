@@ -6,14 +6,20 @@ import ClosetCore
 /// of silently opening with data gone, and recovery keeps every intact block. Checksums are
 /// CRC-32C (`StoreChecksum`). Integers are little-endian.
 ///
-/// snapshot: header (32 bytes) | body | block checksums
-///           header = "CLOSETS4" | generation u64 | body length u64 | crc32c(block checksums) u32
+/// snapshot: header (32 bytes) | body | trailer
+///           header = "CLOSETS4" | generation u64 | body length u64 | crc32c(trailer) u32
 ///                    | crc32c(header's first 28 bytes) u32   ← the snapshot's checksum
 ///           body   = table count u32 | (name length u8 | name | section)*
-///                    (a section is the rows framed as `RowFrame` says, and an index of
-///                    them: `SnapshotSection`; read in place from the mapped file)
+///                    (a section is row count u64 | rows length u64 | the rows framed as
+///                    `RowFrame` says | index length u64 | an index of them: `SnapshotSection`;
+///                    read in place from the mapped file)
+///           trailer = block checksums | directory | directory length u32
 ///           block checksums = crc32c of each `blockSize` bytes of the body (the last one
 ///                    shorter) u32 × ⌈body length / blockSize⌉
+///           directory = table count u32 | (name length u8 | name | section start u64
+///                    | row count u64 | rows length u64 | index length u64)*
+///                    (where each section lies, again: recovery finds the rows of every
+///                    table even when the block holding a section's start is damaged)
 /// journal:  header (36 bytes) | commit point A (24) | commit point B (24) | record*
 ///           header = "CLOSETJ4" | generation u64 | snapshot generation u64
 ///                    | snapshot checksum u32 | 0 u32 | crc32c(first 32 bytes) u32
@@ -342,6 +348,7 @@ enum StoreFormat {
             table.writeSnapshotSection(committed: committed, into: &writer)
         }
         let bodyLength = writer.bytes.count - snapshotHeaderSize
+        let directory = SnapshotDirectory(body: writer.bytes)
         var blocks = ByteWriter()
         blocks.bytes.reserveCapacity(4 * (bodyLength / blockSize + 1))
         var position = snapshotHeaderSize
@@ -350,6 +357,9 @@ enum StoreFormat {
             blocks.u32(StoreChecksum.crc32c(writer.bytes[position..<end]))
             position = end
         }
+        let directoryBytes = directory?.encoded ?? []
+        blocks.bytes += directoryBytes
+        blocks.u32(UInt32(directoryBytes.count))
         var header = ByteWriter()
         header.bytes = snapshotMagic
         header.u64(generation)
@@ -389,8 +399,11 @@ enum StoreFormat {
     }
 
     /// The header, its lengths checked against the file's; nil for a file that is not a
-    /// format 3 or 4 snapshot.
-    static func snapshotHeader(memory: UnsafeRawBufferPointer) throws(SnapshotProblem) -> SnapshotHeader? {
+    /// format 3 or 4 snapshot. `checkingLength` false: only the header's own checksum
+    /// (recovery, when the trailer is damaged).
+    static func snapshotHeader(
+        memory: UnsafeRawBufferPointer, checkingLength: Bool = true
+    ) throws(SnapshotProblem) -> SnapshotHeader? {
         guard memory.count >= 8 else { return nil }
         let magic = Array(memory[0..<8])
         let format = magic == snapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
@@ -407,8 +420,16 @@ enum StoreFormat {
         guard length <= UInt64(memory.count - snapshotHeaderSize) else { throw .length }
         let header = SnapshotHeader(
             generation: generation, bodyLength: Int(length), bodyChecksum: body, checksum: stored, format: format)
-        let expected = header.bodyEnd + (format == 3 ? 0 : 4 * header.blockCount)
-        guard memory.count == expected else { throw .length }
+        guard checkingLength else { return header }
+        if format == 3 {
+            guard memory.count == header.bodyEnd else { throw .length }
+            return header
+        }
+        let fixed = header.bodyEnd + 4 * header.blockCount + 4
+        guard memory.count >= fixed else { throw .length }
+        let directoryLength = Int(
+            UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: memory.count - 4, as: UInt32.self)))
+        guard memory.count == fixed + directoryLength else { throw .length }
         return header
     }
 
@@ -499,5 +520,83 @@ enum StoreFormat {
             }
         }
         try result.get()
+    }
+}
+
+/// Where each table's section lies in a snapshot, kept again in its trailer so that recovery
+/// can find every table's rows even when the block holding a section's start is damaged.
+struct SnapshotDirectory: Equatable {
+    struct Entry: Equatable {
+        var name: String
+        /// Where the section (its row count) starts in the file.
+        var sectionStart: Int
+        var count: Int
+        var rowsLength: Int
+        var indexLength: Int
+        var rowsStart: Int { sectionStart + 16 }
+        var rowsEnd: Int { rowsStart + rowsLength }
+        /// Where the index's row offsets start (after the index's length).
+        var offsetsStart: Int { rowsEnd + 8 }
+    }
+
+    var entries: [Entry]
+
+    init(entries: [Entry]) { self.entries = entries }
+
+    /// Read from a snapshot's header and body as the writer laid them out; nil if they do not
+    /// add up (never for bytes the writer made).
+    init?(body bytes: [UInt8]) {
+        var reader = ByteReader(bytes, from: StoreFormat.snapshotHeaderSize)
+        guard let tables = try? reader.u32() else { return nil }
+        var entries: [Entry] = []
+        for _ in 0..<tables {
+            guard let nameLength = try? reader.u8(), let name = try? reader.raw(Int(nameLength)) else { return nil }
+            let start = reader.position
+            guard let count = try? reader.u64(), let rowsLength = try? reader.u64(), rowsLength <= UInt64(bytes.count),
+                (try? reader.take(Int(rowsLength))) != nil, let indexLength = try? reader.u64(),
+                indexLength <= UInt64(bytes.count), (try? reader.take(Int(indexLength))) != nil
+            else { return nil }
+            entries.append(
+                Entry(
+                    name: String(decoding: name, as: UTF8.self), sectionStart: start, count: Int(count),
+                    rowsLength: Int(rowsLength), indexLength: Int(indexLength)))
+        }
+        self.entries = entries
+    }
+
+    var encoded: [UInt8] {
+        var writer = ByteWriter()
+        writer.u32(UInt32(entries.count))
+        for entry in entries {
+            let name = Array(entry.name.utf8.prefix(255))
+            writer.u8(UInt8(name.count))
+            writer.bytes += name
+            for value in [entry.sectionStart, entry.count, entry.rowsLength, entry.indexLength] {
+                writer.u64(UInt64(value))
+            }
+        }
+        return writer.bytes
+    }
+
+    /// The directory in a format-4 snapshot's trailer; nil if it cannot be read whole.
+    init?(trailerOf bytes: [UInt8], header: StoreFormat.SnapshotHeader) {
+        let start = header.bodyEnd + 4 * header.blockCount
+        guard bytes.count >= start + 4 else { return nil }
+        var reader = ByteReader(bytes, from: start, to: bytes.count - 4)
+        guard let tables = try? reader.u32(), tables <= 4096 else { return nil }
+        var entries: [Entry] = []
+        for _ in 0..<tables {
+            guard let nameLength = try? reader.u8(), let name = try? reader.raw(Int(nameLength)),
+                let start = try? reader.u64(), let count = try? reader.u64(), let rows = try? reader.u64(),
+                let index = try? reader.u64(), start < UInt64(bytes.count), count < UInt64(bytes.count),
+                rows < UInt64(bytes.count), index < UInt64(bytes.count)
+            else { return nil }
+            entries.append(
+                Entry(
+                    name: String(decoding: name, as: UTF8.self), sectionStart: Int(start), count: Int(count),
+                    rowsLength: Int(rows), indexLength: Int(index)))
+        }
+        guard reader.isAtEnd else { return nil }
+        self.entries = entries
     }
 }

@@ -1,19 +1,30 @@
 import ClosetCore
 import Foundation
 
-/// `closet recover <store> [<new store>]`: copies every intact transaction of a damaged store
-/// into a new one, leaving the damaged store untouched. The snapshot is kept if it passes its
-/// checksums; then every journal record that passes its checksums and decodes is applied in
-/// order, skipping damaged stretches (each found by the next record whose header and payload
-/// pass their checksums). Pictures the kept rows refer to are copied.
+/// `closet recover <store> [<new store>]`: copies everything intact of a damaged store into a
+/// new one, leaving the damaged store untouched, and says honestly what it could not keep.
+///
+/// - The snapshot is salvaged block by block (format 4 checksums each 32 KiB block of its
+///   body): every row whose bytes lie in intact blocks and that decodes is kept, the rest are
+///   counted as lost; a row's place is found from its neighbour's length or, past a damaged
+///   stretch, from the section's row offsets. Older snapshots are kept whole or not at all.
+/// - The journal is replayed only if it is newer than the snapshot (an older one is already
+///   inside it), every record that passes its checksums and decodes, skipping damaged stretches.
+/// - A journal that follows another snapshot than the one found (an older snapshot put back,
+///   a newer one lost), a journal cut short before its commit point, or lost rows are warnings:
+///   the summary lists them and `closet recover` exits 1, because the new store then lacks
+///   something the damaged one once held.
+/// - The marker is not needed: a folder with a snapshot or a journal is read.
 public enum StoreRecovery {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// What was kept and what was not, one line each for the person who asked.
+    /// What was kept and what was not, one line each for the person who asked; `warnings`
+    /// are what the new store may lack.
     public struct Report: Sendable {
         public var lines: [String] = []
+        public var warnings: [String] = []
     }
 
     public static func recover(
@@ -21,13 +32,17 @@ public enum StoreRecovery {
     ) throws(Failure) -> Report {
         var report = Report()
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue,
-            FileManager.default.fileExists(atPath: source + "/" + DurableStore.markerName)
-        else { throw Failure(description: "'\(source)' is not a closet store") }
-        if FileManager.default.fileExists(atPath: target),
-            !((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? [""]).isEmpty
-        {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue,
+            ["snapshot", "journal", DurableStore.markerName].contains(where: {
+                manager.fileExists(atPath: source + "/" + $0)
+            })
+        else { throw Failure(description: "'\(source)' is not a closet store (no marker, snapshot or journal)") }
+        if manager.fileExists(atPath: target), !((try? manager.contentsOfDirectory(atPath: target)) ?? [""]).isEmpty {
             throw Failure(description: "'\(target)' already exists and is not empty; name a new folder")
+        }
+        if !manager.fileExists(atPath: source + "/" + DurableStore.markerName) {
+            report.lines.append("marker: missing (read as a closet store all the same)")
         }
         let salvaged = Tables(schemas)
         func readAll(_ name: String) throws(Failure) -> [UInt8]? {
@@ -38,15 +53,21 @@ public enum StoreRecovery {
             }
         }
 
+        var snapshotLink: StoreFormat.SnapshotLink?
         if let snapshot = try readAll("snapshot") {
-            report.lines.append(salvageSnapshot(snapshot, into: salvaged, schemas: schemas))
+            snapshotLink = salvageSnapshot(snapshot, into: salvaged, schemas: schemas, report: &report)
         } else {
             report.lines.append("snapshot: none")
         }
         if let journal = try readAll("journal") {
-            report.lines.append(salvageJournal(journal, into: salvaged, schemas: schemas))
+            salvageJournal(journal, after: snapshotLink, into: salvaged, schemas: schemas, report: &report)
         } else {
             report.lines.append("journal: none")
+            if let snapshotLink, snapshotLink.checksum != 0 {
+                report.warnings.append(
+                    "the journal is missing: what was committed after snapshot generation \(snapshotLink.generation) is lost"
+                )
+            }
         }
 
         // The new store: made empty, then the salvaged rows written as its snapshot.
@@ -81,45 +102,267 @@ public enum StoreRecovery {
         report.lines.append(
             "pictures: \(copied) copied"
                 + (missing > 0 ? ", \(missing) missing or unreadable (their rows are kept)" : ""))
+        report.lines += report.warnings.map { "warning: " + $0 }
         report.lines.append(
-            "recovered \(rows) row\(rows == 1 ? "" : "s") into '\(target)'; '\(source)' was not changed")
+            "recovered \(rows) row\(rows == 1 ? "" : "s") into '\(target)'; '\(source)' was not changed"
+                + (report.warnings.isEmpty ? "" : "; see the warning\(report.warnings.count == 1 ? "" : "s") above"))
         return report
     }
 
-    private static func salvageSnapshot(_ bytes: [UInt8], into tables: Tables, schemas: [AnyTableSchema]) -> String {
+    // MARK: the snapshot
+
+    /// Loads what can be read of a snapshot into `tables`; returns the snapshot's link when
+    /// its header holds (what a journal names it by).
+    private static func salvageSnapshot(
+        _ bytes: [UInt8], into tables: Tables, schemas: [AnyTableSchema], report: inout Report
+    ) -> StoreFormat.SnapshotLink? {
         switch JournalFormat.layout(bytes, journal: false) {
         case .formatOne, .formatTwo:
-            if (try? JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)) != nil {
-                return "snapshot: kept (\(bytes.count) bytes)"
+            if let generation = try? JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas) {
+                report.lines.append("snapshot: kept (\(bytes.count) bytes)")
+                return StoreFormat.SnapshotLink(generation: generation, checksum: 0)
             }
-        case .newer
-        where [StoreFormat.snapshotMagic, StoreFormat.formatThreeSnapshotMagic].contains(Array(bytes.prefix(8))):
-            if (try? StoreFormat.verifySnapshot(bytes)) != nil {
-                do {
-                    try StoreFormat.loadSnapshot(bytes, into: tables)
-                    return "snapshot: kept (\(bytes.count) bytes)"
-                } catch {
-                    tables.removeAllRows()
-                }
-            }
+            tables.removeAllRows()
+            report.lines.append(
+                "snapshot: damaged, its rows could not be salvaged (an older format: \(bytes.count) bytes)")
+            report.warnings.append("the snapshot (an older format, with one checksum over it all) was not kept")
+            return nil
         case .newer, nil:
             break
         }
-        tables.removeAllRows()
-        return
-            "snapshot: damaged, its rows could not be salvaged (\(bytes.count) bytes); journal records are applied without it"
+        let header: StoreFormat.SnapshotHeader
+        let lengthHolds: Bool
+        do {
+            guard
+                let found = try bytes.withUnsafeBytes({
+                    try StoreFormat.snapshotHeader(memory: $0, checkingLength: false)
+                })
+            else {
+                report.lines.append("snapshot: not a closet snapshot (\(bytes.count) bytes); not kept")
+                report.warnings.append("the snapshot was not kept")
+                return nil
+            }
+            header = found
+            lengthHolds = (try? bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) }) != nil
+        } catch {
+            report.lines.append("snapshot: its header is damaged (\(bytes.count) bytes); not kept")
+            report.warnings.append("the snapshot was not kept")
+            return nil
+        }
+        guard header.bodyEnd <= bytes.count else {
+            report.lines.append("snapshot: cut short (\(bytes.count) of \(header.bodyEnd) bytes or more); not kept")
+            report.warnings.append("the snapshot was not kept")
+            return nil
+        }
+        let damaged: [Int] = bytes.withUnsafeBytes { memory in
+            guard header.format == 4 else {
+                return (try? StoreFormat.damagedBlocks(memory: memory, header: header)) ?? [0]
+            }
+            // The block checksums are compared one by one even if the trailer's checksum fails:
+            // a block that matches its entry is intact (a damaged entry only makes it look bad).
+            return (0..<header.blockCount).filter { index in
+                let at = header.bodyEnd + 4 * index
+                guard at + 4 <= memory.count else { return true }
+                let stored = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+                return StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[header.block(index)])) != stored
+            }
+        }
+        if damaged.isEmpty, lengthHolds {
+            do {
+                try StoreFormat.loadSnapshot(bytes, into: tables)
+                report.lines.append("snapshot: kept (\(bytes.count) bytes)")
+                return header.link
+            } catch {
+                tables.removeAllRows()
+            }
+        }
+        guard header.format == 4 else {
+            tables.removeAllRows()
+            report.lines.append("snapshot: damaged, its rows could not be salvaged (format 3: \(bytes.count) bytes)")
+            report.warnings.append("the snapshot (format 3, with one checksum over its body) was not kept")
+            return header.link
+        }
+        let salvage = RowSalvage(bytes: bytes, header: header, damaged: Set(damaged))
+        let result = salvage.run(into: tables, directory: SnapshotDirectory(trailerOf: bytes, header: header))
+        let ranges = damaged.prefix(3).map { "\(header.block($0).lowerBound)-\(header.block($0).upperBound - 1)" }
+        let more = damaged.count > 3 ? " and \(damaged.count - 3) more" : ""
+        let place =
+            damaged.isEmpty ? "its trailer is damaged" : "damaged in bytes \(ranges.joined(separator: ", "))\(more)"
+        report.lines.append(
+            "snapshot: \(place); \(result.kept) row\(result.kept == 1 ? "" : "s") kept, \(result.lost) lost"
+                + (result.unknownTables ? " (and the rows of any table after the damage)" : ""))
+        if result.lost > 0 || result.unknownTables {
+            report.warnings.append(
+                "\(result.lost) row\(result.lost == 1 ? "" : "s") of the snapshot could not be read"
+                    + (result.unknownTables ? ", nor any table after the damaged stretch" : ""))
+        }
+        return header.link
     }
 
-    private static func salvageJournal(_ bytes: [UInt8], into tables: Tables, schemas: [AnyTableSchema]) -> String {
+    /// Reads a format-4 snapshot's rows around damaged blocks: a byte is trusted only when its
+    /// block passes its checksum.
+    struct RowSalvage {
+        let bytes: [UInt8]
+        let header: StoreFormat.SnapshotHeader
+        let damaged: Set<Int>
+
+        func trusted(_ range: Range<Int>) -> Bool {
+            guard range.lowerBound >= StoreFormat.snapshotHeaderSize, range.upperBound <= header.bodyEnd else {
+                return false
+            }
+            guard !range.isEmpty else { return true }
+            let first = (range.lowerBound - StoreFormat.snapshotHeaderSize) / StoreFormat.blockSize
+            let last = (range.upperBound - 1 - StoreFormat.snapshotHeaderSize) / StoreFormat.blockSize
+            return (first...last).allSatisfy { !damaged.contains($0) }
+        }
+
+        func integer<T: FixedWidthInteger>(_ type: T.Type, at position: Int) -> T? {
+            let size = MemoryLayout<T>.size
+            guard position >= 0, trusted(position..<(position + size)) else { return nil }
+            return bytes[position..<(position + size)].reversed().reduce(T(0)) { $0 << 8 | T($1) }
+        }
+
+        /// Rows kept and lost, and whether tables past the damage could not be found at all.
+        /// The trailer's directory says where every section lies; without it (its checksum
+        /// failed too) the sections are walked from the start while their bytes are trusted.
+        func run(into tables: Tables, directory: SnapshotDirectory?) -> (kept: Int, lost: Int, unknownTables: Bool) {
+            var kept = 0
+            var lost = 0
+            if let directory {
+                for entry in directory.entries {
+                    let (k, l) = salvageRows(of: entry, into: tables.table(named: entry.name))
+                    kept += k
+                    lost += l
+                }
+                return (kept, lost, false)
+            }
+            var position = StoreFormat.snapshotHeaderSize
+            guard let tableCount = integer(UInt32.self, at: position) else { return (0, 0, true) }
+            position += 4
+            for _ in 0..<tableCount {
+                guard let nameLength = integer(UInt8.self, at: position),
+                    trusted(position..<(position + 1 + Int(nameLength)))
+                else { return (kept, lost, true) }
+                let name = String(decoding: bytes[(position + 1)..<(position + 1 + Int(nameLength))], as: UTF8.self)
+                position += 1 + Int(nameLength)
+                guard let count = integer(UInt64.self, at: position),
+                    let rowsLength = integer(UInt64.self, at: position + 8),
+                    count <= UInt64(bytes.count), rowsLength <= UInt64(bytes.count),
+                    let indexLength = integer(UInt64.self, at: position + 16 + Int(rowsLength)),
+                    indexLength <= UInt64(bytes.count)
+                else { return (kept, lost, true) }
+                let entry = SnapshotDirectory.Entry(
+                    name: name, sectionStart: position, count: Int(count), rowsLength: Int(rowsLength),
+                    indexLength: Int(indexLength))
+                guard entry.rowsEnd <= header.bodyEnd else { return (kept, lost, true) }
+                let (k, l) = salvageRows(of: entry, into: tables.table(named: name))
+                kept += k
+                lost += l
+                position = entry.rowsEnd + 8 + entry.indexLength
+            }
+            return (kept, lost, false)
+        }
+
+        /// One section's rows: each found from its neighbour's length, or past damage from the
+        /// index's row offsets; kept when its bytes are trusted and it decodes.
+        func salvageRows(of entry: SnapshotDirectory.Entry, into table: StoredTable) -> (kept: Int, lost: Int) {
+            guard entry.rowsEnd <= header.bodyEnd, entry.count <= bytes.count else { return (0, entry.count) }
+            var kept = 0
+            var lost = 0
+            var ordinal = 0
+            var at = entry.rowsStart
+            func resync(after position: Int, from first: Int) -> Bool {
+                guard
+                    let next = resume(
+                        after: position, from: first, count: entry.count, offsets: entry.offsetsStart,
+                        rows: entry.rowsStart)
+                else {
+                    lost += entry.count - ordinal
+                    ordinal = entry.count
+                    return false
+                }
+                lost += next.ordinal - ordinal
+                (ordinal, at) = (next.ordinal, next.at)
+                return true
+            }
+            while ordinal < entry.count {
+                // Reading goes on only where a row is known to start (never mid-row).
+                guard trusted(at..<(at + 2)) else {
+                    if resync(after: at, from: ordinal) { continue } else { break }
+                }
+                guard let keyLength = integer(UInt16.self, at: at),
+                    let rowLength = integer(UInt32.self, at: at + 2 + Int(keyLength)),
+                    at + 6 + Int(keyLength) + Int(rowLength) <= entry.rowsEnd
+                else {
+                    if resync(after: at + 1, from: ordinal + 1) { continue } else { break }
+                }
+                let key = (at + 2)..<(at + 2 + Int(keyLength))
+                let row = (at + 6 + Int(keyLength))..<(at + 6 + Int(keyLength) + Int(rowLength))
+                if trusted(key), trusted(row),
+                    (try? table.apply(bytes, operations: [RowLocation(key: key, row: row)])) != nil
+                {
+                    kept += 1
+                } else {
+                    lost += 1
+                }
+                ordinal += 1
+                at = row.upperBound
+            }
+            return (kept, lost)
+        }
+
+        /// The first row from `ordinal` on whose start the index gives (a trusted offset) at
+        /// or after `at`, where reading can go on.
+        func resume(after at: Int, from ordinal: Int, count: Int, offsets: Int, rows: Int) -> (ordinal: Int, at: Int)? {
+            for candidate in ordinal..<count {
+                guard let offset = integer(UInt64.self, at: offsets + candidate * 8), offset < UInt64(bytes.count)
+                else { continue }
+                let start = rows + Int(offset)
+                if start >= at, trusted(start..<(start + 2)) { return (candidate, start) }
+            }
+            return nil
+        }
+    }
+
+    // MARK: the journal
+
+    private static func salvageJournal(
+        _ bytes: [UInt8], after snapshot: StoreFormat.SnapshotLink?, into tables: Tables,
+        schemas: [AnyTableSchema], report: inout Report
+    ) {
         let magic = Array(bytes.prefix(8))
         let isFormatThree = magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic
+        let header = StoreFormat.readJournalHeader(bytes)
+        if let header, let snapshot {
+            // A journal not newer than the snapshot is already inside it: replaying it would
+            // bring back removed rows and undo edits.
+            if header.generation <= snapshot.generation {
+                report.lines.append(
+                    "journal: generation \(header.generation), already inside the snapshot (generation \(snapshot.generation)); not replayed"
+                )
+                return
+            }
+            if header.follows != snapshot, snapshot.checksum != 0 {
+                report.warnings.append(
+                    "the journal follows \(header.follows), but the snapshot found is generation \(snapshot.generation): what was committed between them is lost, and the journal's changes are applied to an older state"
+                )
+            }
+        } else if let header, header.follows != .none {
+            report.warnings.append(
+                "the journal follows \(header.follows), which is missing or unreadable: what it held is lost")
+        } else if header == nil, isFormatThree {
+            report.warnings.append("the journal's header is damaged: whether it follows the snapshot cannot be told")
+        }
         let headerSize =
-            StoreFormat.readJournalHeader(bytes)?.recordsStart
-            ?? (magic == StoreFormat.journalMagic ? StoreFormat.recordsStart : StoreFormat.journalHeaderSize)
+            header?.recordsStart
+            ?? (magic == StoreFormat.journalMagic
+                ? StoreFormat.recordsStart
+                : isFormatThree ? StoreFormat.journalHeaderSize : JournalFormat.journalHeaderSize)
         var kept = 0
         var unreadable = 0
         var damaged: [String] = []
         var position = headerSize
+        var lastEnd = headerSize
         while position < bytes.count {
             if let payload = wholeRecord(bytes, at: position, formatThree: isFormatThree) {
                 // Applied to a scratch set first, so a record that cannot be decoded is
@@ -135,6 +378,7 @@ public enum StoreRecovery {
                     unreadable += 1
                 }
                 position = payload.upperBound
+                lastEnd = position
                 continue
             }
             let next =
@@ -148,7 +392,23 @@ public enum StoreRecovery {
         var line = "journal: \(kept) transaction\(kept == 1 ? "" : "s") kept"
         if unreadable > 0 { line += ", \(unreadable) that pass their checksums but cannot be read skipped" }
         if !damaged.isEmpty { line += ", damaged \(damaged.joined(separator: ", ")) skipped" }
-        return line
+        report.lines.append(line)
+        if unreadable > 0 {
+            report.warnings.append("\(unreadable) committed transaction\(unreadable == 1 ? "" : "s") could not be read")
+        }
+        if let header, header.format == 4,
+            let point = StoreFormat.readCommitPoint(bytes, generation: header.generation)
+        {
+            if lastEnd < point.end || kept + unreadable < point.transactions {
+                let missing = max(point.transactions - kept - unreadable, 0)
+                report.warnings.append(
+                    "the journal is cut short or damaged: \(point.transactions) transaction\(point.transactions == 1 ? " was" : "s were") committed, ending at byte \(point.end)"
+                        + (missing > 0 ? "; \(missing) could not be found" : ""))
+            }
+        } else if !damaged.isEmpty, header?.format != 4 {
+            report.warnings.append(
+                "damaged stretches of the journal were skipped: committed transactions may be among them")
+        }
     }
 
     /// Where a whole record's payload lies, if the record at `position` passes its checksums.

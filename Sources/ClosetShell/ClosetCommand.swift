@@ -169,6 +169,15 @@ public enum ClosetCommand {
                 complain("closet: \(notice)")
             }
             opened = (store, SessionFactory.cacheRoot(environment))
+            // A row that passes its checksums but cannot be read is damage, found where a row
+            // is read: said as opening would say it, and the process ends with exit 3 before
+            // anything else is read or written (what it held back was never committed).
+            UnreadableRow.handler = { what in
+                complain(
+                    "error: store '\(path)' is damaged: \(what); nothing in it was changed; 'closet recover \(path)' copies what is intact into a new store"
+                )
+                exit(ExitStatus.store.rawValue)
+            }
         }
         keptUntilExit.append(opened.store)
         return opened

@@ -263,8 +263,9 @@ public struct Options: Equatable {
                closet [options] dump [--output <file>] [--images <dir>]
                                                      a script that recreates the store (.dump); with
                                                      --output, picture paths relative to the file
-               closet recover <store> [<new store>]  copy every intact transaction of a damaged store
-                                                     into a new one (default <store>-recovered)
+               closet recover <store> [<new store>]  copy everything intact of a damaged store into a
+                                                     new one (default <store>-recovered); exit 1 with
+                                                     warnings when something could not be kept
                closet test [--update] [--record] [--junit <file>] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network

@@ -177,6 +177,8 @@ import WardrobePack
         #expect(host.standardOutput == "")
         #expect(host.standardError.contains("unknown command 'lsit'"))
         #expect(host.standardError.hasSuffix("error: could not save: disk full\n"))
+        // Undone whole: nothing is pending (a durable store has let go of its lock).
+        #expect(!store.tables.hasPendingChanges)
     }
 
     @Test func aFileUndoneByBailShowsNoResults() {

@@ -107,4 +107,109 @@ struct LoseNothingTests {
         // The next statement's results are shown again, once.
         #expect(prompt.out.components(separatedBy: "count").count == 2, "\(prompt.out)")
     }
+
+    /// Five single-statement commits make a journal-only store (no snapshot of data yet).
+    func journalOnlyStore(in folder: String) throws -> String {
+        for n in 1...5 {
+            let added = try closet(
+                ["--store", "s", "-c", "add clothes category=top season=fall description=k\(n)"], in: folder)
+            try #require(added.status == 0, "\(added.err)")
+        }
+        return folder + "/s"
+    }
+
+    /// Item 1: a deleted, emptied or shortened journal of a store that has committed is
+    /// damage (exit 3, nothing changed), never a store that counts 0 and takes new commits.
+    @Test func aJournalOnlyStoreWhoseJournalWentIsRefused() throws {
+        let damages: [(String, String)] = [
+            ("rm s/journal", "its journal is missing"),
+            (": > s/journal", "its journal is cut short (0 bytes)"),
+            ("truncate -s 5 s/journal", "its journal is cut short (5 bytes)"),
+            ("truncate -s 84 s/journal", "5 committed transactions end at byte"),
+            ("rm s/journal s/snapshot", "its snapshot and its journal are missing"),
+        ]
+        for (damage, expected) in damages {
+            let folder = try temporaryFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let store = try journalOnlyStore(in: folder)
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", damage]
+            shell.currentDirectoryURL = URL(fileURLWithPath: folder)
+            try shell.run()
+            shell.waitUntilExit()
+            let before = try FileManager.default.contentsOfDirectory(atPath: store).sorted().map {
+                ($0, FileManager.default.contents(atPath: store + "/" + $0))
+            }
+            for statement in ["count clothes", "add clothes category=top season=fall description=later"] {
+                let result = try closet(["--store", "s", "-c", statement], in: folder)
+                #expect(result.status == 3, "\(damage): \(statement): \(result.out)")
+                #expect(
+                    result.err.contains(expected) && result.err.contains("closet recover"), "\(damage): \(result.err)")
+            }
+            let after = try FileManager.default.contentsOfDirectory(atPath: store).sorted().map {
+                ($0, FileManager.default.contents(atPath: store + "/" + $0))
+            }
+            #expect(before.map(\.0) == after.map(\.0) && before.map(\.1) == after.map(\.1), "\(damage) changed a file")
+        }
+    }
+
+    /// Item 2: a torn tail after the commit point (a crash's unfinished commit) is read around
+    /// by readers, who change no byte; the next writer says how much it drops, then cuts it.
+    @Test func onlyAWriterCutsATornTailAfterSayingSo() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try journalOnlyStore(in: folder)
+        let handle = try #require(FileHandle(forWritingAtPath: store + "/journal"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x40, 0, 0, 0, 6, 0, 0, 0, 1, 2, 3]))  // a record header begun
+        try handle.close()
+        let torn = FileManager.default.contents(atPath: store + "/journal")
+        let read = try closet(["--store", "s", "-c", "count clothes"], in: folder)
+        #expect(read.status == 0 && read.out.contains("5") && read.err.isEmpty, "\(read.err)")
+        #expect(FileManager.default.contents(atPath: store + "/journal") == torn)
+        let write = try closet(
+            ["--store", "s", "-c", "add clothes category=top season=fall description=six"], in: folder)
+        #expect(write.status == 0, "\(write.err)")
+        #expect(
+            write.err.contains("dropped 11 bytes at the end of the journal from byte")
+                && write.err.contains("a transaction that never finished committing (it was never reported as saved)"),
+            "\(write.err)")
+        #expect(try closet(["--store", "s", "-c", "count clothes"], in: folder).out.contains("6"))
+    }
+
+    /// Item 9: a read-only store whose journal has a torn tail is read (SPEC §8), by a user
+    /// who cannot write it; a write is refused with exit 3 and a reason, not a trap.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aReadOnlyStoreWithATornTailIsRead() throws {
+        let folder = try temporaryFolder()
+        defer {
+            _ = try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder + "/s")
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let store = try journalOnlyStore(in: folder)
+        let handle = try #require(FileHandle(forWritingAtPath: store + "/journal"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([1, 2, 3]))
+        try handle.close()
+        for path in [folder, store] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: store) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store + "/" + name)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: store)
+        func asNobody(_ statement: String) throws -> (status: Int32, out: String, err: String) {
+            try ProcessTests().run(
+                [
+                    "--clear-groups", "--reuid=65534", "--regid=65534", ProcessTests.binary, "--store", store, "-c",
+                    statement,
+                ],
+                stdinBytes: [], environment: ["HOME": folder], in: folder, executable: "/usr/bin/setpriv")
+        }
+        let read = try asNobody("count clothes")
+        #expect(read.status == 0 && read.out.contains("5"), "\(read.err)")
+        let write = try asNobody("add clothes category=top season=fall description=six")
+        #expect(write.status == 3 && write.err.contains("the store could not write"), "\(write.err)")
+    }
 }

@@ -243,10 +243,11 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     /// Standard input as raw bytes (which need not be UTF-8); `environment` is added to this
     /// process's.
     func run(
-        _ arguments: [String], stdinBytes: [UInt8], environment: [String: String] = [:], in directory: String? = nil
+        _ arguments: [String], stdinBytes: [UInt8], environment: [String: String] = [:], in directory: String? = nil,
+        executable: String = Self.binary
     ) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if !environment.isEmpty {

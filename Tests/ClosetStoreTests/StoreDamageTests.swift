@@ -158,6 +158,27 @@ import Testing
         }
     }
 
+    /// A store at the last generation (2^62) still opens and takes commits, but is never
+    /// compacted past the limit (it used to write generation 2^62 + 1, then refuse to open).
+    @Test func theLastGenerationIsNeverPassed() throws {
+        let (path, _) = try store()
+        let original = try POSIXFile.readAll(path + "/journal")!
+        let header = try #require(StoreFormat.readJournalHeader(original))
+        let last = StoreFormat.journalHeader(
+            StoreFormat.JournalHeader(generation: DurableStore.maximumGeneration, follows: header.follows))
+        try write(last + original[StoreFormat.recordsStart...], path + "/journal")
+        let (store, _) = try open(path)
+        #expect(store.fetchAllClothes() == everything)
+        #expect {
+            try store.compact()
+        } throws: { error in
+            "\(error)".contains("has used its last generation (\(DurableStore.maximumGeneration))")
+        }
+        try store.save(clothes: mocks.bottom2)
+        try store.commit()
+        #expect(try open(path).0.fetchAllClothes() == everything + [mocks.bottom2])
+    }
+
     @Test func deletingTheLockFileLetsNoSecondWriterIn() throws {
         let path = temporaryStore()
         let (first, _) = try open(path)
@@ -407,6 +428,68 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
                 $0.contains("the journal is cut short or damaged: 3 transactions were committed")
                     && $0.contains("1 could not be found")
             }, "\(report.warnings)")
+    }
+}
+
+/// Issue 22, item 9: a snapshot row that passes every checksum but cannot be decoded is
+/// damage: the real binary says so and exits 3, and no file changes (it used to trap).
+@Suite struct UnreadableRowTests {
+    static let binary =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path + "/.build/debug/closet"
+
+    /// The snapshot with every checksum made to hold again over its changed bytes.
+    func resealed(_ bytes: [UInt8]) throws -> [UInt8] {
+        var bytes = bytes
+        let header = try #require(
+            bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0, checkingLength: false) })
+        for index in 0..<header.blockCount {
+            let crc = StoreChecksum.crc32c(bytes[header.block(index)])
+            for shift in 0..<4 {
+                bytes[header.bodyEnd + 4 * index + shift] = UInt8(truncatingIfNeeded: crc >> (8 * shift))
+            }
+        }
+        let trailer = StoreChecksum.crc32c(bytes[header.bodyEnd...])
+        for shift in 0..<4 { bytes[24 + shift] = UInt8(truncatingIfNeeded: trailer >> (8 * shift)) }
+        let own = StoreChecksum.crc32c(bytes[0..<28])
+        for shift in 0..<4 { bytes[28 + shift] = UInt8(truncatingIfNeeded: own >> (8 * shift)) }
+        return bytes
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func anUndecodableSnapshotRowExitsThreeAndChangesNothing() throws {
+        let path = temporaryStore()
+        _ = try compactedStore(at: path, holding: [MockWardrobe().top1])
+        var bytes = try POSIXFile.readAll(path + "/snapshot")!
+        let header = try #require(bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        let directory = try #require(SnapshotDirectory(trailerOf: bytes, header: header))
+        let clothes = try #require(directory.entries.first { $0.name == "clothes" && $0.count == 1 })
+        bytes[clothes.rowsEnd - 1] ^= 0xFF  // the row's last byte: no valid picture tag
+        let sealed = try resealed(bytes)
+        try Data(sealed).write(to: URL(fileURLWithPath: path + "/snapshot"))
+        // The (empty) journal follows the snapshot by its checksum, which changed with it.
+        let link = try #require(sealed.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) }).link
+        let journal = try #require(StoreFormat.readJournalHeader(try POSIXFile.readAll(path + "/journal")!))
+        try Data(StoreFormat.journalHeader(StoreFormat.JournalHeader(generation: journal.generation, follows: link)))
+            .write(to: URL(fileURLWithPath: path + "/journal"))
+        let before = try ["snapshot", "journal", "closet-store"].map { try POSIXFile.readAll(path + "/" + $0) }
+        for statement in ["list clothes", ".dump"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = ["--store", path, "-c", statement]
+            let error = Pipe()
+            process.standardError = error
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 3, "\(message)")
+            #expect(
+                message.contains(
+                    "is damaged: table 'clothes': a snapshot row passes its checksum but cannot be read; nothing in it was changed; 'closet recover"
+                ), "\(message)")
+        }
+        #expect(try ["snapshot", "journal", "closet-store"].map { try POSIXFile.readAll(path + "/" + $0) } == before)
     }
 }
 

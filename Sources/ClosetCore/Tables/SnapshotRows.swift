@@ -74,7 +74,7 @@ public final class SnapshotRows {
     /// Stops on a section whose checksum holds but whose index does not add up: only a file
     /// made to look valid gets here, and reading on would show rows that are not there.
     @inline(__always) func check(_ condition: Bool) {
-        if !condition { fatalError("a snapshot section passes its checksum but its index does not add up") }
+        if !condition { UnreadableRow.found("a snapshot section passes its checksum but its index does not add up") }
     }
 
     @inline(__always) func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {

@@ -376,7 +376,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         do {
             try loadSnapshotRowsSpecialized(lazy.base.count, &reader)
         } catch {
-            fatalError("table '\(name)': a snapshot row passes its checksum but cannot be read")
+            UnreadableRow.found("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }
         for operation in lazy.operations[..<committedOperations] {
             if let row = operation.row { place(row, key: operation.key) } else { removeUnlogged(operation.key) }
@@ -403,7 +403,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable func decodeBase(_ ordinal: Int, _ base: SnapshotRows) -> Row {
         var reader = ByteReader(base.rowBytes(ordinal))
         guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd else {
-            fatalError("table '\(name)': a snapshot row passes its checksum but cannot be read")
+            UnreadableRow.found("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }
         return row
     }

@@ -33,7 +33,7 @@ public enum DiagnosticRenderer {
         if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
         let origin = origin.map { TerminalText.visible($0) }  // a file name is user input too
         guard let source, let range = diagnostic.range else {
-            let prefix = origin.map { "\($0):\(source?.firstLine ?? 0): " } ?? ""
+            let prefix = origin.map { origin in source.map { "\(origin):\($0.firstLine): " } ?? "\(origin): " } ?? ""
             return "\(prefix)\(label) \(message)\n"
         }
 

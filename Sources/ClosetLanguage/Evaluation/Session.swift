@@ -212,7 +212,7 @@ public final class Session {
             do throws(StoreError) {
                 try store.refresh()
             } catch {
-                report(Diagnostic.storeFailed(error, at: nil), source: nil, origin: origin)
+                report(Diagnostic.storeFailed(error, at: nil), source: source, origin: origin)
                 failureCount += 1
                 return false
             }
@@ -263,7 +263,8 @@ public final class Session {
                 _ = store.takeWriteProblem()
                 store.rollback(to: savepoint)
                 if let failure = error as? StoreWriteFailure {
-                    report(Diagnostic.storeFailed(failure.error, at: nil), source: nil, origin: origin)
+                    // About the statement as a whole: its line is named, nothing is marked.
+                    report(Diagnostic.storeFailed(failure.error, at: nil), source: source, origin: origin)
                 } else {
                     report(error, source: source, origin: origin)
                 }
@@ -381,6 +382,9 @@ public final class Session {
             releaseHeldOutput()
             return true
         } catch {
+            // Undone whole, so the store lets go of its write lock (and its pid file) now, not
+            // at exit.
+            store.rollback(to: Savepoint(position: 0))
             dropHeldResults()
             report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
             releaseHeldOutput()

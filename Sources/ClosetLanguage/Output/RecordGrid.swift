@@ -43,6 +43,20 @@ enum RecordGrid {
             for row in values.indices { values[row].remove(at: column) }
         }
         var rows = values.map { $0.map { cell($0, forPeople: true) } }
+        // Keys whose short forms collide are shown as long as it takes to tell them apart.
+        for column in columns.indices {
+            let keys = values.map { row -> EntityKey? in
+                if case .key(let key) = row[column] { return key }
+                return nil
+            }
+            guard keys.contains(where: { $0 != nil }) else { continue }
+            let shown = distinguishingShortKeys(keys.compactMap { $0 })
+            var next = 0
+            for row in values.indices where keys[row] != nil {
+                rows[row][column] = shown[next]
+                next += 1
+            }
+        }
         var numeric = Set<Int>()
         if let first = values.first {
             for (column, value) in first.enumerated() where value.isNumeric {
@@ -65,6 +79,25 @@ enum RecordGrid {
         let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
         return Grid(
             columns: columns, rows: rows, numericColumns: numeric, isListing: listing, struck: struck, footer: footer)
+    }
+
+    /// Each key's short form, lengthened where another key shares it (as git abbreviates
+    /// commits): the shortest prefix of the full key that no other key in the list has.
+    static func distinguishingShortKeys(_ keys: [EntityKey]) -> [String] {
+        let shorts = keys.map(\.short)
+        var groups: [String: Set<String>] = [:]
+        for (key, short) in zip(keys, shorts) { groups[short, default: []].insert(key.text) }
+        return zip(keys, shorts).map { key, short in
+            guard let group = groups[short], group.count > 1 else { return short }
+            // One past the longest prefix it shares with another key of its group.
+            let text = Array(key.text)
+            var length = short.count
+            for other in group where other != key.text {
+                let common = zip(text, other).prefix { $0 == $1 }.count
+                length = max(length, common + 1)
+            }
+            return String(text.prefix(length))
+        }
     }
 
     private static func isNull(_ value: FieldValue) -> Bool {

@@ -54,6 +54,7 @@ extension DurableStore {
     func prepareForWriting() throws(StoreError) {
         do throws(POSIXFile.Failure) {
             if !needsUpgrade, view.journalSkipped {
+                try checkGenerationLeft(after: view.generation)
                 try startJournal(generation: view.generation + 1, follows: view.snapshotLink ?? .none)
             }
             if journal < 0 { journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY) }
@@ -187,6 +188,7 @@ extension DurableStore {
         let generation = max(view.generation, 1)
         let link: StoreFormat.SnapshotLink
         do {
+            try checkGenerationLeft(after: generation)
             link = try writeSnapshot(generation: generation, committed: false)
         } catch {
             report(
@@ -248,6 +250,7 @@ extension DurableStore {
     func upgrade() throws(StoreError) {
         do {
             let generation = max(view.generation, view.snapshotLink?.generation ?? 0, 1)
+            try checkGenerationLeft(after: generation)
             let link = try writeSnapshot(generation: generation, committed: true)
             try startJournal(generation: generation + 1, follows: link)
             // Last: a store whose marker names this format always has both files.
@@ -272,8 +275,28 @@ extension DurableStore {
             return
         }
         let generation = max(view.generation, 1)
+        try checkGenerationLeft(after: generation)
         let link = try writeSnapshot(generation: generation, committed: !pending)
-        try startJournal(generation: generation + 1, follows: link)
+        do {
+            try startJournal(generation: generation + 1, follows: link)
+        } catch {
+            // The old journal is inside the new snapshot now: a commit appended to it would
+            // be skipped at the next open. This process writes no more.
+            broken = "the journal could not be started after a snapshot (\(error)); reopen the store"
+            throw error
+        }
+    }
+
+    /// A store whose next generation would pass the limit is not written (no arithmetic on a
+    /// generation may overflow, and a journal past the limit would not open): recovering it
+    /// starts a new store at generation 1.
+    func checkGenerationLeft(after generation: UInt64) throws(POSIXFile.Failure) {
+        guard generation < Self.maximumGeneration else {
+            throw POSIXFile.Failure(
+                description:
+                    "store '\(path)' has used its last generation (\(generation)); 'closet recover \(path)' copies it into a new store"
+            )
+        }
     }
 
     func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)

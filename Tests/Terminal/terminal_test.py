@@ -481,6 +481,19 @@ def output_checks():
     check("Ctrl-C stops a long listing; the session goes on (issue 10: 18)", ctrl_c_stops_a_long_listing)
     term.close()
 
+    # A pager command the shell cannot run shows nothing: the output is written straight.
+    missing = Terminal(args, dict(env, PAGER="no-such-pager-anywhere"), columns=120)
+    missing.expect(r"closet> ")
+    missing.type(f".read {script}\r")
+    missing.expect(r"closet> ")
+
+    def a_missing_pager_loses_nothing():
+        missing.type("list clothes\r")
+        text = missing.expect(r"\(30 rows\)[\s\S]*closet> ")
+        assert re.search(r"│ +30 │", text), text[-300:]
+    check("a $PAGER that cannot run leaves the output written straight (issue 22: 3)", a_missing_pager_loses_nothing)
+    missing.close()
+
 
 def job_control_checks():
     """Issue 10 (20): Ctrl-Z and fg under a shell with job control redraw the prompt and the

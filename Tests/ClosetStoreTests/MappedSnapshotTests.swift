@@ -19,13 +19,15 @@ import Testing
     }
 
     /// A store with a snapshot and a journal of random changes after it; returns it reopened
-    /// (rows still in the snapshot) and the same state decoded whole.
-    func randomStore(_ generator: inout some RandomNumberGenerator) throws -> (DurableWardrobe, [Clothes]) {
+    /// (rows still in the snapshot), the same state decoded whole, and how many rows the
+    /// snapshot holds (an empty one leaves an ordinary table, with no index to answer from).
+    func randomStore(_ generator: inout some RandomNumberGenerator) throws -> (DurableWardrobe, [Clothes], Int) {
         let path = temporaryStore()
         var model: [Clothes] = []
+        let inSnapshot = Int.random(in: 0..<120, using: &generator)
         do {
             let (store, _) = try open(path)
-            for _ in 0..<Int.random(in: 0..<120, using: &generator) {
+            for _ in 0..<inSnapshot {
                 let clothes = randomClothes(&generator)
                 try store.save(clothes: clothes)
             }
@@ -52,13 +54,13 @@ import Testing
             }
             model = store.fetchAllClothes()
         }
-        return (try open(path).0, model)
+        return (try open(path).0, model, inSnapshot)
     }
 
     @Test func countsAndPagesFromTheIndexMatchTheViewModel() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<60 {
-            let (store, model) = try randomStore(&generator)
+            let (store, model, inSnapshot) = try randomStore(&generator)
             let viewModel = ClothesViewModel(repository: store.wardrobe, fetchNow: false)
             for _ in 0..<8 {
                 var filters: FilterItems = [.sort(Bool.random(using: &generator) ? .new : .old)]
@@ -73,7 +75,8 @@ import Testing
                 // The index answers while the rows are still in the snapshot...
                 let indexed = try viewModel.queryClothes()
                 let counted = try viewModel.queryCount()
-                #expect(store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == model.count)
+                let fromIndex = store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF)
+                #expect(fromIndex == model.count || (fromIndex == nil && inSnapshot == 0))
                 // ...and the ordinary path over every row agrees.
                 let expected = ClothesViewModel.applyFilters(
                     to: ClothesList(clothesByCategory: Dictionary(grouping: model, by: \.category)), filters: filters)

@@ -498,7 +498,9 @@ enum StoreFormat {
                 throw ByteReader.Malformed()
             }
             let table = tables.table(named: name)
-            if owner == nil || !table.attach(section) {
+            // An empty section (a new store's first snapshot) leaves an ordinary table: rows
+            // read in place would gain nothing, and writes over them cost a lookup each.
+            if section.count > 0, owner == nil || !table.attach(section) {
                 let rows = section.copyRows()
                 var reader = ByteReader(rows)
                 try table.loadSnapshotRows(count: section.count, from: &reader)

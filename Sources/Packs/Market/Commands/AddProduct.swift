@@ -15,7 +15,10 @@ enum AddProduct {
             KeySpec("registered", .date, "restore with this registration time (what .dump writes)"),
             KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)"),
         ],
-        notes: ["The password is kept only as a salted hash; it is masked in the echo, errors and history."],
+        notes: [
+            "The password is kept only as a salted hash; it is masked in the echo, errors and history.",
+            "password=? asks for it at the terminal with echo off.",
+        ],
         examples: [
             "add product title=\"Mac mini\" price=890000 currency=KRW stock=90 discounted=89000 description=\"M1\" image=mini.png password=1234"
         ],

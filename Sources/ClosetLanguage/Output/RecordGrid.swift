@@ -43,8 +43,9 @@ enum RecordGrid {
             for row in values.indices { values[row].remove(at: column) }
         }
         var rows = values.map { $0.map { cell($0, forPeople: true) } }
-        // Keys whose short forms collide are shown as long as it takes to tell them apart.
-        for column in columns.indices {
+        // Keys whose short forms collide are shown as long as it takes to tell them apart
+        // (one row cannot collide: a statement's own result is never looked at twice).
+        for column in columns.indices where values.count > 1 {
             let keys = values.map { row -> EntityKey? in
                 if case .key(let key) = row[column] { return key }
                 return nil
@@ -85,6 +86,7 @@ enum RecordGrid {
     /// commits): the shortest prefix of the full key that no other key in the list has.
     static func distinguishingShortKeys(_ keys: [EntityKey]) -> [String] {
         let shorts = keys.map(\.short)
+        if Set(shorts).count == shorts.count { return shorts }
         var groups: [String: Set<String>] = [:]
         for (key, short) in zip(keys, shorts) { groups[short, default: []].insert(key.text) }
         return zip(keys, shorts).map { key, short in

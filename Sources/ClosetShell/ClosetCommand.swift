@@ -64,9 +64,9 @@ public enum ClosetCommand {
         case .version:
             print("closet \(version)")
             return 0
-        case .test(let update, let record, let junit, let paths):
+        case .test(let update, let record, let junit, let paths, let selection):
             return GoldenRunner(environment: environment).run(
-                paths: paths, update: update, record: record, junit: junit
+                paths: paths, update: update, record: record, junit: junit, selection: selection
             )
             .rawValue
         case .recover(let store, let target):

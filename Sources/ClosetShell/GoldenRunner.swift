@@ -22,15 +22,33 @@ public struct GoldenRunner {
     }
 
     public struct Result: Equatable, Sendable {
+        /// Matched their expected output (with `--update`: left unchanged).
         public var passed: [String] = []
         public var failed: [String] = []
+        /// `--update` wrote a new expected file, or rewrote one that differed.
+        public var created: [String] = []
         public var updated: [String] = []
     }
 
+    /// Which tests run and how they are reported: `-k` keeps the tests whose path contains the
+    /// pattern, `--list` only names them, `-v` adds a line per test with its time and the
+    /// slowest tests at the end.
+    public struct Selection: Equatable, Sendable {
+        public var pattern: String?
+        public var list = false
+        public var verbose = false
+
+        public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false) {
+            self.pattern = pattern
+            self.list = list
+            self.verbose = verbose
+        }
+    }
+
     /// Runs the tests; with `junit`, also writes a JUnit XML report there (console unchanged).
-    public func run(paths: [String], update: Bool, record: Bool = false, junit: String? = nil)
-        -> ClosetCommand.ExitStatus
-    {
+    public func run(
+        paths: [String], update: Bool, record: Bool = false, junit: String? = nil, selection: Selection = Selection()
+    ) -> ClosetCommand.ExitStatus {
         let inCI = ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
         for (asked, flag) in [(update, "--update"), (record, "--record")] where asked && inCI {
             output(
@@ -38,7 +56,7 @@ public struct GoldenRunner {
             )
             return .usage
         }
-        let files: [String]
+        var files: [String]
         do {
             let home = environment["HOME"] ?? NSHomeDirectory()
             files = try Self.collect(
@@ -53,8 +71,22 @@ public struct GoldenRunner {
             )
             return .failure
         }
+        if let pattern = selection.pattern {
+            files = files.filter { $0.contains(pattern) }
+            guard !files.isEmpty else {
+                output(
+                    "error: no golden test's path contains '\(TerminalText.visible(pattern))' (-k)\n0 passed, 0 failed\n"
+                )
+                return .failure
+            }
+        }
+        if selection.list {
+            output(files.map { $0 + "\n" }.joined())
+            return .success
+        }
         var result = Result()
         var report = JUnitReport()
+        var times: [(file: String, seconds: Double)] = []
         for file in files {
             let started = Date()
             let failed = result.failed.count
@@ -63,10 +95,19 @@ public struct GoldenRunner {
                 captured += text
                 output(text)
             }
+            let seconds = Date().timeIntervalSince(started)
+            times.append((file, seconds))
             let failure =
                 result.failed.count > failed
                 ? (message: captured.split(separator: "\n").first.map(String.init) ?? "failed", details: captured) : nil
-            report.cases.append(.init(file: file, seconds: Date().timeIntervalSince(started), failure: failure))
+            if selection.verbose, failure == nil { output("ok   \(file) (\(Self.milliseconds(seconds)))\n") }
+            report.cases.append(.init(file: file, seconds: seconds, failure: failure))
+        }
+        if selection.verbose, times.count > 1 {
+            let slowest = times.sorted { $0.seconds > $1.seconds }.prefix(3)
+            output(
+                "slowest: " + slowest.map { "\($0.file) (\(Self.milliseconds($0.seconds)))" }.joined(separator: ", ")
+                    + "\n")
         }
         if let junit {
             do {
@@ -78,12 +119,18 @@ public struct GoldenRunner {
             }
         }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
-        if !result.updated.isEmpty {
-            summary = "updated \(result.updated.count) file\(result.updated.count == 1 ? "" : "s")\n" + summary
+        if update {
+            // Recorded files are not tests that passed: said apart, before the closing line.
+            func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
+            summary =
+                "created \(files(result.created.count)), updated \(files(result.updated.count)), \(result.passed.count) unchanged\n"
+                + summary
         }
         output(summary + "\n")
         return result.failed.isEmpty ? .success : .failure
     }
+
+    static func milliseconds(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
 
     struct CollectError: Error { var message: String }
 
@@ -166,8 +213,11 @@ public struct GoldenRunner {
             do {
                 try actual.text.write(toFile: expectedPath, atomically: true, encoding: .utf8)
                 output("\(expected == nil ? "created" : "updated") \(expectedPath)\n")
-                result.updated.append(file)
-                result.passed.append(file)
+                if expected == nil {
+                    result.created.append(file)
+                } else {
+                    result.updated.append(file)
+                }
             } catch {
                 output("FAIL \(file): cannot write \(expectedPath): \(error.localizedDescription)\n")
                 result.failed.append(file)

@@ -8,7 +8,9 @@ public struct Options: Equatable {
         /// `-c`, once or several times: run in order.
         case statements([String])
         case run([String])
-        case test(update: Bool, record: Bool, junit: String?, paths: [String])
+        case test(
+            update: Bool, record: Bool, junit: String?, paths: [String],
+            selection: GoldenRunner.Selection = GoldenRunner.Selection())
         /// `dump [--output <file>] [--images <dir>]`.
         case dump(images: String?, output: String?)
         /// `recover <store> [<new store>]`: copies every intact transaction into a new store.
@@ -173,9 +175,19 @@ public struct Options: Equatable {
                 var record = false
                 var junit: String?
                 var paths: [String] = []
+                var selection = GoldenRunner.Selection()
                 var rest = arguments[(index + 1)...].makeIterator()
                 while let word = rest.next() {
-                    if word == "--update" {
+                    if word == "-k" {
+                        guard let pattern = rest.next(), !pattern.isEmpty else {
+                            throw UsageError(message: "'-k' needs a pattern (part of a test's path)")
+                        }
+                        selection.pattern = pattern
+                    } else if word == "--list" {
+                        selection.list = true
+                    } else if word == "-v" || word == "--verbose" {
+                        selection.verbose = true
+                    } else if word == "--update" {
                         update = true
                     } else if word == "--record" {
                         record = true
@@ -185,13 +197,14 @@ public struct Options: Equatable {
                     } else if word.hasPrefix("-") {
                         throw UsageError(
                             message:
-                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file> and paths"
+                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, -k <pattern>, --list, -v and paths"
                         )
                     } else {
                         paths.append(word)
                     }
                 }
-                options.action = .test(update: update, record: record, junit: junit, paths: paths)
+                options.action = .test(
+                    update: update, record: record, junit: junit, paths: paths, selection: selection)
                 index = arguments.count
                 continue
             case "dump":
@@ -266,9 +279,11 @@ public struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
-               closet test [--update] [--record] [--junit <file>] [<path>...]
+               closet test [--update] [--record] [--junit <file>] [-k <pattern>] [--list] [-v] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
-                                                     re-records each test's http folder from the network
+                                                     re-records each test's http folder from the network;
+                                                     -k runs the tests whose path contains <pattern>,
+                                                     --list names them, -v a line per test with its time
 
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,

@@ -32,7 +32,12 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     func folder(_ files: [String: String]) throws -> String {
         let path = NSTemporaryDirectory() + "closet-golden-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            let file = path + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: URL(fileURLWithPath: file).deletingLastPathComponent().path, withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
         return path
     }
 
@@ -80,9 +85,48 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(status == .success)
         #expect(text.contains("updated \(dir)/b.expected"))
         #expect(!text.contains("a.expected"))
+        // Only what matched counts as passed; what was written is said apart.
+        #expect(text.hasSuffix("created 0 files, updated 1 file, 1 unchanged\n1 passed, 0 failed\n"), "\(text)")
         let after = try FileManager.default.attributesOfItem(atPath: dir + "/a.expected")[.modificationDate] as? Date
         #expect(before == after)
         #expect(run([dir]).0 == .success)
+    }
+
+    @Test func updateSaysWhatItCreated() throws {
+        let dir = try folder(["new.closet": "count clothes\n"])
+        let (status, text) = run([dir], update: true)
+        #expect(status == .success)
+        #expect(
+            text.hasSuffix(
+                "created \(dir)/new.expected\ncreated 1 file, updated 0 files, 0 unchanged\n0 passed, 0 failed\n"),
+            "\(text)")
+    }
+
+    @Test func selectionListingAndTimes() throws {
+        let dir = try folder([
+            "market/a.closet": "count clothes\n", "market/a.expected": "closet> count clothes\ncount\n-----\n    0\n",
+            "b.closet": "count styles\n", "b.expected": "wrong\n",
+        ])
+        func runner(_ selection: GoldenRunner.Selection) -> (ClosetCommand.ExitStatus, String) {
+            var printed = ""
+            let status = GoldenRunner(environment: [:]) { printed += $0 }.run(
+                paths: [dir], update: false, selection: selection)
+            return (status, printed)
+        }
+        let listed = runner(.init(list: true))
+        #expect(listed.0 == .success && listed.1 == "\(dir)/b.closet\n\(dir)/market/a.closet\n")
+        let selected = runner(.init(pattern: "market/", verbose: true))
+        #expect(selected.0 == .success, "\(selected.1)")
+        #expect(selected.1.hasPrefix("ok   \(dir)/market/a.closet (") && selected.1.hasSuffix("1 passed, 0 failed\n"))
+        let none = runner(.init(pattern: "nothing-like-this"))
+        #expect(none.0 == .failure && none.1.contains("no golden test's path contains 'nothing-like-this' (-k)"))
+        #expect(runner(.init()).1.hasSuffix("1 passed, 1 failed\n"))
+        #expect(
+            try Options.parse(["test", "-k", "market", "--list", "-v", "x"]).action
+                == .test(
+                    update: false, record: false, junit: nil, paths: ["x"],
+                    selection: .init(pattern: "market", list: true, verbose: true)))
+        #expect(throws: Options.UsageError.self) { try Options.parse(["test", "-k"]) }
     }
 
     @Test func noTestFilesIsAFailure() throws {

@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "ClosetNetwork", dependencies: ["ClosetCore"]),
         // The live transport over URLSession (FoundationNetworking, libcurl), linked only
         // into the helper executable and the tests.
-        .target(name: "ClosetHTTP", dependencies: ["ClosetNetwork"]),
+        .target(name: "ClosetHTTP", dependencies: ["ClosetCore", "ClosetNetwork"]),
         // The network helper `closet` starts on its first live request.
         .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.

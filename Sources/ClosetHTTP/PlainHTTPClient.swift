@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetNetwork
 import Foundation
 
@@ -265,7 +266,7 @@ enum PlainHTTPClient {
                     return line
                 }
                 guard buffer.count - position <= limit else {
-                    throw tooLong ?? Failure(.failed, "the answer's headers are longer than \(ByteCount.text(limit))")
+                    throw tooLong ?? Failure(.failed, "the answer's headers are longer than \(ByteSize.format(limit))")
                 }
                 guard try fill() else {
                     throw receivedAny
@@ -288,7 +289,7 @@ enum PlainHTTPClient {
                     let raw = try line(limit: maximumHead)
                     headBytes += raw.count + 2
                     guard headBytes <= maximumHead else {
-                        throw Failure(.failed, "the answer's headers are longer than \(ByteCount.text(maximumHead))")
+                        throw Failure(.failed, "the answer's headers are longer than \(ByteSize.format(maximumHead))")
                     }
                     if raw.isEmpty { break }
                     let text = String(decoding: raw, as: UTF8.self)
@@ -347,7 +348,7 @@ enum PlainHTTPClient {
         var tooLarge: Failure {
             Failure(
                 .failed,
-                "the answer is larger than \(ByteCount.text(limit)) (--max-response); it was not read to its end")
+                "the answer is larger than \(ByteSize.format(limit)) (--max-response); it was not read to its end")
         }
 
         mutating func exactly(_ count: Int) throws(Failure) -> [UInt8] {
@@ -384,14 +385,5 @@ enum PlainHTTPClient {
                 guard try line(limit: 2, tooLong: malformed).isEmpty else { throw malformed }
             }
         }
-    }
-}
-
-/// Byte counts as people read them in messages: `32 MB`, `64 KB`, `900 bytes`.
-enum ByteCount {
-    static func text(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
-        return "\(bytes) bytes"
     }
 }

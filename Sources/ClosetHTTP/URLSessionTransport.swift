@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetNetwork
 import Foundation
 
@@ -225,7 +226,7 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable
     static func tooLarge(_ limit: Int) -> TooLarge {
         TooLarge(
             description:
-                "the answer is larger than \(ByteCount.text(limit)) (--max-response); it was not read to its end")
+                "the answer is larger than \(ByteSize.format(limit)) (--max-response); it was not read to its end")
     }
 }
 

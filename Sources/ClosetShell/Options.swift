@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 
 /// The command line (SPEC §7), parsed without any package: a handful of options, then an

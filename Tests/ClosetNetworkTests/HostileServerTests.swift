@@ -104,7 +104,7 @@ struct HostileServerTests {
         let result = try helper.send(request(server.baseURL + "/endless", limit: 4 << 20))
         #expect(
             result
-                == .failure(.failed, "the answer is larger than 4 MB (--max-response); it was not read to its end"))
+                == .failure(.failed, "the answer is larger than 4MB (--max-response); it was not read to its end"))
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(helper.peakMemory < 120 << 20, "\(helper.peakMemory)")
         // A declared length past the limit is refused before its body is read.
@@ -112,7 +112,7 @@ struct HostileServerTests {
         defer { declared.stop() }
         #expect(
             try helper.send(request(declared.baseURL + "/big", limit: 4 << 20))
-                == .failure(.failed, "the answer is larger than 4 MB (--max-response); it was not read to its end"))
+                == .failure(.failed, "the answer is larger than 4MB (--max-response); it was not read to its end"))
     }
 
     @Test func waitingOnASilentServerCostsNoCPU() throws {
@@ -139,7 +139,7 @@ struct HostileServerTests {
             ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhalf", "the connection closed before the whole answer came"),
             (
                 "HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 70_000) + "\r\n\r\n",
-                "the answer's headers are longer than 64 KB"
+                "the answer's headers are longer than 64KB"
             ),
             ("HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", "the answer has a header line that is not a header"),
         ]

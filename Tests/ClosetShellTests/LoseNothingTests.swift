@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ClosetShell
@@ -200,12 +201,13 @@ struct LoseNothingTests {
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: store)
         func asNobody(_ statement: String) throws -> (status: Int32, out: String, err: String) {
-            try ProcessTests().run(
+            try ChildProcess.run(
+                "/usr/bin/setpriv",
                 [
                     "--clear-groups", "--reuid=65534", "--regid=65534", ProcessTests.binary, "--store", store, "-c",
                     statement,
                 ],
-                stdinBytes: [], environment: ["HOME": folder], in: folder, executable: "/usr/bin/setpriv")
+                environment: ["HOME": folder], in: folder)
         }
         let read = try asNobody("count clothes")
         #expect(read.status == 0 && read.out.contains("5"), "\(read.err)")

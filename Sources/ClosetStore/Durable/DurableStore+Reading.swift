@@ -105,10 +105,12 @@ extension DurableStore {
         let memory = mapped.memory
         let header: StoreFormat.SnapshotHeader
         do throws(StoreFormat.SnapshotProblem) {
-            guard try StoreFormat.snapshotHeader(memory: memory) != nil else { return nil }
-            header = try StoreFormat.verifySnapshot(memory: memory) { range, size in
+            guard let found = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
+            header = found
+            let bad = try StoreFormat.damagedBlocks(memory: memory, header: header) { range, size in
                 mapped.blockChecksums(range, size: size)
             }
+            guard bad.isEmpty else { throw .blocks(bad) }
         } catch {
             switch error {
             case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")

@@ -341,14 +341,23 @@ enum StoreFormat {
         var writer = ByteWriter()
         for _ in 0..<snapshotHeaderSize { writer.u8(0) }
         writer.u32(UInt32(tables.count))
+        var directory = SnapshotDirectory(entries: [])
         for table in tables {
             let name = Array(table.name.utf8.prefix(255))
             writer.u8(UInt8(name.count))
             writer.bytes += name
+            let start = writer.bytes.count
             table.writeSnapshotSection(committed: committed, into: &writer)
+            // The section begins with its row count and rows length; its index length follows the rows.
+            let u64 = { (at: Int) in (0..<8).reduce(0) { $0 | Int(writer.bytes[at + $1]) << (8 * $1) } }
+            let count = u64(start)
+            let rowsLength = u64(start + 8)
+            directory.entries.append(
+                SnapshotDirectory.Entry(
+                    name: table.name, sectionStart: start, count: count, rowsLength: rowsLength,
+                    indexLength: writer.bytes.count - start - 24 - rowsLength))
         }
         let bodyLength = writer.bytes.count - snapshotHeaderSize
-        let directory = SnapshotDirectory(body: writer.bytes)
         var blocks = ByteWriter()
         blocks.bytes.reserveCapacity(4 * (bodyLength / blockSize + 1))
         var position = snapshotHeaderSize
@@ -357,7 +366,7 @@ enum StoreFormat {
             blocks.u32(StoreChecksum.crc32c(writer.bytes[position..<end]))
             position = end
         }
-        let directoryBytes = directory?.encoded ?? []
+        let directoryBytes = directory.encoded
         blocks.bytes += directoryBytes
         blocks.u32(UInt32(directoryBytes.count))
         var header = ByteWriter()
@@ -446,9 +455,12 @@ enum StoreFormat {
     }
 
     /// The body blocks that fail their checksums.
+    /// `trustingTrailer` false (recovery): the block checksums are compared one by one even if
+    /// the trailer fails its own checksum, since a block that matches its entry is intact (a
+    /// damaged or missing entry only makes its block count as damaged).
     static func damagedBlocks(
         memory: UnsafeRawBufferPointer, header: SnapshotHeader,
-        checksums: ((_ range: Range<Int>, _ size: Int) -> [UInt32]?)? = nil
+        checksums: ((_ range: Range<Int>, _ size: Int) -> [UInt32]?)? = nil, trustingTrailer: Bool = true
     ) throws(SnapshotProblem) -> [Int] {
         let compute =
             checksums ?? { range, size in
@@ -461,13 +473,14 @@ enum StoreFormat {
         guard header.format != 3 else {
             return compute(body, max(1, body.count))?.first == header.bodyChecksum ? [] : [0]
         }
-        let table = UnsafeRawBufferPointer(rebasing: memory[header.bodyEnd...])
-        guard StoreChecksum.crc32c(table) == header.bodyChecksum else { throw .blockChecksums }
+        let table = UnsafeRawBufferPointer(rebasing: memory[min(header.bodyEnd, memory.count)...])
+        guard !trustingTrailer || StoreChecksum.crc32c(table) == header.bodyChecksum else { throw .blockChecksums }
         guard let computed = compute(body, blockSize), computed.count == header.blockCount else {
             return Array(0..<header.blockCount)
         }
         return computed.indices.filter {
-            computed[$0] != UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+            4 * $0 + 4 > table.count
+                || computed[$0] != UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
         }
     }
 
@@ -544,27 +557,6 @@ struct SnapshotDirectory: Equatable {
     var entries: [Entry]
 
     init(entries: [Entry]) { self.entries = entries }
-
-    /// Read from a snapshot's header and body as the writer laid them out; nil if they do not
-    /// add up (never for bytes the writer made).
-    init?(body bytes: [UInt8]) {
-        var reader = ByteReader(bytes, from: StoreFormat.snapshotHeaderSize)
-        guard let tables = try? reader.u32() else { return nil }
-        var entries: [Entry] = []
-        for _ in 0..<tables {
-            guard let nameLength = try? reader.u8(), let name = try? reader.raw(Int(nameLength)) else { return nil }
-            let start = reader.position
-            guard let count = try? reader.u64(), let rowsLength = try? reader.u64(), rowsLength <= UInt64(bytes.count),
-                (try? reader.take(Int(rowsLength))) != nil, let indexLength = try? reader.u64(),
-                indexLength <= UInt64(bytes.count), (try? reader.take(Int(indexLength))) != nil
-            else { return nil }
-            entries.append(
-                Entry(
-                    name: String(decoding: name, as: UTF8.self), sectionStart: start, count: Int(count),
-                    rowsLength: Int(rowsLength), indexLength: Int(indexLength)))
-        }
-        self.entries = entries
-    }
 
     var encoded: [UInt8] {
         var writer = ByteWriter()

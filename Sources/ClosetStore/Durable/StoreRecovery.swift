@@ -155,17 +155,7 @@ public enum StoreRecovery {
             return nil
         }
         let damaged: [Int] = bytes.withUnsafeBytes { memory in
-            guard header.format == 4 else {
-                return (try? StoreFormat.damagedBlocks(memory: memory, header: header)) ?? [0]
-            }
-            // The block checksums are compared one by one even if the trailer's checksum fails:
-            // a block that matches its entry is intact (a damaged entry only makes it look bad).
-            return (0..<header.blockCount).filter { index in
-                let at = header.bodyEnd + 4 * index
-                guard at + 4 <= memory.count else { return true }
-                let stored = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-                return StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[header.block(index)])) != stored
-            }
+            (try? StoreFormat.damagedBlocks(memory: memory, header: header, trustingTrailer: false)) ?? [0]
         }
         if damaged.isEmpty, lengthHolds {
             do {

@@ -356,3 +356,11 @@ final class TestClock: @unchecked Sendable {
 final class Box: @unchecked Sendable {
     var count = 0
 }
+
+/// Issue 22: the KOBIS key travels in the query, so the default base is https.
+@Suite struct DefaultBaseTests {
+    @Test func theBoxOfficeAPIsDefaultToHTTPS() {
+        #expect(KobisAPI.api.defaultBase == "https://www.kobis.or.kr/kobisopenapi/webservice/rest")
+        #expect(KakaoImageSearchAPI.api.defaultBase?.hasPrefix("https://") == true)
+    }
+}

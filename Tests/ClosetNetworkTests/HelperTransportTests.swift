@@ -5,12 +5,7 @@ import Testing
 
 /// The live path as the shell uses it: through the `closet-http` helper process.
 @Suite struct HelperTransportTests {
-    /// The helper `swift build` puts beside the test bundle.
-    static var helperPath: String {
-        let bundle = Bundle.main.bundlePath
-        let folder = bundle.hasSuffix(".xctest") ? (bundle as NSString).deletingLastPathComponent : bundle
-        return (folder as NSString).appendingPathComponent("closet-http")
-    }
+    static var helperPath: String { BuiltProducts.helper }
 
     @Test func sendsThroughTheHelperAndKeepsItRunning() throws {
         let server = try LoopbackServer { request in

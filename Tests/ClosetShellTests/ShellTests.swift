@@ -276,7 +276,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// The real binary, end to end.
 @Suite struct ProcessTests {
-    static let binary = repositoryRoot + "/.build/debug/closet"
+    static let binary = BuiltProducts.closet
 
     func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> (
         status: Int32, out: String, err: String

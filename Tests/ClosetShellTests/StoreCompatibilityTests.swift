@@ -103,4 +103,46 @@ import Testing
             #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 4\n")
         }
     }
+
+    /// The store of this release holds every pack with stored data (clothes and styles, saved
+    /// photos, products with password hashes, stories, comments, likes and donations), in its
+    /// snapshot and in its journal: every pack's row codec is held still by it, and its
+    /// pictures travel with `--images` into a new store that dumps the same rows.
+    @Test func theFormatFourStoreOfEveryPackOpensDumpsAndTravelsWithItsPictures() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = try copyOfFixture("format-4-store")
+        let files = ["closet-store", "snapshot", "journal"]
+        let before = try files.map { try bytes(store + "/" + $0) }
+        let snapshotRows = try bytes(store + "/snapshot").count
+        #expect(snapshotRows > 1_000, "the fixture's snapshot holds rows, not only the empty one a store starts with")
+        let result = try ProcessTests().run(["--store", store, "dump"])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err == "")
+        let pinned = try String(contentsOfFile: Self.fixtures + "/format-4-store.dump", encoding: .utf8)
+        #expect(result.out == pinned)
+        #expect(try files.map { try bytes(store + "/" + $0) } == before)
+
+        let folder = NSTemporaryDirectory() + "closet-fixture-four-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let dumped = try ProcessTests().run(["--store", store, "dump", "--images", folder + "/pictures"])
+        #expect(dumped.status == 0, "\(dumped.err)")
+        try dumped.out.write(toFile: folder + "/all.closet", atomically: true, encoding: .utf8)
+        let copy = folder + "/store"
+        let replayed = try ProcessTests().run(["--store", copy, "run", folder + "/all.closet"])
+        #expect(replayed.status == 0, "\(replayed.err)")
+        let again = try ProcessTests().run(["--store", copy, "dump", "--images", folder + "/again"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.replacingOccurrences(of: "/again/", with: "/pictures/") == dumped.out)
+        for line in [
+            "let $c1 = add clothes", "add saved", "add product", "add story", "add comment", "like story", "donate",
+        ] {
+            #expect(dumped.out.contains("\n" + line), "\(line)")
+        }
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: folder + "/pictures")
+        let copied = try FileManager.default.contentsOfDirectory(atPath: folder + "/again")
+        #expect(pictures.count == copied.count && pictures.count >= 7)
+        for name in pictures {
+            #expect(try bytes(folder + "/pictures/" + name) == bytes(folder + "/again/" + name), "\(name)")
+        }
+    }
 }

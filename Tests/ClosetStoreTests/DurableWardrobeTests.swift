@@ -567,9 +567,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 /// Two processes making the same new store at once: one sets it up, the other is told who
 /// holds it; neither sees the other's half-written marker.
 @Suite struct FirstOpenTests {
-    static let binary =
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path + "/.build/debug/closet"
+    static let binary = BuiltProducts.closet
 
     @Test func concurrentFirstOpensNeverCollideOnTheMarker() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary))

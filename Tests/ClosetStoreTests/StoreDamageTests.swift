@@ -434,9 +434,7 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
 /// Issue 22, item 9: a snapshot row that passes every checksum but cannot be decoded is
 /// damage: the real binary says so and exits 3, and no file changes (it used to trap).
 @Suite struct UnreadableRowTests {
-    static let binary =
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path + "/.build/debug/closet"
+    static let binary = BuiltProducts.closet
 
     /// The snapshot with every checksum made to hold again over its changed bytes.
     func resealed(_ bytes: [UInt8]) throws -> [UInt8] {

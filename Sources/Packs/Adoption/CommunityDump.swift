@@ -24,7 +24,8 @@ enum CommunityDump {
             line += " created=\(Timestamp.format(story.createdAt))"
             if !story.pictures.isEmpty, paths.isEmpty {
                 writer.line(
-                    "# story \(story.id) has \(story.pictures.count) pictures, not copied (use .dump --images <dir>)")
+                    "# story \(story.id) has \(story.pictures.count) \(story.pictures.count == 1 ? "picture" : "pictures"), not copied (use .dump --images <dir>)"
+                )
             }
             writer.line(line)
         }

@@ -49,6 +49,20 @@ struct ArgumentBinder {
             let value = try convert(argument.values, kind: key.kind, what: key.name)
             arguments.append(BoundArgument(key: key.name, value: value, range: argument.range))
         }
+        // Every value is checked first, so a wrong value is named where it was written.
+        for key in spec.keys where key.isRequired && !arguments.contains(where: { $0.key == key.name }) {
+            // A secret left out is asked for when a person is at the terminal (as psql asks).
+            if key.isSecret, let secret = session.host.readSecret(prompt: "\(key.name): ") {
+                arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
+                continue
+            }
+            throw .missingKey(key, command: spec.name, at: call.range)
+        }
+        if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) {
+            throw .needsOneOf(
+                spec.needsOneOf.compactMap { name in spec.keys.first { $0.name == name } }, command: spec.name,
+                at: call.range)
+        }
         return Invocation(session: session, spec: spec, call: call, parameters: parameters, arguments: arguments)
     }
 

@@ -33,6 +33,13 @@ public final class Invocation {
         return state
     }
 
+    /// The engine's missing-key diagnostic for one of this command's keys, for a value given
+    /// empty where the command needs one (the binder has already refused a key left out).
+    public func missing(_ key: String) -> Diagnostic {
+        let spec = spec.keys.first { $0.name == key } ?? KeySpec(key, .text, "")
+        return .missingKey(spec, command: self.spec.name, at: call.range)
+    }
+
     public func argument(_ key: String) -> BoundArgument? { arguments.last { $0.key == key } }
 
     /// A secret key's value; when it was left out and a person is at the terminal, asked for

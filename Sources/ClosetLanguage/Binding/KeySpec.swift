@@ -5,15 +5,35 @@ public struct KeySpec: Sendable, Hashable {
     public var name: String
     public var kind: ValueKind
     public var summary: String
+    /// Refused by the binder when left out, with one engine diagnostic for every pack.
     public var isRequired: Bool
+    /// What the app itself says when the value is missing (`카테고리는 필수 항목입니다.`),
+    /// added to the diagnostic.
+    public var whenMissing: String?
     /// A secret (a password): its value is masked in the echo, error listings and history.
     public var isSecret: Bool
+    /// How usage, help and diagnostics write its value, when the kind's own placeholder says
+    /// too little (`<path>[,<path>...]` for a text the command splits).
+    public var placeholder: String
 
-    public init(_ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false, secret: Bool = false) {
+    public init(
+        _ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false, whenMissing: String? = nil,
+        secret: Bool = false, placeholder: String? = nil
+    ) {
         self.isSecret = secret
         self.name = name
         self.kind = kind
         self.summary = summary
         self.isRequired = required
+        self.whenMissing = whenMissing
+        self.placeholder = placeholder ?? kind.placeholder
+    }
+
+    /// The same key, required or not: `add` and `edit` share their keys, and only `add`
+    /// needs them all.
+    public func required(_ required: Bool) -> KeySpec {
+        var key = self
+        key.isRequired = required
+        return key
     }
 }

@@ -81,6 +81,21 @@ extension Diagnostic {
         Diagnostic("binder.missing-parameter", "'\(command)' needs \(needs)", at: range)
     }
 
+    /// A required key left out, or given empty where the command needs a value: one message
+    /// for every pack, with the app's own words when it has them.
+    public static func missingKey(_ key: KeySpec, command: String, at range: SourceRange?) -> Diagnostic {
+        let why = key.whenMissing.map { " (\($0))" } ?? ""
+        return Diagnostic("binder.missing-key", "'\(command)' needs \(key.name)=\(key.placeholder)\(why)", at: range)
+    }
+
+    /// None of the keys of which the command needs at least one.
+    static func needsOneOf(_ keys: [KeySpec], command: String, at range: SourceRange?) -> Diagnostic {
+        let named = keys.map { "\($0.name)=\($0.placeholder)" }
+        let list =
+            named.count > 1 ? named.dropLast().joined(separator: ", ") + " or " + (named.last ?? "") : named.joined()
+        return Diagnostic("binder.needs-one-of", "'\(command)' needs \(list)", at: range)
+    }
+
     static func keyGivenTwice(_ key: String, at range: SourceRange) -> Diagnostic {
         Diagnostic("binder.key-twice", "'\(key)' is given twice", at: range)
     }
@@ -341,10 +356,6 @@ extension Diagnostic {
 
     static func transferExtension(_ path: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("transfer.extension", "'\(path)' must end in .json or .csv (that picks the format)", at: range)
-    }
-
-    static func transferNeedsFile(command: String, key: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic("transfer.needs-file", "'\(command)' needs \(key)=<file.json|file.csv>", at: range)
     }
 
     static func unreadableImport(_ file: String, line: Int, problem: String, at range: SourceRange) -> Diagnostic {

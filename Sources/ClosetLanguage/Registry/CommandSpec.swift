@@ -14,12 +14,15 @@ public struct CommandSpec: Sendable {
     public var examples: [String]
     /// Whether a key may be given more than once (filters apply in the order written).
     public var keysRepeat: Bool
+    /// Keys of which at least one must be given (`cache limit`: count=, bytes= or both); the
+    /// binder refuses a statement without any.
+    public var needsOneOf: [String]
     public var run: @Sendable (Invocation) throws -> Outcome
 
     public init(
         path: [String], aliases: [[String]] = [], summary: String, parameters: [ParameterSpec] = [],
         keys: [KeySpec] = [], notes: [String] = [], examples: [String], keysRepeat: Bool = false,
-        run: @escaping @Sendable (Invocation) throws -> Outcome
+        needsOneOf: [String] = [], run: @escaping @Sendable (Invocation) throws -> Outcome
     ) {
         self.path = path
         self.aliases = aliases
@@ -29,6 +32,7 @@ public struct CommandSpec: Sendable {
         self.notes = notes
         self.examples = examples
         self.keysRepeat = keysRepeat
+        self.needsOneOf = needsOneOf
         self.run = run
     }
 
@@ -39,7 +43,7 @@ public struct CommandSpec: Sendable {
         var parts = path
         parts += parameters.map(\.kind.placeholder)
         for key in keys {
-            let item = "\(key.name)=\(key.kind.placeholder)"
+            let item = "\(key.name)=\(key.placeholder)"
             parts.append(key.isRequired ? item : "[\(item)]")
         }
         return parts.joined(separator: " ")

@@ -44,10 +44,19 @@ public enum TransferFiles {
         }
     }
 
+    /// `to=`, the file `export` writes; its extension picks the format.
+    public static let toKey = KeySpec(
+        "to", .path(allowsNone: false), "the file: .json or .csv", required: true, placeholder: "<file.json|file.csv>")
+
+    /// `from=`, the file `import` reads.
+    public static let fromKey = KeySpec(
+        "from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true,
+        placeholder: "<file.json|file.csv>")
+
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     public static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
-            throw .transferNeedsFile(command: invocation.spec.name, key: "to", at: invocation.call.range)
+            throw invocation.missing("to")
         }
         let text: String
         switch try FileFormat(path, range: argument.range) {
@@ -73,7 +82,7 @@ public enum TransferFiles {
         throws(Diagnostic) -> (path: String, rows: [Row])
     {
         guard let argument = invocation.argument("from"), case .path(let path) = argument.value else {
-            throw .transferNeedsFile(command: invocation.spec.name, key: "from", at: invocation.call.range)
+            throw invocation.missing("from")
         }
         let format = try FileFormat(path, range: argument.range)
         let bytes: [UInt8]

@@ -36,10 +36,6 @@ extension Diagnostic {
         Diagnostic("adoption.exists", "a \(what) with id \(id) already exists", at: range)
     }
 
-    static func needs(_ key: String, _ spec: CommandSpec, at range: SourceRange?) -> Diagnostic {
-        Diagnostic("adoption.missing", "'\(spec.name)' needs \(key)", at: range)
-    }
-
     static func onlyTheAuthor(_ what: String, author: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.not-author", "only its author (\(author)) may remove this \(what)", at: range)
     }

@@ -29,7 +29,8 @@ public enum Market {
         "a product: its id, @N of list products, or $variable")
 
     static let password = KeySpec(
-        "password", .text, "the registrant's password (등록자 인증을 위한 비밀번호)", required: true, secret: true)
+        "password", .text, "the registrant's password (등록자 인증을 위한 비밀번호)", required: true,
+        whenMissing: "등록자 인증을 위한 비밀번호가 필요합니다", secret: true)
 
     static func outcome(_ item: Item) -> Outcome {
         .entity(product, .opaque(String(item.id))) { MarketRecords.record(item) }

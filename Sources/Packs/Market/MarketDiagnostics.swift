@@ -3,22 +3,10 @@ import ClosetLanguage
 
 /// The market's own messages, by id (`market.*`).
 extension Diagnostic {
-    /// The app's dissatisfied alert, naming what is missing.
-    static func productNeeds(_ key: String, placeholder: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic(
-            "market.missing",
-            "missing \(key)=\(placeholder) (\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다)",
-            at: range)
-    }
-
     static func discountNotBelowPrice(_ discount: Int, price: Int, at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "market.discount", "discounted=\(discount) must be lower than price=\(price) (할인 가격은 제품 가격에 비해 낮아야 합니다)",
             at: range)
-    }
-
-    static func needsPassword(at range: SourceRange?) -> Diagnostic {
-        Diagnostic("market.password", "missing password=<text> (등록자 인증을 위한 비밀번호가 필요합니다)", at: range)
     }
 
     static func tooManyImages(_ count: Int, at range: SourceRange?) -> Diagnostic {

@@ -15,12 +15,6 @@ extension Diagnostic {
         Diagnostic("photos.not-a-picture", "the picture at \(url) is not a PNG or JPEG: \(problem)", at: range)
     }
 
-    /// A required key left out (the binder leaves required keys to the command).
-    static func needsKey(_ key: String, of spec: CommandSpec, at range: SourceRange) -> Diagnostic {
-        let placeholder = spec.keys.first { $0.name == key }?.kind.placeholder ?? "<value>"
-        return Diagnostic("photos.missing-key", "'\(spec.name)' needs \(key)=\(placeholder)", at: range)
-    }
-
     static func pageFromOne(at range: SourceRange) -> Diagnostic {
         Diagnostic("photos.page", "page numbers start at 1", at: range)
     }

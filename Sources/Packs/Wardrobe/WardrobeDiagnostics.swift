@@ -4,18 +4,10 @@ import Foundation
 
 /// The wardrobe's own messages, by id (`wardrobe.*`), in one place like the engine's.
 extension Diagnostic {
-    static func missingRequired(_ key: String, appMessage: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic("wardrobe.missing-required", "missing \(key) (\(appMessage))", at: range)
-    }
-
     static func styleNeedsClothes(at range: SourceRange) -> Diagnostic {
         Diagnostic(
             "wardrobe.style-needs-clothes",
             "a style needs at least one clothes: add top=<ref>, clothes=<ref>,... or another slot", at: range)
-    }
-
-    static func cacheLimitNeedsAKey(at range: SourceRange) -> Diagnostic {
-        Diagnostic("wardrobe.cache-limit-keys", "give count=<n>, bytes=<size> or both", at: range)
     }
 
     static func nothingToChange(give keys: String, at range: SourceRange) -> Diagnostic {

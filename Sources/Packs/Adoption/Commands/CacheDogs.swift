@@ -39,11 +39,9 @@ enum CacheDogs {
             KeySpec("memory", .size, "the memory tier's limit (default 50MB)"),
         ],
         examples: ["cache limit dogs bytes=10MB", "cache limit dogs memory=2MB"],
+        needsOneOf: ["bytes", "memory"],
         run: { invocation in
             let cache = try invocation.state(AdoptionState.self).pictures
-            guard invocation.size("bytes") != nil || invocation.size("memory") != nil else {
-                throw Diagnostic.needs("bytes=<size> or memory=<size>", invocation.spec, at: invocation.call.range)
-            }
             cache.setLimits(memory: invocation.size("memory"), disk: invocation.size("bytes"))
             return statistics(cache)
         })

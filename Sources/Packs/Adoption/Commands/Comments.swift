@@ -7,7 +7,7 @@ enum Comments {
     static func storyID(_ invocation: Invocation) throws(Diagnostic) -> Int {
         guard let argument = invocation.argument("story"), case .references(_, let keys) = argument.value,
             let text = keys.first?.text
-        else { throw .needs("story=<ref>", invocation.spec, at: invocation.call.range) }
+        else { throw invocation.missing("story") }
         guard let id = Int(text), id > 0 else { throw .notAnID(text, "story", at: argument.range) }
         return id
     }
@@ -30,7 +30,7 @@ enum Comments {
             let state = try invocation.state(AdoptionState.self)
             let story = try Stories.story(state, try storyID(invocation), at: invocation.argument("story")?.range)
             guard let text = invocation.text("text"), !text.isEmpty else {
-                throw Diagnostic.needs("text=<text>", invocation.spec, at: invocation.call.range)
+                throw invocation.missing("text")
             }
             if let id = invocation.count("id"), state.community.comments[id] != nil {
                 throw Diagnostic.exists("comment", id, at: invocation.argument("id")?.range)
@@ -94,7 +94,7 @@ enum Comments {
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             guard let amount = invocation.count("amount") else {
-                throw Diagnostic.needs("amount=<n>", invocation.spec, at: invocation.call.range)
+                throw invocation.missing("amount")
             }
             guard (1000...1_000_000).contains(amount), amount % 1000 == 0 else {
                 throw Diagnostic.badAmount(amount, at: invocation.argument("amount")?.range)

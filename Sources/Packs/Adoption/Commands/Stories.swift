@@ -43,10 +43,10 @@ enum Stories {
         run: { invocation in
             let state = try state(invocation)
             guard let title = invocation.text("title"), !title.isEmpty else {
-                throw Diagnostic.needs("title=<text>", invocation.spec, at: invocation.call.range)
+                throw invocation.missing("title")
             }
             guard let content = invocation.text("content"), !content.isEmpty else {
-                throw Diagnostic.needs("content=<text>", invocation.spec, at: invocation.call.range)
+                throw invocation.missing("content")
             }
             var dog: String?
             if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {

@@ -8,9 +8,10 @@ enum AddProduct {
     static let spec = CommandSpec(
         path: ["add", "product"],
         summary: "register a product with one to five pictures and a password",
-        keys: ProductForm.keys + [
+        keys: ProductForm.keys(required: true) + [
             KeySpec("discounted", .count, "the discounted price, lower than the price (할인 가격, 선택 사항)"),
-            Market.password,
+            // Not required: `hash=` restores a product without it.
+            Market.password.required(false),
             KeySpec("id", .count, "restore with this id (what .dump writes)"),
             KeySpec("registered", .date, "restore with this registration time (what .dump writes)"),
             KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)"),

@@ -9,7 +9,7 @@ enum EditProduct {
         path: ["edit", "product"],
         summary: "change a product (the registrant's password is required)",
         parameters: [Market.productParameter],
-        keys: [Market.password] + ProductForm.keys + [
+        keys: [Market.password] + ProductForm.keys(required: false) + [
             KeySpec("discounted", .text, "a new discounted price, or none to remove it")
         ],
         examples: ["edit product 3 password=1234 stock=0", "edit product @1 password=1234 discounted=none"],
@@ -34,7 +34,7 @@ enum EditProduct {
             }
             form.images = try ProductForm.pictures(invocation)
             if form.images?.isEmpty == true {
-                throw Diagnostic.productNeeds("image", placeholder: "<path>[,<path>...]", at: invocation.call.range)
+                throw invocation.missing("image")
             }
             guard invocation.arguments.contains(where: { $0.key != "password" }) else {
                 throw Diagnostic.nothingToEdit(at: invocation.call.range)

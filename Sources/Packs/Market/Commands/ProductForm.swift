@@ -6,14 +6,24 @@ import Foundation
 /// `ItemEditViewModel.validate` checks them, each failure naming its key; pictures are read
 /// and checked before anything is written.
 enum ProductForm {
-    static let keys: [KeySpec] = [
-        KeySpec("title", .text, "the product's name (제품명)"),
-        KeySpec("price", .count, "the price, a whole number (제품 가격)"),
-        KeySpec("currency", .vocabulary(Currency.info, many: false), "the currency (화폐)"),
-        KeySpec("stock", .count, "how many are in stock (제품 수량)"),
-        KeySpec("description", .text, "the description (제품 설명)"),
-        KeySpec("image", .text, "one to five PNG or JPEG files, separated by commas"),
-    ]
+    /// The form's keys: all required by `add` (with the app's alert), none by `edit`.
+    static func keys(required: Bool) -> [KeySpec] {
+        let alert = required ? "\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다" : nil
+        return [
+            KeySpec("title", .text, "the product's name (제품명)"),
+            KeySpec("price", .count, "the price, a whole number (제품 가격)"),
+            KeySpec("currency", .vocabulary(Currency.info, many: false), "the currency (화폐)"),
+            KeySpec("stock", .count, "how many are in stock (제품 수량)"),
+            KeySpec("description", .text, "the description (제품 설명)"),
+            KeySpec(
+                "image", .text, "one to five PNG or JPEG files, separated by commas",
+                placeholder: "<path>[,<path>...]"),
+        ].map {
+            var key = $0.required(required)
+            key.whenMissing = alert
+            return key
+        }
+    }
 
     static func pictures(_ invocation: Invocation) throws(Diagnostic) -> [(bytes: [UInt8], info: ImageInfo)]? {
         guard let argument = invocation.argument("image"), let text = invocation.text("image") else { return nil }
@@ -32,7 +42,7 @@ enum ProductForm {
 
     static func password(_ invocation: Invocation) throws(Diagnostic) -> String {
         guard let password = invocation.secret("password"), !password.isEmpty else {
-            throw .needsPassword(at: invocation.call.range)
+            throw invocation.missing("password")
         }
         return password
     }
@@ -56,11 +66,8 @@ enum ProductForm {
             ("description", form.descriptions != nil && form.descriptions != ItemEditViewModel.descriptionPlaceholder),
             ("image", !(form.images ?? []).isEmpty),
         ]
-        if let (key, _) = required.first(where: { !$0.1 }) {
-            let placeholder = keys.first { $0.name == key }?.kind.placeholder ?? "<value>"
-            throw .productNeeds(
-                key, placeholder: key == "image" ? "<path>[,<path>...]" : placeholder, at: invocation.call.range)
-        }
+        // The binder refused a key left out; a value given empty is missing too.
+        if let (key, _) = required.first(where: { !$0.1 }) { throw invocation.missing(key) }
         // The app's own check, last: it must agree.
         let viewModel = ItemEditViewModel()
         for _ in form.images ?? [] { _ = viewModel.addImage() }

@@ -20,15 +20,12 @@ enum AddSaved {
         examples: ["add saved id=Dwu85P9SOIk url=https://images.unsplash.com/photo-1 image=sea.jpg memo=바다"],
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
-            for key in ["id", "url", "image"] where invocation.argument(key) == nil {
-                throw Diagnostic.needsKey(key, of: invocation.spec, at: invocation.call.range)
-            }
             let id = invocation.text("id") ?? ""
             let idRange = invocation.argument("id")?.range ?? invocation.call.range
             guard PhotosState.isPhotoID(id) else { throw Diagnostic.notAPhotoID(id, at: idRange) }
             if state.repository.contains(id) { throw Diagnostic.alreadySaved(id, at: idRange) }
             guard let image = invocation.argument("image"), case .path(let path) = image.value else {
-                throw Diagnostic.needsKey("image", of: invocation.spec, at: invocation.call.range)
+                throw invocation.missing("image")
             }
             var (bytes, info) = try invocation.readPicture(path, range: image.range)
             info.checksum = Checksum.crc32(bytes)

@@ -13,7 +13,7 @@ enum EditSaved {
             let state = try invocation.state(PhotosState.self)
             var photo = try state.savedPhoto(invocation)
             guard let memo = invocation.text("memo") else {
-                throw Diagnostic.needsKey("memo", of: invocation.spec, at: invocation.call.range)
+                throw invocation.missing("memo")
             }
             photo.memo = memo
             state.repository.update(photo)

@@ -9,8 +9,12 @@ enum AddClothes {
         path: ["add", "clothes"],
         summary: "add clothes to the wardrobe",
         keys: [
-            KeySpec("category", Wardrobe.category, "what kind of clothes", required: true),
-            KeySpec("season", Wardrobe.season, "when to wear it", required: true),
+            KeySpec(
+                "category", Wardrobe.category, "what kind of clothes", required: true,
+                whenMissing: ClothesDetailViewModel.ValidationError.missingCategory.message),
+            KeySpec(
+                "season", Wardrobe.season, "when to wear it", required: true,
+                whenMissing: ClothesDetailViewModel.ValidationError.missingWeather.message),
             KeySpec("description", .text, "free text (optional)"),
             KeySpec("image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store"),
             KeySpec("created", .date, "when it was added (default now)"),
@@ -39,8 +43,9 @@ enum AddClothes {
                 input, newID: { pinned ?? invocation.newID(unless: state.store.containsClothes) },
                 now: { created ?? invocation.clock.now() })
         } catch {
-            let key = error == .missingCategory ? "category=<category>" : "season=<season>"
-            throw Diagnostic.missingRequired(key, appMessage: error.message, at: invocation.call.range)
+            // The binder refuses a statement without them; the app's own check agrees.
+            let key = spec.keys[error == .missingCategory ? 0 : 1]
+            throw Diagnostic.missingKey(key, command: spec.name, at: invocation.call.range)
         }
         if let picture {
             try state.store.storeImage(picture.bytes, picture.info, for: clothes.id)

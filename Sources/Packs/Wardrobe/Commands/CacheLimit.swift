@@ -12,11 +12,9 @@ enum CacheLimit {
             KeySpec("bytes", .size, "how many bytes at most (default 200MB)"),
         ],
         examples: ["cache limit count=3", "cache limit bytes=50MB"],
+        needsOneOf: ["count", "bytes"],
         run: { invocation in
             let cache = try invocation.state(WardrobeState.self).imageCache
-            guard invocation.count("count") != nil || invocation.size("bytes") != nil else {
-                throw Diagnostic.cacheLimitNeedsAKey(at: invocation.call.range)
-            }
             if let count = invocation.count("count") { cache.countLimit = count }
             if let bytes = invocation.size("bytes") { cache.byteLimit = bytes }
             return CacheStats.statistics(of: cache)

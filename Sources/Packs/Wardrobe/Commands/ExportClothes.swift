@@ -10,7 +10,7 @@ enum ExportClothes {
         path: ["export", "clothes"],
         summary: "write clothes (filtered like list clothes) to a .json or .csv file",
         keys: Wardrobe.clothesFilterKeys + [
-            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)
+            TransferFiles.toKey
         ],
         examples: ["export clothes to=wardrobe.json", "export clothes season=winter to=winter.csv"],
         keysRepeat: true,

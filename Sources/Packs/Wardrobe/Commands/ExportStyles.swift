@@ -8,7 +8,7 @@ enum ExportStyles {
         path: ["export", "styles"],
         summary: "write styles to a .json or .csv file",
         keys: ListStyles.filterKeys + [
-            KeySpec("to", .path(allowsNone: false), "the file: .json or .csv", required: true)
+            TransferFiles.toKey
         ],
         examples: ["export styles to=styles.json"],
         keysRepeat: true,

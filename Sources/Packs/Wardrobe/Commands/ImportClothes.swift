@@ -9,7 +9,7 @@ enum ImportClothes {
         path: ["import", "clothes"],
         summary: "add clothes from a .json or .csv file: every row or none",
         keys: [
-            KeySpec("from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true)
+            TransferFiles.fromKey
         ],
         notes: [
             "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",

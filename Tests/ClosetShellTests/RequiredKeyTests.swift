@@ -1,0 +1,72 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetShell
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 23: a required key is refused by the binder, for every pack, with one engine
+/// diagnostic (`'add story' needs title=<text>`), before the command runs.
+@Suite struct RequiredKeyTests {
+    /// A value the binder accepts for a key of this kind; nil where it depends on the store.
+    static func sample(_ kind: ValueKind) -> String? {
+        switch kind {
+        case .text: "x"
+        case .count: "1000"
+        case .size: "1KB"
+        case .date: "2024-01-01"
+        case .path: "x.json"
+        case .newID: "00000000-0000-4000-8000-000000000001"
+        case .vocabulary(let info, _): info.terms.first?.english
+        case .reference: nil
+        }
+    }
+
+    @Test func everyPacksRequiredKeysAreRefusedByTheBinderWithOneMessage() throws {
+        var checked: [String] = []
+        for spec in InstalledPacks.registry.packs.flatMap({ InstalledPacks.registry.commands(of: $0) })
+        where spec.parameters.isEmpty {
+            let required = spec.keys.filter(\.isRequired)
+            for missing in required {
+                let others = required.filter { $0.name != missing.name }
+                let values = others.map { key in Self.sample(key.kind).map { "\(key.name)=\($0)" } }
+                guard values.allSatisfy({ $0 != nil }) else { continue }
+                var configuration = SessionFactory.Configuration.golden
+                configuration.settings.echo = false
+                let host = RecordingHost()
+                let session = try SessionFactory.makeSession(
+                    store: MemoryStore(SessionFactory.tables), host: host, configuration)
+                let line = (spec.path + values.compactMap { $0 }).joined(separator: " ")
+                #expect(!session.executeAndCommit(StatementSource(line)), "\(line)")
+                let why = missing.whenMissing.map { " (\($0))" } ?? ""
+                #expect(
+                    host.standardError.hasPrefix(
+                        "error: '\(spec.name)' needs \(missing.name)=\(missing.placeholder)\(why)\n"),
+                    "\(line): \(host.standardError)")
+                checked.append("\(spec.name) \(missing.name)")
+            }
+        }
+        // Every pack with a required key took part.
+        for command in [
+            "add clothes season", "add saved url", "add product title", "add story content", "donate amount",
+            "export clothes to",
+        ] {
+            #expect(checked.contains(command), "\(command) in \(checked)")
+        }
+    }
+
+    @Test func aCommandThatNeedsOneOfItsKeysSaysWhich() throws {
+        for (line, message) in [
+            ("cache limit", "error: 'cache limit' needs count=<n> or bytes=<size>\n"),
+            ("cache limit dogs", "error: 'cache limit dogs' needs bytes=<size> or memory=<size>\n"),
+        ] {
+            var configuration = SessionFactory.Configuration.golden
+            configuration.settings.echo = false
+            let host = RecordingHost()
+            let session = try SessionFactory.makeSession(
+                store: MemoryStore(SessionFactory.tables), host: host, configuration)
+            #expect(!session.executeAndCommit(StatementSource(line)))
+            #expect(host.standardError.hasPrefix(message), "\(host.standardError)")
+        }
+    }
+}

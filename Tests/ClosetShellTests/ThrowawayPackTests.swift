@@ -43,9 +43,18 @@ enum Pantry {
         static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
     }
 
-    static let jar = EntityKind(
+    /// The jar, declared once: columns, JSON, csv and records all come from here.
+    static let schema = EntitySchema<Jar>(
         singular: "jar", plural: "jars", korean: "병", indefinite: "a jar",
-        tableColumns: ["id", "size", "label"], dataColumns: ["id", "size", "label", "created"])
+        fields: [
+            .field("id") { .key(.uuid($0.id)) },
+            .field("size") { .text($0.size.englishName) },
+            .field("label") { .text($0.label) },
+            .field("created") { .date($0.created) },
+        ],
+        listing: ["id", "size", "label"])
+
+    static let jar = schema.kind
 
     final class State: PackState {
         let jars: Table<Jars>
@@ -65,15 +74,7 @@ enum Pantry {
         }
     }
 
-    static func record(_ jar: Jar) -> Record {
-        Record(
-            fields: [
-                Field("id", .key(.uuid(jar.id))), Field("size", .text(jar.size.englishName)),
-                Field("label", .text(jar.label)),
-            ],
-            data: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label), .date(jar.created)],
-            table: [.key(.uuid(jar.id)), .text(jar.size.englishName), .text(jar.label)])
-    }
+    static func record(_ jar: Jar) -> Record { schema.record(jar) }
 
     static let add = CommandSpec(
         path: ["add", "jar"], summary: "put a jar in the pantry",
@@ -168,9 +169,14 @@ enum Pantry {
         let (session, host) = try session(format: .json)
         let added = run(session, host, "add jar size=small label=jam").out
         #expect(
-            added.hasPrefix("{\"id\":\"") && added.hasSuffix("\",\"size\":\"small\",\"label\":\"jam\"}\n"), "\(added)")
+            added.hasPrefix("{\"id\":\"")
+                && added.hasSuffix("\",\"size\":\"small\",\"label\":\"jam\",\"created\":\"2024-01-01T00:00:00Z\"}\n"),
+            "\(added)")
         let json = run(session, host, "list jars").out
-        #expect(json.hasPrefix("[{\"id\":\"") && json.hasSuffix("\"size\":\"small\",\"label\":\"jam\"}]\n"), "\(json)")
+        #expect(
+            json.hasPrefix("[{\"id\":\"")
+                && json.hasSuffix("\"size\":\"small\",\"label\":\"jam\",\"created\":\"2024-01-01T00:00:00Z\"}]\n"),
+            "\(json)")
         session.settings.format = .csv
         let csv = run(session, host, "list jars").out
         #expect(

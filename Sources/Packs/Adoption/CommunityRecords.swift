@@ -1,71 +1,71 @@
 import ClosetCore
 import Foundation
 
-/// How stories, comments and donations look in every output format.
+/// Stories, comments and donations, declared once: every output format derives from them.
 enum CommunityRecords {
-    static func record(_ story: Story, likes: Int, liked: Bool, comments: [Comment]) -> Record {
-        let dog = story.dog.map(FieldValue.text) ?? .null
-        return Record(
-            fields: [
-                Field("id", .integer(story.id)), Field("title", .text(story.title)),
-                Field("content", .text(story.content)),
-                Field("author", .text(story.author)), Field("dog", dog),
-                Field("images", .list(story.pictures.map { .text($0.name) })), Field("likes", .integer(likes)),
-                Field("liked", .bool(liked)), Field("comments", .list(comments.map { .object(record($0).fields) })),
-                Field("createdAt", .date(story.createdAt)),
-            ],
-            data: [
-                .integer(story.id), .text(story.title), .text(story.content), .text(story.author), dog,
-                .integer(story.pictures.count), .integer(likes), .bool(liked), .integer(comments.count),
-                .date(story.createdAt),
-            ],
-            table: [
-                .integer(story.id), .text(story.title), .text(story.author), .text((liked ? "♥ " : "") + String(likes)),
-                .integer(comments.count), dog, .date(story.createdAt),
-            ])
+    /// A story as the viewer sees it: its likes (and whether they liked it) and comments.
+    struct StoryRow {
+        var story: Story
+        var likes: Int
+        var liked: Bool
+        var comments: [Comment]
     }
 
-    static func record(_ comment: Comment) -> Record {
-        Record(
-            fields: [
-                Field("id", .integer(comment.id)), Field("story", .integer(comment.story)),
-                Field("author", .text(comment.author)), Field("text", .text(comment.text)),
-                Field("createdAt", .date(comment.createdAt)),
-            ],
-            data: [
-                .integer(comment.id), .integer(comment.story), .text(comment.author), .text(comment.text),
-                .date(comment.createdAt),
-            ],
-            table: [
-                .integer(comment.id), .integer(comment.story), .text(comment.author), .text(comment.text),
-                .date(comment.createdAt),
-            ])
+    static let story = EntitySchema<StoryRow>(
+        singular: "story", plural: "stories", korean: "스토리", indefinite: "a story", keyStyle: .opaque,
+        fields: [
+            .field("id") { .integer($0.story.id) },
+            .field("title") { .text($0.story.title) },
+            .field("content") { .text($0.story.content) },
+            .field("author") { .text($0.story.author) },
+            .field("dog") { $0.story.dog.map(FieldValue.text) ?? .null },
+            .field("images", data: .value { .integer($0.story.pictures.count) }) {
+                .list($0.story.pictures.map { .text($0.name) })
+            },
+            .field("likes", shown: { .text(($0.liked ? "♥ " : "") + String($0.likes)) }) { .integer($0.likes) },
+            .field("liked") { .bool($0.liked) },
+            .field(
+                "comments", data: .value { .integer($0.comments.count) }, shown: { .integer($0.comments.count) }
+            ) { .list($0.comments.map { .object(comment.jsonFields($0)) }) },
+            .field("createdAt", label: "created") { .date($0.story.createdAt) },
+        ],
+        listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"])
+
+    static let comment = EntitySchema<Comment>(
+        singular: "comment", plural: "comments", korean: "댓글", indefinite: "a comment", keyStyle: .opaque,
+        fields: [
+            .field("id") { .integer($0.id) },
+            .field("story") { .integer($0.story) },
+            .field("author") { .text($0.author) },
+            .field("text") { .text($0.text) },
+            .field("createdAt", label: "created") { .date($0.createdAt) },
+        ],
+        listing: ["id", "story", "author", "text", "createdAt"])
+
+    static let donation = EntitySchema<Donation>(
+        singular: "donation", plural: "donations", korean: "후원", indefinite: "a donation", keyStyle: .opaque,
+        fields: [
+            .field("receipt") { .text($0.receipt) },
+            .field("user") { .text($0.user) },
+            .field("amount", shown: { .text(won($0.amount)) }) { .integer($0.amount) },
+            .field("label", data: .none, detail: false) { .text(won($0.amount)) },
+            .field("dog") { $0.dog.map(FieldValue.text) ?? .null },
+            .field("message") { $0.message.map(FieldValue.text) ?? .null },
+            .field("status", shown: { _ in .text("recorded, not charged") }) { _ in .text(notCharged) },
+            .field("createdAt", label: "created") { .date($0.createdAt) },
+        ],
+        listing: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"])
+
+    static func record(_ story: Story, likes: Int, liked: Bool, comments: [Comment]) -> Record {
+        Self.story.record(StoryRow(story: story, likes: likes, liked: liked, comments: comments))
     }
+
+    static func record(_ comment: Comment) -> Record { Self.comment.record(comment) }
+
+    static func record(_ donation: Donation) -> Record { Self.donation.record(donation) }
 
     /// `10,000원`.
     static func won(_ amount: Int) -> String { DigitGrouping.grouped(amount) + "원" }
 
     static let notCharged = "recorded, not charged (no payment provider is reachable)"
-
-    static func record(_ donation: Donation) -> Record {
-        let dog = donation.dog.map(FieldValue.text) ?? .null
-        let message = donation.message.map(FieldValue.text) ?? .null
-        return Record(
-            fields: [
-                Field("receipt", .text(donation.receipt)), Field("user", .text(donation.user)),
-                Field("amount", .integer(donation.amount)), Field("label", .text(won(donation.amount))),
-                Field("dog", dog),
-                Field("message", message), Field("status", .text(notCharged)),
-                Field("createdAt", .date(donation.createdAt)),
-            ],
-            data: [
-                .text(donation.receipt), .text(donation.user), .integer(donation.amount), dog, message,
-                .text(notCharged),
-                .date(donation.createdAt),
-            ],
-            table: [
-                .text(donation.receipt), .text(donation.user), .text(won(donation.amount)), dog, message,
-                .text("recorded, not charged"), .date(donation.createdAt),
-            ])
-    }
 }

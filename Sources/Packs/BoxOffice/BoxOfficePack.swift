@@ -16,29 +16,10 @@ public enum BoxOfficePack {
         makeState: { try BoxOfficeState($0) })
 
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
-    public static let ranking = EntityKind(
-        singular: "boxoffice", plural: "boxoffice", korean: "박스오피스", indefinite: "a box office row",
-        keyStyle: .opaque,
-        tableColumns: ["rank", "code", "title", "audience", "change", "opened"],
-        dataColumns: [
-            "rank", "code", "title", "openDate", "audienceToday", "audienceTotal", "audience", "change", "isNew",
-        ],
-        namesEntity: "movie")
-
-    public static let movie = EntityKind(
-        singular: "movie", plural: "movies", korean: "영화", indefinite: "a movie", keyStyle: .opaque,
-        tableColumns: [
-            "code", "title", "year", "opened", "runtime", "grade", "directors", "genres", "nations", "actors",
-        ],
-        dataColumns: [
-            "code", "title", "englishTitle", "productionYear", "openDate", "runningTime", "watchGrade", "directors",
-            "nations", "genres", "actors",
-        ])
-
+    public static let ranking = BoxOfficeRecords.ranking.kind
+    public static let movie = BoxOfficeRecords.movie.kind
     /// A poster the image search found, keyed by its URL.
-    public static let poster = EntityKind(
-        singular: "poster", plural: "posters", korean: "포스터", indefinite: "a poster", keyStyle: .opaque,
-        tableColumns: ["url", "size", "site"], dataColumns: ["url", "width", "height", "site"])
+    public static let poster = BoxOfficeRecords.poster.kind
 
     static let movieParameter = ParameterSpec(
         "ref", .reference(movie, many: false, allowsNone: false, constraint: nil),

@@ -3,75 +3,71 @@ import Foundation
 
 /// How rankings, movies and posters look in every output format.
 enum BoxOfficeRecords {
-    static func record(_ item: DailyBoxOfficeCellItem) -> Record {
-        let movie = item.movie
-        let rank = Int(movie.rank) ?? 0
-        let isNew = movie.rankOldAndNew == .new
-        return Record(
-            fields: [
-                Field("rank", .integer(rank)), Field("code", .key(.opaque(movie.movieCode))),
-                Field("title", .text(movie.movieName)), Field("openDate", .text(movie.openDate)),
-                Field("audienceToday", .integer(movie.audienceCountOfDate)),
-                Field("audienceTotal", .integer(movie.accumulatedAudienceCount)),
-                Field("audience", .text(item.audienceCount)), Field("change", .text(item.rankDifference)),
-                Field("isNew", .bool(isNew)),
-            ],
-            data: [
-                .integer(rank), .key(.opaque(movie.movieCode)), .text(movie.movieName), .text(movie.openDate),
-                .integer(movie.audienceCountOfDate), .integer(movie.accumulatedAudienceCount),
-                .text(item.audienceCount), .text(item.rankDifference), .bool(isNew),
-            ],
-            table: [
-                .integer(rank), .key(.opaque(movie.movieCode)), .text(movie.movieName), .text(item.audienceCount),
-                .text(item.rankDifference), .text(movie.openDate),
-            ])
-    }
+    /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
+    static let ranking = EntitySchema<DailyBoxOfficeCellItem>(
+        singular: "boxoffice", plural: "boxoffice", korean: "박스오피스", indefinite: "a box office row",
+        keyStyle: .opaque, namesEntity: "movie",
+        fields: [
+            .field("rank") { .integer(Int($0.movie.rank) ?? 0) },
+            .field("code") { .key(.opaque($0.movie.movieCode)) },
+            .field("title") { .text($0.movie.movieName) },
+            .field("openDate", label: "opened") { .text($0.movie.openDate) },
+            .field("audienceToday") { .integer($0.movie.audienceCountOfDate) },
+            .field("audienceTotal") { .integer($0.movie.accumulatedAudienceCount) },
+            .field("audience") { .text($0.audienceCount) },
+            .field("change") { .text($0.rankDifference) },
+            .field("isNew") { .bool($0.movie.rankOldAndNew == .new) },
+        ],
+        listing: ["rank", "code", "title", "audience", "change", "openDate"])
 
-    static func record(_ item: MovieDetailsItem) -> Record {
-        let info = item.info
-        let names = { (list: [String]) in FieldValue.list(list.map { .text($0) }) }
-        let directors = info.directors.map(\.personName)
-        let nations = info.nations.map(\.nationName)
-        let genres = info.genres.map(\.genreName)
-        let actors = info.actors.map(\.personName)
-        let grade = item.watchGrade.map(FieldValue.text) ?? .null
-        return Record(
-            fields: [
-                Field("code", .key(.opaque(info.movieCode))), Field("title", .text(info.movieName)),
-                Field("englishTitle", .text(info.movieEnglishName)),
-                Field("productionYear", .text(info.productionYear)),
-                Field("openDate", .text(item.openDate ?? "")), Field("runningTime", .text(item.runningTime ?? "")),
-                Field("watchGrade", grade), Field("directors", names(directors)), Field("nations", names(nations)),
-                Field("genres", names(genres)), Field("actors", names(actors)),
-            ],
-            data: [
-                .key(.opaque(info.movieCode)), .text(info.movieName), .text(info.movieEnglishName),
-                .text(info.productionYear), .text(item.openDate ?? ""), .text(item.runningTime ?? ""), grade,
-                .text(item.directors ?? ""), .text(item.nations ?? ""), .text(item.genres ?? ""),
-                .text(item.actors ?? ""),
-            ],
-            table: [
-                .key(.opaque(info.movieCode)), .text(info.movieName), .text(info.productionYear),
-                .text(item.openDate ?? ""), .text(item.runningTime ?? ""), grade, .text(item.directors ?? ""),
-                .text(item.genres ?? ""), .text(item.nations ?? ""), .text(item.actors ?? ""),
-            ])
-    }
+    static let movie = EntitySchema<MovieDetailsItem>(
+        singular: "movie", plural: "movies", korean: "영화", indefinite: "a movie", keyStyle: .opaque,
+        fields: [
+            .field("code") { .key(.opaque($0.info.movieCode)) },
+            .field("title") { .text($0.info.movieName) },
+            .field("englishTitle") { .text($0.info.movieEnglishName) },
+            .field("productionYear", label: "year") { .text($0.info.productionYear) },
+            .field("openDate", label: "opened") { .text($0.openDate ?? "") },
+            .field("runningTime", label: "runtime") { .text($0.runningTime ?? "") },
+            .field("watchGrade", label: "grade") { $0.watchGrade.map(FieldValue.text) ?? .null },
+            .field("directors", data: .value { .text($0.directors ?? "") }, shown: { .text($0.directors ?? "") }) {
+                names($0.info.directors.map(\.personName))
+            },
+            .field("nations", data: .value { .text($0.nations ?? "") }, shown: { .text($0.nations ?? "") }) {
+                names($0.info.nations.map(\.nationName))
+            },
+            .field("genres", data: .value { .text($0.genres ?? "") }, shown: { .text($0.genres ?? "") }) {
+                names($0.info.genres.map(\.genreName))
+            },
+            .field("actors", data: .value { .text($0.actors ?? "") }, shown: { .text($0.actors ?? "") }) {
+                names($0.info.actors.map(\.personName))
+            },
+        ],
+        listing: [
+            "code", "title", "productionYear", "openDate", "runningTime", "watchGrade", "directors", "genres",
+            "nations",
+            "actors",
+        ])
 
-    static func record(_ document: DaumImageSearchResult.Document) -> Record {
-        Record(
-            fields: [
-                Field("url", .key(.opaque(document.imageURL))), Field("width", .integer(document.width)),
-                Field("height", .integer(document.height)), Field("site", .text(document.displaySitename)),
-            ],
-            data: [
-                .key(.opaque(document.imageURL)), .integer(document.width), .integer(document.height),
-                .text(document.displaySitename),
-            ],
-            table: [
-                .key(.opaque(document.imageURL)), .text("\(document.width)x\(document.height)"),
-                .text(document.displaySitename),
-            ])
-    }
+    /// A poster the image search found, keyed by its URL.
+    static let poster = EntitySchema<DaumImageSearchResult.Document>(
+        singular: "poster", plural: "posters", korean: "포스터", indefinite: "a poster", keyStyle: .opaque,
+        fields: [
+            .field("url") { .key(.opaque($0.imageURL)) },
+            .column("size", detail: true) { .text("\($0.width)x\($0.height)") },
+            .field("width") { .integer($0.width) },
+            .field("height") { .integer($0.height) },
+            .field("site") { .text($0.displaySitename) },
+        ],
+        listing: ["url", "size", "site"])
+
+    private static func names(_ list: [String]) -> FieldValue { .list(list.map { .text($0) }) }
+
+    static func record(_ item: DailyBoxOfficeCellItem) -> Record { ranking.record(item) }
+
+    static func record(_ item: MovieDetailsItem) -> Record { movie.record(item) }
+
+    static func record(_ document: DaumImageSearchResult.Document) -> Record { poster.record(document) }
 
     /// One tier's figures for `cache stats posters`.
     static func tier(

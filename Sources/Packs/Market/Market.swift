@@ -17,12 +17,7 @@ public enum Market {
         ],
         makeState: { try MarketState($0) })
 
-    public static let product = EntityKind(
-        singular: "product", plural: "products", korean: "상품", indefinite: "a product", keyStyle: .opaque,
-        tableColumns: ["id", "title", "price", "discounted", "stock", "images", "registered"],
-        dataColumns: [
-            "id", "title", "description", "price", "currency", "stock", "discountedPrice", "images", "registeredAt",
-        ])
+    public static let product = MarketRecords.product.kind
 
     static let productParameter = ParameterSpec(
         "ref", .reference(product, many: false, allowsNone: false, constraint: nil),

@@ -17,17 +17,11 @@ public enum Photos {
         makeState: { try PhotosState($0) })
 
     /// A photo of the feed, keyed by its Unsplash id.
-    public static let photo = EntityKind(
-        singular: "photo", plural: "photos", korean: "사진", indefinite: "a photo", keyStyle: .opaque,
-        tableColumns: ["id", "size", "height", "column", "saved"],
-        dataColumns: ["id", "width", "height", "displayHeight", "column", "saved", "raw", "regular", "small"])
+    public static let photo = PhotosRecords.photo.kind
 
     /// A saved photo. The Korean word is written without its space (저장한 사진), since an
     /// entity word is one word.
-    public static let saved = EntityKind(
-        singular: "saved", plural: "saved", korean: "저장한사진", indefinite: "a saved photo", keyStyle: .opaque,
-        tableColumns: ["id", "memo", "picture", "saved"],
-        dataColumns: ["id", "memo", "url", "format", "width", "height", "bytes", "savedAt"])
+    public static let saved = PhotosRecords.saved.kind
 
     static let photoParameter = ParameterSpec(
         "ref", .reference(photo, many: false, allowsNone: false, constraint: nil),

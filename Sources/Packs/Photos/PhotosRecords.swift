@@ -1,55 +1,70 @@
 import ClosetCore
 import Foundation
 
-/// How feed photos and saved photos look in every output format.
+/// Feed photos and saved photos, declared once: every output format derives from them.
 enum PhotosRecords {
-    /// A feed row: the photo, its display height and masonry column, and ★ when saved.
-    static func record(_ photo: SavablePictureData, column: MasonryLayout.Column) -> Record {
-        let data = photo.imageData
-        let urls = data.imageUrl
-        return Record(
-            fields: [
-                Field("id", .key(.opaque(data.id))), Field("width", .integer(data.width)),
-                Field("height", .integer(data.height)), Field("displayHeight", .integer(data.displayHeight)),
-                Field("column", .text(column.rawValue)), Field("saved", .bool(photo.isSaved)),
-                Field(
-                    "urls",
-                    .object([
-                        Field("raw", .text(urls.rawUrl)), Field("regular", .text(urls.regularUrl)),
-                        Field("small", .text(urls.smallUrl)),
-                    ])),
-            ],
-            data: [
-                .key(.opaque(data.id)), .integer(data.width), .integer(data.height), .integer(data.displayHeight),
-                .text(column.rawValue), .bool(photo.isSaved), .text(urls.rawUrl), .text(urls.regularUrl),
-                .text(urls.smallUrl),
-            ],
-            table: [
-                .key(.opaque(data.id)), .text("\(data.width)x\(data.height)"), .integer(data.displayHeight),
-                .text(column.rawValue), .text(photo.isSaved ? "★" : ""),
-            ])
+    /// A feed row: the photo, its masonry column, and ★ when saved.
+    struct FeedRow {
+        var photo: SavablePictureData
+        var column: MasonryLayout.Column
+        var data: PictureData { photo.imageData }
     }
 
-    static func record(_ photo: SavedPhoto) -> Record {
-        let image = photo.image
-        return Record(
-            fields: [
-                Field("id", .key(.opaque(photo.id))), Field("memo", .text(photo.memo)), Field("url", .text(photo.url)),
-                Field(
-                    "image",
-                    .object([
-                        Field("format", .text(image.format.rawValue)), Field("width", .integer(image.width)),
-                        Field("height", .integer(image.height)), Field("bytes", .integer(image.bytes)),
-                    ])),
-                Field("savedAt", .date(photo.savedAt)),
-            ],
-            data: [
-                .key(.opaque(photo.id)), .text(photo.memo), .text(photo.url), .text(image.format.rawValue),
-                .integer(image.width), .integer(image.height), .integer(image.bytes), .date(photo.savedAt),
-            ],
-            table: [
-                .key(.opaque(photo.id)), .text(photo.memo),
-                .text("\(image.format.rawValue) \(image.width)x\(image.height) \(image.bytes)B"), .date(photo.savedAt),
-            ])
+    static let photo = EntitySchema<FeedRow>(
+        singular: "photo", plural: "photos", korean: "사진", indefinite: "a photo", keyStyle: .opaque,
+        fields: [
+            .field("id") { .key(.opaque($0.data.id)) },
+            .column("size", detail: true) { .text("\($0.data.width)x\($0.data.height)") },
+            .field("width") { .integer($0.data.width) },
+            .field("height") { .integer($0.data.height) },
+            .field("displayHeight", label: "height") { .integer($0.data.displayHeight) },
+            .field("column") { .text($0.column.rawValue) },
+            .field("saved", data: .value { .bool($0.photo.isSaved) }, shown: { .text($0.photo.isSaved ? "★" : "") }) {
+                .bool($0.photo.isSaved)
+            },
+            .field(
+                "urls",
+                data: .columns([
+                    .init("raw") { .text($0.data.imageUrl.rawUrl) },
+                    .init("regular") { .text($0.data.imageUrl.regularUrl) },
+                    .init("small") { .text($0.data.imageUrl.smallUrl) },
+                ])
+            ) { row in
+                let urls = row.data.imageUrl
+                return .object([
+                    Field("raw", .text(urls.rawUrl)), Field("regular", .text(urls.regularUrl)),
+                    Field("small", .text(urls.smallUrl)),
+                ])
+            },
+        ],
+        listing: ["id", "size", "displayHeight", "column", "saved"])
+
+    static let saved = EntitySchema<SavedPhoto>(
+        singular: "saved", plural: "saved", korean: "저장한사진", indefinite: "a saved photo", keyStyle: .opaque,
+        fields: [
+            .field("id") { .key(.opaque($0.id)) },
+            .field("memo") { .text($0.memo) },
+            .field("url") { .text($0.url) },
+            .field(
+                "image", label: "picture",
+                data: .columns([
+                    .init("format") { .text($0.image.format.rawValue) }, .init("width") { .integer($0.image.width) },
+                    .init("height") { .integer($0.image.height) }, .init("bytes") { .integer($0.image.bytes) },
+                ]),
+                shown: { .text("\($0.image.format.rawValue) \($0.image.width)x\($0.image.height) \($0.image.bytes)B") }
+            ) { photo in
+                .object([
+                    Field("format", .text(photo.image.format.rawValue)), Field("width", .integer(photo.image.width)),
+                    Field("height", .integer(photo.image.height)), Field("bytes", .integer(photo.image.bytes)),
+                ])
+            },
+            .field("savedAt", label: "saved") { .date($0.savedAt) },
+        ],
+        listing: ["id", "memo", "image", "savedAt"])
+
+    static func record(_ photo: SavablePictureData, column: MasonryLayout.Column) -> Record {
+        Self.photo.record(FeedRow(photo: photo, column: column))
     }
+
+    static func record(_ photo: SavedPhoto) -> Record { saved.record(photo) }
 }

@@ -19,16 +19,8 @@ public enum Wardrobe {
         syntaxExamples: SyntaxExamples(binding: "let $coat = add clothes ...", list: "season=fall,winter"),
         makeState: { try WardrobeState($0) })
 
-    public static let clothes = EntityKind(
-        singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes",
-        tableColumns: ["id", "category", "season", "description", "created", "image"],
-        dataColumns: ["id", "createdAt", "category", "season", "description", "image"],
-        optionalTableColumns: ["image"])
-
-    public static let style = EntityKind(
-        singular: "style", plural: "styles", korean: "스타일", indefinite: "a style",
-        tableColumns: ["id", "name", "season", "clothes", "created"],
-        dataColumns: ["id", "createdAt", "name", "season"] + ClothesCategory.allCases.map(\.englishName))
+    public static let clothes = WardrobeRecords.clothes.kind
+    public static let style = WardrobeRecords.style.kind
 
     /// The filter keys shared by `list clothes` and `count clothes`.
     static let clothesFilterKeys = [

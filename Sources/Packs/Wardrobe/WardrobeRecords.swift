@@ -1,51 +1,52 @@
 import ClosetCore
 import ClosetLanguage
 
-/// Clothes and styles as records (SPEC §6 key order): what every output format shows.
+/// Clothes and styles, declared once (SPEC §6 key order): every output format derives from
+/// these schemas.
 enum WardrobeRecords {
-    static func record(_ clothes: Clothes) -> Record {
-        Record(
-            fields: fields(clothes),
-            data: [
-                .key(.uuid(clothes.id)), .date(clothes.createdAt), .text(clothes.category.englishName),
-                .text(clothes.weatherType.englishName), .text(clothes.descriptions), imageText(clothes.image),
-            ],
-            table: [
-                .key(.uuid(clothes.id)), .text(clothes.category.englishName), .text(clothes.weatherType.englishName),
-                .text(clothes.descriptions), .date(clothes.createdAt), imageText(clothes.image),
-            ])
-    }
+    static let clothes = EntitySchema<Clothes>(
+        singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes",
+        fields: [
+            .field("id") { .key(.uuid($0.id)) },
+            .field("createdAt", label: "created") { .date($0.createdAt) },
+            .field("category") { .text($0.category.englishName) },
+            .field("season") { .text($0.weatherType.englishName) },
+            .field("description") { .text($0.descriptions) },
+            .field("image", data: .value { imageText($0.image) }, optional: true, shown: { imageText($0.image) }) {
+                image($0.image)
+            },
+        ],
+        listing: ["id", "category", "season", "description", "createdAt", "image"])
 
-    static func fields(_ clothes: Clothes) -> [Field] {
-        [
-            Field("id", .key(.uuid(clothes.id))), Field("createdAt", .date(clothes.createdAt)),
-            Field("category", .text(clothes.category.englishName)),
-            Field("season", .text(clothes.weatherType.englishName)),
-            Field("description", .text(clothes.descriptions)), Field("image", image(clothes.image)),
-        ]
-    }
+    static let style = EntitySchema<Style>(
+        singular: "style", plural: "styles", korean: "스타일", indefinite: "a style",
+        fields: [
+            .field("id") { .key(.uuid($0.id)) },
+            .field("createdAt", label: "created") { .date($0.createdAt) },
+            .field("name", data: .value { .text($0.name ?? "") }, shown: { .text($0.name ?? "") }) {
+                $0.name.map(FieldValue.text) ?? .null
+            },
+            .field("season") { .text($0.weather.englishName) },
+            .field(
+                "clothes",
+                data: .columns(
+                    ClothesCategory.allCases.map { category in
+                        .init(category.englishName) { style in
+                            style.clothes[category].map { .key(.uuid($0.id)) } ?? .null
+                        }
+                    }),
+                shown: { style in
+                    .text(
+                        style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(
+                            separator: ", "))
+                }
+            ) { .list($0.orderedClothes.map { .object(clothes.jsonFields($0)) }) },
+        ],
+        listing: ["id", "name", "season", "clothes", "createdAt"])
 
-    static func record(_ style: Style) -> Record {
-        Record(
-            fields: [
-                Field("id", .key(.uuid(style.id))), Field("createdAt", .date(style.createdAt)),
-                Field("name", style.name.map(FieldValue.text) ?? .null),
-                Field("season", .text(style.weather.englishName)),
-                Field("clothes", .list(style.orderedClothes.map { .object(fields($0)) })),
-            ],
-            data: [
-                .key(.uuid(style.id)), .date(style.createdAt), .text(style.name ?? ""),
-                .text(style.weather.englishName),
-            ]
-                + ClothesCategory.allCases.map { category in style.clothes[category].map { .key(.uuid($0.id)) } ?? .null
-                },
-            table: [
-                .key(.uuid(style.id)), .text(style.name ?? ""), .text(style.weather.englishName),
-                .text(
-                    style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(separator: ", ")),
-                .date(style.createdAt),
-            ])
-    }
+    static func record(_ clothes: Clothes) -> Record { Self.clothes.record(clothes) }
+
+    static func record(_ style: Style) -> Record { Self.style.record(style) }
 
     /// A picture's facts as JSON shows them.
     static func image(_ image: ImageInfo?) -> FieldValue {

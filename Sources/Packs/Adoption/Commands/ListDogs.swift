@@ -64,6 +64,6 @@ enum ListDogs {
         }
         return .listing(
             Adoption.dog, dogs.map { .opaque($0.desertionNo) }, page: Page(firstRow: firstRow, next: continuation)
-        ) { dogs.map { Adoption.record($0) } }
+        ) { dogs.map { DogRecords.record($0) } }
     }
 }

@@ -18,6 +18,6 @@ enum ShowDog {
             }
             guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
             let picture = try state.picture(of: dog)
-            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { Adoption.record(dog, picture: picture) }
+            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { DogRecords.record(dog, picture: picture) }
         })
 }

@@ -1,14 +1,8 @@
 import Foundation
 
-/// A shelter animal as the v2 API gives it: every field kept by its API name, in the API's
-/// order (the JSON output keeps them), with the labels the app shows.
+/// A shelter animal as the v2 API gives it: every field kept by its API name (`DogRecords`
+/// lists them in the API's order), with the labels the app shows.
 public struct ShelterDog: Sendable, Equatable {
-    public static let fieldNames = [
-        "desertionNo", "happenDt", "happenPlace", "kindFullNm", "upKindCd", "upKindNm", "kindCd", "kindNm", "colorCd",
-        "age", "weight", "noticeNo", "noticeSdt", "noticeEdt", "popfile1", "popfile2", "processState", "sexCd",
-        "neuterYn", "specialMark", "careRegNo", "careNm", "careTel", "careAddr", "careOwnerNm", "orgNm", "updTm",
-    ]
-
     /// The API's values by field name (numbers the API sends as numbers kept as their text).
     public var fields: [String: String]
 

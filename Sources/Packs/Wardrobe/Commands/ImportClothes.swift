@@ -18,7 +18,8 @@ enum ImportClothes {
         examples: ["import clothes from=wardrobe.json", "import clothes from=sheet.csv"],
         run: run)
 
-    static let fieldNames = ["id", "createdAt", "category", "season", "description", "image"]
+    /// What `export clothes` writes: the schema's csv columns (JSON has the same names).
+    static let fieldNames = Wardrobe.clothes.dataColumns
 
     static func run(_ invocation: Invocation) throws -> Outcome {
         let state = try invocation.state(WardrobeState.self)

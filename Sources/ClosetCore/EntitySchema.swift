@@ -1,0 +1,126 @@
+/// One field of an entity, declared once: its JSON name and value, the label people read, how
+/// csv and line carry it, and how a table shows it. The schema derives every output from these.
+public struct EntityField<Model>: Sendable {
+    /// How csv and line (flat, for tools) carry the field.
+    public enum Data: Sendable {
+        /// Its JSON value, under its name.
+        case same
+        /// Not at all (a nested object whose parts are other fields already).
+        case none
+        /// Another value under its name (`images` as a count, a list joined into text).
+        case value(@Sendable (Model) -> FieldValue)
+        /// Several columns of their own (a picture's `format`, `width`, `height`, `bytes`).
+        case columns([DataColumn])
+    }
+
+    /// One flat column a field is carried in.
+    public struct DataColumn: Sendable {
+        public var name: String
+        public var value: @Sendable (Model) -> FieldValue
+
+        public init(_ name: String, _ value: @escaping @Sendable (Model) -> FieldValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The JSON key, and the name `listing:` and tools use.
+    public var name: String
+    /// What people read: a table's header, a detail's label (`created` for `createdAt`).
+    public var label: String
+    /// The label the app shows in Korean, where it shows one.
+    public var korean: String?
+    /// The JSON value; nil for a column only people see (a picture's summary, a period).
+    public var json: (@Sendable (Model) -> FieldValue)?
+    /// The value people see (a label, a struck price); nil: the JSON value.
+    public var shown: (@Sendable (Model) -> FieldValue)?
+    public var data: Data
+    /// A listing's column left out when it is empty in every row shown (pictures).
+    public var isOptionalColumn: Bool
+    /// Whether `show` lists it (a JSON-only summary of other fields is left out).
+    public var inDetail: Bool
+
+    /// A field of the JSON object, shown to people as `shown` (or as it is).
+    public static func field(
+        _ name: String, label: String? = nil, korean: String? = nil, data: Data = .same, optional: Bool = false,
+        detail: Bool = true, shown: (@Sendable (Model) -> FieldValue)? = nil,
+        _ json: @escaping @Sendable (Model) -> FieldValue
+    ) -> EntityField {
+        EntityField(
+            name: name, label: label ?? name, korean: korean, json: json, shown: shown, data: data,
+            isOptionalColumn: optional, inDetail: detail)
+    }
+
+    /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`).
+    public static func column(
+        _ name: String, korean: String? = nil, optional: Bool = false, detail: Bool = false,
+        _ shown: @escaping @Sendable (Model) -> FieldValue
+    ) -> EntityField {
+        EntityField(
+            name: name, label: name, korean: korean, json: nil, shown: shown, data: .none, isOptionalColumn: optional,
+            inDetail: detail)
+    }
+
+    func peopleValue(_ model: Model) -> FieldValue { (shown ?? json)?(model) ?? .null }
+}
+
+/// An entity declared once (issue 23): its words and its fields, in JSON order, and which of
+/// them a listing shows, in its order. The entity kind (columns for tables, csv and line) and
+/// every record are derived from it, so a field's name is written in one place.
+public struct EntitySchema<Model>: Sendable {
+    public let kind: EntityKind
+    public let fields: [EntityField<Model>]
+    let listing: [Int]
+    let dataColumns: [String]
+
+    /// `listing` names the fields a table shows, in order (their labels are its headers).
+    public init(
+        singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
+        namesEntity: String? = nil, fields: [EntityField<Model>], listing: [String]
+    ) {
+        var indices: [Int] = []
+        for name in listing {
+            guard let index = fields.firstIndex(where: { $0.name == name }) else {
+                preconditionFailure("\(singular): the listing names '\(name)', which is not a field")
+            }
+            indices.append(index)
+        }
+        var data: [String] = []
+        for field in fields {
+            switch field.data {
+            case .same, .value: data.append(field.name)
+            case .none: break
+            case .columns(let columns): data += columns.map(\.name)
+            }
+        }
+        precondition(Set(fields.map(\.name)).count == fields.count, "\(singular): a field is declared twice")
+        self.fields = fields
+        self.listing = indices
+        self.dataColumns = data
+        self.kind = EntityKind(
+            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+            tableColumns: indices.map { fields[$0].label }, dataColumns: data,
+            optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
+            namesEntity: namesEntity)
+    }
+
+    /// The JSON object alone (an entity nested inside another, as a comment in its story).
+    public func jsonFields(_ model: Model) -> [Field] {
+        fields.compactMap { field in field.json.map { Field(field.name, $0(model)) } }
+    }
+
+    public func record(_ model: Model) -> Record {
+        var data: [FieldValue] = []
+        data.reserveCapacity(dataColumns.count)
+        for field in fields {
+            switch field.data {
+            case .same: data.append(field.json?(model) ?? .null)
+            case .none: break
+            case .value(let value): data.append(value(model))
+            case .columns(let columns): data += columns.map { $0.value(model) }
+            }
+        }
+        return Record(
+            fields: jsonFields(model), data: data, table: listing.map { fields[$0].peopleValue(model) })
+    }
+}

@@ -1,0 +1,66 @@
+import ClosetCore
+
+/// A shelter dog, declared once: the API's fields in the API's order (JSON keeps them, csv
+/// and line carry them as text), the app's labels, and its picture when `show dog` fetched it.
+enum DogRecords {
+    struct Row {
+        var dog: ShelterDog
+        var picture: (info: ImageInfo, source: DogPictureCache.Source)?
+    }
+
+    /// The API's fields (reference: apis.md), each with the label people read.
+    static let apiFields: [(name: String, label: String)] = [
+        ("desertionNo", "desertionNo"), ("happenDt", "found on"), ("happenPlace", "found"),
+        ("kindFullNm", "kind (full)"), ("upKindCd", "species code"), ("upKindNm", "species"), ("kindCd", "kind code"),
+        ("kindNm", "breed"), ("colorCd", "colour"), ("age", "age"), ("weight", "weight"), ("noticeNo", "notice no."),
+        ("noticeSdt", "notice from"), ("noticeEdt", "notice until"), ("popfile1", "photo 1"), ("popfile2", "photo 2"),
+        ("processState", "state"), ("sexCd", "sex"), ("neuterYn", "neutered"), ("specialMark", "special marks"),
+        ("careRegNo", "shelter no."), ("careNm", "shelter"), ("careTel", "shelter phone"),
+        ("careAddr", "shelter address"),
+        ("careOwnerNm", "keeper"), ("orgNm", "authority"), ("updTm", "updated"),
+    ]
+
+    static let dog = EntitySchema<Row>(
+        singular: "dog", plural: "dogs", korean: "유기견", indefinite: "a dog", keyStyle: .opaque,
+        fields: apiFields.map { name, label in
+            switch name {
+            case "desertionNo":
+                .field(name, data: .value { .text($0.dog.desertionNo) }) { .key(.opaque($0.dog.desertionNo)) }
+            case "sexCd": .field(name, label: label, shown: { .text($0.dog.sexLabel) }) { .text($0.dog[name]) }
+            case "neuterYn": .field(name, label: label, shown: { .text($0.dog.neuteredLabel) }) { .text($0.dog[name]) }
+            default: .field(name, label: label) { .text($0.dog[name]) }
+            }
+        } + [
+            .column("kind") { .text($0.dog["kindNm"].isEmpty ? $0.dog["kindFullNm"] : $0.dog["kindNm"]) },
+            .column("notice") { .text($0.dog.noticePeriod) },
+            .field("labels", data: .none, detail: false) { row in
+                .object([
+                    Field("sex", .text(row.dog.sexLabel)), Field("neutered", .text(row.dog.neuteredLabel)),
+                    Field("state", .text(row.dog["processState"])), Field("noticePeriod", .text(row.dog.noticePeriod)),
+                ])
+            },
+            .field(
+                "picture", data: .none, optional: true,
+                shown: { row in
+                    row.picture.map {
+                        .text(
+                            "\($0.info.format.rawValue) \($0.info.width)x\($0.info.height) \($0.info.bytes)B (\($0.source.rawValue))"
+                        )
+                    } ?? .null
+                }
+            ) { row in
+                row.picture.map {
+                    .object([
+                        Field("format", .text($0.info.format.rawValue)), Field("width", .integer($0.info.width)),
+                        Field("height", .integer($0.info.height)), Field("bytes", .integer($0.info.bytes)),
+                        Field("source", .text($0.source.rawValue)),
+                    ])
+                } ?? .null
+            },
+        ],
+        listing: ["desertionNo", "kind", "sexCd", "age", "processState", "happenPlace", "careNm", "notice", "picture"])
+
+    static func record(_ dog: ShelterDog, picture: (info: ImageInfo, source: DogPictureCache.Source)? = nil) -> Record {
+        Self.dog.record(Row(dog: dog, picture: picture))
+    }
+}

@@ -39,6 +39,9 @@ public struct EntityField<Model>: Sendable {
     public var isOptionalColumn: Bool
     /// Whether `show` lists it (a JSON-only summary of other fields is left out).
     public var inDetail: Bool
+    /// Rows of another entity under this one (a story's comments): `show` draws them as a
+    /// table of their own under the fields.
+    public var children: (@Sendable (Model) -> ChildTable)?
 
     /// A field of the JSON object, shown to people as `shown` (or as it is).
     public static func field(
@@ -49,6 +52,22 @@ public struct EntityField<Model>: Sendable {
         EntityField(
             name: name, label: label ?? name, korean: korean, json: json, shown: shown, data: data,
             isOptionalColumn: optional, inDetail: detail)
+    }
+
+    /// Entities of another schema held by this one (a story's comments): JSON nests their
+    /// objects, `show` lists them as a table with the child's listing columns under `title`
+    /// (default: the label), and a listing shows `shown` (a count) if this field is in it.
+    public static func children<Child>(
+        _ name: String, label: String? = nil, korean: String? = nil, of schema: EntitySchema<Child>,
+        title: String? = nil, data: Data = .none, shown: (@Sendable (Model) -> FieldValue)? = nil,
+        json: (@Sendable (Model) -> FieldValue)? = nil, _ rows: @escaping @Sendable (Model) -> [Child]
+    ) -> EntityField {
+        let title = title ?? label ?? name
+        return EntityField(
+            name: name, label: label ?? name, korean: korean,
+            json: json ?? { model in .list(rows(model).map { .object(schema.jsonFields($0)) }) }, shown: shown,
+            data: data, isOptionalColumn: false, inDetail: true,
+            children: { model in schema.childTable(title: title, rows(model)) })
     }
 
     /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`).
@@ -122,5 +141,32 @@ public struct EntitySchema<Model>: Sendable {
         }
         return Record(
             fields: jsonFields(model), data: data, table: listing.map { fields[$0].peopleValue(model) })
+    }
+
+    /// The record with its detail view, for `show`: every field meant for it, in declared
+    /// order, and its children's tables.
+    public func detailRecord(_ model: Model) -> Record {
+        var record = record(model)
+        var lines: [Field] = []
+        var children: [ChildTable] = []
+        for field in fields where field.inDetail {
+            if let child = field.children {
+                children.append(child(model))
+                continue
+            }
+            let value = field.peopleValue(model)
+            // An optional field with nothing in it (no picture) is left out, as its column is.
+            if field.isOptionalColumn, case .null = value { continue }
+            lines.append(Field(field.label, value))
+        }
+        record.detail = RecordDetail(lines: lines, children: children)
+        return record
+    }
+
+    /// Rows of this entity under another one's detail, with this entity's listing columns.
+    public func childTable(title: String, _ models: [Model]) -> ChildTable {
+        ChildTable(
+            title: title, columns: listing.map { fields[$0].label },
+            rows: models.map { model in listing.map { fields[$0].peopleValue(model) } })
     }
 }

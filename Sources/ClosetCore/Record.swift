@@ -36,20 +36,51 @@ public struct Field: Sendable, Hashable {
     }
 }
 
-/// One entity as output sees it, built by its pack; renderers turn records into tables,
-/// JSON, csv and lines, so a pack writes no output code.
+/// One entity as output sees it, built by its pack's schema; renderers turn records into
+/// tables, JSON, csv and lines, so a pack writes no output code.
 ///
 /// - `fields`: the JSON object, nested where the entity is (a list of records inside a record).
 /// - `data`: flat values for csv and line, one per `EntityKind.dataColumns`.
 /// - `table`: values for people, one per `EntityKind.tableColumns` (short keys, labels).
+/// - `detail`: what `show` lists, when it was asked for: every field for people, and the
+///   entity's children as tables of their own.
 public struct Record: Sendable, Hashable {
     public var fields: [Field]
     public var data: [FieldValue]
     public var table: [FieldValue]
+    public var detail: RecordDetail?
 
-    public init(fields: [Field], data: [FieldValue], table: [FieldValue]) {
+    public init(fields: [Field], data: [FieldValue], table: [FieldValue], detail: RecordDetail? = nil) {
         self.fields = fields
         self.data = data
         self.table = table
+        self.detail = detail
+    }
+}
+
+/// An entity's detail view (`show`): a labelled value per field, in full, then its children
+/// (a story's comments) as tables under it.
+public struct RecordDetail: Sendable, Hashable {
+    /// Each field by the label people read, with the value they see.
+    public var lines: [Field]
+    public var children: [ChildTable]
+
+    public init(lines: [Field], children: [ChildTable] = []) {
+        self.lines = lines
+        self.children = children
+    }
+}
+
+/// Rows under an entity in its detail view, with the columns of their own listing.
+public struct ChildTable: Sendable, Hashable {
+    /// `comments`: what the rows are.
+    public var title: String
+    public var columns: [String]
+    public var rows: [[FieldValue]]
+
+    public init(title: String, columns: [String], rows: [[FieldValue]]) {
+        self.title = title
+        self.columns = columns
+        self.rows = rows
     }
 }

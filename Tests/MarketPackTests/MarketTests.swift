@@ -182,13 +182,33 @@ final class ReentrantMarket: MarketRepository {
         ).text
     }
 
+    /// A product's detail lists its pictures by where they are: a file in the store here, a
+    /// URL on the server there. The rows stay (so their number is compared); their names go.
+    static func pictureNamesHidden(_ transcript: String) -> String {
+        var out: [Substring] = []
+        var inPictures = false
+        for line in transcript.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("images (") {
+                inPictures = true
+            } else if inPictures, line.hasPrefix("closet> ") || line.isEmpty {
+                inPictures = false
+            } else if inPictures {
+                out.append(line.hasPrefix("#") || line.hasPrefix("-") ? "(header)" : "(a picture)")
+                continue
+            }
+            out.append(line)
+        }
+        return out.joined(separator: "\n")
+    }
+
     @Test(arguments: ["both-ways.closet", "errors.closet", "paging.closet"])
     func theSameTranscriptFromBothMarkets(_ script: String) throws {
         let market = try OpenMarketFixture()
         defer { market.stop() }
-        let embedded = try transcript(script, environment: nil)
-        let remote = try transcript(
-            script, environment: ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path])
+        let embedded = Self.pictureNamesHidden(try transcript(script, environment: nil))
+        let remote = Self.pictureNamesHidden(
+            try transcript(
+                script, environment: ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]))
         #expect(remote == embedded)
         if remote != embedded {
             let a = remote.split(separator: "\n", omittingEmptySubsequences: false)

@@ -25,6 +25,15 @@ public enum Outcome: Sendable {
         .entities(Entities(kind: kind, keys: [key], isListing: false, records: { [record()] }))
     }
 
+    /// One entity in full, as `show` gives it: the record's detail view for people.
+    public static func detail(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record)
+        -> Outcome
+    {
+        var entities = Entities(kind: kind, keys: [key], isListing: false, records: { [record()] })
+        entities.isDetail = true
+        return .entities(entities)
+    }
+
     /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, cursor: ListingCursor? = nil,

@@ -29,6 +29,13 @@ extension Session {
         case .json:
             if let text = JSONRenderer.render(outcome) { writeOutput(text) }
         case .table, .csv, .line, .box, .markdown:
+            if format.isForPeople, let detail = DetailRenderer.detail(of: outcome) {
+                var table = settings.table
+                table.color = settings.color
+                table.headers = settings.headers
+                if format == .box { table.boxDrawing = true }
+                return writeOutput(DetailRenderer(table: table, markdown: format == .markdown).render(detail))
+            }
             guard let grid = RecordGrid.grid(for: outcome, format: format) else { return }
             let text: String
             switch format {

@@ -16,6 +16,9 @@ public struct TableRenderer: Sendable {
     public var color: Bool
     /// The header row and its rule (`.headers off` leaves them out).
     public var headers = true
+    /// Rows under an entity in its detail view: never cut (a field per line when too wide),
+    /// and one row stays a table.
+    public var isDetailChild = false
 
     public init(boxDrawing: Bool = false, maxWidth: Int? = nil, color: Bool = false) {
         self.boxDrawing = boxDrawing
@@ -25,7 +28,7 @@ public struct TableRenderer: Sendable {
 
     public func render(_ grid: Grid) -> String {
         // At a terminal, one entity is shown a field per line: never cut.
-        if let maxWidth, !grid.isListing, grid.rows.count == 1 {
+        if let maxWidth, !grid.isListing, !isDetailChild, grid.rows.count == 1 {
             return VerticalRenderer(width: maxWidth, color: color, boxDrawing: boxDrawing).render(grid)
         }
         var rows = grid.rows.map { $0.map { TerminalText.visible($0) } }
@@ -79,6 +82,7 @@ public struct TableRenderer: Sendable {
         let separators = boxDrawing ? 3 * widths.count + 1 : 2 * max(0, widths.count - 1)
         var excess = widths.reduce(0, +) + separators - maxWidth
         guard excess > 0 else { return .fits }
+        guard !isDetailChild else { return .tooNarrow }
         let natural = widths
         let minimum = widths.indices.map {
             natural[$0] <= Self.shortColumn ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)

@@ -24,9 +24,10 @@ enum CommunityRecords {
             },
             .field("likes", shown: { .text(($0.liked ? "♥ " : "") + String($0.likes)) }) { .integer($0.likes) },
             .field("liked") { .bool($0.liked) },
-            .field(
-                "comments", data: .value { .integer($0.comments.count) }, shown: { .integer($0.comments.count) }
-            ) { .list($0.comments.map { .object(comment.jsonFields($0)) }) },
+            .children(
+                "comments", of: comment, data: .value { .integer($0.comments.count) },
+                shown: { .integer($0.comments.count) }
+            ) { $0.comments },
             .field("createdAt", label: "created") { .date($0.story.createdAt) },
         ],
         listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"])

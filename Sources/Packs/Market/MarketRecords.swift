@@ -21,10 +21,10 @@ enum MarketRecords {
             .field("discountedPrice", label: "discounted", shown: { .text(ItemLabels.discountedPrice($0)) }) {
                 $0.discountedPrice.map(FieldValue.integer) ?? .null
             },
-            .field(
-                "images", data: .value { .text(images(of: $0).joined(separator: " ")) },
-                shown: { .integer(images(of: $0).count) }
-            ) { .list(images(of: $0).map { .text($0) }) },
+            .children(
+                "images", of: picture, data: .value { .text(images(of: $0).joined(separator: " ")) },
+                shown: { .integer(images(of: $0).count) }, json: { .list(images(of: $0).map { .text($0) }) }
+            ) { item in images(of: item).enumerated().map { Picture(number: $0.offset + 1, name: $0.element) } },
             .field("registeredAt", label: "registered") { .date(Date(timeIntervalSince1970: $0.registrationDate)) },
             .field("labels", data: .none, detail: false) { item in
                 .object([
@@ -37,6 +37,17 @@ enum MarketRecords {
         listing: ["id", "title", "price", "discountedPrice", "stock", "images", "registeredAt"])
 
     static func images(of item: Item) -> [String] { item.images ?? item.thumbnails }
+
+    /// One of a product's pictures, as its detail lists them (the app's N번째 사진).
+    struct Picture {
+        var number: Int
+        var name: String
+    }
+
+    static let picture = EntitySchema<Picture>(
+        singular: "picture", plural: "pictures", korean: "사진", indefinite: "a picture", keyStyle: .opaque,
+        fields: [.field("number", label: "#") { .integer($0.number) }, .field("name") { .text($0.name) }],
+        listing: ["number", "name"])
 
     static func record(_ item: Item) -> Record { product.record(item) }
 }

@@ -27,8 +27,8 @@ enum WardrobeRecords {
                 $0.name.map(FieldValue.text) ?? .null
             },
             .field("season") { .text($0.weather.englishName) },
-            .field(
-                "clothes",
+            .children(
+                "clothes", of: slot, title: "slots",
                 data: .columns(
                     ClothesCategory.allCases.map { category in
                         .init(category.englishName) { style in
@@ -39,10 +39,28 @@ enum WardrobeRecords {
                     .text(
                         style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(
                             separator: ", "))
-                }
-            ) { .list($0.orderedClothes.map { .object(clothes.jsonFields($0)) }) },
+                },
+                json: { .list($0.orderedClothes.map { .object(clothes.jsonFields($0)) }) }
+            ) { style in ClothesCategory.allCases.map { Slot(category: $0, clothes: style.clothes[$0]) } },
         ],
         listing: ["id", "name", "season", "clothes", "createdAt"])
+
+    /// One of a style's five slots, as the edit screen shows them: its clothes, or not added.
+    struct Slot {
+        var category: ClothesCategory
+        var clothes: Clothes?
+    }
+
+    static let slot = EntitySchema<Slot>(
+        singular: "slot", plural: "slots", korean: "슬롯", indefinite: "a slot",
+        fields: [
+            .field("slot") { .text($0.category.englishName) },
+            .field("id") { $0.clothes.map { .key(.uuid($0.id)) } ?? .text("not added") },
+            .field("description") { $0.clothes.map { .text($0.descriptions) } ?? .null },
+            .field("season") { $0.clothes.map { .text($0.weatherType.englishName) } ?? .null },
+            .field("image") { imageText($0.clothes?.image) },
+        ],
+        listing: ["slot", "id", "description", "season", "image"])
 
     static func record(_ clothes: Clothes) -> Record { Self.clothes.record(clothes) }
 

@@ -18,6 +18,8 @@ enum ShowDog {
             }
             guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
             let picture = try state.picture(of: dog)
-            return .entity(Adoption.dog, .opaque(dog.desertionNo)) { DogRecords.record(dog, picture: picture) }
+            return .detail(Adoption.dog, .opaque(dog.desertionNo)) {
+                DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: picture))
+            }
         })
 }

@@ -17,13 +17,17 @@ enum Stories {
         return story
     }
 
-    static func outcome(_ state: AdoptionState, _ story: Story) -> Outcome {
+    /// One story as the viewer sees it; in full (`detail`) for `show story`.
+    static func outcome(_ state: AdoptionState, _ story: Story, detail: Bool = false) -> Outcome {
         let community = state.community
-        let record = CommunityRecords.record(
-            story, likes: community.likeCount(story.id),
+        let row = CommunityRecords.StoryRow(
+            story: story, likes: community.likeCount(story.id),
             liked: community.likes[LikeTable.key(of: Like(story: story.id, user: state.user()))] != nil,
             comments: community.commentsOf(story.id))
-        return .entity(Adoption.story, .opaque(String(story.id))) { record }
+        let record = detail ? CommunityRecords.story.detailRecord(row) : CommunityRecords.story.record(row)
+        return detail
+            ? .detail(Adoption.story, .opaque(String(story.id))) { record }
+            : .entity(Adoption.story, .opaque(String(story.id))) { record }
     }
 
     static let add = CommandSpec(
@@ -132,7 +136,7 @@ enum Stories {
         examples: ["show story 3", "show story @1"],
         run: { invocation in
             let state = try state(invocation)
-            return outcome(state, try story(state, try id(invocation), at: invocation.call.range))
+            return outcome(state, try story(state, try id(invocation), at: invocation.call.range), detail: true)
         })
 
     static let like = CommandSpec(

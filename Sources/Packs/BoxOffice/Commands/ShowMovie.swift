@@ -12,7 +12,7 @@ enum ShowMovie {
             let state = try invocation.state(BoxOfficeState.self)
             let code = try BoxOfficeCommands.code(invocation)
             let item = try state.details(code, at: invocation.call.range)
-            return .entity(BoxOfficePack.movie, .opaque(code)) { BoxOfficeRecords.record(item) }
+            return .detail(BoxOfficePack.movie, .opaque(code)) { BoxOfficeRecords.movie.detailRecord(item) }
         })
 }
 

@@ -11,7 +11,8 @@ enum ShowProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            return Market.outcome(try ItemDetailViewModel(id: id, repository: state.market()).loadItem())
+            let item = try ItemDetailViewModel(id: id, repository: state.market()).loadItem()
+            return .detail(Market.product, .opaque(String(item.id))) { MarketRecords.product.detailRecord(item) }
         })
 }
 

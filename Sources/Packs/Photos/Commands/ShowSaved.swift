@@ -12,6 +12,6 @@ enum ShowSaved {
             let state = try invocation.state(PhotosState.self)
             let photo = try state.savedPhoto(invocation)
             _ = try state.checkedPicture(photo)
-            return Photos.outcome(photo)
+            return .detail(Photos.saved, .opaque(photo.id)) { PhotosRecords.saved.detailRecord(photo) }
         })
 }

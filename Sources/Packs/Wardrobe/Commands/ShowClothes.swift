@@ -14,6 +14,6 @@ enum ShowClothes {
             let state = try invocation.state(WardrobeState.self)
             let clothes = try state.clothes(invocation.referenceParameter())
             try state.loadImage(of: clothes)
-            return Wardrobe.outcome(clothes)
+            return .detail(Wardrobe.clothes, .uuid(clothes.id)) { WardrobeRecords.clothes.detailRecord(clothes) }
         })
 }

@@ -14,6 +14,6 @@ enum ShowStyle {
             let state = try invocation.state(WardrobeState.self)
             let style = try state.style(invocation.referenceParameter())
             for clothes in style.orderedClothes { try state.loadImage(of: clothes) }
-            return Wardrobe.outcome(style)
+            return .detail(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.style.detailRecord(style) }
         })
 }

@@ -277,6 +277,13 @@ extension Diagnostic {
             at: range)
     }
 
+    static func noNextPage(_ command: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "next.not-paged",
+            "'\(command)' has no next page: it lists everything at once ('next' continues a paged listing)",
+            at: range)
+    }
+
     public static func noMore(_ kind: EntityKind, at range: SourceRange?) -> Diagnostic {
         Diagnostic("next.no-more", "no more \(kind.plural)", at: range)
     }

@@ -13,20 +13,16 @@ public struct Entities: Sendable {
     public var records: @Sendable () -> [Record]
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.
     public var page: Page?
-    /// Set for a listing paged by cursor: JSON wraps the rows as `{"<name>":[...],"nextCursor":..}`
-    /// and a table ends with a `next cursor` line.
+    /// Set for a listing paged by cursor: a table ends with a `next cursor` line (JSON rows
+    /// carry their cursor as a field).
     public var cursor: ListingCursor?
 }
 
 /// The cursor after a cursor-paged listing (nil `next`: it was the last page).
 public struct ListingCursor: Sendable {
-    public var listName: String
     public var next: String?
 
-    public init(listName: String, next: String?) {
-        self.listName = listName
-        self.next = next
-    }
+    public init(next: String?) { self.next = next }
 }
 
 /// Where a page sits in a paged listing, and how to fetch the one after it.

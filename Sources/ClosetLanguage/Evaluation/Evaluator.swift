@@ -54,8 +54,10 @@ extension Session {
                 }
                 pagedListing = PagedListing(listing: Listing(kind: entities.kind, keys: keys), next: page.next)
                 lastListing = pagedListing?.listing
+                unpagedListing = nil
             } else {
                 lastListing = Listing(kind: entities.kind, keys: entities.keys)
+                unpagedListing = spec.name
             }
         case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }

@@ -62,6 +62,9 @@ public final class Session {
     public internal(set) var lastListing: Listing?
     /// The most recent paged listing (a remote feed), which `next` continues.
     public internal(set) var pagedListing: PagedListing?
+    /// The command of the most recent listing when that listing does not page (`list
+    /// boxoffice`): `next` says it has no next page rather than continuing an older one.
+    public internal(set) var unpagedListing: String?
     /// Set by `.quit`; the host stops feeding statements.
     public internal(set) var quitRequested = false
     /// Set by `.exit <code>`: the process's exit status.
@@ -154,6 +157,7 @@ public final class Session {
         variables = Variables()
         lastListing = nil
         pagedListing = nil
+        unpagedListing = nil
     }
 
     /// Scripts running now (`run`, `.read`): `.open` is refused inside one, which is a

@@ -11,10 +11,9 @@ public enum JSONRenderer {
         case .entities(let entities):
             let records = entities.records()
             if entities.isListing {
-                let rows = "[" + records.map { object($0.fields) }.joined(separator: ",") + "]"
-                guard let cursor = entities.cursor else { return rows + "\n" }
-                return "{" + string(cursor.listName) + ":" + rows + ",\"nextCursor\":"
-                    + (cursor.next.map(string) ?? "null") + "}\n"
+                // Every listing is an array of the objects `show` gives; a cursor is a field of
+                // each row (docs/language.md), never another shape.
+                return "[" + records.map { object($0.fields) }.joined(separator: ",") + "]\n"
             }
             return records.map { object($0.fields) + "\n" }.joined()
         case .count(let count): return "{\"count\":\(count)}\n"

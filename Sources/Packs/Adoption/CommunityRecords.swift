@@ -29,6 +29,8 @@ enum CommunityRecords {
                 shown: { .integer($0.comments.count) }
             ) { $0.comments },
             .field("createdAt", label: "created") { .date($0.story.createdAt) },
+            // Where `list stories after=` continues past this story: the last row's is the page's.
+            .field("cursor", detail: false) { .text(StoryCursor.make(after: $0.story.id)) },
         ],
         listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"])
 

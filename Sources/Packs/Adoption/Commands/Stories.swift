@@ -125,7 +125,7 @@ enum Stories {
         }
         return .listing(
             Adoption.story, stories.map { .opaque(String($0.id)) }, page: Page(firstRow: firstRow, next: continuation),
-            cursor: ListingCursor(listName: "stories", next: cursor)
+            cursor: ListingCursor(next: cursor)
         ) { records }
     }
 

@@ -23,6 +23,8 @@ public struct EntityKind: Sendable, Hashable {
     /// Table columns (for people) and data columns (csv and line, for tools), in order. A
     /// record fills them; an empty listing still prints its header from here.
     public var tableColumns: [String]
+    /// The table's headers as the app labels them in Korean (`.lang ko`).
+    public var koreanTableColumns: [String]
     public var dataColumns: [String]
     /// Table columns left out when they are empty in every row shown (pictures).
     public var optionalTableColumns: Set<String>
@@ -32,9 +34,10 @@ public struct EntityKind: Sendable, Hashable {
 
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
-        tableColumns: [String], dataColumns: [String], optionalTableColumns: Set<String> = [],
-        namesEntity: String? = nil
+        tableColumns: [String], koreanTableColumns: [String]? = nil, dataColumns: [String],
+        optionalTableColumns: Set<String> = [], namesEntity: String? = nil
     ) {
+        self.koreanTableColumns = koreanTableColumns ?? tableColumns
         self.namesEntity = namesEntity
         self.optionalTableColumns = optionalTableColumns
         self.singular = singular

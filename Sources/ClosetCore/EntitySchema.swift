@@ -63,11 +63,12 @@ public struct EntityField<Model>: Sendable {
         json: (@Sendable (Model) -> FieldValue)? = nil, _ rows: @escaping @Sendable (Model) -> [Child]
     ) -> EntityField {
         let title = title ?? label ?? name
+        let koreanTitle = korean ?? schema.kind.korean
         return EntityField(
             name: name, label: label ?? name, korean: korean,
             json: json ?? { model in .list(rows(model).map { .object(schema.jsonFields($0)) }) }, shown: shown,
             data: data, isOptionalColumn: false, inDetail: true,
-            children: { model in schema.childTable(title: title, rows(model)) })
+            children: { model in schema.childTable(title: title, koreanTitle: koreanTitle, rows(model)) })
     }
 
     /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`).
@@ -81,6 +82,9 @@ public struct EntityField<Model>: Sendable {
     }
 
     func peopleValue(_ model: Model) -> FieldValue { (shown ?? json)?(model) ?? .null }
+
+    /// The label in the session's language: the app's Korean where it has one.
+    var koreanLabel: String { korean ?? label }
 }
 
 /// An entity declared once (issue 23): its words and its fields, in JSON order, and which of
@@ -89,8 +93,8 @@ public struct EntityField<Model>: Sendable {
 public struct EntitySchema<Model>: Sendable {
     public let kind: EntityKind
     public let fields: [EntityField<Model>]
-    let listing: [Int]
-    let dataColumns: [String]
+    @usableFromInline let listing: [Int]
+    @usableFromInline let dataColumns: [String]
 
     /// `listing` names the fields a table shows, in order (their labels are its headers).
     public init(
@@ -118,36 +122,58 @@ public struct EntitySchema<Model>: Sendable {
         self.dataColumns = data
         self.kind = EntityKind(
             singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-            tableColumns: indices.map { fields[$0].label }, dataColumns: data,
+            tableColumns: indices.map { fields[$0].label }, koreanTableColumns: indices.map { fields[$0].koreanLabel },
+            dataColumns: data,
             optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
             namesEntity: namesEntity)
     }
 
     /// The JSON object alone (an entity nested inside another, as a comment in its story).
-    public func jsonFields(_ model: Model) -> [Field] {
-        fields.compactMap { field in field.json.map { Field(field.name, $0(model)) } }
+    @inlinable public func jsonFields(_ model: Model) -> [Field] {
+        var object: [Field] = []
+        object.reserveCapacity(fields.count)
+        for index in fields.indices {
+            if let json = fields[index].json { object.append(Field(fields[index].name, json(model))) }
+        }
+        return object
     }
 
-    public func record(_ model: Model) -> Record {
+    /// One pass over the fields, each JSON value made once and shared by csv and the table:
+    /// records are built for every row shown, so this is on the path of every listing. Fields
+    /// are read in place by index (a copied field would retain each of its closures). Inlinable
+    /// so it is specialized for the pack's model: generic code looked up metadata per field.
+    @inlinable public func record(_ model: Model) -> Record {
+        var values = [FieldValue](repeating: .null, count: fields.count)
+        var object: [Field] = []
+        object.reserveCapacity(fields.count)
         var data: [FieldValue] = []
         data.reserveCapacity(dataColumns.count)
-        for field in fields {
-            switch field.data {
-            case .same: data.append(field.json?(model) ?? .null)
+        for index in fields.indices {
+            if let json = fields[index].json {
+                let value = json(model)
+                values[index] = value
+                object.append(Field(fields[index].name, value))
+            }
+            switch fields[index].data {
+            case .same: data.append(values[index])
             case .none: break
             case .value(let value): data.append(value(model))
-            case .columns(let columns): data += columns.map { $0.value(model) }
+            case .columns(let columns): for column in columns { data.append(column.value(model)) }
             }
         }
-        return Record(
-            fields: jsonFields(model), data: data, table: listing.map { fields[$0].peopleValue(model) })
+        var table: [FieldValue] = []
+        table.reserveCapacity(listing.count)
+        for index in listing {
+            table.append(fields[index].shown.map { $0(model) } ?? values[index])
+        }
+        return Record(fields: object, data: data, table: table)
     }
 
     /// The record with its detail view, for `show`: every field meant for it, in declared
     /// order, and its children's tables.
     public func detailRecord(_ model: Model) -> Record {
         var record = record(model)
-        var lines: [Field] = []
+        var lines: [RecordDetail.Line] = []
         var children: [ChildTable] = []
         for field in fields where field.inDetail {
             if let child = field.children {
@@ -157,16 +183,17 @@ public struct EntitySchema<Model>: Sendable {
             let value = field.peopleValue(model)
             // An optional field with nothing in it (no picture) is left out, as its column is.
             if field.isOptionalColumn, case .null = value { continue }
-            lines.append(Field(field.label, value))
+            lines.append(RecordDetail.Line(field.label, korean: field.koreanLabel, value))
         }
         record.detail = RecordDetail(lines: lines, children: children)
         return record
     }
 
     /// Rows of this entity under another one's detail, with this entity's listing columns.
-    public func childTable(title: String, _ models: [Model]) -> ChildTable {
+    public func childTable(title: String, koreanTitle: String, _ models: [Model]) -> ChildTable {
         ChildTable(
-            title: title, columns: listing.map { fields[$0].label },
+            title: title, koreanTitle: koreanTitle, columns: listing.map { fields[$0].label },
+            koreanColumns: listing.map { fields[$0].koreanLabel },
             rows: models.map { model in listing.map { fields[$0].peopleValue(model) } })
     }
 }

@@ -4,6 +4,9 @@ import Foundation
 /// and dates as ISO 8601; JSON writes each kind as its JSON type.
 public indirect enum FieldValue: Sendable, Hashable {
     case text(String)
+    /// Text with the Korean the app shows (a vocabulary term, a label made of terms): people
+    /// read it in the session's language (`.lang`); JSON, csv and line always carry English.
+    case localized(String, korean: String)
     /// Text a table on a terminal strikes through (an original price beside its discount);
     /// plain text everywhere else.
     case struck(String)
@@ -20,7 +23,7 @@ public indirect enum FieldValue: Sendable, Hashable {
     public var isNumeric: Bool {
         switch self {
         case .integer, .decimal: true
-        case .text, .struck, .bool, .date, .key, .null, .object, .list: false
+        case .text, .localized, .struck, .bool, .date, .key, .null, .object, .list: false
         }
     }
 }
@@ -61,11 +64,24 @@ public struct Record: Sendable, Hashable {
 /// An entity's detail view (`show`): a labelled value per field, in full, then its children
 /// (a story's comments) as tables under it.
 public struct RecordDetail: Sendable, Hashable {
-    /// Each field by the label people read, with the value they see.
-    public var lines: [Field]
+    public var lines: [Line]
     public var children: [ChildTable]
 
-    public init(lines: [Field], children: [ChildTable] = []) {
+    /// One field by the label people read (in English and in the app's Korean), with the
+    /// value they see.
+    public struct Line: Sendable, Hashable {
+        public var label: String
+        public var korean: String
+        public var value: FieldValue
+
+        public init(_ label: String, korean: String? = nil, _ value: FieldValue) {
+            self.label = label
+            self.korean = korean ?? label
+            self.value = value
+        }
+    }
+
+    public init(lines: [Line], children: [ChildTable] = []) {
         self.lines = lines
         self.children = children
     }
@@ -75,12 +91,19 @@ public struct RecordDetail: Sendable, Hashable {
 public struct ChildTable: Sendable, Hashable {
     /// `comments`: what the rows are.
     public var title: String
+    public var koreanTitle: String
     public var columns: [String]
+    public var koreanColumns: [String]
     public var rows: [[FieldValue]]
 
-    public init(title: String, columns: [String], rows: [[FieldValue]]) {
+    public init(
+        title: String, koreanTitle: String? = nil, columns: [String], koreanColumns: [String]? = nil,
+        rows: [[FieldValue]]
+    ) {
         self.title = title
+        self.koreanTitle = koreanTitle ?? title
         self.columns = columns
+        self.koreanColumns = koreanColumns ?? columns
         self.rows = rows
     }
 }

@@ -1,3 +1,9 @@
+extension Vocabulary {
+    /// The term as output shows it: English in JSON, csv and line; for people in the
+    /// session's language.
+    public var shown: FieldValue { .localized(englishName, korean: korean) }
+}
+
 /// A closed set of words with an English name (canonical, used in all output), a Korean name,
 /// and extra spellings accepted on input. Every pack's vocabularies are this one data type, so
 /// binding, help and completion treat them all the same way.

@@ -144,6 +144,7 @@ public enum ClosetCommand {
         if let bytes = options.maximumResponseBytes { configuration.maximumResponseBytes = bytes }
         configuration.user = options.user
         configuration.settings.format = options.format ?? .table
+        if let language = options.language { configuration.settings.language = language }
         configuration.settings.bail = options.bail
         configuration.settings.echo = options.echo
         configuration.deterministic = options.deterministic

@@ -23,6 +23,8 @@ public struct Options: Equatable {
     public var action: Action = .interactiveOrStdin
     public var store: String?
     public var format: OutputFormat?
+    /// `--lang en|ko`: what people read output in.
+    public var language: OutputLanguage?
     public var bail = false
     public var echo = false
     public var deterministic = false
@@ -47,7 +49,8 @@ public struct Options: Equatable {
     }
 
     static let valueOptions = [
-        "--store", "--format", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user", "-c",
+        "--store", "--format", "--lang", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user",
+        "-c",
         "--init", "--max-response",
     ]
     /// The largest `--max-response`: an answer must fit in one frame to the helper.
@@ -108,6 +111,12 @@ public struct Options: Equatable {
                     throw UsageError(message: "unknown format '\(text)'; use \(OutputFormat.spelledOut)")
                 }
                 options.format = format
+            case "--lang":
+                let text = try optionValue()
+                guard let language = OutputLanguage(rawValue: text.lowercased()) else {
+                    throw UsageError(message: "unknown language '\(text)'; use en or ko")
+                }
+                options.language = language
             case "--seed":
                 let text = try optionValue()
                 guard let seed = UInt64(text) else {
@@ -290,6 +299,8 @@ public struct Options: Equatable {
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,
                                    ~/.local/share/closet)
           --format <format>        table, json, csv, line, box or markdown (default table)
+          --lang en|ko             headers, labels and values in English or in the apps' Korean
+                                   (default en; JSON, csv and line stay English)
           --bail                   stop at the first failing statement
           --echo                   print each statement before its output
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)

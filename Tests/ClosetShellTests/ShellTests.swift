@@ -164,6 +164,10 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.deterministic)
         #expect(options.seed == 7)
         #expect(options.action == .statements(["count clothes"]))
+        #expect(try Options.parse(["--lang", "KO"]).language == .ko)
+        #expect(throws: Options.UsageError(message: "unknown language 'jp'; use en or ko")) {
+            try Options.parse(["--lang=jp"])
+        }
         #expect(try Options.parse(["--bail", "run", "a.closet", "b.closet"]).action == .run(["a.closet", "b.closet"]))
         #expect(
             try Options.parse(["test", "--update", "x"]).action

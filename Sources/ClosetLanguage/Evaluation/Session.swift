@@ -29,6 +29,8 @@ public final class Session {
         public var table = TableRenderer()
         /// Colour for errors and table headers: a terminal without `NO_COLOR` only.
         public var color = false
+        /// What people read output in (`.lang ko|en`).
+        public var language = OutputLanguage.en
         /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
         /// writing an archive to /dev/null. Diagnostics are still printed.
         public var discardResults = false

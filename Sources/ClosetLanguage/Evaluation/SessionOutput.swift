@@ -34,9 +34,11 @@ extension Session {
                 table.color = settings.color
                 table.headers = settings.headers
                 if format == .box { table.boxDrawing = true }
-                return writeOutput(DetailRenderer(table: table, markdown: format == .markdown).render(detail))
+                let renderer = DetailRenderer(
+                    table: table, markdown: format == .markdown, korean: settings.language.isKorean)
+                return writeOutput(renderer.render(detail))
             }
-            guard let grid = RecordGrid.grid(for: outcome, format: format) else { return }
+            guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
             let text: String
             switch format {
             case .table, .box:

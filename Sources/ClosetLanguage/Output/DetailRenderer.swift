@@ -18,10 +18,11 @@ import ClosetCore
 struct DetailRenderer {
     var table: TableRenderer
     var markdown: Bool
+    var korean = false
 
     func render(_ detail: RecordDetail) -> String {
         var out = ""
-        let lines = detail.lines.flatMap { Self.flattened($0.name, $0.value) }
+        let lines = detail.lines.flatMap { flattened(korean ? $0.korean : $0.label, $0.value) }
         if !lines.isEmpty {
             let grid = Grid(columns: lines.map(\.label), rows: [lines.map(\.text)])
             if markdown {
@@ -36,12 +37,12 @@ struct DetailRenderer {
         }
         for child in detail.children {
             if !out.isEmpty { out += "\n" }
-            let title =
-                child.title.isEmpty ? "" : child.title + (child.rows.isEmpty ? ": none" : " (\(child.rows.count))")
+            let name = korean ? child.koreanTitle : child.title
+            let title = name.isEmpty ? "" : name + (child.rows.isEmpty ? ": none" : " (\(child.rows.count))")
             if !title.isEmpty { out += (markdown ? "**\(title)**\n" : title + "\n") }
             guard !child.rows.isEmpty else { continue }
             if markdown, !title.isEmpty { out += "\n" }
-            let grid = Self.grid(child)
+            let grid = grid(child)
             var whole = table
             whole.isDetailChild = true
             out += markdown ? MarkdownRenderer.render(grid, headers: table.headers) : whole.render(grid)
@@ -50,27 +51,28 @@ struct DetailRenderer {
     }
 
     /// One field as lines: an object's parts under `label.part`, a list of words joined.
-    static func flattened(_ label: String, _ value: FieldValue) -> [(label: String, text: String)] {
+    func flattened(_ label: String, _ value: FieldValue) -> [(label: String, text: String)] {
         switch value {
         case .object(let fields):
             return fields.flatMap { flattened(label + "." + $0.name, $0.value) }
         case .list(let items):
             return [(label, items.map { cell($0) }.joined(separator: ", "))]
-        case .text, .struck, .integer, .decimal, .bool, .date, .key, .null:
+        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null:
             return [(label, cell(value))]
         }
     }
 
     /// A value in full: keys whole, as they are typed.
-    static func cell(_ value: FieldValue) -> String {
+    func cell(_ value: FieldValue) -> String {
         switch value {
         case .key(let key): key.text
         case .object, .list: flattened("", value).map(\.text).joined(separator: ", ")
-        case .text, .struck, .integer, .decimal, .bool, .date, .null: RecordGrid.cell(value, forPeople: true)
+        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .null:
+            RecordGrid.cell(value, forPeople: true, korean: korean)
         }
     }
 
-    static func grid(_ child: ChildTable) -> Grid {
+    func grid(_ child: ChildTable) -> Grid {
         var child = child
         // A column with nothing in any row (no pictures) is left out, as in listings.
         for column in child.columns.indices.reversed()
@@ -78,7 +80,7 @@ struct DetailRenderer {
             child.columns.remove(at: column)
             for row in child.rows.indices { child.rows[row].remove(at: column) }
         }
-        let rows = child.rows.map { row in row.map { RecordGrid.cell($0, forPeople: true) } }
+        let rows = child.rows.map { row in row.map { RecordGrid.cell($0, forPeople: true, korean: korean) } }
         let numeric = child.rows.first.map { first in Set(first.indices.filter { first[$0].isNumeric }) } ?? []
         var struck = Set<GridCell>()
         for (row, values) in child.rows.enumerated() {
@@ -86,7 +88,8 @@ struct DetailRenderer {
                 if case .struck = value { struck.insert(GridCell(row: row, column: column)) }
             }
         }
-        return Grid(columns: child.columns, rows: rows, numericColumns: numeric, struck: struck)
+        return Grid(
+            columns: korean ? child.koreanColumns : child.columns, rows: rows, numericColumns: numeric, struck: struck)
     }
 
     /// The detail view of an outcome, where it has one: an entity shown in full, or named
@@ -96,7 +99,10 @@ struct DetailRenderer {
         case .entities(let entities) where entities.isDetail:
             guard let record = entities.records().first else { return nil }
             return record.detail
-                ?? RecordDetail(lines: zip(entities.kind.tableColumns, record.table).map { Field($0, $1) })
+                ?? RecordDetail(
+                    lines: zip(zip(entities.kind.tableColumns, entities.kind.koreanTableColumns), record.table).map {
+                        RecordDetail.Line($0.0, korean: $0.1, $1)
+                    })
         case .fields(let fields):
             guard fields.contains(where: { $0.value.isNested }) else { return nil }
             return detail(of: fields)
@@ -109,7 +115,7 @@ struct DetailRenderer {
     /// by its name; objects side by side with the same parts (a cache's tiers) as one table,
     /// a row each.
     static func detail(of fields: [Field]) -> RecordDetail {
-        var lines: [Field] = []
+        var lines: [RecordDetail.Line] = []
         var children: [ChildTable] = []
         var index = 0
         while index < fields.count {
@@ -125,7 +131,7 @@ struct DetailRenderer {
                 if rows.count > 1 {
                     children.append(ChildTable(title: "", columns: [""] + names, rows: rows))
                 } else {
-                    lines.append(field)
+                    lines.append(RecordDetail.Line(field.name, field.value))
                 }
                 continue
             case .list(let items) where !items.isEmpty && items.allSatisfy(\.isObject) || items.isEmpty:
@@ -138,8 +144,8 @@ struct DetailRenderer {
                     return columns.map { name in parts.first { $0.name == name }?.value ?? .null }
                 }
                 children.append(ChildTable(title: field.name, columns: columns, rows: rows))
-            case .list, .text, .struck, .integer, .decimal, .bool, .date, .key, .null:
-                lines.append(field)
+            case .list, .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null:
+                lines.append(RecordDetail.Line(field.name, field.value))
             }
             index += 1
         }
@@ -152,7 +158,7 @@ extension FieldValue {
     var isNested: Bool {
         switch self {
         case .object, .list: true
-        case .text, .struck, .integer, .decimal, .bool, .date, .key, .null: false
+        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null: false
         }
     }
 

@@ -5,10 +5,10 @@ import ClosetCore
 /// null in every row; csv and line are for tools, so they carry the record's data values,
 /// full keys included.
 enum RecordGrid {
-    static func grid(for outcome: Outcome, format: OutputFormat) -> Grid? {
+    static func grid(for outcome: Outcome, format: OutputFormat, language: OutputLanguage = .en) -> Grid? {
         switch outcome {
         case .entities(let entities):
-            return grid(entities, forPeople: format.isForPeople)
+            return grid(entities, forPeople: format.isForPeople, korean: language.isKorean)
         case .count(let count):
             return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
         case .removed(_, let key):
@@ -25,7 +25,7 @@ enum RecordGrid {
         }
     }
 
-    static func grid(_ entities: Entities, forPeople: Bool) -> Grid {
+    static func grid(_ entities: Entities, forPeople: Bool, korean: Bool = false) -> Grid {
         let records = entities.records()
         let listing = entities.isListing
         guard forPeople else {
@@ -33,16 +33,17 @@ enum RecordGrid {
                 columns: entities.kind.dataColumns,
                 rows: records.map { $0.data.map { cell($0, forPeople: false) } }, isListing: listing)
         }
-        var columns = entities.kind.tableColumns
+        let kind = entities.kind
+        var columns = korean ? kind.koreanTableColumns : kind.tableColumns
         var values = records.map(\.table)
         // An optional column that says nothing in any row (no pictures at all) is left out.
         for column in columns.indices.reversed()
-        where entities.kind.optionalTableColumns.contains(columns[column]) && values.allSatisfy({ isNull($0[column]) })
+        where kind.optionalTableColumns.contains(kind.tableColumns[column]) && values.allSatisfy({ isNull($0[column]) })
         {
             columns.remove(at: column)
             for row in values.indices { values[row].remove(at: column) }
         }
-        var rows = values.map { $0.map { cell($0, forPeople: true) } }
+        var rows = values.map { $0.map { cell($0, forPeople: true, korean: korean) } }
         // Keys whose short forms collide are shown as long as it takes to tell them apart
         // (one row cannot collide: a statement's own result is never looked at twice).
         for column in columns.indices where values.count > 1 {
@@ -109,9 +110,10 @@ enum RecordGrid {
 
     /// One value as a cell: keys short and dates in ISO 8601 for people; nested values as
     /// JSON text.
-    static func cell(_ value: FieldValue, forPeople: Bool) -> String {
+    static func cell(_ value: FieldValue, forPeople: Bool, korean: Bool = false) -> String {
         switch value {
         case .text(let text), .struck(let text): text
+        case .localized(let english, let inKorean): forPeople && korean ? inKorean : english
         case .integer(let number): String(number)
         case .decimal(let number): JSONRenderer.number(number)
         case .bool(let flag): flag ? "true" : "false"

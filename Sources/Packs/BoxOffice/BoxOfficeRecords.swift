@@ -11,7 +11,7 @@ enum BoxOfficeRecords {
             .field("rank") { .integer(Int($0.movie.rank) ?? 0) },
             .field("code") { .key(.opaque($0.movie.movieCode)) },
             .field("title") { .text($0.movie.movieName) },
-            .field("openDate", label: "opened") { .text($0.movie.openDate) },
+            .field("openDate", label: "opened", korean: "개봉일") { .text($0.movie.openDate) },
             .field("audienceToday") { .integer($0.movie.audienceCountOfDate) },
             .field("audienceTotal") { .integer($0.movie.accumulatedAudienceCount) },
             .field("audience") { .text($0.audienceCount) },
@@ -26,20 +26,25 @@ enum BoxOfficeRecords {
             .field("code") { .key(.opaque($0.info.movieCode)) },
             .field("title") { .text($0.info.movieName) },
             .field("englishTitle") { .text($0.info.movieEnglishName) },
-            .field("productionYear", label: "year") { .text($0.info.productionYear) },
-            .field("openDate", label: "opened") { .text($0.openDate ?? "") },
-            .field("runningTime", label: "runtime") { .text($0.runningTime ?? "") },
-            .field("watchGrade", label: "grade") { $0.watchGrade.map(FieldValue.text) ?? .null },
-            .field("directors", data: .value { .text($0.directors ?? "") }, shown: { .text($0.directors ?? "") }) {
+            .field("productionYear", label: "year", korean: "제작년도") { .text($0.info.productionYear) },
+            .field("openDate", label: "opened", korean: "개봉일") { .text($0.openDate ?? "") },
+            .field("runningTime", label: "runtime", korean: "상영시간") { .text($0.runningTime ?? "") },
+            .field("watchGrade", label: "grade", korean: "관람등급") { $0.watchGrade.map(FieldValue.text) ?? .null },
+            .field(
+                "directors", korean: "감독", data: .value { .text($0.directors ?? "") },
+                shown: { .text($0.directors ?? "") }
+            ) {
                 names($0.info.directors.map(\.personName))
             },
-            .field("nations", data: .value { .text($0.nations ?? "") }, shown: { .text($0.nations ?? "") }) {
+            .field(
+                "nations", korean: "제작국가", data: .value { .text($0.nations ?? "") }, shown: { .text($0.nations ?? "") }
+            ) {
                 names($0.info.nations.map(\.nationName))
             },
-            .field("genres", data: .value { .text($0.genres ?? "") }, shown: { .text($0.genres ?? "") }) {
+            .field("genres", korean: "장르", data: .value { .text($0.genres ?? "") }, shown: { .text($0.genres ?? "") }) {
                 names($0.info.genres.map(\.genreName))
             },
-            .field("actors", data: .value { .text($0.actors ?? "") }, shown: { .text($0.actors ?? "") }) {
+            .field("actors", korean: "배우", data: .value { .text($0.actors ?? "") }, shown: { .text($0.actors ?? "") }) {
                 names($0.info.actors.map(\.personName))
             },
         ],

@@ -7,18 +7,21 @@ enum MarketRecords {
         singular: "product", plural: "products", korean: "상품", indefinite: "a product", keyStyle: .opaque,
         fields: [
             .field("id") { .integer($0.id) },
-            .field("title") { .text($0.title) },
-            .field("description") { $0.descriptions.map(FieldValue.text) ?? .null },
+            .field("title", korean: "제품명") { .text($0.title) },
+            .field("description", korean: "제품 설명") { $0.descriptions.map(FieldValue.text) ?? .null },
             .field(
-                "price",
+                "price", korean: "제품 가격",
                 shown: { item in
                     let price = ItemLabels.price(item.price, currency: item.currency)
                     return item.discountedPrice == nil ? .text(price) : .struck(price)
                 }
             ) { .integer($0.price) },
-            .field("currency") { .text($0.currency) },
-            .field("stock", shown: { .text(ItemLabels.stock($0.stock)) }) { .integer($0.stock) },
-            .field("discountedPrice", label: "discounted", shown: { .text(ItemLabels.discountedPrice($0)) }) {
+            .field("currency", korean: "화폐") { .text($0.currency) },
+            .field("stock", korean: "제품 수량", shown: { .text(ItemLabels.stock($0.stock)) }) { .integer($0.stock) },
+            .field(
+                "discountedPrice", label: "discounted", korean: "할인 가격",
+                shown: { .text(ItemLabels.discountedPrice($0)) }
+            ) {
                 $0.discountedPrice.map(FieldValue.integer) ?? .null
             },
             .children(

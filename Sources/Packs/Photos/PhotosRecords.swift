@@ -43,7 +43,7 @@ enum PhotosRecords {
         singular: "saved", plural: "saved", korean: "저장한사진", indefinite: "a saved photo", keyStyle: .opaque,
         fields: [
             .field("id") { .key(.opaque($0.id)) },
-            .field("memo") { .text($0.memo) },
+            .field("memo", korean: "메모") { .text($0.memo) },
             .field("url") { .text($0.url) },
             .field(
                 "image", label: "picture",

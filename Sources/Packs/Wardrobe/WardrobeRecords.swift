@@ -2,17 +2,21 @@ import ClosetCore
 import ClosetLanguage
 
 /// Clothes and styles, declared once (SPEC §6 key order): every output format derives from
-/// these schemas.
+/// these schemas. Korean labels are the app's (옷 종류, 계절, 설명; 사진 from its required-photo
+/// alert); categories and seasons show as the app names them under `.lang ko`.
 enum WardrobeRecords {
     static let clothes = EntitySchema<Clothes>(
         singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes",
         fields: [
             .field("id") { .key(.uuid($0.id)) },
             .field("createdAt", label: "created") { .date($0.createdAt) },
-            .field("category") { .text($0.category.englishName) },
-            .field("season") { .text($0.weatherType.englishName) },
-            .field("description") { .text($0.descriptions) },
-            .field("image", data: .value { imageText($0.image) }, optional: true, shown: { imageText($0.image) }) {
+            .field("category", korean: "옷 종류") { $0.category.shown },
+            .field("season", korean: "계절") { $0.weatherType.shown },
+            .field("description", korean: "설명") { .text($0.descriptions) },
+            .field(
+                "image", korean: "사진", data: .value { imageText($0.image) }, optional: true,
+                shown: { imageText($0.image) }
+            ) {
                 image($0.image)
             },
         ],
@@ -26,9 +30,9 @@ enum WardrobeRecords {
             .field("name", data: .value { .text($0.name ?? "") }, shown: { .text($0.name ?? "") }) {
                 $0.name.map(FieldValue.text) ?? .null
             },
-            .field("season") { .text($0.weather.englishName) },
+            .field("season", korean: "계절") { $0.weather.shown },
             .children(
-                "clothes", of: slot, title: "slots",
+                "clothes", korean: "옷", of: slot, title: "slots",
                 data: .columns(
                     ClothesCategory.allCases.map { category in
                         .init(category.englishName) { style in
@@ -36,8 +40,10 @@ enum WardrobeRecords {
                         }
                     }),
                 shown: { style in
-                    .text(
+                    .localized(
                         style.orderedClothes.map { "\($0.category.englishName): \(label(of: $0))" }.joined(
+                            separator: ", "),
+                        korean: style.orderedClothes.map { "\($0.category.korean): \(label(of: $0))" }.joined(
                             separator: ", "))
                 },
                 json: { .list($0.orderedClothes.map { .object(clothes.jsonFields($0)) }) }
@@ -54,11 +60,11 @@ enum WardrobeRecords {
     static let slot = EntitySchema<Slot>(
         singular: "slot", plural: "slots", korean: "슬롯", indefinite: "a slot",
         fields: [
-            .field("slot") { .text($0.category.englishName) },
+            .field("slot", korean: "옷 종류") { $0.category.shown },
             .field("id") { $0.clothes.map { .key(.uuid($0.id)) } ?? .text("not added") },
-            .field("description") { $0.clothes.map { .text($0.descriptions) } ?? .null },
-            .field("season") { $0.clothes.map { .text($0.weatherType.englishName) } ?? .null },
-            .field("image") { imageText($0.clothes?.image) },
+            .field("description", korean: "설명") { $0.clothes.map { .text($0.descriptions) } ?? .null },
+            .field("season", korean: "계절") { $0.clothes.map { $0.weatherType.shown } ?? .null },
+            .field("image", korean: "사진") { imageText($0.clothes?.image) },
         ],
         listing: ["slot", "id", "description", "season", "image"])
 

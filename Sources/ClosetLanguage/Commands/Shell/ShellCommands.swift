@@ -4,7 +4,7 @@ import ClosetCore
 /// engine, not to a pack, and work the same whatever packs are installed.
 enum ShellCommands {
     static let all: [DotCommandSpec] = [
-        HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, EchoCommand.spec, BailCommand.spec,
+        HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, LangCommand.spec, EchoCommand.spec, BailCommand.spec,
         TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, WidthCommand.spec, ShowCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
         DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,

@@ -11,6 +11,7 @@ enum ShowCommand {
             func onOff(_ value: Bool) -> String { value ? "on" : "off" }
             let rows: [(String, String)] = [
                 ("mode", settings.format.rawValue),
+                ("lang", settings.language.rawValue),
                 ("headers", onOff(settings.headers)),
                 ("echo", onOff(settings.echo)),
                 ("bail", onOff(settings.bail)),

@@ -28,17 +28,18 @@ public struct EntityKind: Sendable, Hashable {
     public var dataColumns: [String]
     /// Table columns left out when they are empty in every row shown (pictures).
     public var optionalTableColumns: Set<String>
-    /// The singular of another kind this kind's keys also name: a box office row's key is a
-    /// movie code, so `show movie @3` takes row 3 of `list boxoffice`.
-    public var namesEntity: String?
+    /// The singulars of other kinds this kind's keys also name: a box office row's key is a
+    /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
+    /// its poster).
+    public var namesEntities: [String]
 
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
         tableColumns: [String], koreanTableColumns: [String]? = nil, dataColumns: [String],
-        optionalTableColumns: Set<String> = [], namesEntity: String? = nil
+        optionalTableColumns: Set<String> = [], namesEntities: [String] = []
     ) {
         self.koreanTableColumns = koreanTableColumns ?? tableColumns
-        self.namesEntity = namesEntity
+        self.namesEntities = namesEntities
         self.optionalTableColumns = optionalTableColumns
         self.singular = singular
         self.plural = plural
@@ -54,7 +55,7 @@ public struct EntityKind: Sendable, Hashable {
 
     /// Whether a key of this kind may stand for one of `other` (the same kind, or the kind
     /// this one names).
-    public func names(_ other: EntityKind) -> Bool { self == other || namesEntity == other.singular }
+    public func names(_ other: EntityKind) -> Bool { self == other || namesEntities.contains(other.singular) }
 
     /// Every word that names this kind: singular, plural, Korean.
     public var words: [String] { [singular, plural, korean] }

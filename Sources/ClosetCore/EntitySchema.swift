@@ -99,7 +99,7 @@ public struct EntitySchema<Model>: Sendable {
     /// `listing` names the fields a table shows, in order (their labels are its headers).
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
-        namesEntity: String? = nil, fields: [EntityField<Model>], listing: [String]
+        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String]
     ) {
         var indices: [Int] = []
         for name in listing {
@@ -125,7 +125,7 @@ public struct EntitySchema<Model>: Sendable {
             tableColumns: indices.map { fields[$0].label }, koreanTableColumns: indices.map { fields[$0].koreanLabel },
             dataColumns: data,
             optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
-            namesEntity: namesEntity)
+            namesEntities: namesEntities)
     }
 
     /// The JSON object alone (an entity nested inside another, as a comment in its story).

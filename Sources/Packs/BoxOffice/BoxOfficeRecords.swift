@@ -6,7 +6,7 @@ enum BoxOfficeRecords {
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
     static let ranking = EntitySchema<DailyBoxOfficeCellItem>(
         singular: "boxoffice", plural: "boxoffice", korean: "박스오피스", indefinite: "a box office row",
-        keyStyle: .opaque, namesEntity: "movie",
+        keyStyle: .opaque, namesEntities: ["movie", "poster"],
         fields: [
             .field("rank") { .integer(Int($0.movie.rank) ?? 0) },
             .field("code") { .key(.opaque($0.movie.movieCode)) },
@@ -20,8 +20,10 @@ enum BoxOfficeRecords {
         ],
         listing: ["rank", "code", "title", "audience", "change", "openDate"])
 
+    /// A movie's code also names its poster (`show poster $movie`).
     static let movie = EntitySchema<MovieDetailsItem>(
         singular: "movie", plural: "movies", korean: "영화", indefinite: "a movie", keyStyle: .opaque,
+        namesEntities: ["poster"],
         fields: [
             .field("code") { .key(.opaque($0.info.movieCode)) },
             .field("title") { .text($0.info.movieName) },

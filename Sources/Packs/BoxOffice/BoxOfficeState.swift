@@ -22,6 +22,8 @@ public final class BoxOfficeState: PackState {
     private(set) var ranking: DailyBoxOfficeViewModel?
     /// Titles by movie code, from rankings and details seen: the poster search needs one.
     var titles: [String: String] = [:]
+    /// The movie each poster found by `search posters` is for, by URL: `show poster @2`.
+    var posterMovies: [String: String] = [:]
     /// Codes seen, in order, for completion.
     private(set) var seenCodes: [String] = []
 

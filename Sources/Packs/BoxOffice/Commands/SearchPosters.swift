@@ -15,6 +15,7 @@ enum SearchPosters {
             let keyword = MovieDetailsViewModel.posterKeyword(try state.title(code, at: invocation.call.range))
             let documents = try state.searcher.search(for: keyword)
             guard !documents.isEmpty else { throw Diagnostic.noPosterFound(keyword, at: invocation.call.range) }
+            for document in documents { state.posterMovies[document.imageURL] = code }
             return .listing(BoxOfficePack.poster, documents.map { .opaque($0.imageURL) }) {
                 documents.map(BoxOfficeRecords.record)
             }

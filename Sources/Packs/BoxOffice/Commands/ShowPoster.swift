@@ -1,24 +1,37 @@
 import ClosetCore
 import ClosetLanguage
 
-/// `show poster <ref>`: the detail screen's poster: the first image the search finds,
-/// fetched through the two-tier cache (`source` says which tier answered, or the network).
+/// `show poster <ref>`: the detail screen's poster: the first image the search finds for a
+/// movie, or a poster `search posters` listed (`@2`), fetched through the two-tier cache
+/// (`source` says which tier answered, or the network).
 enum ShowPoster {
     static let spec = CommandSpec(
         path: ["show", "poster"],
         summary: "fetch a movie's poster through the image cache",
-        parameters: [BoxOfficePack.movieParameter],
+        parameters: [
+            ParameterSpec(
+                "ref", .reference(BoxOfficePack.poster, many: false, allowsNone: false, constraint: nil),
+                "a poster (@N of search posters) or a movie (its KOBIS code, @N of list boxoffice, $variable)")
+        ],
         examples: ["show poster @1", "show poster 20124079"],
         run: { invocation in
             let state = try invocation.state(BoxOfficeState.self)
-            let code = try BoxOfficeCommands.code(invocation)
-            let title = try state.title(code, at: invocation.call.range)
-            let keyword = MovieDetailsViewModel.posterKeyword(title)
             let url: String
-            do {
-                url = try state.searcher.searchSingle(for: keyword)
-            } catch is ImageURLSearchError {
-                throw Diagnostic.noPosterFound(keyword, at: invocation.call.range)
+            let code: String
+            let title: String
+            if let found = state.posterMovies[try invocation.referenceParameter().text] {
+                url = try invocation.referenceParameter().text
+                code = found
+                title = try state.title(code, at: invocation.call.range)
+            } else {
+                code = try BoxOfficeCommands.code(invocation)
+                title = try state.title(code, at: invocation.call.range)
+                let keyword = MovieDetailsViewModel.posterKeyword(title)
+                do {
+                    url = try state.searcher.searchSingle(for: keyword)
+                } catch is ImageURLSearchError {
+                    throw Diagnostic.noPosterFound(keyword, at: invocation.call.range)
+                }
             }
             let fetched: (image: PosterImage, source: ImageProvider.Source)
             do {

@@ -132,10 +132,10 @@ public struct GoldenRunner {
 
     static func milliseconds(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
 
-    struct CollectError: Error { var message: String }
+    package struct CollectError: Error { var message: String }
 
     /// Every `*.closet` under the given files and folders, sorted, each once.
-    static func collect(_ paths: [String]) throws(CollectError) -> [String] {
+    package static func collect(_ paths: [String]) throws(CollectError) -> [String] {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {
@@ -164,10 +164,11 @@ public struct GoldenRunner {
     /// Runs one script the golden way and returns its transcript and line owners. Requests
     /// are answered from the `http` folder beside it (none: the network is off); `record`
     /// sends them to the network and re-records that folder.
-    /// `network` overrides all that (tests that run a golden against a live server).
+    /// `network` overrides all that (tests that run a golden against a live server);
+    /// `registry`, the installed packs (a test adds a pack and runs every golden).
     public static func transcript(
         of file: String, record: Bool = false, environment: [String: String] = [:],
-        network: SessionFactory.NetworkMode? = nil
+        network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
     ) throws -> (text: String, owners: [StatementLocation?]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
@@ -183,7 +184,12 @@ public struct GoldenRunner {
             configuration.network = network
             configuration.environment = environment
         }
-        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        var store = SessionFactory.memoryStore()
+        if let registry {
+            configuration.registry = registry
+            store = MemoryStore(registry.packs.flatMap(\.tables))
+        }
+        let session = try SessionFactory.makeSession(store: store, host: host, configuration)
         host.session = session
         _ = session.runScript(script.text, name: FilePath.lastComponent(of: file))
         _ = session.commit()

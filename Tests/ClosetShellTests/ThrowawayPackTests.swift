@@ -227,3 +227,31 @@ enum Pantry {
         return try DurableStore(path: copy, tables: Pantry.pack.tables) { _ in }
     }
 }
+
+/// Issue 23, item 7: installing a pack changes no other pack's goldens. Every golden of the
+/// suite and the examples runs with the pantry installed beside the five packs; only `.help`
+/// (it lists every pack) and messages that list the entity words may differ.
+@Suite struct NewPackChangesNothingElseTests {
+    @Test func everyGoldenPassesWithAnotherPackInstalled() throws {
+        let registry = CommandRegistry(packs: InstalledPacks.all + [Pantry.pack])
+        #expect(RegistryValidator.problems(registry) == [])
+        let goldens = try GoldenRunner.collect([repositoryRoot + "/Tests/Golden", repositoryRoot + "/Examples"])
+        #expect(goldens.count > 90)
+        var changed: [String] = []
+        for file in goldens {
+            let expected = try String(
+                contentsOfFile: String(file.dropLast(".closet".count)) + ".expected", encoding: .utf8)
+            let actual = try GoldenRunner.transcript(of: file, registry: registry).text
+            guard actual != expected else { continue }
+            // What may differ: an error that lists every entity word (now with `jars`).
+            let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let differing = zip(old, new).filter { $0 != $1 }.map { String($0.1) }
+            let allowed =
+                old.count == new.count
+                && differing.allSatisfy { $0.contains(": error: ") && $0.contains(", jars") }
+            if !allowed && !file.hasSuffix("/dot/help.closet") { changed.append(file) }
+        }
+        #expect(changed == [], "goldens another pack changed: \(changed)")
+    }
+}

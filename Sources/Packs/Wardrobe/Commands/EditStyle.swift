@@ -29,6 +29,10 @@ enum EditStyle {
         let season = invocation.value(WeatherType.self, "season") ?? existing.weather
         let viewModel = StyleDetailViewModel(style: existing, repository: state.store) { _ in existing }
         try StyleSlots.apply(invocation, state, to: viewModel, weather: season)
+        // As `add style` refuses a style with no clothes, an edit may not empty the last slot.
+        if viewModel.styleToEdit?.clothes.isEmpty ?? true {
+            throw Diagnostic.styleNeedsClothes(at: invocation.call.range)
+        }
         let name = invocation.text("name") ?? existing.name
         switch try viewModel.save(name: name, weather: season) {
         case .saved(let style): return Wardrobe.outcome(style)

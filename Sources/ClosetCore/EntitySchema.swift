@@ -32,7 +32,7 @@ public struct EntityField<Model>: Sendable {
     public var korean: String?
     /// The JSON value; nil for a column only people see (a picture's summary, a period).
     public var json: (@Sendable (Model) -> FieldValue)?
-    /// The value people see (a label, a struck price); nil: the JSON value.
+    /// The value people see (a label, a struck-through price); nil: the JSON value.
     public var shown: (@Sendable (Model) -> FieldValue)?
     public var data: Data
     /// A listing's column left out when it is empty in every row shown (pictures).

@@ -7,9 +7,9 @@ public indirect enum FieldValue: Sendable, Hashable {
     /// Text with the Korean the app shows (a vocabulary term, a label made of terms): people
     /// read it in the session's language (`.lang`); JSON, csv and line always carry English.
     case localized(String, korean: String)
-    /// Text a table on a terminal strikes through (an original price beside its discount);
-    /// plain text everywhere else.
-    case struck(String)
+    /// Text a table on a terminal marks as the app does (an original price struck through beside
+    /// its discount, 신작 in red, 품절 in yellow); plain text everywhere else.
+    case marked(String, TextMark)
     case integer(Int)
     case decimal(Double)
     case bool(Bool)
@@ -23,7 +23,25 @@ public indirect enum FieldValue: Sendable, Hashable {
     public var isNumeric: Bool {
         switch self {
         case .integer, .decimal: true
-        case .text, .localized, .struck, .bool, .date, .key, .null, .object, .list: false
+        case .text, .localized, .marked, .bool, .date, .key, .null, .object, .list: false
+        }
+    }
+}
+
+/// How a terminal (in colour) shows a marked value: the apps' own emphasis.
+public enum TextMark: Sendable, Hashable {
+    case struck
+    case red
+    case blue
+    case yellow
+
+    /// The SGR sequences that turn it on and off.
+    public var sequences: (on: String, off: String) {
+        switch self {
+        case .struck: ("\u{1B}[9m", "\u{1B}[29m")
+        case .red: ("\u{1B}[31m", "\u{1B}[39m")
+        case .blue: ("\u{1B}[34m", "\u{1B}[39m")
+        case .yellow: ("\u{1B}[33m", "\u{1B}[39m")
         }
     }
 }

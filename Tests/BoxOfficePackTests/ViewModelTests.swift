@@ -207,3 +207,13 @@ final class MockSearcher: ImageURLSearchable {
         #expect(CalendarViewModel(currentDate: date, now: Date(timeIntervalSince1970: 0)).availableDateRange == nil)
     }
 }
+
+/// The ranking's change is coloured as the app colours it: 신작 and ⏶ red, ⏷ blue, "-" plain.
+@Suite struct RankingColourTests {
+    @Test func newAndRisingAreRedFallingIsBlue() {
+        #expect(BoxOfficeRecords.changeShown("신작") == .marked("신작", .red))
+        #expect(BoxOfficeRecords.changeShown("⏶3") == .marked("⏶3", .red))
+        #expect(BoxOfficeRecords.changeShown("⏷1") == .marked("⏷1", .blue))
+        #expect(BoxOfficeRecords.changeShown("-") == .text("-"))
+    }
+}

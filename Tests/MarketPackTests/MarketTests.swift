@@ -376,8 +376,8 @@ final class ReentrantMarket: MarketRepository {
     }
 }
 
-/// The original price is struck through on a terminal (tables in colour) when discounted,
-/// and plain in pipes, files and every other format.
+/// The app's marks on a terminal (tables in colour): the original price struck through when
+/// discounted, the discounted price red, 품절 yellow; plain in pipes, files and every other format.
 @Suite struct StruckPriceTests {
     @Test func aDiscountedPriceIsStruckThroughOnATerminalOnly() {
         let harness = Harness(format: .table)
@@ -386,13 +386,16 @@ final class ReentrantMarket: MarketRepository {
             harness.run(
                 "add product title=t price=30000 currency=KRW stock=1 discounted=25000 description=d image=p.png password=p"
             ))
-        #expect(harness.run("add product title=u price=100 currency=KRW stock=1 description=d image=p.png password=p"))
+        #expect(harness.run("add product title=u price=100 currency=KRW stock=0 description=d image=p.png password=p"))
         let plain = harness.output("list products")
         #expect(plain.contains("KRW 30,000") && !plain.contains("\u{1B}"))
         harness.session.settings.color = true
         let terminal = harness.output("list products")
         #expect(terminal.contains("\u{1B}[9mKRW 30,000\u{1B}[29m"))
         #expect(!terminal.contains("\u{1B}[9mKRW 100"))
+        #expect(terminal.contains("\u{1B}[31mKRW 25,000\u{1B}[39m"))
+        #expect(terminal.contains("\u{1B}[33m품절\u{1B}[39m"))
+        #expect(harness.output("show product 2").contains("\u{1B}[33m품절\u{1B}[39m"))
         harness.session.settings.format = .json
         #expect(harness.output("show product 1").contains(#""price":"KRW 30,000""#))
     }

@@ -9,17 +9,17 @@ public struct Grid: Sendable, Hashable {
     /// Whether a table ends with `(N rows)`: listings do, single entities do not.
     public var isListing: Bool
 
-    /// Cells a table on a terminal strikes through.
-    public var struck: Set<GridCell>
+    /// Cells a table on a terminal in colour marks (struck through, red, blue, yellow).
+    public var marks: [GridCell: TextMark]
     /// A line a table prints after its rows (`next cursor: ...`).
     public var footer: String?
 
     public init(
         columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,
-        struck: Set<GridCell> = [], footer: String? = nil
+        marks: [GridCell: TextMark] = [:], footer: String? = nil
     ) {
         self.footer = footer
-        self.struck = struck
+        self.marks = marks
         self.columns = columns
         self.rows = rows
         self.numericColumns = numericColumns

@@ -22,9 +22,14 @@ struct DetailRenderer {
 
     func render(_ detail: RecordDetail) -> String {
         var out = ""
-        let lines = detail.lines.flatMap { flattened(korean ? $0.korean : $0.label, $0.value) }
+        var lines: [(label: String, text: String)] = []
+        var marks: [GridCell: TextMark] = [:]
+        for line in detail.lines {
+            if case .marked(_, let mark) = line.value { marks[GridCell(row: 0, column: lines.count)] = mark }
+            lines += flattened(korean ? line.korean : line.label, line.value)
+        }
         if !lines.isEmpty {
-            let grid = Grid(columns: lines.map(\.label), rows: [lines.map(\.text)])
+            let grid = Grid(columns: lines.map(\.label), rows: [lines.map(\.text)], marks: marks)
             if markdown {
                 out += MarkdownRenderer.render(
                     Grid(columns: ["field", "value"], rows: lines.map { [$0.label, $0.text] }), headers: table.headers)
@@ -57,7 +62,7 @@ struct DetailRenderer {
             return fields.flatMap { flattened(label + "." + $0.name, $0.value) }
         case .list(let items):
             return [(label, items.map { cell($0) }.joined(separator: ", "))]
-        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null:
+        case .text, .localized, .marked, .integer, .decimal, .bool, .date, .key, .null:
             return [(label, cell(value))]
         }
     }
@@ -67,7 +72,7 @@ struct DetailRenderer {
         switch value {
         case .key(let key): key.text
         case .object, .list: flattened("", value).map(\.text).joined(separator: ", ")
-        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .null:
+        case .text, .localized, .marked, .integer, .decimal, .bool, .date, .null:
             RecordGrid.cell(value, forPeople: true, korean: korean)
         }
     }
@@ -82,14 +87,14 @@ struct DetailRenderer {
         }
         let rows = child.rows.map { row in row.map { RecordGrid.cell($0, forPeople: true, korean: korean) } }
         let numeric = child.rows.first.map { first in Set(first.indices.filter { first[$0].isNumeric }) } ?? []
-        var struck = Set<GridCell>()
+        var marks: [GridCell: TextMark] = [:]
         for (row, values) in child.rows.enumerated() {
             for (column, value) in values.enumerated() {
-                if case .struck = value { struck.insert(GridCell(row: row, column: column)) }
+                if case .marked(_, let mark) = value { marks[GridCell(row: row, column: column)] = mark }
             }
         }
         return Grid(
-            columns: korean ? child.koreanColumns : child.columns, rows: rows, numericColumns: numeric, struck: struck)
+            columns: korean ? child.koreanColumns : child.columns, rows: rows, numericColumns: numeric, marks: marks)
     }
 
     /// The detail view of an outcome, where it has one: an entity shown in full, or named
@@ -144,7 +149,7 @@ struct DetailRenderer {
                     return columns.map { name in parts.first { $0.name == name }?.value ?? .null }
                 }
                 children.append(ChildTable(title: field.name, columns: columns, rows: rows))
-            case .list, .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null:
+            case .list, .text, .localized, .marked, .integer, .decimal, .bool, .date, .key, .null:
                 lines.append(RecordDetail.Line(field.name, field.value))
             }
             index += 1
@@ -158,7 +163,7 @@ extension FieldValue {
     var isNested: Bool {
         switch self {
         case .object, .list: true
-        case .text, .localized, .struck, .integer, .decimal, .bool, .date, .key, .null: false
+        case .text, .localized, .marked, .integer, .decimal, .bool, .date, .key, .null: false
         }
     }
 

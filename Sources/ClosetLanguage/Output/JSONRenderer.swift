@@ -37,7 +37,7 @@ public enum JSONRenderer {
 
     public static func value(_ value: FieldValue) -> String {
         switch value {
-        case .text(let text), .struck(let text), .localized(let text, _): string(text)
+        case .text(let text), .marked(let text, _), .localized(let text, _): string(text)
         case .integer(let number): String(number)
         case .decimal(let number): self.number(number)
         case .bool(let flag): flag ? "true" : "false"

@@ -65,10 +65,12 @@ enum RecordGrid {
                 numeric.insert(column + (listing ? 1 : 0))
             }
         }
-        var struck = Set<GridCell>()
+        var marks: [GridCell: TextMark] = [:]
         for (row, record) in values.enumerated() {
             for (column, value) in record.enumerated() {
-                if case .struck = value { struck.insert(GridCell(row: row, column: column + (listing ? 1 : 0))) }
+                if case .marked(_, let mark) = value {
+                    marks[GridCell(row: row, column: column + (listing ? 1 : 0))] = mark
+                }
             }
         }
         if listing {
@@ -80,7 +82,7 @@ enum RecordGrid {
         }
         let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
         return Grid(
-            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, struck: struck, footer: footer)
+            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer)
     }
 
     /// Each key's short form, lengthened where another key shares it (as git abbreviates
@@ -112,7 +114,7 @@ enum RecordGrid {
     /// JSON text.
     static func cell(_ value: FieldValue, forPeople: Bool, korean: Bool = false) -> String {
         switch value {
-        case .text(let text), .struck(let text): text
+        case .text(let text), .marked(let text, _): text
         case .localized(let english, let inKorean): forPeople && korean ? inKorean : english
         case .integer(let number): String(number)
         case .decimal(let number): JSONRenderer.number(number)

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// Aligned columns. Plain (for pipes and golden files):
 ///
 ///     #  id        kind   note
@@ -58,8 +60,11 @@ public struct TableRenderer: Sendable {
             }
         }
         for (index, (row, rowWidths)) in zip(rows, cellWidths).enumerated() {
-            let struck = color ? Set(row.indices.filter { grid.struck.contains(GridCell(row: index, column: $0)) }) : []
-            line(row, rowWidths, widths, numeric: grid.numericColumns, struck: struck, into: &out)
+            var marks: [Int: TextMark] = [:]
+            if color, !grid.marks.isEmpty {
+                for column in row.indices { marks[column] = grid.marks[GridCell(row: index, column: column)] }
+            }
+            line(row, rowWidths, widths, numeric: grid.numericColumns, marks: marks, into: &out)
         }
         if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
         if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
@@ -111,7 +116,7 @@ public struct TableRenderer: Sendable {
     /// between columns, no trailing blanks; or `│ a │ b │` with box drawing.
     private func line(
         _ cells: [String], _ cellWidths: [Int], _ widths: [Int], numeric: Set<Int>, bold: Bool = false,
-        struck: Set<Int> = [], into out: inout [UInt8]
+        marks: [Int: TextMark] = [:], into out: inout [UInt8]
     ) {
         let lineStart = out.count
         if boxDrawing { out += Array("│ ".utf8) }
@@ -121,9 +126,10 @@ public struct TableRenderer: Sendable {
             if i > 0 { out += boxDrawing ? Array(" │ ".utf8) : [Self.space, Self.space] }
             if numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
             if bold && !cell.isEmpty { out += Array("\u{1B}[1m".utf8) }
-            if struck.contains(i) && !cell.isEmpty { out += Array("\u{1B}[9m".utf8) }
+            let mark = cell.isEmpty ? nil : marks[i]?.sequences
+            if let mark { out += Array(mark.on.utf8) }
             out += cell.utf8
-            if struck.contains(i) && !cell.isEmpty { out += Array("\u{1B}[29m".utf8) }
+            if let mark { out += Array(mark.off.utf8) }
             if bold && !cell.isEmpty { out += Array("\u{1B}[0m".utf8) }
             if !numeric.contains(i) { out.append(contentsOf: repeatElement(Self.space, count: gap)) }
         }

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// One field per line, long values wrapped to the terminal and never cut (psql's expanded
 /// display): a single entity at a terminal, and a listing too wide for it.
 ///
@@ -25,7 +27,7 @@ struct VerticalRenderer {
             }
             for (column, label) in grid.columns.enumerated() {
                 let value = column < row.count ? TerminalText.visible(row[column]) : ""
-                let struck = color && grid.struck.contains(GridCell(row: index, column: column))
+                let mark = color ? grid.marks[GridCell(row: index, column: column)]?.sequences : nil
                 let pieces = TextWidth.wrap(value, toCells: valueWidth)
                 let shownLabel = color ? "\u{1B}[1m" + label + "\u{1B}[0m" : label
                 let padding = String(repeating: " ", count: labelWidth - TextWidth.of(label))
@@ -35,7 +37,7 @@ struct VerticalRenderer {
                 }
                 for (number, piece) in pieces.enumerated() {
                     out += number == 0 ? shownLabel + padding + "  " : String(repeating: " ", count: labelWidth + 2)
-                    out += struck ? "\u{1B}[9m" + piece + "\u{1B}[29m" : piece
+                    out += mark.map { $0.on + piece + $0.off } ?? piece
                     out += "\n"
                 }
             }

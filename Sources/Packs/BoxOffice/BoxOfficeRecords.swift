@@ -15,7 +15,8 @@ enum BoxOfficeRecords {
             .field("audienceToday") { .integer($0.movie.audienceCountOfDate) },
             .field("audienceTotal") { .integer($0.movie.accumulatedAudienceCount) },
             .field("audience") { .text($0.audienceCount) },
-            .field("change") { .text($0.rankDifference) },
+            // The app's colours: 신작 and ⏶ red, ⏷ blue (at a terminal in colour).
+            .field("change", shown: { changeShown($0.rankDifference) }) { .text($0.rankDifference) },
             .field("isNew") { .bool($0.movie.rankOldAndNew == .new) },
         ],
         listing: ["rank", "code", "title", "audience", "change", "openDate"])
@@ -67,6 +68,12 @@ enum BoxOfficeRecords {
             .field("site") { .text($0.displaySitename) },
         ],
         listing: ["url", "size", "site"])
+
+    static func changeShown(_ change: String) -> FieldValue {
+        if change == "신작" || change.hasPrefix("⏶") { return .marked(change, .red) }
+        if change.hasPrefix("⏷") { return .marked(change, .blue) }
+        return .text(change)
+    }
 
     private static func names(_ list: [String]) -> FieldValue { .list(list.map { .text($0) }) }
 

@@ -13,14 +13,18 @@ enum MarketRecords {
                 "price", korean: "제품 가격",
                 shown: { item in
                     let price = ItemLabels.price(item.price, currency: item.currency)
-                    return item.discountedPrice == nil ? .text(price) : .struck(price)
+                    return item.discountedPrice == nil ? .text(price) : .marked(price, .struck)
                 }
             ) { .integer($0.price) },
             .field("currency", korean: "화폐") { .text($0.currency) },
-            .field("stock", korean: "제품 수량", shown: { .text(ItemLabels.stock($0.stock)) }) { .integer($0.stock) },
+            // The app's colours: 품절 yellow, a discounted price red (at a terminal in colour).
+            .field(
+                "stock", korean: "제품 수량",
+                shown: { $0.stock == 0 ? .marked(ItemLabels.stock(0), .yellow) : .text(ItemLabels.stock($0.stock)) }
+            ) { .integer($0.stock) },
             .field(
                 "discountedPrice", label: "discounted", korean: "할인 가격",
-                shown: { .text(ItemLabels.discountedPrice($0)) }
+                shown: { $0.discountedPrice == nil ? .text("") : .marked(ItemLabels.discountedPrice($0), .red) }
             ) {
                 $0.discountedPrice.map(FieldValue.integer) ?? .null
             },

@@ -16,6 +16,9 @@ public struct Entities: Sendable {
     /// Set for a listing paged by cursor: a table ends with a `next cursor` line (JSON rows
     /// carry their cursor as a field).
     public var cursor: ListingCursor?
+    /// A line above the rows for people (`box office of 2012-01-01`), as an app's screen has
+    /// a title; tools get the rows alone.
+    public var caption: FieldValue?
 }
 
 /// The cursor after a cursor-paged listing (nil `next`: it was the last page).

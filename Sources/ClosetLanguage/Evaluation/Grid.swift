@@ -13,11 +13,14 @@ public struct Grid: Sendable, Hashable {
     public var marks: [GridCell: TextMark]
     /// A line a table prints after its rows (`next cursor: ...`).
     public var footer: String?
+    /// A line printed before the table (the day a ranking is of).
+    public var title: String?
 
     public init(
         columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,
-        marks: [GridCell: TextMark] = [:], footer: String? = nil
+        marks: [GridCell: TextMark] = [:], footer: String? = nil, title: String? = nil
     ) {
+        self.title = title
         self.footer = footer
         self.marks = marks
         self.columns = columns

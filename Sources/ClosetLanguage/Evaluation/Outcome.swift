@@ -37,8 +37,11 @@ public enum Outcome: Sendable {
     /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, cursor: ListingCursor? = nil,
-        _ records: @escaping @Sendable () -> [Record]
+        caption: FieldValue? = nil, _ records: @escaping @Sendable () -> [Record]
     ) -> Outcome {
-        .entities(Entities(kind: kind, keys: keys, isListing: true, records: records, page: page, cursor: cursor))
+        .entities(
+            Entities(
+                kind: kind, keys: keys, isListing: true, records: records, page: page, cursor: cursor, caption: caption)
+        )
     }
 }

@@ -22,7 +22,8 @@ public enum MarkdownRenderer {
                 }.joined(separator: " | ") + " |\n"
         }
         // Markdown needs a header row; without headers it is left empty.
-        var out = line(headers ? grid.columns : [])
+        var out = grid.title.map { "**" + TerminalText.visible($0) + "**\n\n" } ?? ""
+        out += line(headers ? grid.columns : [])
         out +=
             "|"
             + widths.indices.map { i in

@@ -82,7 +82,8 @@ enum RecordGrid {
         }
         let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
         return Grid(
-            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer)
+            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer,
+            title: entities.caption.map { cell($0, forPeople: true, korean: korean) })
     }
 
     /// Each key's short form, lengthened where another key shares it (as git abbreviates

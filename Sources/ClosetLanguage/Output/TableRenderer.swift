@@ -50,6 +50,7 @@ public struct TableRenderer: Sendable {
 
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 3 * widths.count + 2) * (rows.count + 4))
+        if let title = grid.title { out += Array((TerminalText.visible(title) + "\n").utf8) }
         if boxDrawing { border("┌", "┬", "┐", widths, into: &out) }
         if headers {
             line(grid.columns, headerWidths, widths, numeric: [], bold: color, into: &out)

@@ -19,7 +19,7 @@ struct VerticalRenderer {
         let labelWidth = grid.columns.map(TextWidth.of).max() ?? 0
         // Values keep at least a few cells, however narrow the terminal.
         let valueWidth = max(8, width - labelWidth - 2)
-        var out = ""
+        var out = grid.title.map { TerminalText.visible($0) + "\n" } ?? ""
         for (index, row) in grid.rows.enumerated() {
             if index > 0 {
                 let rule = min(width, labelWidth + 2 + valueWidth)

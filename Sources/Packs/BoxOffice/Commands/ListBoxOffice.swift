@@ -24,8 +24,11 @@ enum ListBoxOffice {
                 day = asked
             }
             let items = try state.daily(day)
-            return .listing(BoxOfficePack.ranking, items.map { .opaque($0.movieCode) }) {
-                items.map(BoxOfficeRecords.record)
-            }
+            // The screen's title is the day it lists (the app's navigation title).
+            let shown = day ?? last
+            return .listing(
+                BoxOfficePack.ranking, items.map { .opaque($0.movieCode) },
+                caption: .localized("box office of \(shown)", korean: "\(shown) 박스오피스")
+            ) { items.map(BoxOfficeRecords.record) }
         })
 }

@@ -2,7 +2,6 @@ import ClosetCore
 import Foundation
 import TestSupport
 import Testing
-import WardrobePack
 
 @Suite struct ImageHeaderTests {
     @Test func readsPNGSize() throws {
@@ -37,63 +36,50 @@ import WardrobePack
     }
 }
 
-/// The app's `ImageCacheManagerTests` (reference §1.7), plus exact limits and LRU order.
-@Suite struct ImageCacheManagerTests {
-    func makeCache() -> ImageCacheManager {
-        let cache = ImageCacheManager()
-        cache.countLimit = 100
-        cache.megaByteLimit = 200
-        return cache
-    }
-
-    @Test func storedImageComesBack() {
-        let cache = makeCache()
-        let image = SampleImages.png(width: 4, height: 4)
-        cache.store(image, for: "a")
-        #expect(cache.get(for: "a") == image)
-    }
-
-    @Test func countLimitApplies() {
-        let cache = makeCache()
-        cache.countLimit = 3
-        for index in 0..<11 { cache.store(SampleImages.png(width: index + 1, height: 1), for: "\(index)") }
-        #expect((0..<11).filter { cache.contains("\($0)") }.count <= 3)
-        #expect(cache.count == 3)  // exact, not just at most
-    }
-
-    @Test func byteLimitApplies() {
-        let cache = makeCache()
-        let images = (1...5).map { SampleImages.png(width: $0 * 3, height: $0) }
-        cache.byteLimit = 3 * images.map(\.count).min()!
-        for (index, image) in images.enumerated() { cache.store(image, for: "\(index)") }
-        #expect((0..<5).filter { cache.contains("\($0)") }.count <= 3)
-        #expect(cache.totalBytes <= cache.byteLimit)
-    }
-
-    @Test func leastRecentlyUsedGoesFirst() {
-        let cache = ImageCacheManager(countLimit: 3)
-        for key in ["a", "b", "c"] { cache.store([1], for: key) }
-        _ = cache.get(for: "a")  // a is now the most recent
-        cache.store([1], for: "d")
+/// The core's exact LRU cache, generic over what it holds and what an entry costs.
+@Suite struct LRUCacheTests {
+    @Test func bothLimitsHoldAndTheLeastRecentlyUsedGoesFirst() {
+        let cache = LRUCache<String>(countLimit: 3, costLimit: 10) { $0.count }
+        for key in ["a", "b", "c"] { cache.store(key + key, for: key) }
+        _ = cache.get(for: "a")
+        cache.store("dd", for: "d")
         #expect(cache.keysByRecency == ["d", "a", "c"])
-        #expect(cache.evictions == 1)
-        #expect(cache.hits == 1)
-        #expect(cache.get(for: "b") == nil)
-        #expect(cache.misses == 1)
+        #expect(cache.evictions == 1 && cache.hits == 1 && cache.totalCost == 6)
+        cache.store("eeeeee", for: "e")  // a fourth entry: c, the least recent, goes (cost 10 fits)
+        #expect(cache.keysByRecency == ["e", "d", "a"])
+        #expect(cache.totalCost == 10 && cache.evictions == 2)
+        cache.store("f", for: "f")  // four entries again: a goes
+        #expect(cache.keysByRecency == ["f", "e", "d"] && cache.totalCost == 9 && cache.evictions == 3)
+        cache.store("xxxxxxxxxxx", for: "x")  // costs more than the limit: not kept
+        #expect(!cache.contains("x") && cache.count == 3)
+        #expect(cache.get(for: "x") == nil && cache.misses == 1)
+        cache.costLimit = 2  // a lower limit evicts at once, least recent first
+        #expect(cache.keysByRecency == ["f"] && cache.totalCost == 1 && cache.evictions == 5)
     }
 
-    @Test func megaAndKiloByteLimitsConvert() {
-        let cache = ImageCacheManager()
-        #expect(cache.megaByteLimit == 200)
-        cache.kiloByteLimit = 3
-        #expect(cache.byteLimit == 3072)
-    }
-
-    @Test func aValueLargerThanTheByteLimitIsNotKept() {
-        let cache = ImageCacheManager(countLimit: 10, byteLimit: 4)
-        cache.store([1, 2, 3, 4, 5], for: "big")
-        #expect(!cache.contains("big"))
-        #expect(cache.totalBytes == 0)
+    @Test func manyOperationsStayExactAgainstAPlainModel() {
+        var generator = SeededRandom(seed: 7)
+        let cache = LRUCache<[UInt8]>(countLimit: 5, costLimit: 40) { $0.count }
+        var model: [(key: String, value: [UInt8])] = []  // most recent last
+        for _ in 0..<5_000 {
+            let key = "k\(Int.random(in: 0..<12, using: &generator))"
+            if Bool.random(using: &generator) {
+                let value = [UInt8](repeating: 1, count: Int.random(in: 0...15, using: &generator))
+                cache.store(value, for: key)
+                model.removeAll { $0.key == key }
+                if value.count <= 40 { model.append((key, value)) }
+                while model.count > 5 || model.reduce(0, { $0 + $1.value.count }) > 40 { model.removeFirst() }
+            } else {
+                let got = cache.get(for: key)
+                if let index = model.firstIndex(where: { $0.key == key }) {
+                    #expect(got == model[index].value)
+                    model.append(model.remove(at: index))
+                } else {
+                    #expect(got == nil)
+                }
+            }
+            #expect(cache.keysByRecency == model.reversed().map(\.key))
+        }
     }
 }
 

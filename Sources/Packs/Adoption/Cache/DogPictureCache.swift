@@ -26,12 +26,13 @@ final class DogPictureCache {
 
     // MARK: memory
 
-    private(set) var memoryLimit: Int
-    private(set) var memoryCounters = Counters()
-    private var memory: [String: Entry] = [:]
-    /// Least recently used first.
-    private var memoryOrder: [String] = []
-    var memoryBytes: Int { memory.values.reduce(0) { $0 + $1.bytes.count } }
+    /// The core's exact O(1) LRU, costed in bytes.
+    private let memory: LRUCache<Entry>
+    var memoryLimit: Int { memory.costLimit }
+    var memoryCounters: Counters {
+        Counters(hits: memory.hits, misses: memory.misses, evictions: memory.evictions, revalidated: 0)
+    }
+    var memoryBytes: Int { memory.totalCost }
     var memoryCount: Int { memory.count }
 
     // MARK: disk
@@ -48,7 +49,7 @@ final class DogPictureCache {
 
     init(directory: String, memoryLimit: Int = defaultLimit, diskLimit: Int = defaultLimit) {
         self.directory = directory
-        self.memoryLimit = memoryLimit
+        memory = LRUCache(costLimit: memoryLimit) { $0.bytes.count }
         self.diskLimit = diskLimit
     }
 
@@ -122,23 +123,7 @@ final class DogPictureCache {
         }
     }
 
-    private func putMemory(_ url: String, _ entry: Entry) {
-        memory[url] = entry
-        memoryOrder.removeAll { $0 == url }
-        memoryOrder.append(url)
-        evictMemory()
-    }
-
-    /// Least recently used first until the memory tier is within its limit.
-    private func evictMemory() {
-        var total = memoryBytes
-        while total > memoryLimit, let oldest = memoryOrder.first {
-            memoryOrder.removeFirst()
-            total -= memory[oldest]?.bytes.count ?? 0
-            memory[oldest] = nil
-            memoryCounters.evictions += 1
-        }
-    }
+    private func putMemory(_ url: String, _ entry: Entry) { memory.store(entry, for: url) }
 
     // MARK: use
 
@@ -146,13 +131,7 @@ final class DogPictureCache {
     /// the server gave an ETag), or downloaded. `check` refuses what is not a picture
     /// before anything is cached.
     func fetch(_ url: String, network: Network, check: ([UInt8]) -> Bool) throws -> (bytes: [UInt8], source: Source) {
-        if let entry = memory[url] {
-            memoryCounters.hits += 1
-            memoryOrder.removeAll { $0 == url }
-            memoryOrder.append(url)
-            return (entry.bytes, .memory)
-        }
-        memoryCounters.misses += 1
+        if let entry = memory.get(for: url) { return (entry.bytes, .memory) }
         var request = HTTPRequest.get(url: url)
         if let entry = readDisk(url) {
             diskCounters.hits += 1
@@ -193,10 +172,7 @@ final class DogPictureCache {
     // MARK: commands
 
     func setLimits(memory: Int?, disk: Int?) {
-        if let memory {
-            memoryLimit = memory
-            evictMemory()
-        }
+        if let memory { self.memory.costLimit = memory }
         if let disk {
             diskLimit = disk
             evictDisk()
@@ -204,16 +180,13 @@ final class DogPictureCache {
     }
 
     func clear(memory clearMemory: Bool, disk clearDisk: Bool) {
-        if clearMemory {
-            memory = [:]
-            memoryOrder = []
-        }
+        if clearMemory { memory.removeAll() }
         if clearDisk { for file in files() { try? FileManager.default.removeItem(atPath: file) } }
     }
 
     /// The disk files, least recently used first (tests pin the eviction order with it).
     var diskOrder: [String] { diskEntries.sorted { $0.sequence < $1.sequence }.map(\.path) }
-    var memoryOrderForTests: [String] { memoryOrder }
+    var memoryOrderForTests: [String] { memory.keysByRecency.reversed() }
 }
 
 enum DogPictureError: Error, LocalizedMessage {

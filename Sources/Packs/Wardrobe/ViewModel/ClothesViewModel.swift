@@ -11,10 +11,10 @@ public final class ClothesViewModel {
     /// a change, not at the change: a script removing 1,000 clothes fetches nothing between).
     public var clothesList: ClothesList {
         refresh()
-        return fetchedList
+        return fetched.value
     }
-    private var fetchedList = ClothesList(clothesByCategory: [:])
-    public private(set) var lastError: RepositoryError?
+    private var fetched = RevisionedFetch(ClothesList(clothesByCategory: [:]))
+    public var lastError: RepositoryError? { fetched.lastError }
     /// The app's default: newest first.
     public var searchFilters: FilterItems = [.sort(.new)]
 
@@ -23,19 +23,13 @@ public final class ClothesViewModel {
         if fetchNow { refresh() }
     }
 
-    private var fetchedRevision: Int?
-
     /// The app's `clothesListDidUpdate`. Skipped when the repository has not changed since
     /// the last fetch (each statement refreshes; a wardrobe of 100,000 need not be copied
     /// twice for two queries).
     public func refresh() {
-        guard fetchedRevision != repository.revision || lastError != nil else { return }
-        fetchedRevision = repository.revision
-        do {
-            fetchedList = try repository.fetchClothesList()
-            lastError = nil
-        } catch {
-            lastError = error
+        let repository = repository
+        fetched.refresh(revision: repository.revision) { () throws(RepositoryError) in
+            try repository.fetchClothesList()
         }
     }
 

@@ -5,27 +5,20 @@ import ClosetCore
 /// that want an order ask `sorted(_:)`.
 public final class StyleViewModel {
     private let repository: StyleRepository
-    public private(set) var styles: [Style] = []
-    public private(set) var lastError: RepositoryError?
+    public var styles: [Style] { fetched.value }
+    public var lastError: RepositoryError? { fetched.lastError }
+    private var fetched = RevisionedFetch([Style]())
 
     public init(repository: StyleRepository, fetchNow: Bool = true) {
         self.repository = repository
         if fetchNow { refresh() }
     }
 
-    private var fetchedRevision: Int?
-
     /// The app's `stylesDidUpdate`, skipped when nothing changed. A failure is remembered;
     /// later refreshes still run.
     public func refresh() {
-        guard fetchedRevision != repository.revision || lastError != nil else { return }
-        fetchedRevision = repository.revision
-        do {
-            styles = try repository.fetchStyles()
-            lastError = nil
-        } catch {
-            lastError = error
-        }
+        let repository = repository
+        fetched.refresh(revision: repository.revision) { () throws(RepositoryError) in try repository.fetchStyles() }
     }
 
     /// The app's `deleteStyle`: remove, then refresh.

@@ -131,6 +131,28 @@ final class ProcessHost: FileBackedHost {
         return String(decoding: line, as: UTF8.self)
     }
 
+    /// `remove` at the prompt: asked on the terminal, answered with a line (y or yes, in
+    /// either case, or 예/네); nil off the prompt or without a terminal.
+    func confirm(_ question: String) -> Bool? {
+        guard asksForSecrets, isatty(STDIN_FILENO) == 1 else { return nil }
+        flush()
+        Self.writeAll(Array(question.utf8), to: STDERR_FILENO)
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0 || interruptRequested() {
+                Self.writeAll(Array("\n".utf8), to: STDERR_FILENO)
+                return false
+            }
+            if count == 0 || byte == 10 || byte == 13 { break }
+            line.append(byte)
+            if line.count > 64 { return false }
+        }
+        let answer = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        return ["y", "yes", "예", "네"].contains(answer)
+    }
+
     /// Set on a terminal: Ctrl-C during a script stops it between statements.
     var interruptCheck: (() -> Bool)?
 

@@ -214,3 +214,40 @@ import WardrobePack
         #expect(harness.host.standardError == "time: (hidden by --deterministic)\n")
     }
 }
+
+/// Issue 23, item 9: `remove` typed at the prompt asks first, as the apps ask; a no leaves
+/// everything; scripts and `.confirm off` never ask; with no one to ask it goes ahead.
+@Suite struct RemoveConfirmationTests {
+    @Test func thePromptAsksAndANoRemovesNothing() throws {
+        let harness = Harness(format: .table)
+        #expect(harness.run("add clothes category=top season=fall description=knit"))
+        harness.host.confirmation = false
+        #expect(
+            harness.error("remove clothes E220").contains("'remove clothes' was not confirmed: nothing was removed"))
+        #expect(harness.host.questions == ["remove clothes E220A839 'knit'? [y/N] "])
+        #expect(harness.output("count clothes").contains("1"))
+        harness.session.settings.language = .ko
+        _ = harness.error("remove clothes E220")
+        #expect(harness.host.questions.last == "정말 삭제하시겠습니까? (옷 E220A839 'knit') [y/N] ")
+        // A script never asks, whatever the person would answer.
+        harness.host.files["r.closet"] = "remove clothes E220\n"
+        let asked = harness.host.questions.count
+        #expect(harness.run(".read r.closet"))
+        #expect(harness.host.questions.count == asked)
+        #expect(harness.output("count clothes").contains("0"))
+    }
+
+    @Test func yesRemovesAndConfirmOffDoesNotAsk() throws {
+        let harness = Harness(format: .table)
+        #expect(harness.run("add clothes category=top season=fall description=a"))
+        #expect(harness.run("add clothes category=top season=fall description=b"))
+        harness.host.confirmation = true
+        #expect(harness.run("remove clothes E220"))
+        #expect(harness.host.questions.count == 1)
+        #expect(harness.run(".confirm off"))
+        harness.host.confirmation = false
+        #expect(harness.run("remove clothes 06C4"))
+        #expect(harness.host.questions.count == 1)
+        #expect(harness.output("count clothes").contains("0"))
+    }
+}

@@ -41,6 +41,17 @@ public final class RecordingHost: SessionHost {
 
     public func monotonicSeconds() -> Double { 0 }
 
+    /// What a person at the prompt answers to `remove ...? [y/N]` (nil: nobody to ask), and
+    /// the questions asked.
+    public var confirmation: Bool?
+    public private(set) var questions: [String] = []
+
+    public func confirm(_ question: String) -> Bool? {
+        guard let confirmation else { return nil }
+        questions.append(question)
+        return confirmation
+    }
+
     public func clear() {
         standardOutput = ""
         standardError = ""

@@ -277,6 +277,10 @@ extension Diagnostic {
             at: range)
     }
 
+    static func notConfirmed(_ command: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("confirm.declined", "'\(command)' was not confirmed: nothing was removed", at: range)
+    }
+
     static func noNextPage(_ command: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "next.not-paged",

@@ -31,6 +31,7 @@ extension Session {
         }
         let (spec, words) = try registry.resolve(call.words)
         let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
+        try confirmRemoval(invocation)
         let outcome: Outcome
         do {
             outcome = try spec.run(invocation)
@@ -62,6 +63,22 @@ extension Session {
         case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }
         return outcome
+    }
+
+    /// `remove` typed at the prompt asks first, as the apps ask (정말 삭제하시겠습니까?);
+    /// scripts, `-c` and pipes never ask (the host has no one to ask there).
+    private func confirmRemoval(_ invocation: Invocation) throws(Diagnostic) {
+        guard settings.confirm, scriptDepth == 0, invocation.spec.path.first == "remove",
+            let reference = invocation.parameters.first, case .references(let kind, let keys) = reference.value,
+            let key = keys.first
+        else { return }
+        let label = catalog(for: kind)?.label(of: key, kind: kind).map { " '\($0)'" } ?? ""
+        let question =
+            settings.language.isKorean
+            ? "정말 삭제하시겠습니까? (\(kind.korean) \(key.short)\(label)) [y/N] "
+            : "remove \(kind.singular) \(key.short)\(label)? [y/N] "
+        guard let answer = host.confirm(question) else { return }
+        if !answer { throw .notConfirmed(invocation.spec.name, at: invocation.call.range) }
     }
 
     func value(toBind outcome: Outcome, _ binding: Binding) throws(Diagnostic) -> VariableValue {

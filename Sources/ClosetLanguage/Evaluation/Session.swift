@@ -31,6 +31,8 @@ public final class Session {
         public var color = false
         /// What people read output in (`.lang ko|en`).
         public var language = OutputLanguage.en
+        /// `remove` typed at the prompt asks first, as the apps do (`.confirm off`).
+        public var confirm = true
         /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
         /// writing an archive to /dev/null. Diagnostics are still printed.
         public var discardResults = false

@@ -38,6 +38,10 @@ public protocol SessionHost: AnyObject {
     /// left out at the prompt); nil when there is no person at a terminal to ask, or they
     /// cancelled.
     func readSecret(prompt: String) -> String?
+    /// A yes-or-no question to the person at the prompt (`remove story 3 '우리 콩이'? [y/N] `):
+    /// true for yes, false for anything else; nil when there is no person at a terminal to
+    /// ask (pipes, `-c`, scripts), and the statement goes ahead as written.
+    func confirm(_ question: String) -> Bool?
 }
 
 extension SessionHost {
@@ -57,6 +61,7 @@ extension SessionHost {
         throw Diagnostic.cannotOpenStore(location, because: "this host opens no stores")
     }
     public func readSecret(prompt: String) -> String? { nil }
+    public func confirm(_ question: String) -> Bool? { nil }
 }
 
 public enum OutputChannel: Sendable {

@@ -5,7 +5,8 @@ import ClosetCore
 enum ShellCommands {
     static let all: [DotCommandSpec] = [
         HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, LangCommand.spec, EchoCommand.spec, BailCommand.spec,
-        TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, WidthCommand.spec, ShowCommand.spec,
+        TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, ConfirmCommand.spec, WidthCommand.spec,
+        ShowCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
         DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,
         StoreCommand.spec,

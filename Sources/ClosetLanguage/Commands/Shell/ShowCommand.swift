@@ -17,6 +17,7 @@ enum ShowCommand {
                 ("bail", onOff(settings.bail)),
                 ("timer", onOff(settings.timer)),
                 ("pager", onOff(settings.pager)),
+                ("confirm", onOff(settings.confirm)),
                 ("width", settings.table.maxWidth.map(String.init) ?? "auto"),
                 ("output", settings.output ?? "stdout"),
                 ("user", session.user),

@@ -40,6 +40,10 @@ public final class Invocation {
         return .missingKey(spec, command: self.spec.name, at: call.range)
     }
 
+    /// What the app says once this succeeds (`.localized("", korean: "등록 완료")`: nothing in
+    /// English, the app's words under `.lang ko`), printed under the result for people.
+    public func notify(_ text: FieldValue) { session.notice = text }
+
     public func argument(_ key: String) -> BoundArgument? { arguments.last { $0.key == key } }
 
     /// A secret key's value; when it was left out and a person is at the terminal, asked for

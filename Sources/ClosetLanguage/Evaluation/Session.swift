@@ -73,6 +73,9 @@ public final class Session {
     public internal(set) var quitRequested = false
     /// Set by `.exit <code>`: the process's exit status.
     public internal(set) var exitCode: Int32?
+    /// What the app says after a statement succeeds (등록 완료), printed under its result for
+    /// people in the session's language; set by the command, cleared before each statement.
+    var notice: FieldValue?
     /// Rows the last statement changed (`.changes`).
     public internal(set) var lastChanges = 0
     /// `.once <file>`: the next statement's results go there.
@@ -240,10 +243,12 @@ public final class Session {
         let remoteWritesBefore = network.remoteWrites
         while true {
             do {
+                notice = nil
                 let outcome = try evaluate(statement)
                 switch store.takeWriteProblem() {
                 case nil:
                     print(outcome)
+                    printNotice()
                 case .conflict where network.remoteWrites != remoteWritesBefore:
                     // Running it again would repeat what a server already did.
                     throw StoreWriteFailure(

@@ -56,6 +56,13 @@ extension Session {
         }
     }
 
+    /// The app's success text, for people only: JSON, csv and line stay data.
+    func printNotice() {
+        guard let notice, settings.format.isForPeople, !settings.discardResults else { return }
+        let text = RecordGrid.cell(notice, forPeople: true, korean: settings.language.isKorean)
+        if !text.isEmpty { writeOutput(TerminalText.visible(text) + "\n") }
+    }
+
     func echo(_ source: StatementSource) {
         guard settings.echo else { return }
         var text = ""

@@ -53,7 +53,13 @@ enum MarketRecords {
 
     static let picture = EntitySchema<Picture>(
         singular: "picture", plural: "pictures", korean: "사진", indefinite: "a picture", keyStyle: .opaque,
-        fields: [.field("number", label: "#") { .integer($0.number) }, .field("name") { .text($0.name) }],
+        fields: [
+            // Under `.lang ko` a picture is named as the apps name one (1번째 사진).
+            .field("number", label: "#", shown: { .localized(String($0.number), korean: "\($0.number)번째 사진") }) {
+                .integer($0.number)
+            },
+            .field("name") { .text($0.name) },
+        ],
         listing: ["number", "name"])
 
     static func record(_ item: Item) -> Record { product.record(item) }

@@ -41,6 +41,7 @@ enum AddProduct {
                 return Market.outcome(try state.embedded.restore(product, images: form.images ?? []))
             }
             let item = try state.market().create(form, password: try ProductForm.password(invocation))
+            invocation.notify(.localized("", korean: "등록 완료: 아이템 등록에 성공하였습니다"))
             return Market.outcome(item)
         })
 }

@@ -46,6 +46,8 @@ enum EditProduct {
                     discount, price: price,
                     at: invocation.argument("discounted")?.range ?? invocation.argument("price")?.range)
             }
-            return Market.outcome(try state.market().update(id: id, form, password: password))
+            let item = try state.market().update(id: id, form, password: password)
+            invocation.notify(.localized("", korean: "수정 완료: 아이템 수정에 성공하였습니다"))
+            return Market.outcome(item)
         })
 }

@@ -15,6 +15,7 @@ enum UnsavePhoto {
             guard state.repository.delete(id: id) != nil else {
                 throw Diagnostic.notSaved(id, at: invocation.parameters.first?.range)
             }
+            invocation.notify(.localized("", korean: "삭제 되었습니다"))
             return .removed(Photos.saved, .opaque(id))
         })
 }

@@ -78,23 +78,38 @@ let package = Package(
                 "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
+        // Each test target names every module it imports: SwiftPM rebuilds a target when a module
+        // it names changes, not one it reaches only through another (stale tests failed to link).
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
-        .testTarget(name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetStore", "TestSupport"]),
+        .testTarget(
+            name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetCore", "ClosetStore", "TestSupport"]),
         .testTarget(
             name: "BoxOfficePackTests",
             dependencies: ["BoxOfficePack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(
             name: "AdoptionPackTests",
-            dependencies: ["AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),
+            dependencies: [
+                "AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetShell", "TestSupport",
+            ]),
         .testTarget(
             name: "MarketPackTests",
             dependencies: ["MarketPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),
         .testTarget(
             name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
-        .testTarget(name: "ClosetStoreTests", dependencies: ["ClosetStore", "WardrobePack", "TestSupport"]),
         .testTarget(
-            name: "ClosetLanguageTests", dependencies: ["ClosetLanguage", "ClosetStore", "ClosetShell", "TestSupport"]),
-        .testTarget(name: "ClosetShellTests", dependencies: ["ClosetShell", "TestSupport"]),
+            name: "ClosetStoreTests", dependencies: ["ClosetCore", "ClosetStore", "WardrobePack", "TestSupport"]),
+        .testTarget(
+            name: "ClosetLanguageTests",
+            dependencies: [
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetStore", "ClosetShell", "WardrobePack",
+                "TestSupport",
+            ]),
+        .testTarget(
+            name: "ClosetShellTests",
+            dependencies: [
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetShell", "ClosetStore",
+                "WardrobePack", "TestSupport",
+            ]),
     ]
 )

@@ -70,3 +70,35 @@ import Testing
         }
     }
 }
+
+/// Issue 23, item 3: every paged listing takes `limit=` and `next` continues it; a listing
+/// that does not page names itself when `next` is asked of it.
+@Suite struct PagingRuleTests {
+    @Test func everyPagedListingTakesLimit() {
+        let commands = InstalledPacks.registry.packs.flatMap { InstalledPacks.registry.commands(of: $0) }
+        let paged = commands.filter(\.pages).map(\.name)
+        #expect(Set(paged) == ["list photos", "list products", "list dogs", "list stories"])
+        for spec in commands where spec.pages {
+            #expect(spec.keys.contains { $0.name == "limit" }, "\(spec.name)")
+        }
+        // Only listings page: nothing else declares it.
+        #expect(commands.filter(\.pages).allSatisfy { ["list", "search"].contains($0.path[0]) })
+    }
+
+    @Test func aPageIsShownAFewRowsAtATimeAndNextNamesAListingThatDoesNotPage() throws {
+        let harness = Harness(format: .json)
+        harness.host.binaryFiles["p.png"] = SampleImages.png(width: 2, height: 2)
+        for n in 1...5 {
+            #expect(
+                harness.run(
+                    "add product title=p\(n) price=\(n) currency=KRW stock=1 description=d image=p.png password=p"))
+        }
+        let first = harness.output("list products limit=2")
+        #expect(first.hasPrefix("[{\"id\":5,") && first.contains("{\"id\":4,") && !first.contains("{\"id\":3,"))
+        #expect(harness.output("next").hasPrefix("[{\"id\":3,"))
+        #expect(harness.output("next").hasPrefix("[{\"id\":1,"))
+        #expect(harness.error("next").contains("no more products"))
+        #expect(harness.run("list clothes"))
+        #expect(harness.error("next").contains("'list clothes' has no next page"))
+    }
+}

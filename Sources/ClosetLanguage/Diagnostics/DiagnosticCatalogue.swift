@@ -281,6 +281,10 @@ extension Diagnostic {
         Diagnostic("confirm.declined", "'\(command)' was not confirmed: nothing was removed", at: range)
     }
 
+    static func limitFromOne(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("next.limit", "limit= shows at least 1 row at a time", at: range)
+    }
+
     static func noNextPage(_ command: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "next.not-paged",

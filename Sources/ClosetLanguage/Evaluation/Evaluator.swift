@@ -32,7 +32,10 @@ extension Session {
         let (spec, words) = try registry.resolve(call.words)
         let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
         try confirmRemoval(invocation)
-        let outcome: Outcome
+        if spec.windowsPages, invocation.count("limit") == 0 {
+            throw Diagnostic.limitFromOne(at: invocation.argument("limit")?.range)
+        }
+        var outcome: Outcome
         do {
             outcome = try spec.run(invocation)
         } catch let error as Diagnostic {
@@ -44,6 +47,9 @@ extension Session {
             throw Diagnostic.appMessage(error.message, at: call.range)
         } catch let error as StoreError {
             throw Diagnostic.storeFailed(error, at: call.range)
+        }
+        if spec.windowsPages, let limit = invocation.count("limit"), case .entities(let entities) = outcome {
+            outcome = .entities(PageWindow.window(entities, limit: limit))
         }
         switch outcome {
         case .entities(let entities) where entities.isListing:

@@ -17,12 +17,21 @@ public struct CommandSpec: Sendable {
     /// Keys of which at least one must be given (`cache limit`: count=, bytes= or both); the
     /// binder refuses a statement without any.
     public var needsOneOf: [String]
+    /// Its listing comes a page at a time and `next` continues it. Every paged listing takes
+    /// `limit=`: a command without a `limit` key of its own gets the engine's, which shows at
+    /// most that many rows at a time from the pages the command fetches.
+    public var pages: Bool
+    /// Whether `limit=` is the engine's window over the command's pages.
+    public var windowsPages: Bool { pages && keys.contains { $0 == Self.pageLimit } }
+
+    /// The engine's `limit=` for a paged listing that has none of its own.
+    public static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
     public var run: @Sendable (Invocation) throws -> Outcome
 
     public init(
         path: [String], aliases: [[String]] = [], summary: String, parameters: [ParameterSpec] = [],
         keys: [KeySpec] = [], notes: [String] = [], examples: [String], keysRepeat: Bool = false,
-        needsOneOf: [String] = [], run: @escaping @Sendable (Invocation) throws -> Outcome
+        needsOneOf: [String] = [], pages: Bool = false, run: @escaping @Sendable (Invocation) throws -> Outcome
     ) {
         self.path = path
         self.aliases = aliases
@@ -33,6 +42,8 @@ public struct CommandSpec: Sendable {
         self.examples = examples
         self.keysRepeat = keysRepeat
         self.needsOneOf = needsOneOf
+        self.pages = pages
+        if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { self.keys.append(Self.pageLimit) }
         self.run = run
     }
 

@@ -19,7 +19,9 @@ enum ListDogs {
         ],
         examples: [
             "list dogs", "list dogs region=서울 kind=dog state=protect", "list 유기견 from=2024-05-01 to=2024-05-31",
+            "list dogs limit=3",
         ],
+        pages: true,
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             var query = AnimalAPI.Query()

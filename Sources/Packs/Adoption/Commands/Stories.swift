@@ -93,6 +93,7 @@ enum Stories {
             KeySpec("after", .text, "the cursor a page ended with"),
         ],
         examples: ["list stories", "list stories limit=5", "list 스토리 after=c3.1a2b3c"],
+        pages: true,
         run: { invocation in
             let state = try state(invocation)
             let limit = invocation.count("limit") ?? 10

@@ -9,7 +9,8 @@ enum ListProducts {
         path: ["list", "products"],
         summary: "list products, 20 a page, newest first (next continues)",
         keys: [KeySpec("page", .count, "start at this page (default 1)")],
-        examples: ["list products", "list products page=2", "list 상품"],
+        examples: ["list products", "list products page=2", "list 상품 limit=5"],
+        pages: true,
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let page = invocation.count("page") ?? 1

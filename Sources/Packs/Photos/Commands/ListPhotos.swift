@@ -13,7 +13,8 @@ enum ListPhotos {
             "Each row: the photo's size, its display height in the app's 150-point column, its masonry column",
             "(each photo goes to the shorter one) and ★ when it is saved (checked against the store each time).",
         ],
-        examples: ["list photos", "list photos page=3"],
+        examples: ["list photos", "list photos page=3", "list photos limit=5"],
+        pages: true,
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             let page = invocation.count("page") ?? 1

@@ -1,0 +1,39 @@
+import ClosetCore
+
+/// `limit=N` on a paged listing whose command has no limit of its own: the rows it fetched
+/// are shown N at a time, and `next` shows the following N (from the page in hand, then from
+/// the pages after it), numbered on as any page is. The pack fetches what it always fetches.
+enum PageWindow {
+    static func window(_ entities: Entities, limit: Int) -> Entities {
+        guard let page = entities.page else { return entities }
+        let limit = max(1, limit)
+        var shown = entities
+        guard entities.keys.count > limit else {
+            // All of this page fits; the pages after it are windowed in turn.
+            shown.page = Page(firstRow: page.firstRow, next: page.next.map { next in windowed(next, limit: limit) })
+            return shown
+        }
+        let all = entities.records
+        shown.keys = Array(entities.keys.prefix(limit))
+        shown.records = { Array(all().prefix(limit)) }
+        var rest = entities
+        rest.keys = Array(entities.keys.dropFirst(limit))
+        rest.records = { Array(all().dropFirst(limit)) }
+        rest.page = Page(firstRow: page.firstRow + limit, next: page.next)
+        rest.caption = nil
+        let remainder = rest
+        shown.page = Page(firstRow: page.firstRow, next: { _ in .entities(window(remainder, limit: limit)) })
+        return shown
+    }
+
+    /// A page fetcher whose pages are windowed too.
+    private static func windowed(
+        _ next: @escaping @Sendable (Invocation) throws -> Outcome, limit: Int
+    ) -> @Sendable (Invocation) throws -> Outcome {
+        { invocation in
+            let outcome = try next(invocation)
+            guard case .entities(let entities) = outcome, entities.isListing else { return outcome }
+            return .entities(window(entities, limit: limit))
+        }
+    }
+}

@@ -102,3 +102,54 @@ import Testing
         #expect(harness.error("next").contains("'list clothes' has no next page"))
     }
 }
+
+/// Issue 23, item 4: `count` for every listable entity, `export` for every stored one.
+@Suite struct EveryEntityVerbTests {
+    @Test func everyListingHasACountAndEveryStoredEntityAnExport() throws {
+        let commands = InstalledPacks.registry.packs.flatMap { InstalledPacks.registry.commands(of: $0) }
+        let listed = commands.filter { ["list", "search"].contains($0.path[0]) && $0.path.count == 2 }.map {
+            $0.path[1]
+        }
+        #expect(listed.count >= 11)
+        for object in listed {
+            #expect(commands.contains { $0.path == ["count", object] }, "count \(object)")
+        }
+        var configuration = SessionFactory.Configuration.golden
+        configuration.settings.echo = false
+        let session = try SessionFactory.makeSession(
+            store: SessionFactory.memoryStore(), host: RecordingHost(), configuration)
+        let stored = session.entityCounts.map(\.0)
+        #expect(stored.count >= 7)
+        for kind in stored {
+            #expect(commands.contains { $0.path == ["export", kind.plural] }, "export \(kind.plural)")
+        }
+    }
+
+    @Test func theExportsWriteWhatTheListingsShow() throws {
+        let harness = Harness(format: .json)
+        harness.host.binaryFiles["p.png"] = SampleImages.png(width: 2, height: 2)
+        for line in [
+            ".user 민지", #"add story title="우리 콩이" content="입양 1년""#, ".user 준호",
+            #"add comment story=1 text="축하해요!""#, "donate amount=5000",
+            "add product title=x price=10 currency=KRW stock=1 description=d image=p.png password=p",
+            "add saved id=ph01iclqgak url=https://images.unsplash.com/photo-1 image=p.png memo=바다",
+            "export stories to=s.json", "export comments to=c.csv", "export donations to=d.json",
+            "export products to=p.csv", "export saved to=v.json",
+        ] {
+            #expect(harness.run(line), "\(line): \(harness.host.standardError)")
+        }
+        let files = harness.host.files
+        let stories =
+            try JSONSerialization.jsonObject(with: Data(try #require(files["s.json"]).utf8)) as? [[String: Any]]
+        #expect(stories?.first?["title"] as? String == "우리 콩이")
+        #expect((stories?.first?["comments"] as? [Any])?.count == 1)
+        #expect(files["c.csv"]?.hasPrefix("id,story,author,text,createdAt\r\n1,1,준호,축하해요!,") == true)
+        #expect(files["d.json"]?.contains("\"amount\":5000") == true)
+        #expect(
+            files["p.csv"]?.hasPrefix(
+                "id,title,description,price,currency,stock,discountedPrice,images,registeredAt\r\n1,x,d,10,KRW,1,,")
+                == true)
+        #expect(files["p.csv"]?.contains("hash") == false)
+        #expect(files["v.json"]?.contains("\"memo\":\"바다\"") == true)
+    }
+}

@@ -81,7 +81,10 @@ public enum UnsplashFixture {
                 }
                 let start = max(0, (page - 1) * perPage)
                 let slice = start < photos.count ? Array(photos[start..<min(photos.count, start + perPage)]) : []
-                return .json("[" + slice.map { json($0, imageBase: images) }.joined(separator: ",") + "]")
+                // As Unsplash does: how many photos there are in all.
+                return .respond(
+                    status: 200, headers: ["Content-Type": "application/json", "X-Total": "\(photos.count)"],
+                    body: Data(("[" + slice.map { json($0, imageBase: images) }.joined(separator: ",") + "]").utf8))
             }
             if request.path.hasPrefix("/photos/") {
                 let id = String(request.path.dropFirst("/photos/".count))

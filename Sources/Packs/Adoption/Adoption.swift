@@ -15,9 +15,11 @@ public enum Adoption {
             AnyTableSchema(DonationTable.schema), AnyTableSchema(CommunitySequenceTable.schema),
         ],
         commands: [
-            ListDogs.spec, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like, Stories.unlike,
+            ListDogs.spec, Counts.dogs, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like,
+            Stories.unlike,
             Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
-            Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear,
+            Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear, Counts.stories, Counts.comments,
+            Counts.donations, Exports.stories, Exports.comments, Exports.donations,
         ],
         makeState: { try AdoptionState($0) })
 

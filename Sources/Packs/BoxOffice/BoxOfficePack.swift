@@ -10,8 +10,8 @@ public enum BoxOfficePack {
         vocabularies: [],
         entityKinds: [ranking, movie, poster],
         commands: [
-            ListBoxOffice.spec, ShowMovie.spec, SearchPosters.spec, ShowPoster.spec, CacheStatsPosters.spec,
-            CacheClearPosters.spec,
+            ListBoxOffice.spec, Counts.ranking, ShowMovie.spec, SearchPosters.spec, Counts.posters, ShowPoster.spec,
+            CacheStatsPosters.spec, CacheClearPosters.spec,
         ],
         makeState: { try BoxOfficeState($0) })
 

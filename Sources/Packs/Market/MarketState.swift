@@ -48,12 +48,19 @@ public final class MarketState: PackState {
     func count() throws -> Int {
         let market = try market()
         if let count = market.count { return count }
-        var total = 0
+        return try allItems().count
+    }
+
+    /// Every product, newest first, page by page (as the list screen would load them all);
+    /// the list screen's own paging is not moved.
+    func allItems() throws -> [Item] {
+        let market = try market()
+        var items: [Item] = []
         var page = 1
         while true {
             let list = try market.items(page: page)
-            total += list.items.count
-            if list.items.count < EmbeddedMarket.pageSize { return total }
+            items += list.items
+            if list.items.count < EmbeddedMarket.pageSize { return items }
             page += 1
         }
     }

@@ -11,8 +11,9 @@ public enum Photos {
         entityKinds: [photo, saved],
         tables: [AnyTableSchema(SavedPhotoTable.schema)],
         commands: [
-            ListPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec, ShowSaved.spec,
-            EditSaved.spec, RemoveSaved.spec, AddSaved.spec,
+            ListPhotos.spec, CountPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec,
+            ShowSaved.spec,
+            EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec,
         ],
         makeState: { try PhotosState($0) })
 

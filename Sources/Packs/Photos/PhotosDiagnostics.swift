@@ -15,6 +15,11 @@ extension Diagnostic {
         Diagnostic("photos.not-a-picture", "the picture at \(url) is not a PNG or JPEG: \(problem)", at: range)
     }
 
+    static func feedHasNoTotal(at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "photos.no-total", "the feed did not say how many photos it has (no X-Total from Unsplash)", at: range)
+    }
+
     static func pageFromOne(at range: SourceRange) -> Diagnostic {
         Diagnostic("photos.page", "page numbers start at 1", at: range)
     }

@@ -6,17 +6,33 @@ import Foundation
 /// the filters mapped to the API's `upr_cd`, `upkind`, `state`, `bgnde`, `endde`; `next`
 /// continues.
 enum ListDogs {
+    /// The API's filters, shared with `count dogs`.
+    static let filterKeys = [
+        KeySpec("region", .vocabulary(Region.info, many: false), "the 시도 where they were found (서울, 경기, ...)"),
+        KeySpec("kind", .vocabulary(AnimalKind.info, many: false), "dog (개), cat (고양이) or other (기타)"),
+        KeySpec("state", .vocabulary(ShelterState.info, many: false), "notice (공고중) or protect (보호중)"),
+        KeySpec("from", .date, "found on or after this day"),
+        KeySpec("to", .date, "found on or before this day"),
+    ]
+
+    /// The query the filters ask for (page 1).
+    static func query(_ invocation: Invocation) throws(Diagnostic) -> AnimalAPI.Query {
+        var query = AnimalAPI.Query()
+        query.region = invocation.value(Region.self, "region")
+        query.kind = invocation.value(AnimalKind.self, "kind")
+        query.state = invocation.value(ShelterState.self, "state")
+        query.from = invocation.date("from").map(day)
+        query.to = invocation.date("to").map(day)
+        if let from = query.from, let to = query.to, from > to {
+            throw Diagnostic.datesOutOfOrder(at: invocation.argument("to")?.range)
+        }
+        return query
+    }
+
     static let spec = CommandSpec(
         path: ["list", "dogs"],
         summary: "list shelter animals from the animal-protection API, 10 a page (next continues)",
-        keys: [
-            KeySpec("region", .vocabulary(Region.info, many: false), "the 시도 where they were found (서울, 경기, ...)"),
-            KeySpec("kind", .vocabulary(AnimalKind.info, many: false), "dog (개), cat (고양이) or other (기타)"),
-            KeySpec("state", .vocabulary(ShelterState.info, many: false), "notice (공고중) or protect (보호중)"),
-            KeySpec("from", .date, "found on or after this day"),
-            KeySpec("to", .date, "found on or before this day"),
-            KeySpec("page", .count, "start at this page (default 1)"),
-        ],
+        keys: filterKeys + [KeySpec("page", .count, "start at this page (default 1)")],
         examples: [
             "list dogs", "list dogs region=서울 kind=dog state=protect", "list 유기견 from=2024-05-01 to=2024-05-31",
             "list dogs limit=3",
@@ -24,15 +40,7 @@ enum ListDogs {
         pages: true,
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            var query = AnimalAPI.Query()
-            query.region = invocation.value(Region.self, "region")
-            query.kind = invocation.value(AnimalKind.self, "kind")
-            query.state = invocation.value(ShelterState.self, "state")
-            query.from = invocation.date("from").map(day)
-            query.to = invocation.date("to").map(day)
-            if let from = query.from, let to = query.to, from > to {
-                throw Diagnostic.datesOutOfOrder(at: invocation.argument("to")?.range)
-            }
+            var query = try query(invocation)
             query.page = invocation.count("page") ?? 1
             guard query.page >= 1 else { throw Diagnostic.dogsPageFromOne(at: invocation.argument("page")?.range) }
             let page = try state.fetch(query)

@@ -13,22 +13,25 @@ enum ListBoxOffice {
         examples: ["list boxoffice", "list boxoffice date=2012-01-01", "list 박스오피스 date=2024-03-01"],
         run: { invocation in
             let state = try invocation.state(BoxOfficeState.self)
-            let last = BoxOfficeCalendar.yesterday(now: state.now())
-            var day: String?
-            if let date = invocation.date("date") {
-                let asked = String(Timestamp.format(date).prefix(10))
-                // Compared one side at a time: with the clock set before the first day, there is no range.
-                guard asked >= BoxOfficeCalendar.firstDay, asked <= last else {
-                    throw Diagnostic.dateOutOfRange(asked, last: last, at: invocation.argument("date")?.range)
-                }
-                day = asked
-            }
+            let day = try day(invocation, state)
             let items = try state.daily(day)
             // The screen's title is the day it lists (the app's navigation title).
-            let shown = day ?? last
+            let shown = day ?? BoxOfficeCalendar.yesterday(now: state.now())
             return .listing(
                 BoxOfficePack.ranking, items.map { .opaque($0.movieCode) },
                 caption: .localized("box office of \(shown)", korean: "\(shown) 박스오피스")
             ) { items.map(BoxOfficeRecords.record) }
         })
+
+    /// The day `date=` asks for, checked against the app's calendar; nil for yesterday.
+    static func day(_ invocation: Invocation, _ state: BoxOfficeState) throws(Diagnostic) -> String? {
+        guard let date = invocation.date("date") else { return nil }
+        let last = BoxOfficeCalendar.yesterday(now: state.now())
+        let asked = String(Timestamp.format(date).prefix(10))
+        // Compared one side at a time: with the clock set before the first day, there is no range.
+        guard asked >= BoxOfficeCalendar.firstDay, asked <= last else {
+            throw Diagnostic.dateOutOfRange(asked, last: last, at: invocation.argument("date")?.range)
+        }
+        return asked
+    }
 }

@@ -19,6 +19,17 @@ enum UnsplashAPI {
             ])
     }
 
+    /// How many photos the feed has in all: Unsplash's `X-Total` on the first page (the same
+    /// request as `list photos`); nil when the server does not say.
+    static func total(network: Network) throws(NetworkError) -> Int? {
+        let request = try request(
+            path: "/photos", query: [QueryItem("page", "1"), QueryItem("per_page", "\(perPage)")], network: network)
+        let response = try network.successful(request, detail: errorDetail)
+        return response.header("X-Total").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap {
+            $0 >= 0 ? $0 : nil
+        }
+    }
+
     /// GET /photos?page=N&per_page=15.
     static func page(_ page: Int, network: Network) throws(NetworkError) -> [PictureData] {
         let request = try request(

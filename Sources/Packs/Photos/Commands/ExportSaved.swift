@@ -1,0 +1,22 @@
+import ClosetCore
+import ClosetLanguage
+
+/// `export saved to=<file>`: the saved photos (memo, URL, picture facts) to JSON or CSV.
+/// Pictures are not carried; `.dump --images` moves them.
+enum ExportSaved {
+    static let spec = CommandSpec(
+        path: ["export", "saved"],
+        summary: "write the saved photos to a .json or .csv file",
+        keys: [TransferFiles.toKey],
+        examples: ["export saved to=saved.json"],
+        run: { invocation in
+            let state = try invocation.state(PhotosState.self)
+            state.saved.list()
+            let photos = state.saved.imageList
+            let outcome = Outcome.listing(Photos.saved, photos.map { .opaque($0.id) }) {
+                photos.map(PhotosRecords.record)
+            }
+            guard case .entities(let entities) = outcome else { return outcome }
+            return try TransferFiles.export(entities, invocation)
+        })
+}

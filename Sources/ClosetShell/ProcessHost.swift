@@ -178,7 +178,7 @@ final class ProcessHost: FileBackedHost {
 /// A host whose `.read`, pictures, exports and imports are files on disk, relative paths
 /// resolved against `baseDirectory` (the working directory when nil).
 protocol FileBackedHost: SessionHost {
-    var baseDirectory: String? { get }
+    var baseDirectory: String? { get set }
 }
 
 extension FileBackedHost {
@@ -188,6 +188,13 @@ extension FileBackedHost {
 
     func readFile(at path: String, limit: Int) throws -> [UInt8] {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
+    }
+
+    func readingScript<T>(at path: String, _ body: () throws -> T) rethrows -> T {
+        let before = baseDirectory
+        defer { baseDirectory = before }
+        baseDirectory = FilePath.parent(of: ScriptFile.resolve(path, relativeTo: baseDirectory))
+        return try body()
     }
 
     func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {

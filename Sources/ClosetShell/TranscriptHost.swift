@@ -9,7 +9,7 @@ final class TranscriptHost: FileBackedHost {
     private(set) var lineOwners: [StatementLocation?] = []
     weak var session: Session?
     /// The golden file's folder; `.cd` moves it, never the process's own.
-    private(set) var baseDirectory: String?
+    var baseDirectory: String?
     private let root: String
 
     init(baseDirectory: String) {

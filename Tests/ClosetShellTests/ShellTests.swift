@@ -324,6 +324,24 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try run(["--store", ":memory:", "-c", ".exit 300"]).status == 1)
     }
 
+    /// Issue 25, item 1: paths inside a file `.read` reads are that file's own, from `-c`, piped
+    /// standard input and the prompt alike (from the repository root, the market example keeps
+    /// all of its products and pictures).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func readTakesPathsInTheFileFromItsFolder() throws {
+        let fromRoot = try run(
+            ["--store", ":memory:", "--format", "json", "-c", ".read Examples/market.closet", "-c", "count products"],
+            stdinBytes: [], in: repositoryRoot)
+        #expect(fromRoot.status == 1, "its one failing statement is the wrong password, on purpose")
+        #expect(fromRoot.out.hasSuffix("{\"count\":4}\n"), "\(fromRoot.err)")
+        #expect(!fromRoot.err.contains("cannot read"), "\(fromRoot.err)")
+        let piped = try run(
+            ["--store", ":memory:", "--format", "json"],
+            stdinBytes: Array(".read Examples/market.closet\ncount products\n".utf8),
+            in: repositoryRoot)
+        #expect(piped.out.hasSuffix("{\"count\":4}\n") && !piped.err.contains("cannot read"), "\(piped.err)")
+    }
+
     /// The rc file runs first, then `--init`, then each `-c` in order; `--no-rc` skips it.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func rcFileInitAndSeveralStatements() throws {

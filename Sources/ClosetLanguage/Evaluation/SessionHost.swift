@@ -42,6 +42,10 @@ public protocol SessionHost: AnyObject {
     /// true for yes, false for anything else; nil when there is no person at a terminal to
     /// ask (pipes, `-c`, scripts), and the statement goes ahead as written.
     func confirm(_ question: String) -> Bool?
+    /// Runs a script `.read` named with relative paths inside it taken from the script's own
+    /// folder (as psql's `\ir`), nested too; the folder relative paths came from before is
+    /// restored after.
+    func readingScript<T>(at path: String, _ body: () throws -> T) rethrows -> T
 }
 
 extension SessionHost {
@@ -62,6 +66,7 @@ extension SessionHost {
     }
     public func readSecret(prompt: String) -> String? { nil }
     public func confirm(_ question: String) -> Bool? { nil }
+    public func readingScript<T>(at path: String, _ body: () throws -> T) rethrows -> T { try body() }
 }
 
 public enum OutputChannel: Sendable {

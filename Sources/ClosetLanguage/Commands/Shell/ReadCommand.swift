@@ -1,7 +1,8 @@
 import ClosetCore
 
 /// `.read <file>`: run a script inside this session, as `run` does: one transaction for the
-/// file, failures reported and skipped, or the whole file undone under `.bail on`.
+/// file, failures reported and skipped, or the whole file undone under `.bail on`. Paths in
+/// the file are taken from the file's own folder, wherever it is read from.
 enum ReadCommand {
     static let spec = DotCommandSpec(
         name: ".read", summary: "run the statements of a .closet file", arguments: ["<file>"], takesPath: true,
@@ -26,7 +27,9 @@ enum ReadCommand {
             }
             session.readDepth += 1
             defer { session.readDepth -= 1 }
-            let result = session.runScript(script.text, name: script.displayName)
+            let result = session.host.readingScript(at: path.text) {
+                session.runScript(script.text, name: script.displayName)
+            }
             if result.stopped { throw AlreadyReported() }
             return .nothing
         })

@@ -56,8 +56,14 @@ public struct References {
         if !word.isQuoted, text.hasPrefix("$") {
             let name = String(text.dropFirst())
             guard let value = session.variables[name] else {
+                // `$c2` is never offered for `$c1`: a numbered series names different things
+                // (a dump's rows), and one that failed to bind is not its neighbour.
+                let numberless = { (name: String) in name.filter { !$0.isNumber } }
+                let candidates = session.variables.names.filter {
+                    numberless($0) != numberless(name) || !name.contains(where: \.isNumber)
+                }
                 throw Diagnostic.unknown(
-                    "variable", text, at: word.range, among: session.variables.names.map { "$" + $0 },
+                    "variable", text, at: word.range, among: candidates.map { "$" + $0 },
                     hint: session.variables.names.isEmpty ? "bind one with 'let \(text) = ...'" : nil)
             }
             return .variable(name, value)

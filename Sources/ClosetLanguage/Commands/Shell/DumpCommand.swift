@@ -46,7 +46,10 @@ public enum Dump {
         var writer = DumpWriter(imageFolder: imageFolder, namedAs: namedAs, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
+        // All or nothing: the first statement that fails stops the restore and keeps none of it.
+        writer.line(".bail on")
         for state in session.packStates { try state.dump(into: &writer) }
+        writer.line(".bail off")
         return writer.text
     }
 }

@@ -79,18 +79,21 @@ public enum ClosetCommand {
     }
 
     /// Before anything else: the rc file (unless `--no-rc`), then each `--init` statement.
-    /// Their failures are reported and count, as any statement's.
+    /// The rc file's problems are warnings (a person's settings file must not make every run
+    /// fail); `--init`'s failures count, as any statement's.
     static func runStartup(_ session: Session, host: ProcessHost, options: Options, environment: [String: String]) {
         if !options.noRC, let path = rcFile(environment) {
-            do {
-                let script = try ScriptFile.read(path, relativeTo: nil)
-                host.baseDirectory = FilePath.parent(of: path)
-                session.runScript(script.text, name: script.displayName)
-                host.baseDirectory = nil
-                _ = session.commit()
-            } catch {
-                session.fail(
-                    error as? Diagnostic ?? .cannotRead(path, because: "\(error)"), source: nil, origin: nil)
+            session.reportingWarnings {
+                do {
+                    let script = try ScriptFile.read(path, relativeTo: nil)
+                    host.baseDirectory = FilePath.parent(of: path)
+                    session.runScript(script.text, name: script.displayName)
+                    host.baseDirectory = nil
+                    _ = session.commit()
+                } catch {
+                    session.fail(
+                        error as? Diagnostic ?? .cannotRead(path, because: "\(error)"), source: nil, origin: nil)
+                }
             }
         }
         for statement in options.initStatements where !session.quitRequested {

@@ -356,6 +356,15 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(withRC.out == "rc ran\n\"init ran\"\n{\"count\":0}\n{\"count\":0}\n")
         let without = try run(["--no-rc"] + arguments, environment: environment)
         #expect(without.out == "init ran\ncount\n-----\n    0\ncount\n-----\n    0\n")
+
+        // Issue 25, item 5: a mistake in the rc file is a warning, said once; the run succeeds.
+        try ".mode markdown\nbogus\n".write(toFile: home + "/.closetrc", atomically: true, encoding: .utf8)
+        let mistaken = try run(["--store", ":memory:", "-c", "count clothes"], environment: environment)
+        #expect(mistaken.status == 0)
+        #expect(mistaken.out == "| count |\n|------:|\n|     0 |\n")
+        #expect(
+            mistaken.err == home
+                + "/.closetrc:2:1: warning: unknown command 'bogus'; '.help' lists the commands\nbogus\n^^^^^\n")
     }
 
     /// `~` is the home folder in every path a statement names (`.output`, `.cd`, `.read`).

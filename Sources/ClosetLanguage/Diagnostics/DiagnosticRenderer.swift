@@ -17,13 +17,15 @@ public enum DiagnosticRenderer {
 
     /// `mask` hides secrets in the echoed line (`SecretMask`); line and column still name the
     /// place in the statement as written, and the caret sits under the masked line.
+    /// `warning` labels it `warning:` (the rc file's problems, which stop nothing).
     public static func render(
         _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false,
-        mask: ((String) -> String)? = nil
+        mask: ((String) -> String)? = nil, warning: Bool = false
     ) -> String {
         let mask = mask ?? { $0 }
-        // Bold red "error:" on a terminal; the rest stays plain so it reads in any theme.
-        let label = color ? "\u{1B}[1;31merror:\u{1B}[0m" : "error:"
+        // Bold red "error:" (yellow "warning:") on a terminal; the rest stays plain.
+        let word = warning ? "warning:" : "error:"
+        let label = color ? (warning ? "\u{1B}[1;33m" : "\u{1B}[1;31m") + word + "\u{1B}[0m" : word
         // User input inside messages and the echoed line is made terminal-safe.
         var message = TerminalText.visible(diagnostic.message)
         if let suggestion = diagnostic.suggestion {

@@ -76,6 +76,20 @@ public final class Session {
     /// What the app says after a statement succeeds (등록 완료), printed under its result for
     /// people in the session's language; set by the command, cleared before each statement.
     var notice: FieldValue?
+    /// While the rc file runs: its problems are warnings, and do not count as failures.
+    private(set) var reportsWarnings = false
+
+    /// Runs `body` with every problem reported as a warning that counts as no failure (the rc
+    /// file: a person's settings must not make every run fail).
+    public func reportingWarnings(_ body: () -> Void) {
+        let failures = failureCount
+        reportsWarnings = true
+        defer {
+            reportsWarnings = false
+            failureCount = failures
+        }
+        body()
+    }
     /// Rows the last statement changed (`.changes`).
     public internal(set) var lastChanges = 0
     /// `.once <file>`: the next statement's results go there.

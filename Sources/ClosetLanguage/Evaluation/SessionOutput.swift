@@ -86,7 +86,8 @@ extension Session {
         let registry = registry
         writeOutput(
             DiagnosticRenderer.render(
-                diagnostic, source: source, origin: origin, color: settings.color, mask: { registry.masked($0) }),
+                diagnostic, source: source, origin: origin, color: settings.color, mask: { registry.masked($0) },
+                warning: reportsWarnings),
             to: .standardError)
     }
 

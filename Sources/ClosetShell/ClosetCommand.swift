@@ -240,6 +240,10 @@ public enum ClosetCommand {
             if let code = session.exitCode { exitCode(code) }
         }
 
+        if case .dump = options.action {
+        } else {
+            Interactive.fitToTerminal(session, environment: environment)
+        }
         runStartup(session, host: host, options: options, environment: environment)
         switch options.action {
         case .statements(let texts):

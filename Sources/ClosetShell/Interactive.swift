@@ -10,13 +10,27 @@ import Foundation
 /// Chooses how standard input is read: libedit with history, completion, colour and box
 /// tables on a terminal; a plain reader otherwise (no prompt, no banner, no history).
 enum Interactive {
+    /// Colour on a terminal unless `NO_COLOR` is set or `TERM=dumb`.
+    static func colorAllowed(_ environment: [String: String]) -> Bool {
+        isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    /// Output going to a terminal is fitted as at the prompt, whatever reads statements
+    /// (`-c`, `run`, piped input; psql does this for any tty): its width, box tables, colour.
+    static func fitToTerminal(_ session: Session, environment: [String: String]) {
+        guard isatty(STDOUT_FILENO) == 1 else { return }
+        let width = LibEditLineEditor.terminalColumns
+        session.settings.terminalWidth = width
+        session.settings.table.maxWidth = session.settings.fixedWidth ?? width
+        session.settings.table.boxDrawing = true
+        session.settings.color = colorAllowed(environment)
+    }
+
     /// Returns whether the session was at a terminal.
     @discardableResult
     static func run(_ session: Session, host: ProcessHost, environment: [String: String]) -> Bool {
         let isTerminal = isatty(STDIN_FILENO) == 1
-        let color =
-            isTerminal && isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil
-            && environment["TERM"] != "dumb"
+        let color = isTerminal && colorAllowed(environment)
         let write: (String) -> Void = {
             host.write($0, to: .standardOutput)
             host.flush()

@@ -12,6 +12,9 @@ class Terminal:
     def __init__(self, args, env, columns=None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
+            # The size is set before the program starts, so one that asks at once (-c) sees it.
+            if columns:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
             os.execve(CLOSET, [CLOSET] + args, env)
         if columns:
             fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
@@ -436,6 +439,21 @@ def wide_character_checks():
     term.close()
 
 
+def outside_prompt_checks():
+    """Issue 25 (3): output going to a terminal is fitted as at the prompt, from -c and run too."""
+    long = "a long long description of a very warm navy wool knit sweater for cold days"
+    term = Terminal(["--store", ":memory:", "-c", f'add clothes category=top season=fall description="{long}"',
+                     "-c", "list clothes"], env, columns=40)
+    text = strip(term.expect(r"\(1 row\)"))
+    term.close()
+
+    def fitted():
+        lines = [line for line in text.splitlines() if line.strip()]
+        assert all(len(line) <= 40 for line in lines), text
+        assert re.search(r"^description +a long long", text, re.M), text
+    check("-c at a 40-column terminal gets output fitted as at the prompt (never wrapped mid-row)", fitted)
+
+
 def output_checks():
     """Issue 10 (18): a pager for output taller than the terminal; Ctrl-C stops a long listing."""
     paged_env = dict(env, PAGER="sed s/^/PAGED:/")
@@ -623,6 +641,7 @@ password_checks()
 vi_mode_checks()
 job_control_checks()
 output_checks()
+outside_prompt_checks()
 wide_character_checks()
 width_checks()
 search_checks()

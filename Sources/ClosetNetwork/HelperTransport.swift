@@ -65,6 +65,10 @@ public final class HelperTransport: Transport {
             throw .timedOut(url: prepared.displayURL, seconds: prepared.timeoutSeconds)
         } catch {
             let status = stop()
+            // Ctrl-C at the terminal reaches the helper too: the request was cancelled.
+            if status == "signal \(SIGINT)" {
+                throw .cancelled(method: prepared.method, url: prepared.displayURL)
+            }
             throw .helper("it stopped" + (status.map { " (\($0))" } ?? ""))
         }
     }

@@ -26,6 +26,8 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
     case failed(url: String, reason: String)
     /// The helper process that does live HTTP could not be started or stopped answering.
     case helper(String)
+    /// Ctrl-C stopped a request under way (the helper shares the terminal's interrupt).
+    case cancelled(method: String, url: String)
     /// A recording folder could not be read or written.
     case recording(String)
 
@@ -57,6 +59,8 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
             "cannot reach \(url): \(reason)"
         case .helper(let reason):
             "the network helper failed: \(reason)"
+        case .cancelled(let method, let url):
+            "cancelled (Ctrl-C): \(method) \(url) did not finish"
         case .recording(let reason):
             reason
         }

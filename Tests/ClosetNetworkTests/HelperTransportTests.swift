@@ -42,4 +42,17 @@ import Testing
             try transport.send(HTTPRequest.get(url: "http://127.0.0.1:1/"))
         }
     }
+
+    /// Issue 25, item 4: Ctrl-C during a live request reaches the helper (it shares the
+    /// terminal); the request is reported as cancelled, not as a helper that failed.
+    @Test func aHelperInterruptedByCtrlCIsACancelledRequest() throws {
+        let script = NSTemporaryDirectory() + "closet-interrupted-helper-\(UUID().uuidString)"
+        try "#!/bin/sh\nsleep 0.2\nkill -INT $$\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let transport = HelperTransport(timeoutSeconds: 5, userAgent: "closet/test", helperPath: script)
+        #expect(throws: NetworkError.cancelled(method: "GET", url: "http://127.0.0.1:1/slow")) {
+            try transport.send(HTTPRequest.get(url: "http://127.0.0.1:1/slow"))
+        }
+        #expect(NetworkError.cancelled(method: "GET", url: "u").message == "cancelled (Ctrl-C): GET u did not finish")
+    }
 }

@@ -52,6 +52,28 @@ import WardrobePack
         #expect(texts(".help li") == ["list", "like"])
     }
 
+    /// Issue 25, item 6: the gaps a new user met.
+    @Test func threeWordCommandsAliasesKoreanWordsAndListsCompleteToo() {
+        #expect(texts("cache stats ") == ["posters", "dogs"])
+        #expect(texts("cache limit ") == ["dogs", "count=", "bytes="])
+        #expect(texts("cache limit d") == ["dogs"])
+        #expect(texts("cache limit dogs ") == ["bytes=", "memory="])
+        #expect(texts(".ex") == [".exit"])
+        #expect(texts(".sys") == [".system"])
+        #expect(texts(".help le") == ["let"])
+        // `show ` offers the English words; typing Korean offers the Korean ones.
+        #expect(!texts("show ").contains("프로필") && texts("show ").contains("profile"))
+        #expect(texts("show 옷") == ["옷"])
+        #expect(texts("show 프") == ["프로필"])
+        // A list does not offer what it already holds.
+        #expect(!texts("list clothes category=top,").contains("category=top,top"))
+        #expect(texts("list clothes category=top,bo") == ["category=top,bottom"])
+        #expect(
+            harness.error("cache limit posters").contains(
+                "'cache limit' takes no words after its name, only key=value arguments (there is also 'cache limit dogs')"
+            ))
+    }
+
     @Test func entitiesAfterAVerb() {
         // Every installed pack's entities (the photos pack adds its own).
         #expect(

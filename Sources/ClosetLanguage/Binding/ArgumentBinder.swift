@@ -11,8 +11,13 @@ struct ArgumentBinder {
         var parameters: [BoundArgument] = []
         for (index, word) in words.enumerated() {
             guard index < spec.parameters.count else {
+                // `cache limit posters`: the longer commands under this one are named too.
+                let longer = session.registry.commands.filter {
+                    $0.path.count == spec.path.count + 1 && Array($0.path.prefix(spec.path.count)) == spec.path
+                }.map(\.name)
                 throw .unexpectedWord(
-                    word.text, command: spec.name, takes: Self.describeParameters(spec), at: word.range)
+                    word.text, command: spec.name, takes: Self.describeParameters(spec), longer: longer,
+                    at: word.range)
             }
             let parameter = spec.parameters[index]
             let value = try convert([word], kind: parameter.kind, what: parameter.name)

@@ -77,7 +77,7 @@ public struct Completer {
     private func candidates(for word: String, after words: [String]) -> [Candidate] {
         let registry = session.registry
         guard let verb = words.first?.lowercased() else {
-            let names = registry.verbs + registry.dotCommands.map(\.name)
+            let names = registry.verbs + registry.dotCommands.flatMap { [$0.name] + $0.aliases }
             return matching(word, names.map { Candidate(text: $0, display: $0, isComplete: $0 != "let") })
                 .map { $0.text == "let" ? Candidate(text: "let $", display: "let", isComplete: false) : $0 }
         }
@@ -87,10 +87,30 @@ public struct Completer {
         }
         let objects = registry.objects(after: verb)
         if words.count == 1, !objects.isEmpty {
-            return matching(word, objects.map { Candidate(text: $0, display: $0, isComplete: true) })
+            // Korean entity words when Korean is being typed; the English ones otherwise.
+            let korean = word.unicodeScalars.first.map { !$0.isASCII } ?? false
+            let offered =
+                korean
+                ? objects.compactMap(registry.koreanWord) + objects.filter { !$0.allSatisfy(\.isASCII) }
+                : objects.filter { $0.allSatisfy(\.isASCII) }
+            var unique: [String] = []
+            for object in offered where !unique.contains(object) { unique.append(object) }
+            return matching(word, unique.map { Candidate(text: $0, display: $0, isComplete: true) })
+        }
+        // The third word of a three-word command (`cache stats posters`), beside what the
+        // two-word one takes.
+        var thirdWords: [Candidate] = []
+        if words.count == 2 {
+            let object = registry.normalizedObject(words[1])
+            for spec in registry.commands where spec.path.count == 3 && spec.path[0] == verb {
+                if registry.normalizedObject(spec.path[1]) == object {
+                    thirdWords.append(Candidate(text: spec.path[2], display: spec.path[2], isComplete: true))
+                }
+            }
+            thirdWords = matching(word, thirdWords)
         }
         let known = words.map { Word(text: $0, isQuoted: false, range: SourceRange(0, 0)) }
-        guard let (spec, rest) = try? registry.resolve(known) else { return [] }
+        guard let (spec, rest) = try? registry.resolve(known) else { return thirdWords }
 
         if let equals = word.firstIndex(of: "=") {
             let key = word[..<equals].lowercased()
@@ -99,11 +119,13 @@ public struct Completer {
             let listHead = value.lastIndex(of: ",").map { String(value[...$0]) } ?? ""
             let partial = String(value.dropFirst(listHead.count))
             let prefix = String(word[...equals]) + listHead
-            return values(for: keySpec.kind, partial).map {
+            // A list does not offer again what it already holds (`region=서울,` then not 서울).
+            let taken = Set(listHead.split(separator: ",").map { $0.lowercased() })
+            return values(for: keySpec.kind, partial).filter { !taken.contains($0.text.lowercased()) }.map {
                 Candidate(text: prefix + $0.text, display: $0.display, isComplete: $0.isComplete)
             }
         }
-        var results: [Candidate] = []
+        var results: [Candidate] = thirdWords
         let filled = rest.filter { !$0.text.contains("=") }.count
         if filled < spec.parameters.count { results += values(for: spec.parameters[filled].kind, word) }
         let used = Set(words.compactMap { $0.split(separator: "=").first.map { $0.lowercased() } })
@@ -118,7 +140,7 @@ public struct Completer {
         if spec.takesPath { return paths(word) }
         if spec.name == ".help" {
             let topics =
-                session.registry.verbs.filter { $0 != "let" } + session.registry.dotCommands.map(\.name)
+                session.registry.verbs + session.registry.dotCommands.flatMap { [$0.name] + $0.aliases }
                 + session.registry.packs.map(\.name)
             return matching(word, topics.map { Candidate(text: $0, display: $0, isComplete: true) })
         }

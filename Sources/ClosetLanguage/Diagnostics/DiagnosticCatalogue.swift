@@ -73,8 +73,12 @@ extension Diagnostic {
 
     // MARK: binding
 
-    static func unexpectedWord(_ word: String, command: String, takes: String, at range: SourceRange) -> Diagnostic {
-        Diagnostic("binder.unexpected-word", "unexpected '\(word)': '\(command)' takes \(takes)", at: range)
+    static func unexpectedWord(
+        _ word: String, command: String, takes: String, longer: [String] = [], at range: SourceRange
+    ) -> Diagnostic {
+        let others = longer.isEmpty ? "" : " (there is also " + longer.map { "'\($0)'" }.joined(separator: ", ") + ")"
+        return Diagnostic(
+            "binder.unexpected-word", "unexpected '\(word)': '\(command)' takes \(takes)\(others)", at: range)
     }
 
     static func missingParameter(command: String, needs: String, at range: SourceRange?) -> Diagnostic {

@@ -163,6 +163,12 @@ public struct CommandRegistry: Sendable {
 
     /// Entity words accept singular, plural and Korean (`item`, `items`, and its Korean word); other
     /// second words (`stats`) are only lowercased.
+    /// The Korean word of the entity a command's object names (`stories` → 스토리), if any.
+    public func koreanWord(_ object: String) -> String? {
+        let singular = normalizedObject(object)
+        return entityKinds.first { $0.singular == singular }?.korean
+    }
+
     public func normalizedObject(_ word: String) -> String {
         let lowered = word.lowercasedForMatching
         return entityWords[lowered] ?? lowered

@@ -593,7 +593,7 @@ def password_checks():
         term.type("hunter2\r")
         text = term.expect(r"closet> ")
         assert "hunter2" not in text, repr(text)
-        assert "registered" in text, repr(text)
+        assert "수량 : 1" in text, repr(text)
     check("password=? asks at the terminal and does not echo", asks_without_echo)
 
     def asks_when_left_out():

@@ -19,7 +19,8 @@ enum BoxOfficeRecords {
             .field("change", shown: { changeShown($0.rankDifference) }) { .text($0.rankDifference) },
             .field("isNew") { .bool($0.movie.rankOldAndNew == .new) },
         ],
-        listing: ["rank", "code", "title", "audience", "change", "openDate"])
+        // No rank column: a day's ranking is listed in rank order, so `#` is the rank.
+        listing: ["code", "title", "audience", "change", "openDate"])
 
     /// A movie's code also names its poster (`show poster $movie`).
     static let movie = EntitySchema<MovieDetailsItem>(

@@ -41,7 +41,9 @@ enum MarketRecords {
                 ])
             },
         ],
-        listing: ["id", "title", "price", "discountedPrice", "stock", "images", "registeredAt"])
+        // As the app's list cell: title, price, discounted price, stock (pictures and the
+        // registration time are in `show product`); 20 rows fit an 80-column terminal.
+        listing: ["id", "title", "price", "discountedPrice", "stock"])
 
     static func images(of item: Item) -> [String] { item.images ?? item.thumbnails }
 

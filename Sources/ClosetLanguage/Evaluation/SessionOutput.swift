@@ -10,7 +10,9 @@ extension Session {
         case .nothing:
             return
         case .text(let text):
-            writeOutput(text.hasSuffix("\n") ? text : text + "\n")
+            // At a terminal, fitted to its width (help is read there).
+            let fitted = settings.table.maxWidth.map { TextWrapper.wrap(text, toCells: $0) } ?? text
+            writeOutput(fitted.hasSuffix("\n") ? fitted : fitted + "\n")
             return
         case .settings(let pairs) where settings.format != .json:
             if pairs.count == 1 { return writeOutput(TerminalText.visible(pairs[0].value) + "\n") }

@@ -39,6 +39,8 @@ public struct EntityField<Model>: Sendable {
     public var isOptionalColumn: Bool
     /// Whether `show` lists it (a JSON-only summary of other fields is left out).
     public var inDetail: Bool
+    /// Whether a narrow terminal may cut it in a listing (never, for a date range).
+    public var keepsWhole = false
     /// Rows of another entity under this one (a story's comments): `show` draws them as a
     /// table of their own under the fields.
     public var children: (@Sendable (Model) -> ChildTable)?
@@ -71,14 +73,17 @@ public struct EntityField<Model>: Sendable {
             children: { model in schema.childTable(title: title, koreanTitle: koreanTitle, rows(model)) })
     }
 
-    /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`).
+    /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`);
+    /// `whole` keeps a narrow terminal from cutting it.
     public static func column(
-        _ name: String, korean: String? = nil, optional: Bool = false, detail: Bool = false,
+        _ name: String, korean: String? = nil, optional: Bool = false, detail: Bool = false, whole: Bool = false,
         _ shown: @escaping @Sendable (Model) -> FieldValue
     ) -> EntityField {
-        EntityField(
+        var field = EntityField(
             name: name, label: name, korean: korean, json: nil, shown: shown, data: .none, isOptionalColumn: optional,
             inDetail: detail)
+        field.keepsWhole = whole
+        return field
     }
 
     func peopleValue(_ model: Model) -> FieldValue { (shown ?? json)?(model) ?? .null }
@@ -120,12 +125,14 @@ public struct EntitySchema<Model>: Sendable {
         self.fields = fields
         self.listing = indices
         self.dataColumns = data
-        self.kind = EntityKind(
+        var kind = EntityKind(
             singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
             tableColumns: indices.map { fields[$0].label }, koreanTableColumns: indices.map { fields[$0].koreanLabel },
             dataColumns: data,
             optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
             namesEntities: namesEntities)
+        kind.wholeTableColumns = Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label })
+        self.kind = kind
     }
 
     /// The JSON object alone (an entity nested inside another, as a comment in its story).

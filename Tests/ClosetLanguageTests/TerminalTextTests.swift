@@ -71,3 +71,30 @@ import Testing
         #expect(Self.isSafe(rendered))
     }
 }
+
+/// Issue 25, item 7: a column declared whole (a dog's notice period) is never cut by a narrow
+/// terminal: the others narrow, or the table goes a field per line; and free text wraps at
+/// blanks under its summary column.
+@Suite struct FittingTests {
+    @Test func aWholeColumnIsNeverCut() {
+        let long = String(repeating: "word ", count: 8)
+        var grid = Grid(
+            columns: ["note", "notice"], rows: [[long, "2024-05-01 ~ 2024-05-11"]], isListing: true)
+        grid.wholeColumns = [1]
+        let fitted = TableRenderer(maxWidth: 50).render(grid)
+        #expect(fitted.contains("2024-05-01 ~ 2024-05-11") && fitted.contains("…"), "\(fitted)")
+        grid.wholeColumns = []
+        let cut = TableRenderer(maxWidth: 34).render(grid)
+        #expect(!cut.contains("2024-05-01 ~ 2024-05-11"), "\(cut)")
+    }
+
+    @Test func textWrapsUnderItsSummaryColumn() {
+        let line = "  list clothes      list clothes, filtered and sorted like the app's clothes screen"
+        let wrapped = TextWrapper.wrap(line, toCells: 50).split(separator: "\n").map(String.init)
+        #expect(wrapped.count == 3 && wrapped.allSatisfy { TextWidth.of($0) <= 50 }, "\(wrapped)")
+        #expect(
+            wrapped[1].hasPrefix(String(repeating: " ", count: 20))
+                && !wrapped[1].hasPrefix(String(repeating: " ", count: 21)))
+        #expect(TextWrapper.wrap("짧은 줄", toCells: 50) == "짧은 줄")
+    }
+}

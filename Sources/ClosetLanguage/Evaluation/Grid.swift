@@ -15,6 +15,8 @@ public struct Grid: Sendable, Hashable {
     public var footer: String?
     /// A line printed before the table (the day a ranking is of).
     public var title: String?
+    /// Columns a narrow terminal never cuts.
+    public var wholeColumns: Set<Int> = []
 
     public init(
         columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,

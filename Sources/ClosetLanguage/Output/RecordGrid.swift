@@ -81,9 +81,17 @@ enum RecordGrid {
             numeric.insert(0)
         }
         let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
-        return Grid(
+        var grid = Grid(
             columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer,
             title: entities.caption.map { cell($0, forPeople: true, korean: korean) })
+        if !kind.wholeTableColumns.isEmpty {
+            // The whole columns' headers as shown (the language's), then where they are now.
+            let whole = Set(
+                zip(kind.tableColumns, korean ? kind.koreanTableColumns : kind.tableColumns)
+                    .filter { kind.wholeTableColumns.contains($0.0) }.map(\.1))
+            grid.wholeColumns = Set(columns.indices.filter { !(listing && $0 == 0) && whole.contains(columns[$0]) })
+        }
+        return grid
     }
 
     /// Each key's short form, lengthened where another key shares it (as git abbreviates

@@ -91,7 +91,8 @@ public struct TableRenderer: Sendable {
         guard !isDetailChild else { return .tooNarrow }
         let natural = widths
         let minimum = widths.indices.map {
-            natural[$0] <= Self.shortColumn ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
+            natural[$0] <= Self.shortColumn || grid.wholeColumns.contains($0)
+                ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
         }
         while excess > 0 {
             guard let widest = widths.indices.filter({ widths[$0] > minimum[$0] }).max(by: { widths[$0] < widths[$1] })

@@ -32,7 +32,7 @@ enum DogRecords {
             }
         } + [
             .column("kind") { .text($0.dog["kindNm"].isEmpty ? $0.dog["kindFullNm"] : $0.dog["kindNm"]) },
-            .column("notice") { .text($0.dog.noticePeriod) },
+            .column("notice", whole: true) { .text($0.dog.noticePeriod) },
             .field("labels", data: .none, detail: false) { row in
                 .object([
                     Field("sex", .text(row.dog.sexLabel)), Field("neutered", .text(row.dog.neuteredLabel)),

@@ -102,7 +102,8 @@ let package = Package(
         .testTarget(
             name: "ClosetLanguageTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetStore", "ClosetShell", "WardrobePack",
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetStore", "ClosetShell",
+                "WardrobePack",
                 "TestSupport",
             ]),
         .testTarget(

@@ -18,8 +18,8 @@ public enum HTTPBody: Sendable, Hashable {
             var out = Data()
             for part in parts {
                 out.append(Data("--\(boundary)\r\n".utf8))
-                var disposition = "Content-Disposition: form-data; name=\"\(part.name)\""
-                if let filename = part.filename { disposition += "; filename=\"\(filename)\"" }
+                var disposition = "Content-Disposition: form-data; name=\"\(Self.quoted(part.name))\""
+                if let filename = part.filename { disposition += "; filename=\"\(Self.quoted(filename))\"" }
                 out.append(Data((disposition + "\r\n").utf8))
                 if let type = part.contentType { out.append(Data("Content-Type: \(type)\r\n".utf8)) }
                 out.append(Data("\r\n".utf8))
@@ -29,6 +29,22 @@ public enum HTTPBody: Sendable, Hashable {
             out.append(Data("--\(boundary)--\r\n".utf8))
             return (out, "multipart/form-data; boundary=\(boundary)")
         }
+    }
+
+    /// A name or file name inside a part header's quotes (RFC 7578 §4.2, as browsers write
+    /// it): `"`, CR and LF percent-encoded, so no name can close the quotes or start a header
+    /// line of its own.
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\"": out += "%22"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
     }
 
     /// The bytes a recording's key digests: a multipart body with a fixed boundary (so the

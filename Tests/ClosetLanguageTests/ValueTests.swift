@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetNetwork
 import Foundation
 import Testing
 
@@ -194,5 +195,38 @@ import Testing
         #expect(Timestamp.parse("9999-12-31T23:00:00-02:00") == nil)
         #expect(Timestamp.parse("0000-01-01T00:30:00+01:00") == nil)
         #expect(Timestamp.parse("0000-01-01T00:00:00Z").map(Timestamp.format) == "0000-01-01T00:00:00Z")
+    }
+}
+
+/// Issue 25, item 9: the JSON reader holds to RFC 8259's grammar (every import goes through it).
+@Suite struct StrictJSONTests {
+    func reads(_ value: String) -> Bool { (try? JSONReader.rows("[" + value + "]")) != nil }
+
+    @Test func theGrammarsNumbersAndStringsAreAccepted() {
+        for value in [
+            "0", "-0", "7", "-12", "1.5", "-1.5e10", "1E+2", "1e-2", "0.25", "123456789012345678901234567890",
+            #""""#, #""tab\tand \"quote\"""#, #""\u00e9\u00E9""#, #""\ud83d\ude00""#, #""한글""#, "true", "null",
+        ] {
+            #expect(reads(value), "\(value)")
+        }
+    }
+
+    @Test func whatTheRFCForbidsIsRefused() {
+        for value in [
+            "01", "-01", "1.", ".5", "+1", "-", "1e", "1e+", "1.2.3", "--1", "0x10", "1e400", "-1e400", "NaN",
+            "Infinity", "\"raw\ttab\"", "\"bell\u{07}\"", #""\u12G4""#, #""\u+123""#, #""\ud800""#, #""\udc00x""#,
+            #""\x41""#,
+        ] {
+            #expect(!reads(value), "\(value)")
+        }
+    }
+
+    @Test func aMultipartNameCannotInjectAHeader() {
+        let body = HTTPBody.multipart([
+            .file("images[]", filename: "a\".png\r\nX-Injected: yes", contentType: "image/png", data: Data([1]))
+        ]).encoded(boundary: "b").bytes
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains("filename=\"a%22.png%0D%0AX-Injected: yes\""), "\(text)")
+        #expect(!text.contains("\r\nX-Injected"))
     }
 }

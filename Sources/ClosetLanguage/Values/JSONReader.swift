@@ -138,17 +138,51 @@ public struct JSONReader {
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
         default:
-            let start = position
-            while let next = peek,
-                (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) || "+-.eE".utf8.contains(next)
-            {
-                position += 1
-            }
-            guard position > start else { throw Failure(message: "unexpected character", line: line) }
-            let text = String(decoding: bytes[start..<position], as: UTF8.self)
-            guard Double(text) != nil else { throw Failure(message: "'\(text)' is not a number", line: line) }
-            return .number(text)
+            return .number(try number())
         }
+    }
+
+    /// RFC 8259 §6 exactly: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, and a
+    /// value a double can hold (`01`, `1.`, `.5`, `+1` and `1e400` are refused).
+    private mutating func number() throws(Failure) -> String {
+        let start = position
+        func isDigit(_ byte: UInt8?) -> Bool {
+            byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false
+        }
+        func digits() -> Int {
+            var count = 0
+            while isDigit(peek) {
+                position += 1
+                count += 1
+            }
+            return count
+        }
+        if peek == UInt8(ascii: "-") { position += 1 }
+        guard isDigit(peek) else { throw Failure(message: "unexpected character", line: line) }
+        if peek == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            _ = digits()
+        }
+        if peek == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw Failure(message: "a number needs digits after its '.'", line: line) }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            position += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
+            guard digits() > 0 else { throw Failure(message: "a number needs digits in its exponent", line: line) }
+        }
+        // What follows a number is a blank, a ',', a ']' or a '}' (never `01` or `1.2.3`).
+        if let next = peek, isDigit(next) || "+-.eE".utf8.contains(next) {
+            throw Failure(
+                message: "'\(String(decoding: bytes[start...position], as: UTF8.self))' is not a number", line: line)
+        }
+        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw Failure(message: "'\(text)' is too large a number", line: line)
+        }
+        return text
     }
 
     private mutating func literal(_ word: String, _ value: JSONValue) throws(Failure) -> JSONValue {
@@ -199,6 +233,9 @@ public struct JSONReader {
                 }
             case 0x0A:
                 throw Failure(message: "a line break inside a string", line: line)
+            case 0x00..<0x20:
+                // RFC 8259 §7: control characters are written escaped (\t, \u0001), never raw.
+                throw Failure(message: "a control character inside a string (write it as \\u00XX)", line: line)
             default:
                 out.append(byte)
             }
@@ -207,7 +244,11 @@ public struct JSONReader {
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
+        // Four hex digits exactly (UInt32(_:radix:) alone would take a sign).
         guard position + 4 <= bytes.count,
+            bytes[position..<(position + 4)].allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66)
+            }),
             let value = UInt32(String(decoding: bytes[position..<(position + 4)], as: UTF8.self), radix: 16)
         else { throw Failure(message: "a broken \\u escape", line: line) }
         position += 4

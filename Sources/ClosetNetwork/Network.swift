@@ -8,15 +8,18 @@ public final class Network {
     /// Whether a request that writes (POST, PUT, PATCH, DELETE) has been answered: a rolled
     /// back script says so, since a remote write cannot be undone.
     public private(set) var remoteWrites = 0
+    /// How requests are answered, for `.show`: `live`, `offline (--offline)`, `replay from http`.
+    public let mode: String
 
-    public init(transport: Transport, environment: [String: String]) {
+    public init(transport: Transport, environment: [String: String], mode: String = "live") {
         self.transport = transport
         self.environment = environment
+        self.mode = mode
     }
 
     /// A session that never reaches out (unit tests, sessions with no network packs).
     public static func offline(reason: String = "(--offline)") -> Network {
-        Network(transport: OfflineTransport(reason: reason), environment: [:])
+        Network(transport: OfflineTransport(reason: reason), environment: [:], mode: "offline " + reason)
     }
 
     /// The API's base URL: its variable's value when set, else the real service's.

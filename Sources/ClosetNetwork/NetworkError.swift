@@ -34,9 +34,9 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
     public var message: String {
         switch self {
         case .offline(let method, let url, let reason):
-            "the network is off \(reason): cannot \(method) \(url)"
+            "the network is off \(reason): cannot \(method) \(Self.readable(url))"
         case .noRecording(let method, let url):
-            "no recorded response for \(method) \(url)"
+            "no recorded response for \(method) \(Self.readable(url))"
         case .missingKey(let variable, let api):
             "\(variable) is not set: the \(api) needs it (export \(variable)=...)"
         case .invalidBaseURL(let variable, let value):
@@ -46,23 +46,60 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
         case .cannotFindHost(let host):
             "cannot find the host '\(host)'"
         case .timedOut(let url, let seconds):
-            "no answer from \(url) within \(seconds) s (--timeout)"
+            "no answer from \(Self.readable(url)) within \(seconds) s (--timeout)"
         case .status(_, let statusLine, let method, let url, let detail):
-            "\(method) \(url) failed: HTTP \(statusLine)" + (detail.map { ": \($0)" } ?? "")
+            "\(method) \(Self.readable(url)) failed: HTTP \(statusLine)" + (detail.map { ": \($0)" } ?? "")
         case .malformed(let url, let expected):
-            "\(url) did not answer with \(expected)"
+            "\(Self.readable(url)) did not answer with \(expected)"
         case .api(let name, let message):
             "the \(name) answered with an error: \(message)"
         case .tooManyRedirects(let url):
-            "too many redirects from \(url)"
+            "too many redirects from \(Self.readable(url))"
         case .failed(let url, let reason):
-            "cannot reach \(url): \(reason)"
+            "cannot reach \(Self.readable(url)): \(reason)"
         case .helper(let reason):
             "the network helper failed: \(reason)"
         case .cancelled(let method, let url):
-            "cancelled (Ctrl-C): \(method) \(url) did not finish"
+            "cancelled (Ctrl-C): \(method) \(Self.readable(url)) did not finish"
         case .recording(let reason):
             reason
         }
+    }
+
+    /// A URL as a person reads it: escapes that stand for text beyond ASCII (a Korean query,
+    /// `%EC%84%9C%EC%9A%B8` → 서울) decoded; ASCII escapes (`%20`, `%26`) kept, so what is shown
+    /// still says exactly what was sent.
+    package static func readable(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var out: [UInt8] = []
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            // A run of %XX escapes, each a byte of 0x80 or more.
+            var run: [UInt8] = []
+            var end = index
+            while end + 2 < bytes.count {
+                guard bytes[end] == UInt8(ascii: "%"), let high = hex(bytes[end + 1]), let low = hex(bytes[end + 2]),
+                    high >= 8
+                else { break }
+                run.append(high << 4 | low)
+                end += 3
+            }
+            if !run.isEmpty, let text = String(validating: run, as: UTF8.self) {
+                out += Array(text.utf8)
+                index = end
+                continue
+            }
+            out.append(bytes[index])
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

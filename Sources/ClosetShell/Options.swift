@@ -71,7 +71,8 @@ public struct Options: Equatable {
             switch inline.lowercased() {
             case "true", "on", "yes", "1": return true
             case "false", "off", "no", "0": return false
-            default: throw UsageError(message: "'\(name)' takes true or false, not '\(inline)'")
+            default:
+                throw UsageError(message: "'\(name)' takes true, false, on, off, yes, no, 1 or 0, not '\(inline)'")
             }
         }
 
@@ -165,9 +166,12 @@ public struct Options: Equatable {
             case "run":
                 var files: [String] = []
                 var filesOnly = optionsEnded
+                var separated = false
                 for word in arguments[(index + 1)...] {
-                    // `--` here too: a file whose name starts with `-` comes after it.
-                    if word == "--", !filesOnly {
+                    // `--` here too (once, before the files, even after `closet --`): a file
+                    // whose name starts with `-` comes after it.
+                    if word == "--", !separated, files.isEmpty {
+                        separated = true
                         filesOnly = true
                         continue
                     }

@@ -30,7 +30,9 @@ public final class PromptLoop {
     }
 
     public static func banner(_ session: Session) -> String {
-        let counts = session.summaryCounts.map { "\($0.1) \($0.0.plural)" }.joined(separator: ", ")
+        // What the store holds (every pack's), or that it is empty; `1 donation`, `3 stories`.
+        let held = session.entityCounts.filter { $0.1 > 0 }
+        let counts = held.isEmpty ? "empty" : held.map { $0.0.counted($0.1) }.joined(separator: ", ")
         return
             "closet \(ClosetCommand.version) · store \(TerminalText.visible(session.store.location)) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
     }
@@ -52,8 +54,15 @@ public final class PromptLoop {
         while !session.quitRequested {
             switch editor.readLine(prompt: prompt(continuing: assembler.isContinuing)) {
             case .endOfInput:
-                if let rest = assembler.finish(), !isTerminal { execute(rest, origin: origin) }
-                if isTerminal { write("\n") }
+                let rest = assembler.finish()
+                if let rest, !isTerminal { execute(rest, origin: origin) }
+                if isTerminal {
+                    write("\n")
+                    // Ctrl-D in the middle of a statement leaves it unrun: said, not silent.
+                    if rest != nil {
+                        write("note: the statement being continued was not finished, and did not run\n")
+                    }
+                }
                 editor.close()
                 return
             case .interrupted:

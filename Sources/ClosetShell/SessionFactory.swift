@@ -77,13 +77,23 @@ public enum SessionFactory {
                 helperPath: HelperTransport.defaultHelperPath(environment: configuration.environment))
         }
         let transport: Transport
+        let mode: String
+        // A folder by its name only: `.show` in a golden must not name the machine.
         switch configuration.network {
-        case .live: transport = live()
-        case .offline(let reason): transport = OfflineTransport(reason: reason)
-        case .replay(let folder): transport = try ReplayTransport(folder: RecordingFolder(path: folder))
-        case .record(let folder): transport = RecordingTransport(live(), into: RecordingFolder(path: folder))
+        case .live:
+            transport = live()
+            mode = "live"
+        case .offline(let reason):
+            transport = OfflineTransport(reason: reason)
+            mode = "offline " + reason
+        case .replay(let folder):
+            transport = try ReplayTransport(folder: RecordingFolder(path: folder))
+            mode = "replay from " + FilePath.lastComponent(of: folder)
+        case .record(let folder):
+            transport = RecordingTransport(live(), into: RecordingFolder(path: folder))
+            mode = "live, recorded into " + FilePath.lastComponent(of: folder)
         }
-        return Network(transport: transport, environment: configuration.environment)
+        return Network(transport: transport, environment: configuration.environment, mode: mode)
     }
 
     /// `$XDG_CACHE_HOME/closet`, else `~/.cache/closet`: where packs keep caches between

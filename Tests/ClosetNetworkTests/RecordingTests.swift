@@ -155,3 +155,17 @@ import Testing
 final class SendingTransport: Transport {
     func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse { throw .helper("not in this test") }
 }
+
+/// Issue 25, item 8: an error shows a Korean query as Korean; ASCII escapes stay as sent.
+@Suite struct ReadableURLTests {
+    @Test func textBeyondASCIIIsDecodedAndASCIIEscapesKept() {
+        #expect(
+            NetworkError.readable("https://x/y?q=%EC%84%9C%EC%9A%B8%20%ED%8F%AC%EC%8A%A4%ED%84%B0&a=1%262")
+                == "https://x/y?q=서울%20포스터&a=1%262")
+        #expect(NetworkError.readable("https://x/%FF%FE") == "https://x/%FF%FE")  // not UTF-8: kept
+        #expect(NetworkError.readable("https://x/%E") == "https://x/%E")
+        #expect(
+            NetworkError.noRecording("GET", "https://x?q=%EA%B0%9C").message
+                == "no recorded response for GET https://x?q=개")
+    }
+}

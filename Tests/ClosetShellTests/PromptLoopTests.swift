@@ -54,7 +54,16 @@ import Testing
         let (text, editor, _) = run([.line("count clothes"), .endOfInput, .line("never read")])
         #expect(editor.closed)
         #expect(editor.inputs == [.line("never read")])
-        #expect(text.hasPrefix("closet \(ClosetCommand.version) · store :memory: (0 clothes, 0 styles)"))
+        #expect(text.hasPrefix("closet \(ClosetCommand.version) · store :memory: (empty)"))
+    }
+
+    /// Issue 25, item 8: the banner counts every pack's rows, singular where one.
+    @Test func theBannerCountsWhatEveryPackHolds() throws {
+        let harness = Harness(format: .table)
+        #expect(harness.run("donate amount=1000"))
+        #expect(harness.run("add clothes category=top season=fall"))
+        #expect(harness.run("add clothes category=top season=fall"))
+        #expect(PromptLoop.banner(harness.session).contains("(2 clothes, 1 donation)"))
     }
 
     @Test func quitStopsTheLoop() {

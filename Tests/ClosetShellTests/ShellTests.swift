@@ -165,6 +165,14 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(options.seed == 7)
         #expect(options.action == .statements(["count clothes"]))
         #expect(try Options.parse(["--lang", "KO"]).language == .ko)
+        // Issue 25, item 8: `--` before and after run; a bad flag value names every accepted one.
+        #expect(try Options.parse(["--", "run", "--", "-f.closet"]).action == .run(["-f.closet"]))
+        #expect(try Options.parse(["--", "run", "--", "--"]).action == .run(["--"]))
+        #expect(
+            throws: Options.UsageError(message: "'--bail' takes true, false, on, off, yes, no, 1 or 0, not 'maybe'")
+        ) {
+            try Options.parse(["--bail=maybe"])
+        }
         #expect(throws: Options.UsageError(message: "unknown language 'jp'; use en or ko")) {
             try Options.parse(["--lang=jp"])
         }

@@ -453,6 +453,17 @@ def outside_prompt_checks():
         assert re.search(r"^description +a long long", text, re.M), text
     check("-c at a 40-column terminal gets output fitted as at the prompt (never wrapped mid-row)", fitted)
 
+    def ctrl_d_mid_statement():
+        term = Terminal(args, env)
+        term.expect(r"closet> ")
+        term.type("list clothes \\\r")
+        term.expect(r"\.\.\.> ")
+        term.type("\x04")
+        text = term.expect(r"not finished")
+        assert "did not run" in text, repr(text)
+        term.close()
+    check("Ctrl-D on a continuation line says the statement was not finished (issue 25: 8)", ctrl_d_mid_statement)
+
 
 def output_checks():
     """Issue 10 (18): a pager for output taller than the terminal; Ctrl-C stops a long listing."""

@@ -40,9 +40,21 @@ public enum AnimalFixture {
             age: "20\(22 + n % 3)(년생)")
     }
 
+    /// `yyyyMMdd` ten days on, by the calendar (`20240522` → `20240601`, never `20240532`).
+    static func tenDaysAfter(_ day: String) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let components = DateComponents(
+            year: Int(day.prefix(4)), month: Int(day.dropFirst(4).prefix(2)), day: Int(day.suffix(2)))
+        guard let start = calendar.date(from: components), let end = calendar.date(byAdding: .day, value: 10, to: start)
+        else { return day }
+        let parts = calendar.dateComponents([.year, .month, .day], from: end)
+        return String(format: "%04d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
     static func json(_ animal: Animal, imageBase: String) -> String {
         let (upkind, upKindNm, kindCd, kindNm) = animal.kind
-        let end = String(Int(animal.happened)! + 10)
+        let end = Self.tenDaysAfter(animal.happened)
         return """
             {"desertionNo":"\(animal.number)","happenDt":"\(animal.happened)","happenPlace":"\(animal.region.name) 공원 앞",\
             "kindFullNm":"[\(upKindNm)] \(kindNm)","upKindCd":"\(upkind)","upKindNm":"\(upKindNm)","kindCd":"\(kindCd)",\

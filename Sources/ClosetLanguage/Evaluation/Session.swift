@@ -300,7 +300,8 @@ public final class Session {
             }
             break
         }
-        if timed, settings.timer { printTime(since: started) }
+        // Statements are timed, not dot commands (as sqlite3's `.timer`).
+        if timed, settings.timer, !statement.isDot { printTime(since: started) }
         return true
     }
 

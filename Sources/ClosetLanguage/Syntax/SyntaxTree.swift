@@ -53,5 +53,13 @@ public struct Statement: Hashable, Sendable {
     }
 
     public var kind: Kind
+
+    /// A dot command (a shell setting or action, not a statement on the data).
+    public var isDot: Bool {
+        switch kind {
+        case .dot: true
+        case .command, .binding: false
+        }
+    }
     public var range: SourceRange
 }

@@ -21,6 +21,8 @@ enum ShowCommand {
                 ("width", settings.table.maxWidth.map(String.init) ?? "auto"),
                 ("output", settings.output ?? "stdout"),
                 ("user", session.user),
+                ("network", session.network.mode),
+                ("deterministic", onOff(session.isDeterministic)),
                 ("store", session.store.location),
                 ("folder", session.host.currentDirectory),
             ]

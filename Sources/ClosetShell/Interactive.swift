@@ -69,6 +69,8 @@ enum Interactive {
         let loop = PromptLoop(session: session, editor: editor, isTerminal: true, color: color, write: write)
         loop.afterStatement = host.flush
         loop.beforeStatement = {
+            // A Ctrl-C that cleared the line before is not one for this statement.
+            _ = LibEditLineEditor.takeInterrupt()
             session.settings.table.boxDrawing = isatty(STDOUT_FILENO) == 1
             let terminalWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
             session.settings.terminalWidth = terminalWidth

@@ -30,6 +30,12 @@ final class TerminalOutput {
     /// Shows the output; the error number if the terminal could not be written.
     func show(_ bytes: [UInt8]) -> Int32? {
         guard !bytes.isEmpty else { return nil }
+        // Ctrl-C while the output was being prepared (a big listing): nothing is shown, and
+        // no pager opens after the person asked to stop.
+        if interrupted() {
+            ProcessHost.writeAll(Array("interrupted: the output was dropped\n".utf8), to: STDERR_FILENO)
+            return nil
+        }
         if pagerEnabled(), let rows = rows(), Self.lineCount(bytes) >= rows - 1, page(bytes) { return nil }
         var offset = 0
         while offset < bytes.count {

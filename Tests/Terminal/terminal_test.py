@@ -501,7 +501,9 @@ def output_checks():
         term.type("list clothes\r")
         time.sleep(0.3)
         term.type("\x03")
-        text = term.expect(r"interrupted: the rest of the output was dropped[\s\S]*closet> ", timeout=30)
+        # Ctrl-C while the rows are written, or before (while they are prepared): either way
+        # the session goes on.
+        text = term.expect(r"interrupted: the (rest of the )?output was dropped[\s\S]*closet> ", timeout=30)
         assert "(30030 rows)" not in text, text[-300:]
         term.type(".mode json\r")
         term.expect(r"closet> ")

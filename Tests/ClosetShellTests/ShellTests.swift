@@ -348,6 +348,15 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             stdinBytes: Array(".read Examples/market.closet\ncount products\n".utf8),
             in: repositoryRoot)
         #expect(piped.out.hasSuffix("{\"count\":4}\n") && !piped.err.contains("cannot read"), "\(piped.err)")
+        // From another working folder, and under run: the same, nested too.
+        for (arguments, folder) in [
+            (["-c", ".read ../Tests/Golden/scripts/nested-read.closet"], repositoryRoot + "/Examples"),
+            (["run", "scripts/nested-read.closet"], repositoryRoot + "/Tests/Golden"),
+        ] {
+            let read = try run(["--store", ":memory:", "--format", "json"] + arguments, stdinBytes: [], in: folder)
+            #expect(read.status == 0 && !read.err.contains("cannot read"), "\(arguments): \(read.err)")
+            #expect(read.out.hasSuffix("{\"count\":3}\n"), "\(arguments): \(read.out)")
+        }
     }
 
     /// The rc file runs first, then `--init`, then each `-c` in order; `--no-rc` skips it.

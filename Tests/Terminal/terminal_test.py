@@ -453,6 +453,19 @@ def outside_prompt_checks():
         assert re.search(r"^description +a long long", text, re.M), text
     check("-c at a 40-column terminal gets output fitted as at the prompt (never wrapped mid-row)", fitted)
 
+    def read_at_the_prompt_takes_paths_from_the_file():
+        nested = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Golden", "scripts", "nested-read.closet")
+        term = Terminal(args + ["--format", "json"], env)
+        term.expect(r"closet> ")
+        term.type(f".read {nested}\r")
+        text = term.expect(r"closet> ", timeout=10)
+        assert "cannot read" not in text, repr(text)
+        term.type("count clothes\r")
+        term.expect(r'\{"count":3\}')
+        term.close()
+    check(".read at the prompt takes the paths in the file (and in a file it reads) from their folders",
+          read_at_the_prompt_takes_paths_from_the_file)
+
     def ctrl_d_mid_statement():
         term = Terminal(args, env)
         term.expect(r"closet> ")

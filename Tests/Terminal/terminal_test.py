@@ -453,6 +453,27 @@ def outside_prompt_checks():
         assert re.search(r"^description +a long long", text, re.M), text
     check("-c at a 40-column terminal gets output fitted as at the prompt (never wrapped mid-row)", fitted)
 
+    def listings_fit_80_columns():
+        here = os.path.dirname(os.path.abspath(__file__))
+        recordings = os.path.join(here, "..", "Golden", "boxoffice", "http")
+        knit = os.path.join(here, "..", "Golden", "images", "fixtures", "knit.png")
+        term = Terminal(args + ["--replay", recordings], env, columns=80)
+        term.expect(r"closet> ")
+        term.type(".clock set 2012-01-02\r")
+        term.expect(r"closet> ")
+        term.type("list boxoffice\r")
+        ranking = strip(term.expect(r"\(10 rows\)[\s\S]*closet> "))
+        assert "┌" in ranking and "미션임파서블:고스트프로토콜" in ranking, ranking
+        assert all(len(line) <= 80 for line in ranking.splitlines()), ranking
+        for n in range(20):
+            term.type(f"add product title=p{n} price=1000 currency=KRW stock={n} description=d image={knit} password=p\r")
+            term.expect(r"closet> ", timeout=10)
+        term.type("list products\r")
+        products = strip(term.expect(r"\(20 rows\)[\s\S]*closet> ", timeout=10))
+        assert "┌" in products and len(products.splitlines()) < 30, products
+        term.close()
+    check("at 80 columns the box office and 20 products are tables, titles whole (issue 25: 7)", listings_fit_80_columns)
+
     def read_at_the_prompt_takes_paths_from_the_file():
         nested = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Golden", "scripts", "nested-read.closet")
         term = Terminal(args + ["--format", "json"], env)

@@ -19,8 +19,10 @@ enum BoxOfficeRecords {
             .field("change", shown: { changeShown($0.rankDifference) }) { .text($0.rankDifference) },
             .field("isNew") { .bool($0.movie.rankOldAndNew == .new) },
         ],
-        // No rank column: a day's ranking is listed in rank order, so `#` is the rank.
-        listing: ["code", "title", "audience", "change", "openDate"])
+        // As the app's ranking cell: the title, today's and the total audience, the change. No
+        // rank column (`#` is the rank) and no code (`show movie @3` takes the row): the
+        // ranking fits an 80-column terminal with every title whole.
+        listing: ["title", "audience", "change"])
 
     /// A movie's code also names its poster (`show poster $movie`).
     static let movie = EntitySchema<MovieDetailsItem>(

@@ -53,6 +53,14 @@ public enum TransferFiles {
         "from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true,
         placeholder: "<file.json|file.csv>")
 
+    /// Writes rows of a kind to `to=` (a pack's export of what its listing would show).
+    public static func export(
+        _ kind: EntityKind, _ keys: [EntityKey], invocation: Invocation,
+        _ records: @escaping @Sendable () -> [Record]
+    ) throws(Diagnostic) -> Outcome {
+        try export(Entities(kind: kind, keys: keys, isListing: true, records: records), invocation)
+    }
+
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     public static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {

@@ -57,7 +57,6 @@ enum Exports {
     static func export(_ kind: EntityKind, _ keys: [EntityKey], _ records: [Record], _ invocation: Invocation)
         throws -> Outcome
     {
-        guard case .entities(let entities) = Outcome.listing(kind, keys, { records }) else { return .nothing }
-        return try TransferFiles.export(entities, invocation)
+        try TransferFiles.export(kind, keys, invocation: invocation) { records }
     }
 }

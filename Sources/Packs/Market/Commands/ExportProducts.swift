@@ -14,10 +14,10 @@ enum ExportProducts {
             let state = try invocation.state(MarketState.self)
             let market = try state.market()
             let items = try state.allItems().map { try market.item(id: $0.id) }
-            let outcome = Outcome.listing(Market.product, items.map { .opaque(String($0.id)) }) {
+            return try TransferFiles.export(
+                Market.product, items.map { .opaque(String($0.id)) }, invocation: invocation
+            ) {
                 items.map(MarketRecords.record)
             }
-            guard case .entities(let entities) = outcome else { return outcome }
-            return try TransferFiles.export(entities, invocation)
         })
 }

@@ -13,10 +13,8 @@ enum ExportSaved {
             let state = try invocation.state(PhotosState.self)
             state.saved.list()
             let photos = state.saved.imageList
-            let outcome = Outcome.listing(Photos.saved, photos.map { .opaque($0.id) }) {
+            return try TransferFiles.export(Photos.saved, photos.map { .opaque($0.id) }, invocation: invocation) {
                 photos.map(PhotosRecords.record)
             }
-            guard case .entities(let entities) = outcome else { return outcome }
-            return try TransferFiles.export(entities, invocation)
         })
 }

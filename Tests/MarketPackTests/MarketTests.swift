@@ -37,6 +37,10 @@ import Testing
 
 /// Reference §3.5 `ItemListCellViewModelTests` labels and `ItemEditViewModelTests`.
 @Suite struct MarketViewModelTests {
+    static let picture = (
+        bytes: SampleImages.png(width: 2, height: 2), info: ImageInfo(format: .png, width: 2, height: 2, bytes: 75)
+    )
+
     @Test func labels() {
         #expect(ItemLabels.stock(12) == "수량 : 12")
         #expect(ItemLabels.stock(0) == "품절")
@@ -53,7 +57,7 @@ import Testing
 
     @Test func aValidFormIsSatisfied() {
         let viewModel = ItemEditViewModel()
-        #expect(viewModel.addImage())
+        #expect(viewModel.addImage(Self.picture))
         let state = viewModel.validate(
             titleText: "iPhone13 mini", stockText: "13", currencyText: "USD", priceText: "10000",
             discountedPriceText: "8500", descriptionsText: "작은 아이폰")
@@ -67,13 +71,13 @@ import Testing
                 titleText: nil, stockText: nil, currencyText: nil, priceText: nil, discountedPriceText: nil,
                 descriptionsText: nil) == .dissatisfied)
         let discount = ItemEditViewModel()
-        _ = discount.addImage()
+        _ = discount.addImage(Self.picture)
         #expect(
             discount.validate(
                 titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: "100",
                 descriptionsText: "d") == .dissatisfied)
         let placeholder = ItemEditViewModel()
-        _ = placeholder.addImage()
+        _ = placeholder.addImage(Self.picture)
         #expect(
             placeholder.validate(
                 titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
@@ -85,9 +89,66 @@ import Testing
                 descriptionsText: "d") == .dissatisfied)
     }
 
+    /// The reference's `ItemEditViewModelTests` that go through the market: load, register,
+    /// update, their failures, and the picture cells.
+    @Test func loadRegisterUpdateAndTheirFailures() throws {
+        let harness = Harness(format: .json)
+        let state = harness.session.catalog(for: Market.product) as? MarketState
+        let market = try #require(try state?.market())
+        let viewModel = ItemEditViewModel(market: market)
+        #expect(viewModel.addImage(Self.picture) && viewModel.state == .addPhoto(1))
+        _ = viewModel.validate(
+            titleText: "iPhone13 mini", stockText: "13", currencyText: "USD", priceText: "10000",
+            discountedPriceText: "8500", descriptionsText: "작은 아이폰")
+        viewModel.registerItem(password: "1234")
+        guard case .register(let registered) = viewModel.state else {
+            Issue.record("register: \(viewModel.state)")
+            return
+        }
+        #expect(registered.title == "iPhone13 mini" && registered.discountedPrice == 8500)
+
+        let editor = ItemEditViewModel(id: registered.id, market: market)
+        editor.loadItem()
+        #expect(editor.state == .initial(try market.item(id: registered.id)))
+        _ = editor.addImage(Self.picture)
+        _ = editor.validate(
+            titleText: "iPhone13 mini", stockText: "0", currencyText: "USD", priceText: "10000",
+            discountedPriceText: nil, descriptionsText: "작은 아이폰")
+        editor.updateItem(password: "1234")
+        guard case .update(let updated) = editor.state else {
+            Issue.record("update: \(editor.state)")
+            return
+        }
+        #expect(updated.stock == 0)
+        // Failures: an id the market does not have, a wrong password.
+        let missing = ItemEditViewModel(id: 999, market: market)
+        missing.loadItem()
+        #expect(missing.state == .error(.editUseCaseError))
+        _ = missing.addImage(Self.picture)
+        _ = missing.validate(
+            titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
+            descriptionsText: "d")
+        missing.updateItem(password: "1234")
+        #expect(missing.state == .error(.editUseCaseError))
+        let wrong = ItemEditViewModel(id: registered.id, market: market)
+        _ = wrong.addImage(Self.picture)
+        _ = wrong.validate(
+            titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
+            descriptionsText: "d")
+        wrong.updateItem(password: "nope")
+        #expect(wrong.state == .error(.editUseCaseError))
+    }
+
+    @Test func addingAndDeletingPicturesNameTheirCells() {
+        let viewModel = ItemEditViewModel()
+        #expect(viewModel.addImage(Self.picture) && viewModel.state == .addPhoto(1))
+        viewModel.deleteImage(at: 1)
+        #expect(viewModel.state == .deletePhoto(1) && viewModel.imageCount == 0)
+    }
+
     @Test func atMostFiveImages() {
         let viewModel = ItemEditViewModel()
-        #expect((0..<6).map { _ in viewModel.addImage() } == [true, true, true, true, true, false])
+        #expect((0..<6).map { _ in viewModel.addImage(Self.picture) } == [true, true, true, true, true, false])
     }
 }
 

@@ -70,7 +70,7 @@ enum ProductForm {
         if let (key, _) = required.first(where: { !$0.1 }) { throw invocation.missing(key) }
         // The app's own check, last: it must agree.
         let viewModel = ItemEditViewModel()
-        for _ in form.images ?? [] { _ = viewModel.addImage() }
+        for image in form.images ?? [] { viewModel.addImage(image) }
         let state = viewModel.validate(
             titleText: form.title, stockText: form.stock.map(String.init), currencyText: form.currency?.englishName,
             priceText: form.price.map(String.init), discountedPriceText: (form.discountedPrice ?? nil).map(String.init),

@@ -1,9 +1,26 @@
-/// The register and edit screen's check (reference §3.4 `ItemEditViewModel.validate`): a
-/// discount must be lower than the price; title, stock, currency, price, a description
-/// other than the placeholder, and at least one image are required.
+import ClosetCore
+
+/// The register and edit screen (reference §3.4 `ItemEditViewModel`): pictures added and
+/// removed, the form checked (`validate`: a discount lower than the price; title, stock,
+/// currency, price, a description other than the placeholder and at least one picture), then
+/// registered or updated through the market, and an existing product loaded for editing.
 public final class ItemEditViewModel {
     public enum State: Equatable {
-        case empty, satisfied, dissatisfied
+        case empty, loading, satisfied, dissatisfied
+        case initial(Item)
+        /// A picture was added; its cell (item 0 is the "add photo" cell).
+        case addPhoto(Int)
+        case deletePhoto(Int)
+        case register(Item)
+        case update(Item)
+        case error(ItemEditError)
+    }
+
+    /// The screen's one error (the app's `editUseCaseError`), with the app's text.
+    public enum ItemEditError: Error, Equatable {
+        case editUseCaseError
+
+        public var message: String { "Item Edit UseCase Networking Error" }
     }
 
     public static let currencies = ["KRW", "JPY", "USD", "EUR", "CNY", "BTC"].sorted()
@@ -12,7 +29,8 @@ public final class ItemEditViewModel {
     public static let dissatisfiedMessage = "할인 가격을 제외한 모든 요소를 채워야 하며,\n할인 가격은 제품 가격에 비해 낮아야 합니다"
 
     public private(set) var state = State.empty
-    public private(set) var imageCount = 0
+    public private(set) var images: [(bytes: [UInt8], info: ImageInfo)] = []
+    public var imageCount: Int { images.count }
     public private(set) var discountedPrice: Int?
     public private(set) var title: String?
     public private(set) var stock: Int?
@@ -20,13 +38,29 @@ public final class ItemEditViewModel {
     public private(set) var price: Int?
     public private(set) var descriptions: String?
 
-    public init() {}
+    private let id: Int?
+    private let market: MarketRepository?
 
-    /// `addImage`: at most five (the app's VC refused a sixth).
-    public func addImage() -> Bool {
-        guard imageCount < MarketError.maximumImageCount else { return false }
-        imageCount += 1
+    /// `id` edits that product; `market` is where it is loaded from and registered to.
+    public init(id: Int? = nil, market: MarketRepository? = nil) {
+        self.id = id
+        self.market = market
+    }
+
+    /// `addImage`: at most five (the app's screen refused a sixth); the new picture's cell.
+    @discardableResult
+    public func addImage(_ image: (bytes: [UInt8], info: ImageInfo)) -> Bool {
+        guard images.count < MarketError.maximumImageCount else { return false }
+        images.append(image)
+        state = .addPhoto(images.count)
         return true
+    }
+
+    /// `deleteImage`: cell `item` (item 0 is the "add photo" cell, so picture `item - 1`).
+    public func deleteImage(at item: Int) {
+        guard item >= 1, item <= images.count else { return }
+        images.remove(at: item - 1)
+        state = .deletePhoto(item)
     }
 
     public func validate(
@@ -40,7 +74,7 @@ public final class ItemEditViewModel {
             }
             discountedPrice = discount
         }
-        guard imageCount > 0, let titleText, let stockText, let currencyText, let priceText, let descriptionsText,
+        guard !images.isEmpty, let titleText, let stockText, let currencyText, let priceText, let descriptionsText,
             descriptionsText != Self.descriptionPlaceholder
         else {
             state = .dissatisfied
@@ -53,5 +87,52 @@ public final class ItemEditViewModel {
         descriptions = descriptionsText
         state = .satisfied
         return state
+    }
+
+    /// `loadItem` (edit mode): the product, to fill the form.
+    public func loadItem() {
+        guard let id, let market else { return }
+        state = .loading
+        do {
+            state = .initial(try market.item(id: id))
+        } catch {
+            state = .error(.editUseCaseError)
+        }
+    }
+
+    /// `registerItem`: the checked form, registered with the password.
+    public func registerItem(password: String) {
+        guard let market, let form = checkedForm() else { return }
+        state = .loading
+        do {
+            state = .register(try market.create(form, password: password))
+        } catch {
+            state = .error(.editUseCaseError)
+        }
+    }
+
+    /// `updateItem`: the checked form over the product being edited.
+    public func updateItem(password: String) {
+        guard let id, let market, let form = checkedForm() else { return }
+        state = .loading
+        do {
+            state = .update(try market.update(id: id, form, password: password))
+        } catch {
+            state = .error(.editUseCaseError)
+        }
+    }
+
+    /// What `validate` stored, as the market takes it; nil until it was satisfied.
+    private func checkedForm() -> ItemForm? {
+        guard state == .satisfied, let currency = currency.flatMap(Currency.named) else { return nil }
+        var form = ItemForm()
+        form.title = title
+        form.descriptions = descriptions
+        form.price = price
+        form.currency = currency
+        form.stock = stock
+        form.discountedPrice = discountedPrice.map { .some($0) }
+        form.images = images
+        return form
     }
 }

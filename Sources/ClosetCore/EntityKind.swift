@@ -26,6 +26,8 @@ public struct EntityKind: Sendable, Hashable {
     /// The table's headers as the app labels them in Korean (`.lang ko`).
     public var koreanTableColumns: [String]
     public var dataColumns: [String]
+    /// Every field an export may write, JSON's and csv's (what an import accepts).
+    public var fieldNames: [String] = []
     /// Table columns left out when they are empty in every row shown (pictures).
     public var optionalTableColumns: Set<String>
     /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).

@@ -132,6 +132,9 @@ public struct EntitySchema<Model>: Sendable {
             optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
             namesEntities: namesEntities)
         kind.wholeTableColumns = Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label })
+        var names = data
+        for field in fields where field.json != nil && !names.contains(field.name) { names.append(field.name) }
+        kind.fieldNames = names
         self.kind = kind
     }
 

@@ -123,6 +123,10 @@ import Testing
         for kind in stored {
             #expect(commands.contains { $0.path == ["export", kind.plural] }, "export \(kind.plural)")
         }
+        // Import for what add creates without pictures or a password (styles are left for later).
+        for plural in ["clothes", "stories", "comments", "donations"] {
+            #expect(commands.contains { $0.path == ["import", plural] }, "import \(plural)")
+        }
     }
 
     @Test func theExportsWriteWhatTheListingsShow() throws {

@@ -86,7 +86,11 @@ public enum TransferFiles {
 
     /// Reads `from=` into rows of the given fields; a file that cannot be parsed, or names a
     /// field the pack does not know, fails before any row is checked.
-    public static func readRows(_ invocation: Invocation, fieldNames: [String], entity: String)
+    /// `ignoring` names fields an export writes that an import does not read (a story's
+    /// comments): their values may be lists.
+    public static func readRows(
+        _ invocation: Invocation, fieldNames: [String], entity: String, ignoring: Set<String> = []
+    )
         throws(Diagnostic) -> (path: String, rows: [Row])
     {
         guard let argument = invocation.argument("from"), case .path(let path) = argument.value else {
@@ -108,7 +112,7 @@ public enum TransferFiles {
             throw .notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
         }
         do {
-            return (path, try parse(text, format, fieldNames: fieldNames, entity: entity))
+            return (path, try parse(text, format, fieldNames: fieldNames, entity: entity, ignoring: ignoring))
         } catch {
             throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
         }
@@ -172,9 +176,9 @@ public enum TransferFiles {
 
     static func fileName(_ path: String) -> String { FilePath.lastComponent(of: path) }
 
-    static func parse(_ text: String, _ format: FileFormat, fieldNames: [String], entity: String) throws(RowProblem)
-        -> [Row]
-    {
+    static func parse(
+        _ text: String, _ format: FileFormat, fieldNames: [String], entity: String, ignoring: Set<String> = []
+    ) throws(RowProblem) -> [Row] {
         switch format {
         case .json:
             let values: [(line: Int, value: JSONValue)]
@@ -195,7 +199,11 @@ public enum TransferFiles {
                     case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
                     case .null: fields[key] = .some(nil)
                     case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
-                    case .array: throw RowProblem(line: line, message: "'\(key)' cannot be a list")
+                    case .array:
+                        guard ignoring.contains(key) else {
+                            throw RowProblem(line: line, message: "'\(key)' cannot be a list")
+                        }
+                        fields[key] = .some(nil)
                     }
                 }
                 rows.append((line, fields))

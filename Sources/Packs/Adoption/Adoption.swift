@@ -19,7 +19,8 @@ public enum Adoption {
             Stories.unlike,
             Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
             Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear, Counts.stories, Counts.comments,
-            Counts.donations, Exports.stories, Exports.comments, Exports.donations,
+            Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
+            Imports.donations,
         ],
         makeState: { try AdoptionState($0) })
 

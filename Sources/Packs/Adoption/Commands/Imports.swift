@@ -1,0 +1,142 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `import stories|comments|donations from=<file>`: what the exports write, read back, every
+/// row checked first and nothing kept if one is bad (the engine's `TransferFiles`). Ids are
+/// kept when free; authors and users default to me; pictures, likes and comments of a story
+/// are not carried (`.dump` moves them).
+enum Imports {
+    static let stories = CommandSpec(
+        path: ["import", "stories"],
+        summary: "add stories from a .json or .csv file (as export writes them): every row or none",
+        keys: [TransferFiles.fromKey],
+        notes: ["Fields: title and content (required), author, dog, createdAt, id (kept if free)."],
+        examples: ["import stories from=stories.json"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let fields = Adoption.story.fieldNames
+            let (path, rows) = try TransferFiles.readRows(
+                invocation, fieldNames: fields, entity: "story",
+                ignoring: ["images", "likes", "liked", "comments", "cursor"])
+            var taken = Set<Int>()
+            let stories = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
+                row throws(TransferFiles.RowProblem) in
+                let id = try freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
+                return Story(
+                    id: id ?? 0, author: text(row, "author") ?? state.user(), title: try required(row, "title"),
+                    content: try required(row, "content"), dog: text(row, "dog"), pictures: [],
+                    createdAt: try date(row, invocation))
+            }
+            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
+            for var story in stories.filter({ $0.id != 0 }) + stories.filter({ $0.id == 0 }) {
+                story.id = state.community.take("story", id: story.id == 0 ? nil : story.id)
+                state.community.stories.upsert(story)
+            }
+            return TransferFiles.imported(stories.count, from: path)
+        })
+
+    static let comments = CommandSpec(
+        path: ["import", "comments"],
+        summary: "add comments from a .json or .csv file (as export writes them): every row or none",
+        keys: [TransferFiles.fromKey],
+        notes: ["Fields: story (an existing story's id) and text (required), author, createdAt, id (kept if free)."],
+        examples: ["import comments from=comments.csv"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let fields = Adoption.comment.fieldNames
+            let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fields, entity: "comment")
+            var taken = Set<Int>()
+            let comments = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
+                row throws(TransferFiles.RowProblem) in
+                let id = try freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
+                let storyText = try required(row, "story")
+                guard let story = Int(storyText), state.community.stories[story] != nil else {
+                    throw TransferFiles.RowProblem(line: row.line, message: "no story has id \(storyText)")
+                }
+                return Comment(
+                    id: id ?? 0, story: story, author: text(row, "author") ?? state.user(),
+                    text: try required(row, "text"), createdAt: try date(row, invocation))
+            }
+            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
+            for var comment in comments.filter({ $0.id != 0 }) + comments.filter({ $0.id == 0 }) {
+                comment.id = state.community.take("comment", id: comment.id == 0 ? nil : comment.id)
+                state.community.comments.upsert(comment)
+            }
+            return TransferFiles.imported(comments.count, from: path)
+        })
+
+    static let donations = CommandSpec(
+        path: ["import", "donations"],
+        summary: "add donations from a .json or .csv file (as export writes them): every row or none",
+        keys: [TransferFiles.fromKey],
+        notes: ["Fields: amount (required, 1,000 to 1,000,000 in thousands), user, dog, message, createdAt, receipt."],
+        examples: ["import donations from=donations.json"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let fields = Adoption.donation.fieldNames
+            let (path, rows) = try TransferFiles.readRows(
+                invocation, fieldNames: fields, entity: "donation", ignoring: ["status", "label"])
+            var taken = Set<Int>()
+            let donations = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
+                row throws(TransferFiles.RowProblem) in
+                // `R-000012`, as a receipt is written, or the number alone.
+                var receipt = row
+                if let text = text(row, "receipt") {
+                    receipt.fields["receipt"] = .some(String(text.drop { !$0.isNumber }))
+                }
+                let id = try freeID(receipt, "receipt", taken: &taken) { state.community.donations[$0] != nil }
+                let amountText = try required(row, "amount")
+                guard let amount = Int(amountText), (1000...1_000_000).contains(amount), amount % 1000 == 0 else {
+                    throw TransferFiles.RowProblem(
+                        line: row.line, message: "amount \(amountText) is not 1,000 to 1,000,000 in thousands")
+                }
+                return Donation(
+                    id: id ?? 0, user: text(row, "user") ?? state.user(), amount: amount, dog: text(row, "dog"),
+                    message: text(row, "message"), createdAt: try date(row, invocation))
+            }
+            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
+            for var donation in donations.filter({ $0.id != 0 }) + donations.filter({ $0.id == 0 }) {
+                donation.id = state.community.take("donation", id: donation.id == 0 ? nil : donation.id)
+                state.community.donations.upsert(donation)
+            }
+            return TransferFiles.imported(donations.count, from: path)
+        })
+
+    static func text(_ row: TransferFiles.Row, _ key: String) -> String? {
+        (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func required(_ row: TransferFiles.Row, _ key: String) throws(TransferFiles.RowProblem) -> String {
+        guard let value = text(row, key) else {
+            throw TransferFiles.RowProblem(line: row.line, message: "missing \(key)")
+        }
+        return value
+    }
+
+    /// A given id, kept if the store and the file do not have it already; nil when none given.
+    static func freeID(
+        _ row: TransferFiles.Row, _ key: String, taken: inout Set<Int>, exists: (Int) -> Bool
+    ) throws(TransferFiles.RowProblem) -> Int? {
+        guard let text = text(row, key) else { return nil }
+        guard let id = Int(text), id > 0 else {
+            throw TransferFiles.RowProblem(line: row.line, message: "'\(text)' is not an id")
+        }
+        guard !exists(id) else {
+            throw TransferFiles.RowProblem(line: row.line, message: "\(key) \(id) is already in the store")
+        }
+        guard taken.insert(id).inserted else {
+            throw TransferFiles.RowProblem(line: row.line, message: "\(key) \(id) appears twice in the file")
+        }
+        return id
+    }
+
+    static func date(_ row: TransferFiles.Row, _ invocation: Invocation) throws(TransferFiles.RowProblem) -> Date {
+        guard let text = text(row, "createdAt") else { return invocation.clock.now() }
+        guard let date = Timestamp.parse(text) else {
+            throw TransferFiles.RowProblem(
+                line: row.line, message: "'\(text)' is not a date; write 2024-05-17T09:30:00Z")
+        }
+        return date
+    }
+}

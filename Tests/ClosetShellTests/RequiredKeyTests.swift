@@ -123,8 +123,8 @@ import Testing
         for kind in stored {
             #expect(commands.contains { $0.path == ["export", kind.plural] }, "export \(kind.plural)")
         }
-        // Import for what add creates without pictures or a password (styles are left for later).
-        for plural in ["clothes", "stories", "comments", "donations"] {
+        // Import for what add creates without pictures or a password.
+        for plural in ["clothes", "styles", "stories", "comments", "donations"] {
             #expect(commands.contains { $0.path == ["import", plural] }, "import \(plural)")
         }
     }

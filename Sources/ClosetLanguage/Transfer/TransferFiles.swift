@@ -130,7 +130,9 @@ public enum TransferFiles {
         for row in rows { rowsOnLine[row.line, default: 0] += 1 }
         for (number, row) in rows.enumerated() {
             do throws(RowProblem) {
-                for key in row.fields.keys where !fieldNames.contains(key) {
+                // `comments.0.id`: a part of a list the importer reads, under a known field.
+                for key in row.fields.keys
+                where !fieldNames.contains(key) && !fieldNames.contains(String(key.prefix { $0 != "." })) {
                     throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
                 }
                 items.append(try check(row))
@@ -199,11 +201,19 @@ public enum TransferFiles {
                     case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
                     case .null: fields[key] = .some(nil)
                     case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
-                    case .array:
+                    case .array(let items):
                         guard ignoring.contains(key) else {
                             throw RowProblem(line: line, message: "'\(key)' cannot be a list")
                         }
                         fields[key] = .some(nil)
+                        // Objects in it are kept by place, `comments.0.id`, for an importer that
+                        // reads nested rows (the entities one row holds).
+                        for (index, item) in items.enumerated() {
+                            guard case .object(let parts) = item else { continue }
+                            for (name, part) in parts {
+                                if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
+                            }
+                        }
                     }
                 }
                 rows.append((line, fields))

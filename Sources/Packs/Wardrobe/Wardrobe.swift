@@ -14,7 +14,7 @@ public enum Wardrobe {
             AddClothes.spec, ListClothes.spec, CountClothes.spec, ShowClothes.spec, EditClothes.spec,
             RemoveClothes.spec, AddStyle.spec, ListStyles.spec, CountStyles.spec, ShowStyle.spec,
             EditStyle.spec, RemoveStyle.spec, CacheStats.spec, CacheLimit.spec, CacheClear.spec,
-            ExportClothes.spec, ExportStyles.spec, ImportClothes.spec,
+            ExportClothes.spec, ExportStyles.spec, ImportClothes.spec, ImportStyles.spec,
         ],
         syntaxExamples: SyntaxExamples(binding: "let $coat = add clothes ...", list: "season=fall,winter"),
         makeState: { try WardrobeState($0) })

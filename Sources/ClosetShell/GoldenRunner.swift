@@ -32,11 +32,12 @@ public struct GoldenRunner {
 
     /// Which tests run and how they are reported: `-k` keeps the tests whose path contains the
     /// pattern, `--list` only names them, `-v` adds a line per test with its time and the
-    /// slowest tests at the end.
+    /// slowest tests at the end, `--tap <file>` writes a TAP report beside the console's.
     public struct Selection: Equatable, Sendable {
         public var pattern: String?
         public var list = false
         public var verbose = false
+        public var tap: String?
 
         public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false) {
             self.pattern = pattern
@@ -109,12 +110,13 @@ public struct GoldenRunner {
                 "slowest: " + slowest.map { "\($0.file) (\(Self.milliseconds($0.seconds)))" }.joined(separator: ", ")
                     + "\n")
         }
-        if let junit {
+        for (file, text, kind) in [(junit, { report.xml() }, "JUnit"), (selection.tap, { report.tap() }, "TAP")] {
+            guard let file else { continue }
             do {
-                try ScriptFile.write(Array(report.xml().utf8), to: junit, relativeTo: nil, creatingFolder: false)
+                try ScriptFile.write(Array(text().utf8), to: file, relativeTo: nil, creatingFolder: false)
             } catch {
                 // In closet's words (no such folder, permission denied), not Foundation's.
-                output("error: \((error as? Diagnostic)?.message ?? "cannot write the JUnit report '\(junit)'")\n")
+                output("error: \((error as? Diagnostic)?.message ?? "cannot write the \(kind) report '\(file)'")\n")
                 return .failure
             }
         }

@@ -205,13 +205,16 @@ public struct Options: Equatable {
                         update = true
                     } else if word == "--record" {
                         record = true
+                    } else if word == "--tap" {
+                        guard let file = rest.next() else { throw UsageError(message: "'--tap' needs a file") }
+                        selection.tap = file
                     } else if word == "--junit" {
                         guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
                         junit = file
                     } else if word.hasPrefix("-") {
                         throw UsageError(
                             message:
-                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, -k <pattern>, --list, -v and paths"
+                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, --tap <file>, -k <pattern>, --list, -v and paths"
                         )
                     } else {
                         paths.append(word)
@@ -293,7 +296,7 @@ public struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
-               closet test [--update] [--record] [--junit <file>] [-k <pattern>] [--list] [-v] [<path>...]
+               closet test [--update] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [--list] [-v] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;
                                                      -k runs the tests whose path contains <pattern>,

@@ -180,6 +180,17 @@ enum SampleImagesOnDisk {
         #expect(delegate.failureText.contains("+closet> add clothes category=top season=fall description=\"<&>\""))
         #expect(delegate.suiteAttributes["tests"] == "2")
         #expect(delegate.suiteAttributes["failures"] == "1")
+
+        // Issue 28, item 3: TAP beside JUnit, the same cases.
+        let tap = folder + "/report.tap"
+        var selection = GoldenRunner.Selection()
+        selection.tap = tap
+        _ = GoldenRunner(environment: [:]) { _ in }.run(paths: [folder], update: false, selection: selection)
+        let text = try String(contentsOfFile: tap, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(2)) == ["TAP version 13", "1..2"])
+        #expect(lines.contains("not ok 1 - \(folder)/fail.closet") && lines.contains("ok 2 - \(folder)/pass.closet"))
+        #expect(lines.contains { $0.hasPrefix("  message: \"FAIL ") } && lines.contains("  ..."))
     }
 }
 

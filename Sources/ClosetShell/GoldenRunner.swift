@@ -171,7 +171,7 @@ public struct GoldenRunner {
     public static func transcript(
         of file: String, record: Bool = false, environment: [String: String] = [:],
         network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
-    ) throws -> (text: String, owners: [StatementLocation?]) {
+    ) throws -> (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
         var configuration = SessionFactory.Configuration.golden
@@ -193,9 +193,13 @@ public struct GoldenRunner {
         }
         let session = try SessionFactory.makeSession(store: store, host: host, configuration)
         host.session = session
-        _ = session.runScript(script.text, name: FilePath.lastComponent(of: file))
+        let name = FilePath.lastComponent(of: file)
+        _ = session.runScript(script.text, name: name)
         _ = session.commit()
-        return (host.text, host.lineOwners)
+        return (
+            host.text, host.lineOwners, session.unmarkedFailures.filter { $0.origin == name }.map(\.line),
+            session.markedSuccesses.filter { $0.origin == name }.map(\.line)
+        )
     }
 
     private func check(
@@ -203,12 +207,19 @@ public struct GoldenRunner {
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = FilePath.lastComponent(of: file)
-        let actual: (text: String, owners: [StatementLocation?])
+        let actual: (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int])
         do {
             actual = try Self.transcript(of: file, record: record, environment: environment)
         } catch {
             let message = (error as? Diagnostic)?.message ?? (error as? NetworkError)?.message ?? "\(error)"
             output("FAIL \(file): \(message)\n")
+            result.failed.append(file)
+            return
+        }
+        // A statement marked `!` that succeeded fails the test whatever the transcript says.
+        if !actual.markedSuccesses.isEmpty {
+            let lines = actual.markedSuccesses.map { "\(name):\($0)" }.joined(separator: ", ")
+            output("FAIL \(file): marked '!' (must fail) but succeeded: \(lines)\n")
             result.failed.append(file)
             return
         }
@@ -221,6 +232,14 @@ public struct GoldenRunner {
             do {
                 try actual.text.write(toFile: expectedPath, atomically: true, encoding: .utf8)
                 output("\(expected == nil ? "created" : "updated") \(expectedPath)\n")
+                // Said loudly: an error recorded for a statement not marked `!` may be an accident.
+                let lines = actual.unmarkedFailures
+                if !lines.isEmpty {
+                    let shown = lines.prefix(5).map { "\(name):\($0)" }.joined(separator: ", ")
+                    output(
+                        "warning: recorded \(lines.count) error\(lines.count == 1 ? "" : "s") of statements not marked '!' (\(shown)\(lines.count > 5 ? ", ..." : "")); mark each that must fail with a leading '!'\n"
+                    )
+                }
                 if expected == nil {
                     result.created.append(file)
                 } else {

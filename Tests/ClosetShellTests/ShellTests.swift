@@ -49,6 +49,24 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         return (status, printed)
     }
 
+    /// Issue 28, item 1: `--update` says loudly when it records an error of a statement not
+    /// marked `!`; a marked one that succeeds fails the test.
+    @Test func updateNamesUnmarkedErrorsAndAMarkedSuccessFails() throws {
+        let dir = try folder([
+            "a.closet": "count clothez\n! count clothez\ncount clothes\n",
+            "b.closet": "! count clothes\n",
+        ])
+        let (_, text) = run([dir + "/a.closet"], update: true)
+        #expect(text.contains("warning: recorded 1 error of statements not marked '!' (a.closet:1)"), "\(text)")
+        let (status, printed) = run([dir + "/a.closet"])
+        #expect(status == .success, "\(printed)")
+        let (failed, said) = run([dir + "/b.closet"], update: true)
+        #expect(
+            failed == .failure
+                && said.contains("FAIL \(dir)/b.closet: marked '!' (must fail) but succeeded: b.closet:1"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.expected"), "nothing is recorded for it")
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -281,6 +281,9 @@ extension Diagnostic {
             at: range)
     }
 
+    static let expectedToFail = Diagnostic(
+        "script.expected-to-fail", "this statement is marked '!' (it must fail), but it succeeded", at: nil)
+
     static func notConfirmed(_ command: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("confirm.declined", "'\(command)' was not confirmed: nothing was removed", at: range)
     }

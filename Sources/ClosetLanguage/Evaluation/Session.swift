@@ -208,19 +208,46 @@ public final class Session {
     /// `origin` names the file for diagnostics (`seed.closet:12:5:`); nil at the prompt.
     @discardableResult
     public func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
+        guard let blanked = source.mustFailBlanked else {
+            let succeeded = execute(source, shown: source, origin: origin)
+            if !succeeded { unmarkedFailures.append(StatementLocation(origin: origin, line: source.firstLine)) }
+            return succeeded
+        }
+        // `! statement`: its failure is what was expected (not counted); its success is one,
+        // and what it did is undone.
+        let failures = failureCount
+        let savepoint = store.savepoint()
+        guard execute(blanked, shown: source, origin: origin) else {
+            failureCount = failures
+            return true
+        }
+        store.rollback(to: savepoint)
+        report(Diagnostic.expectedToFail, source: source, origin: origin)
+        markedSuccesses.append(StatementLocation(origin: origin, line: source.firstLine))
+        failureCount += 1
+        return false
+    }
+
+    /// Statements that failed without a `!` (the golden runner's `--update` names each: an
+    /// error recorded by accident is then seen).
+    public private(set) var unmarkedFailures: [StatementLocation] = []
+    /// Statements marked `!` that succeeded: a golden test with one fails, whatever its text.
+    public private(set) var markedSuccesses: [StatementLocation] = []
+
+    private func execute(_ source: StatementSource, shown: StatementSource, origin: String?) -> Bool {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
         currentSourceText = source.text
         let statement: Statement?
         do {
             statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
         } catch {
-            echo(source)
-            report(error, source: source, origin: origin)
+            echo(shown)
+            report(error, source: shown, origin: origin)
             failureCount += 1
             return false
         }
         guard let statement else { return true }
-        echo(source)
+        echo(shown)
         // `.once` applies to the statement after it; `.output` to every one.
         outputFile = onceOutput ?? settings.output
         let isOnceTarget = onceOutput != nil
@@ -237,7 +264,7 @@ public final class Session {
             do throws(StoreError) {
                 try store.refresh()
             } catch {
-                report(Diagnostic.storeFailed(error, at: nil), source: source, origin: origin)
+                report(Diagnostic.storeFailed(error, at: nil), source: shown, origin: origin)
                 failureCount += 1
                 return false
             }
@@ -291,9 +318,9 @@ public final class Session {
                 store.rollback(to: savepoint)
                 if let failure = error as? StoreWriteFailure {
                     // About the statement as a whole: its line is named, nothing is marked.
-                    report(Diagnostic.storeFailed(failure.error, at: nil), source: source, origin: origin)
+                    report(Diagnostic.storeFailed(failure.error, at: nil), source: shown, origin: origin)
                 } else {
-                    report(error, source: source, origin: origin)
+                    report(error, source: shown, origin: origin)
                 }
                 failureCount += 1
                 return false

@@ -36,6 +36,21 @@ public struct StatementSource: Sendable {
         self.text = text
     }
 
+    /// A statement marked `!` (it must fail, as testscript's `!`): the same text with the mark
+    /// blanked, so positions in it stay the positions in the line as written; nil when
+    /// unmarked.
+    public var mustFailBlanked: StatementSource? {
+        guard let first = lines.first, let mark = first.firstIndex(where: { $0 != " " && $0 != "\t" }),
+            first[mark] == "!"
+        else { return nil }
+        // The text starts with the first line, so the mark is at the same place in both.
+        let offset = first.distance(from: first.startIndex, to: mark)
+        var blanked = self
+        blanked.lines[0] = String(first.prefix(offset)) + " " + String(first.dropFirst(offset + 1))
+        blanked.text = String(text.prefix(offset)) + " " + String(text.dropFirst(offset + 1))
+        return blanked
+    }
+
     public init(_ text: String) {
         self.init(lines: [text])
     }

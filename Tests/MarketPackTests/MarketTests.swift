@@ -124,19 +124,15 @@ import Testing
         let missing = ItemEditViewModel(id: 999, market: market)
         missing.loadItem()
         #expect(missing.state == .error(.editUseCaseError))
-        _ = missing.addImage(Self.picture)
-        _ = missing.validate(
-            titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
-            descriptionsText: "d")
-        missing.updateItem(password: "1234")
-        #expect(missing.state == .error(.editUseCaseError))
-        let wrong = ItemEditViewModel(id: registered.id, market: market)
-        _ = wrong.addImage(Self.picture)
-        _ = wrong.validate(
-            titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
-            descriptionsText: "d")
-        wrong.updateItem(password: "nope")
-        #expect(wrong.state == .error(.editUseCaseError))
+        for (id, password) in [(999, "1234"), (registered.id, "nope")] {
+            let failing = ItemEditViewModel(id: id, market: market)
+            _ = failing.addImage(Self.picture)
+            _ = failing.validate(
+                titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
+                descriptionsText: "d")
+            failing.updateItem(password: password)
+            #expect(failing.state == .error(.editUseCaseError), "\(id)")
+        }
     }
 
     @Test func addingAndDeletingPicturesNameTheirCells() {

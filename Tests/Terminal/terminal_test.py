@@ -643,20 +643,18 @@ def password_checks():
         assert "수량 : 1" in text, repr(text)
     check("password=? asks at the terminal and does not echo", asks_without_echo)
 
-    def asks_when_left_out():
+    def remove_answering(password):
         term.type("remove product 1\r")
         term.expect(r"password: ")
-        term.type("wrong-one\r")
+        term.type(password + "\r")
         term.expect(r"remove product 1 'x'\? \[y/N\] ")
         term.type("y\r")
-        text = term.expect(r"closet> ")
+        return term.expect(r"closet> ")
+
+    def asks_when_left_out():
+        text = remove_answering("wrong-one")
         assert "wrong password" in text and "wrong-one" not in text, repr(text)
-        term.type("remove product 1\r")
-        term.expect(r"password: ")
-        term.type("hunter2\r")
-        term.expect(r"\[y/N\] ")
-        term.type("y\r")
-        text = term.expect(r"closet> ")
+        text = remove_answering("hunter2")
         assert "removed" in text and "hunter2" not in text, repr(text)
     check("a left-out password is asked for, and checked", asks_when_left_out)
 

@@ -15,25 +15,17 @@ enum Imports {
         examples: ["import stories from=stories.json"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            let fields = Adoption.story.fieldNames
-            let (path, rows) = try TransferFiles.readRows(
-                invocation, fieldNames: fields, entity: "story",
-                ignoring: ["images", "likes", "liked", "comments", "cursor"])
-            var taken = Set<Int>()
-            let stories = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
-                row throws(TransferFiles.RowProblem) in
+            return try importRows(
+                invocation, state, Adoption.story, sequence: "story", id: \.id,
+                ignoring: ["images", "likes", "liked", "comments", "cursor"],
+                store: { state.community.stories.upsert($0) }
+            ) { row, taken throws(TransferFiles.RowProblem) in
                 let id = try freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
                 return Story(
                     id: id ?? 0, author: text(row, "author") ?? state.user(), title: try required(row, "title"),
                     content: try required(row, "content"), dog: text(row, "dog"), pictures: [],
                     createdAt: try date(row, invocation))
             }
-            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
-            for var story in stories.filter({ $0.id != 0 }) + stories.filter({ $0.id == 0 }) {
-                story.id = state.community.take("story", id: story.id == 0 ? nil : story.id)
-                state.community.stories.upsert(story)
-            }
-            return TransferFiles.imported(stories.count, from: path)
         })
 
     static let comments = CommandSpec(
@@ -44,11 +36,10 @@ enum Imports {
         examples: ["import comments from=comments.csv"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            let fields = Adoption.comment.fieldNames
-            let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fields, entity: "comment")
-            var taken = Set<Int>()
-            let comments = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
-                row throws(TransferFiles.RowProblem) in
+            return try importRows(
+                invocation, state, Adoption.comment, sequence: "comment", id: \.id,
+                store: { state.community.comments.upsert($0) }
+            ) { row, taken throws(TransferFiles.RowProblem) in
                 let id = try freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
                 let storyText = try required(row, "story")
                 guard let story = Int(storyText), state.community.stories[story] != nil else {
@@ -58,12 +49,6 @@ enum Imports {
                     id: id ?? 0, story: story, author: text(row, "author") ?? state.user(),
                     text: try required(row, "text"), createdAt: try date(row, invocation))
             }
-            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
-            for var comment in comments.filter({ $0.id != 0 }) + comments.filter({ $0.id == 0 }) {
-                comment.id = state.community.take("comment", id: comment.id == 0 ? nil : comment.id)
-                state.community.comments.upsert(comment)
-            }
-            return TransferFiles.imported(comments.count, from: path)
         })
 
     static let donations = CommandSpec(
@@ -74,12 +59,10 @@ enum Imports {
         examples: ["import donations from=donations.json"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            let fields = Adoption.donation.fieldNames
-            let (path, rows) = try TransferFiles.readRows(
-                invocation, fieldNames: fields, entity: "donation", ignoring: ["status", "label"])
-            var taken = Set<Int>()
-            let donations = try TransferFiles.checkAll(rows, path: path, fieldNames: fields, invocation) {
-                row throws(TransferFiles.RowProblem) in
+            return try importRows(
+                invocation, state, Adoption.donation, sequence: "donation", id: \.id, ignoring: ["status", "label"],
+                store: { state.community.donations.upsert($0) }
+            ) { row, taken throws(TransferFiles.RowProblem) in
                 // `R-000012`, as a receipt is written, or the number alone.
                 var receipt = row
                 if let text = text(row, "receipt") {
@@ -95,13 +78,28 @@ enum Imports {
                     id: id ?? 0, user: text(row, "user") ?? state.user(), amount: amount, dog: text(row, "dog"),
                     message: text(row, "message"), createdAt: try date(row, invocation))
             }
-            // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
-            for var donation in donations.filter({ $0.id != 0 }) + donations.filter({ $0.id == 0 }) {
-                donation.id = state.community.take("donation", id: donation.id == 0 ? nil : donation.id)
-                state.community.donations.upsert(donation)
-            }
-            return TransferFiles.imported(donations.count, from: path)
         })
+
+    /// One import: the file read with every field the kind's export may write, every row
+    /// checked (nothing kept if one is bad), then stored, rows that keep their ids first so an
+    /// id drawn for another never takes one of theirs.
+    static func importRows<Item>(
+        _ invocation: Invocation, _ state: AdoptionState, _ kind: EntityKind, sequence: String,
+        id: WritableKeyPath<Item, Int>, ignoring: Set<String> = [], store: (Item) -> Void,
+        check: (TransferFiles.Row, inout Set<Int>) throws(TransferFiles.RowProblem) -> Item
+    ) throws -> Outcome {
+        let (path, rows) = try TransferFiles.readRows(
+            invocation, fieldNames: kind.fieldNames, entity: kind.singular, ignoring: ignoring)
+        var taken = Set<Int>()
+        let items = try TransferFiles.checkAll(rows, path: path, fieldNames: kind.fieldNames, invocation) {
+            row throws(TransferFiles.RowProblem) in try check(row, &taken)
+        }
+        for var item in items.filter({ $0[keyPath: id] != 0 }) + items.filter({ $0[keyPath: id] == 0 }) {
+            item[keyPath: id] = state.community.take(sequence, id: item[keyPath: id] == 0 ? nil : item[keyPath: id])
+            store(item)
+        }
+        return TransferFiles.imported(items.count, from: path)
+    }
 
     static func text(_ row: TransferFiles.Row, _ key: String) -> String? {
         (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 }

@@ -14,12 +14,10 @@ import Testing
         let boots = repositoryRoot + "/Tests/Golden/images/fixtures/boots.jpg"
         let seeded = try ProcessTests().run([
             "--store", folder + "/a", "-c", "add clothes category=top season=fall image=\(knit)",
-            "-c", "add clothes category=shoes season=fall image=\(boots)", "-c", "add style top=@1",
+            "-c", "add clothes category=shoes season=fall image=\(boots)", "-c", "list clothes",
+            "-c", "add style top=@1 shoes=@2",
         ])
-        #expect(seeded.status == 1, "@1 needs a listing: the style is added next")
-        #expect(
-            try ProcessTests().run(["--store", folder + "/a", "-c", "list clothes", "-c", "add style top=@1 shoes=@2"])
-                .status == 0)
+        #expect(seeded.status == 0, "\(seeded.err)")
         let dumped = try ProcessTests().run([
             "--store", folder + "/a", "dump", "--output", folder + "/d.closet", "--images", folder + "/pictures",
         ])

@@ -139,7 +139,8 @@ struct DetailRenderer {
                     lines.append(RecordDetail.Line(field.name, field.value))
                 }
                 continue
-            case .list(let items) where !items.isEmpty && items.allSatisfy(\.isObject) || items.isEmpty:
+            // A list of entities (or an empty one, which says `none`) is a table of its own.
+            case .list(let items) where items.allSatisfy(\.isObject):
                 var columns: [String] = []
                 for case .object(let parts) in items {
                     for part in parts where !columns.contains(part.name) { columns.append(part.name) }

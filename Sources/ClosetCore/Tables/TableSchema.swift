@@ -8,6 +8,19 @@ public struct TableSchema<Codec: TableCodec>: Sendable {
     /// Buckets and an order the snapshot indexes (see `TableIndex`).
     public let index: TableIndex<Codec>?
 
+    /// The name its rows have in the files: `name` for the first layout, `name@N` for layout
+    /// N (`TableCodec.version`), so rows of every layout can be told apart in one store.
+    public var storedName: String { Self.storedName(name, version: Codec.version) }
+
+    /// The names rows of older layouts were written under, with their layout.
+    public var olderNames: [(name: String, version: Int)] {
+        (1..<max(Codec.version, 1)).map { (Self.storedName(name, version: $0), $0) }
+    }
+
+    public static func storedName(_ name: String, version: Int) -> String {
+        version <= 1 ? name : "\(name)@\(version)"
+    }
+
     public init(name: String, formatOneTags: FormatOneTags? = nil, index: TableIndex<Codec>? = nil) {
         self.name = name
         self.formatOneTags = formatOneTags

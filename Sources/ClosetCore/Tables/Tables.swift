@@ -4,10 +4,19 @@
 public final class Tables {
     private var tables: [StoredTable] = []
     private var byName: [String: Int] = [:]
+    /// Readers of older row layouts (`OlderRows`), by the name those rows have in the files.
+    private var older: [String: StoredTable] = [:]
+    /// The layout of each typed table, by its name without one: to refuse a newer layout.
+    private var versions: [String: Int] = [:]
     private let log = TransactionLog()
 
     public init(_ schemas: [AnyTableSchema] = []) {
-        for schema in schemas where byName[schema.name] == nil { add(schema.makeTable()) }
+        for schema in schemas where byName[schema.storedName] == nil {
+            let table = schema.makeTable()
+            add(table)
+            for reader in schema.makeOlder(table) { older[reader.name] = reader }
+            versions[schema.name] = Self.layout(of: schema.storedName)?.version ?? 1
+        }
     }
 
     /// A table met raw: it logs nothing (it is never written to).
@@ -26,10 +35,52 @@ public final class Tables {
     /// The typed table of a schema. Rows already read for it (a table first met raw) are
     /// decoded now; ones that do not decode make it fail, leaving them untouched.
     @inlinable public func table<Codec: TableCodec>(_ schema: TableSchema<Codec>) throws(StoreError) -> Table<Codec> {
-        if let typed = existing(schema.name) as? Table<Codec> { return typed }
-        let typed = Table<Codec>(name: schema.name, index: schema.index)
+        if let typed = existing(schema.storedName) as? Table<Codec> { return typed }
+        let typed = Table<Codec>(name: schema.storedName, index: schema.index)
         try adopt(typed)
+        try adoptOlder(AnyTableSchema(schema), typed)
         return typed
+    }
+
+    /// Rows of older layouts already read raw go into the new table; their raw tables go.
+    @usableFromInline func adoptOlder(_ schema: AnyTableSchema, _ typed: StoredTable) throws(StoreError) {
+        versions[schema.name] = Self.layout(of: schema.storedName)?.version ?? 1
+        for reader in schema.makeOlder(typed) {
+            older[reader.name] = reader
+            guard let position = byName[reader.name], let raw = tables[position] as? RawTable else { continue }
+            for operation in raw.operations {
+                do {
+                    try reader.apply(operation)
+                } catch {
+                    throw StoreError("table '\(raw.name)' holds a row this build cannot read")
+                }
+            }
+            raw.removeAllRows()
+            retired.insert(reader.name)
+        }
+    }
+
+    /// Raw tables whose rows moved into a newer layout's table: never written again.
+    @usableFromInline var retired: Set<String> = []
+
+    /// `name@N` read as a table name and a layout.
+    @usableFromInline static func layout(of storedName: String) -> (name: String, version: Int)? {
+        guard let at = storedName.lastIndex(of: "@"), let version = Int(storedName[storedName.index(after: at)...]),
+            version > 1
+        else { return nil }
+        return (String(storedName[..<at]), version)
+    }
+
+    /// Refuses rows of a layout newer than this build's (a store a newer closet wrote): read
+    /// as strangers they would hide the table's rows, and a write would split them.
+    public func checkLayouts() throws(StoreError) {
+        for table in tables {
+            guard let (name, version) = Self.layout(of: table.name), let known = versions[name], version > known
+            else { continue }
+            throw StoreError(
+                "table '\(name)' holds rows of layout \(version), written by a newer closet; this build reads up to layout \(known)"
+            )
+        }
     }
 
     @usableFromInline func existing(_ name: String) -> StoredTable? { byName[name].map { tables[$0] } }
@@ -52,11 +103,13 @@ public final class Tables {
     }
 
     /// Every table, known or carried raw, in the order first met.
-    public var all: [StoredTable] { tables }
+    public var all: [StoredTable] { retired.isEmpty ? tables : tables.filter { !retired.contains($0.name) } }
 
-    /// The table an operation names, made raw if no schema claimed it.
+    /// The table an operation names (or the reader of an older layout of one), made raw if
+    /// no schema claimed it.
     public func table(named name: String) -> StoredTable {
-        if let position = byName[name] { return tables[position] }
+        if let position = byName[name], !retired.contains(name) { return tables[position] }
+        if let reader = older[name] { return reader }
         let raw = RawTable(name: name)
         add(raw)
         return raw
@@ -66,6 +119,7 @@ public final class Tables {
     public func table(formatOneTag tag: UInt8, schemas: [AnyTableSchema]) -> (StoredTable, put: Bool)? {
         for schema in schemas {
             guard let tags = schema.formatOneTags, tag == tags.put || tag == tags.delete else { continue }
+            // Format 1 knew first layouts only: its rows go to that layout's reader.
             return (table(named: schema.name), tag == tags.put)
         }
         return nil

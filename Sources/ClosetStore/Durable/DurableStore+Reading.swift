@@ -78,6 +78,7 @@ extension DurableStore {
                 usleep(UInt32(min(attempt, 10)) * 500)
                 continue
             }
+            try tables.checkLayouts()
             view = next
             return
         }

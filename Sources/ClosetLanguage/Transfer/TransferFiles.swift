@@ -53,16 +53,53 @@ public enum TransferFiles {
         "from", .path(allowsNone: false), "the file: .json or .csv (as export writes them)", required: true,
         placeholder: "<file.json|file.csv>")
 
-    /// Writes rows of a kind to `to=` (a pack's export of what its listing would show).
+    /// `images=`, the folder of the pictures: where `export` copies them (created if missing),
+    /// where `import` reads them (default: the file's folder).
+    public static let imagesKey = KeySpec(
+        "images", .path(allowsNone: false),
+        "a folder for the pictures: export copies them there, import reads them from there (default: the file's folder)",
+        placeholder: "<folder>")
+
+    /// One picture an export copies: the file name the exported rows name, and its bytes
+    /// (checked by the pack: a picture missing from the store fails the export).
+    public typealias PictureFile = (name: String, bytes: [UInt8])
+
+    /// Writes rows of a kind to `to=` (a pack's export of what its listing would show), and
+    /// their pictures to `images=` when it is given.
     public static func export(
         _ kind: EntityKind, _ keys: [EntityKey], invocation: Invocation,
-        _ records: @escaping @Sendable () -> [Record]
-    ) throws(Diagnostic) -> Outcome {
-        try export(Entities(kind: kind, keys: keys, isListing: true, records: records), invocation)
+        pictures: () throws -> [PictureFile] = { [] }, _ records: @escaping @Sendable () -> [Record]
+    ) throws -> Outcome {
+        try export(Entities(kind: kind, keys: keys, isListing: true, records: records), invocation, pictures: pictures)
+    }
+
+    /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`; with `images=`,
+    /// copies the pictures there first and reports `"pictures":N,"images":"folder"` too.
+    public static func export(
+        _ entities: Entities, _ invocation: Invocation, pictures: () throws -> [PictureFile] = { [] }
+    ) throws -> Outcome {
+        var copied: [Field] = []
+        if let argument = invocation.argument("images"), case .path(let folder) = argument.value {
+            let files = try pictures()
+            for file in files {
+                do {
+                    try invocation.host.writeFile(
+                        at: FilePath.join(folder, file.name), bytes: file.bytes, creatingFolder: true)
+                } catch let error as Diagnostic {
+                    throw error.at(argument.range)
+                } catch {
+                    throw Diagnostic.cannotWrite(
+                        FilePath.join(folder, file.name), because: "\(error)", at: argument.range)
+                }
+            }
+            copied = [Field("pictures", .integer(files.count)), Field("images", .text(folder))]
+        }
+        guard case .fields(let fields) = try export(entities, invocation) else { preconditionFailure() }
+        return .fields(fields + copied)
     }
 
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
-    public static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+    static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
             throw invocation.missing("to")
         }
@@ -152,6 +189,37 @@ public enum TransferFiles {
         throw .badRows(problems.count, in: name, at: invocation.argument("from")?.range)
     }
 
+    /// The folder an import reads pictures from: `images=`, or the imported file's folder.
+    public static func pictureFolder(_ invocation: Invocation, file path: String) -> String {
+        if let argument = invocation.argument("images"), case .path(let folder) = argument.value { return folder }
+        let parent = FilePath.parent(of: path)
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// A picture an imported row names, read and checked (PNG or JPEG) as `add` reads one;
+    /// what is wrong with it becomes the row's problem.
+    public static func readPicture(
+        _ name: String, in folder: String, row: Row, _ invocation: Invocation
+    ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo) {
+        guard !name.contains("/"), name != "..", name != "." else {
+            throw RowProblem(line: row.line, message: "'\(name)' is not a picture's file name")
+        }
+        do {
+            return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
+        } catch {
+            throw RowProblem(line: row.line, message: error.message)
+        }
+    }
+
+    /// The texts of a list field: a JSON list (`images.0`, `images.1`, ...) or, in csv, one
+    /// text with its items separated by spaces (as export writes it).
+    public static func list(_ row: Row, _ key: String) -> [String] {
+        if let text = row.fields[key] ?? nil { return text.split(separator: " ").map(String.init) }
+        var items: [String] = []
+        while let item = row.fields["\(key).\(items.count)"] ?? nil { items.append(item) }
+        return items
+    }
+
     /// `{"imported":N,"from":"file"}`.
     public static func imported(_ count: Int, from path: String) -> Outcome {
         .fields([Field("imported", .integer(count)), Field("from", .text(path))])
@@ -206,12 +274,16 @@ public enum TransferFiles {
                             throw RowProblem(line: line, message: "'\(key)' cannot be a list")
                         }
                         fields[key] = .some(nil)
-                        // Objects in it are kept by place, `comments.0.id`, for an importer that
-                        // reads nested rows (the entities one row holds).
+                        // Items are kept by place, `images.0` or `comments.0.id`, for an importer
+                        // that reads lists (a product's pictures, the entities one row holds).
                         for (index, item) in items.enumerated() {
-                            guard case .object(let parts) = item else { continue }
-                            for (name, part) in parts {
-                                if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
+                            switch item {
+                            case .string(let text): fields["\(key).\(index)"] = .some(text)
+                            case .object(let parts):
+                                for (name, part) in parts {
+                                    if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
+                                }
+                            default: continue
                             }
                         }
                     }

@@ -13,7 +13,7 @@ public enum Market {
         tables: [AnyTableSchema(ProductTable.schema), AnyTableSchema(ProductSequenceTable.schema)],
         commands: [
             ListProducts.spec, CountProducts.spec, ShowProduct.spec, AddProduct.spec, EditProduct.spec,
-            RemoveProduct.spec, ExportProducts.spec,
+            RemoveProduct.spec, ExportProducts.spec, ImportProducts.spec,
         ],
         makeState: { try MarketState($0) })
 

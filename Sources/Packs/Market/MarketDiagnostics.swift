@@ -43,4 +43,16 @@ extension Diagnostic {
     static func productExists(_ id: Int, at range: SourceRange?) -> Diagnostic {
         Diagnostic("market.exists", "a product with id \(id) already exists", at: range)
     }
+
+    static func pictureMissing(_ name: String, product id: Int) -> Diagnostic {
+        Diagnostic(
+            "market.picture-missing", "picture \(name) of product \(id) is missing from the store or damaged", at: nil)
+    }
+
+    /// Exports and imports move the embedded market's products and pictures, all or nothing;
+    /// a server takes products one `add product` at a time.
+    static func remoteTransfer(_ what: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.remote-transfer", "\(what) works on the embedded market only (unset CLOSET_MARKET_URL)", at: range)
+    }
 }

@@ -13,7 +13,7 @@ public enum Photos {
         commands: [
             ListPhotos.spec, CountPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec,
             ShowSaved.spec,
-            EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec,
+            EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec, ImportSaved.spec,
         ],
         makeState: { try PhotosState($0) })
 

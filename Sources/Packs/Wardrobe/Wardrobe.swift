@@ -114,7 +114,7 @@ public enum Wardrobe {
     }
 
     /// Writes a listing to `to=` through the engine's transfer files.
-    static func export(_ outcome: Outcome, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+    static func export(_ outcome: Outcome, _ invocation: Invocation) throws -> Outcome {
         guard case .entities(let entities) = outcome else { return outcome }
         return try TransferFiles.export(entities, invocation)
     }

@@ -111,7 +111,7 @@ final class EmbeddedMarket: MarketRepository {
         return pictures
     }
 
-    private func hash(_ password: String) -> PasswordHash {
+    func hash(_ password: String) -> PasswordHash {
         let salt = withUnsafeBytes(of: newID().uuid) { Array($0) }
         return PasswordHash(password: password, salt: salt, iterations: passwordIterations)
     }

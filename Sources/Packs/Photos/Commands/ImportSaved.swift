@@ -1,0 +1,82 @@
+import ClosetCore
+import ClosetLanguage
+import Foundation
+
+/// `import saved from=<file> [images=<folder>]`: what `export saved` writes, read back with
+/// each photo's picture (`<id>.png` or `<id>.jpg` in the folder, as `images=` exports them),
+/// every row checked first and nothing kept if one is bad. The display height is the
+/// picture's, in the app's 150-point column, as `add saved` computes it.
+enum ImportSaved {
+    static let spec = CommandSpec(
+        path: ["import", "saved"],
+        summary: "add saved photos and their pictures from a file export wrote: every row or none",
+        keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
+        notes: [
+            "Fields: id and url (required), memo, savedAt; the picture is <id>.png or <id>.jpg in images=."
+        ],
+        examples: ["import saved from=out/saved.csv images=out/pictures"],
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Outcome {
+        let state = try invocation.state(PhotosState.self)
+        let fieldNames = Photos.saved.fieldNames
+        let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fieldNames, entity: "saved photo")
+        let folder = TransferFiles.pictureFolder(invocation, file: path)
+        var seen = Set<String>()
+        var pictureIDs = Set(state.repository.fetchPictures().map(\.pictureID))
+        let checked = try TransferFiles.checkAll(rows, path: path, fieldNames: fieldNames, invocation) {
+            row throws(TransferFiles.RowProblem) in
+            try check(row, folder: folder, invocation, state, seen: &seen, pictureIDs: &pictureIDs)
+        }
+        for (photo, bytes) in checked { try state.repository.save(photo, picture: bytes) }
+        return TransferFiles.imported(checked.count, from: path)
+    }
+
+    static func check(
+        _ row: TransferFiles.Row, folder: String, _ invocation: Invocation, _ state: PhotosState,
+        seen: inout Set<String>, pictureIDs: inout Set<UUID>
+    ) throws(TransferFiles.RowProblem) -> (SavedPhoto, [UInt8]) {
+        func problem(_ message: String) -> TransferFiles.RowProblem {
+            TransferFiles.RowProblem(line: row.line, message: message)
+        }
+        func text(_ key: String) -> String? { (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 } }
+        guard let id = text("id") else { throw problem("missing id") }
+        guard PhotosState.isPhotoID(id) else { throw problem(Diagnostic.notAPhotoID(id, at: nil).message) }
+        guard !state.repository.contains(id) else { throw problem("id \(id) is already saved") }
+        guard seen.insert(id).inserted else { throw problem("id \(id) appears twice in the file") }
+        guard let url = text("url") else { throw problem("missing url") }
+        var savedAt = invocation.clock.now()
+        if let dateText = text("savedAt") {
+            guard let date = Timestamp.parse(dateText) else {
+                throw problem("'\(dateText)' is not a date; write 2024-05-17T09:30:00Z")
+            }
+            savedAt = date
+        }
+        let (bytes, info) = try picture(of: id, in: folder, row: row, invocation)
+        let taken = pictureIDs
+        let pictureID = invocation.newID { taken.contains($0) }
+        pictureIDs.insert(pictureID)
+        let photo = SavedPhoto(
+            id: id, memo: text("memo") ?? "", url: url, image: info, pictureID: pictureID,
+            displayHeight: info.width > 0 ? info.height * 150 / info.width : 0, savedAt: savedAt)
+        return (photo, bytes)
+    }
+
+    /// `<id>.png`, else `<id>.jpg`: a file that is there but is no picture is that file's problem.
+    static func picture(of id: String, in folder: String, row: TransferFiles.Row, _ invocation: Invocation)
+        throws(TransferFiles.RowProblem) -> (bytes: [UInt8], info: ImageInfo)
+    {
+        let candidates = ["\(id).png", "\(id).jpg"]
+        for name in candidates {
+            do {
+                return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
+            } catch  where error.id == "file.cannot-read" {
+                continue
+            } catch {
+                throw TransferFiles.RowProblem(line: row.line, message: error.message)
+            }
+        }
+        throw TransferFiles.RowProblem(
+            line: row.line, message: "no picture \(candidates.joined(separator: " or ")) in \(folder)")
+    }
+}

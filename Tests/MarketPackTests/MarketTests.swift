@@ -123,15 +123,18 @@ import Testing
         // Failures: an id the market does not have, a wrong password.
         let missing = ItemEditViewModel(id: 999, market: market)
         missing.loadItem()
-        #expect(missing.state == .error(.editUseCaseError))
-        for (id, password) in [(999, "1234"), (registered.id, "nope")] {
+        #expect(missing.state == .error(.editUseCaseError("Item Edit UseCase no product has id 999")))
+        for (id, password, message) in [
+            (999, "1234", "no product has id 999"),
+            (registered.id, "nope", MarketError.wrongPassword.message),
+        ] {
             let failing = ItemEditViewModel(id: id, market: market)
             _ = failing.addImage(Self.picture)
             _ = failing.validate(
                 titleText: "t", stockText: "1", currencyText: "KRW", priceText: "100", discountedPriceText: nil,
                 descriptionsText: "d")
             failing.updateItem(password: password)
-            #expect(failing.state == .error(.editUseCaseError), "\(id)")
+            #expect(failing.state == .error(.editUseCaseError("Item Edit UseCase " + message)), "\(id)")
         }
     }
 
@@ -425,7 +428,7 @@ final class ReentrantMarket: MarketRepository {
         let viewModel = ItemDetailViewModel(id: 1, repository: repository)
         #expect(try viewModel.loadItem().title == "MacBook Pro" && viewModel.state == .update(Self.item))
         #expect(throws: MarketError.wrongPassword) { try viewModel.deleteItem(password: "wrong") }
-        #expect(viewModel.state == .error("UseCase wrongPassword"))
+        #expect(viewModel.state == .error("UseCase " + MarketError.wrongPassword.message))
         #expect(try viewModel.deleteItem(password: "right").id == 1 && viewModel.state == .delete)
         repository.fail = true
         #expect(throws: MarketError.noSuchProduct(1)) { try viewModel.loadItem() }

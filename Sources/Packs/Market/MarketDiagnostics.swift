@@ -49,8 +49,13 @@ extension Diagnostic {
             "market.picture-missing", "picture \(name) of product \(id) is missing from the store or damaged", at: nil)
     }
 
-    /// Exports and imports move the embedded market's products and pictures, all or nothing;
-    /// a server takes products one `add product` at a time.
+    /// A server's picture an export could not fetch: why, in the app's words.
+    static func remotePicture(_ url: String, _ why: String) -> Diagnostic {
+        Diagnostic("market.remote-picture", "cannot copy the picture at \(url): \(why)", at: nil)
+    }
+
+    /// Imports fill the embedded market, all or nothing; a server takes products one
+    /// `add product` at a time.
     static func remoteTransfer(_ what: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "market.remote-transfer", "\(what) works on the embedded market only (unset CLOSET_MARKET_URL)", at: range)

@@ -4,7 +4,8 @@ import ClosetLanguage
 /// `export products to=<file> [images=<folder>]`: every product, newest first, to JSON or CSV,
 /// each in full as its detail screen has it (the list's pages lack descriptions; a server is
 /// asked for each product). Pictures are named by their file names; `images=` copies them
-/// into a folder, so `import products` can read them back. No password hash is written.
+/// into a folder (a server's pictures fetched by their URLs, as the app's `ImageNetworkUseCase`
+/// fetched them), so `import products` can read them back. No password hash is written.
 enum ExportProducts {
     static let spec = CommandSpec(
         path: ["export", "products"],
@@ -18,8 +19,10 @@ enum ExportProducts {
             return try TransferFiles.export(
                 Market.product, items.map { .opaque(String($0.id)) }, invocation: invocation,
                 pictures: {
-                    guard state.remote == nil else {
-                        throw Diagnostic.remoteTransfer("images=", at: invocation.argument("images")?.range)
+                    if case .success(let remote)? = state.remote {
+                        return try items.flatMap { item in
+                            try (item.images ?? []).map { url in try remotePicture(url, remote) }
+                        }
                     }
                     return try items.flatMap {
                         try checkedPictures(of: try state.embedded.stored($0.id), state.embedded)
@@ -40,6 +43,17 @@ enum ExportProducts {
                 throw Diagnostic.pictureMissing(picture.name, product: product.id)
             }
             return (picture.name, bytes)
+        }
+    }
+
+    /// A server's picture, saved under the last part of its URL (which the import reads).
+    static func remotePicture(_ url: String, _ remote: RemoteMarket) throws(Diagnostic) -> TransferFiles.PictureFile {
+        let name = FilePath.lastComponent(of: url)
+        guard !name.isEmpty, name != "..", name != "." else { throw Diagnostic.remotePicture(url, "it names no file") }
+        do {
+            return (name, try remote.pictures.retrieveImage(with: url).bytes)
+        } catch {
+            throw Diagnostic.remotePicture(url, error.message)
         }
     }
 }

@@ -83,7 +83,8 @@ enum ImportProducts {
                     "discountedPrice \(discount) must be lower than price \(price) (할인 가격은 제품 가격에 비해 낮아야 합니다)")
             }
         }
-        let names = TransferFiles.list(row, "images")
+        // A server's export names its pictures by URL; the files are saved by their last part.
+        let names = TransferFiles.list(row, "images").map { $0.contains("://") ? FilePath.lastComponent(of: $0) : $0 }
         guard !names.isEmpty else { throw problem("missing images (one to five picture files)") }
         guard names.count <= MarketError.maximumImageCount else {
             throw problem("\(names.count) images: 이미지는 최대 5개까지만 등록할 수 있습니다")

@@ -21,42 +21,53 @@ enum OpenMarketAPI {
 final class RemoteMarket: MarketRepository {
     let network: Network
     let base: String
+    /// The products' pictures, by the URLs the items name.
+    let pictures: ImageNetworkUseCase
 
     init(network: Network, base: String) {
         self.network = network
         self.base = base
+        pictures = ImageNetworkUseCase(network: network)
     }
 
     var count: Int? { nil }
 
-    private func request(
-        _ method: HTTPRequest.Method, _ path: String, body: HTTPBody? = nil, secrets: [String] = []
-    ) -> HTTPRequest {
-        HTTPRequest(method, api: OpenMarketAPI.api.name, base: base, path: path, body: body, secretValues: secrets)
+    private func request(_ route: OpenMarketRoute, body: HTTPBody? = nil, secrets: [String] = []) -> HTTPRequest {
+        HTTPRequest(
+            route.method, api: OpenMarketAPI.api.name, base: base, path: route.path, body: body, secretValues: secrets)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ request: HTTPRequest, notFound: MarketError) throws -> T {
-        let response = try network.send(request)
-        if response.status == 404 { throw notFound }
-        guard response.isSuccess else {
-            throw NetworkError.status(
-                response.status, statusLine: response.statusLine, method: request.method.rawValue,
-                url: request.displayURL, detail: OpenMarketAPI.errorDetail(response))
-        }
+    /// Sends and decodes; a 404 is the market's own error, any other failure is closet's
+    /// account of it with the app's alert text for the use case (`RemoteMarketError`).
+    private func decode<T: Decodable>(
+        _ type: T.Type, _ request: HTTPRequest, notFound: MarketError, useCase: OpenMarketUseCase
+    ) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: response.body)
-        } catch {
-            throw NetworkError.malformed(
-                url: request.displayURL, expected: "an open-market \(T.self == ItemList.self ? "item list" : "item")")
+            let response = try network.send(request)
+            if response.status == 404 { throw notFound }
+            guard OpenMarketRoute.successStatusCode.contains(response.status) else {
+                throw NetworkError.status(
+                    response.status, statusLine: response.statusLine, method: request.method.rawValue,
+                    url: request.displayURL, detail: OpenMarketAPI.errorDetail(response))
+            }
+            do {
+                return try JSONDecoder().decode(T.self, from: response.body)
+            } catch {
+                throw NetworkError.malformed(
+                    url: request.displayURL,
+                    expected: "an open-market \(T.self == ItemList.self ? "item list" : "item")")
+            }
+        } catch let error as NetworkError {
+            throw RemoteMarketError.wrapping(error, useCase)
         }
     }
 
     func items(page: Int) throws -> ItemList {
-        try decode(ItemList.self, request(.get, "/items/\(page)"), notFound: .noSuchPage(page))
+        try decode(ItemList.self, request(.load(page: page)), notFound: .noSuchPage(page), useCase: .itemList)
     }
 
     func item(id: Int) throws -> Item {
-        try decode(Item.self, request(.get, "/item/\(id)"), notFound: .noSuchProduct(id))
+        try decode(Item.self, request(.loadProduct(id: id)), notFound: .noSuchProduct(id), useCase: .item)
     }
 
     /// The form as the app's `PostItem`/`PatchItem` dictionary: text parts, then one
@@ -73,11 +84,10 @@ final class RemoteMarket: MarketRepository {
         }
         parts.append(.field("password", password, isSecret: true))
         for (index, image) in (form.images ?? []).enumerated() {
-            let png = image.info.format == .png
+            let type: MimeType = image.info.format == .png ? .imagePng : .imageJpeg
             parts.append(
                 .file(
-                    "images[]", filename: "\(index).\(png ? "png" : "jpeg")",
-                    contentType: png ? "image/png" : "image/jpeg",
+                    "images[]", filename: "\(index)\(type.fileExtension)", contentType: type.description,
                     data: Data(image.bytes)))
         }
         return parts
@@ -85,8 +95,8 @@ final class RemoteMarket: MarketRepository {
 
     func create(_ form: ItemForm, password: String) throws -> Item {
         try decode(
-            Item.self, request(.post, "/item", body: .multipart(parts(form, password: password))),
-            notFound: .wrongPassword)
+            Item.self, request(.postProduct, body: .multipart(parts(form, password: password))),
+            notFound: .wrongPassword, useCase: .itemEdit)
     }
 
     func update(id: Int, _ form: ItemForm, password: String) throws -> Item {
@@ -94,8 +104,8 @@ final class RemoteMarket: MarketRepository {
         if case .some(.none) = form.discountedPrice { throw MarketError.remoteCannotRemoveDiscount }
         return try write(id) {
             try decode(
-                Item.self, request(.patch, "/item/\(id)", body: .multipart(parts(form, password: password))),
-                notFound: .wrongPassword)
+                Item.self, request(.patchProduct(id: id), body: .multipart(parts(form, password: password))),
+                notFound: .wrongPassword, useCase: .itemEdit)
         }
     }
 
@@ -103,8 +113,8 @@ final class RemoteMarket: MarketRepository {
         let body = try JSONSerialization.data(withJSONObject: ["password": password])
         return try write(id) {
             try decode(
-                Item.self, request(.delete, "/item/\(id)", body: .json(body), secrets: [password]),
-                notFound: .wrongPassword)
+                Item.self, request(.deleteProduct(id: id), body: .json(body), secrets: [password]),
+                notFound: .wrongPassword, useCase: .item)
         }
     }
 

@@ -24,7 +24,7 @@ public final class ItemDetailViewModel {
             state = .update(item)
             return item
         } catch {
-            state = .error("UseCase \(error)")
+            state = .error(OpenMarketUseCase.item.screenMessage(error))
             throw error
         }
     }
@@ -35,7 +35,7 @@ public final class ItemDetailViewModel {
             state = .delete
             return item
         } catch {
-            state = .error("UseCase \(error)")
+            state = .error(OpenMarketUseCase.item.screenMessage(error))
             throw error
         }
     }

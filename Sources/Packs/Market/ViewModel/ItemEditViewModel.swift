@@ -16,11 +16,26 @@ public final class ItemEditViewModel {
         case error(ItemEditError)
     }
 
-    /// The screen's one error (the app's `editUseCaseError`), with the app's text.
+    /// The screen's errors (the app's `ItemEditViewModelError`), with the app's texts:
+    /// `Item Edit UseCase Networking Error - Response StatusCode 500`,
+    /// `Image Load UseCase Can't convert Data to Image error`.
     public enum ItemEditError: Error, Equatable {
-        case editUseCaseError
+        case editUseCaseError(String)
+        case imageUseCaseError(String)
 
-        public var message: String { "Item Edit UseCase Networking Error" }
+        public var message: String {
+            switch self {
+            case .editUseCaseError(let message), .imageUseCaseError(let message): message
+            }
+        }
+
+        static func edit(_ error: Error) -> ItemEditError {
+            .editUseCaseError(OpenMarketUseCase.itemEdit.screenMessage(error))
+        }
+
+        static func image(_ error: ImageNetworkUseCaseError) -> ItemEditError {
+            .imageUseCaseError("Image Load UseCase \(error.message)")
+        }
     }
 
     public static let currencies = ["KRW", "JPY", "USD", "EUR", "CNY", "BTC"].sorted()
@@ -40,11 +55,18 @@ public final class ItemEditViewModel {
 
     private let id: Int?
     private let market: MarketRepository?
+    /// Where a remote product's pictures are fetched from, to fill the form (`loadItem`).
+    private let imageUseCase: ImageNetworkUseCase?
 
     /// `id` edits that product; `market` is where it is loaded from and registered to.
-    public init(id: Int? = nil, market: MarketRepository? = nil) {
+    public convenience init(id: Int? = nil, market: MarketRepository? = nil) {
+        self.init(id: id, market: market, images: nil)
+    }
+
+    init(id: Int?, market: MarketRepository?, images: ImageNetworkUseCase?) {
         self.id = id
         self.market = market
+        imageUseCase = images
     }
 
     /// `addImage`: at most five (the app's screen refused a sixth); the new picture's cell.
@@ -89,15 +111,31 @@ public final class ItemEditViewModel {
         return state
     }
 
-    /// `loadItem` (edit mode): the product, to fill the form.
+    /// `loadItem` (edit mode): the product, to fill the form, and (from a server) its
+    /// pictures, in order, before `.initial`.
     public func loadItem() {
         guard let id, let market else { return }
         state = .loading
+        let item: Item
         do {
-            state = .initial(try market.item(id: id))
+            item = try market.item(id: id)
         } catch {
-            state = .error(.editUseCaseError)
+            state = .error(.edit(error))
+            return
         }
+        if let imageUseCase {
+            var loaded: [(bytes: [UInt8], info: ImageInfo)] = []
+            for url in item.images ?? [] {
+                do {
+                    loaded.append(try imageUseCase.retrieveImage(with: url))
+                } catch {
+                    state = .error(.image(error))
+                    return
+                }
+            }
+            images = loaded
+        }
+        state = .initial(item)
     }
 
     /// `registerItem`: the checked form, registered with the password.
@@ -107,7 +145,7 @@ public final class ItemEditViewModel {
         do {
             state = .register(try market.create(form, password: password))
         } catch {
-            state = .error(.editUseCaseError)
+            state = .error(.edit(error))
         }
     }
 
@@ -118,7 +156,7 @@ public final class ItemEditViewModel {
         do {
             state = .update(try market.update(id: id, form, password: password))
         } catch {
-            state = .error(.editUseCaseError)
+            state = .error(.edit(error))
         }
     }
 

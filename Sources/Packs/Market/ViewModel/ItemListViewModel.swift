@@ -39,7 +39,7 @@ public final class ItemListViewModel {
             items += list.items
             return start..<items.count
         } catch {
-            state = .error("UseCase \(error)")
+            state = .error(OpenMarketUseCase.itemList.screenMessage(error))
             throw error
         }
     }

@@ -41,19 +41,24 @@ public struct EntityField<Model>: Sendable {
     public var inDetail: Bool
     /// Whether a narrow terminal may cut it in a listing (never, for a date range).
     public var keepsWhole = false
+    /// Whether `.dump` writes its text as a bare word (a currency code) rather than quoted.
+    public var restoresAsWord = false
     /// Rows of another entity under this one (a story's comments): `show` draws them as a
     /// table of their own under the fields.
     public var children: (@Sendable (Model) -> ChildTable)?
 
     /// A field of the JSON object, shown to people as `shown` (or as it is).
+    /// `word`: `.dump` writes the text bare (`currency=KRW`), not quoted.
     public static func field(
         _ name: String, label: String? = nil, korean: String? = nil, data: Data = .same, optional: Bool = false,
-        detail: Bool = true, shown: (@Sendable (Model) -> FieldValue)? = nil,
+        detail: Bool = true, word: Bool = false, shown: (@Sendable (Model) -> FieldValue)? = nil,
         _ json: @escaping @Sendable (Model) -> FieldValue
     ) -> EntityField {
-        EntityField(
+        var field = EntityField(
             name: name, label: label ?? name, korean: korean, json: json, shown: shown, data: data,
             isOptionalColumn: optional, inDetail: detail)
+        field.restoresAsWord = word
+        return field
     }
 
     /// Entities of another schema held by this one (a story's comments): JSON nests their
@@ -100,11 +105,23 @@ public struct EntitySchema<Model>: Sendable {
     public let fields: [EntityField<Model>]
     @usableFromInline let listing: [Int]
     @usableFromInline let dataColumns: [String]
+    /// What `.dump` writes to make the entity again, in order (see `restoring`).
+    let restore: [Restore]
+
+    /// One argument of the statement `.dump` writes: a field, under its label (`created=`),
+    /// or a key only the pack can fill (a picture's copied path, a password hash).
+    public enum Restore: Sendable {
+        case field(Int)
+        case supplied(String)
+    }
 
     /// `listing` names the fields a table shows, in order (their labels are its headers).
+    /// `restore` names the arguments of the statement that makes the entity again (`.dump`),
+    /// in order: a field's name (written `label=value`, left out when null or empty), or a
+    /// key the pack supplies when it dumps (left out when it supplies none).
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
-        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String]
+        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String], restore: [String] = []
     ) {
         var indices: [Int] = []
         for name in listing {
@@ -122,6 +139,9 @@ public struct EntitySchema<Model>: Sendable {
             }
         }
         precondition(Set(fields.map(\.name)).count == fields.count, "\(singular): a field is declared twice")
+        self.restore = restore.map { name in
+            fields.firstIndex { $0.name == name && $0.json != nil }.map(Restore.field) ?? .supplied(name)
+        }
         self.fields = fields
         self.listing = indices
         self.dataColumns = data
@@ -197,6 +217,34 @@ public struct EntitySchema<Model>: Sendable {
         }
         record.detail = RecordDetail(lines: lines, children: children)
         return record
+    }
+
+    /// The arguments `.dump` writes for the entity, in the declared order: each field's label
+    /// and value (with whether its text is a bare word), or a supplied key and its text. A
+    /// field's name in `supplied` writes that text under the name instead (a picture's path).
+    public func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
+        var arguments: [(key: String, value: RestoredValue)] = []
+        for argument in restore {
+            switch argument {
+            case .field(let index):
+                let field = fields[index]
+                if let text = supplied[field.name] {
+                    arguments.append((field.name, .written(text)))
+                    continue
+                }
+                guard let value = field.json?(model) else { continue }
+                arguments.append((field.label, .value(value, word: field.restoresAsWord)))
+            case .supplied(let key):
+                if let text = supplied[key] { arguments.append((key, .written(text))) }
+            }
+        }
+        return arguments
+    }
+
+    /// An argument's value as the schema knows it, or as the pack wrote it.
+    public enum RestoredValue {
+        case value(FieldValue, word: Bool)
+        case written(String)
     }
 
     /// Rows of this entity under another one's detail, with this entity's listing columns.

@@ -10,7 +10,7 @@ import Testing
 /// jar), one vocabulary (its size, English and Korean), one stored table, two commands. If
 /// adding a pack ever needs an engine change, this file stops compiling or these tests fail.
 enum Pantry {
-    enum Size: Int, Vocabulary {
+    enum Size: Int, Vocabulary, Codable {
         case small, large
         static let vocabularyName = "size"
         static let info = makeInfo()
@@ -18,47 +18,34 @@ enum Pantry {
         var korean: String { self == .small ? "작은" : "큰" }
     }
 
-    struct Jar: Hashable, Sendable {
+    /// Stored with the default codec (`CodableRows`): the pack writes no codec.
+    struct Jar: Hashable, Sendable, Codable, Identifiable {
         var id: UUID
         var size: Size
         var label: String
         var created: Date
     }
 
-    enum Jars: TableCodec {
-        static let schema = TableSchema<Jars>(name: "pantry.jars")
-        static func key(of row: Jar) -> UUID { row.id }
-        static func encode(_ jar: Jar, into writer: inout ByteWriter) {
-            writer.uuid(jar.id)
-            writer.u8(UInt8(jar.size.rawValue))
-            writer.string(jar.label)
-            writer.date(jar.created)
-        }
-        static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Jar {
-            let id = try reader.uuid()
-            guard let size = Size(rawValue: Int(try reader.u8())) else { throw ByteReader.Malformed() }
-            return Jar(id: id, size: size, label: try reader.string(), created: try reader.date())
-        }
-        static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }
-        static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
-    }
+    typealias Jars = CodableRows<Jar>
+    static let jarTable = TableSchema<Jars>(name: "pantry.jars")
 
     /// The jar, declared once: columns, JSON, csv and records all come from here.
     static let schema = EntitySchema<Jar>(
         singular: "jar", plural: "jars", korean: "병", indefinite: "a jar",
         fields: [
             .field("id") { .key(.uuid($0.id)) },
-            .field("size") { .text($0.size.englishName) },
+            .field("size", word: true) { .text($0.size.englishName) },
             .field("label") { .text($0.label) },
             .field("created") { .date($0.created) },
         ],
-        listing: ["id", "size", "label"])
+        listing: ["id", "size", "label"],
+        restore: ["id", "size", "label", "created"])
 
     static let jar = schema.kind
 
     final class State: PackState {
         let jars: Table<Jars>
-        init(_ services: PackServices) throws { jars = try services.store.tables.table(Jars.schema) }
+        init(_ services: PackServices) throws { jars = try services.store.tables.table(jarTable) }
         var counts: [(EntityKind, Int)] { [(Pantry.jar, jars.count)] }
         func keys(of kind: EntityKind) -> [EntityKey] { jars.rows.map { .uuid($0.id) } }
         func contains(_ key: EntityKey, kind: EntityKind) -> Bool { key.uuid.map(jars.contains) ?? false }
@@ -66,11 +53,7 @@ enum Pantry {
         func label(of key: EntityKey, kind: EntityKind) -> String? { key.uuid.flatMap { jars[$0]?.label } }
         func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
         func dump(into writer: inout DumpWriter) throws {
-            for jar in jars.rows {
-                writer.line(
-                    "add jar id=\(jar.id.uuidString) size=\(jar.size.englishName) label=\(DumpWriter.quote(jar.label)) created=\(Timestamp.format(jar.created))"
-                )
-            }
+            for jar in jars.rows { writer.line(DumpWriter.statement("add jar", schema, jar)) }
         }
     }
 
@@ -123,7 +106,7 @@ enum Pantry {
 
     static let pack = Pack(
         name: "pantry", summary: "jars on a shelf", vocabularies: [Size.info], entityKinds: [jar],
-        tables: [AnyTableSchema(Jars.schema)], commands: [add, list], makeState: { try State($0) })
+        tables: [AnyTableSchema(jarTable)], commands: [add, list], makeState: { try State($0) })
 }
 
 @Suite struct ThrowawayPackTests {
@@ -207,6 +190,10 @@ enum Pantry {
         }
         let dump = run(first, host, ".dump").out
         #expect(dump.hasPrefix("# closet dump: 2 jars\n"))
+        // The statement comes from the schema's `restore`: labels as keys, vocabulary words bare.
+        #expect(
+            dump.contains(
+                #" size=large label="김치" created=2024-01-01T00:00:01Z"# + "\n"), "\(dump)")
         let (second, secondHost) = try session()
         second.runScript(dump, name: "dump")
         #expect(secondHost.standardError == "")

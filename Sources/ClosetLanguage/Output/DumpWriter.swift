@@ -34,6 +34,41 @@ public struct DumpWriter {
         return namedAs.map { FilePath.join($0, file) } ?? path
     }
 
+    /// The statement that makes an entity again, from its schema's `restore` list:
+    /// `add jar id=... size=small label="jam" created=...`. `supplied` fills the keys only the
+    /// pack knows (a copied picture's path, a `$variable`), already written as they are.
+    public static func statement<Model>(
+        _ command: String, _ schema: EntitySchema<Model>, _ model: Model, supplied: [String: String] = [:]
+    ) -> String {
+        var line = command
+        for (key, value) in schema.restoring(model, supplied: supplied) {
+            let text: String?
+            switch value {
+            case .written(let written): text = written
+            case .value(let value, let word): text = argument(value, word: word)
+            }
+            if let text { line += " \(key)=\(text)" }
+        }
+        return line
+    }
+
+    /// A value as an argument reads it back; nil for one with nothing to say (null, empty
+    /// text) or none that a statement can carry (a list, an object: the pack supplies those).
+    static func argument(_ value: FieldValue, word: Bool) -> String? {
+        switch value {
+        case .null, .object, .list: nil
+        case .text(let text): text.isEmpty ? nil : word ? text : quote(text)
+        case .marked(let text, _): text.isEmpty ? nil : quote(text)
+        case .localized(let english, _): english
+        case .integer(let number): String(number)
+        case .decimal(let number): String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .date(let date): Timestamp.format(date)
+        case .key(.uuid(let id)): id.uuidString
+        case .key(.opaque(let text)): quote(text)
+        }
+    }
+
     /// A double-quoted string the lexer reads back to exactly the same text, written in
     /// printable characters only: control characters, CR and bidirectional overrides become
     /// the lexer's escapes, so a dump is one statement per line and safe to show.

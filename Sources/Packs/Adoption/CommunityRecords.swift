@@ -18,7 +18,7 @@ enum CommunityRecords {
             .field("title") { .text($0.story.title) },
             .field("content") { .text($0.story.content) },
             .field("author") { .text($0.story.author) },
-            .field("dog") { $0.story.dog.map(FieldValue.text) ?? .null },
+            .field("dog", word: true) { $0.story.dog.map(FieldValue.text) ?? .null },
             .field("images", data: .value { .integer($0.story.pictures.count) }) {
                 .list($0.story.pictures.map { .text($0.name) })
             },
@@ -32,7 +32,8 @@ enum CommunityRecords {
             // Where `list stories after=` continues past this story: the last row's is the page's.
             .field("cursor", detail: false) { .text(StoryCursor.make(after: $0.story.id)) },
         ],
-        listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"])
+        listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"],
+        restore: ["id", "author", "title", "content", "dog", "image", "createdAt"])
 
     static let comment = EntitySchema<Comment>(
         singular: "comment", plural: "comments", korean: "댓글", indefinite: "a comment", keyStyle: .opaque,
@@ -43,7 +44,8 @@ enum CommunityRecords {
             .field("text") { .text($0.text) },
             .field("createdAt", label: "created") { .date($0.createdAt) },
         ],
-        listing: ["id", "story", "author", "text", "createdAt"])
+        listing: ["id", "story", "author", "text", "createdAt"],
+        restore: ["id", "story", "author", "text", "createdAt"])
 
     static let donation = EntitySchema<Donation>(
         singular: "donation", plural: "donations", korean: "후원", indefinite: "a donation", keyStyle: .opaque,
@@ -52,12 +54,14 @@ enum CommunityRecords {
             .field("user") { .text($0.user) },
             .field("amount", shown: { .text(won($0.amount)) }) { .integer($0.amount) },
             .field("label", data: .none, detail: false) { .text(won($0.amount)) },
-            .field("dog") { $0.dog.map(FieldValue.text) ?? .null },
+            .field("dog", word: true) { $0.dog.map(FieldValue.text) ?? .null },
             .field("message") { $0.message.map(FieldValue.text) ?? .null },
             .field("status", shown: { _ in .text("recorded, not charged") }) { _ in .text(notCharged) },
             .field("createdAt", label: "created") { .date($0.createdAt) },
         ],
-        listing: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"])
+        listing: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"],
+        // The dump supplies the receipt as the number `donate receipt=` takes.
+        restore: ["receipt", "user", "amount", "dog", "message", "createdAt"])
 
     static func record(_ story: Story, likes: Int, liked: Bool, comments: [Comment]) -> Record {
         Self.story.record(StoryRow(story: story, likes: likes, liked: liked, comments: comments))

@@ -11,18 +11,16 @@ enum MarketDump {
         guard !products.isEmpty else { return }
         writer.line("# products keep their salted password hashes (hash=); no password is in this dump")
         for product in products {
-            var line = "add product id=\(product.id) title=\(quote(product.title)) price=\(product.price)"
-            line += " currency=\(product.currency.englishName) stock=\(product.stock)"
-            if let discount = product.discountedPrice { line += " discounted=\(discount)" }
-            if let text = product.descriptions { line += " description=\(quote(text))" }
             var paths: [String] = []
             for (index, picture) in product.pictures.enumerated() {
                 let file = "product-\(product.id)-\(index + 1).\(picture.info.format == .png ? "png" : "jpg")"
                 guard let bytes = market.picture(named: picture.name) else { continue }
                 if let path = try writer.copyPicture(named: file, bytes: bytes) { paths.append(path) }
             }
-            line += " image=\(quote(paths.isEmpty ? "<copy with .dump --images>" : paths.joined(separator: ",")))"
-            line += " registered=\(Timestamp.format(product.registeredAt)) hash=\(quote(product.passwordHash.text))"
+            let image = paths.isEmpty ? "<copy with .dump --images>" : paths.joined(separator: ",")
+            var line = DumpWriter.statement(
+                "add product", MarketRecords.product, product.item,
+                supplied: ["image": quote(image), "hash": quote(product.passwordHash.text)])
             if paths.isEmpty {
                 writer.line("# product \(product.id): its pictures are not copied (use .dump --images <dir>)")
                 line = "# " + line

@@ -16,7 +16,7 @@ enum MarketRecords {
                     return item.discountedPrice == nil ? .text(price) : .marked(price, .struck)
                 }
             ) { .integer($0.price) },
-            .field("currency", korean: "화폐") { .text($0.currency) },
+            .field("currency", korean: "화폐", word: true) { .text($0.currency) },
             // The app's colours: 품절 yellow, a discounted price red (at a terminal in colour).
             .field(
                 "stock", korean: "제품 수량",
@@ -43,7 +43,12 @@ enum MarketRecords {
         ],
         // As the app's list cell: title, price, discounted price, stock (pictures and the
         // registration time are in `show product`); 20 rows fit an 80-column terminal.
-        listing: ["id", "title", "price", "discountedPrice", "stock"])
+        listing: ["id", "title", "price", "discountedPrice", "stock"],
+        // The dump supplies the pictures' copied paths and the password hash (never a password).
+        restore: [
+            "id", "title", "price", "currency", "stock", "discountedPrice", "description", "image", "registeredAt",
+            "hash",
+        ])
 
     static func images(of item: Item) -> [String] { item.images ?? item.thumbnails }
 

@@ -9,14 +9,13 @@ enum PhotosDump {
     static func write(_ state: PhotosState, into writer: inout DumpWriter) throws {
         let quote = DumpWriter.quote
         for photo in state.repository.fetchPictures() {
-            var line = "add saved id=\(quote(photo.id)) url=\(quote(photo.url))"
-            if !photo.memo.isEmpty { line += " memo=\(quote(photo.memo))" }
             let file = "photo-\(photo.id).\(photo.image.format == .png ? "png" : "jpg")"
             let path =
                 writer.copiesPictures
                 ? try writer.copyPicture(named: file, bytes: state.checkedPicture(photo)) : nil
-            line +=
-                " image=\(quote(path ?? file)) height=\(photo.displayHeight) saved=\(Timestamp.format(photo.savedAt))"
+            var line = DumpWriter.statement(
+                "add saved", PhotosRecords.saved, photo,
+                supplied: ["image": quote(path ?? file), "height": String(photo.displayHeight)])
             if path == nil {
                 writer.line("# saved photo \(photo.id): its picture is not copied (use .dump --images <dir>)")
                 line = "# " + line

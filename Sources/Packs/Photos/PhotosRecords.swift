@@ -60,7 +60,9 @@ enum PhotosRecords {
             },
             .field("savedAt", label: "saved") { .date($0.savedAt) },
         ],
-        listing: ["id", "memo", "image", "savedAt"])
+        listing: ["id", "memo", "image", "savedAt"],
+        // The dump supplies the picture's copied path and the display height.
+        restore: ["id", "url", "memo", "image", "height", "savedAt"])
 
     static func record(_ photo: SavablePictureData, column: MasonryLayout.Column) -> Record {
         Self.photo.record(FeedRow(photo: photo, column: column))

@@ -11,36 +11,29 @@ enum WardrobeDump {
         for (index, item) in store.fetchAllClothes().enumerated() {
             let name = "$c\(index + 1)"
             variable[item.id] = name
-            var line = "let \(name) = add clothes id=\(item.id.uuidString) category=\(item.category.englishName)"
-            line += " season=\(item.weatherType.englishName)"
-            if !item.descriptions.isEmpty { line += " description=\(quote(item.descriptions))" }
+            var supplied: [String: String] = [:]
             if let image = item.image {
                 let file = "\(item.id.uuidString).\(image.format == .png ? "png" : "jpg")"
                 if writer.copiesPictures,
                     let path = try writer.copyPicture(
                         named: file, bytes: WardrobeState.checkedPicture(store, image, of: item))
                 {
-                    line += " image=\(quote(path))"
+                    supplied["image"] = quote(path)
                 } else {
                     writer.line(
                         "# \(name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)"
                     )
                 }
             }
-            line += " created=\(Timestamp.format(item.createdAt))"
-            writer.line(line)
+            writer.line(
+                DumpWriter.statement("let \(name) = add clothes", WardrobeRecords.clothes, item, supplied: supplied))
         }
         for style in try store.fetchStyles() {
-            var line = "add style id=\(style.id.uuidString)"
-            if let name = style.name { line += " name=\(quote(name))" }
-            line += " season=\(style.weather.englishName)"
-            for category in ClothesCategory.allCases {
-                if let item = style.clothes[category], let name = variable[item.id] {
-                    line += " \(category.englishName)=\(name)"
-                }
+            var slots: [String: String] = [:]
+            for (category, item) in style.clothes {
+                if let name = variable[item.id] { slots[category.englishName] = name }
             }
-            line += " created=\(Timestamp.format(style.createdAt))"
-            writer.line(line)
+            writer.line(DumpWriter.statement("add style", WardrobeRecords.style, style, supplied: slots))
         }
     }
 }

@@ -20,7 +20,8 @@ enum WardrobeRecords {
                 image($0.image)
             },
         ],
-        listing: ["id", "category", "season", "description", "createdAt", "image"])
+        listing: ["id", "category", "season", "description", "createdAt", "image"],
+        restore: ["id", "category", "season", "description", "image", "createdAt"])
 
     static let style = EntitySchema<Style>(
         singular: "style", plural: "styles", korean: "스타일", indefinite: "a style",
@@ -49,7 +50,9 @@ enum WardrobeRecords {
                 json: { .list($0.orderedClothes.map { .object(clothes.jsonFields($0)) }) }
             ) { style in ClothesCategory.allCases.map { Slot(category: $0, clothes: style.clothes[$0]) } },
         ],
-        listing: ["id", "name", "season", "clothes", "createdAt"])
+        listing: ["id", "name", "season", "clothes", "createdAt"],
+        // Each slot is supplied as the `$variable` the dump bound its clothes to.
+        restore: ["id", "name", "season"] + ClothesCategory.allCases.map(\.englishName) + ["createdAt"])
 
     /// One of a style's five slots, as the edit screen shows them: its clothes, or not added.
     struct Slot {

@@ -1,6 +1,6 @@
 /// Sizes as SPEC §2 writes them: a whole number with an optional unit B, KB, MB or GB
 /// (powers of 1024, case-insensitive). Overflow is refused, never wrapped.
-public enum ByteSize {
+package enum ByteSize {
     public static func parse(_ text: String) -> Int? {
         let upper = text.uppercased()
         let units: [(String, Int)] = [("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10), ("B", 1)]

@@ -25,7 +25,7 @@ public protocol AdjustableClock: Clock {
 
 /// `--deterministic`: starts at 2024-01-01T00:00:00Z and advances exactly one second each
 /// time a timestamp is taken (SPEC §7).
-public final class SteppingClock: AdjustableClock {
+package final class SteppingClock: AdjustableClock {
     public static let start = Date(timeIntervalSince1970: 1_704_067_200)
     private var next: Date
 

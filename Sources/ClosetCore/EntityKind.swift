@@ -22,16 +22,16 @@ public struct EntityKind: Sendable, Hashable {
     public var keyStyle: KeyStyle
     /// Table columns (for people) and data columns (csv and line, for tools), in order. A
     /// record fills them; an empty listing still prints its header from here.
-    public var tableColumns: [String]
+    package var tableColumns: [String]
     /// The table's headers as the app labels them in Korean (`.lang ko`).
-    public var koreanTableColumns: [String]
+    package var koreanTableColumns: [String]
     public var dataColumns: [String]
     /// Every field an export may write, JSON's and csv's (what an import accepts).
     public var fieldNames: [String] = []
     /// Table columns left out when they are empty in every row shown (pictures).
-    public var optionalTableColumns: Set<String>
+    package var optionalTableColumns: Set<String>
     /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).
-    public var wholeTableColumns: Set<String> = []
+    package var wholeTableColumns: Set<String> = []
     /// The singulars of other kinds this kind's keys also name: a box office row's key is a
     /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
     /// its poster).
@@ -72,7 +72,7 @@ public enum EntityKey: Hashable, Sendable {
 
     /// How ids are shortened in tables: long enough to be unique in any real store, and a
     /// valid prefix reference.
-    public static let shortLength = 8
+    package static let shortLength = 8
 
     /// The full key, as JSON, csv and `.dump` write it.
     public var text: String {

@@ -36,13 +36,13 @@ public struct EntityField<Model>: Sendable {
     public var shown: (@Sendable (Model) -> FieldValue)?
     public var data: Data
     /// A listing's column left out when it is empty in every row shown (pictures).
-    public var isOptionalColumn: Bool
+    package var isOptionalColumn: Bool
     /// Whether `show` lists it (a JSON-only summary of other fields is left out).
-    public var inDetail: Bool
+    package var inDetail: Bool
     /// Whether a narrow terminal may cut it in a listing (never, for a date range).
-    public var keepsWhole = false
+    package var keepsWhole = false
     /// Whether `.dump` writes its text as a bare word (a currency code) rather than quoted.
-    public var restoresAsWord = false
+    package var restoresAsWord = false
     /// Rows of another entity under this one (a story's comments): `show` draws them as a
     /// table of their own under the fields.
     public var children: (@Sendable (Model) -> ChildTable)?
@@ -110,7 +110,7 @@ public struct EntitySchema<Model>: Sendable {
 
     /// One argument of the statement `.dump` writes: a field, under its label (`created=`),
     /// or a key only the pack can fill (a picture's copied path, a password hash).
-    public enum Restore: Sendable {
+    package enum Restore: Sendable {
         case field(Int)
         case supplied(String)
     }
@@ -222,7 +222,7 @@ public struct EntitySchema<Model>: Sendable {
     /// The arguments `.dump` writes for the entity, in the declared order: each field's label
     /// and value (with whether its text is a bare word), or a supplied key and its text. A
     /// field's name in `supplied` writes that text under the name instead (a picture's path).
-    public func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
+    package func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
         var arguments: [(key: String, value: RestoredValue)] = []
         for argument in restore {
             switch argument {
@@ -242,13 +242,13 @@ public struct EntitySchema<Model>: Sendable {
     }
 
     /// An argument's value as the schema knows it, or as the pack wrote it.
-    public enum RestoredValue {
+    package enum RestoredValue {
         case value(FieldValue, word: Bool)
         case written(String)
     }
 
     /// Rows of this entity under another one's detail, with this entity's listing columns.
-    public func childTable(title: String, koreanTitle: String, _ models: [Model]) -> ChildTable {
+    package func childTable(title: String, koreanTitle: String, _ models: [Model]) -> ChildTable {
         ChildTable(
             title: title, koreanTitle: koreanTitle, columns: listing.map { fields[$0].label },
             koreanColumns: listing.map { fields[$0].koreanLabel },

@@ -2,9 +2,9 @@
 /// methods trap on Linux for some inputs (`deletingLastPathComponent` of any one-character
 /// path), so every layer splits and joins paths here instead. Slashes are separators; a
 /// run of them counts as one; nothing else is interpreted (no `~`, no symbolic links).
-package enum FilePath {
+public enum FilePath {
     /// The folder part: `a/b` → `a`, `/a` → `/`, `a` → ``, `a/b/` → `a`, `/` → `/`.
-    package static func parent(of path: String) -> String {
+    public static func parent(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard trimmed != "/" else { return "/" }
         guard let slash = trimmed.lastIndex(of: "/") else { return "" }
@@ -13,7 +13,7 @@ package enum FilePath {
     }
 
     /// The last part: `a/b` → `b`, `a/b/` → `b`, `/` → `/`, `` → ``.
-    package static func lastComponent(of path: String) -> String {
+    public static func lastComponent(of path: String) -> String {
         let trimmed = withoutTrailingSlashes(path)
         guard trimmed != "/" else { return "/" }
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
@@ -21,7 +21,7 @@ package enum FilePath {
     }
 
     /// `component` inside `folder`; `folder` empty leaves `component` as it is.
-    package static func join(_ folder: String, _ component: String) -> String {
+    public static func join(_ folder: String, _ component: String) -> String {
         guard !folder.isEmpty else { return component }
         guard !component.isEmpty else { return folder }
         return folder.hasSuffix("/") ? folder + component : folder + "/" + component
@@ -29,14 +29,14 @@ package enum FilePath {
 
     /// The extension of the last part, without its dot: `a/b.png` → `png`; `` for `.rc`
     /// files and names without a dot.
-    package static func fileExtension(of path: String) -> String {
+    public static func fileExtension(of path: String) -> String {
         let name = lastComponent(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...])
     }
 
     /// The last part without its extension: `a/report.xml` → `report`.
-    package static func stem(of path: String) -> String {
+    public static func stem(of path: String) -> String {
         let name = lastComponent(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
@@ -44,7 +44,7 @@ package enum FilePath {
 
     /// `.` parts dropped, `..` parts taken back where they can be, repeated slashes folded:
     /// `/a/./b/../c/` → `/a/c`. A relative path keeps the `..` parts that lead above it.
-    package static func normalized(_ path: String) -> String {
+    public static func normalized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {

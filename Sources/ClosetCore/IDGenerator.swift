@@ -58,7 +58,7 @@ extension UUID {
 
 /// `--deterministic`: version-4-shaped UUIDs from a SplitMix64 stream seeded by `--seed`,
 /// so the same script and seed give the same ids on every machine.
-public final class SeededIDGenerator: IDGenerator {
+package final class SeededIDGenerator: IDGenerator {
     public var mayRepeat: Bool { true }
 
     private var state: UInt64

@@ -23,7 +23,7 @@ public enum PBKDF2 {
         }
     }
 
-    public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] { Keyed(key).mac(message) }
+    package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] { Keyed(key).mac(message) }
 
     /// The derived key: `length` bytes from `password` and `salt` after `iterations` rounds.
     public static func sha256(password: [UInt8], salt: [UInt8], iterations: Int, length: Int = 32) -> [UInt8] {

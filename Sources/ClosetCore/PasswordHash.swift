@@ -12,7 +12,7 @@ public struct PasswordHash: Hashable, Sendable {
     /// their hashes are for tests only): the lowest count accepted.
     public static let testIterations = 10_000
     /// The counts a stored hash may name.
-    public static let acceptedIterations = 10_000...10_000_000
+    package static let acceptedIterations = 10_000...10_000_000
     static let prefix = "pbkdf2-sha256$"
     static let legacyPrefix = "sha256-4096$"
 
@@ -42,7 +42,7 @@ public struct PasswordHash: Hashable, Sendable {
     }
 
     /// Written by an earlier build (iterated SHA-256).
-    public var isLegacy: Bool { text.hasPrefix(Self.legacyPrefix) }
+    package var isLegacy: Bool { text.hasPrefix(Self.legacyPrefix) }
 
     /// PBKDF2's iteration count (nil for a legacy hash).
     public var iterations: Int? {

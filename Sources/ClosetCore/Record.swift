@@ -20,7 +20,7 @@ public indirect enum FieldValue: Sendable, Hashable {
     case list([FieldValue])
 
     /// Whether tables right-align it.
-    public var isNumeric: Bool {
+    package var isNumeric: Bool {
         switch self {
         case .integer, .decimal: true
         case .text, .localized, .marked, .bool, .date, .key, .null, .object, .list: false
@@ -36,7 +36,7 @@ public enum TextMark: Sendable, Hashable {
     case yellow
 
     /// The SGR sequences that turn it on and off.
-    public var sequences: (on: String, off: String) {
+    package var sequences: (on: String, off: String) {
         switch self {
         case .struck: ("\u{1B}[9m", "\u{1B}[29m")
         case .red: ("\u{1B}[31m", "\u{1B}[39m")
@@ -82,7 +82,7 @@ public struct Record: Sendable, Hashable {
 /// An entity's detail view (`show`): a labelled value per field, in full, then its children
 /// (a story's comments) as tables under it.
 public struct RecordDetail: Sendable, Hashable {
-    public var lines: [Line]
+    package var lines: [Line]
     public var children: [ChildTable]
 
     /// One field by the label people read (in English and in the app's Korean), with the
@@ -109,9 +109,9 @@ public struct RecordDetail: Sendable, Hashable {
 public struct ChildTable: Sendable, Hashable {
     /// `comments`: what the rows are.
     public var title: String
-    public var koreanTitle: String
+    package var koreanTitle: String
     public var columns: [String]
-    public var koreanColumns: [String]
+    package var koreanColumns: [String]
     public var rows: [[FieldValue]]
 
     public init(

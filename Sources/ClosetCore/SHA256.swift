@@ -2,7 +2,7 @@
 /// functions and no other package may be used. Not for bulk data (the store uses CRC-32C).
 /// The compression function works on a state of eight words without allocating, so PBKDF2's
 /// hundreds of thousands of rounds cost only the rounds.
-public enum SHA256 {
+package enum SHA256 {
     static let k: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,

@@ -1,8 +1,8 @@
 /// Text must arrive as valid UTF-8 everywhere (arguments, stdin, scripts, imports): invalid
 /// bytes are refused with their offset instead of being silently changed to U+FFFD and stored.
-public enum UTF8Text {
+package enum UTF8Text {
     /// The offset of the first byte that is not part of valid UTF-8, or nil if all are.
-    public static func firstInvalidOffset<Bytes: Sequence>(_ bytes: Bytes) -> Int? where Bytes.Element == UInt8 {
+    package static func firstInvalidOffset<Bytes: Sequence>(_ bytes: Bytes) -> Int? where Bytes.Element == UInt8 {
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var offset = 0
@@ -25,7 +25,7 @@ public enum UTF8Text {
 }
 
 /// Bytes that are not UTF-8 text, from this offset on.
-public struct InvalidUTF8: Error, Hashable, Sendable {
+package struct InvalidUTF8: Error, Hashable, Sendable {
     public var offset: Int
     public init(offset: Int) { self.offset = offset }
 }

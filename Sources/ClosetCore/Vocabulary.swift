@@ -11,13 +11,13 @@ public struct VocabularyInfo: Sendable, Hashable {
     public struct Term: Sendable, Hashable {
         /// The term's position in the vocabulary: what bound values carry.
         public var code: Int
-        public var english: String
+        package var english: String
         public var korean: String
         /// Other accepted spellings (English aliases match case-insensitively).
         public var aliases: [String]
 
         /// Every spelling input accepts: English, Korean, aliases.
-        public var spellings: [String] { [english, korean] + aliases }
+        package var spellings: [String] { [english, korean] + aliases }
 
         public init(code: Int, english: String, korean: String, aliases: [String]) {
             self.code = code
@@ -52,7 +52,7 @@ public struct VocabularyInfo: Sendable, Hashable {
     }
 
     /// Every spelling of every term, English first then Korean: for help and completion.
-    public var spellings: [String] { terms.flatMap(\.spellings) }
+    package var spellings: [String] { terms.flatMap(\.spellings) }
 
     /// `outer (외투), top (상의), ... accessory (악세사리, 액세서리)`.
     public var summary: String {
@@ -90,7 +90,7 @@ extension Vocabulary {
     public static var spelledOutInUsage: Bool { false }
 
     /// Every spelling input accepts for this value: English, Korean, aliases.
-    public var spellings: [String] { [englishName, korean] + aliases }
+    package var spellings: [String] { [englishName, korean] + aliases }
 
     /// The term's position in `allCases` (its raw value).
     @inlinable public var code: Int { rawValue }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The network helper's loop: frames in on standard input, frames out on standard output,
 /// one live transport for the whole session. Ends when the shell closes the socket.
-public enum HelperServer {
+package enum HelperServer {
     public static func run(input: Int32 = 0, output: Int32 = 1) -> Int32 {
         let reader = FrameChannel(fd: input)
         let writer = FrameChannel(fd: output)

@@ -13,10 +13,10 @@ import Foundation
 /// Linux drops a POST body on 307 and 308. Every answer's body is bounded as it arrives
 /// (`maximumResponseBytes`, after decompression, and at most `maximumRatio` times its
 /// compressed length): a gzip bomb or an endless body is given up, never held whole.
-public final class URLSessionTransport: Transport, @unchecked Sendable {
-    public static let maximumRedirects = 10
+package final class URLSessionTransport: Transport, @unchecked Sendable {
+    package static let maximumRedirects = 10
     /// How many times its compressed length a decompressed body may be (past the first MB).
-    public static let maximumRatio = 100
+    package static let maximumRatio = 100
     let session: URLSession
     let bodies = BoundedBodies()
     let timeoutSeconds: Int
@@ -41,7 +41,7 @@ public final class URLSessionTransport: Transport, @unchecked Sendable {
     }
 
     /// One exchange, following redirects, within the request's deadline.
-    public func perform(_ request: PreparedRequest) -> ExchangeResult {
+    package func perform(_ request: PreparedRequest) -> ExchangeResult {
         let deadline = Date().addingTimeInterval(TimeInterval(request.deadlineSeconds))
         var current = request
         for _ in 0...Self.maximumRedirects {

@@ -6,9 +6,9 @@ import Foundation
 /// characters, history in a file, Tab completion, and Ctrl-C that abandons the line (psql's
 /// behaviour): SIGINT is installed without SA_RESTART so `el_gets` returns instead of
 /// restarting its read and keeping the typed text.
-public final class LibEditLineEditor: LineEditor {
+package final class LibEditLineEditor: LineEditor {
     /// History entries kept (older ones drop off).
-    public static let historySize = 1000
+    package static let historySize = 1000
 
     private let editor: OpaquePointer
     private let historyPath: String?
@@ -39,21 +39,21 @@ public final class LibEditLineEditor: LineEditor {
 
     /// Whether Ctrl-C was pressed since the last look (polled between statements of a long
     /// `.read`); clears the flag.
-    public static func takeInterrupt() -> Bool { cel_take_sigint() != 0 }
+    package static func takeInterrupt() -> Bool { cel_take_sigint() != 0 }
 
     /// The terminal's width in columns, or nil when unknown.
-    public static var terminalColumns: Int? {
+    package static var terminalColumns: Int? {
         let columns = Int(cel_terminal_columns())
         return columns > 0 ? columns : nil
     }
 
     /// The terminal's height in rows, or nil when unknown.
-    public static var terminalRows: Int? {
+    package static var terminalRows: Int? {
         let rows = Int(cel_terminal_rows())
         return rows > 0 ? rows : nil
     }
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         cel_set_prompt(prompt)
         var pointer: UnsafePointer<CChar>?
         var length: Int32 = 0

@@ -1,7 +1,7 @@
 /// Where the interactive loop gets its lines: libedit on a terminal, a plain reader for
 /// pipes, a scripted editor in tests. The loop itself (prompts, continuation, Ctrl-C) is the
 /// same for all three.
-public protocol LineEditor: AnyObject {
+package protocol LineEditor: AnyObject {
     func readLine(prompt: String) -> LineInput
     /// Keeps a line in the history (the editor decides whether it has one).
     func remember(_ line: String)
@@ -22,12 +22,12 @@ public enum LineInput: Equatable, Sendable {
 
 /// What Tab offers: the byte offset where the word being completed starts, and what it can
 /// become.
-public struct CompletionOffer: Sendable {
-    public struct Choice: Sendable, Hashable {
+package struct CompletionOffer: Sendable {
+    package struct Choice: Sendable, Hashable {
         public var text: String
         public var display: String
         /// A blank follows when this choice is taken alone.
-        public var endsWord: Bool
+        package var endsWord: Bool
 
         public init(text: String, display: String, endsWord: Bool) {
             self.text = text
@@ -36,8 +36,8 @@ public struct CompletionOffer: Sendable {
         }
     }
 
-    public var wordStart: Int
-    public var choices: [Choice]
+    package var wordStart: Int
+    package var choices: [Choice]
 
     public init(wordStart: Int, choices: [Choice]) {
         self.wordStart = wordStart
@@ -45,7 +45,7 @@ public struct CompletionOffer: Sendable {
     }
 
     /// What Tab does with the word typed so far.
-    public enum Action: Equatable, Sendable {
+    package enum Action: Equatable, Sendable {
         /// Nothing fits: beep.
         case beep
         /// Replace the word with this text (one choice, or the longer common prefix of several).
@@ -54,7 +54,7 @@ public struct CompletionOffer: Sendable {
         case list([String])
     }
 
-    public func action(typed word: String) -> Action {
+    package func action(typed word: String) -> Action {
         guard let first = choices.first else { return .beep }
         if choices.count == 1 { return .replace(with: first.text + (first.endsWord ? " " : "")) }
         let common = choices.dropFirst().reduce(first.text) { Self.commonPrefix($0, $1.text) }

@@ -3,10 +3,10 @@ import Foundation
 
 /// Standard input that is not a terminal: no prompt, no echo, no history (sqlite3, psql and
 /// redis-cli behave the same way).
-public final class PlainLineReader: LineEditor {
+package final class PlainLineReader: LineEditor {
     public init() {}
 
-    public func readLine(prompt: String) -> LineInput {
+    package func readLine(prompt: String) -> LineInput {
         var bytes: [UInt8] = []
         while true {
             let byte = getchar()

@@ -8,8 +8,8 @@ import Foundation
 
 /// Whole frames over one file descriptor (a socket to or from the network helper): written
 /// without SIGPIPE, read with a deadline.
-public struct FrameChannel {
-    public let fd: Int32
+package struct FrameChannel {
+    package let fd: Int32
 
     public init(fd: Int32) { self.fd = fd }
 

@@ -49,7 +49,7 @@ public enum HTTPBody: Sendable, Hashable {
 
     /// The bytes a recording's key digests: a multipart body with a fixed boundary (so the
     /// random one does not change the key) and secret parts blanked.
-    public var canonical: Data {
+    package var canonical: Data {
         switch self {
         case .json:
             return encoded(boundary: "").bytes

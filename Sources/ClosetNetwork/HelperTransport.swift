@@ -11,7 +11,7 @@ import Foundation
 /// `closet`), which keeps one URLSession for the rest of the session; requests and responses
 /// cross a socket as `WireFormat` frames. A helper that dies or hangs is stopped and started
 /// again on the next request.
-public final class HelperTransport: Transport {
+package final class HelperTransport: Transport {
     let timeoutSeconds: Int
     let maximumResponseBytes: Int
     let userAgent: String
@@ -35,7 +35,7 @@ public final class HelperTransport: Transport {
     deinit { stop() }
 
     /// Where the helper is: `$CLOSET_HTTP_HELPER`, else `closet-http` beside this executable.
-    public static func defaultHelperPath(environment: [String: String]) -> String {
+    package static func defaultHelperPath(environment: [String: String]) -> String {
         if let path = environment["CLOSET_HTTP_HELPER"], !path.isEmpty { return path }
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))

@@ -3,7 +3,7 @@ import Foundation
 /// What a pack's state uses to reach its APIs: the transport the shell chose, base URLs and
 /// keys from the environment. Binding and completion never come here.
 public final class Network {
-    public let transport: Transport
+    package let transport: Transport
     let environment: [String: String]
     /// Whether a request that writes (POST, PUT, PATCH, DELETE) has been answered: a rolled
     /// back script says so, since a remote write cannot be undone.

@@ -2,7 +2,7 @@
 /// `URLComponents` leaves `+`, `/`, `=` and `&` alone in query values, and servers read `+`
 /// as a space (a data.go.kr service key ends in `==` and often holds `+` and `/`).
 public enum PercentEncoding {
-    public static func strict(_ text: String) -> String {
+    package static func strict(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -3,7 +3,7 @@ import Foundation
 /// A request made ready for the wire: the URL as sent, every header including the body's
 /// content type, the body's bytes, and the time it may take. This is what crosses to the
 /// network helper; `displayURL` (secrets left out) is what errors name.
-public struct PreparedRequest: Sendable, Equatable {
+package struct PreparedRequest: Sendable, Equatable {
     public var method: String
     public var url: String
     public var displayURL: String
@@ -11,14 +11,14 @@ public struct PreparedRequest: Sendable, Equatable {
     public var body: Data?
     /// Whole seconds without progress before the exchange is given up; the whole exchange,
     /// redirects included, is given `deadlineFactor` times as long.
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
     /// The most body bytes an answer may have (after any decompression); a longer one is
     /// given up as it arrives, never held whole (`--max-response`).
-    public var maximumResponseBytes: Int
+    package var maximumResponseBytes: Int
 
-    public static let deadlineFactor = 3
+    package static let deadlineFactor = 3
     /// `--max-response`'s default.
-    public static let defaultMaximumResponseBytes = 32 << 20
+    package static let defaultMaximumResponseBytes = 32 << 20
 
     public init(
         method: String, url: String, displayURL: String, headers: [HTTPHeader], body: Data?, timeoutSeconds: Int,
@@ -51,11 +51,11 @@ public struct PreparedRequest: Sendable, Equatable {
             body: body, timeoutSeconds: timeoutSeconds, maximumResponseBytes: maximumResponseBytes)
     }
 
-    public var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
+    package var deadlineSeconds: Int { timeoutSeconds * Self.deadlineFactor }
 }
 
 /// How the live path ends: a response, or one of the failures a transport can name.
-public enum ExchangeResult: Sendable, Equatable {
+package enum ExchangeResult: Sendable, Equatable {
     case response(HTTPResponse)
     case failure(ExchangeFailure, String)
 
@@ -81,7 +81,7 @@ public enum ExchangeResult: Sendable, Equatable {
     }
 }
 
-public enum ExchangeFailure: UInt8, Sendable, Equatable {
+package enum ExchangeFailure: UInt8, Sendable, Equatable {
     case connectionRefused = 1
     case cannotFindHost = 2
     case timedOut = 3

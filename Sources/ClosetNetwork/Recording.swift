@@ -17,10 +17,10 @@ import Foundation
 /// A request to an API's base URL is written `{api}` + path, so a recording made against a
 /// test server replays against the real service's settings. The key is the method, that
 /// target with the query sorted and secrets removed, and a digest of the body.
-public struct Recording: Sendable, Equatable {
+package struct Recording: Sendable, Equatable {
     public var key: String
-    public var requestLine: String
-    public var requestHeaders: [HTTPHeader]
+    package var requestLine: String
+    package var requestHeaders: [HTTPHeader]
     public var response: HTTPResponse
     /// Set when the exchange got no response.
     public var failure: NetworkError?
@@ -129,7 +129,7 @@ public struct Recording: Sendable, Equatable {
     // MARK: files
 
     /// `GET-unsplash-photos-1f3a9c2e`: readable, and unique per key.
-    public var stem: String {
+    package var stem: String {
         let parts = requestLine.split(separator: " ", maxSplits: 1)
         let target = parts.count > 1 ? String(parts[1]) : ""
         let withoutQuery = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
@@ -148,7 +148,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// The body file's extension, from its content type.
-    public var bodyExtension: String {
+    package var bodyExtension: String {
         let type = response.header("Content-Type")?.lowercased() ?? ""
         if type.contains("json") { return "json" }
         if type.contains("png") { return "png" }
@@ -159,7 +159,7 @@ public struct Recording: Sendable, Equatable {
         return "bin"
     }
 
-    public var headText: String {
+    package var headText: String {
         var lines = [requestLine]
         lines += requestHeaders.map { "\($0.name): \($0.value)" }
         lines.append("")

@@ -2,7 +2,7 @@ import ClosetCore
 import Foundation
 
 /// A folder of recorded exchanges (`--replay`, `--record`, a golden test's `http` folder).
-public struct RecordingFolder: Sendable {
+package struct RecordingFolder: Sendable {
     public let path: String
 
     public init(path: String) { self.path = path }
@@ -58,14 +58,14 @@ public struct RecordingFolder: Sendable {
 
 /// `--replay <dir>` and golden tests: every request is answered from the folder, nothing
 /// leaves the process.
-public final class ReplayTransport: Transport {
+package final class ReplayTransport: Transport {
     let recordings: [String: Recording]
 
     public init(folder: RecordingFolder) throws(NetworkError) {
         recordings = try folder.load()
     }
 
-    public var sendsRequests: Bool { false }
+    package var sendsRequests: Bool { false }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
         guard let recording = recordings[Recording.key(for: request)] else {
@@ -77,7 +77,7 @@ public final class ReplayTransport: Transport {
 
 /// `--record <dir>` and `closet test --record`: every exchange goes through `inner` and is
 /// also written to the folder, secrets removed.
-public final class RecordingTransport: Transport {
+package final class RecordingTransport: Transport {
     let inner: Transport
     let folder: RecordingFolder
 

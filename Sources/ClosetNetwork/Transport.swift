@@ -10,17 +10,17 @@ public protocol Transport: AnyObject {
 }
 
 extension Transport {
-    public var sendsRequests: Bool { true }
+    package var sendsRequests: Bool { true }
 }
 
 /// `--offline`, and golden tests with no `http` folder: nothing leaves the process.
-public final class OfflineTransport: Transport {
+package final class OfflineTransport: Transport {
     let reason: String
 
     /// `reason` finishes "the network is off ...": `(--offline)`.
     public init(reason: String) { self.reason = reason }
 
-    public var sendsRequests: Bool { false }
+    package var sendsRequests: Bool { false }
 
     public func send(_ request: HTTPRequest) throws(NetworkError) -> HTTPResponse {
         throw .offline(request.method.rawValue, request.displayURL, reason: reason)

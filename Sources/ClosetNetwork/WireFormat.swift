@@ -2,8 +2,8 @@ import Foundation
 
 /// The frames the shell and the network helper exchange over a socket: a 4-byte
 /// little-endian length, then the fields. Strings and byte runs are length-prefixed.
-public enum WireFormat {
-    public static let maximumFrame = 256 << 20
+package enum WireFormat {
+    package static let maximumFrame = 256 << 20
 
     public static func encode(_ request: PreparedRequest) -> Data {
         var out = Writer()
@@ -18,7 +18,7 @@ public enum WireFormat {
         return out.framed()
     }
 
-    public static func decodeRequest(_ frame: Data) -> PreparedRequest? {
+    package static func decodeRequest(_ frame: Data) -> PreparedRequest? {
         var input = Reader(frame)
         guard let method = input.string(), let url = input.string(), let display = input.string(),
             let headers = input.headers(), let hasBody = input.byte(), let body = input.bytes(),
@@ -44,7 +44,7 @@ public enum WireFormat {
         return out.framed()
     }
 
-    public static func decodeResult(_ frame: Data) -> ExchangeResult? {
+    package static func decodeResult(_ frame: Data) -> ExchangeResult? {
         var input = Reader(frame)
         guard let kind = input.byte() else { return nil }
         if kind == 0 {

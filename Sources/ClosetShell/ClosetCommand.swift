@@ -12,13 +12,13 @@ import Foundation
 
 /// The `closet` program: options → a session on a store → statements from `-c`, files, stdin
 /// or the prompt → an exit status (SPEC §7).
-public enum ClosetCommand {
-    public static let version = "0.1.0"
+package enum ClosetCommand {
+    package static let version = "0.1.0"
 
     /// Objects left for the process's exit to reclaim (see `runStatements`).
     nonisolated(unsafe) static var keptUntilExit: [AnyObject] = []
 
-    public enum ExitStatus: Int32 {
+    package enum ExitStatus: Int32 {
         case success = 0
         case failure = 1
         case usage = 2
@@ -27,7 +27,7 @@ public enum ClosetCommand {
 
     /// The process's own arguments, read as bytes: one that is not UTF-8 is refused (exit 2)
     /// rather than changed to U+FFFD and stored.
-    public static func runProcess() -> Int32 {
+    package static func runProcess() -> Int32 {
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
@@ -46,7 +46,7 @@ public enum ClosetCommand {
         return main(arguments, environment: ProcessHost.environment())
     }
 
-    public static func main(
+    package static func main(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Int32 {
         let options: Options
@@ -302,7 +302,7 @@ public enum ClosetCommand {
 }
 
 /// Where `--store` points (SPEC §7 default path rules).
-public enum StoreLocation: Equatable {
+package enum StoreLocation: Equatable {
     case memory
     case directory(String)
 

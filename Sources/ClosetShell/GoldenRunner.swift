@@ -11,8 +11,8 @@ import Foundation
 /// files fails; `--update` rewrites only files that differ and refuses to run under `CI=true`;
 /// a mismatch prints a labelled unified diff and the file:line of the first statement whose
 /// output differs. The run ends with `N passed, N failed`.
-public struct GoldenRunner {
-    public static let defaultFolder = "Tests/Golden"
+package struct GoldenRunner {
+    package static let defaultFolder = "Tests/Golden"
     let environment: [String: String]
     var output: (String) -> Void = { text in ProcessHost.writeAll(Array(text.utf8), to: 1) }
 
@@ -33,11 +33,11 @@ public struct GoldenRunner {
     /// Which tests run and how they are reported: `-k` keeps the tests whose path contains the
     /// pattern, `--list` only names them, `-v` adds a line per test with its time and the
     /// slowest tests at the end, `--tap <file>` writes a TAP report beside the console's.
-    public struct Selection: Equatable, Sendable {
-        public var pattern: String?
+    package struct Selection: Equatable, Sendable {
+        package var pattern: String?
         public var list = false
-        public var verbose = false
-        public var tap: String?
+        package var verbose = false
+        package var tap: String?
 
         public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false) {
             self.pattern = pattern
@@ -159,7 +159,7 @@ public struct GoldenRunner {
     }
 
     /// The recordings a golden test replays: the `http` folder beside it.
-    public static func recordingsFolder(of file: String) -> String {
+    package static func recordingsFolder(of file: String) -> String {
         FilePath.join(FilePath.parent(of: file), "http")
     }
 
@@ -168,7 +168,7 @@ public struct GoldenRunner {
     /// sends them to the network and re-records that folder.
     /// `network` overrides all that (tests that run a golden against a live server);
     /// `registry`, the installed packs (a test adds a pack and runs every golden).
-    public static func transcript(
+    package static func transcript(
         of file: String, record: Bool = false, environment: [String: String] = [:],
         network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
     ) throws -> (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int]) {

@@ -7,7 +7,7 @@ import WardrobePack
 
 /// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs`, a
 /// target in `Package.swift`, and one line here.
-public enum InstalledPacks {
+package enum InstalledPacks {
     public static let all: [Pack] = [
         Wardrobe.pack,
         Photos.pack,
@@ -18,5 +18,5 @@ public enum InstalledPacks {
 
     /// The registry every session of this build reads: the shell's dot commands and every
     /// installed pack's commands.
-    public static let registry = CommandRegistry(packs: all)
+    package static let registry = CommandRegistry(packs: all)
 }

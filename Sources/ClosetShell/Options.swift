@@ -3,8 +3,8 @@ import ClosetLanguage
 
 /// The command line (SPEC §7), parsed without any package: a handful of options, then an
 /// optional subcommand (`run`, `test`, `dump`, and other verbs later).
-public struct Options: Equatable {
-    public enum Action: Equatable {
+package struct Options: Equatable {
+    package enum Action: Equatable {
         case interactiveOrStdin
         /// `-c`, once or several times: run in order.
         case statements([String])
@@ -20,31 +20,31 @@ public struct Options: Equatable {
         case version
     }
 
-    public var action: Action = .interactiveOrStdin
+    package var action: Action = .interactiveOrStdin
     public var store: String?
     public var format: OutputFormat?
     /// `--lang en|ko`: what people read output in.
     public var language: OutputLanguage?
-    public var bail = false
+    package var bail = false
     public var echo = false
     public var deterministic = false
-    public var seed: UInt64 = 0
+    package var seed: UInt64 = 0
     public var offline = false
     public var replay: String?
     public var record: String?
-    public var timeoutSeconds: Int?
+    package var timeoutSeconds: Int?
     /// `--max-response <size>`: the most bytes a live answer's body may have.
-    public var maximumResponseBytes: Int?
+    package var maximumResponseBytes: Int?
     /// `--busy-timeout`: how long a writer waits for another to finish, in seconds.
-    public var busyTimeout: Double?
+    package var busyTimeout: Double?
     public var user: String?
     /// `--init '<statement>'` (sqlite3's `-cmd`): run before anything else but the rc file.
-    public var initStatements: [String] = []
+    package var initStatements: [String] = []
     /// `--no-rc`: skip the rc file.
-    public var noRC = false
+    package var noRC = false
 
     /// A usage problem: exit status 2.
-    public struct UsageError: Error, Equatable {
+    package struct UsageError: Error, Equatable {
         public var message: String
     }
 
@@ -286,7 +286,7 @@ public struct Options: Equatable {
         return options
     }
 
-    public static let usage = """
+    package static let usage = """
         usage: closet [options]                      a terminal: the prompt; otherwise statements from stdin
                closet [options] -c '<statement>'...  run statements (-c may be given several times)
                closet [options] run <file.closet>... run scripts, one transaction per file

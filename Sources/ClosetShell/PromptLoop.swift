@@ -8,7 +8,7 @@ import Foundation
 /// Lines ending in `\` continue under the continuation prompt; Ctrl-C abandons what is being
 /// typed (continuation lines included) and gives a fresh prompt; Ctrl-D on an empty line, or
 /// the end of the pipe, quits. Each statement commits before the next prompt.
-public final class PromptLoop {
+package final class PromptLoop {
     let session: Session
     let editor: LineEditor
     let isTerminal: Bool

@@ -6,29 +6,29 @@ import Foundation
 
 /// The one place sessions are made: the command line, the golden runner, the tests and the
 /// fuzzer all come here, so packs, stores, clocks and ids are wired the same way everywhere.
-public enum SessionFactory {
+package enum SessionFactory {
     /// How a session is set up beyond its store and host.
-    public struct Configuration {
-        public var settings = Session.Settings()
+    package struct Configuration {
+        package var settings = Session.Settings()
         /// `--deterministic`: a stepping clock from 2024-01-01 and seeded ids.
         public var deterministic = false
-        public var seed: UInt64 = 0
-        public var registry = InstalledPacks.registry
+        package var seed: UInt64 = 0
+        package var registry = InstalledPacks.registry
         /// Where requests go: live (the default), off, replayed or recorded.
         public var network = NetworkMode.live
         /// `--timeout`: whole seconds without progress before a request is given up.
-        public var timeoutSeconds = 10
+        package var timeoutSeconds = 10
         /// `--max-response`: the most bytes an answer's body may have.
-        public var maximumResponseBytes = PreparedRequest.defaultMaximumResponseBytes
+        package var maximumResponseBytes = PreparedRequest.defaultMaximumResponseBytes
         /// `--user`; else `$USER`; `tester` in golden tests, so they read the same everywhere.
         public var user: String?
         /// Base URLs (`CLOSET_*_URL`), keys and `CLOSET_HTTP_HELPER`.
-        public var environment: [String: String] = [:]
+        package var environment: [String: String] = [:]
 
         public init() {}
 
         /// What golden tests run with: deterministic, echoing, seed 0.
-        public static var golden: Configuration {
+        package static var golden: Configuration {
             var configuration = Configuration()
             configuration.deterministic = true
             configuration.settings.echo = true
@@ -44,11 +44,11 @@ public enum SessionFactory {
     public static var tables: [AnyTableSchema] { InstalledPacks.all.flatMap(\.tables) }
 
     /// A store kept in memory (`:memory:`).
-    public static func memoryStore() -> Store { MemoryStore(tables) }
+    package static func memoryStore() -> Store { MemoryStore(tables) }
 
     /// The durable store in a directory, created on first use. `report` receives notices
     /// (a torn transaction dropped from the journal's end).
-    public static func durableStore(
+    package static func durableStore(
         at path: String, busyTimeout: Double = DurableStore.defaultBusyTimeout, report: @escaping (String) -> Void
     ) throws(StoreOpenError) -> Store {
         do {
@@ -59,7 +59,7 @@ public enum SessionFactory {
     }
 
     /// Where a session's requests go.
-    public enum NetworkMode: Equatable, Sendable {
+    package enum NetworkMode: Equatable, Sendable {
         case live
         /// Nothing leaves the process; `reason` says why in each error: `(--offline)`.
         case offline(reason: String)
@@ -104,7 +104,7 @@ public enum SessionFactory {
         return home + "/.cache/closet"
     }
 
-    public static func makeSession(
+    package static func makeSession(
         store: Store, host: SessionHost, _ configuration: Configuration = Configuration()
     ) throws -> Session {
         let clock: Clock = configuration.deterministic ? SteppingClock() : SystemClock()
@@ -119,6 +119,6 @@ public enum SessionFactory {
 }
 
 /// Why a store could not be opened: exit status 3.
-public struct StoreOpenError: Error, CustomStringConvertible {
+package struct StoreOpenError: Error, CustomStringConvertible {
     public var description: String
 }

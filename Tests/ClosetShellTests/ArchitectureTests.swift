@@ -90,6 +90,44 @@ import Testing
         }
     }
 
+    /// A pack uses the engine's `public` API only: a name the engine declares `package` (and
+    /// nowhere `public`) never appears in a pack's sources.
+    @Test func aPackUsesOnlyThePublicAPI() throws {
+        let declaration = try Regex(
+            #"^\s*(?:@\w+\s+)*(package|public)\s+(?:(?:static|final|override|mutating|nonisolated|convenience|indirect|lazy|class)\s+)*(?:func|var|let|struct|enum|class|protocol|typealias|actor)\s+`?(\w+)"#
+        )
+        var packageNames = Set<String>()
+        var publicNames = Set<String>()
+        for module in Self.engine.union(["ClosetStore", "ClosetShell"]) {
+            guard let files = FileManager.default.enumerator(atPath: Self.sources + "/" + module) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: Self.sources + "/\(module)/\(file)", encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    guard let match = try declaration.firstMatch(in: String(line)),
+                        let level = match.output[1].substring, let name = match.output[2].substring
+                    else { continue }
+                    if level == "package" {
+                        packageNames.insert(String(name))
+                    } else {
+                        publicNames.insert(String(name))
+                    }
+                }
+            }
+        }
+        let internalOnly = packageNames.subtracting(publicNames)
+        #expect(internalOnly.count > 100)
+        for pack in Self.packFolders {
+            guard let files = FileManager.default.enumerator(atPath: Self.sources + "/Packs/" + pack) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: Self.sources + "/Packs/\(pack)/\(file)", encoding: .utf8)
+                let tokens = Set(text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+                for name in tokens.intersection(internalOnly).sorted() {
+                    Issue.record("Packs/\(pack)/\(file) names '\(name)', which the engine keeps package")
+                }
+            }
+        }
+    }
+
     @Test func everyPackFolderIsInstalled() {
         #expect(InstalledPacks.all.count == Self.packFolders.count)
     }

@@ -67,7 +67,7 @@ public struct Harness {
 
     /// `network` and `environment` reach remote APIs (a loopback server's base URL and key);
     /// by default the network is off, as in golden tests without recordings.
-    public init(
+    package init(
         format: OutputFormat = .json, store: MemoryWardrobe = MemoryWardrobe(),
         network: SessionFactory.NetworkMode? = nil, environment: [String: String] = [:]
     ) {

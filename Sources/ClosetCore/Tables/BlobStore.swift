@@ -11,14 +11,14 @@ public protocol BlobStore: AnyObject {
 
 extension BlobStore {
     /// Deletes every blob no row refers to: leftovers of rolled-back or crashed changes.
-    public func removeUnreferenced(keeping referenced: Set<String>) {
+    package func removeUnreferenced(keeping referenced: Set<String>) {
         for name in names where !referenced.contains(name) { remove(named: name) }
     }
 
     /// The one shape a blob name has, `<UUID>-<8 hex digits>.<extension>` (an owner's id and
     /// the blob's checksum, both made by closet): it cannot leave its folder, and a store never
     /// mistakes someone else's file for one of its own (nor deletes it).
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard bytes.count >= 36 + 1 + 8 + 2, bytes.count <= 36 + 1 + 8 + 1 + 5 else { return false }
         func isHex(_ byte: UInt8) -> Bool {
@@ -39,7 +39,7 @@ extension BlobStore {
 }
 
 /// Blobs kept in memory, for `:memory:` stores.
-public final class MemoryBlobs: BlobStore {
+package final class MemoryBlobs: BlobStore {
     private var files: [String: [UInt8]] = [:]
 
     public init() {}

@@ -52,7 +52,7 @@ public struct ByteReader {
     }
 
     /// Reads the given range of the same bytes next (a row inside a larger file).
-    @inlinable public mutating func reposition(to range: Range<Int>) {
+    @inlinable package mutating func reposition(to range: Range<Int>) {
         position = range.lowerBound
         end = min(range.upperBound, bytes.count)
     }

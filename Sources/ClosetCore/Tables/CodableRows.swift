@@ -7,7 +7,7 @@
 /// ```swift
 /// static let schema = TableSchema<CodableRows<Jar>>(name: "pantry.jars")
 /// ```
-public enum CodableRows<Row: Codable & Sendable & Identifiable>: TableCodec
+package enum CodableRows<Row: Codable & Sendable & Identifiable>: TableCodec
 where Row.ID: Codable & Sendable {
     public static func key(of row: Row) -> Row.ID { row.id }
 

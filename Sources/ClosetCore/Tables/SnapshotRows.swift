@@ -112,7 +112,7 @@ public final class SnapshotRows {
     }
 
     /// Where row `ordinal`'s key and row bytes lie in the file.
-    public func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
+    package func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
         check(ordinal >= 0 && ordinal < count)
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
@@ -198,7 +198,7 @@ public final class SnapshotRows {
     public func bucketSize(_ bucket: Int) -> Int { bucketRange(bucket).count }
 
     /// The `index`-th row of a bucket, by order key descending (ties by ordinal).
-    public func bucketMember(_ bucket: Int, _ index: Int) -> Int {
+    package func bucketMember(_ bucket: Int, _ index: Int) -> Int {
         let range = bucketRange(bucket)
         check(index >= 0 && index < range.count)
         let ordinal = Int(load(UInt32.self, bucketListsStart + (range.lowerBound + index) * 4))

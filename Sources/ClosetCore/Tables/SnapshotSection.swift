@@ -114,7 +114,7 @@ public enum SnapshotSection {
     }
 
     /// Byte-wise comparison, shorter first on a common prefix.
-    public static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
         if common > 0 {
             let result = memcmp(a.baseAddress!, b.baseAddress!, common)

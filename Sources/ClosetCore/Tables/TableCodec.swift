@@ -25,7 +25,7 @@ public protocol TableCodec: Sendable {
 }
 
 extension TableCodec {
-    public static var version: Int { 1 }
+    package static var version: Int { 1 }
 
     public static func blobs(of row: Row) -> [String] { [] }
 

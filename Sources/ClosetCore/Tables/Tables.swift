@@ -73,7 +73,7 @@ public final class Tables {
 
     /// Refuses rows of a layout newer than this build's (a store a newer closet wrote): read
     /// as strangers they would hide the table's rows, and a write would split them.
-    public func checkLayouts() throws(StoreError) {
+    package func checkLayouts() throws(StoreError) {
         for table in tables {
             guard let (name, version) = Self.layout(of: table.name), let known = versions[name], version > known
             else { continue }
@@ -134,13 +134,13 @@ public final class Tables {
     }
 
     /// Whether anything changed since the last commit.
-    public var hasPendingChanges: Bool { !log.entries.isEmpty }
+    package var hasPendingChanges: Bool { !log.entries.isEmpty }
 
     /// How many changes since the last commit (a key changed twice counts twice).
-    public var pendingChangeCount: Int { log.entries.count }
+    package var pendingChangeCount: Int { log.entries.count }
 
     /// Runs `body` when a transaction makes its first change (see `TransactionLog`).
-    public func onFirstChange(_ body: @escaping () -> Void) { log.onFirstChange = body }
+    package func onFirstChange(_ body: @escaping () -> Void) { log.onFirstChange = body }
 
     /// Empties every table (nothing may be pending): the store is about to be read again
     /// from its files, because another process replaced them.
@@ -157,7 +157,7 @@ public final class Tables {
 
     /// The same, framed (`RowFrame`) per table, with the order to write them in (first
     /// touched first): what a journal writes, with no arrays per row.
-    public func framePendingOperations() -> PendingFrames {
+    package func framePendingOperations() -> PendingFrames {
         var frames = PendingFrames()
         var touched = 0
         for table in tables {
@@ -182,7 +182,7 @@ public final class Tables {
     public func releasedBlobs() -> [String] { tables.flatMap { $0.releasedBlobs() } }
 
     /// Clears the undo log once its changes are safe.
-    public func forgetPendingChanges() {
+    package func forgetPendingChanges() {
         log.entries.removeAll(keepingCapacity: true)
         for table in tables { table.forgetChanges() }
     }
@@ -194,7 +194,7 @@ public final class Tables {
 
     /// Deletes released blobs that no row still refers to. The scan of every row happens
     /// only when something was released (a picture replaced or removed), not at every commit.
-    public func removeReleased(_ released: [String], from blobs: BlobStore) {
+    package func removeReleased(_ released: [String], from blobs: BlobStore) {
         guard !released.isEmpty else { return }
         let referenced = referencedBlobs
         for name in Set(released) where !referenced.contains(name) { blobs.remove(named: name) }
@@ -217,7 +217,7 @@ extension Table: LoggingTable {
 }
 
 /// Every table's framed pending operations and the order to write them in.
-public struct PendingFrames {
+package struct PendingFrames {
     public var tables: [(name: String, framed: FramedOperations)] = []
     public var order: [(table: Int, operation: Int)] = []
 }

@@ -130,13 +130,13 @@ public final class Invocation {
 }
 
 /// A dot command's call: its words, unchecked (each dot command reads its own).
-public struct DotInvocation {
+package struct DotInvocation {
     public let session: Session
     public let spec: DotCommandSpec
     public let call: DotCall
 
     /// The one `on|off` word of `.echo`, `.bail`, `.timer`.
-    public func onOff() throws -> Bool {
+    package func onOff() throws -> Bool {
         guard call.arguments.count == 1 else {
             throw Diagnostic.usage(spec.usage, at: call.arguments.dropFirst().first?.range ?? call.name.range)
         }

@@ -6,7 +6,7 @@ public struct KeySpec: Sendable, Hashable {
     public var kind: ValueKind
     public var summary: String
     /// Refused by the binder when left out, with one engine diagnostic for every pack.
-    public var isRequired: Bool
+    package var isRequired: Bool
     /// What the app itself says when the value is missing (`카테고리는 필수 항목입니다.`),
     /// added to the diagnostic.
     public var whenMissing: String?

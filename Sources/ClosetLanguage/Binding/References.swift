@@ -5,9 +5,9 @@ import Foundation
 /// least four characters (UUID keys), `$name` from `let`, or `@N` from the last listing. The
 /// pack that owns the kind says which keys exist; every failure says what was looked for
 /// and what was found instead.
-public struct References {
+package struct References {
     /// Fewer hex digits than this match too much to be a useful reference.
-    public static let minimumPrefixLength = 4
+    package static let minimumPrefixLength = 4
     /// How many candidates an ambiguity error names.
     static let ambiguityListLimit = 5
 

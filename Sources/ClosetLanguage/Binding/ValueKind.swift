@@ -34,7 +34,7 @@ public enum ValueKind: Sendable, Hashable {
     }
 
     /// Fixed words this kind accepts, English first then Korean, for help and completion.
-    public var choices: [String] {
+    package var choices: [String] {
         switch self {
         case .vocabulary(let info, _): info.spellings
         case .reference(_, _, true, _), .path(true): ["none"]

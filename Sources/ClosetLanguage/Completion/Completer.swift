@@ -5,14 +5,14 @@ import Foundation
 /// Everything comes from the command registry and the session (ids, variables), so a new
 /// command completes the day it is registered. Paths come from an injected lister: the
 /// language does no I/O.
-public struct Completer {
-    public struct Candidate: Hashable, Sendable {
+package struct Completer {
+    package struct Candidate: Hashable, Sendable {
         /// What replaces the word being completed.
         public var text: String
         /// What a list of several shows (an id with its description).
         public var display: String
         /// Whether completing to this one ends the word (a blank follows).
-        public var isComplete: Bool
+        package var isComplete: Bool
 
         /// What is displayed is terminal-safe: a stored description cannot send escapes.
         public init(text: String, display: String, isComplete: Bool) {
@@ -24,12 +24,12 @@ public struct Completer {
 
     public struct Result: Hashable, Sendable {
         /// Byte offset in the line where the word being completed starts.
-        public var wordStart: Int
+        package var wordStart: Int
         public var candidates: [Candidate]
     }
 
     /// How many ids a list shows at most: a big store should not flood the screen.
-    public static let idCandidateLimit = 50
+    package static let idCandidateLimit = 50
 
     let session: Session
     /// Files and folders starting with a path prefix (folders end with "/").
@@ -40,7 +40,7 @@ public struct Completer {
         self.listPaths = listPaths
     }
 
-    public func complete(line: String, cursor: Int) -> Result {
+    package func complete(line: String, cursor: Int) -> Result {
         let bytes = Array(line.utf8.prefix(cursor))
         let before = String(decoding: bytes, as: UTF8.self)
         var words = Self.words(before)

@@ -16,9 +16,9 @@ public struct Diagnostic: Error, Hashable, Sendable {
     public var message: String
     /// Where in the statement; nil when it is about the statement as a whole or not about one.
     public var range: SourceRange?
-    public var suggestion: String?
+    package var suggestion: String?
     /// Other names as close as `suggestion` (a tie: `did you mean '가을' or '겨울'?`).
-    public var alternatives: [String] = []
+    package var alternatives: [String] = []
 
     public init(_ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil) {
         self.id = id

@@ -321,15 +321,15 @@ extension Diagnostic {
         Diagnostic("dot.shell-failed", "'\(command)' exited with status \(status)", at: range)
     }
 
-    public static func cannotRun(_ command: String, because reason: String) -> Diagnostic {
+    package static func cannotRun(_ command: String, because reason: String) -> Diagnostic {
         Diagnostic("dot.cannot-run", "cannot run '\(command)': \(reason)", at: nil)
     }
 
-    public static func cannotChangeDirectory(_ path: String, because reason: String) -> Diagnostic {
+    package static func cannotChangeDirectory(_ path: String, because reason: String) -> Diagnostic {
         Diagnostic("dot.cannot-cd", "cannot change to '\(path)': \(reason)", at: nil)
     }
 
-    public static func cannotOpenStore(_ location: String, because reason: String) -> Diagnostic {
+    package static func cannotOpenStore(_ location: String, because reason: String) -> Diagnostic {
         Diagnostic("dot.cannot-open", "cannot open '\(location)': \(reason)", at: nil)
     }
 
@@ -357,7 +357,7 @@ extension Diagnostic {
     // MARK: files, export and import
 
     /// A file that cannot be read: the host's reason.
-    public static func cannotRead(_ path: String, because reason: String, at range: SourceRange? = nil) -> Diagnostic {
+    package static func cannotRead(_ path: String, because reason: String, at range: SourceRange? = nil) -> Diagnostic {
         Diagnostic("file.cannot-read", "cannot read '\(path)': \(reason)", at: range)
     }
 
@@ -366,13 +366,13 @@ extension Diagnostic {
     }
 
     /// `bytes` is nil when the size is only known to be over (a pipe).
-    public static func fileTooLarge(_ path: String, bytes: Int?, limit: Int) -> Diagnostic {
+    package static func fileTooLarge(_ path: String, bytes: Int?, limit: Int) -> Diagnostic {
         let size = bytes.map { "\($0) bytes" } ?? "more than that"
         return Diagnostic("file.too-large", "'\(path)' is over the \(limit >> 20)MB limit (\(size))", at: nil)
     }
 
     /// Text that is not UTF-8 (a line of stdin, a file, an argument).
-    public static func notUTF8(_ what: String, offset: Int, at range: SourceRange? = nil) -> Diagnostic {
+    package static func notUTF8(_ what: String, offset: Int, at range: SourceRange? = nil) -> Diagnostic {
         Diagnostic("text.not-utf8", "\(what) is not UTF-8 text: invalid byte at offset \(offset)", at: range)
     }
 

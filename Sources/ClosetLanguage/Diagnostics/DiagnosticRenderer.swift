@@ -6,7 +6,7 @@
 ///
 /// The origin prefix appears for scripts (`file:line:column:`), not at the prompt or in `-c`.
 /// Columns count characters; the caret line counts display cells, so it sits under Hangul too.
-public enum DiagnosticRenderer {
+package enum DiagnosticRenderer {
     /// A message or an echoed line longer than this (in characters) is cut with `…`: a 10 MB
     /// bad word must not become a 30 MB error.
     static let messageLimit = 300
@@ -18,7 +18,7 @@ public enum DiagnosticRenderer {
     /// `mask` hides secrets in the echoed line (`SecretMask`); line and column still name the
     /// place in the statement as written, and the caret sits under the masked line.
     /// `warning` labels it `warning:` (the rc file's problems, which stop nothing).
-    public static func render(
+    package static func render(
         _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false,
         mask: ((String) -> String)? = nil, warning: Bool = false
     ) -> String {

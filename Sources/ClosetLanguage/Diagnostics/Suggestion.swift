@@ -1,17 +1,17 @@
 /// The one `did you mean` helper every unknown name goes through: the candidate with the
 /// smallest edit distance, if close enough to be a plausible typo, or one the input begins.
-public enum Suggestion {
+package enum Suggestion {
     /// Words longer than this are not typos of a command or value name: no suggestion, and
     /// no quadratic work on a pasted paragraph.
     static let longestWord = 64
 
-    public static func closest(to input: String, among candidates: [String]) -> String? {
+    package static func closest(to input: String, among candidates: [String]) -> String? {
         closestAll(to: input, among: candidates).first
     }
 
     /// Every candidate as close as the closest (`겨을` is one edit from both `가을` and `겨울`),
     /// in the candidates' order.
-    public static func closestAll(to input: String, among candidates: [String]) -> [String] {
+    package static func closestAll(to input: String, among candidates: [String]) -> [String] {
         let typed = Array(input.lowercased())
         guard !typed.isEmpty, typed.count <= longestWord else { return [] }
         let allowed = max(1, min(3, typed.count / 3))

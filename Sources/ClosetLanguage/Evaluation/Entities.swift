@@ -6,10 +6,10 @@ public struct Entities: Sendable {
     public var kind: EntityKind
     public var keys: [EntityKey]
     /// A listing is numbered, counted (`(N rows)`) and becomes the target of `@N`.
-    public var isListing: Bool
+    package var isListing: Bool
     /// One entity in full (`show`): people see its detail view, a field per line with its
     /// children under it; tools get the same object or row as for any single entity.
-    public var isDetail = false
+    package var isDetail = false
     public var records: @Sendable () -> [Record]
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.
     public var page: Page?

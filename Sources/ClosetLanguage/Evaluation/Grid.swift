@@ -5,18 +5,18 @@ public struct Grid: Sendable, Hashable {
     public var columns: [String]
     public var rows: [[String]]
     /// Columns drawn right-aligned in a table (numbers).
-    public var numericColumns: Set<Int>
+    package var numericColumns: Set<Int>
     /// Whether a table ends with `(N rows)`: listings do, single entities do not.
-    public var isListing: Bool
+    package var isListing: Bool
 
     /// Cells a table on a terminal in colour marks (struck through, red, blue, yellow).
     public var marks: [GridCell: TextMark]
     /// A line a table prints after its rows (`next cursor: ...`).
-    public var footer: String?
+    package var footer: String?
     /// A line printed before the table (the day a ranking is of).
     public var title: String?
     /// Columns a narrow terminal never cuts.
-    public var wholeColumns: Set<Int> = []
+    package var wholeColumns: Set<Int> = []
 
     public init(
         columns: [String], rows: [[String]], numericColumns: Set<Int> = [], isListing: Bool = false,

@@ -13,47 +13,47 @@ public final class Session {
     public struct Settings: Sendable {
         public var format: OutputFormat = .table
         public var echo = false
-        public var bail = false
-        public var timer = false
+        package var bail = false
+        package var timer = false
         /// Output taller than the terminal goes through a pager (interactive sessions only).
-        public var pager = true
+        package var pager = true
         /// Header rows in table, csv, box and markdown output (`.headers`).
         public var headers = true
         /// `.output <file>`: results go to this file instead of standard output.
         public var output: String?
         /// `.width <n>`: tables fit this width whatever the terminal's.
-        public var fixedWidth: Int?
+        package var fixedWidth: Int?
         /// The terminal's width, kept by an interactive host (`.width auto` goes back to it).
-        public var terminalWidth: Int?
+        package var terminalWidth: Int?
         /// Box-drawn tables, and the terminal width to fit (interactive sessions).
         public var table = TableRenderer()
         /// Colour for errors and table headers: a terminal without `NO_COLOR` only.
-        public var color = false
+        package var color = false
         /// What people read output in (`.lang ko|en`).
         public var language = OutputLanguage.en
         /// `remove` typed at the prompt asks first, as the apps do (`.confirm off`).
-        public var confirm = true
+        package var confirm = true
         /// Results go nowhere (standard output is /dev/null): skip rendering them, as tar skips
         /// writing an archive to /dev/null. Diagnostics are still printed.
-        public var discardResults = false
+        package var discardResults = false
         /// Output is held until the statement (at the prompt, `-c`, stdin) or the file (`run`)
         /// it belongs to is committed: results are dropped if the commit fails, so nothing is
         /// shown as done until it is. Diagnostics are held with them, so the order is kept.
-        public var holdResultsUntilCommit = false
+        package var holdResultsUntilCommit = false
         public init() {}
     }
 
     /// Nested `.read` deeper than this is a loop, not a plan.
-    public static let maximumReadDepth = 16
+    package static let maximumReadDepth = 16
 
-    public var settings: Settings
+    package var settings: Settings
     /// The store statements work on; `.open` changes it.
     public private(set) var store: Store
-    public let registry: CommandRegistry
+    package let registry: CommandRegistry
     public let clock: Clock
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
-    public let isDeterministic: Bool
+    package let isDeterministic: Bool
     /// Who is at the prompt (`.user`, `--user`, else `$USER`): packs record it as the author
     /// of what is written and allow only authors to remove their own.
     public var user: String
@@ -81,7 +81,7 @@ public final class Session {
 
     /// Runs `body` with every problem reported as a warning that counts as no failure (the rc
     /// file: a person's settings must not make every run fail).
-    public func reportingWarnings(_ body: () -> Void) {
+    package func reportingWarnings(_ body: () -> Void) {
         let failures = failureCount
         reportsWarnings = true
         defer {
@@ -100,7 +100,7 @@ public final class Session {
     /// not written to it (a gap would follow). Cleared when a file is named again.
     var failedOutputFile: String?
     /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
-    public var interrupted = false
+    package var interrupted = false
     /// Statements that failed so far (the host's exit status depends on it).
     public internal(set) var failureCount = 0
     /// Statements that failed because the store's write lock could not be had (or the store
@@ -120,13 +120,13 @@ public final class Session {
     /// How many times held output was written out: a script's mark into `heldOutput` is only
     /// good while this has not changed.
     var heldReleases = 0
-    public static let maximumHeldBytes = 64 << 20
+    package static let maximumHeldBytes = 64 << 20
 
     var references: References { References(session: self) }
 
     /// Makes every installed pack's state over the store (a pack that cannot start, say
     /// because the store is not one it can use, fails the session).
-    public init(
+    package init(
         store: Store, host: SessionHost, registry: CommandRegistry, settings: Settings = Settings(),
         clock: Clock = SystemClock(), ids: IDGenerator = RandomIDGenerator(), isDeterministic: Bool = false,
         network: Network = .offline(), cacheRoot: String? = nil, user: String = "me"
@@ -186,17 +186,17 @@ public final class Session {
     var scriptDepth = 0
 
     /// The state of the pack that holds a kind of entity.
-    public func catalog(for kind: EntityKind) -> EntityCatalog? {
+    package func catalog(for kind: EntityKind) -> EntityCatalog? {
         catalogIndex[kind.singular].map { packStates[$0] }
     }
 
     /// How many of each stored entity kind there are, across packs (`.store`, the banner).
-    public var entityCounts: [(EntityKind, Int)] { packStates.flatMap(\.counts) }
+    package var entityCounts: [(EntityKind, Int)] { packStates.flatMap(\.counts) }
 
     /// The counts a one-line summary names (the banner, a dump's first line): each pack
     /// that holds something, or the first pack's when the store is empty. So a store of one
     /// app reads the same whatever other packs are installed.
-    public var summaryCounts: [(EntityKind, Int)] {
+    package var summaryCounts: [(EntityKind, Int)] {
         let perPack = packStates.map(\.counts).filter { !$0.isEmpty }
         let holding = perPack.filter { $0.contains { $0.1 > 0 } }
         return (holding.isEmpty ? Array(perPack.prefix(1)) : holding).flatMap { $0 }
@@ -207,7 +207,7 @@ public final class Session {
     /// Runs one statement and reports whether it succeeded (blank and comment lines succeed).
     /// `origin` names the file for diagnostics (`seed.closet:12:5:`); nil at the prompt.
     @discardableResult
-    public func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
+    package func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
         guard let blanked = source.mustFailBlanked else {
             let succeeded = execute(source, shown: source, origin: origin)
             if !succeeded { unmarkedFailures.append(StatementLocation(origin: origin, line: source.firstLine)) }
@@ -337,7 +337,7 @@ public final class Session {
 
     /// A statement at the prompt or in `-c`: on success it is committed before returning.
     @discardableResult
-    public func executeAndCommit(_ source: StatementSource, origin: String? = nil) -> Bool {
+    package func executeAndCommit(_ source: StatementSource, origin: String? = nil) -> Bool {
         let savepoint = store.savepoint()
         guard execute(source, origin: origin) else {
             releaseHeldOutput()
@@ -357,18 +357,18 @@ public final class Session {
         }
     }
 
-    public struct ScriptResult: Sendable, Equatable {
+    package struct ScriptResult: Sendable, Equatable {
         public var failures = 0
         /// `--bail` or Ctrl-C stopped the script, and it was rolled back.
-        public var stopped = false
-        public var statements = 0
+        package var stopped = false
+        package var statements = 0
     }
 
     /// Runs a script as one transaction (SPEC §8): failing statements are reported and
     /// skipped, the rest commits at the end; with bail on, the first failure stops the script
     /// and nothing of it is kept.
     @discardableResult
-    public func runScript(_ text: String, name: String) -> ScriptResult {
+    package func runScript(_ text: String, name: String) -> ScriptResult {
         scriptDepth += 1
         defer { scriptDepth -= 1 }
         let savepoint = store.savepoint()
@@ -450,8 +450,8 @@ public final class Session {
 }
 
 /// The prompts, shared by the echo of scripts and the interactive line editor.
-public enum Prompt {
-    public static let primary = "closet> "
+package enum Prompt {
+    package static let primary = "closet> "
     public static let continuation = "   ...> "
 }
 
@@ -466,7 +466,7 @@ struct AlreadyReported: Error {}
 
 /// A statement's file (nil at the prompt) and first line.
 public struct StatementLocation: Hashable, Sendable {
-    public var origin: String?
+    package var origin: String?
     public var line: Int
 }
 

@@ -65,7 +65,7 @@ extension SessionHost {
         throw Diagnostic.cannotOpenStore(location, because: "this host opens no stores")
     }
     public func readSecret(prompt: String) -> String? { nil }
-    public func confirm(_ question: String) -> Bool? { nil }
+    package func confirm(_ question: String) -> Bool? { nil }
     public func readingScript<T>(at path: String, _ body: () throws -> T) rethrows -> T { try body() }
 }
 

@@ -76,7 +76,7 @@ extension Session {
         writeOutput(text)
     }
 
-    public func report(_ error: Error, source: StatementSource?, origin: String?) {
+    package func report(_ error: Error, source: StatementSource?, origin: String?) {
         let diagnostic: Diagnostic
         switch error {
         case is AlreadyReported: return
@@ -149,7 +149,7 @@ extension Session {
 
     /// At the end of a session: what is still held was never committed, so its results are
     /// dropped; its diagnostics are written.
-    public func finishOutput() {
+    package func finishOutput() {
         dropHeldResults()
         releaseHeldOutput()
     }
@@ -163,7 +163,7 @@ extension Session {
 
     /// Reports a problem found outside any statement (input that could not be read) and
     /// counts it as a failed statement.
-    public func fail(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) {
+    package func fail(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) {
         report(diagnostic, source: source, origin: origin)
         failureCount += 1
     }

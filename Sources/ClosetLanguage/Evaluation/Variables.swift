@@ -25,7 +25,7 @@ public struct Variables: Sendable {
     }
 
     /// `$` then a letter or `_`, then letters, digits or `_` (Hangul letters included).
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.first, first.isLetter || first == "_" else { return false }
         return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
     }

@@ -1,7 +1,7 @@
 /// RFC 4180: CRLF line ends, a header row, and fields quoted when they hold a comma, a quote,
 /// CR or LF (quotes doubled).
-public enum CSVRenderer {
-    public static func render(_ grid: Grid, headers: Bool = true) -> String {
+package enum CSVRenderer {
+    package static func render(_ grid: Grid, headers: Bool = true) -> String {
         var out = headers ? row(grid.columns) : ""
         for cells in grid.rows { out += row(cells) }
         return out

@@ -4,9 +4,9 @@ import Foundation
 /// Exactly one JSON value per outcome, on one line, keys in the record's field order (the
 /// order SPEC §6 gives). Written by hand: the key order is part of the contract and
 /// `JSONEncoder` does not promise one.
-public enum JSONRenderer {
+package enum JSONRenderer {
     /// nil for outcomes that are not data (help text, nothing).
-    public static func render(_ outcome: Outcome) -> String? {
+    package static func render(_ outcome: Outcome) -> String? {
         switch outcome {
         case .entities(let entities):
             let records = entities.records()

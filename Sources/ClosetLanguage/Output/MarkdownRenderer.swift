@@ -6,8 +6,8 @@
 ///
 /// Cells are padded to their column (display cells) and `|` in a cell is escaped; numbers are
 /// right-aligned (`---:`). Control characters are shown escaped, as in every text for people.
-public enum MarkdownRenderer {
-    public static func render(_ grid: Grid, headers: Bool = true) -> String {
+package enum MarkdownRenderer {
+    package static func render(_ grid: Grid, headers: Bool = true) -> String {
         let rows = grid.rows.map { $0.map { TerminalText.visible($0).replacingOccurrences(of: "|", with: "\\|") } }
         var widths = grid.columns.map { max(3, TextWidth.of($0)) }
         for row in rows {

@@ -14,7 +14,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 
     /// Formats for people (short ids, labels) rather than tools (full ids, data values).
-    public var isForPeople: Bool {
+    package var isForPeople: Bool {
         switch self {
         case .table, .box, .markdown: true
         case .json, .csv, .line: false
@@ -22,7 +22,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 
     /// Every format's name, for messages: `table, json, csv, line, box or markdown`.
-    public static var spelledOut: String {
+    package static var spelledOut: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }

@@ -5,7 +5,7 @@ public enum OutputLanguage: String, Sendable, CaseIterable {
     case en
     case ko
 
-    public var isKorean: Bool {
+    package var isKorean: Bool {
         switch self {
         case .en: false
         case .ko: true

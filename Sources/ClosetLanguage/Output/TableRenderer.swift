@@ -11,16 +11,16 @@ import ClosetCore
 /// emoji line up. A narrow terminal narrows the widest columns (cutting with `…`); when
 /// nothing fits, and for one entity, a terminal gets `VerticalRenderer`'s layout instead.
 public struct TableRenderer: Sendable {
-    public var boxDrawing: Bool
+    package var boxDrawing: Bool
     /// The terminal width to fit, if known.
-    public var maxWidth: Int?
+    package var maxWidth: Int?
     /// Bold headers (a terminal without NO_COLOR).
-    public var color: Bool
+    package var color: Bool
     /// The header row and its rule (`.headers off` leaves them out).
     public var headers = true
     /// Rows under an entity in its detail view: never cut (a field per line when too wide),
     /// and one row stays a table.
-    public var isDetailChild = false
+    package var isDetailChild = false
 
     public init(boxDrawing: Bool = false, maxWidth: Int? = nil, color: Bool = false) {
         self.boxDrawing = boxDrawing
@@ -28,7 +28,7 @@ public struct TableRenderer: Sendable {
         self.color = color
     }
 
-    public func render(_ grid: Grid) -> String {
+    package func render(_ grid: Grid) -> String {
         // At a terminal, one entity is shown a field per line: never cut.
         if let maxWidth, !grid.isListing, !isDetailChild, grid.rows.count == 1 {
             return VerticalRenderer(width: maxWidth, color: color, boxDrawing: boxDrawing).render(grid)

@@ -3,9 +3,9 @@
 /// (`\e`, `\r`, `\n`, `\t`, `\u{202E}`), the same escapes the lexer reads, so stored text can
 /// never set a window title, write the clipboard, clear the screen or reorder a line, and what
 /// is shown can be typed back. JSON and CSV output keep text exact instead.
-public enum TerminalText {
+package enum TerminalText {
     /// Whether a scalar is written as an escape.
-    @inlinable public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    @inlinable package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
@@ -14,7 +14,7 @@ public enum TerminalText {
     }
 
     /// The escape for one scalar that needs one.
-    public static func escape(_ scalar: Unicode.Scalar) -> String {
+    package static func escape(_ scalar: Unicode.Scalar) -> String {
         switch scalar {
         case "\t": "\\t"
         case "\n": "\\n"
@@ -26,7 +26,7 @@ public enum TerminalText {
 
     /// `text` with every scalar that needs it escaped; `keepingTabs` leaves tabs raw (a
     /// statement echoed above a caret line, where the caret must line up under tab stops).
-    public static func visible(_ text: String, keepingTabs: Bool = false) -> String {
+    package static func visible(_ text: String, keepingTabs: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)

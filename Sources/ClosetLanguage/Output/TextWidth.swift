@@ -1,7 +1,7 @@
 /// Terminal cell width of text: East Asian wide and fullwidth characters (Hangul, CJK, most
 /// emoji) take two cells, combining marks and zero-width joiners none, the rest one. A
 /// grapheme counts once, by its first scalar (so a family emoji is two cells, as terminals draw it).
-public enum TextWidth {
+package enum TextWidth {
     public static func of(_ text: String) -> Int {
         // Most cells are printable ASCII: one cell per byte, no grapheme breaking needed.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
@@ -41,7 +41,7 @@ public enum TextWidth {
     }
 
     /// Cuts text to at most `cells` cells, ending in "…" when something was cut.
-    public static func truncate(_ text: String, toCells cells: Int) -> String {
+    package static func truncate(_ text: String, toCells cells: Int) -> String {
         guard of(text) > cells else { return text }
         guard cells > 0 else { return "" }
         var result = ""
@@ -58,7 +58,7 @@ public enum TextWidth {
     /// Splits text into lines of at most `cells` cells, breaking after a blank where one is
     /// in the second half of a line, else between characters. Nothing is dropped but the
     /// blanks a line breaks at; empty text is no lines.
-    public static func wrap(_ text: String, toCells cells: Int) -> [String] {
+    package static func wrap(_ text: String, toCells cells: Int) -> [String] {
         let cells = max(1, cells)
         var lines: [String] = []
         var line: [Character] = []

@@ -3,12 +3,12 @@ import ClosetCore
 /// Every command closet knows: the shell's dot commands and each installed pack's commands.
 /// `.help`, tab completion, `did you mean` and the reference docs all read from here, so a
 /// command registered once is known everywhere.
-public struct CommandRegistry: Sendable {
+package struct CommandRegistry: Sendable {
     public private(set) var packs: [Pack] = []
     /// The engine's own commands (`next`) first, then each pack's.
     public private(set) var commands: [CommandSpec] = EngineCommands.all
     /// The commands every registry has, whatever packs are installed.
-    public var engineCommands: [CommandSpec] { EngineCommands.all }
+    package var engineCommands: [CommandSpec] { EngineCommands.all }
     public private(set) var dotCommands: [DotCommandSpec] = ShellCommands.all
     /// The pack of each command, by position in `commands` (-1: the engine's own).
     private var packOfCommand: [Int] = Array(repeating: -1, count: EngineCommands.all.count)
@@ -72,7 +72,7 @@ public struct CommandRegistry: Sendable {
     public var entityKinds: [EntityKind] { packs.flatMap(\.entityKinds) }
 
     /// Words that may start a statement: every command's first word and its aliases'.
-    public var verbs: [String] {
+    package var verbs: [String] {
         var seen: [String] = []
         for spec in commands {
             for path in [spec.path] + spec.aliases where !seen.contains(path[0]) { seen.append(path[0]) }
@@ -92,7 +92,7 @@ public struct CommandRegistry: Sendable {
     }
 
     /// Keys whose values are secrets in some command: masked wherever statements are shown.
-    public var secretKeys: Set<String> {
+    package var secretKeys: Set<String> {
         Set(commands.flatMap { $0.keys.filter(\.isSecret).map(\.name) })
     }
 
@@ -101,7 +101,7 @@ public struct CommandRegistry: Sendable {
 
     /// How a path is looked up: `verb`, `verb object` or `verb object what` (`cache stats
     /// posters`), entity words normalized.
-    public func pathKey(_ path: [String]) -> String {
+    package func pathKey(_ path: [String]) -> String {
         var key = path[0].lowercased()
         for word in path.dropFirst().prefix(2) { key += " " + normalizedObject(word) }
         return key
@@ -150,7 +150,7 @@ public struct CommandRegistry: Sendable {
             hint: "'\(verb)' works on \(objects.joined(separator: ", "))")
     }
 
-    public func dotCommand(named name: String) -> DotCommandSpec? {
+    package func dotCommand(named name: String) -> DotCommandSpec? {
         let lowered = name.lowercased()
         return dotCommands.first { $0.name == lowered || $0.aliases.contains(lowered) }
     }
@@ -164,12 +164,12 @@ public struct CommandRegistry: Sendable {
     /// Entity words accept singular, plural and Korean (`item`, `items`, and its Korean word); other
     /// second words (`stats`) are only lowercased.
     /// The Korean word of the entity a command's object names (`stories` → 스토리), if any.
-    public func koreanWord(_ object: String) -> String? {
+    package func koreanWord(_ object: String) -> String? {
         let singular = normalizedObject(object)
         return entityKinds.first { $0.singular == singular }?.korean
     }
 
-    public func normalizedObject(_ word: String) -> String {
+    package func normalizedObject(_ word: String) -> String {
         let lowered = word.lowercasedForMatching
         return entityWords[lowered] ?? lowered
     }

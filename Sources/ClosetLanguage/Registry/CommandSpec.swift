@@ -22,10 +22,10 @@ public struct CommandSpec: Sendable {
     /// most that many rows at a time from the pages the command fetches.
     public var pages: Bool
     /// Whether `limit=` is the engine's window over the command's pages.
-    public var windowsPages: Bool { pages && keys.contains { $0 == Self.pageLimit } }
+    package var windowsPages: Bool { pages && keys.contains { $0 == Self.pageLimit } }
 
     /// The engine's `limit=` for a paged listing that has none of its own.
-    public static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
+    package static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
     public var run: @Sendable (Invocation) throws -> Outcome
 
     public init(
@@ -50,7 +50,7 @@ public struct CommandSpec: Sendable {
     public var name: String { path.joined(separator: " ") }
 
     /// `add item kind=<kind> [note=<text>] ...`
-    public var usage: String {
+    package var usage: String {
         var parts = path
         parts += parameters.map(\.kind.placeholder)
         for key in keys {
@@ -62,16 +62,16 @@ public struct CommandSpec: Sendable {
 }
 
 /// A dot command: a shell setting or action, never stored.
-public struct DotCommandSpec: Sendable {
+package struct DotCommandSpec: Sendable {
     public var name: String
     public var aliases: [String]
     public var summary: String
     /// The words it takes, for usage: `["on|off"]`.
     public var arguments: [String]
     /// Fixed first-argument words, for completion.
-    public var choices: [String]
+    package var choices: [String]
     /// Whether its argument is a file path (completion offers files).
-    public var takesPath: Bool
+    package var takesPath: Bool
     public var examples: [String]
     public var run: @Sendable (DotInvocation) throws -> Outcome
 
@@ -90,5 +90,5 @@ public struct DotCommandSpec: Sendable {
         self.run = run
     }
 
-    public var usage: String { ([name] + arguments).joined(separator: " ") }
+    package var usage: String { ([name] + arguments).joined(separator: " ") }
 }

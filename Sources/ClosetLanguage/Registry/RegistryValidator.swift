@@ -5,8 +5,8 @@ import ClosetCore
 /// in the help well-formed (it parses, names its own command, uses only known keys with
 /// values of the right shape, and gives every required key). Run as a test, so a pack that
 /// breaks a rule fails the build's tests, not a user's session.
-public enum RegistryValidator {
-    public static func problems(_ registry: CommandRegistry) -> [String] {
+package enum RegistryValidator {
+    package static func problems(_ registry: CommandRegistry) -> [String] {
         var problems: [String] = []
         var owners: [String: String] = [:]
         func claim(_ name: String, by owner: String, what: String) {

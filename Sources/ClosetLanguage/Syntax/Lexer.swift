@@ -5,8 +5,8 @@
 /// \" \\ \n \t \r \e and \u{hex} work (so a dump can write any text a store holds, control
 /// characters included, as printable ASCII); in '...' nothing is special. The first malformed
 /// token stops lexing with a diagnostic pointing at it.
-public enum Lexer {
-    public static func tokenize(_ text: String) throws(Diagnostic) -> [Token] {
+package enum Lexer {
+    package static func tokenize(_ text: String) throws(Diagnostic) -> [Token] {
         let bytes = Array(text.utf8)
         var tokens: [Token] = []
         var position = 0

@@ -1,13 +1,13 @@
 /// Joins physical lines into statements: a line ending in `\` (outside a comment) continues
 /// on the next. Used by scripts, stdin and the prompt alike.
-public struct LineAssembler {
+package struct LineAssembler {
     private var pending: [String] = []
     private var firstLine = 0
 
     public init() {}
 
     /// Whether a statement is half-typed (the prompt shows the continuation prompt).
-    public var isContinuing: Bool { !pending.isEmpty }
+    package var isContinuing: Bool { !pending.isEmpty }
 
     /// Adds a line; returns a complete statement when this line ends one.
     public mutating func add(_ line: String, lineNumber: Int) -> StatementSource? {
@@ -18,7 +18,7 @@ public struct LineAssembler {
     }
 
     /// Whatever is pending (a script that ends on a `\` line).
-    public mutating func finish() -> StatementSource? {
+    package mutating func finish() -> StatementSource? {
         guard !pending.isEmpty else { return nil }
         defer { pending = [] }
         return StatementSource(lines: pending, firstLine: firstLine)
@@ -54,7 +54,7 @@ extension String {
     /// The lines of a script: split on LF, a CR before it dropped, no empty last line for a
     /// final newline. Linear in the text (Foundation's `enumerateLines` bridges through
     /// NSString on Linux and was most of the cost of a 100,000-line seed).
-    public var scriptLines: [String] {
+    package var scriptLines: [String] {
         var lines: [String] = []
         forEachScriptLine { line in
             lines.append(line)
@@ -65,7 +65,7 @@ extension String {
 
     /// The same lines, one at a time, until `body` returns false: a long script is never held
     /// twice (as text and as lines).
-    public func forEachScriptLine(_ body: (String) -> Bool) {
+    package func forEachScriptLine(_ body: (String) -> Bool) {
         var text = self
         text.withUTF8 { bytes in
             var start = 0

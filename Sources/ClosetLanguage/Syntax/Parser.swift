@@ -5,7 +5,7 @@
 ///   command   := item+ ;  item := word | word '=' value (',' value)*
 /// `key=value` is written without blanks; a blank after `=` or `,` is a missing value.
 /// The parser knows no command names: the evaluator resolves words against the registry.
-public enum Parser {
+package enum Parser {
     public static func parse(_ text: String, examples: SyntaxExamples = .generic) throws(Diagnostic) -> Statement? {
         if let call = QuickParser.command(text) { return Statement(kind: .command(call), range: call.range) }
         return try parseTokens(text, examples: examples)

@@ -2,8 +2,8 @@
 /// error listings and prompt history. Any value becomes the same eight `*`, so not even its
 /// length shows; the diagnostic renderer masks prefixes of a line, so a caret under a later
 /// word still lines up.
-public enum SecretMask {
-    public static let hidden = "********"
+package enum SecretMask {
+    package static let hidden = "********"
 
     public static func mask(_ line: String, keys: Set<String>) -> String {
         guard !keys.isEmpty, line.contains("=") else { return line }

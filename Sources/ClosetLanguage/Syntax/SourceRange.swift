@@ -2,7 +2,7 @@
 /// long seed scripts; the diagnostic renderer turns them into line and column for people.
 public struct SourceRange: Hashable, Sendable {
     public var lower: Int
-    public var upper: Int
+    package var upper: Int
 
     public init(_ lower: Int, _ upper: Int) {
         self.lower = lower
@@ -17,11 +17,11 @@ public struct SourceRange: Hashable, Sendable {
 
 /// The text of one statement as the evaluator sees it: physical lines joined (a trailing `\`
 /// removed, lines separated by "\n"), with where it came from for diagnostics and echo.
-public struct StatementSource: Sendable {
+package struct StatementSource: Sendable {
     /// The physical lines as typed, including any trailing `\`.
-    public var lines: [String]
+    package var lines: [String]
     /// The line number of the first physical line in its file (1-based).
-    public var firstLine: Int
+    package var firstLine: Int
     /// The joined text the lexer reads.
     public var text: String
 
@@ -39,7 +39,7 @@ public struct StatementSource: Sendable {
     /// A statement marked `!` (it must fail, as testscript's `!`): the same text with the mark
     /// blanked, so positions in it stay the positions in the line as written; nil when
     /// unmarked.
-    public var mustFailBlanked: StatementSource? {
+    package var mustFailBlanked: StatementSource? {
         guard let first = lines.first, let mark = first.firstIndex(where: { $0 != " " && $0 != "\t" }),
             first[mark] == "!"
         else { return nil }

@@ -13,5 +13,5 @@ public struct SyntaxExamples: Sendable, Hashable {
     }
 
     /// With no pack installed.
-    public static let generic = SyntaxExamples(binding: "let $name = <command>", list: "key=a,b")
+    package static let generic = SyntaxExamples(binding: "let $name = <command>", list: "key=a,b")
 }

@@ -4,7 +4,7 @@
 /// A word as written: bare or quoted text.
 public struct Word: Hashable, Sendable {
     public var text: String
-    public var isQuoted: Bool
+    package var isQuoted: Bool
     public var range: SourceRange
 
     public init(text: String, isQuoted: Bool, range: SourceRange) {
@@ -30,23 +30,23 @@ public struct CommandCall: Hashable, Sendable {
 }
 
 /// `let $name = <command>`.
-public struct Binding: Hashable, Sendable {
+package struct Binding: Hashable, Sendable {
     /// The name without its `$`.
     public var name: String
-    public var nameRange: SourceRange
+    package var nameRange: SourceRange
     public var command: CommandCall
     public var range: SourceRange
 }
 
 /// `.name word...`: shell settings, never stored.
-public struct DotCall: Hashable, Sendable {
+package struct DotCall: Hashable, Sendable {
     public var name: Word
     public var arguments: [Word]
     public var range: SourceRange
 }
 
-public struct Statement: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct Statement: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case command(CommandCall)
         case binding(Binding)
         case dot(DotCall)
@@ -55,7 +55,7 @@ public struct Statement: Hashable, Sendable {
     public var kind: Kind
 
     /// A dot command (a shell setting or action, not a statement on the data).
-    public var isDot: Bool {
+    package var isDot: Bool {
         switch kind {
         case .dot: true
         case .command, .binding: false

@@ -1,7 +1,7 @@
 /// What the lexer produces: words, quoted strings, `=` and `,`, each with its range and
 /// whether blank space came before it (arguments are written without blanks: `key=value`).
-public struct Token: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct Token: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A bare word: a name, a number, an id, `$name`, `@N`, or unquoted text.
         case word(String)
         /// A quoted string with its escapes resolved.
@@ -12,7 +12,7 @@ public struct Token: Hashable, Sendable {
 
     public var kind: Kind
     public var range: SourceRange
-    public var followsBlank: Bool
+    package var followsBlank: Bool
 
     public init(kind: Kind, range: SourceRange, followsBlank: Bool) {
         self.kind = kind

@@ -7,11 +7,11 @@ import Foundation
 /// every bad row with its line, and all-or-nothing belong here.
 public enum TransferFiles {
     /// Files larger than this are refused rather than read into memory.
-    public static let maximumImportBytes = 256 << 20
+    package static let maximumImportBytes = 256 << 20
     /// How many bad rows an import lists before summing up the rest.
     static let listedBadRows = 20
 
-    public enum FileFormat: Sendable {
+    package enum FileFormat: Sendable {
         case json, csv
 
         public init(_ path: String, range: SourceRange?) throws(Diagnostic) {

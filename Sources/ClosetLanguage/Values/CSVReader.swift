@@ -1,6 +1,6 @@
 /// RFC 4180 reading for `import`: quoted fields (with doubled quotes, commas and line breaks
 /// inside), CRLF or LF line ends, and the line each record starts on.
-public enum CSVReader {
+package enum CSVReader {
     public struct Failure: Error, Equatable {
         public var message: String
         public var line: Int

@@ -1,7 +1,7 @@
 /// A small JSON reader for `import`: values plus the line each array element starts on, so
 /// every bad row can be named by its line. Written here (not `JSONSerialization`) for the
 /// line numbers and for a depth limit that keeps hostile input from exhausting the stack.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case string(String)
     case number(String)
     case bool(Bool)
@@ -21,9 +21,9 @@ public enum JSONValue: Equatable, Sendable {
     }
 }
 
-public struct JSONReader {
+package struct JSONReader {
     /// Nesting deeper than this is refused (records are a few levels deep).
-    public static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     public struct Failure: Error, Equatable {
         public var message: String

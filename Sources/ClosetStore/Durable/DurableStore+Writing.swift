@@ -266,7 +266,7 @@ extension DurableStore {
     /// A crash in between leaves snapshot and old journal of the same generation: the journal
     /// is skipped. Readers are never blocked: both files are replaced by renames. `pending`
     /// includes what is not committed yet (a big first commit written as the snapshot).
-    public func compact(pending: Bool = false) throws {
+    package func compact(pending: Bool = false) throws {
         let ownsLock = lock.isHeld
         if !ownsLock { try lock.acquire(timeout: busyTimeout) }
         defer { if !ownsLock { releaseWriting() } }

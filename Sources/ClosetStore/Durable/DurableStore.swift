@@ -20,12 +20,12 @@ import Foundation
 /// rollback; `refresh()` brings in other processes' commits before each statement. Only a
 /// writer cuts a torn last record; damage anywhere else refuses the store (exit 3) and names
 /// `closet recover`.
-public final class DurableStore: Store {
+package final class DurableStore: Store {
     /// The file that marks a directory as a closet store; without it a non-empty directory
     /// is refused and left alone.
-    public static let markerName = "closet-store"
+    package static let markerName = "closet-store"
     /// The newest store format this build reads and writes; the marker names a store's format.
-    public static let formatVersion = 4
+    package static let formatVersion = 4
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
     /// Compact once replaying the journal costs more than reading the snapshot and this floor:
@@ -41,7 +41,7 @@ public final class DurableStore: Store {
     /// the commit need not be framed to be measured.
     static let bytesPerChange = 64
     /// `--busy-timeout`'s default, in seconds.
-    public static let defaultBusyTimeout = 5.0
+    package static let defaultBusyTimeout = 5.0
     /// A generation past this is damage, not history: no arithmetic on it can overflow.
     static let maximumGeneration: UInt64 = 1 << 62
 
@@ -53,7 +53,7 @@ public final class DurableStore: Store {
     let schemas: [AnyTableSchema]
     let lock: StoreLock
     /// How long a writer waits for another to finish, in seconds.
-    public var busyTimeout: Double
+    package var busyTimeout: Double
     /// Where notices go (a torn tail cut off, a compaction that failed).
     let report: (String) -> Void
 
@@ -102,7 +102,7 @@ public final class DurableStore: Store {
     }
 
     /// Why a store could not be opened: exit status 3.
-    public struct OpenError: Error, CustomStringConvertible {
+    package struct OpenError: Error, CustomStringConvertible {
         public var description: String
     }
 

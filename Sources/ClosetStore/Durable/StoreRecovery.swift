@@ -15,19 +15,19 @@ import Foundation
 ///   the summary lists them and `closet recover` exits 1, because the new store then lacks
 ///   something the damaged one once held.
 /// - The marker is not needed: a folder with a snapshot or a journal is read.
-public enum StoreRecovery {
+package enum StoreRecovery {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
     /// What was kept and what was not, one line each for the person who asked; `warnings`
     /// are what the new store may lack.
-    public struct Report: Sendable {
-        public var lines: [String] = []
-        public var warnings: [String] = []
+    package struct Report: Sendable {
+        package var lines: [String] = []
+        package var warnings: [String] = []
     }
 
-    public static func recover(
+    package static func recover(
         from source: String, to target: String, tables schemas: [AnyTableSchema]
     ) throws(Failure) -> Report {
         var report = Report()

@@ -33,7 +33,7 @@ enum DumpCommand {
 
 /// Writing a store as statements: a header counting what is stored, then each pack's
 /// statements in registry order.
-public enum Dump {
+package enum Dump {
     /// Pictures are copied into `imageFolder`; statements name them under `namedAs` when given
     /// (the folder as seen from where the dump is written), else under `imageFolder`.
     public static func script(

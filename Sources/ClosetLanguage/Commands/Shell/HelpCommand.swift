@@ -21,10 +21,10 @@ enum HelpCommand {
 }
 
 /// The text of `.help` and `closet --help`, built from the registry.
-public enum HelpText {
+package enum HelpText {
     static let maximumNameWidth = 27
 
-    public static func overview(_ registry: CommandRegistry) -> String {
+    package static func overview(_ registry: CommandRegistry) -> String {
         // A name longer than the column (`.mode [table|json|...]`) runs past it rather than
         // pushing every summary to the right.
         let width = min(
@@ -82,7 +82,7 @@ public enum HelpText {
     }
 
     /// Help for a verb (`add`), a command, a dot command or a pack; nil if no such topic.
-    public static func topic(_ topic: String, _ registry: CommandRegistry) -> String? {
+    package static func topic(_ topic: String, _ registry: CommandRegistry) -> String? {
         let lowered = topic.lowercased()
         if lowered == "let" || lowered == "let $name" {
             return """

@@ -18,7 +18,7 @@ enum UserCommand {
 }
 
 /// What a user name may be: 1 to 32 letters (any script), digits, `-`, `_` or `.`.
-public enum UserName {
+package enum UserName {
     public static func isValid(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 32
             && name.unicodeScalars.allSatisfy {

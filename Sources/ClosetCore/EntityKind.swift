@@ -31,7 +31,7 @@ public struct EntityKind: Sendable, Hashable {
     /// Table columns left out when they are empty in every row shown (pictures).
     package var optionalTableColumns: Set<String>
     /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).
-    package var wholeTableColumns: Set<String> = []
+    @usableFromInline package var wholeTableColumns: Set<String> = []
     /// The singulars of other kinds this kind's keys also name: a box office row's key is a
     /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
     /// its poster).

@@ -36,13 +36,13 @@ public struct EntityField<Model>: Sendable {
     public var shown: (@Sendable (Model) -> FieldValue)?
     public var data: Data
     /// A listing's column left out when it is empty in every row shown (pictures).
-    package var isOptionalColumn: Bool
+    @usableFromInline package var isOptionalColumn: Bool
     /// Whether `show` lists it (a JSON-only summary of other fields is left out).
-    package var inDetail: Bool
+    @usableFromInline package var inDetail: Bool
     /// Whether a narrow terminal may cut it in a listing (never, for a date range).
-    package var keepsWhole = false
+    @usableFromInline package var keepsWhole = false
     /// Whether `.dump` writes its text as a bare word (a currency code) rather than quoted.
-    package var restoresAsWord = false
+    @usableFromInline package var restoresAsWord = false
     /// Rows of another entity under this one (a story's comments): `show` draws them as a
     /// table of their own under the fields.
     public var children: (@Sendable (Model) -> ChildTable)?
@@ -94,7 +94,7 @@ public struct EntityField<Model>: Sendable {
     func peopleValue(_ model: Model) -> FieldValue { (shown ?? json)?(model) ?? .null }
 
     /// The label in the session's language: the app's Korean where it has one.
-    var koreanLabel: String { korean ?? label }
+    @usableFromInline var koreanLabel: String { korean ?? label }
 }
 
 /// An entity declared once (issue 23): its words and its fields, in JSON order, and which of
@@ -106,41 +106,48 @@ public struct EntitySchema<Model>: Sendable {
     @usableFromInline let listing: [Int]
     @usableFromInline let dataColumns: [String]
     /// What `.dump` writes to make the entity again, in order (see `restoring`).
-    let restore: [Restore]
-
-    /// One argument of the statement `.dump` writes: a field, under its label (`created=`),
-    /// or a key only the pack can fill (a picture's copied path, a password hash).
-    package enum Restore: Sendable {
-        case field(Int)
-        case supplied(String)
-    }
+    @usableFromInline let restore: [RestoreArgument]
 
     /// `listing` names the fields a table shows, in order (their labels are its headers).
     /// `restore` names the arguments of the statement that makes the entity again (`.dump`),
     /// in order: a field's name (written `label=value`, left out when null or empty), or a
-    /// key the pack supplies when it dumps (left out when it supplies none).
-    public init(
+    /// key the pack supplies when it dumps (left out when it supplies none). Inlinable, so it
+    /// is specialized for the pack's model: it runs for every schema at start-up, and generic
+    /// code copied each field through its value witnesses.
+    @inlinable public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
         namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String], restore: [String] = []
     ) {
+        // Plain loops over concrete arrays: this runs for every schema at start-up, where key
+        // paths and unspecialized generic algorithms over `EntityField<Model>` cost more than
+        // the work (each key path instantiates a class per model).
+        var fieldNames: [String] = []
+        var hasJSON: [Bool] = []
+        for index in fields.indices {
+            fieldNames.append(fields[index].name)
+            hasJSON.append(fields[index].json != nil)
+        }
         var indices: [Int] = []
         for name in listing {
-            guard let index = fields.firstIndex(where: { $0.name == name }) else {
+            guard let index = fieldNames.firstIndex(of: name) else {
                 preconditionFailure("\(singular): the listing names '\(name)', which is not a field")
             }
             indices.append(index)
         }
         var data: [String] = []
-        for field in fields {
-            switch field.data {
-            case .same, .value: data.append(field.name)
+        for index in fields.indices {
+            switch fields[index].data {
+            case .same, .value: data.append(fieldNames[index])
             case .none: break
-            case .columns(let columns): data += columns.map(\.name)
+            case .columns(let columns): for column in columns { data.append(column.name) }
             }
         }
-        precondition(Set(fields.map(\.name)).count == fields.count, "\(singular): a field is declared twice")
+        precondition(Set(fieldNames).count == fields.count, "\(singular): a field is declared twice")
         self.restore = restore.map { name in
-            fields.firstIndex { $0.name == name && $0.json != nil }.map(Restore.field) ?? .supplied(name)
+            if let index = fieldNames.indices.first(where: { fieldNames[$0] == name && hasJSON[$0] }) {
+                return .field(index)
+            }
+            return .supplied(name)
         }
         self.fields = fields
         self.listing = indices
@@ -153,7 +160,9 @@ public struct EntitySchema<Model>: Sendable {
             namesEntities: namesEntities)
         kind.wholeTableColumns = Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label })
         var names = data
-        for field in fields where field.json != nil && !names.contains(field.name) { names.append(field.name) }
+        for index in fields.indices where hasJSON[index] && !names.contains(fieldNames[index]) {
+            names.append(fieldNames[index])
+        }
         kind.fieldNames = names
         self.kind = kind
     }
@@ -241,12 +250,6 @@ public struct EntitySchema<Model>: Sendable {
         return arguments
     }
 
-    /// An argument's value as the schema knows it, or as the pack wrote it.
-    package enum RestoredValue {
-        case value(FieldValue, word: Bool)
-        case written(String)
-    }
-
     /// Rows of this entity under another one's detail, with this entity's listing columns.
     package func childTable(title: String, koreanTitle: String, _ models: [Model]) -> ChildTable {
         ChildTable(
@@ -254,4 +257,18 @@ public struct EntitySchema<Model>: Sendable {
             koreanColumns: listing.map { fields[$0].koreanLabel },
             rows: models.map { model in listing.map { fields[$0].peopleValue(model) } })
     }
+}
+
+/// One argument of the statement `.dump` writes: a field, under its label (`created=`), or a
+/// key only the pack can fill (a picture's copied path, a password hash). Outside the generic
+/// schema on purpose: a type nested in it would be instantiated for every model at start-up.
+@usableFromInline package enum RestoreArgument: Sendable {
+    case field(Int)
+    case supplied(String)
+}
+
+/// An argument's value as the schema knows it, or as the pack wrote it.
+package enum RestoredValue {
+    case value(FieldValue, word: Bool)
+    case written(String)
 }

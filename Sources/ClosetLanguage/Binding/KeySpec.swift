@@ -14,7 +14,10 @@ public struct KeySpec: Sendable, Hashable {
     public var isSecret: Bool
     /// How usage, help and diagnostics write its value, when the kind's own placeholder says
     /// too little (`<path>[,<path>...]` for a text the command splits).
-    public var placeholder: String
+    public var placeholder: String { givenPlaceholder ?? kind.placeholder }
+    /// Made when asked for: a vocabulary's placeholder lists its terms, and every key of every
+    /// pack is made at start-up.
+    private var givenPlaceholder: String?
 
     public init(
         _ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false, whenMissing: String? = nil,
@@ -26,7 +29,7 @@ public struct KeySpec: Sendable, Hashable {
         self.summary = summary
         self.isRequired = required
         self.whenMissing = whenMissing
-        self.placeholder = placeholder ?? kind.placeholder
+        givenPlaceholder = placeholder
     }
 
     /// The same key, required or not: `add` and `edit` share their keys, and only `add`

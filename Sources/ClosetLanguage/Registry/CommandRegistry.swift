@@ -19,12 +19,19 @@ package struct CommandRegistry: Sendable {
     private var entityWords: [String: String] = [:]
 
     public init(packs: [Pack]) {
-        for pack in packs { register(pack) }
+        for pack in packs { add(pack) }
         rebuildIndex()
     }
 
     /// Adds a pack's commands. Paths must be unique across packs (`RegistryValidator` checks).
     public mutating func register(_ pack: Pack) {
+        add(pack)
+        rebuildIndex()
+    }
+
+    /// A pack's words and commands, without the index: it is built once all are in (a later
+    /// pack's entity words normalize earlier commands' objects), not once per pack.
+    private mutating func add(_ pack: Pack) {
         let number = packs.count
         packs.append(pack)
         if packs.count == 1 || syntaxExamples == .generic, let examples = pack.syntaxExamples {
@@ -35,7 +42,6 @@ package struct CommandRegistry: Sendable {
         }
         commands += pack.commands
         packOfCommand += Array(repeating: number, count: pack.commands.count)
-        rebuildIndex()
     }
 
     private mutating func rebuildIndex() {

@@ -52,7 +52,7 @@ enum WardrobeRecords {
         ],
         listing: ["id", "name", "season", "clothes", "createdAt"],
         // Each slot is supplied as the `$variable` the dump bound its clothes to.
-        restore: ["id", "name", "season"] + ClothesCategory.allCases.map(\.englishName) + ["createdAt"])
+        restore: ["id", "name", "season"] + ClothesCategory.allCases.map { $0.englishName } + ["createdAt"])
 
     /// One of a style's five slots, as the edit screen shows them: its clothes, or not added.
     struct Slot {

@@ -2,12 +2,14 @@ import ClosetCore
 
 /// `.mode` and `.lang`: a setting that is one of a few words; with no word, print it.
 enum ChoiceSetting {
-    static func spec<Choice: RawRepresentable & CaseIterable & Sendable>(
-        _ name: String, _ summary: String, what: String,
+    /// `choices` is the caller's `allCases`: asking a generic `Choice` for them looks up its
+    /// associated type at run time, the slow way, at every start.
+    static func spec<Choice: RawRepresentable & Sendable>(
+        _ name: String, _ summary: String, what: String, choices: [Choice],
         _ setting: WritableKeyPath<Session.Settings, Choice> & Sendable,
         examples: [String]
     ) -> DotCommandSpec where Choice.RawValue == String {
-        let words = Choice.allCases.map(\.rawValue)
+        let words = choices.map { $0.rawValue }
         let spelled =
             words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.joined()
         return DotCommandSpec(

@@ -5,5 +5,5 @@ import ClosetCore
 enum LangCommand {
     static let spec = ChoiceSetting.spec(
         ".lang", "show headers, labels and values in English or in the apps' Korean, or print it", what: "language",
-        \.language, examples: [".lang ko", ".lang"])
+        choices: OutputLanguage.allCases, \.language, examples: [".lang ko", ".lang"])
 }

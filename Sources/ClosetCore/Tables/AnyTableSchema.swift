@@ -7,6 +7,8 @@ public struct AnyTableSchema: Sendable {
     @usableFromInline let makeTable: @Sendable () -> StoredTable & LoggingTable
     /// Readers of the rows older layouts wrote, feeding the table `makeTable` made.
     @usableFromInline let makeOlder: @Sendable (StoredTable) -> [StoredTable]
+    /// The names rows of older layouts have in the files.
+    public let olderStoredNames: [String]
 
     /// Inlinable, so the table it makes is specialized for its codec (see `Table.init`).
     @inlinable public init<Codec: TableCodec>(_ schema: TableSchema<Codec>) {
@@ -15,5 +17,6 @@ public struct AnyTableSchema: Sendable {
         formatOneTags = schema.formatOneTags
         makeTable = { Table<Codec>(name: schema.storedName, index: schema.index) }
         makeOlder = { schema.olderRowReaders(feeding: $0) }
+        olderStoredNames = schema.olderNames.map { $0.name }
     }
 }

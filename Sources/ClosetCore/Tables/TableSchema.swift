@@ -13,7 +13,7 @@ public struct TableSchema<Codec: TableCodec>: Sendable {
     public var storedName: String { Self.storedName(name, version: Codec.version) }
 
     /// The names rows of older layouts were written under, with their layout.
-    package var olderNames: [(name: String, version: Int)] {
+    @usableFromInline package var olderNames: [(name: String, version: Int)] {
         (1..<max(Codec.version, 1)).map { (Self.storedName(name, version: $0), $0) }
     }
 

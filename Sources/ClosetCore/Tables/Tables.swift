@@ -8,15 +8,26 @@ public final class Tables {
     private var older: [String: StoredTable] = [:]
     /// The layout of each typed table, by its name without one: to refuse a newer layout.
     private var versions: [String: Int] = [:]
+    /// The tables the installed packs declare, by the names their rows have in the files
+    /// (every layout's): each is made when first asked for or first met in the files, so a
+    /// statement that touches one pack never instantiates every pack's table types.
+    private var declared: [String: AnyTableSchema] = [:]
     private let log = TransactionLog()
 
     public init(_ schemas: [AnyTableSchema] = []) {
-        for schema in schemas where byName[schema.storedName] == nil {
-            let table = schema.makeTable()
-            add(table)
-            for reader in schema.makeOlder(table) { older[reader.name] = reader }
+        for schema in schemas where declared[schema.storedName] == nil {
+            declared[schema.storedName] = schema
+            for name in schema.olderStoredNames where declared[name] == nil { declared[name] = schema }
             versions[schema.name] = Self.layout(of: schema.storedName)?.version ?? 1
         }
+    }
+
+    /// Makes a declared table (and its older layouts' readers) now.
+    private func make(_ schema: AnyTableSchema) {
+        guard byName[schema.storedName] == nil else { return }
+        let table = schema.makeTable()
+        add(table)
+        for reader in schema.makeOlder(table) { older[reader.name] = reader }
     }
 
     /// A table met raw: it logs nothing (it is never written to).
@@ -110,6 +121,11 @@ public final class Tables {
     public func table(named name: String) -> StoredTable {
         if let position = byName[name], !retired.contains(name) { return tables[position] }
         if let reader = older[name] { return reader }
+        if let schema = declared[name] {
+            make(schema)
+            if let position = byName[name] { return tables[position] }
+            if let reader = older[name] { return reader }
+        }
         let raw = RawTable(name: name)
         add(raw)
         return raw

@@ -26,9 +26,11 @@ public final class Invocation {
     public var host: SessionHost { session.host }
 
     /// The calling pack's per-session state (its repositories, view models, caches).
-    public func state<State: PackState>(_ type: State.Type) throws(Diagnostic) -> State {
-        guard let state = session.packStates.first(where: { $0 is State }) as? State else {
-            throw .packNotInstalled(command: spec.name, at: call.range)
+    /// Made on first use; a pack that cannot start on the store fails the statement.
+    public func state<State: PackState>(_ type: State.Type) throws -> State {
+        // The running command's pack is looked up only the first time (made states are checked first).
+        guard let state = try session.state(State.self, preferring: { session.registry.packNumber(of: spec) }) else {
+            throw Diagnostic.packNotInstalled(command: spec.name, at: call.range)
         }
         return state
     }

@@ -58,10 +58,37 @@ public final class Session {
     /// of what is written and allow only authors to remove their own.
     public var user: String
     public let network: Network
-    /// Each installed pack's state, in registry order.
-    public private(set) var packStates: [any PackState] = []
-    /// Entity kind (singular) → position in `packStates`.
+    /// Each installed pack's state, in registry order, made when first needed: a statement
+    /// pays for the packs it uses (their tables, repositories and caches), not for every
+    /// installed one. Nil until made.
+    private var states: [(any PackState)?] = []
+    /// What a pack's state is made with (the session's store, clock, ids and network).
+    private var services: PackServices
+    /// Entity kind (singular) → the number of the pack that holds it.
     private var catalogIndex: [String: Int] = [:]
+
+    /// Every installed pack's state (made now if it was not yet); a pack that cannot start on
+    /// the store is left out here and fails the statements that need it.
+    public var packStates: [any PackState] { registry.packs.indices.compactMap { try? state(ofPack: $0) } }
+
+    /// The state of pack number `number`, made on first use.
+    package func state(ofPack number: Int) throws -> any PackState {
+        if let made = states[number] { return made }
+        let made = try registry.packs[number].makeState(services)
+        states[number] = made
+        return made
+    }
+
+    /// The state of type `State`: already made, or the pack whose command is running, or the
+    /// first pack whose state is one.
+    package func state<State: PackState>(_ type: State.Type, preferring pack: () -> Int?) throws -> State? {
+        for case let made? in states { if let state = made as? State { return state } }
+        if let pack = pack(), let state = try state(ofPack: pack) as? State { return state }
+        for number in registry.packs.indices where states[number] == nil {
+            if let state = try state(ofPack: number) as? State { return state }
+        }
+        return nil
+    }
     public internal(set) var variables = Variables()
     public internal(set) var lastListing: Listing?
     /// The most recent paged listing (a remote feed), which `next` continues.
@@ -140,41 +167,31 @@ public final class Session {
         self.ids = ids
         self.isDeterministic = isDeterministic
         self.network = network
-        (packStates, catalogIndex) = try Self.makePackStates(
-            registry,
-            PackServices(
-                store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-                user: { [userBox] in userBox.session?.user ?? "me" }))
+        let userBox = UserBox()
+        self.userBox = userBox
+        services = PackServices(
+            store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+            user: { [userBox] in userBox.session?.user ?? "me" })
+        states = Array(repeating: nil, count: registry.packs.count)
+        for (number, pack) in registry.packs.enumerated() {
+            for kind in pack.entityKinds { catalogIndex[kind.singular] = number }
+        }
         userBox.session = self
     }
 
-    private let userBox = UserBox()
-
-    private static func makePackStates(_ registry: CommandRegistry, _ services: PackServices) throws
-        -> ([any PackState], [String: Int])
-    {
-        var states: [any PackState] = []
-        var index: [String: Int] = [:]
-        for pack in registry.packs {
-            let state = try pack.makeState(services)
-            for kind in pack.entityKinds { index[kind.singular] = states.count }
-            states.append(state)
-        }
-        return (states, index)
-    }
+    private let userBox: UserBox
 
     /// `.open`: works on another store from now on. Every pack starts over on it; variables
     /// and listings name the old store's rows, so they are cleared. If a pack cannot start
-    /// on the new store, nothing changes.
+    /// on the new store, nothing changes (every pack is made here, to know).
     func open(_ newStore: Store, cacheRoot: String?) throws {
-        let (states, index) = try Self.makePackStates(
-            registry,
-            PackServices(
-                store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-                user: { [userBox] in userBox.session?.user ?? "me" }))
+        let newServices = PackServices(
+            store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+            user: { [userBox] in userBox.session?.user ?? "me" })
+        let made = try registry.packs.map { try $0.makeState(newServices) }
         store = newStore
-        packStates = states
-        catalogIndex = index
+        services = newServices
+        states = made
         variables = Variables()
         lastListing = nil
         pagedListing = nil
@@ -187,7 +204,7 @@ public final class Session {
 
     /// The state of the pack that holds a kind of entity.
     package func catalog(for kind: EntityKind) -> EntityCatalog? {
-        catalogIndex[kind.singular].map { packStates[$0] }
+        catalogIndex[kind.singular].flatMap { try? state(ofPack: $0) }
     }
 
     /// How many of each stored entity kind there are, across packs (`.store`, the banner).

@@ -54,6 +54,13 @@ package struct CommandRegistry: Sendable {
         }
     }
 
+    /// The number of the pack a command belongs to (nil: the engine's own).
+    package func packNumber(of spec: CommandSpec) -> Int? {
+        guard let position = index[pathKey(spec.path)], commands[position].path == spec.path else { return nil }
+        let number = packOfCommand[position]
+        return number >= 0 ? number : nil
+    }
+
     /// The pack a command belongs to.
     public func pack(of spec: CommandSpec) -> Pack? {
         guard let position = commands.firstIndex(where: { $0.path == spec.path }) else { return nil }

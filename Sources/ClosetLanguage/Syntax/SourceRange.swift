@@ -40,11 +40,14 @@ package struct StatementSource: Sendable {
     /// blanked, so positions in it stay the positions in the line as written; nil when
     /// unmarked.
     package var mustFailBlanked: StatementSource? {
-        guard let first = lines.first, let mark = first.firstIndex(where: { $0 != " " && $0 != "\t" }),
-            first[mark] == "!"
+        // Bytes, not characters: this runs for every statement a script replays.
+        guard let first = lines.first,
+            let mark = first.utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+            first.utf8[mark] == UInt8(ascii: "!")
         else { return nil }
-        // The text starts with the first line, so the mark is at the same place in both.
-        let offset = first.distance(from: first.startIndex, to: mark)
+        // The text starts with the first line, so the mark is at the same place in both
+        // (everything before it is one-byte blanks, so bytes and characters agree).
+        let offset = first.utf8.distance(from: first.utf8.startIndex, to: mark)
         var blanked = self
         blanked.lines[0] = String(first.prefix(offset)) + " " + String(first.dropFirst(offset + 1))
         blanked.text = String(text.prefix(offset)) + " " + String(text.dropFirst(offset + 1))

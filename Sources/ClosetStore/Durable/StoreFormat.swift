@@ -510,10 +510,14 @@ enum StoreFormat {
             else {
                 throw ByteReader.Malformed()
             }
-            let table = tables.table(named: name)
-            // An empty section (a new store's first snapshot) leaves an ordinary table: rows
-            // read in place would gain nothing, and writes over them cost a lookup each.
-            if section.count > 0, owner == nil || !table.attach(section) {
+            // An empty section (a new store's first snapshot) makes no table: tables are made
+            // when first used, so a statement pays only for the tables it touches.
+            if section.count > 0 {
+                let table = tables.table(named: name)
+                guard owner == nil || !table.attach(section) else {
+                    position = section.end
+                    continue
+                }
                 let rows = section.copyRows()
                 var reader = ByteReader(rows)
                 try table.loadSnapshotRows(count: section.count, from: &reader)

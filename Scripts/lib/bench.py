@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""closet against sqlite3 on the same data. Generates the data itself (seeded), runs each
+"""closet against sqlite3 (with an index on season and creation time) on the same data. Generates the data itself (seeded), runs each
 pair alternately (closet, sqlite3, closet, ...) after a warm-up, and prints one table of
 median times, the ratio closet/sqlite3, and peak resident memory of the child processes."""
 import os, random, resource, shutil, statistics, subprocess, sys, tempfile, time
@@ -20,7 +20,10 @@ WORDS = ["navy", "wool", "linen", "black", "white", "slim", "oversized", "knit",
 def generate(count, seed=42):
     """The same rows as closet statements and as SQL; dates spread over three years."""
     rng = random.Random(seed)
-    closet_lines, sql_lines = [], ["BEGIN;", "CREATE TABLE clothes(id TEXT PRIMARY KEY, created_at TEXT, category TEXT, season TEXT, description TEXT);"]
+    # sqlite3 with the index a competent user creates for these queries (issue 24): created
+    # before the rows, so the replay pays for keeping it, as closet keeps its own.
+    closet_lines, sql_lines = [], ["BEGIN;", "CREATE TABLE clothes(id TEXT PRIMARY KEY, created_at TEXT, category TEXT, season TEXT, description TEXT);",
+                                   "CREATE INDEX clothes_season_created ON clothes(season, created_at);"]
     start = 1_640_995_200  # 2022-01-01
     for i in range(count):
         category, season = rng.choice(CATEGORIES), rng.choice(SEASONS)

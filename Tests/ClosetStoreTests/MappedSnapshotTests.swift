@@ -1,8 +1,8 @@
-import ClosetCore
 import Foundation
 import TestSupport
 import Testing
 
+@testable import ClosetCore
 @testable import ClosetStore
 @testable import WardrobePack
 
@@ -178,5 +178,73 @@ import Testing
             }
         }
         #expect(refused > 0)
+    }
+
+    /// The journal's keys at open are looked up together (`SnapshotRows.ordinals(ofKeys:)`):
+    /// for present, absent, repeated and extreme keys it answers exactly as one search each.
+    @Test func aBatchOfKeyLookupsAnswersAsOneSearchEach() throws {
+        let path = temporaryStore()
+        var generator = SeededRandom(seed: 7)
+        var stored: [Clothes] = []
+        do {
+            let (store, _) = try open(path)
+            for _ in 0..<500 {
+                let clothes = randomClothes(&generator)
+                stored.append(clothes)
+                try store.save(clothes: clothes)
+            }
+            try store.commit()
+            try store.compact()
+        }
+        let mapped = try #require(try MappedFile.open(path + "/snapshot"))
+        let tables = Tables(Wardrobe.pack.tables)
+        let header = try #require(try StoreFormat.snapshotHeader(memory: mapped.memory))
+        try StoreFormat.loadSnapshot(memory: mapped.memory, header: header, owner: mapped, into: tables)
+        let table = try tables.table(ClothesTable.schema)
+        let base = try #require(table.lazy?.base)
+        func bytes(_ id: UUID) -> [UInt8] {
+            var writer = ByteWriter()
+            ClothesTable.encode(key: id, into: &writer)
+            return writer.bytes
+        }
+        let probes =
+            stored.shuffled(using: &generator).prefix(200).map { bytes($0.id) }
+            + (0..<100).map { _ in bytes(UUID()) } + [bytes(stored[0].id), bytes(stored[0].id)]
+            + [[UInt8](repeating: 0, count: 16), [UInt8](repeating: 0xFF, count: 16)]
+        #expect(base.ordinals(ofKeys: probes) == probes.map { base.ordinal(ofKey: $0) })
+        #expect(base.ordinals(ofKeys: probes).compactMap { $0 }.count == 202)
+    }
+
+    /// Many small commits after a snapshot (each its own journal record), then a reopen: the
+    /// rows, counts and pages are those of the store decoded whole.
+    @Test func manySmallCommitsOverASnapshotReadBackExactly() throws {
+        let path = temporaryStore()
+        var generator = SeededRandom(seed: 11)
+        var expected: [Clothes] = []
+        do {
+            let (store, _) = try open(path)
+            for _ in 0..<300 { try store.save(clothes: randomClothes(&generator)) }
+            try store.commit()
+            try store.compact()
+            for step in 0..<400 {
+                let all = store.fetchAllClothes()
+                if step % 5 == 0, let victim = all.randomElement(using: &generator) {
+                    try store.remove(clothes: victim)
+                } else if step % 7 == 0, let old = all.randomElement(using: &generator) {
+                    var changed = old
+                    changed.weatherType = WeatherType.allCases.randomElement(using: &generator)!
+                    try store.save(clothes: changed)
+                } else {
+                    try store.save(clothes: randomClothes(&generator))
+                }
+                try store.commit()
+            }
+            expected = store.fetchAllClothes()
+        }
+        let (reopened, _) = try open(path)
+        // Looked up first (the journal's changes are placed then, in one pass), then whole.
+        for clothes in expected { #expect(reopened.clothes(withID: clothes.id) == clothes) }
+        #expect(reopened.clothes(withID: UUID()) == nil)
+        #expect(reopened.fetchAllClothes() == expected)
     }
 }

@@ -9,6 +9,11 @@ public final class LazyRows<Codec: TableCodec> {
     @usableFromInline var liveCount: Int
     /// Rows put at the end so far (new keys, or keys back after a removal).
     @usableFromInline var appended = 0
+    /// How many of `operations` are placed in `latest`. The journal's changes read at open
+    /// are placed together the first time the table is asked anything (`Table.settle`), their
+    /// keys looked up in the snapshot in key order: opening after many small commits costs
+    /// one pass, not a search per row.
+    @usableFromInline var placed = 0
 
     /// The latest state of a key the journal touched.
     @usableFromInline struct Entry {
@@ -53,6 +58,7 @@ public final class LazyRows<Codec: TableCodec> {
     @inlinable func restore(_ saved: SavedState) {
         latest[saved.key] = saved.entry
         operations.removeLast(operations.count - saved.operations)
+        placed = min(placed, operations.count)
         liveCount = saved.liveCount
         appended = saved.appended
     }

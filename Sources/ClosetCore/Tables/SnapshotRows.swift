@@ -156,6 +156,43 @@ public final class SnapshotRows {
         return Array(frame.bytes[frame.row])
     }
 
+    /// The ordinals of many keys at once (nil where absent). Searched in key order, each
+    /// search remembering the keys it probed at each depth: the next key's search takes the
+    /// same halvings until it parts from the last one's, so those probes are not read again
+    /// (a journal's keys at open cost a little more than one search, not one each).
+    public func ordinals(ofKeys keys: [[UInt8]]) -> [Int?] {
+        var results = [Int?](repeating: nil, count: keys.count)
+        let order = keys.indices.sorted { a, b in
+            keys[a].withUnsafeBytes { x in keys[b].withUnsafeBytes { y in SnapshotSection.compare(x, y) < 0 } }
+        }
+        // The last search's probes by depth: memory is one path, O(log n).
+        var path: [(middle: Int, ordinal: Int, key: [UInt8])] = []
+        for index in order {
+            keys[index].withUnsafeBytes { probe in
+                var low = 0
+                var high = count
+                var depth = 0
+                while low < high {
+                    let middle = (low + high) / 2
+                    if depth >= path.count || path[depth].middle != middle {
+                        let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
+                        check(ordinal < count)
+                        path.removeSubrange(min(depth, path.count)...)
+                        path.append((middle, ordinal, keyBytes(ordinal)))
+                    }
+                    let order = path[depth].key.withUnsafeBytes { SnapshotSection.compare($0, probe) }
+                    if order == 0 {
+                        results[index] = path[depth].ordinal
+                        return
+                    }
+                    if order < 0 { low = middle + 1 } else { high = middle }
+                    depth += 1
+                }
+            }
+        }
+        return results
+    }
+
     /// The ordinal of the row with these key bytes.
     public func ordinal(ofKey key: [UInt8]) -> Int? {
         key.withUnsafeBytes { probe in

@@ -77,7 +77,36 @@ public final class Table<Codec: TableCodec>: StoredTable {
         }
     }
 
-    @inlinable public var count: Int { lazy?.liveCount ?? liveCount }
+    @inlinable public var count: Int { settled?.liveCount ?? liveCount }
+
+    /// The rows still in the snapshot, with every journal change read at open placed: asked
+    /// for by everything that reads `latest`, `liveCount` or `appended`.
+    @inlinable var settled: LazyRows<Codec>? {
+        guard let lazy else { return nil }
+        if lazy.placed < lazy.operations.count { settle(lazy) }
+        return lazy
+    }
+
+    /// Looks up, in one pass over the snapshot's sorted keys, every key the journal changed
+    /// that is not known yet, then places the changes in order.
+    @inlinable func settle(_ lazy: LazyRows<Codec>) {
+        let changes = lazy.placed..<lazy.operations.count
+        var known: [Key: Int?] = [:]
+        var unknown: [Key] = []
+        for position in changes {
+            let key = lazy.operations[position].key
+            guard lazy.latest[key] == nil, known.updateValue(nil, forKey: key) == nil else { continue }
+            unknown.append(key)
+        }
+        for (key, ordinal) in zip(unknown, lazy.base.ordinals(ofKeys: unknown.map(Self.keyBytes))) {
+            known[key] = .some(ordinal)
+        }
+        for position in changes {
+            let change = lazy.operations[position]
+            place(change.key, change.row, lazy, baseOrdinal: known[change.key])
+        }
+        lazy.placed = lazy.operations.count
+    }
 
     /// Every row in insertion order.
     @inlinable public var rows: [Row] {
@@ -92,13 +121,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     @inlinable public subscript(key: Key) -> Row? {
-        if let lazy { return lazyRow(key, lazy) }
+        if let lazy = settled { return lazyRow(key, lazy) }
         guard let slot = slot(of: key) else { return nil }
         return slots[slot]?.row
     }
 
     @inlinable public func contains(_ key: Key) -> Bool {
-        if let lazy {
+        if let lazy = settled {
             if let entry = lazy.latest[key] { return entry.row != nil }
             return lazy.base.ordinal(ofKey: Self.keyBytes(key)) != nil
         }
@@ -109,7 +138,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable @discardableResult
     public func upsert(_ row: Row) -> Row? {
         let key = Codec.key(of: row)
-        if let lazy {
+        if let lazy = settled {
             // Rows still in the snapshot: the change is kept beside them, so one insert into
             // a big store decodes nothing else.
             let previous = lazyRow(key, lazy)
@@ -126,7 +155,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// Removes the row with this key; returns it, or nil if there was none.
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Row? {
-        if let lazy {
+        if let lazy = settled {
             guard let previous = lazyRow(key, lazy) else { return nil }
             lazy.undo.append(lazy.savedState(of: key))
             lazyApply(key, nil, lazy)
@@ -312,7 +341,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
                 let decoded = try Codec.decodeRow(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
                 if let lazy {
-                    lazyApply(Codec.key(of: decoded), decoded, lazy)
+                    lazyRecord(Codec.key(of: decoded), decoded, lazy)
                 } else {
                     place(decoded, key: Codec.key(of: decoded))
                 }
@@ -320,13 +349,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
                 reader.reposition(to: location.key)
                 let key = try Codec.decodeKey(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
-                if let lazy { lazyApply(key, nil, lazy) } else { removeUnlogged(key) }
+                if let lazy { lazyRecord(key, nil, lazy) } else { removeUnlogged(key) }
             }
         }
     }
 
     public var referencedBlobs: Set<String> {
-        if let lazy {
+        if let lazy = settled {
             // The snapshot lists its rows' blobs; the journal's changes adjust the list.
             var names = Set(lazy.base.blobNames)
             for entry in lazy.latest.values {
@@ -417,13 +446,27 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable func lazyApply(_ key: Key, _ row: Row?, _ lazy: LazyRows<Codec>) {
         changeCount &+= 1
         lazy.operations.append((key, row))
+        place(key, row, lazy, baseOrdinal: nil)
+        lazy.placed = lazy.operations.count
+    }
+
+    /// A change read from the journal at open: recorded now, placed when first needed
+    /// (`settle`), so its key is looked up in the snapshot with all the others at once.
+    @inlinable func lazyRecord(_ key: Key, _ row: Row?, _ lazy: LazyRows<Codec>) {
+        changeCount &+= 1
+        lazy.operations.append((key, row))
+    }
+
+    /// Where a change leaves its key: `baseOrdinal` is the key's row in the snapshot when
+    /// already looked up (`.some(nil)`: it has none), else it is looked up here.
+    @inlinable func place(_ key: Key, _ row: Row?, _ lazy: LazyRows<Codec>, baseOrdinal: Int??) {
         var entry: LazyRows<Codec>.Entry
         let existed: Bool
         if let known = lazy.latest[key] {
             entry = known
             existed = known.row != nil
         } else {
-            let ordinal = lazy.base.ordinal(ofKey: Self.keyBytes(key))
+            let ordinal = baseOrdinal ?? lazy.base.ordinal(ofKey: Self.keyBytes(key))
             entry = LazyRows<Codec>.Entry(row: nil, baseOrdinal: ordinal, position: ordinal ?? 0)
             existed = ordinal != nil
         }
@@ -445,7 +488,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// How many rows fall in these buckets of the table's index; nil when the rows are not
     /// in a mapped snapshot any more (count them the ordinary way then).
     @inlinable public func indexedCount(buckets: [Int]) -> Int? {
-        guard let lazy, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else { return nil }
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
         var inBuckets = [Bool](repeating: false, count: index.bucketCount)
         for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
         var count = 0
@@ -461,7 +506,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// by order key descending (equal keys the later-added first) or exactly the reverse: a
     /// top-K that decodes only the rows it returns. Nil when the rows are not in a mapped snapshot.
     @inlinable public func indexedRows(groups: [[Int]], descending: Bool, limit: Int) -> [Row]? {
-        guard let lazy, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else { return nil }
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
         let base = lazy.base
         var replaced = Set<Int>()
         var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []

@@ -102,4 +102,34 @@ import Testing
         #expect(reported.isSubset(of: present), "lost: \(reported.subtracting(present).sorted())")
         #expect(present.isSubset(of: reported.union(uncertain)))
     }
+
+    /// Pictures are written when their statement runs and synced with their commit: a kill at
+    /// any moment leaves every committed picture whole (`.dump --images` checks each one's size
+    /// and checksum), and the next writer removes the pictures of what never committed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
+    func killedRunsLeaveEveryCommittedPictureWhole() throws {
+        let store = NSTemporaryDirectory() + "closet-crash-pictures-\(UUID().uuidString)"
+        let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<Self.kills {
+            let script = NSTemporaryDirectory() + "closet-crash-pictures-\(round).closet"
+            let lines = (0..<1000).map {
+                "add clothes category=top season=fall description=\"p\(round)-\($0)\" image=\(picture)"
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+            let process = try start(["--store", store, "run", script])
+            usleep(UInt32.random(in: 0...300_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let count = try descriptions(in: store).count
+        let folder = NSTemporaryDirectory() + "closet-crash-pictures-dump-\(UUID().uuidString)"
+        _ = try run(["--store", store, "dump", "--images", folder])
+        let copied = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        #expect(copied.count == count, "\(copied.count) pictures for \(count) clothes")
+        // One more write: every picture left in the store is a committed row's.
+        _ = try run(["--store", store, "-c", "add clothes category=top season=fall description=last"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
+        #expect(files.count == count, "\(files.count) files for \(count) pictures")
+    }
 }

@@ -76,7 +76,7 @@ extension DurableStore {
             let entries = files.entries
             if !entries.isEmpty {
                 files.removeTemporaryLeftovers(among: entries)
-                files.removeUnreferenced(keeping: tables.referencedBlobs)
+                files.removeUnreferenced(keeping: tables.referencedBlobs, among: entries)
             }
         }
     }
@@ -156,6 +156,8 @@ extension DurableStore {
             }
         }
         if needsUpgrade { try upgrade() }
+        // The pictures this commit refers to are durable before it is.
+        try files.syncWritten()
         if let frames {
             try append(StoreFormat.record(frames, sequence: view.nextSequence))
         } else {

@@ -11,13 +11,16 @@ import Foundation
 /// notes, a link) is never read, counted or deleted, and a folder that is itself a symbolic
 /// link is never followed.
 ///
-/// A new blob is written (and synced) before its row is committed; a replaced or removed
-/// one is deleted only after the commit. A crash in between leaves an unreferenced file,
-/// which the next open removes.
+/// A new blob is written before its row is committed, and synced with the other pictures of
+/// the commit just before the commit is (each file, then the folder once: not two syncs per
+/// picture); a replaced or removed one is deleted only after the commit. A crash in between
+/// leaves an unreferenced file, which the next writer removes.
 final class BlobFiles: BlobStore {
     let directory: String
     /// `images` is a symbolic link: pictures are neither written nor read through it.
     private let isLink: Bool
+    /// Blobs written (renamed into place) and not synced yet: the next commit syncs them.
+    private var unsynced: Set<String> = []
 
     /// The blobs of a folder that exists, without creating it (a damaged store being read).
     static func existing(directory: String) -> BlobFiles? {
@@ -52,11 +55,37 @@ final class BlobFiles: BlobStore {
             throw StoreError("'\(directory)' is a symbolic link; pictures are not written through it")
         }
         let path = directory + "/" + name
-        if POSIXFile.size(path) == bytes.count { return }  // the same blob (its name holds its checksum)
+        // The same blob (its name holds its checksum). Not a leftover of a crash: the first
+        // write of a process removes every file no committed row refers to.
+        if POSIXFile.size(path) == bytes.count { return }
         do {
-            try POSIXFile.replace(path, with: bytes, directory: directory)
+            try POSIXFile.replace(path, with: bytes, directory: directory, syncing: false)
         } catch {
             throw StoreError(error.description)
+        }
+        unsynced.insert(name)
+    }
+
+    /// Makes the pictures written since the last commit durable: each file, then the folder
+    /// once. Called before the commit that refers to them is written.
+    func syncWritten() throws(StoreError) {
+        guard !unsynced.isEmpty else { return }
+        do throws(POSIXFile.Failure) {
+            for name in unsynced.sorted() where POSIXFile.size(directory + "/" + name) != nil {
+                try POSIXFile.syncFile(directory + "/" + name)
+            }
+            try POSIXFile.syncDirectory(directory)
+        } catch {
+            throw StoreError(error.description)
+        }
+        unsynced.removeAll()
+    }
+
+    /// Deletes the store's files no row refers to, among the folder's entries: only those are
+    /// looked at (a store of 100,000 pictures is not `lstat`ed whole at its first write).
+    func removeUnreferenced(keeping referenced: Set<String>, among entries: [String]) {
+        for entry in entries where !referenced.contains(entry) && !unsynced.contains(entry) {
+            remove(named: entry)
         }
     }
 

@@ -66,11 +66,17 @@ enum POSIXFile {
     /// Writes a whole file crash-safely: a temporary file, synced, renamed over the target,
     /// then the directory synced so the rename itself survives a crash.
     static func replace(_ path: String, with bytes: [UInt8], directory: String) throws(Failure) {
+        try replace(path, with: bytes, directory: directory, syncing: true)
+    }
+
+    /// Writes `<path>.tmp` and renames it over `path`; with `syncing`, the file and its folder
+    /// are synced too (else the caller syncs them later, several at once).
+    static func replace(_ path: String, with bytes: [UInt8], directory: String, syncing: Bool) throws(Failure) {
         let temporary = path + ".tmp"
         let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
         do {
             try writeAll(fd, bytes, path: temporary)
-            try sync(fd, path: temporary)
+            if syncing { try sync(fd, path: temporary) }
         } catch {
             close(fd)
             unlink(temporary)
@@ -78,7 +84,14 @@ enum POSIXFile {
         }
         close(fd)
         guard rename(temporary, path) == 0 else { throw failure("cannot rename", temporary) }
-        try syncDirectory(directory)
+        if syncing { try syncDirectory(directory) }
+    }
+
+    /// Syncs a file already written (by its path).
+    static func syncFile(_ path: String) throws(Failure) {
+        let fd = try open(path, flags: O_RDONLY)
+        defer { close(fd) }
+        try sync(fd, path: path)
     }
 
     static func syncDirectory(_ path: String) throws(Failure) {

@@ -48,7 +48,9 @@ package enum Dump {
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
         // All or nothing: the first statement that fails stops the restore and keeps none of it.
         writer.line(".bail on")
-        for state in session.packStates { try state.dump(into: &writer) }
+        // Every pack, made here if it was not yet: one that cannot start fails the dump rather
+        // than leave its data out of it.
+        for number in session.registry.packs.indices { try session.state(ofPack: number).dump(into: &writer) }
         writer.line(".bail off")
         return writer.text
     }

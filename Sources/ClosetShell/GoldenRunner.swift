@@ -28,6 +28,14 @@ package struct GoldenRunner {
         /// `--update` wrote a new expected file, or rewrote one that differed.
         public var created: [String] = []
         public var updated: [String] = []
+
+        /// Adds one test's part, in the order the tests are listed.
+        mutating func absorb(_ other: Result) {
+            passed += other.passed
+            failed += other.failed
+            created += other.created
+            updated += other.updated
+        }
     }
 
     /// Which tests run and how they are reported: `-k` keeps the tests whose path contains the
@@ -38,11 +46,16 @@ package struct GoldenRunner {
         public var list = false
         package var verbose = false
         package var tap: String?
+        /// `-j`: how many tests run at once (default: the machine's cores). Tests of one folder
+        /// run one after another (they may share its `out` and `http` folders); folders run side
+        /// by side; the console shows every test's output in the order of `-j 1`.
+        package var jobs: Int?
 
-        public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false) {
+        public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false, jobs: Int? = nil) {
             self.pattern = pattern
             self.list = list
             self.verbose = verbose
+            self.jobs = jobs
         }
     }
 
@@ -88,21 +101,27 @@ package struct GoldenRunner {
         var result = Result()
         var report = JUnitReport()
         var times: [(file: String, seconds: Double)] = []
-        for file in files {
-            let started = Date()
-            let failed = result.failed.count
-            var captured = ""
-            check(file, update: update, record: record, into: &result) { text in
-                captured += text
-                output(text)
-            }
-            let seconds = Date().timeIntervalSince(started)
-            times.append((file, seconds))
+        let jobs = selection.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let outcomes: [TestOutcome]
+        if jobs > 1, files.count > 1 {
+            outcomes = runInParallel(files, jobs: jobs, update: update, record: record)
+        } else {
+            // One at a time, each test's output shown as it runs.
+            outcomes = files.map { file in runOne(file, update: update, record: record, streaming: output) }
+        }
+        for (file, outcome) in zip(files, outcomes) {
+            if jobs > 1, files.count > 1 { output(outcome.text) }
+            result.absorb(outcome.result)
+            times.append((file, outcome.seconds))
             let failure =
-                result.failed.count > failed
-                ? (message: captured.split(separator: "\n").first.map(String.init) ?? "failed", details: captured) : nil
-            if selection.verbose, failure == nil { output("ok   \(file) (\(Self.milliseconds(seconds)))\n") }
-            report.cases.append(.init(file: file, seconds: seconds, failure: failure))
+                outcome.result.failed.isEmpty
+                ? nil
+                : (
+                    message: outcome.text.split(separator: "\n").first.map(String.init) ?? "failed",
+                    details: outcome.text
+                )
+            if selection.verbose, failure == nil { output("ok   \(file) (\(Self.milliseconds(outcome.seconds)))\n") }
+            report.cases.append(.init(file: file, seconds: outcome.seconds, failure: failure))
         }
         if selection.verbose, times.count > 1 {
             let slowest = times.sorted { $0.seconds > $1.seconds }.prefix(3)
@@ -200,6 +219,53 @@ package struct GoldenRunner {
             host.text, host.lineOwners, session.unmarkedFailures.filter { $0.origin == name }.map(\.line),
             session.markedSuccesses.filter { $0.origin == name }.map(\.line)
         )
+    }
+
+    /// What one test came to: its console text, its part of the result, its time.
+    struct TestOutcome: Sendable {
+        var text = ""
+        var result = Result()
+        var seconds = 0.0
+    }
+
+    private func runOne(_ file: String, update: Bool, record: Bool, streaming: (String) -> Void) -> TestOutcome {
+        let started = Date()
+        var outcome = TestOutcome()
+        check(file, update: update, record: record, into: &outcome.result) { text in
+            outcome.text += text
+            streaming(text)
+        }
+        outcome.seconds = Date().timeIntervalSince(started)
+        return outcome
+    }
+
+    /// Runs folders side by side on `jobs` threads, each folder's tests in order; returns the
+    /// outcomes in the order of `files`, so the console reads as with one job.
+    private func runInParallel(_ files: [String], jobs: Int, update: Bool, record: Bool) -> [TestOutcome] {
+        var folders: [[Int]] = []
+        var folderOf: [String: Int] = [:]
+        for (index, file) in files.enumerated() {
+            let folder = FilePath.parent(of: file)
+            if let number = folderOf[folder] {
+                folders[number].append(index)
+            } else {
+                folderOf[folder] = folders.count
+                folders.append([index])
+            }
+        }
+        // The biggest folders first, so a long one does not start last.
+        let order = folders.indices.sorted { folders[$0].count > folders[$1].count }
+        let shared = ParallelOutcomes(count: files.count, folders: order.map { folders[$0] })
+        // Workers read only `environment`; the console (`output`) is written after they finish.
+        let runner = UncheckedRunner(runner: self)
+        DispatchQueue.concurrentPerform(iterations: min(jobs, folders.count)) { _ in
+            while let folder = shared.nextFolder() {
+                for index in folder {
+                    shared.set(index, runner.runner.runOne(files[index], update: update, record: record) { _ in })
+                }
+            }
+        }
+        return shared.outcomes
     }
 
     private func check(
@@ -300,4 +366,42 @@ package struct GoldenRunner {
         }
         return String(body) + trailing + marks
     }
+}
+
+/// The outcomes of a parallel run and the folders still to take, behind one lock.
+private final class ParallelOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [GoldenRunner.TestOutcome]
+    private var folders: [[Int]]
+    private var next = 0
+
+    init(count: Int, folders: [[Int]]) {
+        results = Array(repeating: GoldenRunner.TestOutcome(), count: count)
+        self.folders = folders
+    }
+
+    func nextFolder() -> [Int]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < folders.count else { return nil }
+        next += 1
+        return folders[next - 1]
+    }
+
+    func set(_ index: Int, _ outcome: GoldenRunner.TestOutcome) {
+        lock.lock()
+        results[index] = outcome
+        lock.unlock()
+    }
+
+    var outcomes: [GoldenRunner.TestOutcome] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
+    }
+}
+
+/// The runner as workers see it: they call only what reads its environment.
+private struct UncheckedRunner: @unchecked Sendable {
+    let runner: GoldenRunner
 }

@@ -67,6 +67,34 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(!FileManager.default.fileExists(atPath: dir + "/b.expected"), "nothing is recorded for it")
     }
 
+    /// Issue 28, item 4: `-j` runs folders side by side and prints exactly what one job
+    /// prints, failures and their diffs included, in the same order; `--update` too.
+    @Test func parallelRunsPrintWhatOneJobPrints() throws {
+        var files: [String: String] = [:]
+        for folder in ["a", "b", "c"] {
+            for number in 1...4 {
+                files["\(folder)/t\(number).closet"] = "count clothes\nadd clothes category=top season=fall\n"
+            }
+        }
+        let dir = try folder(files)
+        var printed = ""
+        let update = GoldenRunner(environment: [:]) { printed += $0 }
+        #expect(update.run(paths: [dir], update: true, selection: .init(jobs: 3)) == .success)
+        #expect(printed.hasSuffix("created 12 files, updated 0 files, 0 unchanged\n0 passed, 0 failed\n"), "\(printed)")
+        // One expected file made wrong: the same failure, in the same place, at every -j.
+        try "wrong\n".write(toFile: dir + "/b/t3.expected", atomically: true, encoding: .utf8)
+        var outputs: [String] = []
+        for jobs in [1, 2, 3, 8] {
+            var text = ""
+            let status = GoldenRunner(environment: [:]) { text += $0 }.run(
+                paths: [dir], update: false, selection: .init(jobs: jobs))
+            #expect(status == .failure)
+            outputs.append(text)
+        }
+        #expect(outputs.allSatisfy { $0 == outputs[0] }, "\(outputs)")
+        #expect(outputs[0].contains("FAIL \(dir)/b/t3.closet") && outputs[0].hasSuffix("11 passed, 1 failed\n"))
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])
@@ -145,6 +173,12 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                     update: false, record: false, junit: nil, paths: ["x"],
                     selection: .init(pattern: "market", list: true, verbose: true)))
         #expect(throws: Options.UsageError.self) { try Options.parse(["test", "-k"]) }
+        #expect(
+            try Options.parse(["test", "-j", "3"]).action
+                == .test(update: false, record: false, junit: nil, paths: [], selection: .init(jobs: 3)))
+        for bad in [["test", "-j"], ["test", "-j", "0"], ["test", "--jobs", "many"]] {
+            #expect(throws: Options.UsageError.self) { try Options.parse(bad) }
+        }
     }
 
     @Test func noTestFilesIsAFailure() throws {

@@ -38,6 +38,26 @@ package struct GoldenRunner {
         }
     }
 
+    /// One of n parts of a suite, for n CI machines: test k (counting from 0, in the sorted
+    /// order every machine sees) belongs to part k mod n + 1, so every test is in exactly one
+    /// part and the parts differ by at most one test.
+    package struct Shard: Equatable, Sendable {
+        package var index: Int
+        package var count: Int
+
+        /// `2/4`; nil unless 1 ≤ i ≤ n ≤ 1000.
+        package init?(_ text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1000).contains(count),
+                (1...count).contains(index)
+            else { return nil }
+            self.index = index
+            self.count = count
+        }
+
+        package func containsTest(at position: Int) -> Bool { position % count == index - 1 }
+    }
+
     /// Which tests run and how they are reported: `-k` keeps the tests whose path contains the
     /// pattern, `--list` only names them, `-v` adds a line per test with its time and the
     /// slowest tests at the end, `--tap <file>` writes a TAP report beside the console's.
@@ -50,6 +70,8 @@ package struct GoldenRunner {
         /// run one after another (they may share its `out` and `http` folders); folders run side
         /// by side; the console shows every test's output in the order of `-j 1`.
         package var jobs: Int?
+        /// `--shard i/n`: this machine's part of the suite.
+        package var shard: Shard?
 
         public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false, jobs: Int? = nil) {
             self.pattern = pattern
@@ -92,6 +114,13 @@ package struct GoldenRunner {
                     "error: no golden test's path contains '\(TerminalText.visible(pattern))' (-k)\n0 passed, 0 failed\n"
                 )
                 return .failure
+            }
+        }
+        if let shard = selection.shard {
+            files = files.enumerated().filter { shard.containsTest(at: $0.offset) }.map(\.element)
+            guard !files.isEmpty else {
+                output("shard \(shard.index)/\(shard.count) has no tests\n0 passed, 0 failed\n")
+                return .success
             }
         }
         if selection.list {

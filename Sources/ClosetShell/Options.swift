@@ -202,6 +202,12 @@ package struct Options: Equatable {
                             throw UsageError(message: "'\(word)' needs a number of jobs from 1 to 256")
                         }
                         selection.jobs = jobs
+                    } else if word == "--shard" {
+                        guard let text = rest.next(), let shard = GoldenRunner.Shard(text) else {
+                            throw UsageError(
+                                message: "'--shard' needs i/n: this machine's part of n, from 1 to n (--shard 2/4)")
+                        }
+                        selection.shard = shard
                     } else if word == "--list" {
                         selection.list = true
                     } else if word == "-v" || word == "--verbose" {
@@ -219,7 +225,7 @@ package struct Options: Equatable {
                     } else if word.hasPrefix("-") {
                         throw UsageError(
                             message:
-                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --list, -v and paths"
+                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
                         )
                     } else {
                         paths.append(word)
@@ -301,12 +307,13 @@ package struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
-               closet test [--update] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--list] [-v] [<path>...]
+               closet test [--update] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;
                                                      -k runs the tests whose path contains <pattern>,
                                                      --list names them, -v a line per test with its time
-                                                     -j runs that many at once (default: the cores)
+                                                     -j runs that many at once (default: the cores),
+                                                     --shard i/n only the i-th of n parts (CI machines)
 
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,

@@ -95,6 +95,35 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(outputs[0].contains("FAIL \(dir)/b/t3.closet") && outputs[0].hasSuffix("11 passed, 1 failed\n"))
     }
 
+    /// Issue 28, item 4: `--shard i/n` puts every test in exactly one of n parts.
+    @Test func shardsCoverTheSuiteOnce() throws {
+        var files: [String: String] = [:]
+        for number in 1...11 { files["f\(number % 3)/t\(number).closet"] = "count clothes\n" }
+        let dir = try folder(files)
+        func listed(_ selection: GoldenRunner.Selection) -> [String] {
+            var text = ""
+            _ = GoldenRunner(environment: [:]) { text += $0 }.run(paths: [dir], update: false, selection: selection)
+            return text.split(separator: "\n").map(String.init)
+        }
+        let all = listed(.init(list: true))
+        #expect(all.count == 11)
+        for count in [1, 2, 3, 4, 11, 12] {
+            var seen: [String] = []
+            for index in 1...count {
+                var selection = GoldenRunner.Selection(list: true)
+                selection.shard = GoldenRunner.Shard("\(index)/\(count)")
+                let part = listed(selection).filter { !$0.hasPrefix("shard ") && !$0.hasSuffix("failed") }
+                #expect(part.count <= (11 + count - 1) / count)
+                seen += part
+            }
+            #expect(seen.sorted() == all.sorted(), "\(count) shards")
+        }
+        for bad in ["0/3", "4/3", "1/0", "x", "1/2/3", "2"] {
+            #expect(GoldenRunner.Shard(bad) == nil, "\(bad)")
+            #expect(throws: Options.UsageError.self) { try Options.parse(["test", "--shard", bad]) }
+        }
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -319,13 +319,14 @@ package struct GoldenRunner {
             return
         }
         let expected = FileManager.default.contents(atPath: expectedPath).flatMap { String(data: $0, encoding: .utf8) }
-        if expected == actual.text {
+        if let expected, expected == actual.text || Self.matches(expected: expected, actual: actual.text) {
             result.passed.append(file)
             return
         }
         if update {
             do {
-                try actual.text.write(toFile: expectedPath, atomically: true, encoding: .utf8)
+                let recorded = expected.map { Self.keepingPatterns(of: $0, in: actual.text) } ?? actual.text
+                try recorded.write(toFile: expectedPath, atomically: true, encoding: .utf8)
                 output("\(expected == nil ? "created" : "updated") \(expectedPath)\n")
                 // Said loudly: an error recorded for a statement not marked `!` may be an accident.
                 let lines = actual.unmarkedFailures
@@ -371,6 +372,35 @@ package struct GoldenRunner {
     /// A transcript's lines as the diff shows them: differences a reader cannot see are made
     /// visible (a carriage return as `␍`, trailing blanks as `·` and `→`), and a missing final
     /// newline is a line of its own, as `diff` prints it.
+    /// An expected line ending in ` (re)` is a regular expression the whole actual line must
+    /// match (cram's convention): for what varies from run to run, such as a time.
+    static let patternSuffix = " (re)"
+
+    /// Whether the transcript matches line for line, patterns by their expression.
+    package static func matches(expected: String, actual: String) -> Bool {
+        let wanted = expected.components(separatedBy: "\n")
+        let got = actual.components(separatedBy: "\n")
+        guard wanted.count == got.count, wanted.contains(where: { $0.hasSuffix(patternSuffix) }) else { return false }
+        return zip(wanted, got).allSatisfy { line, actual in line == actual || lineMatches(line, actual) }
+    }
+
+    package static func lineMatches(_ line: String, _ actual: String) -> Bool {
+        guard line.hasSuffix(patternSuffix),
+            let expression = try? NSRegularExpression(pattern: "^(?:" + line.dropLast(patternSuffix.count) + ")$")
+        else { return false }
+        return expression.firstMatch(in: actual, range: NSRange(actual.startIndex..., in: actual)) != nil
+    }
+
+    /// What `--update` records: the new transcript, keeping each pattern line whose new line
+    /// it still matches (when the line counts agree), so a pattern is not lost to one run's value.
+    static func keepingPatterns(of expected: String, in actual: String) -> String {
+        let wanted = expected.components(separatedBy: "\n")
+        var got = actual.components(separatedBy: "\n")
+        guard wanted.count == got.count else { return actual }
+        for index in got.indices where lineMatches(wanted[index], got[index]) { got[index] = wanted[index] }
+        return got.joined(separator: "\n")
+    }
+
     static func lines(_ text: String) -> [String] {
         // Split on the scalar: "\r\n" is one Character, so a Character split keeps CRLF lines whole.
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }

@@ -124,6 +124,35 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         }
     }
 
+    /// Issue 28, item 1: an expected line ending in ` (re)` matches by its expression; one
+    /// that does not match fails with the usual diff; `--update` keeps the patterns that still
+    /// match and records the rest.
+    @Test func patternLinesMatchByExpression() throws {
+        let dir = try folder(["a.closet": "count clothes\nadd clothes category=top season=fall\ncount clothes\n"])
+        _ = run([dir], update: true)
+        let recorded = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8)
+        var lines = recorded.components(separatedBy: "\n")
+        let first = try #require(lines.firstIndex(of: "    0"))
+        let second = try #require(lines.firstIndex(of: "    1"))
+        lines[first] = " +[0-9] (re)"
+        lines[second] = " +[0-9] (re)"
+        try lines.joined(separator: "\n").write(toFile: dir + "/a.expected", atomically: true, encoding: .utf8)
+        #expect(run([dir]).0 == .success)
+        // A pattern that does not match fails, naming the statement.
+        lines[second] = " +[2-9] (re)"
+        try lines.joined(separator: "\n").write(toFile: dir + "/a.expected", atomically: true, encoding: .utf8)
+        let (status, text) = run([dir])
+        #expect(status == .failure && text.contains("-" + " +[2-9] (re)") && text.contains("+    1"), "\(text)")
+        // --update records the actual line there and keeps the pattern that still matches.
+        _ = run([dir], update: true)
+        let updated = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8).components(separatedBy: "\n")
+        #expect(updated[first] == " +[0-9] (re)" && updated[second] == "    1")
+        #expect(!GoldenRunner.matches(expected: "a (re)\n", actual: "b\n"))
+        #expect(GoldenRunner.matches(expected: "[ab] (re)\nc\n", actual: "b\nc\n"))
+        #expect(!GoldenRunner.matches(expected: "[ab] (re)\nc\n", actual: "b\nd\n"))
+        #expect(!GoldenRunner.lineMatches("( (re)", "("), "a broken expression matches nothing")
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -229,7 +229,7 @@ enum Pantry {
             let expected = try String(
                 contentsOfFile: String(file.dropLast(".closet".count)) + ".expected", encoding: .utf8)
             let actual = try GoldenRunner.transcript(of: file, registry: registry).text
-            guard actual != expected else { continue }
+            guard actual != expected, !GoldenRunner.matches(expected: expected, actual: actual) else { continue }
             // What may differ: an error that lists every entity word (now with `jars`).
             let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let new = actual.split(separator: "\n", omittingEmptySubsequences: false)

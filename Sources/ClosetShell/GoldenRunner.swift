@@ -222,6 +222,7 @@ package struct GoldenRunner {
     ) throws -> (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int]) {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
+        host.allowsShell = TranscriptHost.allowsShell(in: script.text)
         var configuration = SessionFactory.Configuration.golden
         let recordings = recordingsFolder(of: file)
         if record {

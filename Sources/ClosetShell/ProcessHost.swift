@@ -206,7 +206,9 @@ extension FileBackedHost {
     }
 
     /// In the folder relative paths are taken from; its standard error passes through.
-    func runShell(_ command: String) throws -> (output: String, status: Int32) {
+    func runShell(_ command: String) throws -> (output: String, status: Int32) { try runInFolder(command) }
+
+    func runInFolder(_ command: String) throws -> (output: String, status: Int32) {
         let folder = baseDirectory.map { "cd '\($0.replacingOccurrences(of: "'", with: "'\\''"))' && " } ?? ""
         guard let pipe = popen(folder + command, "r") else {
             throw Diagnostic.cannotRun(command, because: ScriptFile.reason(errno))

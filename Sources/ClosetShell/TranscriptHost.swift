@@ -12,9 +12,28 @@ final class TranscriptHost: FileBackedHost {
     var baseDirectory: String?
     private let root: String
 
+    /// `.shell` and `.system` depend on the machine: a golden runs them only when one of its
+    /// comment lines begins `# allow: shell` (see `allowsShell(in:)`).
+    var allowsShell = false
+
     init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
         root = baseDirectory
+    }
+
+    /// Whether a golden's text opts in to `.shell` and `.system`.
+    static func allowsShell(in script: String) -> Bool {
+        script.split(separator: "\n").contains { $0.hasPrefix("# allow: shell") }
+    }
+
+    func runShell(_ command: String) throws -> (output: String, status: Int32) {
+        guard allowsShell else {
+            throw Diagnostic(
+                "golden.shell",
+                "a golden test runs no shell command (its output would depend on the machine); a test that must, says so in a comment line '# allow: shell'",
+                at: nil)
+        }
+        return try runInFolder(command)
     }
 
     func changeDirectory(to path: String) throws {

@@ -153,6 +153,21 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(!GoldenRunner.lineMatches("( (re)", "("), "a broken expression matches nothing")
     }
 
+    /// Issue 28, item 6: a golden runs no shell command unless it says `# allow: shell`.
+    @Test func aGoldenRunsAShellCommandOnlyWhenItSaysSo() throws {
+        let dir = try folder([
+            "closed.closet": "! .shell echo hi\n",
+            "open.closet": "# allow: shell, to show the opt-in\n.shell echo hi\n",
+        ])
+        _ = run([dir], update: true)
+        let closed = try String(contentsOfFile: dir + "/closed.expected", encoding: .utf8)
+        #expect(closed.contains("error: a golden test runs no shell command"), "\(closed)")
+        #expect(!closed.contains("\nhi\n"))
+        let open = try String(contentsOfFile: dir + "/open.expected", encoding: .utf8)
+        #expect(open == "closet> .shell echo hi\nhi\n", "\(open)")
+        #expect(run([dir]).0 == .success)
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -194,12 +194,8 @@ import Testing
     @Test func thePromptSaysBothClosetsAndTheAppsWords() throws {
         let server = try server()
         defer { server.stop() }
-        var configuration = SessionFactory.Configuration.golden
-        configuration.network = .live
-        configuration.environment = ["CLOSET_MARKET_URL": server.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
-        let host = RecordingHost()
+        let (session, host) = try liveMarketSession(server.baseURL)
         host.binaryFiles["a.png"] = Self.png
-        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
         #expect(
             !session.executeAndCommit(
                 StatementSource(
@@ -217,6 +213,11 @@ import Testing
             session.executeAndCommit(StatementSource("export products to=p.json images=pics")), "\(host.standardError)")
         #expect(host.binaryFiles["pics/1.png"] == Self.png && host.binaryFiles["pics/2.png"] == Self.png)
         #expect(host.files["p.json"]?.contains("/pictures/1.png") == true)
+        // A server takes products one add at a time: an import says it fills the embedded market only.
+        host.clear()
+        #expect(!session.executeAndCommit(StatementSource("import products from=p.json images=pics password=pw")))
+        #expect(
+            host.standardError.contains("import products works on the embedded market only"), "\(host.standardError)")
         // and import products reads them back by those names (into the embedded market).
         var local = SessionFactory.Configuration.golden
         local.settings.echo = false

@@ -281,12 +281,7 @@ final class ReentrantMarket: MarketRepository {
     @Test func aRolledBackScriptSaysWhatItWroteRemotely() throws {
         let market = try OpenMarketFixture()
         defer { market.stop() }
-        var configuration = SessionFactory.Configuration.golden
-        configuration.network = .live
-        configuration.environment = ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
-        configuration.settings.bail = true
-        let host = RecordingHost()
-        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        let (session, host) = try liveMarketSession(market.baseURL, bail: true)
         let picture = Self.goldens + "/../images/fixtures/knit.png"
         host.binaryFiles[picture] = SampleImages.png(width: 2, height: 2)
         _ = session.runScript(
@@ -338,18 +333,12 @@ final class ReentrantMarket: MarketRepository {
     @Test func aServerThatIsDownIsOneLine() throws {
         let market = try OpenMarketFixture()
         market.stop()
-        var configuration = SessionFactory.Configuration.golden
-        configuration.network = .live
-        configuration.environment = ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]
-        let host = RecordingHost()
-        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration)
+        let (session, host) = try liveMarketSession(market.baseURL)
         #expect(!session.executeAndCommit(StatementSource("list products")))
         #expect(
             host.standardError.hasPrefix("error: cannot connect to 127.0.0.1:\(market.server.port): connection refused")
         )
-        configuration.environment = ["CLOSET_MARKET_URL": "market.local"]
-        let badHost = RecordingHost()
-        let bad = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: badHost, configuration)
+        let (bad, badHost) = try liveMarketSession("market.local")
         #expect(!bad.executeAndCommit(StatementSource("count products")))
         #expect(
             badHost.standardError.hasPrefix(
@@ -459,4 +448,14 @@ final class ReentrantMarket: MarketRepository {
         harness.session.settings.format = .json
         #expect(harness.output("show product 1").contains(#""price":"KRW 30,000""#))
     }
+}
+
+/// A golden-configured session whose market is the server at `base`, over the live network.
+func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, RecordingHost) {
+    var configuration = SessionFactory.Configuration.golden
+    configuration.network = .live
+    configuration.environment = ["CLOSET_MARKET_URL": base, "CLOSET_HTTP_HELPER": HelperPath.path]
+    configuration.settings.bail = bail
+    let host = RecordingHost()
+    return (try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration), host)
 }

@@ -43,14 +43,8 @@ final class OlderRows<Codec: TableCodec>: StoredTable {
     }
 
     func loadSnapshotRows(count: Int, from reader: inout ByteReader) throws(ByteReader.Malformed) {
-        let end = reader.end
-        for _ in 0..<count {
-            _ = try reader.take(Int(try reader.u16()))  // the key: the row holds it too
-            let length = Int(try reader.u32())
-            let start = try reader.take(length)
-            reader.reposition(to: start..<(start + length))
-            put(try decodeWhole(&reader))
-            reader.reposition(to: reader.position..<end)
+        try RowFrame.forEachSnapshotRow(count, in: &reader) { reader throws(ByteReader.Malformed) in
+            put(try Codec.decodeRow(version: version, from: &reader))
         }
     }
 

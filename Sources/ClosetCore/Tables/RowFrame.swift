@@ -19,6 +19,23 @@ public enum RowFrame {
         writer.bytes[at + 1] = UInt8(truncatingIfNeeded: length >> 8)
     }
 
+    /// Walks `count` snapshot rows from the reader's position: `body` reads each row with the
+    /// reader bounded to it (and must read it whole); the reader is left after the last.
+    @inlinable static func forEachSnapshotRow(
+        _ count: Int, in reader: inout ByteReader, _ body: (inout ByteReader) throws(ByteReader.Malformed) -> Void
+    ) throws(ByteReader.Malformed) {
+        let end = reader.end
+        for _ in 0..<count {
+            _ = try reader.take(Int(try reader.u16()))  // the key: the row holds it too
+            let length = Int(try reader.u32())
+            let start = try reader.take(length)
+            reader.reposition(to: start..<(start + length))
+            try body(&reader)
+            guard reader.isAtEnd else { throw ByteReader.Malformed() }
+            reader.reposition(to: reader.position..<end)
+        }
+    }
+
     @inlinable public static func part32(_ writer: inout ByteWriter, _ body: (inout ByteWriter) -> Void) {
         let at = writer.bytes.count
         writer.u32(0)

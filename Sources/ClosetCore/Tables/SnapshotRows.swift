@@ -193,22 +193,8 @@ public final class SnapshotRows {
         return results
     }
 
-    /// The ordinal of the row with these key bytes.
-    public func ordinal(ofKey key: [UInt8]) -> Int? {
-        key.withUnsafeBytes { probe in
-            var low = 0
-            var high = count
-            while low < high {
-                let middle = (low + high) / 2
-                let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
-                check(ordinal < count)
-                let order = keyBytes(ordinal).withUnsafeBytes { SnapshotSection.compare($0, probe) }
-                if order == 0 { return ordinal }
-                if order < 0 { low = middle + 1 } else { high = middle }
-            }
-            return nil
-        }
-    }
+    /// The ordinal of the row with these key bytes: one search of `ordinals(ofKeys:)`.
+    public func ordinal(ofKey key: [UInt8]) -> Int? { ordinals(ofKeys: [key])[0] }
 
     public func bucket(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count && bucketCount > 0)

@@ -312,15 +312,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     @inlinable func loadSnapshotRowsSpecialized(_ count: Int, _ reader: inout ByteReader) throws(ByteReader.Malformed) {
         slots.reserveCapacity(slots.count + min(count, 1 << 24))
-        let end = reader.end
-        for _ in 0..<count {
-            _ = try reader.take(Int(try reader.u16()))  // the key: the row holds it too
-            let length = Int(try reader.u32())
-            let start = try reader.take(length)
-            reader.reposition(to: start..<(start + length))
+        try RowFrame.forEachSnapshotRow(count, in: &reader) { reader throws(ByteReader.Malformed) in
             let decoded = try Codec.decodeRow(from: &reader)
-            guard reader.isAtEnd else { throw ByteReader.Malformed() }
-            reader.reposition(to: reader.position..<end)
             let key = Codec.key(of: decoded)
             slots.append((key, decoded))
             builtIndex?[key] = slots.count - 1

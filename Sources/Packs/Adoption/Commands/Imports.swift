@@ -20,11 +20,13 @@ enum Imports {
                 ignoring: ["images", "likes", "liked", "comments", "cursor"],
                 store: { state.community.stories.upsert($0) }
             ) { row, taken throws(TransferFiles.RowProblem) in
-                let id = try freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
+                let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
                 return Story(
-                    id: id ?? 0, author: text(row, "author") ?? state.user(), title: try required(row, "title"),
-                    content: try required(row, "content"), dog: text(row, "dog"), pictures: [],
-                    createdAt: try date(row, invocation))
+                    id: id ?? 0, author: TransferFiles.text(row, "author") ?? state.user(),
+                    title: try TransferFiles.required(row, "title"),
+                    content: try TransferFiles.required(row, "content"), dog: TransferFiles.text(row, "dog"),
+                    pictures: [],
+                    createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
             }
         })
 
@@ -40,14 +42,15 @@ enum Imports {
                 invocation, state, Adoption.comment, sequence: "comment", id: \.id,
                 store: { state.community.comments.upsert($0) }
             ) { row, taken throws(TransferFiles.RowProblem) in
-                let id = try freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
-                let storyText = try required(row, "story")
+                let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
+                let storyText = try TransferFiles.required(row, "story")
                 guard let story = Int(storyText), state.community.stories[story] != nil else {
                     throw TransferFiles.RowProblem(line: row.line, message: "no story has id \(storyText)")
                 }
                 return Comment(
-                    id: id ?? 0, story: story, author: text(row, "author") ?? state.user(),
-                    text: try required(row, "text"), createdAt: try date(row, invocation))
+                    id: id ?? 0, story: story, author: TransferFiles.text(row, "author") ?? state.user(),
+                    text: try TransferFiles.required(row, "text"),
+                    createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
             }
         })
 
@@ -65,18 +68,22 @@ enum Imports {
             ) { row, taken throws(TransferFiles.RowProblem) in
                 // `R-000012`, as a receipt is written, or the number alone.
                 var receipt = row
-                if let text = text(row, "receipt") {
+                if let text = TransferFiles.text(row, "receipt") {
                     receipt.fields["receipt"] = .some(String(text.drop { !$0.isNumber }))
                 }
-                let id = try freeID(receipt, "receipt", taken: &taken) { state.community.donations[$0] != nil }
-                let amountText = try required(row, "amount")
+                let id = try TransferFiles.freeID(receipt, "receipt", taken: &taken) {
+                    state.community.donations[$0] != nil
+                }
+                let amountText = try TransferFiles.required(row, "amount")
                 guard let amount = Int(amountText), (1000...1_000_000).contains(amount), amount % 1000 == 0 else {
                     throw TransferFiles.RowProblem(
                         line: row.line, message: "amount \(amountText) is not 1,000 to 1,000,000 in thousands")
                 }
                 return Donation(
-                    id: id ?? 0, user: text(row, "user") ?? state.user(), amount: amount, dog: text(row, "dog"),
-                    message: text(row, "message"), createdAt: try date(row, invocation))
+                    id: id ?? 0, user: TransferFiles.text(row, "user") ?? state.user(), amount: amount,
+                    dog: TransferFiles.text(row, "dog"),
+                    message: TransferFiles.text(row, "message"),
+                    createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
             }
         })
 
@@ -99,42 +106,5 @@ enum Imports {
             store(item)
         }
         return TransferFiles.imported(items.count, from: path)
-    }
-
-    static func text(_ row: TransferFiles.Row, _ key: String) -> String? {
-        (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    static func required(_ row: TransferFiles.Row, _ key: String) throws(TransferFiles.RowProblem) -> String {
-        guard let value = text(row, key) else {
-            throw TransferFiles.RowProblem(line: row.line, message: "missing \(key)")
-        }
-        return value
-    }
-
-    /// A given id, kept if the store and the file do not have it already; nil when none given.
-    static func freeID(
-        _ row: TransferFiles.Row, _ key: String, taken: inout Set<Int>, exists: (Int) -> Bool
-    ) throws(TransferFiles.RowProblem) -> Int? {
-        guard let text = text(row, key) else { return nil }
-        guard let id = Int(text), id > 0 else {
-            throw TransferFiles.RowProblem(line: row.line, message: "'\(text)' is not an id")
-        }
-        guard !exists(id) else {
-            throw TransferFiles.RowProblem(line: row.line, message: "\(key) \(id) is already in the store")
-        }
-        guard taken.insert(id).inserted else {
-            throw TransferFiles.RowProblem(line: row.line, message: "\(key) \(id) appears twice in the file")
-        }
-        return id
-    }
-
-    static func date(_ row: TransferFiles.Row, _ invocation: Invocation) throws(TransferFiles.RowProblem) -> Date {
-        guard let text = text(row, "createdAt") else { return invocation.clock.now() }
-        guard let date = Timestamp.parse(text) else {
-            throw TransferFiles.RowProblem(
-                line: row.line, message: "'\(text)' is not a date; write 2024-05-17T09:30:00Z")
-        }
-        return date
     }
 }

@@ -60,10 +60,9 @@ enum ImportProducts {
         func problem(_ message: String) -> TransferFiles.RowProblem {
             TransferFiles.RowProblem(line: row.line, message: message)
         }
-        func text(_ key: String) -> String? { (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 } }
+        func text(_ key: String) -> String? { TransferFiles.text(row, key) }
         func required(_ key: String) throws(TransferFiles.RowProblem) -> String {
-            guard let value = text(key) else { throw problem("missing \(key)") }
-            return value
+            try TransferFiles.required(row, key)
         }
         func number(_ key: String) throws(TransferFiles.RowProblem) -> Int {
             let value = try required(key)
@@ -91,20 +90,8 @@ enum ImportProducts {
         }
         var images: [(bytes: [UInt8], info: ImageInfo)] = []
         for name in names { images.append(try TransferFiles.readPicture(name, in: folder, row: row, invocation)) }
-        var id: Int?
-        if let idText = text("id") {
-            guard let given = Int(idText), given > 0 else { throw problem("'\(idText)' is not a product id") }
-            guard market.products[given] == nil else { throw problem("id \(given) is already in the store") }
-            guard taken.insert(given).inserted else { throw problem("id \(given) appears twice in the file") }
-            id = given
-        }
-        var registered = invocation.clock.now()
-        if let dateText = text("registeredAt") {
-            guard let date = Timestamp.parse(dateText) else {
-                throw problem("'\(dateText)' is not a date; write 2024-05-17T09:30:00Z")
-            }
-            registered = date
-        }
+        let id = try TransferFiles.freeID(row, "id", taken: &taken) { market.products[$0] != nil }
+        let registered = try TransferFiles.date(row, "registeredAt") ?? invocation.clock.now()
         let product = { (id: Int, hash: PasswordHash) in
             StoredProduct(
                 id: id, title: title, descriptions: description, price: price, currency: currency, stock: stock,

@@ -39,19 +39,13 @@ enum ImportSaved {
         func problem(_ message: String) -> TransferFiles.RowProblem {
             TransferFiles.RowProblem(line: row.line, message: message)
         }
-        func text(_ key: String) -> String? { (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 } }
+        func text(_ key: String) -> String? { TransferFiles.text(row, key) }
         guard let id = text("id") else { throw problem("missing id") }
         guard PhotosState.isPhotoID(id) else { throw problem(Diagnostic.notAPhotoID(id, at: nil).message) }
         guard !state.repository.contains(id) else { throw problem("id \(id) is already saved") }
         guard seen.insert(id).inserted else { throw problem("id \(id) appears twice in the file") }
         guard let url = text("url") else { throw problem("missing url") }
-        var savedAt = invocation.clock.now()
-        if let dateText = text("savedAt") {
-            guard let date = Timestamp.parse(dateText) else {
-                throw problem("'\(dateText)' is not a date; write 2024-05-17T09:30:00Z")
-            }
-            savedAt = date
-        }
+        let savedAt = try TransferFiles.date(row, "savedAt") ?? invocation.clock.now()
         let (bytes, info) = try picture(of: id, in: folder, row: row, invocation)
         let taken = pictureIDs
         let pictureID = invocation.newID { taken.contains($0) }

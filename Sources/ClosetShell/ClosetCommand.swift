@@ -71,6 +71,8 @@ package enum ClosetCommand {
             .rawValue
         case .recover(let store, let target):
             return recover(store, into: target, environment: environment).rawValue
+        case .check(let store):
+            return check(store ?? options.store, options, environment: environment).rawValue
         case .interactiveOrStdin, .statements, .run, .dump:
             var exitCode: Int32?
             let status = runStatements(options, environment: environment) { exitCode = $0 }
@@ -115,6 +117,43 @@ package enum ClosetCommand {
     /// the file system, and must not reach the terminal raw.
     static func complain(_ line: String) {
         ProcessHost.writeAll(Array((TerminalText.visible(line) + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// `closet check`: what was checked on stdout, each problem on stderr; exit 3 if any. A
+    /// store that is not there is not made.
+    static func check(_ location: String?, _ options: Options, environment: [String: String]) -> ExitStatus {
+        if case .directory(let path) = StoreLocation.resolve(location, environment: environment) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                complain("error: there is no store at '\(path)'")
+                return .store
+            }
+        }
+        let store: Store
+        do throws(StoreOpenError) {
+            store = try openStore(location, options, environment: environment).store
+        } catch {
+            complain("error: \(error.description)")
+            return .store
+        }
+        let result = store.check()
+        let width = (["store"] + result.checked.map(\.0)).map(\.count).max() ?? 0
+        func line(_ name: String, _ value: String) -> String {
+            name + String(repeating: " ", count: width - name.count + 2) + TerminalText.visible(value) + "\n"
+        }
+        var text = line("store", store.location) + result.checked.map { line($0.0, $0.1) }.joined()
+        text += result.problems.isEmpty ? "ok\n" : ""
+        if let failed = ProcessHost.writeAll(Array(text.utf8), to: STDOUT_FILENO) {
+            complain("error: cannot write to standard output: \(ScriptFile.reason(failed))")
+            return .failure
+        }
+        guard result.problems.isEmpty else {
+            complain(
+                "error: store '\(store.location)' is damaged: \(result.problems.joined(separator: "; ")); 'closet recover \(store.location)' copies what is intact into a new store"
+            )
+            return .store
+        }
+        return .success
     }
 
     /// `closet recover`: the damaged store is only read; the report goes to stdout.
@@ -292,7 +331,7 @@ package enum ClosetCommand {
             session.executeAndCommit(StatementSource(statement))
         case .dump(let images, let output?):
             guard DumpFile.write(session, to: output, images: images, host: host) else { return .failure }
-        case .help, .version, .test, .recover:
+        case .help, .version, .test, .recover, .check:
             break
         }
         // A writer that waited out --busy-timeout exits as a store that cannot be opened does.

@@ -16,6 +16,8 @@ package struct Options: Equatable {
         case dump(images: String?, output: String?)
         /// `recover <store> [<new store>]`: copies every intact transaction into a new store.
         case recover(store: String, target: String?)
+        /// `check [<store>]`: reads the whole store and checks it.
+        case check(store: String?)
         case help
         case version
     }
@@ -262,6 +264,14 @@ package struct Options: Equatable {
                 options.action = .recover(store: rest[0], target: rest.count == 2 ? rest[1] : nil)
                 index = arguments.count
                 continue
+            case "check":
+                let rest = Array(arguments[(index + 1)...])
+                guard rest.count <= 1, !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
+                    throw UsageError(message: "usage: closet check [<store>]")
+                }
+                options.action = .check(store: rest.first)
+                index = arguments.count
+                continue
             default:
                 if argument.hasPrefix("-") {
                     var message = "unknown option '\(argument)'"
@@ -271,7 +281,7 @@ package struct Options: Equatable {
                     throw UsageError(message: message)
                 }
                 var message = "unknown command '\(argument)'"
-                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump", "recover"]) {
+                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump", "recover", "check"]) {
                     message += "; did you mean '\(near)'?"
                 } else {
                     message += "; to run a statement, use -c '\(argument) ...'"
@@ -307,6 +317,8 @@ package struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
+               closet check [<store>]                read the whole store (default: --store's) and check
+                                                     it for damage; exit 3 naming what is damaged
                closet test [--update] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;

@@ -60,4 +60,23 @@ import Testing
         // Without --images the dump names the picture in a comment and reads nothing.
         #expect(try run(".dump", in: path).ok)
     }
+
+    /// `.check` reads every picture: a whole one passes, a missing or damaged one is named.
+    @Test func theCheckNamesAMissingOrDamagedPicture() throws {
+        let (path, file) = try storeWithPicture()
+        let name = String(file.split(separator: "/").last!)
+        #expect(try run(".check", in: path).ok)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let damaged = try run(".check", in: path)
+        #expect(!damaged.ok)
+        #expect(
+            damaged.error.contains(
+                "is damaged: picture \(name) is damaged (its bytes do not match their checksum); 'closet recover"),
+            "\(damaged.error)")
+        try FileManager.default.removeItem(atPath: file)
+        let missing = try run(".check", in: path)
+        #expect(!missing.ok && missing.error.contains("is damaged: picture \(name) is missing;"), "\(missing.error)")
+    }
 }

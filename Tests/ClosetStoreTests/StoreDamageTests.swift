@@ -436,24 +436,6 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
 @Suite struct UnreadableRowTests {
     static let binary = BuiltProducts.closet
 
-    /// The snapshot with every checksum made to hold again over its changed bytes.
-    func resealed(_ bytes: [UInt8]) throws -> [UInt8] {
-        var bytes = bytes
-        let header = try #require(
-            bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0, checkingLength: false) })
-        for index in 0..<header.blockCount {
-            let crc = StoreChecksum.crc32c(bytes[header.block(index)])
-            for shift in 0..<4 {
-                bytes[header.bodyEnd + 4 * index + shift] = UInt8(truncatingIfNeeded: crc >> (8 * shift))
-            }
-        }
-        let trailer = StoreChecksum.crc32c(bytes[header.bodyEnd...])
-        for shift in 0..<4 { bytes[24 + shift] = UInt8(truncatingIfNeeded: trailer >> (8 * shift)) }
-        let own = StoreChecksum.crc32c(bytes[0..<28])
-        for shift in 0..<4 { bytes[28 + shift] = UInt8(truncatingIfNeeded: own >> (8 * shift)) }
-        return bytes
-    }
-
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
     func anUndecodableSnapshotRowExitsThreeAndChangesNothing() throws {
         let path = temporaryStore()
@@ -463,13 +445,7 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         let directory = try #require(SnapshotDirectory(trailerOf: bytes, header: header))
         let clothes = try #require(directory.entries.first { $0.name == "clothes" && $0.count == 1 })
         bytes[clothes.rowsEnd - 1] ^= 0xFF  // the row's last byte: no valid picture tag
-        let sealed = try resealed(bytes)
-        try Data(sealed).write(to: URL(fileURLWithPath: path + "/snapshot"))
-        // The (empty) journal follows the snapshot by its checksum, which changed with it.
-        let link = try #require(sealed.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) }).link
-        let journal = try #require(StoreFormat.readJournalHeader(try POSIXFile.readAll(path + "/journal")!))
-        try Data(StoreFormat.journalHeader(StoreFormat.JournalHeader(generation: journal.generation, follows: link)))
-            .write(to: URL(fileURLWithPath: path + "/journal"))
+        try writeResealedSnapshot(bytes, in: path)
         let before = try ["snapshot", "journal", "closet-store"].map { try POSIXFile.readAll(path + "/" + $0) }
         for statement in ["list clothes", ".dump"] {
             // Exit status 3, not a trap (a signal would show as its number).
@@ -508,4 +484,33 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
             #expect(StoreChecksum.softwareCRC32C(Array(bytes[split...]), continuing: first) == whole)
         }
     }
+}
+
+/// The snapshot with every checksum made to hold again over its changed bytes.
+func resealed(_ bytes: [UInt8]) throws -> [UInt8] {
+    var bytes = bytes
+    let header = try #require(
+        bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0, checkingLength: false) })
+    for index in 0..<header.blockCount {
+        let crc = StoreChecksum.crc32c(bytes[header.block(index)])
+        for shift in 0..<4 {
+            bytes[header.bodyEnd + 4 * index + shift] = UInt8(truncatingIfNeeded: crc >> (8 * shift))
+        }
+    }
+    let trailer = StoreChecksum.crc32c(bytes[header.bodyEnd...])
+    for shift in 0..<4 { bytes[24 + shift] = UInt8(truncatingIfNeeded: trailer >> (8 * shift)) }
+    let own = StoreChecksum.crc32c(bytes[0..<28])
+    for shift in 0..<4 { bytes[28 + shift] = UInt8(truncatingIfNeeded: own >> (8 * shift)) }
+    return bytes
+}
+
+/// Writes changed snapshot bytes resealed, and the store's (empty) journal again following it
+/// by the new checksum: a file made to look valid.
+func writeResealedSnapshot(_ bytes: [UInt8], in path: String) throws {
+    let sealed = try resealed(bytes)
+    try Data(sealed).write(to: URL(fileURLWithPath: path + "/snapshot"))
+    let link = try #require(sealed.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) }).link
+    let journal = try #require(StoreFormat.readJournalHeader(try POSIXFile.readAll(path + "/journal")!))
+    try Data(StoreFormat.journalHeader(StoreFormat.JournalHeader(generation: journal.generation, follows: link)))
+        .write(to: URL(fileURLWithPath: path + "/journal"))
 }

@@ -25,6 +25,7 @@ public final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
     public func takeWriteProblem() -> WriteProblem? { base.takeWriteProblem() }
     public var location: String { base.location }
     public var details: [(String, String)] { base.details }
+    public func check() -> StoreCheck { base.check() }
 
     // WardrobeStore
     public var revision: Int { wardrobe.revision }

@@ -23,15 +23,20 @@ public final class SnapshotRows {
     /// Reads file bytes without the mapping (`pread`), for rows: a fault on a mapped file
     /// can map a whole large folio (megabytes) to read one row. Nil: read the mapping.
     let fetch: ((Range<Int>) -> [UInt8]?)?
+    /// The snapshot's blocks, each checked the first time a read here touches it (nil: the
+    /// whole file was checked before, or it is no file).
+    public let blocks: SnapshotBlocks?
 
     /// Opens the section at `start`; nil if anything in it does not add up.
     public init?(
-        memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int, fetch: ((Range<Int>) -> [UInt8]?)? = nil
+        memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int, fetch: ((Range<Int>) -> [UInt8]?)? = nil,
+        blocks: SnapshotBlocks? = nil
     ) {
         self.owner = owner
         self.memory = memory
         self.fetch = fetch
-        var reader = RawReader(memory: memory, position: start)
+        self.blocks = blocks
+        var reader = RawReader(memory: memory, position: start, blocks: blocks)
         guard let count = reader.u64(), let rowsLength = reader.u64(), count <= UInt64(memory.count),
             rowsLength <= UInt64(memory.count), let rowsStart = reader.skip(Int(rowsLength))
         else { return nil }
@@ -62,6 +67,7 @@ public final class SnapshotRows {
         var blobNames: [String] = []
         for _ in 0..<names {
             guard let length = reader.u16(), let at = reader.skip(Int(length)) else { return nil }
+            guard blocks?.holds(at, Int(length)) ?? true else { return nil }
             blobNames.append(
                 String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
         }
@@ -78,32 +84,33 @@ public final class SnapshotRows {
     }
 
     @inline(__always) func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
-        T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
+        blocks?.verify(at, MemoryLayout<T>.size)
+        return T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
+    }
+
+    /// File bytes, their blocks checked first: with `pread` when the file can be read so,
+    /// else copied from the mapping.
+    func bytes(_ range: Range<Int>) -> [UInt8]? {
+        blocks?.verify(range)
+        guard let fetch else { return Array(memory[range]) }
+        return fetch(range)
     }
 
     /// The rows region, copied (materializing a table decodes from it).
     public func copyRows() -> [UInt8] {
-        if let fetch {
-            let bytes = fetch(rowsStart..<rowsEnd)
-            check(bytes?.count == rowsEnd - rowsStart)
-            return bytes ?? []
-        }
-        return Array(memory[rowsStart..<rowsEnd])
+        let bytes = bytes(rowsStart..<rowsEnd)
+        check(bytes?.count == rowsEnd - rowsStart)
+        return bytes ?? []
     }
 
     /// Row `ordinal`'s whole frame (key length, key, row length, row), and where its key and
     /// row lie in it: read with one `pread` when the file can be, else from the mapping.
-    func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
+    @usableFromInline func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
         let frame = frame(ordinal)
         let whole = (frame.key.lowerBound - 2)..<frame.row.upperBound
-        let bytes: [UInt8]
-        if let fetch {
-            let fetched = fetch(whole)
-            check(fetched?.count == whole.count)
-            bytes = fetched ?? []
-        } else {
-            bytes = Array(memory[whole])
-        }
+        let fetched = self.bytes(whole)
+        check(fetched?.count == whole.count)
+        let bytes = fetched ?? []
         let base = whole.lowerBound
         return (
             bytes, (frame.key.lowerBound - base)..<(frame.key.upperBound - base),
@@ -126,8 +133,8 @@ public final class SnapshotRows {
 
     /// A little-endian integer in the rows region: read without the mapping when it can be.
     private func rowsInteger<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
-        guard let fetch else { return load(T.self, at) }
-        let bytes = fetch(at..<(at + MemoryLayout<T>.size))
+        guard fetch != nil else { return load(T.self, at) }
+        let bytes = bytes(at..<(at + MemoryLayout<T>.size))
         check(bytes?.count == MemoryLayout<T>.size)
         return bytes!.reversed().reduce(T(0)) { $0 << 8 | T($1) }
     }
@@ -135,17 +142,17 @@ public final class SnapshotRows {
     /// Row `ordinal`'s key bytes: one `pread` for keys up to 62 bytes (a lookup reads about
     /// seventeen of them).
     func keyBytes(_ ordinal: Int) -> [UInt8] {
-        guard let fetch else { return Array(memory[frame(ordinal).key]) }
+        guard fetch != nil else { return bytes(frame(ordinal).key) ?? [] }
         check(ordinal >= 0 && ordinal < count)
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
         let at = rowsStart + Int(offset)
-        let head = fetch(at..<min(at + 64, rowsEnd))
+        let head = bytes(at..<min(at + 64, rowsEnd))
         check((head?.count ?? 0) >= 2)
         let length = Int(head![0]) | Int(head![1]) << 8
         check(rowsEnd - at - 6 >= length)
         if 2 + length <= head!.count { return Array(head![2..<(2 + length)]) }
-        let key = fetch((at + 2)..<(at + 2 + length))
+        let key = bytes((at + 2)..<(at + 2 + length))
         check(key?.count == length)
         return key!
     }
@@ -198,7 +205,7 @@ public final class SnapshotRows {
 
     public func bucket(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count && bucketCount > 0)
-        let bucket = Int(memory[bucketsStart + ordinal])
+        let bucket = Int(load(UInt8.self, bucketsStart + ordinal))
         check(bucket < bucketCount)
         return bucket
     }
@@ -234,6 +241,9 @@ public final class SnapshotRows {
 struct RawReader {
     let memory: UnsafeRawBufferPointer
     var position: Int
+    /// Checked before each number is read (not before what is skipped): a block that fails
+    /// reads as nil, as a number past the end does.
+    let blocks: SnapshotBlocks?
 
     mutating func skip(_ count: Int) -> Int? {
         guard count >= 0, count <= memory.count - position else { return nil }
@@ -242,14 +252,20 @@ struct RawReader {
     }
 
     mutating func u16() -> UInt16? {
-        skip(2).map { UInt16(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt16.self)) }
+        skip(2).flatMap { at in (blocks?.holds(at, 2) ?? true) ? at : nil }.map {
+            UInt16(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt16.self))
+        }
     }
 
     mutating func u32() -> UInt32? {
-        skip(4).map { UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt32.self)) }
+        skip(4).flatMap { at in (blocks?.holds(at, 4) ?? true) ? at : nil }.map {
+            UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt32.self))
+        }
     }
 
     mutating func u64() -> UInt64? {
-        skip(8).map { UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt64.self)) }
+        skip(8).flatMap { at in (blocks?.holds(at, 8) ?? true) ? at : nil }.map {
+            UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: $0, as: UInt64.self))
+        }
     }
 }

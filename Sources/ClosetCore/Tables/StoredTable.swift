@@ -35,6 +35,8 @@ public protocol StoredTable: AnyObject {
     /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
     /// (the caller then loads them the ordinary way).
     func attach(_ rows: SnapshotRows) -> Bool
+    /// What does not add up in the rows still read in place (`.check`); nil when all do.
+    func checkSnapshotRows() -> String?
 }
 
 extension StoredTable {
@@ -43,6 +45,8 @@ extension StoredTable {
     }
 
     public func attach(_ rows: SnapshotRows) -> Bool { false }
+
+    public func checkSnapshotRows() -> String? { nil }
 }
 
 extension StoredTable {

@@ -53,6 +53,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @usableFromInline let loadRows: (Table, Int, inout ByteReader) throws(ByteReader.Malformed) -> Void
     @usableFromInline let applyRows: (Table, [UInt8], [RowLocation]) throws(ByteReader.Malformed) -> Void
     @usableFromInline let materializeRows: (Table) -> Void
+    @usableFromInline let checkRows: (Table) -> String?
 
     /// The secondary index the snapshot keeps for this table, if its schema declares one.
     public let index: TableIndex<Codec>?
@@ -69,6 +70,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         writeSection = { table, committed, writer in table.writeSectionSpecialized(committed: committed, into: &writer)
         }
         materializeRows = { $0.materializeSpecialized() }
+        checkRows = { $0.checkSnapshotRowsSpecialized() }
         loadRows = { table, count, reader throws(ByteReader.Malformed) in
             try table.loadSnapshotRowsSpecialized(count, &reader)
         }

@@ -17,9 +17,15 @@ public protocol TransactionalStore: AnyObject {
     var location: String { get }
     /// Facts for `.store` after the packs' counts, in order: files and sizes.
     var details: [(String, String)] { get }
+    /// Reads everything the store holds and says what is damaged (`.check`): what opening
+    /// and statements check only as far as they read.
+    func check() -> StoreCheck
 }
 
 extension TransactionalStore {
+    /// A store in memory holds nothing that can be damaged.
+    public func check() -> StoreCheck { StoreCheck(checked: [("store", "in memory")]) }
+
     public func refresh() throws(StoreError) {}
     public func takeWriteProblem() -> WriteProblem? { nil }
 }

@@ -245,6 +245,14 @@ extension Diagnostic {
         Diagnostic("store.could-not-save", "could not save: \(error.description)", at: nil)
     }
 
+    /// `.check` found damage: every problem, in one line.
+    static func storeDamaged(_ location: String, _ problems: [String], at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "store.damaged",
+            "store '\(location)' is damaged: \(problems.joined(separator: "; ")); 'closet recover \(location)' copies what is intact into a new store",
+            at: range)
+    }
+
     /// The store failed while a statement ran (a picture that could not be written).
     static func storeFailed(_ error: StoreError, at range: SourceRange?) -> Diagnostic {
         Diagnostic("store.failed", "the store could not write: \(error.description)", at: range)

@@ -54,7 +54,7 @@ extension DurableStore {
                 if let mapped {
                     next.snapshot = identity
                     next.snapshotLength = mapped.memory.count
-                    next.snapshotLink = try loadSnapshot(mapped)
+                    next.snapshotLink = try loadSnapshot(mapped, into: &next)
                 }
             }
             let journal = try read("journal")
@@ -84,50 +84,59 @@ extension DurableStore {
         }
     }
 
-    /// Verifies and loads a snapshot; returns its generation and checksum. A format-3 or 4
-    /// snapshot is read in place from the mapping (tables decode rows as they are asked for).
-    func loadSnapshot(_ mapped: MappedFile) throws(StoreError) -> StoreFormat.SnapshotLink {
-        guard let header = try verifiedSnapshot(mapped) else { return try loadLegacySnapshot(Array(mapped.memory)) }
+    /// Loads a snapshot; returns its generation and checksum. A format-3 or 4 snapshot is read
+    /// in place from the mapping: its header and block checksums are checked now, each block
+    /// the first time a statement reads it (`SnapshotBlocks`), and tables decode rows as they
+    /// are asked for.
+    func loadSnapshot(_ mapped: MappedFile, into view: inout View) throws(StoreError) -> StoreFormat.SnapshotLink {
+        guard let (header, blocks) = try openedSnapshot(mapped) else {
+            return try loadLegacySnapshot(Array(mapped.memory))
+        }
         if header.format == 3 { legacyFiles = true }
         guard header.generation <= Self.maximumGeneration else {
             throw damaged("its snapshot's generation \(header.generation) is out of range")
         }
         do {
-            try StoreFormat.loadSnapshot(memory: mapped.memory, header: header, owner: mapped, into: tables)
+            try StoreFormat.loadSnapshot(
+                memory: mapped.memory, header: header, owner: mapped, blocks: blocks, into: tables)
         } catch {
+            // What opening reads (each section's lengths) is checked as it is read.
+            if let failed = blocks.failed { throw damaged(damagedBlocksMessage(blocks, [failed])) }
             throw damaged("its snapshot passes its checksum but cannot be read")
         }
+        view.blocks = blocks
         return header.link
     }
 
-    /// The header of a format-3 or 4 snapshot whose every block passes its checksum; nil for
-    /// an older format (or a file that is no snapshot).
-    func verifiedSnapshot(_ mapped: MappedFile) throws(StoreError) -> StoreFormat.SnapshotHeader? {
+    /// The header of a format-3 or 4 snapshot that passes its checksum, with its blocks to
+    /// check as they are read; nil for an older format (or a file that is no snapshot).
+    func openedSnapshot(
+        _ mapped: MappedFile
+    ) throws(StoreError) -> (StoreFormat.SnapshotHeader, SnapshotBlocks)? {
         let memory = mapped.memory
-        let header: StoreFormat.SnapshotHeader
         do throws(StoreFormat.SnapshotProblem) {
-            guard let found = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
-            header = found
-            let bad = try StoreFormat.damagedBlocks(memory: memory, header: header) { range, size in
-                mapped.blockChecksums(range, size: size)
-            }
-            guard bad.isEmpty else { throw .blocks(bad) }
+            guard let header = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
+            let expected = try StoreFormat.blockChecksums(memory: memory, header: header)
+            let blocks = SnapshotBlocks(
+                bodyStart: StoreFormat.snapshotHeaderSize, bodyEnd: header.bodyEnd,
+                blockShift: StoreFormat.blockShift(header), expected: expected
+            ) { range in mapped.blockChecksums(range, size: range.count)?.first }
+            return (header, blocks)
         } catch {
             switch error {
             case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
             case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
             case .blockChecksums: throw damaged("the block checksums at the end of its snapshot fail their checksum")
-            case .blocks(let blocks):
-                let found = (try? StoreFormat.snapshotHeader(memory: memory)) ?? nil
-                let ranges = found.map { header in
-                    blocks.prefix(3).map { "\(header.block($0).lowerBound)-\(header.block($0).upperBound - 1)" }
-                }
-                let more = blocks.count > 3 ? " and \(blocks.count - 3) more block\(blocks.count == 4 ? "" : "s")" : ""
-                throw damaged(
-                    "its snapshot fails its checksum in bytes \((ranges ?? []).joined(separator: ", "))\(more)")
+            case .blocks: throw damaged("its snapshot fails its checksum")
             }
         }
-        return header
+    }
+
+    /// Says which blocks fail, as a statement that reads one would (`.check`, compaction).
+    func damagedBlocksMessage(_ blocks: SnapshotBlocks, _ damaged: [Int]) -> String {
+        let ranges = damaged.prefix(3).map { "\(blocks.block($0).lowerBound)-\(blocks.block($0).upperBound - 1)" }
+        let more = damaged.count > 3 ? " and \(damaged.count - 3) more block\(damaged.count == 4 ? "" : "s")" : ""
+        return "its snapshot fails its checksum in bytes \(ranges.joined(separator: ", "))\(more)"
     }
 
     /// Formats 1 and 2, or a file that is no snapshot at all.

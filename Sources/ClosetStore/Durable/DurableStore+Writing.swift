@@ -304,8 +304,11 @@ extension DurableStore {
     func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)
         -> StoreFormat.SnapshotLink
     {
+        try checkBlocksBeforeCopying()
         let (bytes, header) = StoreFormat.snapshot(tables.all, generation: generation, committed: committed)
         try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
+        // Every row is in memory now: the old mapping's blocks are read no more.
+        view.blocks = nil
         view.snapshotLength = bytes.count
         view.snapshotLink = header.link
         view.snapshot = Self.identity(path + "/snapshot")

@@ -99,6 +99,8 @@ package final class DurableStore: Store {
         var snapshotLink: StoreFormat.SnapshotLink?
         /// The journal is already inside the snapshot (or missing): a writer starts a new one.
         var journalSkipped = true
+        /// The mapped snapshot's blocks, checked as they are read (nil: no format-3/4 snapshot).
+        var blocks: SnapshotBlocks?
     }
 
     /// Why a store could not be opened: exit status 3.

@@ -484,29 +484,53 @@ enum StoreFormat {
         }
     }
 
-    /// Hands each table its section (the snapshot was verified first, so nothing is applied
-    /// from a damaged one). With `owner` (the mapping that keeps `memory` valid), tables that
-    /// can read their rows in place do; the others, and every table without an owner, decode
-    /// their rows now.
+    /// The stored checksum of each body block, once the trailer holding them passes its own
+    /// checksum (format 3: the one checksum of the whole body); what opening checks instead of
+    /// the whole file (`SnapshotBlocks` checks each block when it is first read).
+    static func blockChecksums(
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader
+    ) throws(SnapshotProblem) -> [UInt32] {
+        guard header.format != 3 else { return [header.bodyChecksum] }
+        let table = UnsafeRawBufferPointer(rebasing: memory[min(header.bodyEnd, memory.count)...])
+        guard StoreChecksum.crc32c(table) == header.bodyChecksum, table.count >= 4 * header.blockCount else {
+            throw .blockChecksums
+        }
+        return (0..<header.blockCount).map {
+            UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+        }
+    }
+
+    /// log2 of the block size `SnapshotBlocks` checks by (format 3: one block, the body).
+    static func blockShift(_ header: SnapshotHeader) -> Int { header.format == 3 ? 62 : blockSize.trailingZeroBitCount }
+
+    /// Hands each table its section. With `owner` (the mapping that keeps `memory` valid),
+    /// tables that can read their rows in place do, checking each block by `blocks` the first
+    /// time they read it; the others, and every table without an owner, decode their rows now
+    /// (without `blocks`, the whole snapshot was verified first).
     static func loadSnapshot(
-        memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, into tables: Tables
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, blocks: SnapshotBlocks? = nil,
+        into tables: Tables
     ) throws(ByteReader.Malformed) {
         var position = snapshotHeaderSize
         let bodyEnd = header.bodyEnd
-        guard bodyEnd >= position + 4 else { throw ByteReader.Malformed() }
+        guard bodyEnd >= position + 4, blocks?.holds(position, 4) ?? true else { throw ByteReader.Malformed() }
         let count = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: position, as: UInt32.self))
         position += 4
         let body = UnsafeRawBufferPointer(rebasing: memory[0..<bodyEnd])
         for _ in 0..<count {
-            guard position < bodyEnd else { throw ByteReader.Malformed() }
+            guard position < bodyEnd, blocks?.holds(position, 1) ?? true else { throw ByteReader.Malformed() }
             let nameLength = Int(memory[position])
-            guard bodyEnd - position - 1 >= nameLength else { throw ByteReader.Malformed() }
+            guard bodyEnd - position - 1 >= nameLength, blocks?.holds(position + 1, nameLength) ?? true else {
+                throw ByteReader.Malformed()
+            }
             let name = String(
                 decoding: UnsafeRawBufferPointer(rebasing: memory[(position + 1)..<(position + 1 + nameLength)]),
                 as: UTF8.self)
             position += 1 + nameLength
             let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
-            guard let section = SnapshotRows(memory: body, owner: owner ?? Tables(), start: position, fetch: fetch)
+            guard
+                let section = SnapshotRows(
+                    memory: body, owner: owner ?? Tables(), start: position, fetch: fetch, blocks: blocks)
             else {
                 throw ByteReader.Malformed()
             }

@@ -68,7 +68,7 @@ final class MappedFile {
     /// page of it part of this process's memory, only the pages later read in place.
     func blockChecksums(_ range: Range<Int>, size: Int) -> [UInt32]? {
         guard range.lowerBound >= 0, range.upperBound <= memory.count, size > 0 else { return nil }
-        let chunk = 256 << 10
+        let chunk = min(256 << 10, max(range.count, 1))
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
         var checksums: [UInt32] = []

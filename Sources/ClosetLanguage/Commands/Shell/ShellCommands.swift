@@ -9,7 +9,7 @@ enum ShellCommands {
         ShowCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
         DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,
-        StoreCommand.spec,
+        StoreCommand.spec, CheckCommand.spec,
         DumpCommand.spec, QuitCommand.spec,
     ]
 }

@@ -1,0 +1,61 @@
+import ClosetCore
+
+/// `.check` and `closet check`: everything the store holds read and checked, as sqlite3's
+/// `PRAGMA integrity_check` (opening checks the headers, the block checksums and the journal;
+/// a statement checks the snapshot blocks it reads; this reads the rest).
+extension DurableStore {
+    public func check() -> StoreCheck {
+        var result = StoreCheck()
+        if let blocks = view.blocks {
+            result.checked.append(("snapshot", "\(view.snapshotLength) bytes, \(blocks.blockCount) blocks"))
+            let damaged = blocks.damagedBlocks()
+            // Rows over damage are not read further (counting them, or the pictures they
+            // name, would read the damaged blocks): that is for 'closet recover'.
+            guard damaged.isEmpty else {
+                result.problems.append(damagedBlocksMessage(blocks, damaged))
+                return result
+            }
+            result.problems += tables.all.compactMap { $0.checkSnapshotRows() }
+        } else if view.snapshotLink != nil {
+            result.checked.append(("snapshot", "\(view.snapshotLength) bytes, read whole when opened"))
+        }
+        let records = "\(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
+        result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))
+        if let torn = view.tornTail {
+            result.checked.append(("unfinished", "a commit begun at byte \(torn.at) never finished (\(torn.reason))"))
+        }
+        // Counting places the journal's changes over the snapshot's rows: not over damage.
+        guard result.problems.isEmpty else { return result }
+        result.checked.append(("rows", "\(tables.all.reduce(0) { $0 + $1.count })"))
+        // Pictures: each referred to is there, and its bytes match the checksum its name holds.
+        let referenced = tables.referencedBlobs
+        let present = Set(files.names)
+        for name in referenced.sorted() {
+            guard present.contains(name) else {
+                result.problems.append("picture \(name) is missing")
+                continue
+            }
+            let digits = String(name.dropFirst(37).prefix(8))
+            guard let bytes = files.read(named: name), UInt32(digits, radix: 16) == Checksum.crc32(bytes) else {
+                result.problems.append("picture \(name) is damaged (its bytes do not match their checksum)")
+                continue
+            }
+        }
+        let leftovers = present.subtracting(referenced).count
+        let pictures =
+            "\(referenced.count)"
+            + (leftovers > 0 ? ", and \(leftovers) no row refers to (the next writer removes them)" : "")
+        result.checked.append(("pictures", pictures))
+        return result
+    }
+
+    /// Before a new snapshot copies the rows: a block that fails must not be laundered into a
+    /// file whose checksums pass.
+    func checkBlocksBeforeCopying() throws(POSIXFile.Failure) {
+        guard let blocks = view.blocks else { return }
+        let damaged = blocks.damagedBlocks()
+        guard damaged.isEmpty else {
+            throw POSIXFile.Failure(description: self.damaged(damagedBlocksMessage(blocks, damaged)).description)
+        }
+    }
+}

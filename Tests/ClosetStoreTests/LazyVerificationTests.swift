@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ClosetCore
+@testable import ClosetStore
+@testable import WardrobePack
+
+/// Issue 24, part 1: opening checks the snapshot's header and block checksums; each block is
+/// checked the first time something reads it, and `check()` reads the rest. Every damage is
+/// still found (by the statement that reads it, or by the check), and no byte changes.
+@Suite struct LazyVerificationTests {
+    /// 10,000 clothes compacted into a snapshot of several blocks.
+    func bigStore() throws -> (String, [Clothes]) {
+        let path = temporaryStore()
+        var generator = SeededRandom(seed: 24)
+        let clothes = (0..<10_000).map { index in
+            Clothes(
+                id: UUID(), createdAt: Date(timeIntervalSince1970: Double(index)), image: nil,
+                category: ClothesCategory.allCases.randomElement(using: &generator)!,
+                weatherType: WeatherType.allCases.randomElement(using: &generator)!, descriptions: "knit \(index)")
+        }
+        _ = try compactedStore(at: path, holding: clothes)
+        return (path, clothes)
+    }
+
+    func files(_ path: String) throws -> [[UInt8]?] {
+        try ["snapshot", "journal", "closet-store"].map { try POSIXFile.readAll(path + "/" + $0) }
+    }
+
+    /// A copy of the store with one bit of its snapshot flipped at `byte`.
+    func damagedCopy(of path: String, at byte: Int) throws -> String {
+        let copy = temporaryStore()
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        var bytes = try #require(try POSIXFile.readAll(copy + "/snapshot"))
+        bytes[byte] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: copy + "/snapshot"))
+        return copy
+    }
+
+    @Test func openingChecksOnlyTheBlocksItReads() throws {
+        let (path, clothes) = try bigStore()
+        let (store, _) = try open(path)
+        let blocks = try #require(store.base.view.blocks)
+        #expect(blocks.blockCount >= 20)
+        let atOpen = blocks.checkedCount
+        // The section's lengths: at its start, after its rows, after its key order, at its end.
+        #expect(atOpen <= 4, "\(atOpen) of \(blocks.blockCount)")
+        #expect(store.clothesCount == 10_000)
+        #expect(store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == 10_000)
+        #expect(blocks.checkedCount < blocks.blockCount)
+        #expect(store.clothes(withID: clothes[1_234].id) == clothes[1_234])
+        #expect(store.fetchAllClothes() == clothes)
+        #expect(blocks.checkedCount > atOpen)
+        let result = store.base.check()
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(blocks.checkedCount == blocks.blockCount)
+    }
+
+    @Test func damageInAnyBlockIsFoundByOpeningOrByTheCheckAndChangesNothing() throws {
+        let (path, _) = try bigStore()
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        let header = try #require(snapshot.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        var opened = 0
+        for block in 0..<header.blockCount {
+            let range = header.block(block)
+            let said = "its snapshot fails its checksum in bytes \(range.lowerBound)-\(range.upperBound - 1)"
+            let copy = try damagedCopy(of: path, at: range.lowerBound + range.count / 2)
+            let before = try files(copy)
+            do {
+                let (store, _) = try open(copy)
+                opened += 1
+                #expect(store.base.check().problems == [said], "block \(block)")
+            } catch let error as DurableStore.OpenError {
+                #expect(error.description.contains(said), "block \(block): \(error.description)")
+            }
+            #expect(try files(copy) == before, "block \(block): a file changed")
+        }
+        // Most blocks hold rows no open reads: those are found by the check, not at open.
+        #expect(opened >= header.blockCount - 4, "\(opened) of \(header.blockCount)")
+    }
+
+    @Test func aCompactionNeverCopiesADamagedBlockIntoANewSnapshot() throws {
+        let (path, _) = try bigStore()
+        do {
+            // A commit in the journal after the snapshot.
+            let (store, _) = try open(path)
+            try store.save(
+                clothes: Clothes(
+                    id: UUID(), createdAt: Date(timeIntervalSince1970: 9_999), image: nil, category: .top,
+                    weatherType: .fall, descriptions: "added"))
+            try store.commit()
+        }
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        let header = try #require(snapshot.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        let copy = try damagedCopy(of: path, at: header.block(2).lowerBound + 10)
+        let before = try files(copy)
+        let (store, _) = try open(copy)
+        #expect(throws: (any Error).self) { try store.compact() }
+        // Nothing was rewritten: the damaged snapshot and the journal holding the commit stay
+        // for 'closet recover', and the damage is still found.
+        #expect(try files(copy) == before)
+        #expect(try recordCount(copy) == 1)
+        #expect(try open(copy).0.base.check().problems.count == 1)
+    }
+
+    @Test func theCheckFindsAnIndexThatDoesNotAddUpAndARowThatCannotBeRead() throws {
+        for damage in ["key order", "row"] {
+            let (path, _) = try bigStore()
+            var bytes = try #require(try POSIXFile.readAll(path + "/snapshot"))
+            let header = try #require(bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+            let directory = try #require(SnapshotDirectory(trailerOf: bytes, header: header))
+            let section = try #require(directory.entries.first { $0.name == "clothes" })
+            let expected: String
+            if damage == "key order" {
+                // The first two entries of the key order swapped.
+                let sorted = section.offsetsStart + 8 * section.count
+                let first = Array(bytes[sorted..<(sorted + 4)])
+                bytes.replaceSubrange(sorted..<(sorted + 4), with: bytes[(sorted + 4)..<(sorted + 8)])
+                bytes.replaceSubrange((sorted + 4)..<(sorted + 8), with: first)
+                expected =
+                    "table 'clothes': its snapshot section passes its checksum but the key order is not sorted, or a key is there twice"
+            } else {
+                bytes[section.rowsEnd - 1] ^= 0xFF
+                expected = "table 'clothes': snapshot row \(section.count - 1) passes its checksum but cannot be read"
+            }
+            try writeResealedSnapshot(bytes, in: path)
+            let before = try files(path)
+            let (store, _) = try open(path)
+            #expect(store.base.check().problems == [expected], "\(damage)")
+            #expect(try files(path) == before)
+        }
+    }
+
+    static let binary = BuiltProducts.closet
+
+    /// The real binary: a statement that reads a damaged block fails with exit 3 and the
+    /// bytes named, one that does not read it works, `closet check` finds it, and no file
+    /// changes; `closet check` of a whole store says ok, and of a missing one makes nothing.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func aDamagedBlockFailsTheStatementThatReadsItAndCheckFindsIt() throws {
+        let (path, _) = try bigStore()
+        let (status, output, _) = try ChildProcess.run(Self.binary, ["check", path])
+        #expect(status == 0)
+        #expect(output.hasSuffix("rows      10000\npictures  0\nok\n"), "\(output)")
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        let header = try #require(snapshot.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        let block = header.block(3)
+        let copy = try damagedCopy(of: path, at: block.lowerBound + 100)
+        let before = try files(copy)
+        let said = "is damaged: its snapshot fails its checksum in bytes \(block.lowerBound)-\(block.upperBound - 1)"
+        let count = try ChildProcess.run(Self.binary, ["--store", copy, "-c", "count clothes season=fall"])
+        #expect(count.status == 0, "\(count.err)")
+        for arguments in [
+            ["--store", copy, "-c", "list clothes"], ["check", copy], ["--store", copy, "-c", ".check"],
+        ] {
+            let (status, _, message) = try ChildProcess.run(Self.binary, arguments)
+            #expect(status == (arguments[0] == "check" ? 3 : arguments[3] == ".check" ? 1 : 3), "\(arguments)")
+            #expect(message.contains(said), "\(arguments): \(message)")
+        }
+        #expect(try files(copy) == before)
+        let missing = temporaryStore()
+        let refused = try ChildProcess.run(Self.binary, ["check", missing])
+        #expect(refused.status == 3)
+        #expect(refused.err == "error: there is no store at '\(missing)'\n")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+}

@@ -177,6 +177,44 @@ for size in P5_SIZES:
     os.remove(path_c)
     os.remove(path_s)
 
+# M: the open market's list screen and detail, from a store of products with a picture each.
+# sqlite3's products have an INTEGER PRIMARY KEY: newest first is its own order.
+import struct, zlib
+def tiny_png():
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+picture = os.path.join(work, "p.png")
+open(picture, "wb").write(tiny_png())
+HASH = "pbkdf2-sha256$10000$" + "0a" * 16 + "$" + "ab" * 32
+rng = random.Random(7)
+market_closet, market_sql = [], ["BEGIN;", "CREATE TABLE products(id INTEGER PRIMARY KEY, title TEXT, description TEXT, price INTEGER, currency TEXT, stock INTEGER, discounted_price INTEGER, thumbnails TEXT, registered_at TEXT, password_hash TEXT);"]
+for i in range(1, SIZE + 1):
+    title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+    price, stock = rng.randrange(1000, 2_000_000), rng.randrange(0, 500)
+    registered = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
+    market_closet.append(f'add product id={i} title="{title}" price={price} currency=KRW stock={stock} description="{title}" image={picture} registered={registered} hash="{HASH}"')
+    market_sql.append(f"INSERT INTO products VALUES({i},'{title}','{title}',{price},'KRW',{stock},NULL,'[\"{i}.png\"]','{registered}','{HASH}');")
+market_sql.append("COMMIT;")
+market_c, market_s = os.path.join(work, "market.closet"), os.path.join(work, "market.sql")
+open(market_c, "w").write("\n".join(market_closet) + "\n")
+open(market_s, "w").write("\n".join(market_sql) + "\n")
+del market_closet, market_sql
+market_store, market_db = os.path.join(work, "market-store"), os.path.join(work, "market.db")
+c, _ = run([CLOSET, "--store", market_store, "run", market_c])
+s, _ = run(["sqlite3", market_db], stdin=market_s)
+market_rows = [("M1", f"seed {SIZE:,} products with a picture each, durable", c, s, "(info)")]
+LIST_PRODUCTS = "SELECT id, title, price, currency, stock, discounted_price, thumbnails, registered_at FROM products ORDER BY id DESC LIMIT 20"
+for id, what, statement, sql in (
+        ("M2", "`list products`, first page, JSON", "list products", LIST_PRODUCTS),
+        ("M3", "`list products page=500`, JSON", "list products page=500", LIST_PRODUCTS + " OFFSET 9980"),
+        ("M4", "`show product <id>`, JSON", f"show product {SIZE // 2}", f"SELECT * FROM products WHERE id = {SIZE // 2}")):
+    c, s, _ = alternate(lambda: run([CLOSET, "--store", market_store, "--format", "json", "-c", statement]),
+                        lambda: run(["sqlite3", "-json", market_db, sql]))
+    market_rows.append((id, f"new process: {SIZE:,} products, {what}", c, s, "≤ 0.3"))
+shutil.rmtree(market_store, ignore_errors=True)
+
 import platform
 print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} after a warm-up; "
       f"{platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")
@@ -186,6 +224,8 @@ for id, what, c, s, target in rows:
 for size, what, c, s, rss in growth:
     print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 0.3 ({rss/1024:.0f} MB)")
 print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1 s in all")
+for id, what, c, s, target in market_rows:
+    print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 20 MB")
 print(f"{'':<4} {'peak resident memory during the replay (P1)':<62} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")
 shutil.rmtree(work, ignore_errors=True)

@@ -34,6 +34,11 @@ public struct PasswordHash: Hashable, Sendable {
         self.text = text
     }
 
+    /// A hash read from the store, kept as text and parsed only when a password is checked
+    /// (`matches`, which refuses any text `init?(text:)` refuses): listing 20 products does
+    /// not parse 20 hashes. Text that is not a hash never matches.
+    public init(storedText: String) { text = storedText }
+
     /// A new hash of `password` with `salt` (16 random bytes, from the caller's id source).
     public init(password: String, salt: [UInt8], iterations: Int = standardIterations) {
         let iterations = min(max(iterations, Self.acceptedIterations.lowerBound), Self.acceptedIterations.upperBound)
@@ -55,6 +60,7 @@ public struct PasswordHash: Hashable, Sendable {
     public func needsRehash(iterations target: Int) -> Bool { iterations.map { $0 < target } ?? true }
 
     public func matches(_ password: String) -> Bool {
+        guard PasswordHash(text: text) != nil else { return false }
         let parts = text.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
         let actual: [UInt8]
         let salt: [UInt8]

@@ -69,6 +69,14 @@ import Testing
         #expect(PasswordHash(text: "pbkdf2-sha256$10000$\(salted.uppercased())$\(digest)") == nil)
         #expect(PasswordHash(text: "pbkdf2-sha256$10000$\(salted)$\(digest)$") == nil)
         #expect(PasswordHash(text: "sha256-1$\(salted)$\(digest)") == nil)
+        // Read from the store unparsed: text that is not a hash never matches, whatever its shape.
+        #expect(PasswordHash(storedText: hash.text).matches("hunter2"))
+        // A real one-round hash of the right password: trivial to attack, so never accepted.
+        let oneRound = SHA256.hex(PBKDF2.sha256(password: Array("hunter2".utf8), salt: salt, iterations: 1))
+        let forged = "pbkdf2-sha256$1$\(SHA256.hex(salt))$\(oneRound)"
+        for text in [forged, hash.text.uppercased(), hash.text + "$", "", "hunter2"] {
+            #expect(!PasswordHash(storedText: text).matches("hunter2"), "\(text)")
+        }
     }
 
     /// Hashes earlier builds wrote still verify (this one from the market golden's dump of

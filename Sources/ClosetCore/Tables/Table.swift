@@ -61,6 +61,10 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// with the journal's changes kept beside them. Anything that needs every row (or a write)
     /// decodes them all first (`materialize`), and the table works as before from then on.
     @usableFromInline var lazy: LazyRows<Codec>?
+    /// Decoded rows' slots by bucket of `index`, each by order key descending (ties: later
+    /// slot first), for the revision they were sorted at: built when first asked for after
+    /// a change, so paging through decoded rows sorts once, not once per page.
+    @usableFromInline var sortedBuckets: (revision: Int, lists: [[Int]])?
 
     @inlinable init(name: String, index: TableIndex<Codec>? = nil) {
         self.name = name
@@ -478,71 +482,6 @@ public final class Table<Codec: TableCodec>: StoredTable {
             entry.row = nil
         }
         lazy.latest[key] = entry
-    }
-
-    /// How many rows fall in these buckets of the table's index; nil when the rows are not
-    /// in a mapped snapshot any more (count them the ordinary way then).
-    @inlinable public func indexedCount(buckets: [Int]) -> Int? {
-        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
-            return nil
-        }
-        var inBuckets = [Bool](repeating: false, count: index.bucketCount)
-        for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
-        var count = 0
-        for bucket in 0..<index.bucketCount where inBuckets[bucket] { count += lazy.base.bucketSize(bucket) }
-        for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal, inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
-            if let row = entry.row, inBuckets[index.bucket(row)] { count += 1 }
-        }
-        return count
-    }
-
-    /// The first `limit` rows of the given groups of buckets, group after group, each group
-    /// by order key descending (equal keys the later-added first) or exactly the reverse: a
-    /// top-K that decodes only the rows it returns. Nil when the rows are not in a mapped snapshot.
-    @inlinable public func indexedRows(groups: [[Int]], descending: Bool, limit: Int) -> [Row]? {
-        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
-            return nil
-        }
-        let base = lazy.base
-        var replaced = Set<Int>()
-        var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
-        for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
-            if let row = entry.row { changed.append((index.order(row), entry.position, index.bucket(row), row)) }
-        }
-        // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
-        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
-            descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
-        }
-        changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
-        var result: [Row] = []
-        var remaining = max(0, limit)
-        for group in groups where remaining > 0 {
-            var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
-                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced)
-            }
-            var extra = changed.filter { group.contains($0.bucket) }[...]
-            while remaining > 0 {
-                var best: (cursor: Int, key: (Int64, Int))?
-                for (number, cursor) in cursors.enumerated() {
-                    guard let ordinal = cursor.head else { continue }
-                    let key = (base.order(ordinal), ordinal)
-                    if best == nil || precedes(key, best!.key) { best = (number, key) }
-                }
-                if let first = extra.first, best == nil || precedes((first.order, first.position), best!.key) {
-                    result.append(first.row)
-                    extra = extra.dropFirst()
-                } else if let best {
-                    result.append(decodeBase(cursors[best.cursor].head!, base))
-                    cursors[best.cursor].advance()
-                } else {
-                    break
-                }
-                remaining -= 1
-            }
-        }
-        return result
     }
 
     // MARK: slots

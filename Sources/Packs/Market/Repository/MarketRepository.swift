@@ -78,11 +78,11 @@ final class EmbeddedMarket: MarketRepository {
 
     var count: Int? { products.count }
 
-    /// Newest first: ids only grow, so by id descending.
+    /// Newest first: ids only grow, so by id descending (the table's index: the page's rows
+    /// are the only ones decoded).
     func items(page: Int) throws -> ItemList {
-        let all = products.rows.sorted { $0.id > $1.id }
-        let start = (page - 1) * Self.pageSize
-        let slice = start < all.count ? all[start..<min(all.count, start + Self.pageSize)] : []
+        let slice = products.orderedRows(
+            groups: [[0]], descending: true, skip: (page - 1) * Self.pageSize, limit: Self.pageSize)
         return ItemList(
             page: page,
             items: slice.map { product in

@@ -32,9 +32,12 @@ public struct StoredProduct: Sendable, Hashable {
     }
 }
 
-/// Products by id; a second table keeps the next id, so ids are never reused.
+/// Products by id; a second table keeps the next id, so ids are never reused. The list
+/// screen's order (newest first: id descending) is the table's index, so a page decodes only
+/// its own 20 products.
 enum ProductTable: TableCodec {
-    static let schema = TableSchema<ProductTable>(name: "market.products")
+    static let schema = TableSchema<ProductTable>(
+        name: "market.products", index: TableIndex(bucketCount: 1, bucket: { _ in 0 }, order: { Int64($0.id) }))
 
     static func key(of row: StoredProduct) -> Int { row.id }
 
@@ -70,7 +73,7 @@ enum ProductTable: TableCodec {
             let pictureID = try reader.uuid()
             pictures.append(StoredProduct.Picture(id: pictureID, info: try reader.imageInfo()))
         }
-        guard let hash = PasswordHash(text: try reader.string()) else { throw ByteReader.Malformed() }
+        let hash = PasswordHash(storedText: try reader.string())
         return StoredProduct(
             id: id, title: title, descriptions: descriptions, price: price, currency: currency, stock: stock,
             discountedPrice: discount, pictures: pictures, passwordHash: hash, registeredAt: try reader.date())

@@ -1,0 +1,132 @@
+/// Answers from the table's declared index (`TableIndex`): counts and pages of buckets, by
+/// order key, without decoding or sorting the rows they do not return.
+extension Table {
+    /// How many rows fall in these buckets of the table's index; nil when the rows are not
+    /// in a mapped snapshot any more (count them the ordinary way then).
+    @inlinable public func indexedCount(buckets: [Int]) -> Int? {
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
+        var inBuckets = [Bool](repeating: false, count: index.bucketCount)
+        for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
+        var count = 0
+        for bucket in 0..<index.bucketCount where inBuckets[bucket] { count += lazy.base.bucketSize(bucket) }
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal, inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
+            if let row = entry.row, inBuckets[index.bucket(row)] { count += 1 }
+        }
+        return count
+    }
+
+    /// The first `limit` rows of the given groups of buckets, group after group, each group
+    /// by order key descending (equal keys the later-added first) or exactly the reverse: a
+    /// top-K that decodes only the rows it returns (the first `skip` are stepped over, not
+    /// decoded). Nil when the rows are not in a mapped snapshot.
+    @inlinable public func indexedRows(groups: [[Int]], descending: Bool, skip: Int = 0, limit: Int) -> [Row]? {
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
+        let base = lazy.base
+        var replaced = Set<Int>()
+        var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
+            if let row = entry.row { changed.append((index.order(row), entry.position, index.bucket(row), row)) }
+        }
+        // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
+        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
+            descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
+        }
+        changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
+        var result: [Row] = []
+        var remaining = max(0, limit)
+        var toSkip = max(0, skip)
+        for group in groups where remaining > 0 {
+            var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
+                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced)
+            }
+            var extra = changed.filter { group.contains($0.bucket) }[...]
+            while remaining > 0 {
+                var best: (cursor: Int, key: (Int64, Int))?
+                for (number, cursor) in cursors.enumerated() {
+                    guard let ordinal = cursor.head else { continue }
+                    let key = (base.order(ordinal), ordinal)
+                    if best == nil || precedes(key, best!.key) { best = (number, key) }
+                }
+                if let first = extra.first, best == nil || precedes((first.order, first.position), best!.key) {
+                    if toSkip == 0 { result.append(first.row) }
+                    extra = extra.dropFirst()
+                } else if let best {
+                    if toSkip == 0 { result.append(decodeBase(cursors[best.cursor].head!, base)) }
+                    cursors[best.cursor].advance()
+                } else {
+                    break
+                }
+                if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
+            }
+        }
+        return result
+    }
+
+    /// The rows of the given groups of buckets, group after group, each by order key
+    /// descending (equal keys the later-added first) or exactly the reverse, after the first
+    /// `skip`: from the snapshot's index while the rows are read in place, else from decoded
+    /// rows sorted once per change (`sortedBuckets`). A table without an index has none.
+    @inlinable public func orderedRows(groups: [[Int]], descending: Bool, skip: Int = 0, limit: Int) -> [Row] {
+        if let rows = indexedRows(groups: groups, descending: descending, skip: skip, limit: limit) { return rows }
+        guard let index else { return [] }
+        materialize()
+        if sortedBuckets?.revision != changeCount {
+            var lists = [[Int]](repeating: [], count: index.bucketCount)
+            var orders = [Int64](repeating: 0, count: slots.count)
+            for (slot, entry) in slots.enumerated() {
+                guard let row = entry?.row else { continue }
+                let bucket = index.bucket(row)
+                guard (0..<index.bucketCount).contains(bucket) else { continue }
+                orders[slot] = index.order(row)
+                lists[bucket].append(slot)
+            }
+            for bucket in lists.indices {
+                lists[bucket].sort { orders[$0] != orders[$1] ? orders[$0] > orders[$1] : $0 > $1 }
+            }
+            sortedBuckets = (changeCount, lists)
+        }
+        let lists = sortedBuckets?.lists ?? []
+        var result: [Row] = []
+        var remaining = max(0, limit)
+        var toSkip = max(0, skip)
+        for group in groups where remaining > 0 {
+            let members = group.filter { lists.indices.contains($0) }
+            // Each list walked from its front (descending) or back (ascending).
+            var taken = [Int](repeating: 0, count: members.count)
+            func head(_ number: Int) -> Int? {
+                let list = lists[members[number]]
+                guard taken[number] < list.count else { return nil }
+                return descending ? list[taken[number]] : list[list.count - 1 - taken[number]]
+            }
+            while remaining > 0 {
+                var best: (number: Int, slot: Int, order: Int64)?
+                for number in members.indices {
+                    guard let slot = head(number), let row = slots[slot]?.row else { continue }
+                    let order = index.order(row)
+                    let first =
+                        best.map { best in
+                            descending
+                                ? (order != best.order ? order > best.order : slot > best.slot)
+                                : (order != best.order ? order < best.order : slot < best.slot)
+                        } ?? true
+                    if first { best = (number, slot, order) }
+                }
+                guard let best, let row = slots[best.slot]?.row else { break }
+                taken[best.number] += 1
+                if toSkip > 0 {
+                    toSkip -= 1
+                } else {
+                    result.append(row)
+                    remaining -= 1
+                }
+            }
+        }
+        return result
+    }
+}

@@ -215,6 +215,65 @@ for id, what, statement, sql in (
     market_rows.append((id, f"new process: {SIZE:,} products, {what}", c, s, "≤ 0.3"))
 shutil.rmtree(market_store, ignore_errors=True)
 
+# A: the adoption community: stories newest first by cursor with their like and comment
+# counts, a profile. sqlite3 with the indexes a competent user creates for these queries.
+USERS = [f"user{i}" for i in range(200)]
+LIKES = SIZE * 16 // 100
+rng = random.Random(11)
+community_closet, community_sql = [], [
+    "BEGIN;",
+    "CREATE TABLE stories(id INTEGER PRIMARY KEY, author TEXT, title TEXT, content TEXT, created_at TEXT);",
+    "CREATE INDEX stories_author ON stories(author, id DESC);",
+    "CREATE TABLE likes(story INTEGER, user TEXT, PRIMARY KEY(story, user));",
+    "CREATE INDEX likes_user ON likes(user, story);",
+    "CREATE TABLE comments(id INTEGER PRIMARY KEY, story INTEGER, author TEXT, text TEXT, created_at TEXT);",
+    "CREATE INDEX comments_story ON comments(story, id);"]
+for i in range(1, SIZE + 1):
+    author = rng.choice(USERS)
+    title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
+    community_closet.append(f'add story id={i} title="{title}" content="{title}" author={author} created={created}')
+    community_sql.append(f"INSERT INTO stories VALUES({i},'{author}','{title}','{title}','{created}');")
+liked = set()
+while len(liked) < LIKES:
+    liked.add((rng.randint(max(1, SIZE - 2_000), SIZE) if rng.random() < 0.5 else rng.randint(1, SIZE), rng.choice(USERS)))
+for story, user in sorted(liked):
+    community_closet.append(f"like story {story} user={user}")
+    community_sql.append(f"INSERT INTO likes VALUES({story},'{user}');")
+for i in range(1, LIKES + 1):
+    story = rng.randint(max(1, SIZE - 2_000), SIZE) if rng.random() < 0.5 else rng.randint(1, SIZE)
+    community_closet.append(f'add comment story={story} text="good {i}" author=user{i % 200} created=2024-01-01T00:00:00Z')
+    community_sql.append(f"INSERT INTO comments VALUES({i},{story},'user{i % 200}','good {i}','2024-01-01T00:00:00Z');")
+community_sql.append("COMMIT;")
+community_c, community_s = os.path.join(work, "community.closet"), os.path.join(work, "community.sql")
+open(community_c, "w").write("\n".join(community_closet) + "\n")
+open(community_s, "w").write("\n".join(community_sql) + "\n")
+del community_closet, community_sql
+community_store, community_db = os.path.join(work, "community-store"), os.path.join(work, "community.db")
+c, _ = run([CLOSET, "--store", community_store, "run", community_c])
+s, _ = run(["sqlite3", community_db], stdin=community_s)
+community_rows = [("A1", f"seed {SIZE:,} stories, {LIKES:,} likes, {LIKES:,} comments", c, s, "(info)")]
+def cursor(story):
+    body = ""
+    value = story
+    while value:
+        value, digit = divmod(value, 36)
+        body = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + body
+    return "c" + body + "." + "%06x" % (zlib.crc32(f"closet-story-cursor:{body}".encode()) & 0xFFFFFF)
+PAGE_SQL = ("SELECT s.id, s.title, s.author, s.created_at, (SELECT count(*) FROM likes l WHERE l.story = s.id) AS likes, "
+            "(SELECT count(*) FROM comments c WHERE c.story = s.id) AS comments FROM stories s {} ORDER BY s.id DESC LIMIT 20")
+PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
+               "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
+for id, what, statement, sql in (
+        ("A2", "`list stories limit=20`, JSON", "list stories limit=20", PAGE_SQL.format("")),
+        ("A3", "a cursor page half-way down, JSON", f"list stories limit=20 after={cursor(SIZE // 2)}",
+         PAGE_SQL.format(f"WHERE s.id < {SIZE // 2}")),
+        ("A4", "`show profile user=user7`, JSON", "show profile user=user7", PROFILE_SQL)):
+    c, s, _ = alternate(lambda: run([CLOSET, "--store", community_store, "--format", "json", "-c", statement]),
+                        lambda: run(["sqlite3", "-json", community_db, sql]))
+    community_rows.append((id, f"new process: {SIZE:,} stories, {what}", c, s, "≤ 0.3"))
+shutil.rmtree(community_store, ignore_errors=True)
+
 import platform
 print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} after a warm-up; "
       f"{platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")
@@ -224,7 +283,7 @@ for id, what, c, s, target in rows:
 for size, what, c, s, rss in growth:
     print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 0.3 ({rss/1024:.0f} MB)")
 print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1 s in all")
-for id, what, c, s, target in market_rows:
+for id, what, c, s, target in market_rows + community_rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 20 MB")
 print(f"{'':<4} {'peak resident memory during the replay (P1)':<62} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")

@@ -113,16 +113,24 @@ import Testing
                     let descending = Bool.random(using: &generator)
                     let skip = Int.random(in: 0..<40, using: &generator)
                     let limit = Int.random(in: 0..<30, using: &generator)
+                    // Keyset: strictly after an order key in the walk's direction, or from the start.
+                    let after =
+                        Bool.random(using: &generator) ? model.randomElement().map(ClothesTable.order(of:)) : nil
                     var expected: [Clothes] = []
                     for group in groups {
-                        let members = model.filter { group.contains(ClothesTable.bucket(of: $0)) }.sorted { a, b in
+                        let members = model.filter { clothes in
+                            let order = ClothesTable.order(of: clothes)
+                            let past = after.map { descending ? order < $0 : order > $0 } ?? true
+                            return group.contains(ClothesTable.bucket(of: clothes)) && past
+                        }.sorted { a, b in
                             let (x, y) = (ClothesTable.order(of: a), ClothesTable.order(of: b))
                             let first = x != y ? x > y : positions[a.id]! > positions[b.id]!
                             return descending ? first : !first
                         }
                         expected += members
                     }
-                    let page = table.orderedRows(groups: groups, descending: descending, skip: skip, limit: limit)
+                    let page = table.orderedRows(
+                        groups: groups, descending: descending, after: after, skip: skip, limit: limit)
                     #expect(page == Array(expected.dropFirst(skip).prefix(limit)), "decoded: \(decoded)")
                 }
             }

@@ -82,12 +82,24 @@ public struct BucketCursor {
     var taken = 0
     public private(set) var head: Int?
 
-    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>) {
+    /// `after`: start past every member whose order key is not strictly after it in the walk's
+    /// direction (found by binary search: keyset paging over a unique order key).
+    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, after: Int64? = nil) {
         self.rows = rows
         self.bucket = bucket
         self.descending = descending
         self.skipping = skipping
         size = rows.bucketSize(bucket)
+        if let after {
+            // Members in walk order; the first one strictly after `after`.
+            var (low, high) = (0, size)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = rows.order(rows.bucketMember(bucket, descending ? middle : size - 1 - middle))
+                if descending ? order < after : order > after { high = middle } else { low = middle + 1 }
+            }
+            taken = low
+        }
         advance()
     }
 

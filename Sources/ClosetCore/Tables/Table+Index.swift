@@ -22,7 +22,9 @@ extension Table {
     /// by order key descending (equal keys the later-added first) or exactly the reverse: a
     /// top-K that decodes only the rows it returns (the first `skip` are stepped over, not
     /// decoded). Nil when the rows are not in a mapped snapshot.
-    @inlinable public func indexedRows(groups: [[Int]], descending: Bool, skip: Int = 0, limit: Int) -> [Row]? {
+    @inlinable public func indexedRows(
+        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
+    ) -> [Row]? {
         guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
             return nil
         }
@@ -31,7 +33,11 @@ extension Table {
         var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
         for entry in lazy.latest.values {
             if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
-            if let row = entry.row { changed.append((index.order(row), entry.position, index.bucket(row), row)) }
+            guard let row = entry.row else { continue }
+            let order = index.order(row)
+            if Self.isAfter(order, after, descending) {
+                changed.append((order, entry.position, index.bucket(row), row))
+            }
         }
         // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
         func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
@@ -43,7 +49,7 @@ extension Table {
         var toSkip = max(0, skip)
         for group in groups where remaining > 0 {
             var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
-                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced)
+                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced, after: after)
             }
             var extra = changed.filter { group.contains($0.bucket) }[...]
             while remaining > 0 {
@@ -68,12 +74,23 @@ extension Table {
         return result
     }
 
+    /// Whether an order key comes strictly after `after` in a walk's direction (nil: all do).
+    @inlinable static func isAfter(_ order: Int64, _ after: Int64?, _ descending: Bool) -> Bool {
+        guard let after else { return true }
+        return descending ? order < after : order > after
+    }
+
     /// The rows of the given groups of buckets, group after group, each by order key
-    /// descending (equal keys the later-added first) or exactly the reverse, after the first
-    /// `skip`: from the snapshot's index while the rows are read in place, else from decoded
+    /// descending (equal keys the later-added first) or exactly the reverse, from the first
+    /// whose order key is strictly after `after` (keyset paging over a unique key), after the
+    /// first `skip`: from the snapshot's index while the rows are read in place, else from decoded
     /// rows sorted once per change (`sortedBuckets`). A table without an index has none.
-    @inlinable public func orderedRows(groups: [[Int]], descending: Bool, skip: Int = 0, limit: Int) -> [Row] {
-        if let rows = indexedRows(groups: groups, descending: descending, skip: skip, limit: limit) { return rows }
+    @inlinable public func orderedRows(
+        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
+    ) -> [Row] {
+        if let rows = indexedRows(groups: groups, descending: descending, after: after, skip: skip, limit: limit) {
+            return rows
+        }
         guard let index else { return [] }
         materialize()
         if sortedBuckets?.revision != changeCount {
@@ -97,8 +114,23 @@ extension Table {
         var toSkip = max(0, skip)
         for group in groups where remaining > 0 {
             let members = group.filter { lists.indices.contains($0) }
-            // Each list walked from its front (descending) or back (ascending).
-            var taken = [Int](repeating: 0, count: members.count)
+            // Each list walked from its front (descending) or back (ascending), from the first
+            // member after `after` (binary search).
+            var taken = members.map { bucket -> Int in
+                guard let after else { return 0 }
+                let list = lists[bucket]
+                var (low, high) = (0, list.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    let slot = descending ? list[middle] : list[list.count - 1 - middle]
+                    if let row = slots[slot]?.row, Self.isAfter(index.order(row), after, descending) {
+                        high = middle
+                    } else {
+                        low = middle + 1
+                    }
+                }
+                return low
+            }
             func head(_ number: Int) -> Int? {
                 let list = lists[members[number]]
                 guard taken[number] < list.count else { return nil }

@@ -39,7 +39,7 @@ enum Comments {
                 id: state.community.take("comment", id: invocation.count("id")), story: story.id,
                 author: invocation.text("author") ?? state.user(), text: text,
                 createdAt: invocation.date("created") ?? invocation.clock.now())
-            state.community.comments.upsert(comment)
+            state.community.add(comment)
             return .entity(Adoption.comment, .opaque(String(comment.id))) { CommunityRecords.record(comment) }
         })
 
@@ -138,9 +138,8 @@ enum Comments {
             let state = try invocation.state(AdoptionState.self)
             let user = invocation.text("user") ?? state.user()
             let community = state.community
-            let written = community.stories.rows.filter { $0.author == user }.sorted { $0.id > $1.id }
-            let likedIDs = Set(community.likes.rows.filter { $0.user == user }.map(\.story))
-            let liked = community.stories.rows.filter { likedIDs.contains($0.id) }.sorted { $0.id > $1.id }
+            let written = community.stories(by: user)
+            let liked = community.storiesLiked(by: user)
             let donations = community.donations.rows.filter { $0.user == user }
             let total = donations.reduce(0) { $0 + $1.amount }
             let brief = { (story: Story) in

@@ -40,7 +40,7 @@ enum Imports {
             let state = try invocation.state(AdoptionState.self)
             return try importRows(
                 invocation, state, Adoption.comment, sequence: "comment", id: \.id,
-                store: { state.community.comments.upsert($0) }
+                store: { state.community.add($0) }
             ) { row, taken throws(TransferFiles.RowProblem) in
                 let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
                 let storyText = try TransferFiles.required(row, "story")

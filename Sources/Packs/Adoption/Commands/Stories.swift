@@ -153,7 +153,7 @@ enum Stories {
             guard state.community.likes[LikeTable.key(of: like)] == nil else {
                 throw Diagnostic.alreadyLiked(story.id, at: invocation.call.range)
             }
-            state.community.likes.upsert(like)
+            state.community.add(like)
             return outcome(state, story)
         })
 
@@ -165,8 +165,7 @@ enum Stories {
         run: { invocation in
             let state = try state(invocation)
             let story = try story(state, try id(invocation), at: invocation.call.range)
-            guard state.community.likes.remove(LikeTable.key(of: Like(story: story.id, user: state.user()))) != nil
-            else {
+            guard state.community.remove(Like(story: story.id, user: state.user())) else {
                 throw Diagnostic.notLiked(story.id, at: invocation.call.range)
             }
             return outcome(state, story)

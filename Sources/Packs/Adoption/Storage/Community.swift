@@ -30,18 +30,104 @@ final class Community {
     }
 
     /// Newest first, after a cursor's story (ids only grow, so "after" is "older than"):
-    /// adding stories never shifts a page, removing one never skips another.
+    /// adding stories never shifts a page, removing one never skips another. The stories'
+    /// index (id descending) finds the cursor by binary search and decodes only the page.
     func page(after cursor: Int?, limit: Int) -> (stories: [Story], more: Bool) {
-        let older = stories.rows.filter { cursor == nil || $0.id < cursor! }.sorted { $0.id > $1.id }
+        let older = stories.orderedRows(
+            groups: [[0]], descending: true, after: cursor.map(Int64.init), limit: limit + 1)
         return (Array(older.prefix(limit)), older.count > limit)
     }
 
-    func likeCount(_ story: Int) -> Int { likes.rows.filter { $0.story == story }.count }
-    func commentsOf(_ story: Int) -> [Comment] { comments.rows.filter { $0.story == story }.sorted { $0.id < $1.id } }
+    /// Likes and comments grouped by story, and likes and stories by user, each built in one
+    /// pass the first time it is asked for after its table changed (the table's revision
+    /// says when): a page of stories costs one pass over the likes, not one per story.
+    private var likeGroups: (revision: Int, byStory: [Int: [String]], byUser: [String: [Int]])?
+    private var commentGroups: (revision: Int, byStory: [Int: [Comment]])?
+    private var storyGroups: (revision: Int, byAuthor: [String: [Int]])?
+
+    private var groupedLikes: (byStory: [Int: [String]], byUser: [String: [Int]]) {
+        if likeGroups?.revision != likes.revision {
+            var byStory: [Int: [String]] = [:]
+            var byUser: [String: [Int]] = [:]
+            likes.forEachRow { like in
+                byStory[like.story, default: []].append(like.user)
+                byUser[like.user, default: []].append(like.story)
+            }
+            likeGroups = (likes.revision, byStory, byUser)
+        }
+        return (likeGroups?.byStory ?? [:], likeGroups?.byUser ?? [:])
+    }
+
+    func likeCount(_ story: Int) -> Int { groupedLikes.byStory[story]?.count ?? 0 }
+
+    /// Likes written through these keep the groups current (no pass over every like after
+    /// each one: seeding likes is linear); a rollback changes the revision, so they are built
+    /// again when next asked for.
+    func add(_ like: Like) {
+        let current = likeGroups?.revision == likes.revision && likes[LikeTable.key(of: like)] == nil
+        likes.upsert(like)
+        guard current, var groups = likeGroups else { return }
+        likeGroups = nil
+        groups.byStory[like.story, default: []].append(like.user)
+        groups.byUser[like.user, default: []].append(like.story)
+        groups.revision = likes.revision
+        likeGroups = groups
+    }
+
+    /// Takes back a like; false when there was none.
+    func remove(_ like: Like) -> Bool {
+        let current = likeGroups?.revision == likes.revision
+        guard likes.remove(LikeTable.key(of: like)) != nil else { return false }
+        guard current, var groups = likeGroups else { return true }
+        likeGroups = nil
+        groups.byStory[like.story]?.removeAll { $0 == like.user }
+        groups.byUser[like.user]?.removeAll { $0 == like.story }
+        groups.revision = likes.revision
+        likeGroups = groups
+        return true
+    }
+
+    /// A comment written through this keeps the groups current, as `add(_: Like)` does.
+    func add(_ comment: Comment) {
+        let current = commentGroups?.revision == comments.revision && comments[comment.id] == nil
+        comments.upsert(comment)
+        guard current, var groups = commentGroups else { return }
+        commentGroups = nil
+        groups.byStory[comment.story, default: []].append(comment)
+        groups.byStory[comment.story]?.sort { $0.id < $1.id }
+        groups.revision = comments.revision
+        commentGroups = groups
+    }
+
+    /// The stories a user liked, newest first.
+    func storiesLiked(by user: String) -> [Story] {
+        (groupedLikes.byUser[user] ?? []).sorted(by: >).compactMap { stories[$0] }
+    }
+
+    /// A story's comments, oldest first.
+    func commentsOf(_ story: Int) -> [Comment] {
+        if commentGroups?.revision != comments.revision {
+            var byStory: [Int: [Comment]] = [:]
+            comments.forEachRow { byStory[$0.story, default: []].append($0) }
+            for story in byStory.keys { byStory[story]?.sort { $0.id < $1.id } }
+            commentGroups = (comments.revision, byStory)
+        }
+        return commentGroups?.byStory[story] ?? []
+    }
+
+    /// The stories a user wrote, newest first.
+    func stories(by author: String) -> [Story] {
+        if storyGroups?.revision != stories.revision {
+            var byAuthor: [String: [Int]] = [:]
+            stories.forEachRow { byAuthor[$0.author, default: []].append($0.id) }
+            storyGroups = (stories.revision, byAuthor)
+        }
+        return (storyGroups?.byAuthor[author] ?? []).sorted(by: >).compactMap { stories[$0] }
+    }
 
     func remove(story: Story) {
         for comment in commentsOf(story.id) { comments.remove(comment.id) }
-        for like in likes.rows where like.story == story.id { likes.remove(LikeTable.key(of: like)) }
+        for user in groupedLikes.byStory[story.id] ?? [] { _ = remove(Like(story: story.id, user: user)) }
         stories.remove(story.id)
     }
 }

@@ -57,8 +57,11 @@ extension ByteReader {
     mutating func optional() throws(ByteReader.Malformed) -> String? { try u8() == 0 ? nil : try string() }
 }
 
+/// Stories by id; the list's order (newest first: id descending) is the table's index, so a
+/// page after a cursor decodes only its own stories.
 enum StoryTable: TableCodec {
-    static let schema = TableSchema<StoryTable>(name: "adoption.stories")
+    static let schema = TableSchema<StoryTable>(
+        name: "adoption.stories", index: TableIndex(bucketCount: 1, bucket: { _ in 0 }, order: { Int64($0.id) }))
     static func key(of row: Story) -> Int { row.id }
     static func encode(_ story: Story, into writer: inout ByteWriter) {
         writer.u64(UInt64(story.id))

@@ -90,7 +90,8 @@ let package = Package(
         .testTarget(
             name: "AdoptionPackTests",
             dependencies: [
-                "AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetShell", "TestSupport",
+                "AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetShell", "ClosetStore",
+                "TestSupport",
             ]),
         .testTarget(
             name: "MarketPackTests",

@@ -15,7 +15,7 @@ public struct AnyTableSchema: Sendable {
         name = schema.name
         storedName = schema.storedName
         formatOneTags = schema.formatOneTags
-        makeTable = { Table<Codec>(name: schema.storedName, index: schema.index) }
+        makeTable = { Table<Codec>(name: schema.storedName, index: schema.index, groupings: schema.groupings) }
         makeOlder = { schema.olderRowReaders(feeding: $0) }
         olderStoredNames = schema.olderNames.map { $0.name }
     }

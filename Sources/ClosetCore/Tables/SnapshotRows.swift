@@ -16,8 +16,11 @@ public final class SnapshotRows {
     let ordersStart: Int
     let bucketStartsStart: Int
     let bucketListsStart: Int
-    /// Blobs the rows refer to.
-    public let blobNames: [String]
+    /// Where the names of the blobs the rows refer to lie (count u32, then each name).
+    let blobNamesStart: Int
+    /// Blobs the rows refer to: read when first asked for (the first writer's clean-up of
+    /// leftover pictures, `.check`), not at open: 100,000 pictures' names are 5 MB of text.
+    public private(set) lazy var blobNames: [String] = readBlobNames()
     /// Where the section ends in the file.
     public let end: Int
     /// Reads file bytes without the mapping (`pread`), for rows: a fault on a mapped file
@@ -63,18 +66,30 @@ public final class SnapshotRows {
         } else {
             (bucketsStart, ordersStart, bucketStartsStart, bucketListsStart) = (0, 0, 0, 0)
         }
-        guard let names = reader.u32(), names <= UInt32(memory.count) else { return nil }
-        var blobNames: [String] = []
-        for _ in 0..<names {
-            guard let length = reader.u16(), let at = reader.skip(Int(length)) else { return nil }
-            guard blocks?.holds(at, Int(length)) ?? true else { return nil }
-            blobNames.append(
-                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
+        guard reader.position + 4 <= end else { return nil }
+        blobNamesStart = reader.position
+        // Offsets, ordinals and blob names are checked where they are read, not here: opening
+        // touches no row (a check that fails then is damage, said by name).
+    }
+
+    /// The blob names, each checked to lie inside the section.
+    private func readBlobNames() -> [String] {
+        // A damaged block under them is said as such, not as an index that does not add up.
+        blocks?.verify(blobNamesStart, end - blobNamesStart)
+        var reader = RawReader(
+            memory: UnsafeRawBufferPointer(rebasing: memory[..<end]), position: blobNamesStart, blocks: blocks)
+        var names: [String] = []
+        let count = reader.u32()
+        check(count != nil && Int(count!) <= end - blobNamesStart)
+        for _ in 0..<(count ?? 0) {
+            let length = reader.u16()
+            let at = length.flatMap { reader.skip(Int($0)) }
+            check(at != nil)
+            names.append(
+                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at!..<(at! + Int(length!))]), as: UTF8.self))
         }
-        self.blobNames = blobNames
-        guard reader.position == end else { return nil }
-        // Offsets and ordinals are checked where they are read, not here: opening touches no
-        // row (the file passed its checksum; a check that fails then is damage, said by name).
+        check(reader.position == end)
+        return names
     }
 
     /// Stops on a section whose checksum holds but whose index does not add up: only a file

@@ -37,6 +37,13 @@ public protocol StoredTable: AnyObject {
     func attach(_ rows: SnapshotRows) -> Bool
     /// What does not add up in the rows still read in place (`.check`); nil when all do.
     func checkSnapshotRows() -> String?
+    /// The sections a snapshot holds beside this table's, derived from its rows
+    /// (`<table>#<grouping>`), written right after it with `writeDerivedSection`.
+    var derivedSectionNames: [String] { get }
+    func writeDerivedSection(_ number: Int, generation: UInt64, into writer: inout ByteWriter)
+    /// Takes a derived section met in a snapshot (used only if written with it); false when
+    /// the name is none of this table's.
+    func attachDerived(_ sectionName: String, _ rows: SnapshotRows, generation: UInt64) -> Bool
 }
 
 extension StoredTable {
@@ -47,6 +54,12 @@ extension StoredTable {
     public func attach(_ rows: SnapshotRows) -> Bool { false }
 
     public func checkSnapshotRows() -> String? { nil }
+
+    public var derivedSectionNames: [String] { [] }
+
+    public func writeDerivedSection(_ number: Int, generation: UInt64, into writer: inout ByteWriter) {}
+
+    public func attachDerived(_ sectionName: String, _ rows: SnapshotRows, generation: UInt64) -> Bool { false }
 }
 
 extension StoredTable {

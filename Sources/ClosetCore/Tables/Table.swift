@@ -57,6 +57,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     /// The secondary index the snapshot keeps for this table, if its schema declares one.
     public let index: TableIndex<Codec>?
+    /// The groups the snapshot lists beside the rows (`TableGrouping`), and each one's
+    /// section while the rows are read in place and it was written with them.
+    public let groupings: [TableGrouping<Codec>]
+    @usableFromInline var groupSections: [SnapshotRows?]
+    /// Each grouping's groups, collected while the last snapshot section was written (its
+    /// rows' ordinals by group key), for the grouping sections written after it.
+    @usableFromInline var writtenGroups: [[[UInt8]: [UInt32]]] = []
     /// While the rows are still in a mapped snapshot: they are decoded only when asked for,
     /// with the journal's changes kept beside them. Anything that needs every row (or a write)
     /// decodes them all first (`materialize`), and the table works as before from then on.
@@ -66,9 +73,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// a change, so paging through decoded rows sorts once, not once per page.
     @usableFromInline var sortedBuckets: (revision: Int, lists: [[Int]])?
 
-    @inlinable init(name: String, index: TableIndex<Codec>? = nil) {
+    @inlinable init(name: String, index: TableIndex<Codec>? = nil, groupings: [TableGrouping<Codec>] = []) {
         self.name = name
         self.index = index
+        self.groupings = groupings
+        groupSections = groupings.map { _ in nil }
         framePending = { $0.framePendingSpecialized() }
         writeRows = { table, committed, writer in table.writeSnapshotSpecialized(committed: committed, into: &writer) }
         writeSection = { table, committed, writer in table.writeSectionSpecialized(committed: committed, into: &writer)
@@ -230,16 +239,24 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     @inlinable func writeSectionSpecialized(committed: Bool, into writer: inout ByteWriter) {
         let index = index
+        let groupings = groupings
+        var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
         SnapshotSection.write(into: &writer) { writer, columns in
             if let index { columns.bucketCount = index.bucketCount }
+            var ordinal: UInt32 = 0
             return writeSnapshotSpecialized(committed: committed, into: &writer) { row in
                 if let index {
                     columns.buckets.append(UInt8(truncatingIfNeeded: index.bucket(row)))
                     columns.orders.append(index.order(row))
                 }
                 for blob in Codec.blobs(of: row) { columns.blobNames.insert(blob) }
+                for number in groupings.indices {
+                    groups[number][groupings[number].key(row), default: []].append(ordinal)
+                }
+                ordinal &+= 1
             }
         }
+        writtenGroups = groups
     }
 
     @inlinable func writeSnapshotSpecialized(
@@ -379,6 +396,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func removeAllRows() {
         lazy = nil
+        groupSections = groupings.map { _ in nil }
         slots.removeAll()
         builtIndex = nil
         liveCount = 0

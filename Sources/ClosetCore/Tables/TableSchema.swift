@@ -7,6 +7,8 @@ public struct TableSchema<Codec: TableCodec>: Sendable {
     public let formatOneTags: FormatOneTags?
     /// Buckets and an order the snapshot indexes (see `TableIndex`).
     public let index: TableIndex<Codec>?
+    /// Groups the snapshot lists beside the rows (see `TableGrouping`).
+    public let groupings: [TableGrouping<Codec>]
 
     /// The name its rows have in the files: `name` for the first layout, `name@N` for layout
     /// N (`TableCodec.version`), so rows of every layout can be told apart in one store.
@@ -21,9 +23,13 @@ public struct TableSchema<Codec: TableCodec>: Sendable {
         version <= 1 ? name : "\(name)@\(version)"
     }
 
-    public init(name: String, formatOneTags: FormatOneTags? = nil, index: TableIndex<Codec>? = nil) {
+    public init(
+        name: String, formatOneTags: FormatOneTags? = nil, index: TableIndex<Codec>? = nil,
+        groupings: [TableGrouping<Codec>] = []
+    ) {
         self.name = name
         self.formatOneTags = formatOneTags
         self.index = index
+        self.groupings = groupings
     }
 }

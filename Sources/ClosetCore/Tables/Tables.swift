@@ -46,8 +46,8 @@ public final class Tables {
     /// The typed table of a schema. Rows already read for it (a table first met raw) are
     /// decoded now; ones that do not decode make it fail, leaving them untouched.
     @inlinable public func table<Codec: TableCodec>(_ schema: TableSchema<Codec>) throws(StoreError) -> Table<Codec> {
-        if let typed = existing(schema.storedName) as? Table<Codec> { return typed }
-        let typed = Table<Codec>(name: schema.storedName, index: schema.index)
+        if let typed = madeTable(schema.storedName) as? Table<Codec> { return typed }
+        let typed = Table<Codec>(name: schema.storedName, index: schema.index, groupings: schema.groupings)
         try adopt(typed)
         try adoptOlder(AnyTableSchema(schema), typed)
         return typed
@@ -94,7 +94,7 @@ public final class Tables {
         }
     }
 
-    @usableFromInline func existing(_ name: String) -> StoredTable? { byName[name].map { tables[$0] } }
+    @usableFromInline package func madeTable(_ name: String) -> StoredTable? { byName[name].map { tables[$0] } }
 
     /// Registers a new typed table, taking over the rows of a raw one of its name.
     @usableFromInline func adopt(_ typed: StoredTable & LoggingTable) throws(StoreError) {

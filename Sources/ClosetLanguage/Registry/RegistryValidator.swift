@@ -23,7 +23,15 @@ package enum RegistryValidator {
                     claim(word, by: "pack \(pack.name)", what: "entity word")
                 }
             }
-            for table in pack.tables { claim(table.name, by: "pack \(pack.name)", what: "table") }
+            for table in pack.tables {
+                claim(table.name, by: "pack \(pack.name)", what: "table")
+                // '@' names a row layout and '#' a section derived from a table's rows.
+                if table.name.contains("@") || table.name.contains("#") || table.name.utf8.count > 200 {
+                    problems.append(
+                        "table '\(table.name)' of pack \(pack.name): a table name has no '@' or '#' and at most 200 bytes"
+                    )
+                }
+            }
             for spec in registry.commands(of: pack) {
                 for path in [spec.path] + spec.aliases {
                     claim(registry.pathKey(path), by: "'\(spec.name)' of pack \(pack.name)", what: "command")

@@ -340,21 +340,28 @@ enum StoreFormat {
     ) {
         var writer = ByteWriter()
         for _ in 0..<snapshotHeaderSize { writer.u8(0) }
-        writer.u32(UInt32(tables.count))
+        // Each table's section, then the sections derived from it (`<table>#<grouping>`).
+        let sections: [(name: String, write: (inout ByteWriter) -> Void)] = tables.flatMap { table in
+            [(table.name, { table.writeSnapshotSection(committed: committed, into: &$0) })]
+                + table.derivedSectionNames.enumerated().map { number, name in
+                    (name, { table.writeDerivedSection(number, generation: generation, into: &$0) })
+                }
+        }
+        writer.u32(UInt32(sections.count))
         var directory = SnapshotDirectory(entries: [])
-        for table in tables {
-            let name = Array(table.name.utf8.prefix(255))
+        for section in sections {
+            let name = Array(section.name.utf8.prefix(255))
             writer.u8(UInt8(name.count))
             writer.bytes += name
             let start = writer.bytes.count
-            table.writeSnapshotSection(committed: committed, into: &writer)
+            section.write(&writer)
             // The section begins with its row count and rows length; its index length follows the rows.
             let u64 = { (at: Int) in (0..<8).reduce(0) { $0 | Int(writer.bytes[at + $1]) << (8 * $1) } }
             let count = u64(start)
             let rowsLength = u64(start + 8)
             directory.entries.append(
                 SnapshotDirectory.Entry(
-                    name: table.name, sectionStart: start, count: count, rowsLength: rowsLength,
+                    name: section.name, sectionStart: start, count: count, rowsLength: rowsLength,
                     indexLength: writer.bytes.count - start - 24 - rowsLength))
         }
         let bodyLength = writer.bytes.count - snapshotHeaderSize
@@ -533,6 +540,16 @@ enum StoreFormat {
                     memory: body, owner: owner ?? Tables(), start: position, fetch: fetch, blocks: blocks)
             else {
                 throw ByteReader.Malformed()
+            }
+            // A section derived from a table's rows goes to that table, which uses it only
+            // if it was written with this snapshot; one no table claims is left behind
+            // (never carried raw: it is rebuilt from the rows at every compaction).
+            if let hash = name.firstIndex(of: "#") {
+                if owner != nil, let base = tables.madeTable(String(name[..<hash])) {
+                    _ = base.attachDerived(name, section, generation: header.generation)
+                }
+                position = section.end
+                continue
             }
             // An empty section (a new store's first snapshot) makes no table: tables are made
             // when first used, so a statement pays only for the tables it touches.

@@ -219,7 +219,9 @@ package enum StoreRecovery {
             var kept = 0
             var lost = 0
             if let directory {
-                for entry in directory.entries {
+                // Sections derived from a table's rows (`<table>#<grouping>`) are not data:
+                // the new store's first snapshot writes them again.
+                for entry in directory.entries where !entry.name.contains("#") {
                     let (k, l) = salvageRows(of: entry, into: tables.table(named: entry.name))
                     kept += k
                     lost += l
@@ -245,9 +247,11 @@ package enum StoreRecovery {
                     name: name, sectionStart: position, count: Int(count), rowsLength: Int(rowsLength),
                     indexLength: Int(indexLength))
                 guard entry.rowsEnd <= header.bodyEnd else { return (kept, lost, true) }
-                let (k, l) = salvageRows(of: entry, into: tables.table(named: name))
-                kept += k
-                lost += l
+                if !name.contains("#") {
+                    let (k, l) = salvageRows(of: entry, into: tables.table(named: name))
+                    kept += k
+                    lost += l
+                }
                 position = entry.rowsEnd + 8 + entry.indexLength
             }
             return (kept, lost, false)

@@ -58,7 +58,12 @@ final class Community {
         return (likeGroups?.byStory ?? [:], likeGroups?.byUser ?? [:])
     }
 
-    func likeCount(_ story: Int) -> Int { groupedLikes.byStory[story]?.count ?? 0 }
+    // Each question is answered first from the snapshot's grouping sections (a new process
+    // decodes only the group's rows), else from the groups in memory.
+
+    func likeCount(_ story: Int) -> Int {
+        likes.groupCount(LikeTable.byStory, .number(story)) ?? groupedLikes.byStory[story]?.count ?? 0
+    }
 
     /// Likes written through these keep the groups current (no pass over every like after
     /// each one: seeding likes is linear); a rollback changes the revision, so they are built
@@ -101,11 +106,13 @@ final class Community {
 
     /// The stories a user liked, newest first.
     func storiesLiked(by user: String) -> [Story] {
-        (groupedLikes.byUser[user] ?? []).sorted(by: >).compactMap { stories[$0] }
+        let liked = likes.groupRows(LikeTable.byUser, .text(user))?.map(\.story) ?? groupedLikes.byUser[user] ?? []
+        return liked.sorted(by: >).compactMap { stories[$0] }
     }
 
     /// A story's comments, oldest first.
     func commentsOf(_ story: Int) -> [Comment] {
+        if let rows = comments.groupRows(CommentTable.byStory, .number(story)) { return rows.sorted { $0.id < $1.id } }
         if commentGroups?.revision != comments.revision {
             var byStory: [Int: [Comment]] = [:]
             comments.forEachRow { byStory[$0.story, default: []].append($0) }
@@ -117,6 +124,7 @@ final class Community {
 
     /// The stories a user wrote, newest first.
     func stories(by author: String) -> [Story] {
+        if let rows = stories.groupRows(StoryTable.byAuthor, .text(author)) { return rows.sorted { $0.id > $1.id } }
         if storyGroups?.revision != stories.revision {
             var byAuthor: [String: [Int]] = [:]
             stories.forEachRow { byAuthor[$0.author, default: []].append($0.id) }
@@ -127,7 +135,9 @@ final class Community {
 
     func remove(story: Story) {
         for comment in commentsOf(story.id) { comments.remove(comment.id) }
-        for user in groupedLikes.byStory[story.id] ?? [] { _ = remove(Like(story: story.id, user: user)) }
+        let users =
+            likes.groupRows(LikeTable.byStory, .number(story.id))?.map(\.user) ?? groupedLikes.byStory[story.id] ?? []
+        for user in users { _ = remove(Like(story: story.id, user: user)) }
         stories.remove(story.id)
     }
 }

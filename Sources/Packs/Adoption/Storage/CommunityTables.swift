@@ -61,7 +61,10 @@ extension ByteReader {
 /// page after a cursor decodes only its own stories.
 enum StoryTable: TableCodec {
     static let schema = TableSchema<StoryTable>(
-        name: "adoption.stories", index: TableIndex(bucketCount: 1, bucket: { _ in 0 }, order: { Int64($0.id) }))
+        name: "adoption.stories", index: TableIndex(bucketCount: 1, bucket: { _ in 0 }, order: { Int64($0.id) }),
+        groupings: [byAuthor])
+    /// A profile's stories.
+    static let byAuthor = TableGrouping<StoryTable>.text("author") { $0.author }
     static func key(of row: Story) -> Int { row.id }
     static func encode(_ story: Story, into writer: inout ByteWriter) {
         writer.u64(UInt64(story.id))
@@ -97,7 +100,9 @@ enum StoryTable: TableCodec {
 }
 
 enum CommentTable: TableCodec {
-    static let schema = TableSchema<CommentTable>(name: "adoption.comments")
+    static let schema = TableSchema<CommentTable>(name: "adoption.comments", groupings: [byStory])
+    /// A story's comments.
+    static let byStory = TableGrouping<CommentTable>.number("story") { $0.story }
     static func key(of row: Comment) -> Int { row.id }
     static func encode(_ comment: Comment, into writer: inout ByteWriter) {
         writer.u64(UInt64(comment.id))
@@ -117,7 +122,10 @@ enum CommentTable: TableCodec {
 }
 
 enum LikeTable: TableCodec {
-    static let schema = TableSchema<LikeTable>(name: "adoption.likes")
+    static let schema = TableSchema<LikeTable>(name: "adoption.likes", groupings: [byStory, byUser])
+    /// A story's likes (its count), and the stories a user liked (a profile).
+    static let byStory = TableGrouping<LikeTable>.number("story") { $0.story }
+    static let byUser = TableGrouping<LikeTable>.text("user") { $0.user }
     static func key(of row: Like) -> String { "\(row.story):\(row.user)" }
     static func encode(_ like: Like, into writer: inout ByteWriter) {
         writer.u64(UInt64(like.story))

@@ -379,10 +379,14 @@ extension ProcessHost {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            // Split as bytes: a Character search walks grapheme clusters (most of start-up's
+            // time in this function).
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(decoding: bytes[..<equals], as: UTF8.self)
+                if variables[name] == nil {
+                    variables[name] = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
+                }
             }
             entry += 1
         }

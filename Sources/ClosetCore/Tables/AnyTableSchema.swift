@@ -10,13 +10,19 @@ public struct AnyTableSchema: Sendable {
     /// The names rows of older layouts have in the files.
     public let olderStoredNames: [String]
 
-    /// Inlinable, so the table it makes is specialized for its codec (see `Table.init`).
+    /// Inlinable, so the table it makes is specialized for its codec (see `Table.init`). The
+    /// closures capture the schema's parts, never the schema: a closure holding a generic
+    /// value makes its type's metadata at start-up, and the first metadata of each row type
+    /// is a conformance lookup through every record in the executable.
     @inlinable public init<Codec: TableCodec>(_ schema: TableSchema<Codec>) {
         name = schema.name
-        storedName = schema.storedName
+        let stored = schema.storedName
+        storedName = stored
         formatOneTags = schema.formatOneTags
-        makeTable = { Table<Codec>(name: schema.storedName, index: schema.index, groupings: schema.groupings) }
-        makeOlder = { schema.olderRowReaders(feeding: $0) }
-        olderStoredNames = schema.olderNames.map { $0.name }
+        let (makeIndex, makeGroupings) = (schema.makeIndex, schema.makeGroupings)
+        makeTable = { Table<Codec>(name: stored, index: makeIndex(), groupings: makeGroupings()) }
+        let older = schema.olderNames
+        makeOlder = { TableSchema<Codec>.olderRowReaders(older, feeding: $0) }
+        olderStoredNames = older.map { $0.name }
     }
 }

@@ -85,9 +85,11 @@ final class OlderRows<Codec: TableCodec>: StoredTable {
 
 extension TableSchema {
     /// A reader for each older layout's rows, feeding `table` (see `OlderRows`).
-    @usableFromInline func olderRowReaders(feeding table: StoredTable) -> [StoredTable] {
+    @usableFromInline static func olderRowReaders(
+        _ older: [(name: String, version: Int)], feeding table: StoredTable
+    ) -> [StoredTable] {
         // Most tables have one layout: no cast (it instantiates the table's type) at start-up.
         guard Codec.version > 1, let table = table as? Table<Codec> else { return [] }
-        return olderNames.map { OlderRows<Codec>(name: $0.name, version: $0.version, table: table) }
+        return older.map { OlderRows<Codec>(name: $0.name, version: $0.version, table: table) }
     }
 }

@@ -10,10 +10,13 @@ enum ChoiceSetting {
         examples: [String]
     ) -> DotCommandSpec where Choice.RawValue == String {
         let words = choices.map { $0.rawValue }
-        let spelled =
-            words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.joined()
+        // Joined by hand: the first generic `joined` over a slice looks up conformances at run
+        // time (half a million instructions of every start); the error's spelling is made
+        // only when there is an error.
+        var alternatives = ""
+        for word in words { alternatives += (alternatives.isEmpty ? "" : "|") + word }
         return DotCommandSpec(
-            name: name, summary: summary, arguments: ["[" + words.joined(separator: "|") + "]"], choices: words,
+            name: name, summary: summary, arguments: ["[" + alternatives + "]"], choices: words,
             examples: examples,
             run: { invocation in
                 let arguments = invocation.call.arguments
@@ -24,6 +27,9 @@ enum ChoiceSetting {
                 }
                 if arguments.count > 1 { throw Diagnostic.usage(invocation.spec.usage, at: arguments[1].range) }
                 guard let choice = Choice(rawValue: word.text.lowercased()) else {
+                    let spelled =
+                        words.count > 1
+                        ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.joined()
                     throw Diagnostic.unknown(what, word.text, at: word.range, among: words, hint: "use " + spelled)
                 }
                 invocation.session.settings[keyPath: setting] = choice

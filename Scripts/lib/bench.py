@@ -113,26 +113,26 @@ LIST_SQL = "SELECT * FROM clothes WHERE season='fall' ORDER BY category, created
 c, s, mem = alternate(
     lambda: run([CLOSET, "--store", store, "--format", "json", "-c", COUNT]),
     lambda: run(["sqlite3", "-json", database, COUNT_SQL]))
-rows.append(("P2", f"new process: {SIZE:,} clothes, `{COUNT}`", c, s, "≤ 0.3"))
+rows.append(("P2", f"new process: {SIZE:,} clothes, `{COUNT}`", c, s, "≤ 1.0"))
 p8_closet, p8_sqlite = mem["closet"], mem["sqlite3"]
 c, s, mem = alternate(
     lambda: run([CLOSET, "--store", store, "--format", "json", "-c", LIST]),
     lambda: run(["sqlite3", "-json", database, LIST_SQL]))
-rows.append(("P2", f"new process: {SIZE:,} clothes, top-20 newest fall, JSON", c, s, "≤ 0.3"))
+rows.append(("P2", f"new process: {SIZE:,} clothes, top-20 newest fall, JSON", c, s, "≤ 1.0"))
 p8_closet, p8_sqlite = max(p8_closet, mem["closet"]), max(p8_sqlite, mem["sqlite3"])
 
 # P3: a new process, nothing stored, one trivial statement.
 c, s, _ = alternate(
     lambda: run([CLOSET, "--store", ":memory:", "-c", "count clothes"]),
     lambda: run(["sqlite3", ":memory:", "select 1"]), runs=max(RUNS, 10 if not QUICK else 2))
-rows.append(("P3", "new process, :memory:, one trivial statement", c, s, "≤ 1.2"))
+rows.append(("P3", "new process, :memory:, one trivial statement", c, s, "≤ 1.0"))
 
 # P6: one durable insert into the big store, a new process each time.
 c, s, _ = alternate(
     lambda: run([CLOSET, "--store", store, "-c", 'add clothes category=top season=fall description="one more"']),
     lambda: run(["sqlite3", database,
                  "INSERT INTO clothes VALUES(lower(hex(randomblob(16))),'2024-01-01T00:00:00Z',1,'fall','one more');"]))
-rows.append(("P6", f"one `-c 'add clothes ...'` into the {SIZE:,} store, durable", c, s, "≤ 2"))
+rows.append(("P6", f"one `-c 'add clothes ...'` into the {SIZE:,} store, durable", c, s, "≤ 1.5"))
 
 # P7: 1,000 removals by full id in one `run` (sqlite3: 1,000 DELETEs in one transaction).
 victims = subprocess.run([CLOSET, "--store", store, "--format", "csv", "-c", "list clothes limit=1000"],
@@ -212,7 +212,7 @@ for id, what, statement, sql in (
         ("M4", "`show product <id>`, JSON", f"show product {SIZE // 2}", f"SELECT * FROM products WHERE id = {SIZE // 2}")):
     c, s, _ = alternate(lambda: run([CLOSET, "--store", market_store, "--format", "json", "-c", statement]),
                         lambda: run(["sqlite3", "-json", market_db, sql]))
-    market_rows.append((id, f"new process: {SIZE:,} products, {what}", c, s, "≤ 0.3"))
+    market_rows.append((id, f"new process: {SIZE:,} products, {what}", c, s, "≤ 1.5"))
 shutil.rmtree(market_store, ignore_errors=True)
 
 # A: the adoption community: stories newest first by cursor with their like and comment
@@ -271,7 +271,7 @@ for id, what, statement, sql in (
         ("A4", "`show profile user=user7`, JSON", "show profile user=user7", PROFILE_SQL)):
     c, s, _ = alternate(lambda: run([CLOSET, "--store", community_store, "--format", "json", "-c", statement]),
                         lambda: run(["sqlite3", "-json", community_db, sql]))
-    community_rows.append((id, f"new process: {SIZE:,} stories, {what}", c, s, "≤ 0.3"))
+    community_rows.append((id, f"new process: {SIZE:,} stories, {what}", c, s, "≤ 2" if id == "A4" else "≤ 1.5"))
 shutil.rmtree(community_store, ignore_errors=True)
 
 import platform
@@ -281,10 +281,10 @@ print(f"{'id':<4} {'measure':<62} {'closet':>10} {'sqlite3':>10} {'ratio':>7}  t
 for id, what, c, s, target in rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
 for size, what, c, s, rss in growth:
-    print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 0.3 ({rss/1024:.0f} MB)")
-print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1 s in all")
+    print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 1.0 ({rss/1024:.0f} MB)")
+print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1.0")
 for id, what, c, s, target in market_rows + community_rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
-print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 20 MB")
+print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 12 MB")
 print(f"{'':<4} {'peak resident memory during the replay (P1)':<62} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")
 shutil.rmtree(work, ignore_errors=True)

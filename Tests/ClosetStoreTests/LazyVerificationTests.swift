@@ -80,6 +80,31 @@ import Testing
         #expect(opened >= header.blockCount - 4, "\(opened) of \(header.blockCount)")
     }
 
+    /// Issue 24's "done when": a flipped bit anywhere in a snapshot of many blocks (rows,
+    /// index, trailer, header) is found by opening or by `check()`, never read as other data.
+    @Test func checkFindsEveryRandomFlipOfABigSnapshot() throws {
+        let (path, clothes) = try bigStore()
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        var generator = SeededRandom(seed: 2424)
+        var outcomes: [String: Int] = [:]
+        for round in 0..<120 {
+            let byte = Int(generator.next() % UInt64(snapshot.count))
+            let copy = try damagedCopy(of: path, at: byte)
+            let before = try files(copy)
+            do {
+                let (store, _) = try open(copy)
+                let problems = store.base.check().problems
+                #expect(!problems.isEmpty, "round \(round): byte \(byte) flipped and the check found nothing")
+                outcomes[problems.isEmpty ? "missed" : "found by the check", default: 0] += 1
+                if problems.isEmpty { #expect(store.fetchAllClothes() == clothes) }
+            } catch is DurableStore.OpenError {
+                outcomes["refused at open", default: 0] += 1
+            }
+            #expect(try files(copy) == before, "round \(round): a file changed")
+        }
+        #expect(outcomes["found by the check", default: 0] > 60, "\(outcomes)")
+    }
+
     @Test func aCompactionNeverCopiesADamagedBlockIntoANewSnapshot() throws {
         let (path, _) = try bigStore()
         do {

@@ -242,14 +242,18 @@ package struct GoldenRunner {
         }
         let session = try SessionFactory.makeSession(store: store, host: host, configuration)
         host.session = session
-        let name = FilePath.lastComponent(of: file)
-        _ = session.runScript(script.text, name: name)
+        _ = session.runScript(script.text, name: testLabel)
         _ = session.commit()
         return (
-            host.text, host.lineOwners, session.unmarkedFailures.filter { $0.origin == name }.map(\.line),
-            session.markedSuccesses.filter { $0.origin == name }.map(\.line)
+            host.text, host.lineOwners, session.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
+            session.markedSuccesses.filter { $0.origin == testLabel }.map(\.line)
         )
     }
+
+    /// What a golden's diagnostics call the test's own script (`<test>:8:12: error: ...`, as
+    /// piped statements are `<stdin>`): not its file name, so a copied test passes unchanged.
+    /// Other files it reads keep their names.
+    package static let testLabel = "<test>"
 
     /// What one test came to: its console text, its part of the result, its time.
     struct TestOutcome: Sendable {

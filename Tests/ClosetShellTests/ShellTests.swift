@@ -168,6 +168,21 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(run([dir]).0 == .success)
     }
 
+    /// Issue 28, item 2: a golden copied to another name passes unchanged; its diagnostics
+    /// name the test `<test>`, and a file it reads keeps its name.
+    @Test func aCopiedGoldenPassesUnchanged() throws {
+        let script = "! add clothes category=nope\n.read other.closet\n"
+        let dir = try folder(["basic.closet": script, "other.closet": "! show clothes abcd\n"])
+        _ = run([dir + "/basic.closet"], update: true)
+        let expected = try String(contentsOfFile: dir + "/basic.expected", encoding: .utf8)
+        #expect(expected.contains("<test>:1:24: error: unknown category 'nope'"), "\(expected)")
+        #expect(expected.contains("other.closet:1:16: error: no clothes"), "\(expected)")
+        try script.write(toFile: dir + "/second.closet", atomically: true, encoding: .utf8)
+        try expected.write(toFile: dir + "/second.expected", atomically: true, encoding: .utf8)
+        let (status, text) = run([dir + "/basic.closet", dir + "/second.closet"])
+        #expect(status == .success, "\(text)")
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -216,10 +216,42 @@ package struct GoldenRunner {
     /// sends them to the network and re-records that folder.
     /// `network` overrides all that (tests that run a golden against a live server);
     /// `registry`, the installed packs (a test adds a pack and runs every golden).
+    /// What a golden printed, and what the runner needs to judge it.
+    package struct Transcript {
+        package var text: String
+        /// The statement that printed each line (for "first differs at").
+        var owners: [StatementLocation?]
+        /// Lines of the test's statements that failed without a `!`, and that had one and succeeded.
+        var unmarkedFailures: [Int]
+        var markedSuccesses: [Int]
+        /// The echo lines of statements whose output may come in any order.
+        var anyOrderEchoes: Set<String>
+    }
+
+    /// A comment line that says the next statement's output lines may come in any order
+    /// (sqllogictest's `rowsort`): they are compared as a multiset.
+    static let anyOrderDirective = "# rows in any order"
+
+    /// The lines of the statements that follow an any-order directive.
+    static func anyOrderLines(in script: String) -> Set<Int> {
+        var marked = Set<Int>()
+        var pending = false
+        for (index, line) in script.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed == anyOrderDirective {
+                pending = true
+            } else if pending, !trimmed.isEmpty, !trimmed.hasPrefix("#") {
+                marked.insert(index + 1)
+                pending = false
+            }
+        }
+        return marked
+    }
+
     package static func transcript(
         of file: String, record: Bool = false, environment: [String: String] = [:],
         network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
-    ) throws -> (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int]) {
+    ) throws -> Transcript {
         let script = try ScriptFile.read(file, relativeTo: nil)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
         host.allowsShell = TranscriptHost.allowsShell(in: script.text)
@@ -244,10 +276,59 @@ package struct GoldenRunner {
         host.session = session
         _ = session.runScript(script.text, name: testLabel)
         _ = session.commit()
-        return (
-            host.text, host.lineOwners, session.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
-            session.markedSuccesses.filter { $0.origin == testLabel }.map(\.line)
-        )
+        let anyOrder = anyOrderLines(in: script.text)
+        var echoes = Set<String>()
+        if !anyOrder.isEmpty {
+            for (line, owner) in zip(Self.rawLines(host.text), host.lineOwners) {
+                guard let owner, owner.origin == testLabel, anyOrder.contains(owner.line), line.hasPrefix(echoPrefix)
+                else { continue }
+                echoes.insert(line)
+            }
+        }
+        return Transcript(
+            text: host.text, owners: host.lineOwners,
+            unmarkedFailures: session.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
+            markedSuccesses: session.markedSuccesses.filter { $0.origin == testLabel }.map(\.line),
+            anyOrderEchoes: echoes)
+    }
+
+    static let echoPrefix = "closet> "
+
+    /// A line without the leading row number a table listing gives it (`12  E220A839  top`).
+    static func withoutRowNumber(_ line: String) -> String {
+        let digits = line.prefix { $0.isASCII && $0.isNumber }
+        let rest = line.dropFirst(digits.count)
+        guard !digits.isEmpty, rest.hasPrefix(" ") else { return line }
+        return String(rest.drop { $0 == " " })
+    }
+
+    static func rawLines(_ text: String) -> [String] {
+        text.components(separatedBy: "\n")
+    }
+
+    /// The transcript with the output of each any-order statement sorted (the lines after its
+    /// echo, up to the next echo, each without a listing's row number), so two transcripts that
+    /// differ only in those orders compare equal.
+    package static func sortingAnyOrderBlocks(_ text: String, echoes: Set<String>) -> String {
+        guard !echoes.isEmpty else { return text }
+        var lines = rawLines(text)
+        var index = 0
+        while index < lines.count {
+            guard echoes.contains(lines[index]) else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < lines.count, !lines[end].hasPrefix(echoPrefix), !(end == lines.count - 1 && lines[end].isEmpty)
+            {
+                end += 1
+            }
+            // A listing's `#` column numbers rows by position: in any order it says nothing.
+            for position in (index + 1)..<end { lines[position] = Self.withoutRowNumber(lines[position]) }
+            lines[(index + 1)..<end].sort()
+            index = end
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// What a golden's diagnostics call the test's own script (`<test>:8:12: error: ...`, as
@@ -307,7 +388,7 @@ package struct GoldenRunner {
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = FilePath.lastComponent(of: file)
-        let actual: (text: String, owners: [StatementLocation?], unmarkedFailures: [Int], markedSuccesses: [Int])
+        let actual: Transcript
         do {
             actual = try Self.transcript(of: file, record: record, environment: environment)
         } catch {
@@ -327,6 +408,16 @@ package struct GoldenRunner {
         if let expected, expected == actual.text || Self.matches(expected: expected, actual: actual.text) {
             result.passed.append(file)
             return
+        }
+        if let expected, !actual.anyOrderEchoes.isEmpty {
+            let (sortedExpected, sortedActual) = (
+                Self.sortingAnyOrderBlocks(expected, echoes: actual.anyOrderEchoes),
+                Self.sortingAnyOrderBlocks(actual.text, echoes: actual.anyOrderEchoes)
+            )
+            if sortedExpected == sortedActual || Self.matches(expected: sortedExpected, actual: sortedActual) {
+                result.passed.append(file)
+                return
+            }
         }
         if update {
             do {

@@ -183,6 +183,44 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(status == .success, "\(text)")
     }
 
+    /// Issue 28, item 1: `# rows in any order` before a statement compares its output lines
+    /// as a multiset; without it the same reordering fails; other statements keep their order.
+    @Test func aStatementMarkedAnyOrderMatchesItsRowsInAnyOrder() throws {
+        let body = """
+            add clothes category=top season=fall description=a
+            add clothes category=shoes season=fall description=b
+            # rows in any order
+            list clothes
+            count clothes
+
+            """
+        let dir = try folder(["a.closet": body])
+        _ = run([dir], update: true)
+        let recorded = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8)
+        var lines = recorded.components(separatedBy: "\n")
+        // The listing's two rows (the adds print tables of their own before it).
+        let list = try #require(lines.firstIndex(of: "closet> list clothes"))
+        let top = try #require(lines[list...].firstIndex { $0.contains(" top ") })
+        let shoes = try #require(lines[list...].firstIndex { $0.contains(" shoes ") })
+        // As a listing in the other order prints them: rows swapped, row numbers by position.
+        let (first, second) = (lines[top], lines[shoes])
+        lines[top] = String(second.prefix(1)) + first.dropFirst()
+        lines[shoes] = String(first.prefix(1)) + second.dropFirst()
+        lines.swapAt(top, shoes)
+        try lines.joined(separator: "\n").write(toFile: dir + "/a.expected", atomically: true, encoding: .utf8)
+        #expect(run([dir]).0 == .success)
+        // Without the directive the order counts.
+        try body.replacingOccurrences(of: "# rows in any order\n", with: "# any order? no\n")
+            .write(toFile: dir + "/a.closet", atomically: true, encoding: .utf8)
+        #expect(run([dir]).0 == .failure)
+        // A row that is not there at all still fails with it.
+        try body.write(toFile: dir + "/a.closet", atomically: true, encoding: .utf8)
+        lines[top] = lines[top].replacingOccurrences(of: "fall", with: "summ")
+        try lines.joined(separator: "\n").write(toFile: dir + "/a.expected", atomically: true, encoding: .utf8)
+        #expect(run([dir]).0 == .failure)
+        #expect(GoldenRunner.anyOrderLines(in: "# rows in any order\n\n# why\nlist clothes\ncount clothes\n") == [4])
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -226,6 +226,24 @@ package struct GoldenRunner {
         var markedSuccesses: [Int]
         /// The echo lines of statements whose output may come in any order.
         var anyOrderEchoes: Set<String>
+        /// The files it wrote inside its folder, by path relative to it (they went to a scratch
+        /// folder, removed once read here).
+        var files: [String: [UInt8]] = [:]
+    }
+
+    /// Every regular file under a folder, by path relative to it.
+    static func filesUnder(_ folder: String) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+        for case let relative as String in walker {
+            var isFolder: ObjCBool = false
+            let path = folder + "/" + relative
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
+            files[relative] = [UInt8](data)
+        }
+        return files
     }
 
     /// A comment line that says the next statement's output lines may come in any order
@@ -285,11 +303,42 @@ package struct GoldenRunner {
                 echoes.insert(line)
             }
         }
+        var files: [String: [UInt8]] = [:]
+        if let scratch = host.scratch {
+            files = filesUnder(scratch)
+            try? FileManager.default.removeItem(atPath: scratch)
+        }
         return Transcript(
             text: host.text, owners: host.lineOwners,
             unmarkedFailures: session.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
             markedSuccesses: session.markedSuccesses.filter { $0.origin == testLabel }.map(\.line),
-            anyOrderEchoes: echoes)
+            anyOrderEchoes: echoes, files: files)
+    }
+
+    /// What differs between the files a test wrote and its `<name>.files/` folder, one entry a
+    /// file; empty when they agree.
+    static func fileDifferences(expected: [String: [UInt8]], actual: [String: [UInt8]]) -> [String] {
+        Set(expected.keys).union(actual.keys).sorted().compactMap { name in
+            switch (expected[name], actual[name]) {
+            case (nil, _): "\(name) (written, not in the folder)"
+            case (_, nil): "\(name) (in the folder, not written)"
+            case (let old?, let new?) where old != new: "\(name) (differs)"
+            default: nil
+            }
+        }
+    }
+
+    /// Replaces a `.files/` folder's contents with what the test wrote.
+    static func record(_ files: [String: [UInt8]], into folder: String) throws {
+        for name in filesUnder(folder).keys where files[name] == nil {
+            try FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        for (name, bytes) in files {
+            let path = folder + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
     }
 
     static let echoPrefix = "closet> "
@@ -403,6 +452,31 @@ package struct GoldenRunner {
             output("FAIL \(file): marked '!' (must fail) but succeeded: \(lines)\n")
             result.failed.append(file)
             return
+        }
+        // With a `<name>.files/` folder beside it, the files it wrote must be exactly those.
+        let filesFolder = String(file.dropLast(".closet".count)) + ".files"
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: filesFolder, isDirectory: &isFolder), isFolder.boolValue {
+            let differences = Self.fileDifferences(expected: Self.filesUnder(filesFolder), actual: actual.files)
+            if !differences.isEmpty {
+                if update {
+                    do {
+                        try Self.record(actual.files, into: filesFolder)
+                        output("updated \(filesFolder)\n")
+                    } catch {
+                        output("FAIL \(file): cannot write \(filesFolder): \(error.localizedDescription)\n")
+                        result.failed.append(file)
+                        return
+                    }
+                } else {
+                    let shown = differences.prefix(10).joined(separator: ", ")
+                    output(
+                        "FAIL \(file): the files it wrote differ from \(FilePath.lastComponent(of: filesFolder))/: \(shown)\n"
+                    )
+                    result.failed.append(file)
+                    return
+                }
+            }
         }
         let expected = FileManager.default.contents(atPath: expectedPath).flatMap { String(data: $0, encoding: .utf8) }
         if let expected, expected == actual.text || Self.matches(expected: expected, actual: actual.text) {

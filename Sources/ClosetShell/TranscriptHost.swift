@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import Foundation
 
@@ -17,8 +18,13 @@ final class TranscriptHost: FileBackedHost {
     var allowsShell = false
 
     init(baseDirectory: String) {
-        self.baseDirectory = baseDirectory
-        root = baseDirectory
+        // Absolute and standardized: whether a path stays inside the test's folder is decided
+        // on resolved paths (`..` included).
+        let absolute =
+            baseDirectory.hasPrefix("/")
+            ? baseDirectory : FilePath.join(FileManager.default.currentDirectoryPath, baseDirectory)
+        root = (absolute as NSString).standardizingPath
+        self.baseDirectory = root
     }
 
     /// Whether a golden's text opts in to `.shell` and `.system`.
@@ -59,4 +65,74 @@ final class TranscriptHost: FileBackedHost {
 
     /// Golden output must not depend on the machine: time stands still.
     func monotonicSeconds() -> Double { 0 }
+
+    // MARK: files a golden writes
+
+    /// Where the files a golden writes inside its folder go instead (made on the first write;
+    /// the runner compares it with `<name>.files/` if there is one, then removes it): a test
+    /// leaves nothing behind, and tests of one folder never see each other's files.
+    private(set) var scratch: String?
+
+    /// The folder a relative path is taken from inside the scratch folder, mirroring the one
+    /// it is taken from in the test's folder; nil when the path leads outside the test's folder.
+    private func scratchBase(for path: String) -> String? {
+        let real = (ScriptFile.resolve(path, relativeTo: baseDirectory) as NSString).standardizingPath
+        let base = ((baseDirectory ?? root) as NSString).standardizingPath
+        guard real.hasPrefix(root + "/"), base == root || base.hasPrefix(root + "/") else { return nil }
+        if scratch == nil {
+            let folder = NSTemporaryDirectory() + "closet-scratch-\(UUID().uuidString)"
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            scratch = folder
+        }
+        return (scratch ?? "") + String(base.dropFirst(root.count))
+    }
+
+    /// The scratch file for `path`, its folder made where the test's own folder has it (so an
+    /// export into `out/` works as it would there), or nil when the write goes where it says.
+    private func scratchWrite(_ path: String) -> String? {
+        guard let base = scratchBase(for: path) else { return nil }
+        let real = ScriptFile.resolve(path, relativeTo: baseDirectory)
+        let target = ScriptFile.resolve(path, relativeTo: base)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: FilePath.parent(of: real), isDirectory: &isFolder), isFolder.boolValue
+        {
+            try? FileManager.default.createDirectory(
+                atPath: FilePath.parent(of: target), withIntermediateDirectories: true)
+        }
+        return base
+    }
+
+    /// The scratch folder to read `path` from when the golden wrote it there.
+    private func scratchRead(_ path: String) -> String? {
+        guard scratch != nil, let base = scratchBase(for: path),
+            FileManager.default.fileExists(atPath: ScriptFile.resolve(path, relativeTo: base))
+        else { return nil }
+        return base
+    }
+
+    func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
+        try ScriptFile.write(
+            bytes, to: path, relativeTo: scratchWrite(path) ?? baseDirectory, creatingFolder: creatingFolder)
+    }
+
+    func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {
+        guard let base = scratchWrite(path) else {
+            return try ScriptFile.append(Array(text.utf8), to: path, relativeTo: baseDirectory, truncating: truncating)
+        }
+        // Appending to a file the test's folder holds: start from its bytes.
+        let target = ScriptFile.resolve(path, relativeTo: base)
+        let real = ScriptFile.resolve(path, relativeTo: baseDirectory)
+        if !truncating, !FileManager.default.fileExists(atPath: target), FileManager.default.fileExists(atPath: real) {
+            try? FileManager.default.copyItem(atPath: real, toPath: target)
+        }
+        try ScriptFile.append(Array(text.utf8), to: path, relativeTo: base, truncating: truncating)
+    }
+
+    func readFile(at path: String, limit: Int) throws -> [UInt8] {
+        try ScriptFile.readBytes(path, relativeTo: scratchRead(path) ?? baseDirectory, limit: limit)
+    }
+
+    func readScript(at path: String) throws -> (text: String, displayName: String) {
+        try ScriptFile.read(path, relativeTo: scratchRead(path) ?? baseDirectory)
+    }
 }

@@ -221,6 +221,47 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(GoldenRunner.anyOrderLines(in: "# rows in any order\n\n# why\nlist clothes\ncount clothes\n") == [4])
     }
 
+    /// Issue 28, item 6: what a golden writes inside its folder goes to a scratch folder the
+    /// runner removes (read back from there by the same test, never seen by another), and is
+    /// compared with a `<name>.files/` folder when there is one (`--update` fills it).
+    @Test func filesAGoldenWritesLeaveNothingBehindAndCanBeCompared() throws {
+        let dir = try folder([
+            "a.closet": """
+            add clothes category=top season=fall description=knit
+            export clothes to=out/all.csv
+            .output notes.txt
+            count clothes
+            .output
+            ! import clothes from=out/all.csv
+
+            """,
+            "b.closet": "! import clothes from=out/all.csv\n",
+            "out/keep.txt": "kept\n",
+        ])
+        _ = run([dir], update: true)
+        #expect(run([dir]).0 == .success)
+        // Nothing new in the test's folder; the export was read back; b never saw it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out") == ["keep.txt"])
+        #expect(!FileManager.default.fileExists(atPath: dir + "/notes.txt"))
+        let a = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8)
+        // Read back from the scratch folder: its row is the one already in the store.
+        #expect(a.contains("all.csv:2: id") && a.contains("is already in the store"), "\(a)")
+        let b = try String(contentsOfFile: dir + "/b.expected", encoding: .utf8)
+        #expect(b.contains("cannot read 'out/all.csv'"), "\(b)")
+        // An empty a.files/ opts in: --update records the files, then they are compared.
+        try FileManager.default.createDirectory(atPath: dir + "/a.files", withIntermediateDirectories: true)
+        #expect(run([dir + "/a.closet"]).0 == .failure)
+        _ = run([dir + "/a.closet"], update: true)
+        #expect(try String(contentsOfFile: dir + "/a.files/notes.txt", encoding: .utf8).contains("    1"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/a.files/out/all.csv"))
+        #expect(run([dir + "/a.closet"]).0 == .success)
+        try "changed\n".write(toFile: dir + "/a.files/notes.txt", atomically: true, encoding: .utf8)
+        let (status, text) = run([dir + "/a.closet"])
+        #expect(status == .failure && text.contains("notes.txt (differs)"), "\(text)")
+        try FileManager.default.removeItem(atPath: dir + "/a.files/notes.txt")
+        #expect(run([dir + "/a.closet"]).1.contains("notes.txt (written, not in the folder)"))
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])

@@ -181,13 +181,27 @@ import WardrobePack
         #expect(!store.tables.hasPendingChanges)
     }
 
-    @Test func aFileUndoneByBailShowsNoResults() {
-        let (session, host) = session(MemoryStore(SessionFactory.tables))
+    /// Issue 28, item 7: a file undone by bail shows the results of the statements before the
+    /// failing one (as sqlite3's -bail does), then the error, then a note that they were undone;
+    /// nothing of the file is kept. Ctrl-C shows none of them.
+    @Test func aFileUndoneByBailShowsItsResultsAndSaysTheyWereUndone() {
+        let store = MemoryStore(SessionFactory.tables)
+        let (session, host) = session(store)
         session.settings.bail = true
-        session.runScript("add clothes category=top season=fall\nlsit\n", name: "f")
+        session.runScript("add clothes category=top season=fall\nlsit\ncount clothes\n", name: "f")
         #expect(session.commit())
-        #expect(host.standardOutput == "")
+        #expect(host.standardOutput.contains("top       fall"), "\(host.standardOutput)")
+        #expect(!host.standardOutput.contains("count"), "nothing after the failing statement ran")
         #expect(host.standardError.contains("unknown command 'lsit'"))
+        #expect(
+            host.standardError.hasSuffix(
+                "note: 'f' stopped at its first error (bail); nothing of it was kept (the results above were undone)\n"),
+            "\(host.standardError)")
+        #expect(host.transcript.range(of: "top       fall")!.lowerBound < host.transcript.range(of: "lsit")!.lowerBound)
+        let (counting, counted) = self.session(store)
+        counting.runScript("count clothes\n", name: "g")
+        #expect(counting.commit())
+        #expect(counted.standardOutput.hasSuffix("    0\n"), "undone: \(counted.standardOutput)")
     }
 
     @Test func committedResultsAndErrorsKeepTheirOrder() {

@@ -426,9 +426,14 @@ public final class Session {
         if stop, interrupted || (result.failures > 0 && settings.bail) {
             store.rollback(to: savepoint)
             result.stopped = true
+            let resultsShown =
+                !interrupted
+                && heldOutput[min(heldMark.count, heldOutput.count)...].contains {
+                    $0.channel == .standardOutput
+                }
             if !interrupted {
                 writeOutput(
-                    "note: '\(TerminalText.visible(name))' stopped at its first error (bail); nothing of it was kept\n",
+                    "note: '\(TerminalText.visible(name))' stopped at its first error (bail); nothing of it was kept\(resultsShown ? " (the results above were undone)" : "")\n",
                     to: .standardError)
             }
             // A remote server's writes are not in the store's hands.
@@ -438,10 +443,14 @@ public final class Session {
                     "note: \(remote) remote write\(remote == 1 ? " was" : "s were") made before it stopped and cannot be undone\n",
                     to: .standardError)
             }
-            // Results of a file that was undone are not shown as done (its errors still are).
-            let mark = heldMark.releases == heldReleases ? min(heldMark.count, heldOutput.count) : 0
-            heldOutput = Array(heldOutput[..<mark]) + heldOutput[mark...].filter { $0.channel == .standardError }
-            heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
+            // Ctrl-C: results of a file that was undone are not shown (its errors still are).
+            // Bail shows the results before the failing statement, as sqlite3's -bail does,
+            // and the note after them says they were undone.
+            if interrupted {
+                let mark = heldMark.releases == heldReleases ? min(heldMark.count, heldOutput.count) : 0
+                heldOutput = Array(heldOutput[..<mark]) + heldOutput[mark...].filter { $0.channel == .standardError }
+                heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
+            }
         }
         return result
     }

@@ -65,7 +65,20 @@ package enum ClosetCommand {
             print("closet \(version)")
             return 0
         case .test(let update, let record, let junit, let paths, let selection):
-            return GoldenRunner(environment: environment).run(
+            var ask: ((String) -> String?)?
+            if selection.review {
+                // A review asks a person: at a terminal only (refused under CI=true by the runner).
+                let inCI = ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
+                guard isatty(STDIN_FILENO) == 1 || inCI else {
+                    complain("error: 'closet test --review' asks at a terminal; run it there, or use --update")
+                    return ExitStatus.usage.rawValue
+                }
+                ask = { question in
+                    ProcessHost.writeAll(Array(question.utf8), to: STDOUT_FILENO)
+                    return readLine(strippingNewline: true)
+                }
+            }
+            return GoldenRunner(environment: environment, ask: ask).run(
                 paths: paths, update: update, record: record, junit: junit, selection: selection
             )
             .rawValue

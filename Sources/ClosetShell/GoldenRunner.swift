@@ -15,10 +15,16 @@ package struct GoldenRunner {
     package static let defaultFolder = "Tests/Golden"
     let environment: [String: String]
     var output: (String) -> Void = { text in ProcessHost.writeAll(Array(text.utf8), to: 1) }
+    /// `--review`: asks the person a question and returns the line they answer (nil at the end
+    /// of input).
+    var ask: ((String) -> String?)?
 
-    public init(environment: [String: String], output: ((String) -> Void)? = nil) {
+    public init(
+        environment: [String: String], output: ((String) -> Void)? = nil, ask: ((String) -> String?)? = nil
+    ) {
         self.environment = environment
         if let output { self.output = output }
+        self.ask = ask
     }
 
     public struct Result: Equatable, Sendable {
@@ -28,6 +34,11 @@ package struct GoldenRunner {
         /// `--update` wrote a new expected file, or rewrote one that differed.
         public var created: [String] = []
         public var updated: [String] = []
+        /// `--review`: what the person answered for each failing test (a rejected or skipped
+        /// test still counts as failed; an accepted one as recorded, not passed).
+        public var accepted: [String] = []
+        public var rejected: [String] = []
+        public var skipped: [String] = []
 
         /// Adds one test's part, in the order the tests are listed.
         mutating func absorb(_ other: Result) {
@@ -35,6 +46,9 @@ package struct GoldenRunner {
             failed += other.failed
             created += other.created
             updated += other.updated
+            accepted += other.accepted
+            rejected += other.rejected
+            skipped += other.skipped
         }
     }
 
@@ -72,6 +86,8 @@ package struct GoldenRunner {
         package var jobs: Int?
         /// `--shard i/n`: this machine's part of the suite.
         package var shard: Shard?
+        /// `--review`: each failing test's diff, then accept (record it), reject or skip.
+        package var review = false
 
         public init(pattern: String? = nil, list: Bool = false, verbose: Bool = false, jobs: Int? = nil) {
             self.pattern = pattern
@@ -86,7 +102,8 @@ package struct GoldenRunner {
         paths: [String], update: Bool, record: Bool = false, junit: String? = nil, selection: Selection = Selection()
     ) -> ClosetCommand.ExitStatus {
         let inCI = ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
-        for (asked, flag) in [(update, "--update"), (record, "--record")] where asked && inCI {
+        for (asked, flag) in [(update, "--update"), (record, "--record"), (selection.review, "--review")]
+        where asked && inCI {
             output(
                 "error: 'closet test \(flag)' refuses to run with CI=true: golden files are re-recorded on purpose, not in CI\n"
             )
@@ -130,13 +147,16 @@ package struct GoldenRunner {
         var result = Result()
         var report = JUnitReport()
         var times: [(file: String, seconds: Double)] = []
-        let jobs = selection.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        // A review asks about one test at a time, in order.
+        let jobs = selection.review ? 1 : selection.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let outcomes: [TestOutcome]
         if jobs > 1, files.count > 1 {
             outcomes = runInParallel(files, jobs: jobs, update: update, record: record)
         } else {
             // One at a time, each test's output shown as it runs.
-            outcomes = files.map { file in runOne(file, update: update, record: record, streaming: output) }
+            outcomes = files.map { file in
+                runOne(file, update: update, record: record, review: selection.review, streaming: output)
+            }
         }
         for (file, outcome) in zip(files, outcomes) {
             if jobs > 1, files.count > 1 { output(outcome.text) }
@@ -169,6 +189,11 @@ package struct GoldenRunner {
             }
         }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
+        if selection.review {
+            summary =
+                "reviewed: \(result.accepted.count) accepted, \(result.rejected.count) rejected, \(result.skipped.count) skipped\n"
+                + summary
+        }
         if update {
             // Recorded files are not tests that passed: said apart, before the closing line.
             func files(_ count: Int) -> String { "\(count) file\(count == 1 ? "" : "s")" }
@@ -392,10 +417,12 @@ package struct GoldenRunner {
         var seconds = 0.0
     }
 
-    private func runOne(_ file: String, update: Bool, record: Bool, streaming: (String) -> Void) -> TestOutcome {
+    private func runOne(
+        _ file: String, update: Bool, record: Bool, review: Bool = false, streaming: (String) -> Void
+    ) -> TestOutcome {
         let started = Date()
         var outcome = TestOutcome()
-        check(file, update: update, record: record, into: &outcome.result) { text in
+        check(file, update: update, record: record, review: review, into: &outcome.result) { text in
             outcome.text += text
             streaming(text)
         }
@@ -433,7 +460,8 @@ package struct GoldenRunner {
     }
 
     private func check(
-        _ file: String, update: Bool, record: Bool, into result: inout Result, output: (String) -> Void
+        _ file: String, update: Bool, record: Bool, review: Bool = false, into result: inout Result,
+        output: (String) -> Void
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = FilePath.lastComponent(of: file)
@@ -518,6 +546,7 @@ package struct GoldenRunner {
             return
         }
         result.failed.append(file)
+        defer { if review { self.review(file, actual.text, expectedPath, into: &result, output: output) } }
         guard let expected else {
             output(
                 "FAIL \(file): missing \(FilePath.lastComponent(of: expectedPath)); record it on purpose with 'closet test --update \(file)'\n"
@@ -537,6 +566,45 @@ package struct GoldenRunner {
         output(
             UnifiedDiff.render(
                 old: oldLines, new: newLines, oldName: FilePath.lastComponent(of: expectedPath), newName: "actual"))
+    }
+
+    /// `--review`, after a failing test's diff: accept (record the new output, keeping the
+    /// patterns that still match), reject, or skip; anything else asks again.
+    private func review(
+        _ file: String, _ actual: String, _ expectedPath: String, into result: inout Result,
+        output: (String) -> Void
+    ) {
+        while true {
+            guard let answer = ask?("\(file): [a]ccept the new output, [r]eject it, or [s]kip? ") else {
+                result.skipped.append(file)
+                return
+            }
+            switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "a", "accept":
+                let expected = FileManager.default.contents(atPath: expectedPath)
+                    .flatMap { String(data: $0, encoding: .utf8) }
+                do {
+                    let recorded = expected.map { Self.keepingPatterns(of: $0, in: actual) } ?? actual
+                    try recorded.write(toFile: expectedPath, atomically: true, encoding: .utf8)
+                } catch {
+                    output("cannot write \(expectedPath): \(error.localizedDescription)\n")
+                    result.skipped.append(file)
+                    return
+                }
+                output("accepted: \(expected == nil ? "created" : "updated") \(expectedPath)\n")
+                result.failed.removeAll { $0 == file }
+                result.accepted.append(file)
+                return
+            case "r", "reject":
+                result.rejected.append(file)
+                return
+            case "s", "skip", "":
+                result.skipped.append(file)
+                return
+            default:
+                continue
+            }
+        }
     }
 
     /// A transcript's lines as the diff shows them: differences a reader cannot see are made

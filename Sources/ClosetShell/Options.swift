@@ -216,6 +216,8 @@ package struct Options: Equatable {
                         selection.verbose = true
                     } else if word == "--update" {
                         update = true
+                    } else if word == "--review" {
+                        selection.review = true
                     } else if word == "--record" {
                         record = true
                     } else if word == "--tap" {
@@ -227,11 +229,15 @@ package struct Options: Equatable {
                     } else if word.hasPrefix("-") {
                         throw UsageError(
                             message:
-                                "unknown option '\(word)' for 'test'; it takes --update, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
+                                "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
                         )
                     } else {
                         paths.append(word)
                     }
+                }
+                if update, selection.review {
+                    throw UsageError(
+                        message: "'--update' records every change and '--review' asks about each: choose one")
                 }
                 options.action = .test(
                     update: update, record: record, junit: junit, paths: paths, selection: selection)
@@ -319,13 +325,15 @@ package struct Options: Equatable {
                                                      warnings when something could not be kept
                closet check [<store>]                read the whole store (default: --store's) and check
                                                      it for damage; exit 3 naming what is damaged
-               closet test [--update] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
+               closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;
                                                      -k runs the tests whose path contains <pattern>,
                                                      --list names them, -v a line per test with its time
                                                      -j runs that many at once (default: the cores),
-                                                     --shard i/n only the i-th of n parts (CI machines)
+                                                     --shard i/n only the i-th of n parts (CI machines);
+                                                     --review shows each failing diff and asks to
+                                                     accept, reject or skip it (at a terminal)
 
         options:
           --store <dir>|:memory:   where the data lives (default $CLOSET_STORE, $XDG_DATA_HOME/closet,

@@ -262,6 +262,41 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(run([dir + "/a.closet"]).1.contains("notes.txt (written, not in the folder)"))
     }
 
+    /// Issue 28, item 5: `--review` shows each failing test's diff and asks; only what is
+    /// accepted is written; refused under CI=true; combined with --update, refused.
+    @Test func reviewWritesOnlyWhatIsAccepted() throws {
+        let dir = try folder([
+            "a.closet": "count clothes\n", "a.expected": "closet> count clothes\nold\n",
+            "b.closet": "count clothes\n", "b.expected": "closet> count clothes\nold\n",
+            "c.closet": "count clothes\n", "c.expected": "closet> count clothes\nold\n",
+            "d.closet": "count clothes\n",
+        ])
+        var answers = ["a", "what?", "r", "s"]
+        var questions: [String] = []
+        var printed = ""
+        let runner = GoldenRunner(
+            environment: [:], output: { printed += $0 },
+            ask: { question in
+                questions.append(question)
+                return answers.isEmpty ? nil : answers.removeFirst()
+            })
+        var selection = GoldenRunner.Selection()
+        selection.review = true
+        let status = runner.run(paths: [dir], update: false, selection: selection)
+        #expect(status == .failure)
+        #expect(try String(contentsOfFile: dir + "/a.expected", encoding: .utf8).hasSuffix("    0\n"))
+        #expect(try String(contentsOfFile: dir + "/b.expected", encoding: .utf8) == "closet> count clothes\nold\n")
+        #expect(try String(contentsOfFile: dir + "/c.expected", encoding: .utf8) == "closet> count clothes\nold\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/d.expected"), "no answer left: skipped")
+        // The diff comes before each question; an answer it does not know asks again.
+        #expect(questions.count == 5 && questions[0].hasPrefix(dir + "/a.closet: [a]ccept"), "\(questions)")
+        #expect(printed.contains("-old\n+count") && printed.contains("accepted: updated"), "\(printed)")
+        #expect(printed.hasSuffix("reviewed: 1 accepted, 1 rejected, 2 skipped\n0 passed, 3 failed\n"), "\(printed)")
+        let refused = GoldenRunner(environment: ["CI": "true"], output: { _ in }, ask: { _ in "a" })
+        #expect(refused.run(paths: [dir], update: false, selection: selection) == .usage)
+        #expect(throws: Options.UsageError.self) { try Options.parse(["test", "--review", "--update"]) }
+    }
+
     @Test func missingExpectedFailsAndIsNotCreated() throws {
         let dir = try folder(["a.closet": "count clothes\n"])
         let (status, text) = run([dir])
@@ -545,6 +580,11 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try run(["--store", ":memory:", "-c", "count clothez"]).status == 1)
         #expect(try run(["--store", ":memory:", "run", "/no/such.closet"]).status == 1)
         #expect(try run(["--version"]).out.hasPrefix("closet "))
+        // --review asks a person: not from a pipe (and never under CI=true).
+        let review = try run(["test", "--review", "Tests/Golden/dot"], environment: ["CI": "false"])
+        #expect(review.status == 2 && review.err.contains("'closet test --review' asks at a terminal"), "\(review.err)")
+        let inCI = try run(["test", "--review", "Tests/Golden/dot"], environment: ["CI": "true"])
+        #expect(inCI.status == 2 && inCI.out.contains("refuses to run with CI=true"), "\(inCI)")
         // `.exit <code>` is the process's status, after what ran before it was kept.
         #expect(
             try run(["--store", ":memory:", "-c", "count clothes", "-c", ".exit 7", "-c", "count styles"]).status == 7)

@@ -167,8 +167,10 @@ import Testing
                 var number = 0
                 for line in text.scriptLines {
                     number += 1
-                    guard let source = assembler.add(line, lineNumber: number),
-                        let statement = try? Parser.parse(source.text, examples: registry.syntaxExamples)
+                    // A statement marked `!` (it must fail) runs its command too.
+                    guard let added = assembler.add(line, lineNumber: number),
+                        let statement = try? Parser.parse(
+                            (added.mustFailBlanked ?? added).text, examples: registry.syntaxExamples)
                     else { continue }
                     let call: CommandCall
                     switch statement.kind {

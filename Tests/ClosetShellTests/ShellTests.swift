@@ -599,7 +599,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let fromRoot = try run(
             ["--store", ":memory:", "--format", "json", "-c", ".read Examples/market.closet", "-c", "count products"],
             stdinBytes: [], in: repositoryRoot)
-        #expect(fromRoot.status == 1, "its one failing statement is the wrong password, on purpose")
+        // Its one failing statement (the wrong password) is marked '!': it must fail, and does.
+        #expect(fromRoot.status == 0, "\(fromRoot.err)")
+        #expect(fromRoot.err.contains("wrong password"), "\(fromRoot.err)")
         #expect(fromRoot.out.hasSuffix("{\"count\":4}\n"), "\(fromRoot.err)")
         #expect(!fromRoot.err.contains("cannot read"), "\(fromRoot.err)")
         let piped = try run(

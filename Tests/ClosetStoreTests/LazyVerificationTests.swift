@@ -157,6 +157,32 @@ import Testing
         }
     }
 
+    /// Issue 24, part 3: compaction also runs when the journal's changes pass a share of the
+    /// snapshot's rows (each is looked up in the snapshot at open), so many small commits never
+    /// leave more than that to place; everything reads back.
+    @Test func manySmallCommitsAreCompactedByTheirShareOfTheRows() throws {
+        let (path, clothes) = try bigStore()
+        let (store, _) = try open(path)
+        var model = clothes
+        let bound = max(DurableStore.compactionFloorChanges, clothes.count / DurableStore.journalShare)
+        var compactions = 0
+        for index in 0..<1_200 {
+            let added = Clothes(
+                id: UUID(), createdAt: Date(timeIntervalSince1970: Double(20_000 + index)), image: nil,
+                category: .top, weatherType: .fall, descriptions: "small \(index)")
+            try store.save(clothes: added)
+            model.append(added)
+            let before = store.base.view.journalChanges
+            try store.commit()
+            if store.base.view.journalChanges < before { compactions += 1 }
+            #expect(store.base.view.journalChanges <= bound, "commit \(index)")
+        }
+        #expect(compactions >= 2, "\(compactions)")
+        let (reopened, _) = try open(path)
+        #expect(reopened.base.view.journalChanges <= bound)
+        #expect(reopened.fetchAllClothes() == model)
+    }
+
     static let binary = BuiltProducts.closet
 
     /// The real binary: a statement that reads a damaged block fails with exit 3 and the

@@ -154,24 +154,6 @@ public final class SnapshotRows {
         return bytes!.reversed().reduce(T(0)) { $0 << 8 | T($1) }
     }
 
-    /// Row `ordinal`'s key bytes: one `pread` for keys up to 62 bytes (a lookup reads about
-    /// seventeen of them).
-    func keyBytes(_ ordinal: Int) -> [UInt8] {
-        guard fetch != nil else { return bytes(frame(ordinal).key) ?? [] }
-        check(ordinal >= 0 && ordinal < count)
-        let offset = load(UInt64.self, offsetsStart + ordinal * 8)
-        check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
-        let at = rowsStart + Int(offset)
-        let head = bytes(at..<min(at + 64, rowsEnd))
-        check((head?.count ?? 0) >= 2)
-        let length = Int(head![0]) | Int(head![1]) << 8
-        check(rowsEnd - at - 6 >= length)
-        if 2 + length <= head!.count { return Array(head![2..<(2 + length)]) }
-        let key = bytes((at + 2)..<(at + 2 + length))
-        check(key?.count == length)
-        return key!
-    }
-
     /// Row `ordinal`'s bytes, copied for its codec.
     public func rowBytes(_ ordinal: Int) -> [UInt8] {
         let frame = frameBytes(ordinal)
@@ -187,8 +169,10 @@ public final class SnapshotRows {
         let order = keys.indices.sorted { a, b in
             keys[a].withUnsafeBytes { x in keys[b].withUnsafeBytes { y in SnapshotSection.compare(x, y) < 0 } }
         }
-        // The last search's probes by depth: memory is one path, O(log n).
-        var path: [(middle: Int, ordinal: Int, key: [UInt8])] = []
+        // The last search's probes by depth: memory is one path, O(log n). Keys are compared
+        // where they lie in the mapping (a search of many keys reads thousands of them: a
+        // `pread` and an array each cost more than the comparison).
+        var path: [(middle: Int, ordinal: Int, key: Range<Int>)] = []
         for index in order {
             keys[index].withUnsafeBytes { probe in
                 var low = 0
@@ -200,9 +184,10 @@ public final class SnapshotRows {
                         let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
                         check(ordinal < count)
                         path.removeSubrange(min(depth, path.count)...)
-                        path.append((middle, ordinal, keyBytes(ordinal)))
+                        path.append((middle, ordinal, mappedKey(ordinal)))
                     }
-                    let order = path[depth].key.withUnsafeBytes { SnapshotSection.compare($0, probe) }
+                    let order = SnapshotSection.compare(
+                        UnsafeRawBufferPointer(rebasing: memory[path[depth].key]), probe)
                     if order == 0 {
                         results[index] = path[depth].ordinal
                         return
@@ -213,6 +198,18 @@ public final class SnapshotRows {
             }
         }
         return results
+    }
+
+    /// Where row `ordinal`'s key lies in the mapping, its blocks checked.
+    private func mappedKey(_ ordinal: Int) -> Range<Int> {
+        check(ordinal >= 0 && ordinal < count)
+        let offset = load(UInt64.self, offsetsStart + ordinal * 8)
+        check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
+        let at = rowsStart + Int(offset)
+        let length = Int(load(UInt16.self, at))
+        check(rowsEnd - at - 6 >= length)
+        blocks?.verify(at + 2, length)
+        return (at + 2)..<(at + 2 + length)
     }
 
     /// The ordinal of the row with these key bytes: one search of `ordinals(ofKeys:)`.

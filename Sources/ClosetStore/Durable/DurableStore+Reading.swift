@@ -105,6 +105,7 @@ extension DurableStore {
             throw damaged("its snapshot passes its checksum but cannot be read")
         }
         view.blocks = blocks
+        view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
         return header.link
     }
 
@@ -215,10 +216,13 @@ extension DurableStore {
             let tables = tables
             let records: StoreFormat.Records
             do {
+                var changes = 0
                 records = try StoreFormat.readRecords(bytes, from: header.recordsStart, sequence: 1) {
                     count, reader throws(ByteReader.Malformed) in
+                    changes += count
                     try JournalFormat.applyOperations(count, from: &reader, to: tables)
                 }
+                view.journalChanges = changes
             } catch {
                 throw damaged(
                     "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
@@ -348,11 +352,14 @@ extension DurableStore {
                 let tables = tables
                 let records: StoreFormat.Records
                 do {
+                    var changes = 0
                     records = try StoreFormat.readRecords(
                         journal.bytes, from: view.validLength, sequence: view.nextSequence
                     ) { count, reader throws(ByteReader.Malformed) in
+                        changes += count
                         try JournalFormat.applyOperations(count, from: &reader, to: tables)
                     }
+                    view.journalChanges += changes
                 } catch {
                     throw damaged(
                         "byte \(error.offset) of its journal starts a committed transaction this build cannot read")

@@ -119,6 +119,7 @@ extension DurableStore {
         view.follows = follows
         view.validLength = header.recordsStart
         view.transactions = 0
+        view.journalChanges = 0
         view.nextSequence = 1
         view.tornTail = nil
         view.journal = Self.identity(journalPath)
@@ -160,6 +161,7 @@ extension DurableStore {
         try files.syncWritten()
         if let frames {
             try append(StoreFormat.record(frames, sequence: view.nextSequence))
+            view.journalChanges += frames.order.count
         } else {
             try commitAsSnapshot()
         }
@@ -167,10 +169,14 @@ extension DurableStore {
         tables.forgetPendingChanges()
         tables.removeReleased(released, from: files)
         let cost = view.validLength + Self.costPerRecord * view.transactions
-        if cost > max(Self.compactionFloor, view.snapshotLength, nextCompactionAttempt) {
+        let manyChanges =
+            view.journalChanges > max(Self.compactionFloorChanges, view.snapshotRows / Self.journalShare)
+            && view.journalChanges > nextCompactionChanges
+        if cost > max(Self.compactionFloor, view.snapshotLength, nextCompactionAttempt) || manyChanges {
             do {
                 try compact()
                 nextCompactionAttempt = 0
+                nextCompactionChanges = 0
             } catch {
                 // Nothing is lost (the journal holds every commit); try again once it has grown.
                 if nextCompactionAttempt == 0 {
@@ -179,6 +185,7 @@ extension DurableStore {
                     )
                 }
                 nextCompactionAttempt = cost + Self.compactionFloor
+                nextCompactionChanges = view.journalChanges + Self.compactionFloorChanges
             }
         }
     }
@@ -309,6 +316,7 @@ extension DurableStore {
         try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
         // Every row is in memory now: the old mapping's blocks are read no more.
         view.blocks = nil
+        view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
         view.snapshotLength = bytes.count
         view.snapshotLink = header.link
         view.snapshot = Self.identity(path + "/snapshot")

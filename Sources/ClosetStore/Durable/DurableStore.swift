@@ -34,6 +34,12 @@ package final class DurableStore: Store {
     /// What replaying one record costs beyond its bytes, in bytes' worth: many small commits
     /// make a slow journal before a big one.
     static let costPerRecord = 256
+    /// Compact once the journal holds more changes than this share of the snapshot's rows
+    /// (and at least `compactionFloorChanges`): each is looked up in the snapshot when the
+    /// store opens, so a store written by many small commits opens about as fast as a
+    /// compacted one, and a compaction (rewriting every row) comes once per that many changes.
+    static let journalShare = 128
+    static let compactionFloorChanges = 512
     /// A first commit at least this big is written as the snapshot itself, not journaled
     /// and then compacted (written twice).
     static let snapshotCommitSize = 64 << 10
@@ -75,6 +81,8 @@ package final class DurableStore: Store {
     var leftoversRemoved = false
     /// After a compaction failed (a full disk), the journal length at which to try again.
     var nextCompactionAttempt = 0
+    /// After a compaction failed: the journal changes it waits for before trying again.
+    var nextCompactionChanges = 0
 
     struct FileIdentity: Equatable {
         var device: UInt64
@@ -101,6 +109,11 @@ package final class DurableStore: Store {
         var journalSkipped = true
         /// The mapped snapshot's blocks, checked as they are read (nil: no format-3/4 snapshot).
         var blocks: SnapshotBlocks?
+        /// Rows in the snapshot, and changes in the journal after it: every journal change is
+        /// placed at open (a lookup in the snapshot), so compaction also runs when the journal's
+        /// changes pass a share of the snapshot's rows (`journalShare`).
+        var snapshotRows = 0
+        var journalChanges = 0
     }
 
     /// Why a store could not be opened: exit status 3.

@@ -195,6 +195,28 @@ for size in P5_SIZES:
     os.remove(path_c)
     os.remove(path_s)
 
+def seed_both(name, closet_lines, sql_lines):
+    """Writes both scripts, seeds a closet store and an sqlite3 database from them; returns
+    their paths and the seeding times."""
+    script_c, script_s = os.path.join(work, name + ".closet"), os.path.join(work, name + ".sql")
+    open(script_c, "w").write("\n".join(closet_lines) + "\n")
+    open(script_s, "w").write("\n".join(sql_lines) + "\n")
+    seeded_store, seeded_db = os.path.join(work, name + "-store"), os.path.join(work, name + ".db")
+    c, _ = run([CLOSET, "--store", seeded_store, "run", script_c])
+    s, _ = run(["sqlite3", seeded_db], stdin=script_s)
+    return seeded_store, seeded_db, c, s
+
+
+def measure_both(seeded_store, seeded_db, cases, target):
+    """Each (id, what, statement, sql) paired: closet in a new process against sqlite3."""
+    measured = []
+    for id, what, statement, sql in cases:
+        c, s, _ = alternate(lambda: run([CLOSET, "--store", seeded_store, "--format", "json", "-c", statement]),
+                            lambda: run(["sqlite3", "-json", seeded_db, sql]))
+        measured.append((id, what, c, s, target(id)))
+    return measured
+
+
 # M: the open market's list screen and detail, from a store of products with a picture each.
 # sqlite3's products have an INTEGER PRIMARY KEY: newest first is its own order.
 import struct, zlib
@@ -215,22 +237,16 @@ for i in range(1, SIZE + 1):
     market_closet.append(f'add product id={i} title="{title}" price={price} currency=KRW stock={stock} description="{title}" image={picture} registered={registered} hash="{HASH}"')
     market_sql.append(f"INSERT INTO products VALUES({i},'{title}','{title}',{price},'KRW',{stock},NULL,'[\"{i}.png\"]','{registered}','{HASH}');")
 market_sql.append("COMMIT;")
-market_c, market_s = os.path.join(work, "market.closet"), os.path.join(work, "market.sql")
-open(market_c, "w").write("\n".join(market_closet) + "\n")
-open(market_s, "w").write("\n".join(market_sql) + "\n")
+market_store, market_db, c, s = seed_both("market", market_closet, market_sql)
 del market_closet, market_sql
-market_store, market_db = os.path.join(work, "market-store"), os.path.join(work, "market.db")
-c, _ = run([CLOSET, "--store", market_store, "run", market_c])
-s, _ = run(["sqlite3", market_db], stdin=market_s)
 market_rows = [("M1", f"seed {SIZE:,} products with a picture each, durable", c, s, "(info)")]
 LIST_PRODUCTS = "SELECT id, title, price, currency, stock, discounted_price, thumbnails, registered_at FROM products ORDER BY id DESC LIMIT 20"
-for id, what, statement, sql in (
-        ("M2", "`list products`, first page, JSON", "list products", LIST_PRODUCTS),
-        ("M3", "`list products page=500`, JSON", "list products page=500", LIST_PRODUCTS + " OFFSET 9980"),
-        ("M4", "`show product <id>`, JSON", f"show product {SIZE // 2}", f"SELECT * FROM products WHERE id = {SIZE // 2}")):
-    c, s, _ = alternate(lambda: run([CLOSET, "--store", market_store, "--format", "json", "-c", statement]),
-                        lambda: run(["sqlite3", "-json", market_db, sql]))
-    market_rows.append((id, f"new process: {SIZE:,} products, {what}", c, s, "≤ 1.5"))
+market_rows += measure_both(market_store, market_db, (
+    ("M2", f"new process: {SIZE:,} products, `list products`, first page, JSON", "list products", LIST_PRODUCTS),
+    ("M3", f"new process: {SIZE:,} products, `list products page=500`, JSON", "list products page=500",
+     LIST_PRODUCTS + " OFFSET 9980"),
+    ("M4", f"new process: {SIZE:,} products, `show product <id>`, JSON", f"show product {SIZE // 2}",
+     f"SELECT * FROM products WHERE id = {SIZE // 2}")), lambda id: "≤ 1.5")
 shutil.rmtree(market_store, ignore_errors=True)
 
 # A: the adoption community: stories newest first by cursor with their like and comment
@@ -263,13 +279,8 @@ for i in range(1, LIKES + 1):
     community_closet.append(f'add comment story={story} text="good {i}" author=user{i % 200} created=2024-01-01T00:00:00Z')
     community_sql.append(f"INSERT INTO comments VALUES({i},{story},'user{i % 200}','good {i}','2024-01-01T00:00:00Z');")
 community_sql.append("COMMIT;")
-community_c, community_s = os.path.join(work, "community.closet"), os.path.join(work, "community.sql")
-open(community_c, "w").write("\n".join(community_closet) + "\n")
-open(community_s, "w").write("\n".join(community_sql) + "\n")
+community_store, community_db, c, s = seed_both("community", community_closet, community_sql)
 del community_closet, community_sql
-community_store, community_db = os.path.join(work, "community-store"), os.path.join(work, "community.db")
-c, _ = run([CLOSET, "--store", community_store, "run", community_c])
-s, _ = run(["sqlite3", community_db], stdin=community_s)
 community_rows = [("A1", f"seed {SIZE:,} stories, {LIKES:,} likes, {LIKES:,} comments", c, s, "(info)")]
 def cursor(story):
     body = ""
@@ -282,14 +293,13 @@ PAGE_SQL = ("SELECT s.id, s.title, s.author, s.created_at, (SELECT count(*) FROM
             "(SELECT count(*) FROM comments c WHERE c.story = s.id) AS comments FROM stories s {} ORDER BY s.id DESC LIMIT 20")
 PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
                "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
-for id, what, statement, sql in (
-        ("A2", "`list stories limit=20`, JSON", "list stories limit=20", PAGE_SQL.format("")),
-        ("A3", "a cursor page half-way down, JSON", f"list stories limit=20 after={cursor(SIZE // 2)}",
-         PAGE_SQL.format(f"WHERE s.id < {SIZE // 2}")),
-        ("A4", "`show profile user=user7`, JSON", "show profile user=user7", PROFILE_SQL)):
-    c, s, _ = alternate(lambda: run([CLOSET, "--store", community_store, "--format", "json", "-c", statement]),
-                        lambda: run(["sqlite3", "-json", community_db, sql]))
-    community_rows.append((id, f"new process: {SIZE:,} stories, {what}", c, s, "≤ 2" if id == "A4" else "≤ 1.5"))
+community_rows += measure_both(community_store, community_db, (
+    ("A2", f"new process: {SIZE:,} stories, `list stories limit=20`, JSON", "list stories limit=20",
+     PAGE_SQL.format("")),
+    ("A3", f"new process: {SIZE:,} stories, a cursor page half-way down, JSON",
+     f"list stories limit=20 after={cursor(SIZE // 2)}", PAGE_SQL.format(f"WHERE s.id < {SIZE // 2}")),
+    ("A4", f"new process: {SIZE:,} stories, `show profile user=user7`, JSON", "show profile user=user7",
+     PROFILE_SQL)), lambda id: "≤ 2" if id == "A4" else "≤ 1.5")
 shutil.rmtree(community_store, ignore_errors=True)
 
 import platform

@@ -133,12 +133,17 @@ public final class SnapshotRows {
         )
     }
 
-    /// Where row `ordinal`'s key and row bytes lie in the file.
-    package func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
+    /// Where row `ordinal`'s frame starts in the file (its offset checked).
+    private func frameStart(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count)
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
-        let at = rowsStart + Int(offset)
+        return rowsStart + Int(offset)
+    }
+
+    /// Where row `ordinal`'s key and row bytes lie in the file.
+    package func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
+        let at = frameStart(ordinal)
         let keyLength = Int(rowsInteger(UInt16.self, at))
         check(rowsEnd - at - 6 >= keyLength)
         let rowLength = Int(rowsInteger(UInt32.self, at + 2 + keyLength))
@@ -202,10 +207,7 @@ public final class SnapshotRows {
 
     /// Where row `ordinal`'s key lies in the mapping, its blocks checked.
     private func mappedKey(_ ordinal: Int) -> Range<Int> {
-        check(ordinal >= 0 && ordinal < count)
-        let offset = load(UInt64.self, offsetsStart + ordinal * 8)
-        check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
-        let at = rowsStart + Int(offset)
+        let at = frameStart(ordinal)
         let length = Int(load(UInt16.self, at))
         check(rowsEnd - at - 6 >= length)
         blocks?.verify(at + 2, length)

@@ -1,0 +1,319 @@
+/// DEFLATE (RFC 1951) and the zlib wrapper around it (RFC 1950), for PNG: stored, fixed and
+/// dynamic Huffman blocks. Written for hostile input: every length is checked before it is
+/// used, the output has a limit given in advance (a PNG knows how many bytes its rows take), and
+/// any malformed stream is an error, never a trap or a loop.
+public enum Inflate {
+    public enum Failure: Error, Equatable, Sendable {
+        /// The stream ended before its last block did.
+        case truncated
+        /// A block header, a code-length table or a symbol that is not valid DEFLATE.
+        case malformed(String)
+        /// It would make more than the limit.
+        case tooLarge(Int)
+        /// The zlib header or its Adler-32 checksum does not match.
+        case badWrapper(String)
+    }
+
+    /// The bytes a zlib stream holds (at most `limit`).
+    public static func zlib(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        guard data.count >= 6 else { throw .truncated }
+        let (method, flags) = (data[0], data[1])
+        guard method & 0x0F == 8, method >> 4 <= 7, (Int(method) << 8 | Int(flags)) % 31 == 0 else {
+            throw .badWrapper("not a zlib stream (header \(method) \(flags))")
+        }
+        guard flags & 0x20 == 0 else { throw .badWrapper("a preset dictionary is not supported") }
+        var reader = BitReader(data, from: 2)
+        let output = try inflate(&reader, limit: limit)
+        // The Adler-32 of the output follows, big-endian, on a byte boundary.
+        let at = reader.byteAlignedPosition
+        guard at + 4 <= data.count else { throw .truncated }
+        let stored =
+            UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
+        guard stored == adler32(output) else { throw .badWrapper("its Adler-32 checksum does not match") }
+        return output
+    }
+
+    /// The bytes a raw DEFLATE stream holds (at most `limit`).
+    public static func raw(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var reader = BitReader(data, from: 0)
+        return try inflate(&reader, limit: limit)
+    }
+
+    public static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var (a, b): (UInt32, UInt32) = (1, 0)
+        var index = 0
+        while index < bytes.count {
+            // 5,552 bytes keep both sums below 2^32 before the modulo.
+            let end = min(bytes.count, index + 5552)
+            while index < end {
+                a &+= UInt32(bytes[index])
+                b &+= a
+                index += 1
+            }
+            a %= 65521
+            b %= 65521
+        }
+        return b << 16 | a
+    }
+
+    // MARK: blocks
+
+    static func inflate(_ reader: inout BitReader, limit: Int) throws(Failure) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(min(limit, 1 << 20))
+        var last = false
+        while !last {
+            last = try reader.bits(1) == 1
+            switch try reader.bits(2) {
+            case 0: try stored(&reader, into: &output, limit: limit)
+            case 1: try codes(&reader, Huffman.fixedLengths, Huffman.fixedDistances, into: &output, limit: limit)
+            case 2:
+                let (lengths, distances) = try dynamicTables(&reader)
+                try codes(&reader, lengths, distances, into: &output, limit: limit)
+            default: throw .malformed("block type 3")
+            }
+        }
+        return output
+    }
+
+    static func stored(_ reader: inout BitReader, into output: inout [UInt8], limit: Int) throws(Failure) {
+        reader.alignToByte()
+        let length = try reader.bits(16)
+        let complement = try reader.bits(16)
+        guard length == ~complement & 0xFFFF else {
+            throw .malformed("a stored block's length and its complement differ")
+        }
+        guard output.count + length <= limit else { throw .tooLarge(limit) }
+        try reader.copyBytes(length, into: &output)
+    }
+
+    /// Length and distance bases and extra bits (RFC 1951, 3.2.5).
+    static let lengthBase: [Int] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
+    static let lengthExtra: [Int] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
+    static let distanceBase: [Int] = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ]
+    static let distanceExtra: [Int] = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
+
+    static func codes(
+        _ reader: inout BitReader, _ lengths: Huffman, _ distances: Huffman, into output: inout [UInt8], limit: Int
+    ) throws(Failure) {
+        while true {
+            let symbol = try lengths.decode(&reader)
+            if symbol < 256 {
+                guard output.count < limit else { throw .tooLarge(limit) }
+                output.append(UInt8(symbol))
+            } else if symbol == 256 {
+                return
+            } else {
+                let index = symbol - 257
+                guard index < lengthBase.count else { throw .malformed("length symbol \(symbol)") }
+                let length = lengthBase[index] + (try reader.bits(lengthExtra[index]))
+                let code = try distances.decode(&reader)
+                guard code < distanceBase.count else { throw .malformed("distance symbol \(code)") }
+                let distance = distanceBase[code] + (try reader.bits(distanceExtra[code]))
+                guard distance <= output.count else { throw .malformed("a distance back past the start") }
+                guard output.count + length <= limit else { throw .tooLarge(limit) }
+                // Byte by byte: a copy may overlap what it writes (a run).
+                var from = output.count - distance
+                for _ in 0..<length {
+                    output.append(output[from])
+                    from += 1
+                }
+            }
+        }
+    }
+
+    /// The order code-length code lengths come in (RFC 1951, 3.2.7).
+    static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+    static func dynamicTables(_ reader: inout BitReader) throws(Failure) -> (Huffman, Huffman) {
+        let literalCount = try reader.bits(5) + 257
+        let distanceCount = try reader.bits(5) + 1
+        let codeLengthCount = try reader.bits(4) + 4
+        guard literalCount <= 286, distanceCount <= 30 else { throw .malformed("too many codes") }
+        var codeLengths = [UInt8](repeating: 0, count: 19)
+        for index in 0..<codeLengthCount { codeLengths[codeLengthOrder[index]] = UInt8(try reader.bits(3)) }
+        let codeLengthCode = try Huffman(lengths: codeLengths, complete: true)
+        var lengths: [UInt8] = []
+        lengths.reserveCapacity(literalCount + distanceCount)
+        while lengths.count < literalCount + distanceCount {
+            let symbol = try codeLengthCode.decode(&reader)
+            switch symbol {
+            case 0...15: lengths.append(UInt8(symbol))
+            case 16:
+                guard let previous = lengths.last else { throw .malformed("a repeat with nothing before it") }
+                lengths += repeatElement(previous, count: 3 + (try reader.bits(2)))
+            case 17: lengths += repeatElement(0, count: 3 + (try reader.bits(3)))
+            default: lengths += repeatElement(0, count: 11 + (try reader.bits(7)))
+            }
+        }
+        guard lengths.count == literalCount + distanceCount else { throw .malformed("code lengths run past the table") }
+        guard lengths[256] != 0 else { throw .malformed("no end-of-block code") }
+        return (
+            try Huffman(lengths: Array(lengths[..<literalCount]), complete: false),
+            try Huffman(lengths: Array(lengths[literalCount...]), complete: false)
+        )
+    }
+}
+
+/// Bits of a byte array, least significant first (as DEFLATE packs them).
+struct BitReader {
+    let bytes: [UInt8]
+    var position: Int
+    var buffer: UInt64 = 0
+    var count = 0
+
+    init(_ bytes: [UInt8], from start: Int) {
+        self.bytes = bytes
+        position = start
+    }
+
+    /// Refills the buffer to at least `needed` bits while bytes remain.
+    @inline(__always) mutating func fill(_ needed: Int) {
+        while count < needed, position < bytes.count {
+            buffer |= UInt64(bytes[position]) << UInt64(count)
+            position += 1
+            count += 8
+        }
+    }
+
+    @inline(__always) mutating func bits(_ n: Int) throws(Inflate.Failure) -> Int {
+        guard n > 0 else { return 0 }
+        fill(n)
+        guard count >= n else { throw .truncated }
+        let value = Int(buffer & ((1 << UInt64(n)) - 1))
+        buffer >>= UInt64(n)
+        count -= n
+        return value
+    }
+
+    /// Up to `n` bits without taking them (fewer at the end of the data), and how many there are.
+    @inline(__always) mutating func peek(_ n: Int) -> (value: Int, available: Int) {
+        fill(n)
+        return (Int(buffer & ((1 << UInt64(n)) - 1)), min(count, n))
+    }
+
+    @inline(__always) mutating func skip(_ n: Int) {
+        buffer >>= UInt64(n)
+        count -= n
+    }
+
+    mutating func alignToByte() {
+        let drop = count % 8
+        buffer >>= UInt64(drop)
+        count -= drop
+    }
+
+    /// The byte after the bits taken so far, once aligned (whole bytes in the buffer are unread).
+    var byteAlignedPosition: Int { position - count / 8 }
+
+    mutating func copyBytes(_ n: Int, into output: inout [UInt8]) throws(Inflate.Failure) {
+        // Whole bytes still in the buffer come first.
+        var remaining = n
+        while remaining > 0, count >= 8 {
+            output.append(UInt8(buffer & 0xFF))
+            buffer >>= 8
+            count -= 8
+            remaining -= 1
+        }
+        guard bytes.count - position >= remaining else { throw .truncated }
+        output += bytes[position..<(position + remaining)]
+        position += remaining
+    }
+}
+
+/// A canonical Huffman code (RFC 1951, 3.2.2), decoded through a table indexed by the next 9
+/// bits (the common short codes in one step), longer codes bit by bit.
+struct Huffman {
+    static let tableBits = 9
+    /// For each 9-bit index: symbol << 4 | length, or 0 when the code is longer (or none).
+    var table: [UInt16]
+    /// Per length, how many codes; the symbols in canonical order.
+    var counts: [Int]
+    var symbols: [Int]
+
+    /// `complete`: the code must use every bit pattern (the code-length code must; literal and
+    /// distance codes may leave some out, as zlib writes one-code distance tables).
+    init(lengths: [UInt8], complete: Bool) throws(Inflate.Failure) {
+        counts = [Int](repeating: 0, count: 16)
+        for length in lengths { counts[Int(length)] += 1 }
+        counts[0] = 0
+        // More codes of a length than that length can hold: not a prefix code.
+        var left = 1
+        for length in 1...15 {
+            left = left * 2 - counts[length]
+            guard left >= 0 else { throw .malformed("an over-subscribed Huffman code") }
+        }
+        if complete, left > 0, counts.reduce(0, +) > 1 { throw .malformed("an incomplete Huffman code") }
+        var offsets = [Int](repeating: 0, count: 16)
+        for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
+        symbols = [Int](repeating: 0, count: lengths.count)
+        for (symbol, length) in lengths.enumerated() where length != 0 {
+            symbols[offsets[Int(length)]] = symbol
+            offsets[Int(length)] += 1
+        }
+        // The fast table: each code of at most 9 bits fills every index that starts with it
+        // (bits reversed, since DEFLATE sends codes most significant bit first).
+        table = [UInt16](repeating: 0, count: 1 << Self.tableBits)
+        var code = 0
+        var index = 0
+        for length in 1...15 {
+            for _ in 0..<counts[length] {
+                if length <= Self.tableBits {
+                    var reversed = 0
+                    for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+                    var fill = reversed
+                    while fill < 1 << Self.tableBits {
+                        table[fill] = UInt16(symbols[index] << 4 | length)
+                        fill += 1 << length
+                    }
+                }
+                code += 1
+                index += 1
+            }
+            code <<= 1
+        }
+    }
+
+    static let fixedLengths: Huffman = {
+        let lengths = (0..<288).map { UInt8($0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8) }
+        // A fixed table is valid by construction.
+        return (try? Huffman(lengths: lengths, complete: true))!
+    }()
+
+    static let fixedDistances: Huffman = {
+        (try? Huffman(lengths: [UInt8](repeating: 5, count: 30), complete: false))!
+    }()
+
+    @inline(__always) func decode(_ reader: inout BitReader) throws(Inflate.Failure) -> Int {
+        let (bits, available) = reader.peek(Self.tableBits)
+        let entry = Int(table[bits])
+        if entry != 0, entry & 0xF <= available {
+            reader.skip(entry & 0xF)
+            return entry >> 4
+        }
+        // Bit by bit (puff's way): codes longer than the table, and the end of the data.
+        var code = 0
+        var first = 0
+        var index = 0
+        for length in 1...15 {
+            code |= try reader.bits(1)
+            let count = counts[length]
+            if code - count < first { return symbols[index + (code - first)] }
+            index += count
+            first += count
+            first <<= 1
+            code <<= 1
+        }
+        throw .malformed("a code that is not in its table")
+    }
+}

@@ -1,0 +1,248 @@
+/// PNG (ISO/IEC 15948, the W3C specification) to RGBA8: every colour type and bit depth,
+/// palettes with `tRNS`, Adam7 interlace, every row filter; each chunk's CRC checked. Samples
+/// below 8 bits are scaled to 0-255, 16-bit samples keep their high byte, and `tRNS` makes the
+/// pixels of its colour (compared at full precision) transparent. Hostile input is an error:
+/// dimensions are checked against `Bitmap.maximumPixels` before allocating, and the image data
+/// may inflate to exactly the bytes its rows take, no more.
+public enum PNGDecoder {
+    public enum Failure: Error, Equatable, Sendable {
+        case notPNG
+        case truncated
+        case badChunk(String)
+        case unsupported(String)
+        case tooLarge(width: Int, height: Int)
+        case badData(String)
+
+        public var message: String {
+            switch self {
+            case .notPNG: "not a PNG file"
+            case .truncated: "a truncated PNG file"
+            case .badChunk(let what): "a damaged PNG file (\(what))"
+            case .unsupported(let what): "a PNG this build cannot read (\(what))"
+            case .tooLarge(let width, let height):
+                "a \(width)×\(height) picture is over the \(Bitmap.maximumPixels >> 20)-megapixel limit"
+            case .badData(let what): "a damaged PNG file (\(what))"
+            }
+        }
+    }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// Adam7: each pass's first column and row, and its steps.
+    static let passes = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+    ]
+
+    struct Header {
+        var width: Int
+        var height: Int
+        var depth: Int
+        var colour: Int
+        var interlaced: Bool
+
+        var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colour] ?? 0 }
+        var bitsPerPixel: Int { channels * depth }
+        /// Bytes between a pixel and the one its filter looks back to.
+        var filterStep: Int { max(1, bitsPerPixel / 8) }
+        func rowBytes(_ width: Int) -> Int { (width * bitsPerPixel + 7) / 8 }
+    }
+
+    public static func decode(_ data: [UInt8]) throws(Failure) -> Bitmap {
+        guard data.count >= 8, Array(data[0..<8]) == signature else { throw .notPNG }
+        var position = 8
+        var header: Header?
+        var palette: [UInt8] = []
+        var transparency: [UInt8]?
+        var compressed: [UInt8] = []
+        var ended = false
+        while !ended {
+            guard data.count - position >= 12 else { throw .truncated }
+            let length = Int(bigEndian(data, position, 4))
+            let kind = Array(data[(position + 4)..<(position + 8)])
+            guard length <= 0x7FFF_FFFF, data.count - position - 12 >= length else { throw .truncated }
+            let body = (position + 8)..<(position + 8 + length)
+            let stored = bigEndian(data, body.upperBound, 4)
+            guard Checksum.crc32(data[(position + 4)..<body.upperBound]) == UInt32(stored) else {
+                throw .badChunk("chunk \(name(kind)) fails its CRC")
+            }
+            position = body.upperBound + 4
+            switch name(kind) {
+            case "IHDR":
+                guard header == nil, length == 13 else { throw .badChunk("IHDR") }
+                header = try readHeader(data, body.lowerBound)
+            case "PLTE":
+                guard header != nil, palette.isEmpty, length % 3 == 0, length > 0, length <= 768 else {
+                    throw .badChunk("PLTE")
+                }
+                palette = Array(data[body])
+            case "tRNS":
+                guard let header, transparency == nil else { throw .badChunk("tRNS") }
+                switch header.colour {
+                case 0: guard length == 2 else { throw .badChunk("tRNS") }
+                case 2: guard length == 6 else { throw .badChunk("tRNS") }
+                case 3: guard length <= 256 else { throw .badChunk("tRNS") }
+                default: throw .badChunk("tRNS in a picture with an alpha channel")
+                }
+                transparency = Array(data[body])
+            case "IDAT":
+                guard header != nil else { throw .badChunk("IDAT before IHDR") }
+                compressed += data[body]
+            case "IEND":
+                ended = true
+            default:
+                // Ancillary chunks (lower-case first letter) are skipped; a critical one this
+                // decoder does not know means the picture cannot be shown right.
+                guard kind[0] & 0x20 != 0 else { throw .unsupported("critical chunk \(name(kind))") }
+            }
+        }
+        guard let header else { throw .badChunk("no IHDR") }
+        if header.colour == 3, palette.isEmpty { throw .badChunk("a palette picture without PLTE") }
+        // What the rows take, pass by pass: the exact size the image data must inflate to.
+        var expected = 0
+        for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
+            let (columns, rows) = passSize(header, x0, y0, dx, dy)
+            if columns > 0, rows > 0 { expected += rows * (1 + header.rowBytes(columns)) }
+        }
+        let raw: [UInt8]
+        do {
+            raw = try Inflate.zlib(compressed, limit: expected)
+        } catch {
+            throw .badData("its image data: \(error)")
+        }
+        guard raw.count == expected else { throw .badData("its image data holds \(raw.count) bytes, not \(expected)") }
+        return try pixels(header, raw, palette: palette, transparency: transparency)
+    }
+
+    static func name(_ kind: [UInt8]) -> String { String(decoding: kind, as: UTF8.self) }
+
+    static func bigEndian(_ data: [UInt8], _ at: Int, _ count: Int) -> UInt32 {
+        (at..<(at + count)).reduce(UInt32(0)) { $0 << 8 | UInt32(data[$1]) }
+    }
+
+    static func readHeader(_ data: [UInt8], _ at: Int) throws(Failure) -> Header {
+        let width = Int(bigEndian(data, at, 4))
+        let height = Int(bigEndian(data, at + 4, 4))
+        let (depth, colour) = (Int(data[at + 8]), Int(data[at + 9]))
+        guard data[at + 10] == 0, data[at + 11] == 0 else { throw .unsupported("compression or filter method") }
+        guard data[at + 12] <= 1 else { throw .unsupported("interlace method \(data[at + 12])") }
+        let depths = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+        guard let allowed = depths[colour], allowed.contains(depth) else {
+            throw .unsupported("colour type \(colour) with bit depth \(depth)")
+        }
+        guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else { throw .badChunk("IHDR size") }
+        guard width <= Bitmap.maximumPixels, height <= Bitmap.maximumPixels / width else {
+            throw .tooLarge(width: width, height: height)
+        }
+        return Header(width: width, height: height, depth: depth, colour: colour, interlaced: data[at + 12] == 1)
+    }
+
+    static func passSize(_ header: Header, _ x0: Int, _ y0: Int, _ dx: Int, _ dy: Int) -> (Int, Int) {
+        ((header.width - x0 + dx - 1) / dx, (header.height - y0 + dy - 1) / dy)
+    }
+
+    /// Unfilters each pass's rows and writes its pixels into place.
+    static func pixels(
+        _ header: Header, _ raw: [UInt8], palette: [UInt8], transparency: [UInt8]?
+    ) throws(Failure) -> Bitmap {
+        var bitmap = Bitmap(
+            width: header.width, height: header.height,
+            pixels: [UInt8](repeating: 0, count: header.width * header.height * 4))
+        var offset = 0
+        let step = header.filterStep
+        for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
+            let (columns, rows) = passSize(header, x0, y0, dx, dy)
+            guard columns > 0, rows > 0 else { continue }
+            let rowBytes = header.rowBytes(columns)
+            var previous = [UInt8](repeating: 0, count: rowBytes)
+            var row = [UInt8](repeating: 0, count: rowBytes)
+            for y in 0..<rows {
+                let filter = raw[offset]
+                for i in 0..<rowBytes { row[i] = raw[offset + 1 + i] }
+                offset += 1 + rowBytes
+                try unfilter(&row, previous, filter: filter, step: step)
+                try place(
+                    row, header, y: y0 + y * dy, x0: x0, dx: dx, columns: columns,
+                    palette: palette, transparency: transparency, into: &bitmap)
+                swap(&row, &previous)
+            }
+        }
+        return bitmap
+    }
+
+    static func unfilter(_ row: inout [UInt8], _ previous: [UInt8], filter: UInt8, step: Int) throws(Failure) {
+        switch filter {
+        case 0: return
+        case 1:
+            for i in step..<max(step, row.count) { row[i] &+= row[i - step] }
+        case 2:
+            for i in row.indices { row[i] &+= previous[i] }
+        case 3:
+            for i in row.indices {
+                let left = i >= step ? Int(row[i - step]) : 0
+                row[i] &+= UInt8((left + Int(previous[i])) / 2)
+            }
+        case 4:
+            for i in row.indices {
+                let a = i >= step ? Int(row[i - step]) : 0
+                let b = Int(previous[i])
+                let c = i >= step ? Int(previous[i - step]) : 0
+                let p = a + b - c
+                let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+                row[i] &+= UInt8(pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
+            }
+        default: throw .badData("row filter \(filter)")
+        }
+    }
+
+    /// One unfiltered row's samples as RGBA pixels at columns x0, x0 + dx, ... of row `y`.
+    static func place(
+        _ row: [UInt8], _ header: Header, y: Int, x0: Int, dx: Int, columns: Int, palette: [UInt8],
+        transparency: [UInt8]?, into bitmap: inout Bitmap
+    ) throws(Failure) {
+        let depth = header.depth
+        let maximum = (1 << depth) - 1
+        func sample(_ index: Int) -> Int {
+            switch depth {
+            case 16: return Int(row[index * 2]) << 8 | Int(row[index * 2 + 1])
+            case 8: return Int(row[index])
+            default:
+                let bit = index * depth
+                return Int(row[bit / 8] >> UInt8(8 - depth - bit % 8)) & maximum
+            }
+        }
+        func eight(_ value: Int) -> UInt8 { UInt8(depth == 16 ? value >> 8 : value * 255 / maximum) }
+        let key: [Int]? = transparency.map { bytes in
+            stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+        }
+        let channels = header.channels
+        for column in 0..<columns {
+            let at = (y * header.width + x0 + column * dx) * 4
+            let first = column * channels
+            switch header.colour {
+            case 3:
+                let index = sample(first)
+                guard index * 3 + 2 < palette.count else { throw .badData("palette index \(index) past its palette") }
+                bitmap.pixels[at] = palette[index * 3]
+                bitmap.pixels[at + 1] = palette[index * 3 + 1]
+                bitmap.pixels[at + 2] = palette[index * 3 + 2]
+                bitmap.pixels[at + 3] = transparency.map { index < $0.count ? $0[index] : 255 } ?? 255
+            case 0, 4:
+                let gray = sample(first)
+                let value = eight(gray)
+                (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2]) = (value, value, value)
+                if header.colour == 4 {
+                    bitmap.pixels[at + 3] = eight(sample(first + 1))
+                } else {
+                    bitmap.pixels[at + 3] = key.map { $0.first == gray } == true ? 0 : 255
+                }
+            default:
+                let (r, g, b) = (sample(first), sample(first + 1), sample(first + 2))
+                (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2]) = (eight(r), eight(g), eight(b))
+                if header.colour == 6 {
+                    bitmap.pixels[at + 3] = eight(sample(first + 3))
+                } else {
+                    bitmap.pixels[at + 3] = key == [r, g, b] ? 0 : 255
+                }
+            }
+        }
+    }
+}

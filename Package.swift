@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "closet", targets: ["closet"]),
         .executable(name: "closet-http", targets: ["closet-http"]),
+        .library(name: "ClosetCore", targets: ["ClosetCore"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),

@@ -12,6 +12,10 @@ let package = Package(
             dependencies: [
                 .product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetShell", package: "closet"),
             ],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // The picture decoders (issue 26): PNG and zlib, from files and network answers.
+        .executableTarget(
+            name: "PictureFuzz", dependencies: [.product(name: "ClosetCore", package: "closet")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

@@ -1,0 +1,34 @@
+import ClosetCore
+
+/// Arbitrary bytes through the picture decoders: the first byte picks PNG (CRCs not checked, so
+/// mutations reach the inflater and the rows) or a zlib stream. A crash, hang or leak here is a
+/// picture from the network that could take down a session.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    if data[0] & 1 == 0 {
+        if let bitmap = try? PNGDecoder.decode(bytes, checkingCRCs: false) {
+            precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+        }
+    } else {
+        _ = try? Inflate.zlib(bytes, limit: 1 << 20)
+    }
+    return 0
+}
+
+/// SwiftPM links executables with `main` pointing at `<Module>_main`; this hands control to
+/// libFuzzer's driver (as `ClosetFuzz` does).
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@_cdecl("PictureFuzz_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+}

@@ -7,15 +7,18 @@ let package = Package(
     name: "ClosetFuzz",
     dependencies: [.package(name: "closet", path: "..")],
     targets: [
+        // Hands each target's entry point to libFuzzer's driver.
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "ClosetFuzz",
             dependencies: [
-                .product(name: "ClosetLanguage", package: "closet"), .product(name: "ClosetShell", package: "closet"),
+                "FuzzDriver", .product(name: "ClosetLanguage", package: "closet"),
+                .product(name: "ClosetShell", package: "closet"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The picture decoders (issue 26): PNG and zlib, from files and network answers.
         .executableTarget(
-            name: "PictureFuzz", dependencies: [.product(name: "ClosetCore", package: "closet")],
+            name: "PictureFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

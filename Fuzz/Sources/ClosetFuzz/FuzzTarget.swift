@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetShell
+import FuzzDriver
 
 /// Arbitrary bytes through the whole front end: lines, lexer, parser, binder, evaluation
 /// against an in-memory store, output rendered and thrown away. A crash, hang or leak here
@@ -69,20 +70,9 @@ func requireTerminalSafe(_ text: String) {
     }
 }
 
-/// SwiftPM links executables with `main` pointing at `<Module>_main`; libFuzzer's own
-/// `main` would clash, so this entry hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("ClosetFuzz_main")
 public func fuzzMain(
     _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+    runFuzzer(argc, argv, fuzzOneInput)
 }

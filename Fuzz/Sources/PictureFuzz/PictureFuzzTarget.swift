@@ -1,4 +1,5 @@
 import ClosetCore
+import FuzzDriver
 
 /// Arbitrary bytes through the picture decoders: the first byte picks PNG (CRCs not checked, so
 /// mutations reach the inflater and the rows) or a zlib stream. A crash, hang or leak here is a
@@ -17,18 +18,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// SwiftPM links executables with `main` pointing at `<Module>_main`; this hands control to
-/// libFuzzer's driver (as `ClosetFuzz` does).
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("PictureFuzz_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments, fuzzOneInput)
+    runFuzzer(argc, argv, fuzzOneInput)
 }

@@ -18,6 +18,18 @@ import Testing
 
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
+    /// `closet check` reads a store of every format whole and finds nothing, changing no byte.
+    @Test(arguments: ["format-1-store", "format-2-store", "format-3-store", "format-4-store"])
+    func aStoreOfEveryFormatPassesTheCheck(_ fixture: String) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = try copyOfFixture(fixture)
+        let files = ["closet-store", "snapshot", "journal"]
+        let before = try files.map { try bytes(store + "/" + $0) }
+        let result = try ProcessTests().run(["check", store])
+        #expect(result.status == 0 && result.out.hasSuffix("\nok\n"), "\(result.out)\(result.err)")
+        #expect(try files.map { try bytes(store + "/" + $0) } == before)
+    }
+
     @Test(arguments: ["format-1-store", "format-2-store", "format-3-store"])
     func aStoreOfEveryFormatOpensAndDumpsAsItDidWhenWritten(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))

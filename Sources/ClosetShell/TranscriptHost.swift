@@ -87,8 +87,9 @@ final class TranscriptHost: FileBackedHost {
         return (scratch ?? "") + String(base.dropFirst(root.count))
     }
 
-    /// The scratch file for `path`, its folder made where the test's own folder has it (so an
-    /// export into `out/` works as it would there), or nil when the write goes where it says.
+    /// The scratch folder to write `path` relative to, the file's folder made where the test's
+    /// own folder has it (so an export into `out/` works as it would there); nil when the write
+    /// goes where it says.
     private func scratchWrite(_ path: String) -> String? {
         guard let base = scratchBase(for: path) else { return nil }
         let real = ScriptFile.resolve(path, relativeTo: baseDirectory)

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "closet", targets: ["closet"]),
         .executable(name: "closet-http", targets: ["closet-http"]),
         .library(name: "ClosetCore", targets: ["ClosetCore"]),
+        .library(name: "ClosetFuzzing", targets: ["ClosetFuzzing"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),
@@ -35,6 +36,9 @@ let package = Package(
         .target(name: "ClosetHTTP", dependencies: ["ClosetCore", "ClosetNetwork"]),
         // The network helper `closet` starts on its first live request.
         .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
+        // The body of the language fuzz target, here so it may use the engine's `package`
+        // declarations; `Fuzz/` (built with the sanitizers by `Scripts/fuzz`) calls it.
+        .target(name: "ClosetFuzzing", dependencies: ["ClosetLanguage", "ClosetShell"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe"),
         // BoxOffice_MVVM: the daily box office, movies and posters through a two-tier cache.

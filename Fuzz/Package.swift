@@ -12,8 +12,7 @@ let package = Package(
         .executableTarget(
             name: "ClosetFuzz",
             dependencies: [
-                "FuzzDriver", .product(name: "ClosetLanguage", package: "closet"),
-                .product(name: "ClosetShell", package: "closet"),
+                "FuzzDriver", .product(name: "ClosetFuzzing", package: "closet"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The picture decoders (issue 26): PNG and zlib, from files and network answers.

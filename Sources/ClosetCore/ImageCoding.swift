@@ -11,6 +11,16 @@ extension ImageInfo {
     }
 }
 
+extension ImageInfo {
+    /// The checksum a blob name holds (what `blobName(owner:)` wrote), to check a file's bytes
+    /// against; nil when the name has not that shape.
+    public static func checksum(inBlobName name: String) -> UInt32? {
+        let digits = name.utf8.dropFirst(37).prefix(8)
+        guard digits.count == 8 else { return nil }
+        return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
+    }
+}
+
 extension ByteWriter {
     /// Format (1 PNG, 2 JPEG), width, height, byte count, checksum.
     public mutating func imageInfo(_ info: ImageInfo) {

@@ -161,9 +161,7 @@ package enum ClosetCommand {
             return .failure
         }
         guard result.problems.isEmpty else {
-            complain(
-                "error: store '\(store.location)' is damaged: \(result.problems.joined(separator: "; ")); 'closet recover \(store.location)' copies what is intact into a new store"
-            )
+            complain("error: " + Diagnostic.storeDamaged(store.location, result.problems, at: nil).message)
             return .store
         }
         return .success

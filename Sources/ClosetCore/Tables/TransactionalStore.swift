@@ -24,7 +24,7 @@ public protocol TransactionalStore: AnyObject {
 
 extension TransactionalStore {
     /// A store in memory holds nothing that can be damaged.
-    public func check() -> StoreCheck { StoreCheck(checked: [("store", "in memory")]) }
+    public func check() -> StoreCheck { StoreCheck(checked: [("files", "none (in memory)")]) }
 
     public func refresh() throws(StoreError) {}
     public func takeWriteProblem() -> WriteProblem? { nil }

@@ -245,8 +245,8 @@ extension Diagnostic {
         Diagnostic("store.could-not-save", "could not save: \(error.description)", at: nil)
     }
 
-    /// `.check` found damage: every problem, in one line.
-    static func storeDamaged(_ location: String, _ problems: [String], at range: SourceRange?) -> Diagnostic {
+    /// `.check` (and `closet check`) found damage: every problem, in one line.
+    package static func storeDamaged(_ location: String, _ problems: [String], at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "store.damaged",
             "store '\(location)' is damaged: \(problems.joined(separator: "; ")); 'closet recover \(location)' copies what is intact into a new store",

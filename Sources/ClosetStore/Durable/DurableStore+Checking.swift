@@ -35,8 +35,8 @@ extension DurableStore {
                 result.problems.append("picture \(name) is missing")
                 continue
             }
-            let digits = String(name.dropFirst(37).prefix(8))
-            guard let bytes = files.read(named: name), UInt32(digits, radix: 16) == Checksum.crc32(bytes) else {
+            guard let bytes = files.read(named: name), ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes)
+            else {
                 result.problems.append("picture \(name) is damaged (its bytes do not match their checksum)")
                 continue
             }

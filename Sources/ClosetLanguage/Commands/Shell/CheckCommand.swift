@@ -8,6 +8,9 @@ enum CheckCommand {
     static let spec = DotCommandSpec(
         name: ".check", summary: "read the whole store and check it for damage", examples: [".check"],
         run: { invocation in
+            if let extra = invocation.call.arguments.first {
+                throw Diagnostic.usage(invocation.spec.usage, at: extra.range)
+            }
             let store = invocation.session.store
             let result = store.check()
             guard result.problems.isEmpty else {

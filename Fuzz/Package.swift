@@ -19,5 +19,9 @@ let package = Package(
         .executableTarget(
             name: "PictureFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // The JPEG decoder (issue 26).
+        .executableTarget(
+            name: "JPEGFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

@@ -10,25 +10,46 @@ public enum HalfBlocks {
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
-    /// One line of text per two rows of pixels, each ending by resetting the colours.
-    public static func render(_ bitmap: Bitmap, background: (UInt8, UInt8, UInt8) = (0, 0, 0)) -> [String] {
-        func colour(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) {
+    /// One line of text per two rows of pixels, each ending by resetting the colours. A cell's
+    /// colours are written only where they change. With no `background`, fully transparent
+    /// pixels show the terminal's own (a gap in a collage stays the terminal's colour) and
+    /// partly transparent ones are blended onto black.
+    public static func render(_ bitmap: Bitmap, background: (UInt8, UInt8, UInt8)? = nil) -> [String] {
+        let under = background ?? (0, 0, 0)
+        /// nil: the terminal's own colour.
+        func colour(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8)? {
             guard y < bitmap.height else { return background }
             let at = (y * bitmap.width + x) * 4
             let alpha = Int(bitmap.pixels[at + 3])
+            if alpha == 0, background == nil { return nil }
             func blend(_ value: UInt8, _ under: UInt8) -> UInt8 {
                 UInt8((Int(value) * alpha + Int(under) * (255 - alpha) + 127) / 255)
             }
             return (
-                blend(bitmap.pixels[at], background.0), blend(bitmap.pixels[at + 1], background.1),
-                blend(bitmap.pixels[at + 2], background.2)
+                blend(bitmap.pixels[at], under.0), blend(bitmap.pixels[at + 1], under.1),
+                blend(bitmap.pixels[at + 2], under.2)
             )
+        }
+        func sgr(_ layer: Int, _ value: (UInt8, UInt8, UInt8)?) -> String {
+            guard let value else { return "\(layer)9" }
+            return "\(layer)8;2;\(value.0);\(value.1);\(value.2)"
         }
         return stride(from: 0, to: bitmap.height, by: 2).map { y in
             var line = ""
+            var last = ""
             for x in 0..<bitmap.width {
                 let (top, bottom) = (colour(x, y), colour(x, y + 1))
-                line += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2);48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
+                // The upper half as the foreground of ▀; when only the lower half is drawn,
+                // ▄ takes it, so the upper stays the terminal's; neither: a space.
+                let (glyph, colours): (String, String)
+                switch (top, bottom) {
+                case (nil, nil): (glyph, colours) = (" ", "\u{1B}[0m")
+                case (nil, let bottom?): (glyph, colours) = ("▄", "\u{1B}[\(sgr(3, bottom));49m")
+                case (let top?, let bottom): (glyph, colours) = ("▀", "\u{1B}[\(sgr(3, top));\(sgr(4, bottom))m")
+                }
+                if colours != last { line += colours }
+                last = colours
+                line += glyph
             }
             return line + "\u{1B}[0m"
         }

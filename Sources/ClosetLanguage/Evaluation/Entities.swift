@@ -19,6 +19,8 @@ public struct Entities: Sendable {
     /// A line above the rows for people (`box office of 2012-01-01`), as an app's screen has
     /// a title; tools get the rows alone.
     public var caption: FieldValue?
+    /// What a terminal shows under the text when pictures are on.
+    public var pictures: Pictures?
 }
 
 /// The cursor after a cursor-paged listing (nil `next`: it was the last page).

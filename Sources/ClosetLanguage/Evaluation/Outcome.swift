@@ -8,7 +8,7 @@ public enum Outcome: Sendable {
     case count(Int)
     case removed(EntityKind, EntityKey)
     /// A few named values on one row: statistics, the result of an export.
-    case fields([Field])
+    case fields([Field], pictures: Pictures? = nil)
     /// Free text for people: help, notices. Printed as is in every format.
     case text(String)
     /// Named shell settings (`.echo` alone, `.show`): one value alone, or `name: value` lines

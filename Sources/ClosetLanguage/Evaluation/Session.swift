@@ -40,6 +40,14 @@ public final class Session {
         /// it belongs to is committed: results are dropped if the commit fails, so nothing is
         /// shown as done until it is. Diagnostics are held with them, so the order is kept.
         package var holdResultsUntilCommit = false
+        /// `.pictures`, `--pictures`: how pictures are shown; `auto` is `terminalPictures`.
+        public var pictures = PictureMode.auto
+        package var pictureSize = PictureSize.medium
+        /// What `auto` shows: set by the host where results go to a terminal; off elsewhere.
+        package var terminalPictures = PictureMode.off
+        /// The terminal's height in rows, and a cell's size in pixels, when the host knows them.
+        package var terminalRows: Int?
+        package var cellPixels: (width: Int, height: Int)?
         public init() {}
     }
 
@@ -78,6 +86,9 @@ public final class Session {
         states[number] = made
         return made
     }
+
+    /// A pack's state, for work done after its command returned (pictures loaded when shown).
+    public func state<State: PackState>(_ type: State.Type) -> State? { try? state(type, preferring: { nil }) }
 
     /// The state of type `State`: already made, or the pack whose command is running, or the
     /// first pack whose state is one.

@@ -38,7 +38,8 @@ extension Session {
                 if format == .box { table.boxDrawing = true }
                 let renderer = DetailRenderer(
                     table: table, markdown: format == .markdown, korean: settings.language.isKorean)
-                return writeOutput(renderer.render(detail))
+                writeOutput(renderer.render(detail))
+                return printPictures(of: outcome)
             }
             guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
             let text: String
@@ -55,7 +56,29 @@ extension Session {
             case .json: text = ""
             }
             writeOutput(text)
+            printPictures(of: outcome)
         }
+    }
+
+    /// How pictures are shown now: `auto` is what the terminal shows, and nothing while
+    /// results go to a file (`.output`, `.once`).
+    package var shownPictures: PictureMode {
+        guard settings.pictures == .auto else { return settings.pictures }
+        return outputFile == nil ? settings.terminalPictures : .off
+    }
+
+    /// A result's pictures under its text, in tables only (JSON, csv, line and Markdown stay
+    /// text for tools and documents).
+    func printPictures(of outcome: Outcome) {
+        guard let pictures = outcome.pictures, settings.format == .table || settings.format == .box
+        else { return }
+        let mode = shownPictures
+        guard mode != .off, mode != .auto else { return }
+        let width = settings.table.maxWidth ?? 80
+        let renderer = PictureRenderer(
+            mode: mode, columns: settings.pictureSize.columns(within: width),
+            rows: max(4, (settings.terminalRows ?? 24) - 2), cellPixels: settings.cellPixels ?? (10, 20))
+        writeOutput(renderer.render(pictures.load(self), pictures.arrangement, stop: { host.interruptRequested() }))
     }
 
     /// The app's success text, for people only: JSON, csv and line stay data.

@@ -108,7 +108,7 @@ struct DetailRenderer {
                     lines: zip(zip(entities.kind.tableColumns, entities.kind.koreanTableColumns), record.table).map {
                         RecordDetail.Line($0.0, korean: $0.1, $1)
                     })
-        case .fields(let fields):
+        case .fields(let fields, _):
             guard fields.contains(where: { $0.value.isNested }) else { return nil }
             return detail(of: fields)
         case .entities, .count, .removed, .text, .settings, .table, .nothing:

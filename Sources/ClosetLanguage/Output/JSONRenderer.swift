@@ -18,7 +18,7 @@ package enum JSONRenderer {
             return records.map { object($0.fields) + "\n" }.joined()
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"
-        case .fields(let fields): return object(fields) + "\n"
+        case .fields(let fields, _): return object(fields) + "\n"
         case .table(let grid):
             return "["
                 + grid.rows.map { row in

@@ -13,7 +13,7 @@ enum RecordGrid {
             return Grid(columns: ["count"], rows: [[String(count)]], numericColumns: [0])
         case .removed(_, let key):
             return Grid(columns: ["removed"], rows: [[key.text]])
-        case .fields(let fields):
+        case .fields(let fields, _):
             let numeric = fields.indices.filter { fields[$0].value.isNumeric }
             return Grid(
                 columns: fields.map(\.name), rows: [fields.map { cell($0.value, forPeople: false) }],

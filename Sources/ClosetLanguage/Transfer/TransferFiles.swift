@@ -94,7 +94,7 @@ public enum TransferFiles {
             }
             copied = [Field("pictures", .integer(files.count)), Field("images", .text(folder))]
         }
-        guard case .fields(let fields) = try export(entities, invocation) else { preconditionFailure() }
+        guard case .fields(let fields, _) = try export(entities, invocation) else { preconditionFailure() }
         return .fields(fields + copied)
     }
 

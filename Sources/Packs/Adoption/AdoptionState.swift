@@ -49,13 +49,13 @@ public final class AdoptionState: PackState {
     }
 
     /// The dog's first picture through the cache, checked to be a PNG or JPEG.
-    func picture(of dog: ShelterDog) throws -> (info: ImageInfo, source: DogPictureCache.Source)? {
+    func picture(of dog: ShelterDog) throws -> (info: ImageInfo, source: DogPictureCache.Source, bytes: [UInt8])? {
         let url = dog["popfile1"]
         guard !url.isEmpty else { return nil }
         let fetched = try pictures.fetch(url, network: network) { (try? ImageHeader.inspect($0)) != nil }
         var info = try ImageHeader.inspect(fetched.bytes)
         info.checksum = Checksum.crc32(fetched.bytes)
-        return (info, fetched.source)
+        return (info, fetched.source, fetched.bytes)
     }
 
     func fetch(_ query: AnimalAPI.Query) throws(NetworkError) -> AnimalAPI.Page {

@@ -20,6 +20,22 @@ public final class MarketState: PackState {
         case nil: return embedded
         }
     }
+    /// A product's pictures, for its gallery: a server's fetched by their URLs (as the app's
+    /// `ImageNetworkUseCase` does), the store's read and checked.
+    func pictures(ofProduct id: Int, urls: [String]) -> [Picture] {
+        if case .success(let remote)? = remote {
+            return urls.map { url in
+                do throws(ImageNetworkUseCaseError) {
+                    return .bytes(try remote.pictures.retrieveImage(with: url).bytes)
+                } catch {
+                    return Picture(.unavailable(error.message))
+                }
+            }
+        }
+        guard let product = try? embedded.stored(id) else { return [] }
+        return product.pictures.map { .stored(embedded.picture(named: $0.name), $0.info) }
+    }
+
     /// The list use case's page (`ItemListNetworkUseCase`): the next page to ask for.
     private(set) var nextPage = 1
     private var loading = false

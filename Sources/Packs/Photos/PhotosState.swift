@@ -40,6 +40,9 @@ public final class PhotosState: PackState {
         return try UnsplashAPI.photo(id, network: network)
     }
 
+    /// The app's column width in points, which display heights are computed for.
+    static let columnWidth = 150
+
     /// The stored picture, checked against what was recorded when it was saved.
     func checkedPicture(_ photo: SavedPhoto) throws(Diagnostic) -> [UInt8] {
         guard let bytes = repository.picture(of: photo) else { throw .savedPictureMissing(photo.id) }

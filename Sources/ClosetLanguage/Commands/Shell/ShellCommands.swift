@@ -6,7 +6,7 @@ enum ShellCommands {
     static let all: [DotCommandSpec] = [
         HelpCommand.spec, ReadCommand.spec, ModeCommand.spec, LangCommand.spec, EchoCommand.spec, BailCommand.spec,
         TimerCommand.spec, HeadersCommand.spec, PagerCommand.spec, ConfirmCommand.spec, WidthCommand.spec,
-        ShowCommand.spec,
+        ShowCommand.spec, PicturesCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
         DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,
         StoreCommand.spec, CheckCommand.spec,

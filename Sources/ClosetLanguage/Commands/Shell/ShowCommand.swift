@@ -19,6 +19,7 @@ enum ShowCommand {
                 ("pager", onOff(settings.pager)),
                 ("confirm", onOff(settings.confirm)),
                 ("width", settings.table.maxWidth.map(String.init) ?? "auto"),
+                ("pictures", PicturesCommand.described(session)),
                 ("output", settings.output ?? "stdout"),
                 ("user", session.user),
                 ("network", session.network.mode),

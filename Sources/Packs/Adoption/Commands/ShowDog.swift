@@ -19,7 +19,7 @@ enum ShowDog {
             guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
             let picture = try state.picture(of: dog)
             return .detail(Adoption.dog, .opaque(dog.desertionNo)) {
-                DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: picture))
-            }
+                DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: picture.map { ($0.info, $0.source) }))
+            }.showing(Pictures(.single, picture.map { [.bytes($0.bytes)] } ?? []))
         })
 }

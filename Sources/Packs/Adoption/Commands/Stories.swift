@@ -25,9 +25,15 @@ enum Stories {
             liked: community.likes[LikeTable.key(of: Like(story: story.id, user: state.user()))] != nil,
             comments: community.commentsOf(story.id))
         let record = detail ? CommunityRecords.story.detailRecord(row) : CommunityRecords.story.record(row)
-        return detail
-            ? .detail(Adoption.story, .opaque(String(story.id))) { record }
-            : .entity(Adoption.story, .opaque(String(story.id))) { record }
+        guard detail else { return .entity(Adoption.story, .opaque(String(story.id))) { record } }
+        // The story screen's pictures, side by side.
+        let pictures = story.pictures
+        return .detail(Adoption.story, .opaque(String(story.id))) { record }
+            .showing(
+                Pictures(.row) { session in
+                    guard let community = session.state(AdoptionState.self)?.community else { return [] }
+                    return pictures.map { .stored(community.blobs.read(named: $0.name), $0.info) }
+                })
     }
 
     static let add = CommandSpec(

@@ -12,7 +12,13 @@ enum ShowProduct {
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
             let item = try ItemDetailViewModel(id: id, repository: state.market()).loadItem()
+            let urls = MarketRecords.images(of: item)
+            // The detail screen's gallery, in a row; read (or fetched) only when shown.
             return .detail(Market.product, .opaque(String(item.id))) { MarketRecords.product.detailRecord(item) }
+                .showing(
+                    Pictures(.row) { session in
+                        session.state(MarketState.self)?.pictures(ofProduct: id, urls: urls) ?? []
+                    })
         })
 }
 

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetNetwork
 import Foundation
 
 /// `list photos [page=<n>]`: the feed screen, 15 photos a page from Unsplash; `next`
@@ -40,5 +41,20 @@ enum ListPhotos {
             Photos.photo, photos.map { .opaque($0.imageData.id) },
             page: Page(firstRow: rows.lowerBound + 1, next: continuation)
         ) { zip(photos, columns).map { PhotosRecords.record($0, column: $1) } }
+        .showing(
+            // The feed's masonry: each photo's `small` picture, fetched only when shown.
+            Pictures(.masonry(columns: 2)) { session in
+                guard let network = session.state(PhotosState.self)?.network else { return [] }
+                return photos.map { photo in
+                    let size = (PhotosState.columnWidth, photo.imageData.displayHeight)
+                    do throws(NetworkError) {
+                        return Picture(
+                            .bytes(try UnsplashAPI.picture(at: photo.imageData.imageUrl.smallUrl, network: network)),
+                            displaySize: size)
+                    } catch {
+                        return Picture(.unavailable(error.message), displaySize: size)
+                    }
+                }
+            })
     }
 }

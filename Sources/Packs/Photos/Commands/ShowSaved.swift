@@ -11,7 +11,8 @@ enum ShowSaved {
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             let photo = try state.savedPhoto(invocation)
-            _ = try state.checkedPicture(photo)
+            let picture = try state.checkedPicture(photo)
             return .detail(Photos.saved, .opaque(photo.id)) { PhotosRecords.saved.detailRecord(photo) }
+                .showing(Pictures(.single, [.bytes(picture)]))
         })
 }

@@ -22,7 +22,7 @@ public struct PictureData: Sendable, Hashable, Decodable {
 
     /// The height shown in the app's 150-point-wide column: `height × 150 / width`, rounded
     /// down (a photo with no width has none).
-    public var displayHeight: Int { width > 0 ? height * 150 / width : 0 }
+    public var displayHeight: Int { width > 0 ? height * PhotosState.columnWidth / width : 0 }
 }
 
 public struct ImageUrl: Sendable, Hashable, Decodable {

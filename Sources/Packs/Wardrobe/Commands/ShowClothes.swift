@@ -13,7 +13,8 @@ enum ShowClothes {
         run: { invocation in
             let state = try invocation.state(WardrobeState.self)
             let clothes = try state.clothes(invocation.referenceParameter())
-            try state.loadImage(of: clothes)
+            let picture = try state.loadImage(of: clothes)
             return .detail(Wardrobe.clothes, .uuid(clothes.id)) { WardrobeRecords.clothes.detailRecord(clothes) }
+                .showing(Pictures(.single, picture.map { [.bytes($0)] } ?? []))
         })
 }

@@ -13,7 +13,12 @@ enum ShowStyle {
         run: { invocation in
             let state = try invocation.state(WardrobeState.self)
             let style = try state.style(invocation.referenceParameter())
-            for clothes in style.orderedClothes { try state.loadImage(of: clothes) }
+            var pictures: [Picture] = []
+            for clothes in style.orderedClothes {
+                if let bytes = try state.loadImage(of: clothes) { pictures.append(.bytes(bytes)) }
+            }
+            // The app's collage: two across, in category order.
             return .detail(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.style.detailRecord(style) }
+                .showing(Pictures(.grid(columns: 2), pictures))
         })
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The 8×8 inverse DCT of T.81 (A.3.3), in floating point and separable: rows of eight samples
+/// at a time as `SIMD8`, zero coefficients skipped. Exact to rounding, so within one step of
+/// libjpeg's integer transform.
+enum InverseDCT {
+    /// `basis[u]`: the u-th cosine over the eight positions, `C(u)/2 · cos((2x+1)uπ/16)`.
+    static let basis: [SIMD8<Float>] = (0..<8).map { u in
+        var row = SIMD8<Float>()
+        for x in 0..<8 {
+            let scale: Double = u == 0 ? 1 / 2.0.squareRoot() : 1
+            let angle = Double((2 * x + 1) * u) * Double.pi / 16
+            row[x] = Float(scale / 2 * cos(angle))
+        }
+        return row
+    }
+
+    /// One block's coefficients (`coefficients[at..<at+64]`, row by row) times `table`, into 8
+    /// rows of 8 samples at `out[outAt...]`, `stride` apart.
+    @inline(__always)
+    static func transform(
+        _ coefficients: UnsafeBufferPointer<Int16>, at: Int, table: [Float],
+        into out: UnsafeMutableBufferPointer<UInt8>,
+        at outAt: Int, stride: Int
+    ) {
+        var rows = (
+            SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(), SIMD8<Float>(),
+            SIMD8<Float>(), SIMD8<Float>()
+        )
+        var used: UInt8 = 0
+        basis.withUnsafeBufferPointer { basis in
+            withUnsafeMutableBytes(of: &rows) { raw in
+                let horizontal = raw.bindMemory(to: SIMD8<Float>.self)
+                // Along each row of frequencies: H[u] = Σ_v F[u][v] · basis[v].
+                for u in 0..<8 {
+                    var sum = SIMD8<Float>()
+                    for v in 0..<8 {
+                        let coefficient = coefficients[at + u * 8 + v]
+                        if coefficient != 0 { sum += Float(coefficient) * table[u * 8 + v] * basis[v] }
+                    }
+                    if sum != SIMD8<Float>() { used |= 1 << UInt8(u) }
+                    horizontal[u] = sum
+                }
+                // Down the columns: f[y] = Σ_u basis[u][y] · H[u], then level-shifted by 128.
+                for y in 0..<8 {
+                    var sum = SIMD8<Float>(repeating: 128)
+                    for u in 0..<8 where used & (1 << UInt8(u)) != 0 { sum += basis[u][y] * horizontal[u] }
+                    let clamped = sum.rounded(.toNearestOrAwayFromZero).clamped(
+                        lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
+                    let base = outAt + y * stride
+                    for x in 0..<8 { out[base + x] = UInt8(clamped[x]) }
+                }
+            }
+        }
+    }
+}

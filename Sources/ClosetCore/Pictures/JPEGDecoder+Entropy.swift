@@ -1,0 +1,137 @@
+extension JPEGDecoder {
+    /// A Huffman table (T.81 Annex C): codes up to 9 bits found in one lookup, longer ones by
+    /// the first code and count of each length.
+    struct HuffmanTable {
+        static let fastBits = 9
+        /// `length << 8 | symbol` for every 9-bit prefix that starts with a short code; 0 when
+        /// the code is longer.
+        var fast = [UInt16](repeating: 0, count: 1 << fastBits)
+        /// The largest code of each length (-1 when there is none), and what to add to a code
+        /// of that length to find its symbol's index.
+        var maxCode = [Int](repeating: -1, count: 17)
+        var offset = [Int](repeating: 0, count: 17)
+        var symbols: [UInt8]
+
+        /// Nil when the counts describe more codes than their lengths allow.
+        init?(counts: [Int], symbols: [UInt8]) {
+            self.symbols = symbols
+            var code = 0
+            var index = 0
+            for length in 1...16 {
+                offset[length] = index - code
+                for _ in 0..<counts[length - 1] {
+                    guard code < 1 << length else { return nil }
+                    if length <= Self.fastBits {
+                        let shift = Self.fastBits - length
+                        for suffix in 0..<(1 << shift) {
+                            fast[code << shift | suffix] = UInt16(length << 8) | UInt16(symbols[index])
+                        }
+                    }
+                    code += 1
+                    index += 1
+                }
+                if counts[length - 1] > 0 { maxCode[length] = code - 1 }
+                code <<= 1
+            }
+        }
+    }
+
+    /// The bits of entropy-coded data, with stuffed bytes (`FF 00`) undone. At a marker it
+    /// stops and reads zeros, as libjpeg does, so data that ends early is never read past.
+    struct BitReader {
+        let data: [UInt8]
+        /// The next byte to read; at a marker, the marker's `FF`.
+        var position: Int
+        var buffer: UInt64 = 0
+        var count = 0
+        var atMarker = false
+
+        init(data: [UInt8], position: Int) {
+            self.data = data
+            self.position = position
+        }
+
+        @inline(__always) mutating func fill() {
+            while count <= 56 {
+                var byte: UInt8 = 0
+                if !atMarker, position < data.count {
+                    byte = data[position]
+                    if byte == 0xFF {
+                        if position + 1 < data.count, data[position + 1] == 0 {
+                            position += 2
+                        } else {
+                            atMarker = true
+                            byte = 0
+                        }
+                    } else {
+                        position += 1
+                    }
+                }
+                buffer |= UInt64(byte) << UInt64(56 - count)
+                count += 8
+            }
+        }
+
+        @inline(__always) mutating func bits(_ n: Int) -> Int {
+            guard n > 0 else { return 0 }
+            if count < n { fill() }
+            let value = Int(buffer >> UInt64(64 - n))
+            buffer <<= UInt64(n)
+            count -= n
+            return value
+        }
+
+        @inline(__always) mutating func bit() -> Int { bits(1) }
+
+        /// `size` bits as a signed value (F.2.2.1's EXTEND).
+        @inline(__always) mutating func extended(_ size: Int) -> Int {
+            guard size > 0 else { return 0 }
+            let value = bits(size)
+            return value < 1 << (size - 1) ? value - (1 << size) + 1 : value
+        }
+
+        /// The next symbol; an invalid code reads as 0 (libjpeg warns and goes on likewise).
+        @inline(__always) mutating func decode(_ table: HuffmanTable) -> Int {
+            if count < 16 { fill() }
+            let entry = table.fast[Int(buffer >> UInt64(64 - HuffmanTable.fastBits))]
+            if entry != 0 {
+                let length = Int(entry >> 8)
+                buffer <<= UInt64(length)
+                count -= length
+                return Int(entry & 0xFF)
+            }
+            for length in (HuffmanTable.fastBits + 1)...16 {
+                let code = Int(buffer >> UInt64(64 - length))
+                if code <= table.maxCode[length] {
+                    buffer <<= UInt64(length)
+                    count -= length
+                    let index = table.offset[length] + code
+                    return index >= 0 && index < table.symbols.count ? Int(table.symbols[index]) : 0
+                }
+            }
+            buffer <<= 16
+            count -= 16
+            return 0
+        }
+
+        /// At a restart interval's end: the bits left are padding; the `RSTn` marker after them
+        /// is stepped over (if it is something else, the scan's remaining data reads as zeros).
+        mutating func restart() {
+            buffer = 0
+            count = 0
+            if !atMarker {
+                while position + 1 < data.count, !(data[position] == 0xFF && data[position + 1] != 0) {
+                    position += 1
+                }
+            }
+            var at = position
+            while at < data.count, data[at] == 0xFF { at += 1 }
+            if at < data.count, (0xD0...0xD7).contains(data[at]) {
+                position = at + 1
+                atMarker = false
+            } else {
+                atMarker = true
+            }
+        }
+    }
+}

@@ -1,0 +1,601 @@
+/// JPEG (ITU-T T.81, JFIF) to RGBA8: baseline and progressive Huffman coding, any sampling
+/// factors (4:4:4, 4:2:2, 4:2:0, 4:4:0, grayscale), restart markers, the EXIF orientation
+/// applied. Chroma is upsampled as libjpeg-turbo's `djpeg` does by default (its "fancy"
+/// triangle filter for 2:1), and colours converted with libjpeg's fixed-point constants, so a
+/// picture decodes within a step or two of the reference tool.
+///
+/// Refused with a one-line reason: arithmetic coding, lossless and hierarchical JPEG, 12-bit
+/// samples, CMYK and YCCK. Hostile input is an error, never a trap or a hang: the size is
+/// checked against `Bitmap.maximumPixels` before anything is allocated, every table and index is
+/// checked before use, and entropy-coded data that ends early decodes as zeros.
+public enum JPEGDecoder {
+    public enum Failure: Error, Equatable, Sendable {
+        case notJPEG
+        case truncated
+        case badData(String)
+        case unsupported(String)
+        case tooLarge(width: Int, height: Int)
+
+        public var message: String {
+            switch self {
+            case .notJPEG: "not a JPEG file"
+            case .truncated: "a truncated JPEG file"
+            case .badData(let what): "a damaged JPEG file (\(what))"
+            case .unsupported(let what): "a JPEG this build cannot read (\(what))"
+            case .tooLarge(let width, let height):
+                "a \(width)×\(height) picture is over the \(Bitmap.maximumPixels >> 20)-megapixel limit"
+            }
+        }
+    }
+
+    public static func decode(_ data: [UInt8]) throws(Failure) -> Bitmap {
+        var decoder = try Parser(data)
+        try decoder.run()
+        return try decoder.bitmap()
+    }
+
+    /// Where the zig-zag order's k-th coefficient sits in a block, row by row.
+    static let zigzag: [Int] = [
+        0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14,
+        21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53,
+        60, 61, 54, 47, 55, 62, 63,
+        // Past the end, for corrupt runs that overshoot: they land on a harmless slot.
+        63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63,
+    ]
+
+    struct Component {
+        var id: UInt8
+        var horizontal: Int
+        var vertical: Int
+        var quantization: Int
+        /// Blocks across and down, padded to whole MCUs.
+        var blocksPerLine = 0
+        var blocksPerColumn = 0
+        /// The component's own size in samples (before padding).
+        var width = 0
+        var height = 0
+        var coefficients: [Int16] = []
+        var dcTable = 0
+        var acTable = 0
+        var prediction = 0
+    }
+
+    struct Parser {
+        let data: [UInt8]
+        var position = 2
+        var quantization = [[UInt16]](repeating: [], count: 4)
+        var dcTables = [HuffmanTable?](repeating: nil, count: 4)
+        var acTables = [HuffmanTable?](repeating: nil, count: 4)
+        var components: [Component] = []
+        var width = 0
+        var height = 0
+        var progressive = false
+        var restartInterval = 0
+        var maxHorizontal = 1
+        var maxVertical = 1
+        var mcusPerLine = 0
+        var mcusPerColumn = 0
+        var adobeTransform: Int?
+        var orientation = 1
+        var sawFrame = false
+        var sawScan = false
+        var eobRun = 0
+
+        init(_ data: [UInt8]) throws(Failure) {
+            guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { throw .notJPEG }
+            self.data = data
+        }
+
+        mutating func run() throws(Failure) {
+            while true {
+                let marker = try nextMarker()
+                switch marker {
+                case 0xD9:
+                    guard sawScan else { throw .badData("it ends before any picture data") }
+                    return
+                case 0xC0, 0xC1, 0xC2:
+                    try readFrame(progressive: marker == 0xC2)
+                case 0xC3, 0xC5, 0xC6, 0xC7:
+                    throw .unsupported(marker == 0xC3 ? "lossless coding" : "hierarchical coding")
+                case 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF:
+                    throw .unsupported("arithmetic coding")
+                case 0xC4: try readHuffmanTables()
+                case 0xDB: try readQuantizationTables()
+                case 0xDD:
+                    let segment = Array(try readSegment())
+                    guard segment.count == 2 else { throw .badData("DRI") }
+                    restartInterval = Int(segment[0]) << 8 | Int(segment[1])
+                case 0xDA:
+                    try readScan()
+                    sawScan = true
+                case 0xE1: readExif(try readSegment())
+                case 0xEE: readAdobe(try readSegment())
+                case 0xD0...0xD7, 0x01:
+                    continue  // stray restart markers and TEM carry no segment
+                default:
+                    _ = try readSegment()  // APPn, COM, DNL and anything else a reader may skip
+                }
+            }
+        }
+
+        /// The next marker's code, after any fill bytes; garbage between segments is skipped
+        /// as libjpeg does.
+        mutating func nextMarker() throws(Failure) -> UInt8 {
+            while position < data.count {
+                if data[position] == 0xFF {
+                    var at = position + 1
+                    while at < data.count, data[at] == 0xFF { at += 1 }
+                    guard at < data.count else { break }
+                    if data[at] != 0 {
+                        position = at + 1
+                        return data[at]
+                    }
+                    position = at + 1
+                } else {
+                    position += 1
+                }
+            }
+            // A file that stops after its last scan is read as ended, as viewers do.
+            if sawScan { return 0xD9 }
+            throw .truncated
+        }
+
+        mutating func readSegment() throws(Failure) -> ArraySlice<UInt8> {
+            guard position + 2 <= data.count else { throw .truncated }
+            let length = Int(data[position]) << 8 | Int(data[position + 1])
+            guard length >= 2 else { throw .badData("a segment of length \(length)") }
+            guard position + length <= data.count else { throw .truncated }
+            defer { position += length }
+            return data[(position + 2)..<(position + length)]
+        }
+
+        mutating func readQuantizationTables() throws(Failure) {
+            var segment = try readSegment()
+            while let first = segment.first {
+                let (precision, index) = (Int(first >> 4), Int(first & 15))
+                guard index < 4, precision <= 1 else { throw .badData("DQT") }
+                let size = precision == 0 ? 64 : 128
+                guard segment.count >= 1 + size else { throw .badData("DQT") }
+                let body = Array(segment.dropFirst().prefix(size))
+                var table = [UInt16](repeating: 0, count: 64)
+                for k in 0..<64 {
+                    table[zigzag[k]] =
+                        precision == 0 ? UInt16(body[k]) : UInt16(body[2 * k]) << 8 | UInt16(body[2 * k + 1])
+                }
+                quantization[index] = table
+                segment = segment.dropFirst(1 + size)
+            }
+        }
+
+        mutating func readHuffmanTables() throws(Failure) {
+            var segment = try readSegment()
+            while let first = segment.first {
+                let (kind, index) = (Int(first >> 4), Int(first & 15))
+                guard kind <= 1, index < 4, segment.count >= 17 else { throw .badData("DHT") }
+                let counts = Array(segment.dropFirst().prefix(16)).map(Int.init)
+                let total = counts.reduce(0, +)
+                guard total <= 256, segment.count >= 17 + total else { throw .badData("DHT") }
+                let symbols = Array(segment.dropFirst(17).prefix(total))
+                guard let table = HuffmanTable(counts: counts, symbols: symbols) else { throw .badData("DHT codes") }
+                if kind == 0 { dcTables[index] = table } else { acTables[index] = table }
+                segment = segment.dropFirst(17 + total)
+            }
+        }
+
+        mutating func readFrame(progressive: Bool) throws(Failure) {
+            guard !sawFrame else { throw .badData("a second frame") }
+            let segment = Array(try readSegment())
+            guard segment.count >= 6 else { throw .badData("SOF") }
+            guard segment[0] == 8 else { throw .unsupported("\(segment[0])-bit samples") }
+            height = Int(segment[1]) << 8 | Int(segment[2])
+            width = Int(segment[3]) << 8 | Int(segment[4])
+            let count = Int(segment[5])
+            guard height > 0 else { throw .unsupported("a height given after the picture (DNL)") }
+            guard width > 0 else { throw .badData("a width of 0") }
+            guard count == 1 || count == 3 else {
+                throw .unsupported(count == 4 ? "CMYK colour" : "\(count) colour components")
+            }
+            guard segment.count == 6 + 3 * count else { throw .badData("SOF") }
+            guard width <= Bitmap.maximumPixels / height else { throw .tooLarge(width: width, height: height) }
+            for index in 0..<count {
+                let at = 6 + 3 * index
+                let (h, v, q) = (Int(segment[at + 1] >> 4), Int(segment[at + 1] & 15), Int(segment[at + 2]))
+                guard (1...4).contains(h), (1...4).contains(v), q < 4 else { throw .badData("SOF component") }
+                components.append(Component(id: segment[at], horizontal: h, vertical: v, quantization: q))
+            }
+            maxHorizontal = components.map(\.horizontal).max() ?? 1
+            maxVertical = components.map(\.vertical).max() ?? 1
+            mcusPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
+            mcusPerColumn = (height + 8 * maxVertical - 1) / (8 * maxVertical)
+            for index in components.indices {
+                let h = components[index].horizontal
+                let v = components[index].vertical
+                components[index].width = (width * h + maxHorizontal - 1) / maxHorizontal
+                components[index].height = (height * v + maxVertical - 1) / maxVertical
+                components[index].blocksPerLine = mcusPerLine * h
+                components[index].blocksPerColumn = mcusPerColumn * v
+                components[index].coefficients = [Int16](
+                    repeating: 0, count: mcusPerLine * h * mcusPerColumn * v * 64)
+            }
+            self.progressive = progressive
+            sawFrame = true
+        }
+
+        mutating func readScan() throws(Failure) {
+            guard sawFrame else { throw .badData("a scan before the frame") }
+            let segment = Array(try readSegment())
+            guard let count = segment.first.map(Int.init), (1...4).contains(count), segment.count == 4 + 2 * count
+            else { throw .badData("SOS") }
+            var inScan: [Int] = []
+            for index in 0..<count {
+                let (id, tables) = (segment[1 + 2 * index], segment[2 + 2 * index])
+                guard let component = components.firstIndex(where: { $0.id == id }), !inScan.contains(component) else {
+                    throw .badData("a scan of an unknown component")
+                }
+                components[component].dcTable = Int(tables >> 4)
+                components[component].acTable = Int(tables & 15)
+                guard components[component].dcTable < 4, components[component].acTable < 4 else {
+                    throw .badData("SOS tables")
+                }
+                inScan.append(component)
+            }
+            let start = Int(segment[1 + 2 * count])
+            let end = Int(segment[2 + 2 * count])
+            let (high, low) = (Int(segment[3 + 2 * count] >> 4), Int(segment[3 + 2 * count] & 15))
+            if progressive {
+                guard start <= end, end <= 63, (start == 0) == (end == 0), start == 0 || count == 1, low <= 13,
+                    high <= 13
+                else { throw .badData("a progressive scan's spectral selection") }
+            } else {
+                guard start == 0, end == 63, high == 0, low == 0 else { throw .badData("a baseline scan's parameters") }
+            }
+            for component in inScan {
+                guard quantization[components[component].quantization].count == 64 else {
+                    throw .badData("a component with no quantization table")
+                }
+                let needsDC = start == 0 && high == 0
+                if needsDC, dcTables[components[component].dcTable] == nil {
+                    throw .badData("a scan with no DC Huffman table")
+                }
+                if end > 0, acTables[components[component].acTable] == nil {
+                    throw .badData("a scan with no AC Huffman table")
+                }
+                components[component].prediction = 0
+            }
+            var reader = BitReader(data: data, position: position)
+            try decodeScan(&reader, inScan, start: start, end: end, high: high, low: low)
+            position = reader.position
+        }
+
+        mutating func decodeScan(
+            _ reader: inout BitReader, _ inScan: [Int], start: Int, end: Int, high: Int, low: Int
+        ) throws(Failure) {
+            eobRun = 0
+            let single = inScan.count == 1
+            // A scan of one component walks its own blocks, not whole MCUs.
+            let unitsAcross = single ? (components[inScan[0]].width + 7) / 8 : mcusPerLine
+            let unitsDown = single ? (components[inScan[0]].height + 7) / 8 : mcusPerColumn
+            var untilRestart = restartInterval
+            for row in 0..<unitsDown {
+                for column in 0..<unitsAcross {
+                    if restartInterval > 0 {
+                        if untilRestart == 0 {
+                            reader.restart()
+                            eobRun = 0
+                            for component in inScan { components[component].prediction = 0 }
+                            untilRestart = restartInterval
+                        }
+                        untilRestart -= 1
+                    }
+                    if single {
+                        try decodeBlock(&reader, inScan[0], row, column, start, end, high, low)
+                    } else {
+                        for component in inScan {
+                            let (h, v) = (components[component].horizontal, components[component].vertical)
+                            for y in 0..<v {
+                                for x in 0..<h {
+                                    try decodeBlock(
+                                        &reader, component, row * v + y, column * h + x, start, end, high, low)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        mutating func decodeBlock(
+            _ reader: inout BitReader, _ index: Int, _ blockRow: Int, _ blockColumn: Int, _ start: Int, _ end: Int,
+            _ high: Int, _ low: Int
+        ) throws(Failure) {
+            let offset = (blockRow * components[index].blocksPerLine + blockColumn) * 64
+            let dcTable = dcTables[components[index].dcTable]
+            let acTable = acTables[components[index].acTable]
+            let progressive = progressive
+            var prediction = components[index].prediction
+            var eobRun = eobRun
+            defer {
+                components[index].prediction = prediction
+                self.eobRun = eobRun
+            }
+            try components[index].coefficients.withUnsafeMutableBufferPointer { buffer throws(Failure) in
+                let block = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + 64)])
+                if !progressive {
+                    guard let dcTable, let acTable else { throw .badData("tables") }
+                    let size = reader.decode(dcTable)
+                    guard size <= 11 else { throw .badData("a DC difference of \(size) bits") }
+                    prediction &+= reader.extended(size)
+                    block[0] = Int16(truncatingIfNeeded: prediction)
+                    var k = 1
+                    while k < 64 {
+                        let symbol = reader.decode(acTable)
+                        let (run, size) = (symbol >> 4, symbol & 15)
+                        if size == 0 {
+                            if run != 15 { break }
+                            k += 16
+                            continue
+                        }
+                        k += run
+                        guard k < 64 else { throw .badData("a coefficient past the block's end") }
+                        block[zigzag[k]] = Int16(truncatingIfNeeded: reader.extended(size))
+                        k += 1
+                    }
+                    return
+                }
+                if start == 0 {
+                    if high == 0 {
+                        guard let dcTable else { throw .badData("tables") }
+                        let size = reader.decode(dcTable)
+                        guard size <= 11 else { throw .badData("a DC difference of \(size) bits") }
+                        prediction &+= reader.extended(size)
+                        block[0] = Int16(truncatingIfNeeded: prediction << low)
+                    } else if reader.bit() == 1 {
+                        block[0] |= Int16(truncatingIfNeeded: 1 << low)
+                    }
+                    return
+                }
+                guard let acTable else { throw .badData("tables") }
+                if high == 0 {
+                    try Self.firstAC(&reader, block, acTable, start, end, low, &eobRun)
+                } else {
+                    try Self.refineAC(&reader, block, acTable, start, end, low, &eobRun)
+                }
+            }
+        }
+
+        static func firstAC(
+            _ reader: inout BitReader, _ block: UnsafeMutableBufferPointer<Int16>, _ table: HuffmanTable,
+            _ start: Int, _ end: Int, _ low: Int, _ eobRun: inout Int
+        ) throws(Failure) {
+            if eobRun > 0 {
+                eobRun -= 1
+                return
+            }
+            var k = start
+            while k <= end {
+                let symbol = reader.decode(table)
+                let (run, size) = (symbol >> 4, symbol & 15)
+                if size == 0 {
+                    if run < 15 {
+                        eobRun = (1 << run) - 1
+                        if run > 0 { eobRun += reader.bits(run) }
+                        return
+                    }
+                    k += 16
+                    continue
+                }
+                k += run
+                guard k <= end else { throw .badData("a coefficient past the scan's band") }
+                block[zigzag[k]] = Int16(truncatingIfNeeded: reader.extended(size) * (1 << low))
+                k += 1
+            }
+        }
+
+        /// A successive-approximation AC scan (G.1.2.3): one more bit of every coefficient
+        /// already known, and the new ones that become ±1 in this bit.
+        static func refineAC(
+            _ reader: inout BitReader, _ block: UnsafeMutableBufferPointer<Int16>, _ table: HuffmanTable,
+            _ start: Int, _ end: Int, _ low: Int, _ eobRun: inout Int
+        ) throws(Failure) {
+            let plus = Int16(truncatingIfNeeded: 1 << low)
+            let minus = Int16(truncatingIfNeeded: -1 << low)
+            func refine(_ at: Int) {
+                let value = block[at]
+                if reader.bit() == 1, value & plus == 0 { block[at] = value &+ (value >= 0 ? plus : minus) }
+            }
+            var k = start
+            if eobRun == 0 {
+                while k <= end {
+                    let symbol = reader.decode(table)
+                    var run = symbol >> 4
+                    let size = symbol & 15
+                    var value: Int16 = 0
+                    if size != 0 {
+                        guard size == 1 else { throw .badData("a refinement of \(size) bits") }
+                        value = reader.bit() == 1 ? plus : minus
+                    } else if run != 15 {
+                        eobRun = 1 << run
+                        if run > 0 { eobRun += reader.bits(run) }
+                        break
+                    }
+                    while k <= end {
+                        let at = zigzag[k]
+                        if block[at] != 0 {
+                            refine(at)
+                        } else {
+                            if run == 0 { break }
+                            run -= 1
+                        }
+                        k += 1
+                    }
+                    if value != 0 {
+                        guard k <= end else { throw .badData("a coefficient past the scan's band") }
+                        block[zigzag[k]] = value
+                    }
+                    k += 1
+                }
+            }
+            if eobRun > 0 {
+                while k <= end {
+                    let at = zigzag[k]
+                    if block[at] != 0 { refine(at) }
+                    k += 1
+                }
+                eobRun -= 1
+            }
+        }
+
+        // MARK: segments a picture's look depends on
+
+        /// The orientation tag (0x0112) of the EXIF data's first IFD.
+        mutating func readExif(_ segment: ArraySlice<UInt8>) {
+            let bytes = Array(segment)
+            guard bytes.count >= 14, bytes[0..<6].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0]) else { return }
+            let tiff = 6
+            let little: Bool
+            switch (bytes[tiff], bytes[tiff + 1]) {
+            case (0x49, 0x49): little = true
+            case (0x4D, 0x4D): little = false
+            default: return
+            }
+            func number(_ at: Int, _ count: Int) -> Int? {
+                guard at >= 0, at + count <= bytes.count else { return nil }
+                var value = 0
+                for i in 0..<count { value |= Int(bytes[at + i]) << (8 * (little ? i : count - 1 - i)) }
+                return value
+            }
+            guard let first = number(tiff + 4, 4), let entries = number(tiff + first, 2) else { return }
+            for entry in 0..<min(entries, 512) {
+                let at = tiff + first + 2 + entry * 12
+                guard let tag = number(at, 2) else { return }
+                if tag == 0x0112, let type = number(at + 2, 2), type == 3, let value = number(at + 8, 2),
+                    (1...8).contains(value)
+                {
+                    orientation = value
+                    return
+                }
+            }
+        }
+
+        /// Adobe's APP14: whether three components are YCbCr (1) or RGB (0).
+        mutating func readAdobe(_ segment: ArraySlice<UInt8>) {
+            let bytes = Array(segment)
+            guard bytes.count >= 12, bytes[0..<5].elementsEqual([0x41, 0x64, 0x6F, 0x62, 0x65]) else { return }
+            adobeTransform = Int(bytes[11])
+        }
+
+        // MARK: pixels
+
+        func bitmap() throws(Failure) -> Bitmap {
+            guard sawFrame else { throw .badData("no frame") }
+            let planes = components.map { plane($0) }
+            let full = components.indices.map { upsample(planes[$0], components[$0]) }
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            let rgb =
+                components.count == 3
+                && (adobeTransform == 0 || components.map(\.id) == [0x52, 0x47, 0x42])
+            pixels.withUnsafeMutableBufferPointer { out in
+                if components.count == 1 {
+                    for i in 0..<(width * height) {
+                        let value = full[0][i]
+                        (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (value, value, value)
+                    }
+                    return
+                }
+                for i in 0..<(width * height) {
+                    if rgb {
+                        (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (full[0][i], full[1][i], full[2][i])
+                        continue
+                    }
+                    // libjpeg's constants (16-bit fixed point, rounded), so colours match djpeg.
+                    let y = Int(full[0][i])
+                    let cb = Int(full[1][i]) - 128
+                    let cr = Int(full[2][i]) - 128
+                    out[4 * i] = clamp(y + ((91881 * cr + 32768) >> 16))
+                    out[4 * i + 1] = clamp(y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
+                    out[4 * i + 2] = clamp(y + ((116130 * cb + 32768) >> 16))
+                }
+            }
+            return Bitmap(width: width, height: height, pixels: pixels).oriented(orientation)
+        }
+
+        /// A component's samples: every block dequantized and inverse-transformed, at the
+        /// component's padded size.
+        func plane(_ component: Component) -> [UInt8] {
+            let stride = component.blocksPerLine * 8
+            var out = [UInt8](repeating: 0, count: stride * component.blocksPerColumn * 8)
+            let table = quantization[component.quantization].map { Float($0) }
+            out.withUnsafeMutableBufferPointer { out in
+                component.coefficients.withUnsafeBufferPointer { coefficients in
+                    for row in 0..<component.blocksPerColumn {
+                        for column in 0..<component.blocksPerLine {
+                            let block = (row * component.blocksPerLine + column) * 64
+                            InverseDCT.transform(
+                                coefficients, at: block, table: table, into: out,
+                                at: row * 8 * stride + column * 8, stride: stride)
+                        }
+                    }
+                }
+            }
+            return out
+        }
+
+        /// A component's samples at the picture's size, `width × height`: the 2:1 cases with
+        /// libjpeg's triangle filter, others by repeating samples.
+        func upsample(_ plane: [UInt8], _ component: Component) -> [UInt8] {
+            let stride = component.blocksPerLine * 8
+            let (across, down) = (maxHorizontal / component.horizontal, maxVertical / component.vertical)
+            let exact = maxHorizontal % component.horizontal == 0 && maxVertical % component.vertical == 0
+            var out = [UInt8](repeating: 0, count: width * height)
+            let (sourceWidth, sourceHeight) = (component.width, component.height)
+            if exact, across == 1, down == 1 {
+                for y in 0..<height { for x in 0..<width { out[y * width + x] = plane[y * stride + x] } }
+                return out
+            }
+            // libjpeg-turbo filters 2:1 across only when a component is over two samples wide.
+            if exact, across <= 2, down <= 2, across == 1 || sourceWidth > 2 {
+                // Columns in pairs (3/4 the near sample, 1/4 the far one), after rows in pairs
+                // likewise; the edges repeat their last sample. libjpeg's rounding biases.
+                func sample(_ x: Int, _ y: Int) -> Int {
+                    Int(plane[min(max(y, 0), sourceHeight - 1) * stride + min(max(x, 0), sourceWidth - 1)])
+                }
+                for y in 0..<height {
+                    let sourceY = y / down
+                    let nearRow = down == 2 ? (y % 2 == 0 ? sourceY - 1 : sourceY + 1) : sourceY
+                    for x in 0..<width {
+                        let sourceX = x / across
+                        let value: Int
+                        if across == 2 {
+                            let far = x % 2 == 0 ? sourceX - 1 : sourceX + 1
+                            if down == 2 {
+                                let this = sample(sourceX, sourceY) * 3 + sample(sourceX, nearRow)
+                                let other = sample(far, sourceY) * 3 + sample(far, nearRow)
+                                value = (this * 3 + other + (x % 2 == 0 ? 8 : 7)) >> 4
+                            } else {
+                                value =
+                                    (sample(sourceX, sourceY) * 3 + sample(far, sourceY) + (x % 2 == 0 ? 1 : 2)) >> 2
+                            }
+                        } else if down == 2 {
+                            value =
+                                (sample(sourceX, sourceY) * 3 + sample(sourceX, nearRow) + (y % 2 == 0 ? 1 : 2)) >> 2
+                        } else {
+                            value = sample(sourceX, sourceY)
+                        }
+                        out[y * width + x] = UInt8(value)
+                    }
+                }
+                return out
+            }
+            for y in 0..<height {
+                let sourceY = min(y * component.vertical / maxVertical, sourceHeight - 1)
+                for x in 0..<width {
+                    out[y * width + x] =
+                        plane[sourceY * stride + min(x * component.horizontal / maxHorizontal, sourceWidth - 1)]
+                }
+            }
+            return out
+        }
+    }
+}
+
+@inline(__always) func clamp(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 255)) }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The kitty graphics protocol (kitty, Ghostty, Konsole, WezTerm): the picture's raw RGBA
+/// pixels (`f=32`), base64 in chunks of at most 4096 characters, each an APC sequence
+/// `ESC _ G … ESC \`; shown where the cursor is, over `columns` × `rows` cells, with every
+/// reply from the terminal suppressed (`q=2`), so nothing is ever typed into the prompt.
+public enum KittyGraphics {
+    public static let chunkSize = 4096
+
+    public static func escape(_ bitmap: Bitmap, columns: Int, rows: Int) -> String {
+        let payload = Data(bitmap.pixels).base64EncodedString()
+        var out = ""
+        var start = payload.startIndex
+        var first = true
+        repeat {
+            let end = payload.index(start, offsetBy: chunkSize, limitedBy: payload.endIndex) ?? payload.endIndex
+            let more = end < payload.endIndex ? 1 : 0
+            let control =
+                first
+                ? "a=T,f=32,s=\(bitmap.width),v=\(bitmap.height),c=\(columns),r=\(rows),q=2,m=\(more)" : "m=\(more)"
+            out += "\u{1B}_G\(control);\(payload[start..<end])\u{1B}\\"
+            start = end
+            first = false
+        } while start < payload.endIndex
+        return out
+    }
+}

@@ -1,0 +1,17 @@
+/// A stored picture's bytes to pixels, by what the bytes are (PNG or JPEG, as `ImageHeader`
+/// tells them apart), with one message for whatever stops it.
+public enum PictureDecoder {
+    public struct Failure: Error, Equatable, Sendable {
+        public var message: String
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws(Failure) -> Bitmap {
+        if bytes.starts(with: PNGDecoder.signature) {
+            do { return try PNGDecoder.decode(bytes) } catch { throw Failure(message: error.message) }
+        }
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            do { return try JPEGDecoder.decode(bytes) } catch { throw Failure(message: error.message) }
+        }
+        throw Failure(message: "not a PNG or JPEG picture")
+    }
+}

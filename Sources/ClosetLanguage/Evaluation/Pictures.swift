@@ -1,0 +1,87 @@
+import ClosetCore
+
+/// The pictures a result shows beside its text when pictures are on (`.pictures`), as the
+/// app's screen arranges them. Loaded only then: a listing printed without pictures, or into a
+/// pipe, reads no picture.
+public struct Pictures: Sendable {
+    public enum Arrangement: Sendable, Equatable {
+        /// One picture, as large as the size allows.
+        case single
+        /// Side by side at one height, as the market's product gallery.
+        case row
+        /// Square cells, `columns` to a row, each picture fitted in its cell: a 2×2 collage.
+        case grid(columns: Int)
+        /// Columns of equal width, each picture going to the shortest one at the height its
+        /// app shows it (`Picture.displaySize`): Picterest's two-column feed.
+        case masonry(columns: Int)
+    }
+
+    public var arrangement: Arrangement
+    /// Called only when the pictures are shown, with the session (a pack finds its state
+    /// there: a listing's pictures are read, or fetched, then and not before).
+    public var load: @Sendable (Session) -> [Picture]
+
+    public init(_ arrangement: Arrangement, load: @escaping @Sendable (Session) -> [Picture]) {
+        self.arrangement = arrangement
+        self.load = load
+    }
+
+    /// Pictures already read.
+    public init(_ arrangement: Arrangement, _ pictures: [Picture]) {
+        self.init(arrangement) { _ in pictures }
+    }
+}
+
+/// One picture's stored bytes (PNG or JPEG), or why there are none.
+public struct Picture: Sendable {
+    public enum Source: Sendable {
+        case bytes([UInt8])
+        /// Shown as a line in place of the picture (`picture: missing from the store`).
+        case unavailable(String)
+    }
+
+    public var source: Source
+    /// The size the app lays it out at (points), for a masonry; nil: the picture's own.
+    public var displaySize: (width: Int, height: Int)?
+
+    public init(_ source: Source, displaySize: (width: Int, height: Int)? = nil) {
+        self.source = source
+        self.displaySize = displaySize
+    }
+
+    public static func bytes(_ bytes: [UInt8]) -> Picture { Picture(.bytes(bytes)) }
+
+    /// A picture a store keeps, checked against what was recorded when it was written: a
+    /// missing or damaged one is a line saying so, never a wrong picture.
+    public static func stored(_ bytes: [UInt8]?, _ info: ImageInfo, displaySize: (width: Int, height: Int)? = nil)
+        -> Picture
+    {
+        guard let bytes else { return Picture(.unavailable("missing from the store"), displaySize: displaySize) }
+        guard bytes.count == info.bytes, Checksum.crc32(bytes) == info.checksum else {
+            return Picture(.unavailable("damaged in the store (its checksum does not match)"), displaySize: displaySize)
+        }
+        return Picture(.bytes(bytes), displaySize: displaySize)
+    }
+}
+
+extension Outcome {
+    /// The same result, showing `pictures` when pictures are on.
+    public func showing(_ pictures: Pictures) -> Outcome {
+        switch self {
+        case .entities(var entities):
+            entities.pictures = pictures
+            return .entities(entities)
+        case .fields(let fields, _): return .fields(fields, pictures: pictures)
+        case .count, .removed, .text, .settings, .table, .nothing: return self
+        }
+    }
+
+    /// The pictures this result shows, if any.
+    var pictures: Pictures? {
+        switch self {
+        case .entities(let entities): entities.pictures
+        case .fields(_, let pictures): pictures
+        case .count, .removed, .text, .settings, .table, .nothing: nil
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import ClosetCore
+
+/// A result's pictures as terminal output: each decoded, arranged as its app shows them onto one
+/// canvas (scaled by area averaging, the aspect kept, within the terminal's width and height),
+/// then written the chosen way. A picture that cannot be shown is one line saying why.
+struct PictureRenderer {
+    /// Not `auto` nor `off`: what the session resolved them to.
+    var mode: PictureMode
+    /// Cells across the pictures may take, and down (a masonry may run longer, as a feed does).
+    var columns: Int
+    var rows: Int
+    /// A cell's size in the pixels of a graphics protocol (kitty, iTerm2, sixel).
+    var cellPixels: (width: Int, height: Int) = (10, 20)
+
+    /// Pixels per cell across and down for this mode: half blocks show one pixel across and
+    /// two down in each.
+    var pixelsPerCell: (width: Int, height: Int) { mode == .blocks ? (1, 2) : cellPixels }
+
+    /// The text to write; `stop` is asked between pictures (Ctrl-C stops a long render between
+    /// pictures, before anything of the next is written).
+    func render(_ pictures: [Picture], _ arrangement: Pictures.Arrangement, stop: () -> Bool = { false }) -> String {
+        var notes: [String] = []
+        var shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)] = []
+        for picture in pictures {
+            if stop() { return "pictures: stopped\n" }
+            switch picture.source {
+            case .unavailable(let reason): notes.append("picture: " + reason)
+            case .bytes(let bytes):
+                do {
+                    let bitmap = try PictureDecoder.decode(bytes)
+                    shown.append((bitmap, picture.displaySize))
+                } catch {
+                    notes.append("picture: " + error.message)
+                }
+            }
+        }
+        var out = ""
+        if !shown.isEmpty, let canvas = arrange(shown, arrangement) {
+            out += encode(canvas)
+        }
+        for note in notes { out += note + "\n" }
+        return out
+    }
+
+    /// The canvas every picture is drawn on, in this mode's pixels.
+    func arrange(_ shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)], _ arrangement: Pictures.Arrangement)
+        -> Bitmap?
+    {
+        let (cellWidth, cellHeight) = pixelsPerCell
+        let (maxWidth, maxHeight) = (columns * cellWidth, rows * cellHeight)
+        guard maxWidth > 0, maxHeight > 0 else { return nil }
+        /// A picture fitted into `width` × `height`, never enlarged past its own size.
+        func fitted(_ bitmap: Bitmap, _ width: Int, _ height: Int) -> Bitmap {
+            let scale = min(1, Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))
+            return bitmap.scaled(
+                toWidth: max(1, Int((Double(bitmap.width) * scale).rounded())),
+                height: max(1, Int((Double(bitmap.height) * scale).rounded())))
+        }
+        switch arrangement {
+        case .single:
+            return fitted(shown[0].bitmap, maxWidth, maxHeight)
+        case .row:
+            // One height for all, as large as fits the width (gaps of a cell) and the height.
+            let gaps = (shown.count - 1) * cellWidth
+            let aspects = shown.map { Double($0.bitmap.width) / Double($0.bitmap.height) }
+            let tallest = shown.map(\.bitmap.height).max() ?? 1
+            let height = max(
+                1, min(maxHeight, tallest, Int(Double(max(1, maxWidth - gaps)) / aspects.reduce(0, +))))
+            let scaled = zip(shown, aspects).map { item, aspect in
+                item.bitmap.scaled(toWidth: max(1, Int((Double(height) * aspect).rounded())), height: height)
+            }
+            var canvas = Bitmap(width: min(maxWidth, scaled.map(\.width).reduce(gaps, +)), height: height)
+            var x = 0
+            for picture in scaled {
+                canvas.draw(picture, x: x, y: 0)
+                x += picture.width + cellWidth
+            }
+            return canvas
+        case .grid(let across):
+            let across = max(1, min(across, shown.count))
+            let down = (shown.count + across - 1) / across
+            // Square cells (a half-block cell is one pixel across and two down, so squares).
+            let side = max(
+                1, min((maxWidth - (across - 1) * cellWidth) / across, (maxHeight - (down - 1) * cellHeight) / down))
+            var canvas = Bitmap(
+                width: across * side + (across - 1) * cellWidth, height: down * side + (down - 1) * cellHeight)
+            for (index, item) in shown.enumerated() {
+                let picture = fitted(item.bitmap, side, side)
+                let (column, row) = (index % across, index / across)
+                canvas.draw(
+                    picture, x: column * (side + cellWidth) + (side - picture.width) / 2,
+                    y: row * (side + cellHeight) + (side - picture.height) / 2)
+            }
+            return canvas
+        case .masonry(let count):
+            let count = max(1, count)
+            let width = max(1, (maxWidth - (count - 1) * cellWidth) / count)
+            var heights = [Int](repeating: 0, count: count)
+            var placed: [(Bitmap, Int, Int)] = []
+            for item in shown {
+                let (displayWidth, displayHeight) = item.display ?? (item.bitmap.width, item.bitmap.height)
+                let height = max(
+                    1, Int((Double(width) * Double(displayHeight) / Double(max(1, displayWidth))).rounded()))
+                // The shortest column; the leftmost of equals (the app's rule).
+                let column = heights.indices.min { heights[$0] < heights[$1] } ?? 0
+                placed.append((item.bitmap.scaled(toWidth: width, height: height), column, heights[column]))
+                heights[column] += height + cellHeight
+            }
+            var canvas = Bitmap(
+                width: count * width + (count - 1) * cellWidth, height: max(1, (heights.max() ?? 1) - cellHeight))
+            for (picture, column, y) in placed { canvas.draw(picture, x: column * (width + cellWidth), y: y) }
+            return canvas
+        }
+    }
+
+    func encode(_ canvas: Bitmap) -> String {
+        let (cellWidth, cellHeight) = pixelsPerCell
+        let (columns, rows) = (
+            (canvas.width + cellWidth - 1) / cellWidth, (canvas.height + cellHeight - 1) / cellHeight
+        )
+        switch mode {
+        case .blocks: return HalfBlocks.render(canvas).joined(separator: "\n") + "\n"
+        case .kitty: return KittyGraphics.escape(canvas, columns: columns, rows: rows) + "\n"
+        case .iterm: return InlineImages.escape(canvas, columns: columns, rows: rows) + "\n"
+        case .sixel: return Sixel.escape(canvas) + "\n"
+        case .auto, .off: return ""
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import ClosetCore
+
+/// Issue 26, part 1: the JPEG decoder held to libjpeg-turbo's `djpeg`. Each `NAME.jpg` beside
+/// `NAME.rgba` (width and height, big-endian, then djpeg's pixels) is written by
+/// `Scripts/lib/make-jpeg-corpus.py`: the small committed set in `Tests/Fixtures/pictures/jpeg`,
+/// and, in the test command, the full corpus (odd sizes such as 4001×3, 640×480) in the folder
+/// `CLOSET_JPEG_CORPUS` names. Within 2 per channel, or at least 45 dB PSNR where the two
+/// upsamplers round differently along a few edges.
+@Suite struct JPEGDecoderTests {
+    static let committed = PictureDecoderTests.folder + "/jpeg"
+
+    struct Comparison {
+        var worst = 0
+        var psnr = Double.infinity
+    }
+
+    static func compare(_ bitmap: Bitmap, _ reference: [UInt8]) -> Comparison? {
+        guard reference.count >= 8 else { return nil }
+        let width = Int(reference[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let height = Int(reference[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let expected = reference[8...]
+        guard bitmap.width == width, bitmap.height == height, expected.count == bitmap.pixels.count else { return nil }
+        var comparison = Comparison()
+        var squares = 0.0
+        for (a, b) in zip(bitmap.pixels, expected) {
+            let difference = abs(Int(a) - Int(b))
+            comparison.worst = max(comparison.worst, difference)
+            squares += Double(difference * difference)
+        }
+        if squares > 0 { comparison.psnr = 10 * log10(255 * 255 / (squares / Double(expected.count))) }
+        return comparison
+    }
+
+    static func check(folder: String) throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+            $0.hasSuffix(".jpg") && $0 != "arithmetic.jpg"
+        }.sorted()
+        for name in names {
+            let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            let reference = [UInt8](
+                try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name.dropLast(4) + ".rgba")))
+            let bitmap = try JPEGDecoder.decode(data)
+            let comparison = compare(bitmap, reference)
+            #expect(comparison != nil, "\(name): size \(bitmap.width)×\(bitmap.height)")
+            if let comparison {
+                #expect(
+                    comparison.worst <= 2 || comparison.psnr >= 45,
+                    "\(name): off by \(comparison.worst), \(comparison.psnr) dB")
+            }
+        }
+        return names.count
+    }
+
+    @Test func theCommittedPicturesDecodeAsDjpegDoes() throws {
+        #expect(try Self.check(folder: Self.committed) == 73)
+    }
+
+    /// The full corpus, when the test command made one.
+    @Test func theGeneratedCorpusDecodesAsDjpegDoes() throws {
+        guard let folder = ProcessInfo.processInfo.environment["CLOSET_JPEG_CORPUS"] else { return }
+        #expect(try Self.check(folder: folder) >= 138)
+    }
+
+    @Test func arithmeticCodingIsRefusedInOneLine() throws {
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.committed + "/arithmetic.jpg")))
+        #expect(throws: JPEGDecoder.Failure.unsupported("arithmetic coding")) { try JPEGDecoder.decode(data) }
+    }
+}
+
+extension JPEGDecoderTests {
+    static func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: committed + "/" + name)))
+    }
+
+    /// The frame header's marker and fields, patched to what closet does not read.
+    static func patchedFrame(_ bytes: [UInt8], _ change: (inout [UInt8], Int) -> Void) -> [UInt8] {
+        var bytes = bytes
+        guard let at = (0..<(bytes.count - 1)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }) else {
+            return bytes
+        }
+        change(&bytes, at)
+        return bytes
+    }
+
+    @Test func whatIsNotReadIsRefusedInOneLine() throws {
+        let baseline = try Self.fixture("jpeg-16x16-420-q90.jpg")
+        let cases: [(UInt8?, Int?, String)] = [
+            (0xC3, nil, "lossless coding"), (0xC5, nil, "hierarchical coding"), (0xC9, nil, "arithmetic coding"),
+            (nil, 12, "12-bit samples"),
+        ]
+        for (marker, precision, reason) in cases {
+            let patched = Self.patchedFrame(baseline) { bytes, at in
+                if let marker { bytes[at + 1] = marker }
+                if let precision { bytes[at + 4] = UInt8(precision) }
+            }
+            #expect(throws: JPEGDecoder.Failure.unsupported(reason)) { try JPEGDecoder.decode(patched) }
+            #expect(
+                (try? PictureDecoder.decode(patched)) == nil
+                    && JPEGDecoder.Failure.unsupported(reason).message == "a JPEG this build cannot read (\(reason))")
+        }
+    }
+
+    @Test func aSizeOverTheLimitIsRefusedBeforeAnythingIsAllocated() throws {
+        let baseline = try Self.fixture("jpeg-16x16-420-q90.jpg")
+        let huge = Self.patchedFrame(baseline) { bytes, at in
+            (bytes[at + 5], bytes[at + 6], bytes[at + 7], bytes[at + 8]) = (0xFF, 0xFF, 0xFF, 0xFF)
+        }
+        #expect(throws: JPEGDecoder.Failure.tooLarge(width: 65535, height: 65535)) { try JPEGDecoder.decode(huge) }
+    }
+
+    /// Every prefix of a picture, and every byte of it flipped: an error or a picture, never a
+    /// trap (the fuzzer goes further; this runs in every test command).
+    @Test func damagedPicturesFailOrDecodeButNeverTrap() throws {
+        for name in ["jpeg-17x9-420-q90-progressive.jpg", "jpeg-16x16-420-q50-restart1.jpg", "jpeg-8x8-gray-q85.jpg"] {
+            let bytes = try Self.fixture(name)
+            for length in 0..<bytes.count {
+                if let bitmap = try? JPEGDecoder.decode(Array(bytes[0..<length])) {
+                    #expect(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+                }
+            }
+            for at in bytes.indices {
+                var damaged = bytes
+                damaged[at] ^= 0x5A
+                if let bitmap = try? JPEGDecoder.decode(damaged) {
+                    #expect(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+                }
+            }
+        }
+        #expect(throws: JPEGDecoder.Failure.notJPEG) { try JPEGDecoder.decode([0x89, 0x50]) }
+        #expect(throws: JPEGDecoder.Failure.truncated) { try JPEGDecoder.decode([0xFF, 0xD8, 0xFF, 0xDB]) }
+    }
+
+    /// The orientation tag turns the picture as a camera meant (the corpus's references are
+    /// djpeg's pixels turned likewise), and a picture of every orientation has the right size.
+    @Test func theEXIFOrientationIsApplied() throws {
+        for value in 1...8 {
+            let bitmap = try JPEGDecoder.decode(try Self.fixture("jpeg-orientation-\(value).jpg"))
+            #expect(value >= 5 ? (bitmap.width, bitmap.height) == (7, 13) : (bitmap.width, bitmap.height) == (13, 7))
+        }
+        // A 2×1 bitmap turned each way: the pixel that was on the left lands where the tag says.
+        let two = Bitmap(width: 2, height: 1, pixels: [1, 1, 1, 255, 2, 2, 2, 255])
+        #expect(two.oriented(2).pixels == [2, 2, 2, 255, 1, 1, 1, 255])
+        #expect(two.oriented(6).width == 1 && two.oriented(6).pixels == [1, 1, 1, 255, 2, 2, 2, 255])
+        #expect(two.oriented(8).pixels == [2, 2, 2, 255, 1, 1, 1, 255])
+        #expect(two.oriented(1) == two && two.oriented(9) == two)
+    }
+}

@@ -198,6 +198,7 @@ package enum ClosetCommand {
         configuration.user = options.user
         configuration.settings.format = options.format ?? .table
         if let language = options.language { configuration.settings.language = language }
+        if let pictures = options.pictures { configuration.settings.pictures = pictures }
         configuration.settings.bail = options.bail
         configuration.settings.echo = options.echo
         configuration.deterministic = options.deterministic

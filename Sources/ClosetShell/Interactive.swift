@@ -24,6 +24,7 @@ enum Interactive {
         session.settings.table.maxWidth = session.settings.fixedWidth ?? width
         session.settings.table.boxDrawing = true
         session.settings.color = colorAllowed(environment)
+        TerminalPictures.configure(session, environment: environment, mayAsk: false)
     }
 
     /// Returns whether the session was at a terminal.
@@ -66,6 +67,7 @@ enum Interactive {
         }
         defer { host.terminal = nil }
         session.settings.color = color
+        TerminalPictures.configure(session, environment: environment, mayAsk: true)
         let loop = PromptLoop(session: session, editor: editor, isTerminal: true, color: color, write: write)
         loop.afterStatement = host.flush
         loop.beforeStatement = {
@@ -75,6 +77,7 @@ enum Interactive {
             let terminalWidth = isatty(STDOUT_FILENO) == 1 ? LibEditLineEditor.terminalColumns : nil
             session.settings.terminalWidth = terminalWidth
             session.settings.table.maxWidth = session.settings.fixedWidth ?? terminalWidth
+            TerminalPictures.measure(session)
         }
         loop.run()
         return true

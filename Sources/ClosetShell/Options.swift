@@ -27,6 +27,8 @@ package struct Options: Equatable {
     public var format: OutputFormat?
     /// `--lang en|ko`: what people read output in.
     public var language: OutputLanguage?
+    /// `--pictures auto|kitty|iterm|sixel|blocks|off`: how pictures are shown.
+    public var pictures: PictureMode?
     package var bail = false
     public var echo = false
     public var deterministic = false
@@ -51,7 +53,8 @@ package struct Options: Equatable {
     }
 
     static let valueOptions = [
-        "--store", "--format", "--lang", "--seed", "--replay", "--record", "--timeout", "--busy-timeout", "--user",
+        "--store", "--format", "--lang", "--pictures", "--seed", "--replay", "--record", "--timeout", "--busy-timeout",
+        "--user",
         "-c",
         "--init", "--max-response",
     ]
@@ -120,6 +123,13 @@ package struct Options: Equatable {
                     throw UsageError(message: "unknown language '\(text)'; use en or ko")
                 }
                 options.language = language
+            case "--pictures":
+                let text = try optionValue()
+                guard let mode = PictureMode(rawValue: text.lowercased()) else {
+                    throw UsageError(
+                        message: "unknown picture output '\(text)'; use auto, kitty, iterm, sixel, blocks or off")
+                }
+                options.pictures = mode
             case "--seed":
                 let text = try optionValue()
                 guard let seed = UInt64(text) else {
@@ -340,6 +350,8 @@ package struct Options: Equatable {
                                    ~/.local/share/closet)
           --format <format>        table, json, csv, line, box or markdown (default table)
           --lang en|ko             headers, labels and values in English or in the apps' Korean
+          --pictures <how>         auto, kitty, iterm, sixel, blocks or off (default auto: what the
+                                   terminal shows; never into a pipe or a file unless asked)
                                    (default en; JSON, csv and line stay English)
           --bail                   stop at the first failing statement
           --echo                   print each statement before its output

@@ -14,9 +14,9 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let recorded: [(folder: String, scripts: [String])] = [
-        ("Tests/Golden/photos", ["feed", "save", "errors", "dump"]),
-        ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors"]),
-        ("Tests/Golden/adoption", ["dogs", "errors"]),
+        ("Tests/Golden/photos", ["feed", "save", "errors", "dump", "pictures"]),
+        ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors", "pictures"]),
+        ("Tests/Golden/adoption", ["dogs", "errors", "pictures"]),
         ("Examples", ["photos", "boxoffice", "adoption"]),
     ]
 

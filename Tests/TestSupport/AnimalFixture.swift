@@ -90,9 +90,12 @@ public enum AnimalFixture {
                     return .respond(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8))
                 }
                 let size = 4 + name.utf8.reduce(0) { $0 + Int($1) } % 6
+                // One dog with a real photo, for the picture goldens.
+                let photo =
+                    name.hasPrefix("448548202400101_1")
+                    ? SampleImages.fixture("served-dog.jpg") : SampleImages.jpeg(width: size * 10, height: size * 8)
                 return .respond(
-                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag],
-                    body: Data(SampleImages.jpeg(width: size * 10, height: size * 8)))
+                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag], body: Data(photo))
             }
             guard request.path == "/abandonmentPublic_v2" else { return .json("{}", status: 404) }
             guard query["serviceKey"] == serviceKey else {

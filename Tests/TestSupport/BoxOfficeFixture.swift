@@ -92,6 +92,8 @@ public enum BoxOfficeFixture {
     /// The poster picture at `/img/<name>`: a tiny JPEG, or a page for `sherlock-0`.
     public static func poster(_ name: String) -> (type: String, bytes: [UInt8]) {
         if name.hasPrefix("sherlock-0") { return ("text/html", Array("<html>moved</html>".utf8)) }
+        // One poster with real pixels, for the picture goldens.
+        if name.hasPrefix("masquerade-1") { return ("image/jpeg", SampleImages.fixture("served-poster.jpg")) }
         let size = 2 + name.utf8.count % 5
         return ("image/jpeg", SampleImages.jpeg(width: size * 10, height: size * 14))
     }

@@ -1,9 +1,17 @@
 import ClosetCore
+import Foundation
 import WardrobePack
 
 /// Real, small pictures made in code: a PNG with a valid zlib stream (stored blocks) and a
 /// baseline JPEG skeleton (SOI, APP0, SOF0, EOI) that header readers accept.
 public enum SampleImages {
+    /// A real picture from `Tests/Fixtures/pictures` (made by libjpeg-turbo's cjpeg), for the
+    /// fixture servers' answers that the picture goldens draw.
+    public static func fixture(_ name: String) -> [UInt8] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+        return (FileManager.default.contents(atPath: root + "/Fixtures/pictures/" + name)).map { [UInt8]($0) } ?? []
+    }
+
     /// A PNG whose header claims any size, with no pixels (header readers only).
     public static func pngHeader(width: Int, height: Int) -> [UInt8] {
         let header = be32(width) + be32(height) + [8, 2, 0, 0, 0]

@@ -16,9 +16,11 @@ enum PageWindow {
         let all = entities.records
         shown.keys = Array(entities.keys.prefix(limit))
         shown.records = { Array(all().prefix(limit)) }
+        shown.pictures?.items = Array(entities.pictures?.items.prefix(limit) ?? [])
         var rest = entities
         rest.keys = Array(entities.keys.dropFirst(limit))
         rest.records = { Array(all().dropFirst(limit)) }
+        rest.pictures?.items = Array(entities.pictures?.items.dropFirst(limit) ?? [])
         rest.page = Page(firstRow: page.firstRow + limit, next: page.next)
         rest.caption = nil
         let remainder = rest

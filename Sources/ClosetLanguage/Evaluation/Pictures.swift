@@ -17,18 +17,19 @@ public struct Pictures: Sendable {
     }
 
     public var arrangement: Arrangement
-    /// Called only when the pictures are shown, with the session (a pack finds its state
-    /// there: a listing's pictures are read, or fetched, then and not before).
-    public var load: @Sendable (Session) -> [Picture]
+    /// One loader a picture, called only when the pictures are shown, with the session (a pack
+    /// finds its state there): a listing's pictures are read, or fetched, then and not before,
+    /// and a listing shown a window at a time (`limit=`) loads only the window's.
+    public var items: [@Sendable (Session) -> Picture]
 
-    public init(_ arrangement: Arrangement, load: @escaping @Sendable (Session) -> [Picture]) {
+    public init(_ arrangement: Arrangement, _ items: [@Sendable (Session) -> Picture]) {
         self.arrangement = arrangement
-        self.load = load
+        self.items = items
     }
 
     /// Pictures already read.
     public init(_ arrangement: Arrangement, _ pictures: [Picture]) {
-        self.init(arrangement) { _ in pictures }
+        self.init(arrangement, pictures.map { picture in { _ in picture } })
     }
 }
 

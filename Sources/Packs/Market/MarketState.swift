@@ -22,18 +22,19 @@ public final class MarketState: PackState {
     }
     /// A product's pictures, for its gallery: a server's fetched by their URLs (as the app's
     /// `ImageNetworkUseCase` does), the store's read and checked.
-    func pictures(ofProduct id: Int, urls: [String]) -> [Picture] {
+    func picture(_ index: Int, ofProduct id: Int, urls: [String]) -> Picture {
         if case .success(let remote)? = remote {
-            return urls.map { url in
-                do throws(ImageNetworkUseCaseError) {
-                    return .bytes(try remote.pictures.retrieveImage(with: url).bytes)
-                } catch {
-                    return Picture(.unavailable(error.message))
-                }
+            do throws(ImageNetworkUseCaseError) {
+                return .bytes(try remote.pictures.retrieveImage(with: urls[index]).bytes)
+            } catch {
+                return Picture(.unavailable(error.message))
             }
         }
-        guard let product = try? embedded.stored(id) else { return [] }
-        return product.pictures.map { .stored(embedded.picture(named: $0.name), $0.info) }
+        guard let product = try? embedded.stored(id), index < product.pictures.count else {
+            return Picture(.unavailable("missing from the store"))
+        }
+        let picture = product.pictures[index]
+        return .stored(embedded.picture(named: picture.name), picture.info)
     }
 
     /// The list use case's page (`ItemListNetworkUseCase`): the next page to ask for.

@@ -30,10 +30,14 @@ enum Stories {
         let pictures = story.pictures
         return .detail(Adoption.story, .opaque(String(story.id))) { record }
             .showing(
-                Pictures(.row) { session in
-                    guard let community = session.state(AdoptionState.self)?.community else { return [] }
-                    return pictures.map { .stored(community.blobs.read(named: $0.name), $0.info) }
-                })
+                Pictures(
+                    .row,
+                    pictures.map { picture in
+                        { @Sendable session in
+                            let community = session.state(AdoptionState.self)?.community
+                            return .stored(community?.blobs.read(named: picture.name), picture.info)
+                        }
+                    }))
     }
 
     static let add = CommandSpec(

@@ -16,9 +16,14 @@ enum ShowProduct {
             // The detail screen's gallery, in a row; read (or fetched) only when shown.
             return .detail(Market.product, .opaque(String(item.id))) { MarketRecords.product.detailRecord(item) }
                 .showing(
-                    Pictures(.row) { session in
-                        session.state(MarketState.self)?.pictures(ofProduct: id, urls: urls) ?? []
-                    })
+                    Pictures(
+                        .row,
+                        urls.indices.map { index in
+                            { @Sendable session in
+                                session.state(MarketState.self)?.picture(index, ofProduct: id, urls: urls)
+                                    ?? Picture(.unavailable("the market pack is not running"))
+                            }
+                        }))
         })
 }
 

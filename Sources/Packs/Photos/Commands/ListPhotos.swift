@@ -43,18 +43,22 @@ enum ListPhotos {
         ) { zip(photos, columns).map { PhotosRecords.record($0, column: $1) } }
         .showing(
             // The feed's masonry: each photo's `small` picture, fetched only when shown.
-            Pictures(.masonry(columns: 2)) { session in
-                guard let network = session.state(PhotosState.self)?.network else { return [] }
-                return photos.map { photo in
-                    let size = (PhotosState.columnWidth, photo.imageData.displayHeight)
-                    do throws(NetworkError) {
-                        return Picture(
-                            .bytes(try UnsplashAPI.picture(at: photo.imageData.imageUrl.smallUrl, network: network)),
-                            displaySize: size)
-                    } catch {
-                        return Picture(.unavailable(error.message), displaySize: size)
+            Pictures(
+                .masonry(columns: 2),
+                photos.map { photo in
+                    { @Sendable session in
+                        let size = (PhotosState.columnWidth, photo.imageData.displayHeight)
+                        guard let network = session.state(PhotosState.self)?.network else {
+                            return Picture(.unavailable("the photos pack is not running"), displaySize: size)
+                        }
+                        do throws(NetworkError) {
+                            let url = photo.imageData.imageUrl.smallUrl
+                            return Picture(
+                                .bytes(try UnsplashAPI.picture(at: url, network: network)), displaySize: size)
+                        } catch {
+                            return Picture(.unavailable(error.message), displaySize: size)
+                        }
                     }
-                }
-            })
+                }))
     }
 }

@@ -14,13 +14,14 @@ enum ListSaved {
             // The screen's two-column masonry, each at the height the app shows it.
             return .listing(Photos.saved, photos.map { .opaque($0.id) }) { photos.map(PhotosRecords.record) }
                 .showing(
-                    Pictures(.masonry(columns: 2)) { session in
-                        guard let repository = session.state(PhotosState.self)?.repository else { return [] }
-                        return photos.map {
-                            .stored(
-                                repository.picture(of: $0), $0.image,
-                                displaySize: (PhotosState.columnWidth, $0.displayHeight))
-                        }
-                    })
+                    Pictures(
+                        .masonry(columns: 2),
+                        photos.map { photo in
+                            { @Sendable session in
+                                .stored(
+                                    session.state(PhotosState.self)?.repository.picture(of: photo), photo.image,
+                                    displaySize: (PhotosState.columnWidth, photo.displayHeight))
+                            }
+                        }))
         })
 }

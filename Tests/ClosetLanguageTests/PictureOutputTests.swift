@@ -1,0 +1,106 @@
+import ClosetCore
+import Testing
+
+@testable import ClosetLanguage
+
+/// Issue 26: which output a terminal gets, and how a result's pictures are arranged.
+@Suite struct PictureOutputTests {
+    @Test func theAutomaticChoiceForEachTerminal() {
+        let cases: [([String: String], String?, PictureMode)] = [
+            (["TERM": "xterm-kitty"], nil, .kitty),
+            (["KITTY_WINDOW_ID": "3", "TERM": "xterm-256color"], nil, .kitty),
+            (["TERM": "xterm-ghostty"], nil, .kitty),
+            (["KONSOLE_VERSION": "230804", "TERM": "xterm-256color"], nil, .kitty),
+            (["TERM_PROGRAM": "iTerm.app"], nil, .iterm),
+            (["TERM_PROGRAM": "WezTerm", "TERM": "xterm-256color"], nil, .iterm),
+            (["TERM_PROGRAM": "vscode", "COLORTERM": "truecolor"], nil, .iterm),
+            (["TERM": "foot"], nil, .sixel),
+            (["TERM": "xterm-256color"], "\u{1B}[?63;1;2;4;6;9;15;22c", .sixel),
+            (["TERM": "xterm-256color", "COLORTERM": "truecolor"], "\u{1B}[?62;22c", .blocks),
+            (["TERM": "xterm-256color", "COLORTERM": "24bit"], nil, .blocks),
+            (["TERM": "xterm-direct"], nil, .blocks),
+            // tmux passes no graphics protocol through: half blocks, whatever runs outside it.
+            (["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color", "KITTY_WINDOW_ID": "1"], nil, .blocks),
+            (["TERM": "screen-256color"], "\u{1B}[?62;4c", .blocks),
+            (["TERM": "xterm-256color"], nil, .off),
+            (["TERM": "linux"], "\u{1B}[?6c", .off),
+            (["TERM": "dumb", "COLORTERM": "truecolor"], nil, .off),
+            (["TERM": "xterm-kitty", "NO_COLOR": "1"], nil, .off),
+        ]
+        for (environment, answer, expected) in cases {
+            #expect(PictureDetection.choose(environment, deviceAttributes: answer) == expected, "\(environment)")
+        }
+    }
+
+    static func solid(_ width: Int, _ height: Int, _ value: UInt8) -> Picture {
+        .bytes(
+            PNGEncoder.encode(
+                Bitmap(
+                    width: width, height: height,
+                    pixels: Array([[UInt8]](repeating: [value, value, value, 255], count: width * height).joined()))))
+    }
+
+    func arranged(_ pictures: [Picture], _ arrangement: Pictures.Arrangement, columns: Int = 40, rows: Int = 20)
+        -> Bitmap?
+    {
+        let renderer = PictureRenderer(mode: .blocks, columns: columns, rows: rows)
+        let shown = pictures.compactMap { picture -> (bitmap: Bitmap, display: (width: Int, height: Int)?)? in
+            guard case .bytes(let bytes) = picture.source, let bitmap = try? PictureDecoder.decode(bytes) else {
+                return nil
+            }
+            return (bitmap, picture.displaySize)
+        }
+        return renderer.arrange(shown, arrangement)
+    }
+
+    @Test func onePictureFitsTheWidthAndHeightWithItsAspect() {
+        // 200×100 into 40 cells by 20 rows (40 half-block pixels): 40×20.
+        let canvas = arranged([Self.solid(200, 100, 9)], .single)
+        #expect(canvas.map { [$0.width, $0.height] } == [40, 20])
+        // Tall: the rows decide; never enlarged.
+        #expect(arranged([Self.solid(100, 400, 9)], .single).map { [$0.width, $0.height] } == [10, 40])
+        #expect(arranged([Self.solid(5, 3, 9)], .single).map { [$0.width, $0.height] } == [5, 3])
+    }
+
+    @Test func aRowSharesOneHeightWithACellBetween() {
+        // 20×20 and 40×20 at one height: widths 1:2, a cell's gap; 40 cells: height 13.
+        let canvas = arranged([Self.solid(20, 20, 9), Self.solid(40, 20, 9)], .row)
+        #expect(canvas.map { [$0.width, $0.height] } == [40, 13])
+    }
+
+    @Test func aCollageIsSquareCellsTwoAcross() {
+        let four = Array(repeating: Self.solid(30, 60, 200), count: 4)
+        let canvas = arranged(four, .grid(columns: 2))
+        // Cells of 19×19 pixels (two down must fit 40 pixels with a two-pixel gap), one cell between.
+        #expect(canvas.map { [$0.width, $0.height] } == [39, 40])
+        // Each picture is centred in its cell: a 10×19 picture leaves columns 0-4 clear.
+        #expect(canvas.map { $0.pixels[3] } == 0)
+        #expect(canvas.map { $0.pixels[(5) * 4] } == 200)
+    }
+
+    @Test func aMasonryPutsEachPictureInTheShortestColumnAtItsDisplayHeight() {
+        // Display sizes as the feed computes them: 150 points wide.
+        let pictures = [
+            Picture(Self.solid(10, 20, 50).source, displaySize: (150, 300)),
+            Picture(Self.solid(10, 10, 50).source, displaySize: (150, 150)),
+            Picture(Self.solid(10, 10, 50).source, displaySize: (150, 150)),
+        ]
+        // Columns 19 wide (40 cells, one between): 38, then 19 beside it, then 19 under that.
+        let canvas = arranged(pictures, .masonry(columns: 2))
+        #expect(canvas.map { [$0.width, $0.height] } == [39, 40])
+        guard let canvas else { return }
+        func alpha(_ x: Int, _ y: Int) -> UInt8 { canvas.pixels[(y * canvas.width + x) * 4 + 3] }
+        #expect(alpha(0, 37) == 255 && alpha(0, 39) == 0)  // left: one picture 38 tall
+        #expect(alpha(20, 18) == 255 && alpha(20, 19) == 0 && alpha(20, 21) == 255 && alpha(20, 39) == 255)
+    }
+
+    @Test func whatCannotBeShownIsALineSayingWhy() {
+        let renderer = PictureRenderer(mode: .blocks, columns: 10, rows: 5)
+        let text = renderer.render(
+            [Picture(.unavailable("missing from the store")), .bytes([1, 2, 3]), Self.solid(2, 2, 255)], .row)
+        #expect(text.hasSuffix("picture: missing from the store\npicture: not a PNG or JPEG picture\n"))
+        #expect(text.hasPrefix("\u{1B}[38;2;255;255;255;48;2;255;255;255m▀▀\u{1B}[0m\n"))
+        // Stopped (Ctrl-C) before the first picture: nothing of it is written.
+        #expect(renderer.render([Self.solid(2, 2, 255)], .single, stop: { true }) == "pictures: stopped\n")
+    }
+}

@@ -291,16 +291,18 @@ enum ScriptFile {
     static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?, creatingFolder: Bool) throws {
         let resolved = resolve(path, relativeTo: base)
         let folder = FilePath.parent(of: resolved)
+        // Messages name the folder as the path gave it, not where it resolved to.
+        let named = FilePath.parent(of: path).isEmpty ? folder : FilePath.parent(of: path)
         if creatingFolder, !folder.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw Diagnostic.cannotWrite(path, because: "cannot create its folder '\(folder)'")
+                throw Diagnostic.cannotWrite(path, because: "cannot create its folder '\(named)'")
             }
         }
         var status = stat()
         if !folder.isEmpty, stat(folder, &status) != 0 {
-            throw Diagnostic.cannotWrite(path, because: "no such folder '\(folder)'")
+            throw Diagnostic.cannotWrite(path, because: "no such folder '\(named)'")
         }
         if stat(resolved, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
             throw Diagnostic.cannotWrite(path, because: "it is a directory")

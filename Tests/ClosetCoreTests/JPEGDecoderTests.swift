@@ -42,7 +42,11 @@ import Testing
             let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
             let reference = [UInt8](
                 try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name.dropLast(4) + ".rgba")))
-            let bitmap = try JPEGDecoder.decode(data)
+            let bitmap: Bitmap
+            do { bitmap = try JPEGDecoder.decode(data) } catch {
+                Issue.record("\(name): \(error)")
+                continue
+            }
             let comparison = compare(bitmap, reference)
             #expect(comparison != nil, "\(name): size \(bitmap.width)×\(bitmap.height)")
             if let comparison {

@@ -6,7 +6,7 @@ import FuzzDriver
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    if let bitmap = try? JPEGDecoder.decode(bytes) {
+    if let bitmap = try? JPEGDecoder.decode(bytes, maximumPixels: 1 << 20) {
         precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
     }
     return 0

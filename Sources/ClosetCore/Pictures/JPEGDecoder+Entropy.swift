@@ -44,7 +44,20 @@ extension JPEGDecoder {
         var position: Int
         var buffer: UInt64 = 0
         var count = 0
+        /// How many of the buffer's bits came from the data (the rest are zeros read at a marker).
+        var realBits = 0
         var atMarker = false
+
+        /// Every bit before the marker is read: what is left of the scan has no data (libjpeg
+        /// stops there too, "premature end of data segment", leaving the rest zero).
+        var exhausted: Bool { atMarker && realBits == 0 }
+
+        /// Whether the marker the data stopped at is a restart marker (more of the scan follows).
+        var atRestartMarker: Bool {
+            var at = position
+            while at < data.count, data[at] == 0xFF { at += 1 }
+            return at < data.count && at > position && (0xD0...0xD7).contains(data[at])
+        }
 
         init(data: [UInt8], position: Int) {
             self.data = data
@@ -54,7 +67,9 @@ extension JPEGDecoder {
         @inline(__always) mutating func fill() {
             while count <= 56 {
                 var byte: UInt8 = 0
-                if !atMarker, position < data.count {
+                // The data's end reads as a marker: zeros from there.
+                if position >= data.count { atMarker = true }
+                if !atMarker {
                     byte = data[position]
                     if byte == 0xFF {
                         if position + 1 < data.count, data[position + 1] == 0 {
@@ -67,6 +82,7 @@ extension JPEGDecoder {
                         position += 1
                     }
                 }
+                if !atMarker { realBits = count + 8 }
                 buffer |= UInt64(byte) << UInt64(56 - count)
                 count += 8
             }
@@ -78,6 +94,7 @@ extension JPEGDecoder {
             let value = Int(buffer >> UInt64(64 - n))
             buffer <<= UInt64(n)
             count -= n
+            realBits = max(0, realBits - n)
             return value
         }
 
@@ -98,6 +115,7 @@ extension JPEGDecoder {
                 let length = Int(entry >> 8)
                 buffer <<= UInt64(length)
                 count -= length
+                realBits = max(0, realBits - length)
                 return Int(entry & 0xFF)
             }
             for length in (HuffmanTable.fastBits + 1)...16 {
@@ -105,12 +123,14 @@ extension JPEGDecoder {
                 if code <= table.maxCode[length] {
                     buffer <<= UInt64(length)
                     count -= length
+                    realBits = max(0, realBits - length)
                     let index = table.offset[length] + code
                     return index >= 0 && index < table.symbols.count ? Int(table.symbols[index]) : 0
                 }
             }
             buffer <<= 16
             count -= 16
+            realBits = max(0, realBits - 16)
             return 0
         }
 
@@ -119,6 +139,7 @@ extension JPEGDecoder {
         mutating func restart() {
             buffer = 0
             count = 0
+            realBits = 0
             if !atMarker {
                 while position + 1 < data.count, !(data[position] == 0xFF && data[position + 1] != 0) {
                     position += 1

@@ -28,8 +28,11 @@ public enum JPEGDecoder {
         }
     }
 
-    public static func decode(_ data: [UInt8]) throws(Failure) -> Bitmap {
+    /// `maximumPixels` below the default is for the fuzzer, whose inputs should not spend a
+    /// second decoding 64 megapixels of nothing.
+    public static func decode(_ data: [UInt8], maximumPixels: Int = Bitmap.maximumPixels) throws(Failure) -> Bitmap {
         var decoder = try Parser(data)
+        decoder.maximumPixels = maximumPixels
         try decoder.run()
         return try decoder.bitmap()
     }
@@ -80,6 +83,7 @@ public enum JPEGDecoder {
         var sawFrame = false
         var sawScan = false
         var eobRun = 0
+        var maximumPixels = Bitmap.maximumPixels
 
         init(_ data: [UInt8]) throws(Failure) {
             guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { throw .notJPEG }
@@ -196,7 +200,7 @@ public enum JPEGDecoder {
                 throw .unsupported(count == 4 ? "CMYK colour" : "\(count) colour components")
             }
             guard segment.count == 6 + 3 * count else { throw .badData("SOF") }
-            guard width <= Bitmap.maximumPixels / height else { throw .tooLarge(width: width, height: height) }
+            guard width <= maximumPixels / height else { throw .tooLarge(width: width, height: height) }
             for index in 0..<count {
                 let at = 6 + 3 * index
                 let (h, v, q) = (Int(segment[at + 1] >> 4), Int(segment[at + 1] & 15), Int(segment[at + 2]))
@@ -286,6 +290,13 @@ public enum JPEGDecoder {
                             untilRestart = restartInterval
                         }
                         untilRestart -= 1
+                    }
+                    // No data left before the marker: the rest of this restart interval (or of
+                    // the scan) stays as it is; an interval may legitimately end so, inside an
+                    // end-of-band run that takes no bits.
+                    if reader.exhausted {
+                        if reader.atRestartMarker { continue }
+                        return
                     }
                     if single {
                         try decodeBlock(&reader, inScan[0], row, column, start, end, high, low)

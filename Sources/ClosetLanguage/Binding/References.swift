@@ -45,6 +45,20 @@ package struct References {
         return keys
     }
 
+    /// The one entity `@N` or `$name` names, with the listing's row for `@N`; nil for a key
+    /// (which names no kind by itself) or a count.
+    func entity(_ word: Word) throws(Diagnostic) -> (kind: EntityKind, key: EntityKey, row: Int?)? {
+        switch try lookup(word) {
+        case .variable(let name, .entities(let kind, let list, _)):
+            guard list.count == 1 else { throw .variableHoldsMany(name, kind, count: list.count, at: word.range) }
+            return (kind, list[0], nil)
+        case .row(let n, let listing):
+            return (listing.kind, listing.keys[n - 1], n)
+        case .key, .variable(_, .count):
+            return nil
+        }
+    }
+
     private enum Target {
         case variable(String, VariableValue)
         case row(Int, Listing)

@@ -167,6 +167,35 @@ extension Diagnostic {
         Diagnostic("reference.variable-many", "'$\(name)' holds \(kind.counted(count)); one is needed here", at: range)
     }
 
+    static func pictureNeedsEntity(_ word: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "picture.needs-entity",
+            "'\(word)' names no entity: export picture takes @N of a listing or a $variable bound by show or add",
+            at: range)
+    }
+
+    static func noPicture(_ kind: EntityKind, _ key: EntityKey, number: Int, has: Int, at range: SourceRange?)
+        -> Diagnostic
+    {
+        Diagnostic(
+            "picture.none",
+            has == 0
+                ? "\(kind.singular) \(key.short) has no picture"
+                : "\(kind.singular) \(key.short) has \(has) picture\(has == 1 ? "" : "s"), not \(number)",
+            at: range)
+    }
+
+    static func pictureUnavailable(_ what: String, because reason: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("picture.unavailable", "\(what) cannot be exported: \(reason)", at: range)
+    }
+
+    static func nothingWithPictures(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "picture.no-listing",
+            "export pictures writes the last listing's pictures, and it has none: list photos or saved photos first",
+            at: range)
+    }
+
     static func variableIsCount(_ name: String, not kind: EntityKind, at range: SourceRange) -> Diagnostic {
         Diagnostic("reference.variable-count", "'$\(name)' is a count, not \(kind.indefinite)", at: range)
     }

@@ -59,11 +59,17 @@ extension Session {
                 if page.firstRow > 1, let paged = pagedListing, paged.listing.kind == entities.kind {
                     keys = paged.listing.keys + keys
                 }
+                var pictures = entities.pictures?.items
+                if page.firstRow > 1, let paged = pagedListing, paged.listing.kind == entities.kind {
+                    pictures = pictures.map { (listedPictures ?? []) + $0 }
+                }
                 pagedListing = PagedListing(listing: Listing(kind: entities.kind, keys: keys), next: page.next)
                 lastListing = pagedListing?.listing
+                listedPictures = pictures
                 unpagedListing = nil
             } else {
                 lastListing = Listing(kind: entities.kind, keys: entities.keys)
+                listedPictures = entities.pictures?.items
                 unpagedListing = spec.name
             }
         case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break

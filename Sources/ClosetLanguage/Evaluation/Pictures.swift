@@ -44,24 +44,32 @@ public struct Picture: Sendable {
     public var source: Source
     /// The size the app lays it out at (points), for a masonry; nil: the picture's own.
     public var displaySize: (width: Int, height: Int)?
+    /// The file name `export pictures` gives it: the store's blob name, or the last part of
+    /// the URL it came from; nil: one is made from its entity's key.
+    public var name: String?
 
-    public init(_ source: Source, displaySize: (width: Int, height: Int)? = nil) {
+    public init(_ source: Source, displaySize: (width: Int, height: Int)? = nil, name: String? = nil) {
         self.source = source
         self.displaySize = displaySize
+        self.name = name
     }
 
-    public static func bytes(_ bytes: [UInt8]) -> Picture { Picture(.bytes(bytes)) }
+    public static func bytes(_ bytes: [UInt8], name: String? = nil) -> Picture { Picture(.bytes(bytes), name: name) }
 
     /// A picture a store keeps, checked against what was recorded when it was written: a
     /// missing or damaged one is a line saying so, never a wrong picture.
-    public static func stored(_ bytes: [UInt8]?, _ info: ImageInfo, displaySize: (width: Int, height: Int)? = nil)
-        -> Picture
-    {
-        guard let bytes else { return Picture(.unavailable("missing from the store"), displaySize: displaySize) }
-        guard bytes.count == info.bytes, Checksum.crc32(bytes) == info.checksum else {
-            return Picture(.unavailable("damaged in the store (its checksum does not match)"), displaySize: displaySize)
+    public static func stored(
+        _ bytes: [UInt8]?, _ info: ImageInfo, name: String, displaySize: (width: Int, height: Int)? = nil
+    ) -> Picture {
+        guard let bytes else {
+            return Picture(.unavailable("missing from the store"), displaySize: displaySize, name: name)
         }
-        return Picture(.bytes(bytes), displaySize: displaySize)
+        guard bytes.count == info.bytes, Checksum.crc32(bytes) == info.checksum else {
+            return Picture(
+                .unavailable("damaged in the store (its checksum does not match)"), displaySize: displaySize, name: name
+            )
+        }
+        return Picture(.bytes(bytes), displaySize: displaySize, name: name)
     }
 }
 

@@ -102,6 +102,9 @@ public final class Session {
     }
     public internal(set) var variables = Variables()
     public internal(set) var lastListing: Listing?
+    /// The last listing's pictures, row by row (nil: it shows none), for `export picture @N`
+    /// and `export pictures`; loaded only when exported.
+    var listedPictures: [@Sendable (Session) -> Picture]?
     /// The most recent paged listing (a remote feed), which `next` continues.
     public internal(set) var pagedListing: PagedListing?
     /// The command of the most recent listing when that listing does not page (`list
@@ -205,6 +208,7 @@ public final class Session {
         states = made
         variables = Variables()
         lastListing = nil
+        listedPictures = nil
         pagedListing = nil
         unpagedListing = nil
     }

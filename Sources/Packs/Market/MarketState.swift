@@ -25,7 +25,9 @@ public final class MarketState: PackState {
     func picture(_ index: Int, ofProduct id: Int, urls: [String]) -> Picture {
         if case .success(let remote)? = remote {
             do throws(ImageNetworkUseCaseError) {
-                return .bytes(try remote.pictures.retrieveImage(with: urls[index]).bytes)
+                return .bytes(
+                    try remote.pictures.retrieveImage(with: urls[index]).bytes,
+                    name: FilePath.lastComponent(of: urls[index]))
             } catch {
                 return Picture(.unavailable(error.message))
             }
@@ -34,7 +36,7 @@ public final class MarketState: PackState {
             return Picture(.unavailable("missing from the store"))
         }
         let picture = product.pictures[index]
-        return .stored(embedded.picture(named: picture.name), picture.info)
+        return .stored(embedded.picture(named: picture.name), picture.info, name: picture.name)
     }
 
     /// The list use case's page (`ItemListNetworkUseCase`): the next page to ask for.

@@ -23,5 +23,5 @@ enum NextCommand {
 
 /// Commands of the engine itself, in every registry whatever packs are installed.
 enum EngineCommands {
-    static let all = [NextCommand.spec]
+    static let all = [NextCommand.spec, ExportPictureCommand.one, ExportPictureCommand.all]
 }

@@ -20,6 +20,9 @@ enum ShowDog {
             let picture = try state.picture(of: dog)
             return .detail(Adoption.dog, .opaque(dog.desertionNo)) {
                 DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: picture.map { ($0.info, $0.source) }))
-            }.showing(Pictures(.single, picture.map { [.bytes($0.bytes)] } ?? []))
+            }.showing(
+                Pictures(
+                    .single, picture.map { [.bytes($0.bytes, name: FilePath.lastComponent(of: dog["popfile1"]))] } ?? []
+                ))
         })
 }

@@ -35,7 +35,7 @@ enum Stories {
                     pictures.map { picture in
                         { @Sendable session in
                             let community = session.state(AdoptionState.self)?.community
-                            return .stored(community?.blobs.read(named: picture.name), picture.info)
+                            return .stored(community?.blobs.read(named: picture.name), picture.info, name: picture.name)
                         }
                     }))
     }

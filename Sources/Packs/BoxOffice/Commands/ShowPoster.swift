@@ -45,6 +45,6 @@ enum ShowPoster {
                 Field("format", .text(info?.format.rawValue ?? "")), Field("width", .integer(info?.width ?? 0)),
                 Field("height", .integer(info?.height ?? 0)), Field("bytes", .integer(fetched.image.bytes.count)),
                 Field("source", .text(fetched.source.rawValue)),
-            ]).showing(Pictures(.single, [.bytes(fetched.image.bytes)]))
+            ]).showing(Pictures(.single, [.bytes(fetched.image.bytes, name: FilePath.lastComponent(of: url))]))
         })
 }

@@ -54,7 +54,8 @@ enum ListPhotos {
                         do throws(NetworkError) {
                             let url = photo.imageData.imageUrl.smallUrl
                             return Picture(
-                                .bytes(try UnsplashAPI.picture(at: url, network: network)), displaySize: size)
+                                .bytes(try UnsplashAPI.picture(at: url, network: network)), displaySize: size,
+                                name: photo.imageData.id)
                         } catch {
                             return Picture(.unavailable(error.message), displaySize: size)
                         }

@@ -20,6 +20,7 @@ enum ListSaved {
                             { @Sendable session in
                                 .stored(
                                     session.state(PhotosState.self)?.repository.picture(of: photo), photo.image,
+                                    name: photo.pictureName,
                                     displaySize: (PhotosState.columnWidth, photo.displayHeight))
                             }
                         }))

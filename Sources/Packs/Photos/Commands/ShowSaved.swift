@@ -13,6 +13,6 @@ enum ShowSaved {
             let photo = try state.savedPhoto(invocation)
             let picture = try state.checkedPicture(photo)
             return .detail(Photos.saved, .opaque(photo.id)) { PhotosRecords.saved.detailRecord(photo) }
-                .showing(Pictures(.single, [.bytes(picture)]))
+                .showing(Pictures(.single, [.bytes(picture, name: photo.pictureName)]))
         })
 }

@@ -15,6 +15,8 @@ enum ShowClothes {
             let clothes = try state.clothes(invocation.referenceParameter())
             let picture = try state.loadImage(of: clothes)
             return .detail(Wardrobe.clothes, .uuid(clothes.id)) { WardrobeRecords.clothes.detailRecord(clothes) }
-                .showing(Pictures(.single, picture.map { [.bytes($0)] } ?? []))
+                .showing(
+                    Pictures(
+                        .single, picture.map { [.bytes($0, name: clothes.image?.blobName(owner: clothes.id))] } ?? []))
         })
 }

@@ -15,7 +15,9 @@ enum ShowStyle {
             let style = try state.style(invocation.referenceParameter())
             var pictures: [Picture] = []
             for clothes in style.orderedClothes {
-                if let bytes = try state.loadImage(of: clothes) { pictures.append(.bytes(bytes)) }
+                if let bytes = try state.loadImage(of: clothes), let image = clothes.image {
+                    pictures.append(.bytes(bytes, name: image.blobName(owner: clothes.id)))
+                }
             }
             // The app's collage: two across, in category order.
             return .detail(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.style.detailRecord(style) }

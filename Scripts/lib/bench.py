@@ -43,12 +43,13 @@ PEAK = os.path.join(work, "peak")
 subprocess.run(["cc", "-O2", "-o", PEAK, os.path.join(os.path.dirname(__file__), "peak.c")], check=True)
 
 
-def run(argv, stdin=None):
-    """Runs a child through the peak helper; returns (seconds, peak RSS in KB of that child)."""
+def run(argv, stdin=None, stdout=None):
+    """Runs a child through the peak helper; returns (seconds, peak RSS in KB of that child).
+    Its output goes to /dev/null (where closet renders no results) unless `stdout` names a file."""
     report = os.path.join(work, "peak.txt")
     errors = os.path.join(work, "stderr.txt")
-    with open(stdin or os.devnull, "rb") as source, open(errors, "wb") as err:
-        subprocess.run([PEAK, report] + argv, stdin=source, stdout=subprocess.DEVNULL, stderr=err, check=True)
+    with open(stdin or os.devnull, "rb") as source, open(errors, "wb") as err, open(stdout or os.devnull, "wb") as out:
+        subprocess.run([PEAK, report] + argv, stdin=source, stdout=out, stderr=err, check=True)
     seconds, rss, status = open(report).read().split()
     if int(status) != 0:
         raise SystemExit(f"failed ({status}): {' '.join(argv)}: {open(errors).read()}")
@@ -302,6 +303,42 @@ community_rows += measure_both(community_store, community_db, (
      PROFILE_SQL)), lambda id: "≤ 2" if id == "A4" else "≤ 1.5")
 shutil.rmtree(community_store, ignore_errors=True)
 
+# G1, G2 (issue 26): decoding, scaling and encoding a JPEG for the half-block output, timed by
+# closet's own `.timer` (the statement `show clothes @1` with pictures on, less the same with them
+# off), against djpeg decoding the same file to /dev/null (a new process each time).
+def photo_jpeg(width, height, path):
+    pixels = bytearray()
+    for y in range(height):
+        for x in range(width):
+            pixels += bytes(((x * 255) // width, (y * 255) // height, (x ^ y) & 255))
+    source = path + ".ppm"
+    with open(source, "wb") as f:
+        f.write(b"P6\n%d %d\n255\n" % (width, height) + bytes(pixels))
+    subprocess.run(["cjpeg", "-quality", "85", "-outfile", path, source], check=True)
+
+
+def timed_show(picture, mode):
+    statements = [f"add clothes category=top season=fall image={picture}", "list clothes", ".timer on",
+                  f".pictures {mode}"] + ["show clothes @1"] * (RUNS + 1)
+    argv = [CLOSET, "--store", ":memory:"] + [part for statement in statements for part in ("-c", statement)]
+    output = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+    times = [float(line.split()[1]) / 1000 for line in output.splitlines() if line.startswith("time:")]
+    return statistics.median(times[1:])
+
+
+picture_rows = []
+for id, (width, height), target in (("G1", (400, 600), "≤ 15 ms"), ("G2", (1920, 1280), "≤ 60 ms")):
+    path = os.path.join(work, f"photo-{width}x{height}.jpg")
+    photo_jpeg(width, height, path)
+    shown = timed_show(path, "blocks") - timed_show(path, "off")
+    djpeg = statistics.median(run(["djpeg", "-outfile", os.devnull, path])[0] for _ in range(RUNS))
+    # Into a file, not /dev/null (where closet renders nothing).
+    memory = run([CLOSET, "--store", ":memory:", "--pictures", "blocks", "-c",
+                  f"add clothes category=top season=fall image={path}", "-c", "list clothes", "-c", "show clothes @1"],
+                 stdout=os.path.join(work, "shown.txt"))[1]
+    picture_rows.append((id, f"{width}×{height} JPEG to half blocks (decode, scale, encode) vs djpeg", shown, djpeg,
+                         f"{target} ({memory / 1024:.0f} MB peak)"))
+
 import platform
 print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} after a warm-up; "
       f"{platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")
@@ -311,7 +348,7 @@ for id, what, c, s, target in rows:
 for size, what, c, s, rss in growth:
     print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 1.0 ({rss/1024:.0f} MB)")
 print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1.0")
-for id, what, c, s, target in market_rows + community_rows:
+for id, what, c, s, target in market_rows + community_rows + picture_rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
 print(f"{'P9':<4} {'open + count after ' + ('200' if QUICK else '5,000') + ' one-statement commits / compacted':<62} {p9[0]*1000:>8.1f}ms {p9[1]*1000:>8.1f}ms {p9[0]/p9[1]:>7.2f}  ≤ 1.5 (against closet compacted)")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 12 MB")

@@ -43,12 +43,12 @@ enum InverseDCT {
                 }
                 // Down the columns: f[y] = Σ_u basis[u][y] · H[u], then level-shifted by 128.
                 for y in 0..<8 {
-                    var sum = SIMD8<Float>(repeating: 128)
+                    // 128.5: the level shift, and a half so that truncating rounds.
+                    var sum = SIMD8<Float>(repeating: 128.5)
                     for u in 0..<8 where used & (1 << UInt8(u)) != 0 { sum += basis[u][y] * horizontal[u] }
-                    let clamped = sum.rounded(.toNearestOrAwayFromZero).clamped(
-                        lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
+                    // Lane by lane: a scalar conversion is one instruction, the vector one is not.
                     let base = outAt + y * stride
-                    for x in 0..<8 { out[base + x] = UInt8(clamped[x]) }
+                    for x in 0..<8 { out[base + x] = UInt8(min(max(sum[x], 0), 255)) }
                 }
             }
         }

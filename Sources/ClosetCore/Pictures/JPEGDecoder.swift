@@ -505,26 +505,34 @@ public enum JPEGDecoder {
             let rgb =
                 components.count == 3
                 && (adobeTransform == 0 || components.map(\.id) == [0x52, 0x47, 0x42])
+            let count = width * height
             pixels.withUnsafeMutableBufferPointer { out in
-                if components.count == 1 {
-                    for i in 0..<(width * height) {
-                        let value = full[0][i]
-                        (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (value, value, value)
+                full[0].withUnsafeBufferPointer { first in
+                    if components.count == 1 {
+                        for i in 0..<count {
+                            (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (first[i], first[i], first[i])
+                        }
+                        return
                     }
-                    return
-                }
-                for i in 0..<(width * height) {
-                    if rgb {
-                        (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (full[0][i], full[1][i], full[2][i])
-                        continue
+                    full[1].withUnsafeBufferPointer { second in
+                        full[2].withUnsafeBufferPointer { third in
+                            if rgb {
+                                for i in 0..<count {
+                                    (out[4 * i], out[4 * i + 1], out[4 * i + 2]) = (first[i], second[i], third[i])
+                                }
+                                return
+                            }
+                            // libjpeg's constants (16-bit fixed point, rounded), so colours match djpeg.
+                            for i in 0..<count {
+                                let y = Int(first[i])
+                                let cb = Int(second[i]) - 128
+                                let cr = Int(third[i]) - 128
+                                out[4 * i] = clamp(y + ((91881 * cr + 32768) >> 16))
+                                out[4 * i + 1] = clamp(y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
+                                out[4 * i + 2] = clamp(y + ((116130 * cb + 32768) >> 16))
+                            }
+                        }
                     }
-                    // libjpeg's constants (16-bit fixed point, rounded), so colours match djpeg.
-                    let y = Int(full[0][i])
-                    let cb = Int(full[1][i]) - 128
-                    let cr = Int(full[2][i]) - 128
-                    out[4 * i] = clamp(y + ((91881 * cr + 32768) >> 16))
-                    out[4 * i + 1] = clamp(y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
-                    out[4 * i + 2] = clamp(y + ((116130 * cb + 32768) >> 16))
                 }
             }
             return Bitmap(width: width, height: height, pixels: pixels).oriented(orientation)
@@ -559,49 +567,59 @@ public enum JPEGDecoder {
             let exact = maxHorizontal % component.horizontal == 0 && maxVertical % component.vertical == 0
             var out = [UInt8](repeating: 0, count: width * height)
             let (sourceWidth, sourceHeight) = (component.width, component.height)
-            if exact, across == 1, down == 1 {
-                for y in 0..<height { for x in 0..<width { out[y * width + x] = plane[y * stride + x] } }
-                return out
-            }
-            // libjpeg-turbo filters 2:1 across only when a component is over two samples wide.
-            if exact, across <= 2, down <= 2, across == 1 || sourceWidth > 2 {
-                // Columns in pairs (3/4 the near sample, 1/4 the far one), after rows in pairs
-                // likewise; the edges repeat their last sample. libjpeg's rounding biases.
-                func sample(_ x: Int, _ y: Int) -> Int {
-                    Int(plane[min(max(y, 0), sourceHeight - 1) * stride + min(max(x, 0), sourceWidth - 1)])
-                }
-                for y in 0..<height {
-                    let sourceY = y / down
-                    let nearRow = down == 2 ? (y % 2 == 0 ? sourceY - 1 : sourceY + 1) : sourceY
-                    for x in 0..<width {
-                        let sourceX = x / across
-                        let value: Int
-                        if across == 2 {
-                            let far = x % 2 == 0 ? sourceX - 1 : sourceX + 1
-                            if down == 2 {
-                                let this = sample(sourceX, sourceY) * 3 + sample(sourceX, nearRow)
-                                let other = sample(far, sourceY) * 3 + sample(far, nearRow)
-                                value = (this * 3 + other + (x % 2 == 0 ? 8 : 7)) >> 4
-                            } else {
-                                value =
-                                    (sample(sourceX, sourceY) * 3 + sample(far, sourceY) + (x % 2 == 0 ? 1 : 2)) >> 2
+            let (width, height) = (width, height)
+            plane.withUnsafeBufferPointer { plane in
+                out.withUnsafeMutableBufferPointer { out in
+                    // libjpeg-turbo filters 2:1 across only when a component is over two samples wide.
+                    guard exact, across <= 2, down <= 2, across == 1 || sourceWidth > 2 else {
+                        for y in 0..<height {
+                            let sourceY = min(y * component.vertical / maxVertical, sourceHeight - 1)
+                            for x in 0..<width {
+                                out[y * width + x] =
+                                    plane[
+                                        sourceY * stride
+                                            + min(x * component.horizontal / maxHorizontal, sourceWidth - 1)]
                             }
-                        } else if down == 2 {
-                            value =
-                                (sample(sourceX, sourceY) * 3 + sample(sourceX, nearRow) + (y % 2 == 0 ? 1 : 2)) >> 2
-                        } else {
-                            value = sample(sourceX, sourceY)
                         }
-                        out[y * width + x] = UInt8(value)
+                        return
                     }
-                }
-                return out
-            }
-            for y in 0..<height {
-                let sourceY = min(y * component.vertical / maxVertical, sourceHeight - 1)
-                for x in 0..<width {
-                    out[y * width + x] =
-                        plane[sourceY * stride + min(x * component.horizontal / maxHorizontal, sourceWidth - 1)]
+                    // Rows in pairs first (3/4 the near row, 1/4 the far one, the edges repeating
+                    // their last row), as sums of four; then columns likewise. libjpeg's biases.
+                    let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: sourceWidth)
+                    defer { sums.deallocate() }
+                    for y in 0..<height {
+                        let sourceY = y / down
+                        let near = sourceY * stride
+                        if down == 2 {
+                            let farY = min(max(y % 2 == 0 ? sourceY - 1 : sourceY + 1, 0), sourceHeight - 1)
+                            let far = farY * stride
+                            for x in 0..<sourceWidth { sums[x] = Int(plane[near + x]) * 3 + Int(plane[far + x]) }
+                        } else {
+                            for x in 0..<sourceWidth { sums[x] = Int(plane[near + x]) * 4 }
+                        }
+                        let row = y * width
+                        if across == 1 {
+                            if down == 2 {
+                                let bias = y % 2 == 0 ? 1 : 2
+                                for x in 0..<width { out[row + x] = UInt8((sums[x] + bias) >> 2) }
+                            } else {
+                                for x in 0..<width { out[row + x] = plane[near + x] }
+                            }
+                            continue
+                        }
+                        // Two columns from each sample: left from the one before, right from the
+                        // one after (the edges repeat). With rows filtered the sums are of four,
+                        // so the result is over sixteen; without, scaled alike.
+                        let (evenBias, oddBias, shift) = down == 2 ? (8, 7, 4) : (4, 8, 4)
+                        for sourceX in 0..<sourceWidth {
+                            let this = sums[sourceX] * 3
+                            let left = sums[max(sourceX - 1, 0)]
+                            let right = sums[min(sourceX + 1, sourceWidth - 1)]
+                            let x = sourceX * 2
+                            if x < width { out[row + x] = UInt8((this + left + evenBias) >> shift) }
+                            if x + 1 < width { out[row + x + 1] = UInt8((this + right + oddBias) >> shift) }
+                        }
+                    }
                 }
             }
             return out

@@ -104,3 +104,11 @@ import Testing
         #expect(renderer.render([Self.solid(2, 2, 255)], .single, stop: { true }) == "pictures: stopped\n")
     }
 }
+
+extension PictureOutputTests {
+    @Test func aReasonFromOutsideReachesTheTerminalAsText() {
+        let renderer = PictureRenderer(mode: .blocks, columns: 10, rows: 5)
+        let text = renderer.render([Picture(.unavailable("HTTP 500: \u{1B}]0;owned\u{07}"))], .single)
+        #expect(!text.contains("\u{1B}") && !text.contains("\u{07}") && text.hasPrefix("picture: HTTP 500: "))
+    }
+}

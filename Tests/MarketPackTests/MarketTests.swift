@@ -318,7 +318,12 @@ final class ReentrantMarket: MarketRepository {
         #expect(requests.map(\.method) == ["POST", "GET", "PATCH", "DELETE"])
         #expect(requests[0].header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
         #expect(OpenMarketFixture.multipart(requests[0]).images == 2)
-        #expect(String(decoding: requests[0].body, as: UTF8.self).contains("name=\"images[]\"; filename=\"1.jpeg\""))
+        // Every picture goes up as a JPEG (the PNG re-encoded), named as the app named them.
+        let body = String(decoding: requests[0].body, as: UTF8.self)
+        #expect(
+            body.contains("name=\"images[]\"; filename=\"0.jpeg\"\r\nContent-Type: image/jpeg\r\n\r\n\u{FFFD}\u{FFFD}"))
+        #expect(body.contains("name=\"images[]\"; filename=\"1.jpeg\"\r\nContent-Type: image/jpeg"))
+        #expect(!body.contains("image/png") && !body.contains("PNG"))
         #expect(requests[2].header("Content-Type")?.hasPrefix("multipart/form-data") == true)
         #expect(requests[3].header("Content-Type") == "application/json")
         #expect(String(decoding: requests[3].body, as: UTF8.self) == #"{"password":"s3cret-pw"}"#)
@@ -458,4 +463,31 @@ func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, R
     configuration.settings.bail = bail
     let host = RecordingHost()
     return (try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, configuration), host)
+}
+
+/// Issue 26, part 6: the app's `compress(target: 300)`.
+@Suite struct UploadPictureTests {
+    @Test func aPictureGoesUpAsAJPEGOfAbout300KB() throws {
+        // A small JPEG is sent as it is; a PNG becomes a JPEG that decodes to its size.
+        let small = SampleImages.fixture("served-dog.jpg")
+        #expect(try UploadPicture.jpeg(small, ImageHeader.inspect(small)) == small)
+        let png = SampleImages.png(width: 40, height: 30)
+        let converted = try UploadPicture.jpeg(png, ImageHeader.inspect(png))
+        let decoded = try JPEGDecoder.decode(converted)
+        #expect((decoded.width, decoded.height) == (40, 30))
+        // A picture far over the target (noise does not compress) comes down to it.
+        var noisy = Bitmap(width: 1200, height: 900)
+        var seed: UInt32 = 1
+        for i in noisy.pixels.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            noisy.pixels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let large = JPEGEncoder.encode(noisy, quality: 100)
+        #expect(large.count > UploadPicture.accepted)
+        let fitted = try UploadPicture.jpeg(large, ImageHeader.inspect(large))
+        #expect(fitted.count <= UploadPicture.accepted && fitted.count > UploadPicture.target / 4)
+        // What cannot be decoded cannot be converted: one line, nothing sent.
+        let broken = SampleImages.pngHeader(width: 10, height: 10)
+        #expect(throws: UploadPictureError.self) { try UploadPicture.jpeg(broken, ImageHeader.inspect(broken)) }
+    }
 }

@@ -24,13 +24,14 @@ struct PictureRenderer {
         for picture in pictures {
             if stop() { return "pictures: stopped\n" }
             switch picture.source {
-            case .unavailable(let reason): notes.append("picture: " + reason)
+            // A reason may quote a server or a file: shown as text, never as terminal controls.
+            case .unavailable(let reason): notes.append("picture: " + TerminalText.visible(reason))
             case .bytes(let bytes):
                 do {
                     let bitmap = try PictureDecoder.decode(bytes)
                     shown.append((bitmap, picture.displaySize))
                 } catch {
-                    notes.append("picture: " + error.message)
+                    notes.append("picture: " + TerminalText.visible(error.message))
                 }
             }
         }

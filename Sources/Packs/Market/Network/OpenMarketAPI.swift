@@ -72,7 +72,7 @@ final class RemoteMarket: MarketRepository {
 
     /// The form as the app's `PostItem`/`PatchItem` dictionary: text parts, then one
     /// `images[]` file part per picture.
-    private func parts(_ form: ItemForm, password: String) -> [MultipartPart] {
+    private func parts(_ form: ItemForm, password: String) throws -> [MultipartPart] {
         var parts: [MultipartPart] = []
         if let title = form.title { parts.append(.field("title", title)) }
         if let descriptions = form.descriptions { parts.append(.field("descriptions", descriptions)) }
@@ -83,12 +83,13 @@ final class RemoteMarket: MarketRepository {
             parts.append(.field("discounted_price", String(value)))
         }
         parts.append(.field("password", password, isSecret: true))
+        // As the app sent them: each a JPEG of about 300 KB, named `0.jpeg`, `1.jpeg`, ...
         for (index, image) in (form.images ?? []).enumerated() {
-            let type: MimeType = image.info.format == .png ? .imagePng : .imageJpeg
+            let type = MimeType.imageJpeg
             parts.append(
                 .file(
                     "images[]", filename: "\(index)\(type.fileExtension)", contentType: type.description,
-                    data: Data(image.bytes)))
+                    data: Data(try UploadPicture.jpeg(image.bytes, image.info))))
         }
         return parts
     }

@@ -32,18 +32,15 @@ enum OpenMarketRoute: Equatable {
 }
 
 /// The app's `MimeType`: the content type of a request's parts and the extension of the file
-/// name each picture part gets (`0.jpeg`). The app sent every picture as JPEG; closet keeps a
-/// PNG as PNG rather than relabel its bytes.
+/// name each picture part gets (`0.jpeg`). Every picture goes up as a JPEG (`UploadPicture`).
 enum MimeType: Equatable, CustomStringConvertible {
     case applicationJson
     case imageJpeg
-    case imagePng
 
     var description: String {
         switch self {
         case .applicationJson: "application/json"
         case .imageJpeg: "image/jpeg"
-        case .imagePng: "image/png"
         }
     }
 
@@ -51,7 +48,6 @@ enum MimeType: Equatable, CustomStringConvertible {
         switch self {
         case .applicationJson: ".json"
         case .imageJpeg: ".jpeg"
-        case .imagePng: ".png"
         }
     }
 }

@@ -1,0 +1,261 @@
+/// RGBA8 to a baseline JPEG (JFIF, 4:2:0, the standard tables of T.81 Annex K scaled by quality
+/// as libjpeg scales them), for the market's uploads: the app sent every picture as a JPEG of about
+/// 300 KB. Transparent pixels are flattened onto white, as a photo of a product on a page is.
+public enum JPEGEncoder {
+    public static func encode(_ bitmap: Bitmap, quality: Int = 90) -> [UInt8] {
+        // A JPEG's sides are 16-bit; a picture is never empty.
+        guard bitmap.width > 0, bitmap.height > 0 else {
+            return encode(Bitmap(width: 1, height: 1, pixels: [255, 255, 255, 255]), quality: quality)
+        }
+        if bitmap.width > 65535 || bitmap.height > 65535 {
+            let scale = 65535 / Double(max(bitmap.width, bitmap.height))
+            return encode(
+                bitmap.scaled(
+                    toWidth: max(1, Int(Double(bitmap.width) * scale)),
+                    height: max(1, Int(Double(bitmap.height) * scale))),
+                quality: quality)
+        }
+        let quality = min(max(quality, 1), 100)
+        let luminance = scaled(Self.luminanceTable, quality)
+        let chrominance = scaled(Self.chrominanceTable, quality)
+        var out: [UInt8] = [0xFF, 0xD8]
+        // JFIF 1.01, no density, no thumbnail.
+        out += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0, 0]
+        out += [0xFF, 0xDB, 0x00, 0x84, 0x00] + JPEGDecoder.zigzag.prefix(64).map { UInt8(luminance[$0]) }
+        out += [0x01] + JPEGDecoder.zigzag.prefix(64).map { UInt8(chrominance[$0]) }
+        out += [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(bitmap.height >> 8), UInt8(bitmap.height & 0xFF)]
+        out += [UInt8(bitmap.width >> 8), UInt8(bitmap.width & 0xFF)]
+        out += [0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
+        for (kind, table) in [(0x00, dcLuminance), (0x10, acLuminance), (0x01, dcChrominance), (0x11, acChrominance)] {
+            let length = 2 + 1 + 16 + table.values.count
+            out += [0xFF, 0xC4, UInt8(length >> 8), UInt8(length & 0xFF), UInt8(kind)]
+            out += table.counts.map(UInt8.init) + table.values
+        }
+        out += [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
+        out += scan(bitmap, luminance, chrominance)
+        return out + [0xFF, 0xD9]
+    }
+
+    /// The largest quality (from 90 down by 10 to 30, then at three-quarter size again) whose
+    /// file is at most `bytes`: how the app's `compress(target:)` met its upload size.
+    public static func encode(_ bitmap: Bitmap, fittingIn bytes: Int) -> [UInt8] {
+        var picture = bitmap
+        while true {
+            var smallest: [UInt8] = []
+            for quality in stride(from: 90, through: 30, by: -10) {
+                smallest = encode(picture, quality: quality)
+                if smallest.count <= bytes { return smallest }
+            }
+            guard picture.width > 16, picture.height > 16 else { return smallest }
+            picture = picture.scaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
+        }
+    }
+
+    static func scaled(_ base: [Int], _ quality: Int) -> [Int] {
+        let scale = quality < 50 ? 5000 / quality : 200 - quality * 2
+        return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
+    }
+
+    /// The entropy-coded data: MCUs of 16×16 pixels, four luminance blocks and one of each
+    /// chrominance (the mean of each 2×2), edges repeating the last pixel.
+    static func scan(_ bitmap: Bitmap, _ luminance: [Int], _ chrominance: [Int]) -> [UInt8] {
+        let (width, height) = (bitmap.width, bitmap.height)
+        var y = [Float](repeating: 0, count: width * height)
+        var cb = y
+        var cr = y
+        for i in 0..<(width * height) {
+            let alpha = Float(bitmap.pixels[4 * i + 3]) / 255
+            func flat(_ value: UInt8) -> Float { Float(value) * alpha + 255 * (1 - alpha) }
+            let (r, g, b) = (flat(bitmap.pixels[4 * i]), flat(bitmap.pixels[4 * i + 1]), flat(bitmap.pixels[4 * i + 2]))
+            y[i] = 0.299 * r + 0.587 * g + 0.114 * b
+            cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b + 128
+            cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
+        }
+        var writer = BitWriter()
+        var predictions = [0, 0, 0]
+        let luminanceDivisors = luminance.map { 1 / Float($0) }
+        let chrominanceDivisors = chrominance.map { 1 / Float($0) }
+        var block = [Float](repeating: 0, count: 64)
+        for top in stride(from: 0, to: height, by: 16) {
+            for left in stride(from: 0, to: width, by: 16) {
+                for (dy, dx) in [(0, 0), (0, 8), (8, 0), (8, 8)] {
+                    for row in 0..<8 {
+                        let sourceY = min(top + dy + row, height - 1)
+                        for column in 0..<8 {
+                            block[row * 8 + column] = y[sourceY * width + min(left + dx + column, width - 1)] - 128
+                        }
+                    }
+                    encodeBlock(block, luminanceDivisors, &predictions[0], dcLuminance, acLuminance, &writer)
+                }
+                for (component, plane) in [(1, cb), (2, cr)] {
+                    for row in 0..<8 {
+                        for column in 0..<8 {
+                            var sum: Float = 0
+                            for (oy, ox) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                                let sourceY = min(top + row * 2 + oy, height - 1)
+                                sum += plane[sourceY * width + min(left + column * 2 + ox, width - 1)]
+                            }
+                            block[row * 8 + column] = sum / 4 - 128
+                        }
+                    }
+                    encodeBlock(
+                        block, chrominanceDivisors, &predictions[component], dcChrominance, acChrominance, &writer)
+                }
+            }
+        }
+        writer.flush()
+        return writer.bytes
+    }
+
+    /// One block: the forward DCT with the decoder's basis (`F = Σ basis[u][y] basis[v][x] f`),
+    /// quantized, then its DC difference and its AC runs coded.
+    static func encodeBlock(
+        _ samples: [Float], _ divisors: [Float], _ prediction: inout Int, _ dc: HuffmanCode, _ ac: HuffmanCode,
+        _ writer: inout BitWriter
+    ) {
+        let basis = InverseDCT.basis
+        var rows = [SIMD8<Float>](repeating: SIMD8(), count: 8)
+        // Along each row: R[y][v] = Σ_x f[y][x] basis[v][x].
+        for y in 0..<8 {
+            var row = SIMD8<Float>()
+            for x in 0..<8 { row[x] = samples[y * 8 + x] }
+            var transformed = SIMD8<Float>()
+            for v in 0..<8 { transformed[v] = (row * basis[v]).sum() }
+            rows[y] = transformed
+        }
+        var quantized = [Int](repeating: 0, count: 64)
+        for u in 0..<8 {
+            var column = SIMD8<Float>()
+            for y in 0..<8 { column += basis[u][y] * rows[y] }
+            for v in 0..<8 { quantized[u * 8 + v] = Int((column[v] * divisors[u * 8 + v]).rounded()) }
+        }
+        // Within what baseline coding holds: DC differences of 11 bits, AC values of 10.
+        for k in 1..<64 { quantized[k] = min(max(quantized[k], -1023), 1023) }
+        let difference = min(max(quantized[0] - prediction, -2047), 2047)
+        prediction += difference
+        let size = bitLength(difference)
+        writer.write(dc.code(size), dc.length(size))
+        if size > 0 { writer.write(amplitude(difference, size), size) }
+        var run = 0
+        for k in 1..<64 {
+            let value = quantized[JPEGDecoder.zigzag[k]]
+            if value == 0 {
+                run += 1
+                continue
+            }
+            while run > 15 {
+                writer.write(ac.code(0xF0), ac.length(0xF0))
+                run -= 16
+            }
+            let size = bitLength(value)
+            let symbol = run << 4 | size
+            writer.write(ac.code(symbol), ac.length(symbol))
+            writer.write(amplitude(value, size), size)
+            run = 0
+        }
+        if run > 0 { writer.write(ac.code(0x00), ac.length(0x00)) }
+    }
+
+    static func bitLength(_ value: Int) -> Int {
+        let magnitude = value.magnitude
+        return magnitude == 0 ? 0 : UInt.bitWidth - magnitude.leadingZeroBitCount
+    }
+
+    /// The bits a value of `size` bits is written as: itself, or one less when negative.
+    static func amplitude(_ value: Int, _ size: Int) -> Int { value < 0 ? (value - 1) & ((1 << size) - 1) : value }
+
+    struct BitWriter {
+        var bytes: [UInt8] = []
+        var buffer = 0
+        var count = 0
+
+        mutating func write(_ bits: Int, _ length: Int) {
+            guard length > 0 else { return }
+            buffer = buffer << length | (bits & ((1 << length) - 1))
+            count += length
+            while count >= 8 {
+                let byte = UInt8((buffer >> (count - 8)) & 0xFF)
+                bytes.append(byte)
+                if byte == 0xFF { bytes.append(0) }
+                count -= 8
+            }
+            buffer &= (1 << count) - 1
+        }
+
+        /// The last byte padded with one bits.
+        mutating func flush() {
+            if count > 0 { write((1 << (8 - count)) - 1, 8 - count) }
+        }
+    }
+
+    /// A Huffman table as a file gives it (counts per length, symbols) and the codes made
+    /// from it (Annex C).
+    struct HuffmanCode {
+        var counts: [Int]
+        var values: [UInt8]
+        var codes = [Int](repeating: 0, count: 256)
+        var lengths = [Int](repeating: 0, count: 256)
+
+        init(_ counts: [Int], _ values: [UInt8]) {
+            self.counts = counts
+            self.values = values
+            var code = 0
+            var index = 0
+            for length in 1...16 {
+                for _ in 0..<counts[length - 1] {
+                    codes[Int(values[index])] = code
+                    lengths[Int(values[index])] = length
+                    code += 1
+                    index += 1
+                }
+                code <<= 1
+            }
+        }
+
+        func code(_ symbol: Int) -> Int { codes[symbol] }
+        func length(_ symbol: Int) -> Int { lengths[symbol] }
+    }
+
+    // MARK: T.81 Annex K
+
+    static let luminanceTable = [
+        16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29,
+        51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121,
+        120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+    ]
+    static let chrominanceTable =
+        [
+            17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99,
+            99,
+            99, 99, 99, 99,
+        ] + [Int](repeating: 99, count: 32)
+
+    static let dcLuminance = HuffmanCode([0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], Array(0...11))
+    static let dcChrominance = HuffmanCode([0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], Array(0...11))
+    static let acLuminance = HuffmanCode(
+        [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7D],
+        [
+            0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71,
+            0x14, 0x32, 0x81, 0x91, 0xA1, 0x08, 0x23, 0x42, 0xB1, 0xC1, 0x15, 0x52, 0xD1, 0xF0, 0x24, 0x33, 0x62, 0x72,
+            0x82, 0x09, 0x0A, 0x16, 0x17, 0x18, 0x19, 0x1A, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x34, 0x35, 0x36, 0x37,
+            0x38, 0x39, 0x3A, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59,
+            0x5A, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x83,
+            0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0xA2, 0xA3,
+            0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xC2, 0xC3,
+            0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA, 0xE1, 0xE2,
+            0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xF1, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA,
+        ])
+    static let acChrominance = HuffmanCode(
+        [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77],
+        [
+            0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22,
+            0x32, 0x81, 0x08, 0x14, 0x42, 0x91, 0xA1, 0xB1, 0xC1, 0x09, 0x23, 0x33, 0x52, 0xF0, 0x15, 0x62, 0x72, 0xD1,
+            0x0A, 0x16, 0x24, 0x34, 0xE1, 0x25, 0xF1, 0x17, 0x18, 0x19, 0x1A, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x35, 0x36,
+            0x37, 0x38, 0x39, 0x3A, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58,
+            0x59, 0x5A, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A,
+            0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A,
+            0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA,
+            0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7, 0xC8, 0xC9, 0xCA, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7, 0xD8, 0xD9, 0xDA,
+            0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7, 0xE8, 0xE9, 0xEA, 0xF2, 0xF3, 0xF4, 0xF5, 0xF6, 0xF7, 0xF8, 0xF9, 0xFA,
+        ])
+}

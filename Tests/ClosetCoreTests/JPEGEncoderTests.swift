@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@testable import ClosetCore
+
+/// Issue 26, part 6: the baseline JPEG encoder the market's uploads use, held to libjpeg-turbo's
+/// `djpeg` decoding its output (the test command installs it) and to closet's own decoder.
+@Suite struct JPEGEncoderTests {
+    static func picture(_ width: Int, _ height: Int, alpha: Bool = false) -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height)
+        var seed: UInt32 = 7
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let noise = Int(seed >> 24) / 32
+                let at = (y * width + x) * 4
+                bitmap.pixels[at] = UInt8(min(255, x * 240 / max(1, width - 1) + noise))
+                bitmap.pixels[at + 1] = UInt8(y * 255 / max(1, height - 1))
+                bitmap.pixels[at + 2] = (x / 8 + y / 8) % 2 == 0 ? 160 : 90
+                bitmap.pixels[at + 3] = alpha && x < width / 2 ? 0 : 255
+            }
+        }
+        return bitmap
+    }
+
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var squares = 0.0
+        for (x, y) in zip(a, b) { squares += Double((Int(x) - Int(y)) * (Int(x) - Int(y))) }
+        return squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(a.count)))
+    }
+
+    @Test func theStandardTablesCodeEverySymbolABaselineScanUses() {
+        for table in [JPEGEncoder.acLuminance, JPEGEncoder.acChrominance] {
+            #expect(table.values.count == 162 && Set(table.values).count == 162)
+            for run in 0...15 {
+                for size in 1...10 { #expect(table.length(run << 4 | size) > 0, "\(run) \(size)") }
+            }
+            #expect(table.length(0x00) > 0 && table.length(0xF0) > 0)
+        }
+        for table in [JPEGEncoder.dcLuminance, JPEGEncoder.dcChrominance] {
+            #expect((0...11).allSatisfy { table.length($0) > 0 })
+        }
+    }
+
+    @Test func closetReadsBackWhatItWrites() throws {
+        for (width, height) in [(1, 1), (17, 9), (33, 31), (64, 48)] {
+            let source = Self.picture(width, height)
+            let encoded = JPEGEncoder.encode(source, quality: 90)
+            let decoded = try JPEGDecoder.decode(encoded)
+            #expect(decoded.width == width && decoded.height == height)
+            // A sanity floor; the djpeg test holds the quality to cjpeg's.
+            #expect(Self.psnr(decoded.pixels, source.pixels) > 28, "\(width)×\(height)")
+        }
+        // Transparent pixels become white.
+        let decoded = try JPEGDecoder.decode(JPEGEncoder.encode(Self.picture(16, 16, alpha: true), quality: 95))
+        #expect(decoded.pixels[0...2].allSatisfy { $0 >= 250 })
+    }
+
+    /// djpeg decodes the encoder's files as closet's decoder does (within the decoder's own
+    /// tolerance against djpeg).
+    static func run(_ tool: String, _ arguments: [String], input: [UInt8]? = nil) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        let feed = Pipe()
+        if input != nil { process.standardInput = feed }
+        try process.run()
+        if let input {
+            feed.fileHandleForWriting.write(Data(input))
+            try feed.fileHandleForWriting.close()
+        }
+        let bytes = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(tool) \(arguments)")
+        return bytes
+    }
+
+    /// The RGB after a PPM's three header lines.
+    static func pixels(ofPPM ppm: [UInt8]) -> [UInt8] {
+        var newlines = 0
+        var start = 0
+        while newlines < 3, start < ppm.count {
+            if ppm[start] == 10 { newlines += 1 }
+            start += 1
+        }
+        return Array(ppm[start...])
+    }
+
+    static func rgb(_ bitmap: Bitmap) -> [UInt8] {
+        var rgb: [UInt8] = []
+        for i in 0..<(bitmap.width * bitmap.height) { rgb += bitmap.pixels[(4 * i)..<(4 * i + 3)] }
+        return rgb
+    }
+
+    @Test func djpegReadsWhatItWritesAsClosetDoes() throws {
+        guard let djpeg = ["/usr/bin/djpeg", "/usr/local/bin/djpeg"].first(where: FileManager.default.isExecutableFile)
+        else {
+            // The test command installs djpeg; only a bare `swift test` may lack it.
+            #expect(ProcessInfo.processInfo.environment["CLOSET_JPEG_CORPUS"] == nil, "djpeg is missing")
+            return
+        }
+        let folder = NSTemporaryDirectory() + "closet-encoder-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (width, height, quality) in [(1, 1, 90), (17, 9, 50), (33, 31, 90), (200, 150, 75), (16, 16, 100)] {
+            let encoded = JPEGEncoder.encode(Self.picture(width, height), quality: quality)
+            let path = folder + "/\(width)x\(height).jpg"
+            try Data(encoded).write(to: URL(fileURLWithPath: path))
+            let reference = Self.pixels(ofPPM: try Self.run(djpeg, ["-ppm", path]))
+            let rgb = Self.rgb(try JPEGDecoder.decode(encoded))
+            #expect(reference.count == rgb.count)
+            let worst = zip(reference, rgb).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 2 || Self.psnr(reference, rgb) >= 45, "\(width)×\(height) q\(quality): off by \(worst)")
+            // As faithful as cjpeg at the same quality (4:2:0 too), within a decibel and a half.
+            let source = Self.rgb(Self.picture(width, height))
+            let ppmPath = folder + "/\(width)x\(height).ppm"
+            try Data(Array("P6\n\(width) \(height)\n255\n".utf8) + source).write(to: URL(fileURLWithPath: ppmPath))
+            let cjpeg = URL(fileURLWithPath: djpeg).deletingLastPathComponent().path + "/cjpeg"
+            let theirs = try Self.run(cjpeg, ["-quality", String(quality), "-sample", "2x2", ppmPath])
+            let theirPixels = Self.pixels(ofPPM: try Self.run(djpeg, ["-ppm", "/dev/stdin"], input: theirs))
+            #expect(
+                Self.psnr(reference, source) >= Self.psnr(theirPixels, source) - 1.5,
+                "\(width)×\(height) q\(quality): \(Self.psnr(reference, source)) dB against cjpeg's \(Self.psnr(theirPixels, source))"
+            )
+        }
+    }
+
+    @Test func aSizeTargetIsMetByLoweringQualityThenSize() throws {
+        let large = Self.picture(600, 400)
+        let fitted = JPEGEncoder.encode(large, fittingIn: 40_000)
+        #expect(fitted.count <= 40_000)
+        let decoded = try JPEGDecoder.decode(fitted)
+        #expect(decoded.width <= 600 && decoded.width * 2 == decoded.height * 3 || decoded.width == 600)
+        // A target the best quality meets is met at it.
+        #expect(JPEGEncoder.encode(large, fittingIn: 10_000_000) == JPEGEncoder.encode(large, quality: 90))
+    }
+}

@@ -31,6 +31,9 @@ let package = Package(
         // (replay, record), offline, and the client of the live helper. Foundation only:
         // it never links FoundationNetworking, so start-up does not load libcurl.
         .target(name: "ClosetNetwork", dependencies: ["ClosetCore"]),
+        // The HTTP/1.1 server of `closet serve`: sockets under epoll, the request reader, limits
+        // and timeouts. Knows no API: packs answer requests through the registry.
+        .target(name: "ClosetServer", dependencies: ["ClosetCore", "ClosetNetwork"]),
         // The live transport over URLSession (FoundationNetworking, libcurl), linked only
         // into the helper executable and the tests.
         .target(name: "ClosetHTTP", dependencies: ["ClosetCore", "ClosetNetwork"]),
@@ -72,7 +75,7 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor",
+                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer",
             ]),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"]),
 
@@ -87,6 +90,7 @@ let package = Package(
         // it names changes, not one it reaches only through another (stale tests failed to link).
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
+        .testTarget(name: "ClosetServerTests", dependencies: ["ClosetServer", "ClosetNetwork", "TestSupport"]),
         .testTarget(
             name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetCore", "ClosetStore", "TestSupport"]),
         .testTarget(

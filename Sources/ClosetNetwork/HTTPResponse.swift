@@ -18,6 +18,9 @@ public struct HTTPResponse: Sendable, Hashable {
 
     public var isSuccess: Bool { (200...299).contains(status) }
 
+    /// `Not Found` for 404: the reason phrase a status line carries.
+    public static func reasonPhrase(for status: Int) -> String { HTTPStatus.reason(status) }
+
     /// `404 Not Found`.
     public var statusLine: String {
         let reason = HTTPStatus.reason(status)
@@ -43,13 +46,17 @@ enum HTTPStatus {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 409: "Conflict"
+        case 408: "Request Timeout"
         case 413: "Content Too Large"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 501: "Not Implemented"
         case 504: "Gateway Timeout"
+        case 505: "HTTP Version Not Supported"
         default: ""
         }
     }

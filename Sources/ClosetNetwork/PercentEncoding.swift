@@ -16,6 +16,32 @@ public enum PercentEncoding {
         return out
     }
 
+    /// `%XX` escapes undone (and `+` as a space in a query); nil for a broken escape or bytes
+    /// that are not UTF-8.
+    public static func decoded(_ text: String, plusIsSpace: Bool) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        func hex(_ byte: UInt8?) -> UInt8? {
+            switch byte {
+            case let digit? where (48...57).contains(digit): digit - 48
+            case let letter? where (65...70).contains(letter): letter - 55
+            case let letter? where (97...102).contains(letter): letter - 87
+            default: nil
+            }
+        }
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = hex(iterator.next()), let low = hex(iterator.next()) else { return nil }
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace: bytes.append(UInt8(ascii: " "))
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     /// One path segment (an id a user typed): the same strict rule, so `/` cannot add one.
     public static func pathSegment(_ text: String) -> String { strict(text) }
 

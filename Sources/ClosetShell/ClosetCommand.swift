@@ -86,6 +86,8 @@ package enum ClosetCommand {
             return recover(store, into: target, environment: environment).rawValue
         case .check(let store):
             return check(store ?? options.store, options, environment: environment).rawValue
+        case .serve(let serve):
+            return ServeCommand.run(serve, options, environment: environment).rawValue
         case .interactiveOrStdin, .statements, .run, .dump:
             var exitCode: Int32?
             let status = runStatements(options, environment: environment) { exitCode = $0 }
@@ -343,7 +345,7 @@ package enum ClosetCommand {
             session.executeAndCommit(StatementSource(statement))
         case .dump(let images, let output?):
             guard DumpFile.write(session, to: output, images: images, host: host) else { return .failure }
-        case .help, .version, .test, .recover, .check:
+        case .help, .version, .test, .recover, .check, .serve:
             break
         }
         // A writer that waited out --busy-timeout exits as a store that cannot be opened does.

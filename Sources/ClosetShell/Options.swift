@@ -18,6 +18,8 @@ package struct Options: Equatable {
         case recover(store: String, target: String?)
         /// `check [<store>]`: reads the whole store and checks it.
         case check(store: String?)
+        /// `serve [...]`: the packs' APIs over HTTP, from the store.
+        case serve(ServeOptions)
         case help
         case version
     }
@@ -280,6 +282,10 @@ package struct Options: Equatable {
                 options.action = .recover(store: rest[0], target: rest.count == 2 ? rest[1] : nil)
                 index = arguments.count
                 continue
+            case "serve":
+                options.action = .serve(try ServeOptions.parse(Array(arguments[(index + 1)...])))
+                index = arguments.count
+                continue
             case "check":
                 let rest = Array(arguments[(index + 1)...])
                 guard rest.count <= 1, !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
@@ -297,7 +303,9 @@ package struct Options: Equatable {
                     throw UsageError(message: message)
                 }
                 var message = "unknown command '\(argument)'"
-                if let near = Suggestion.closest(to: argument, among: ["run", "test", "dump", "recover", "check"]) {
+                if let near = Suggestion.closest(
+                    to: argument, among: ["run", "test", "dump", "recover", "check", "serve"])
+                {
                     message += "; did you mean '\(near)'?"
                 } else {
                     message += "; to run a statement, use -c '\(argument) ...'"
@@ -333,6 +341,9 @@ package struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
+               closet serve [--host <h>] [--port <n>] [--quiet] [<pack>...]
+                                                     answer the apps' own APIs from the store over
+                                                     HTTP (default 127.0.0.1:8080; Ctrl-C stops it)
                closet check [<store>]                read the whole store (default: --store's) and check
                                                      it for damage; exit 3 naming what is damaged
                closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]

@@ -54,3 +54,9 @@ package final class MemoryBlobs: BlobStore {
     public var names: [String] { Array(files.keys) }
     public var totalBytes: Int { files.values.reduce(0) { $0 + $1.count } }
 }
+
+/// Whether a name has the one shape a blob's has: what a server checks before it reads one,
+/// so a request can name nothing else of the store and nothing outside it.
+public enum BlobStoreNames {
+    public static func isValid(_ name: String) -> Bool { MemoryBlobs.isValidName(name) }
+}

@@ -15,6 +15,7 @@ public enum Market {
             ListProducts.spec, CountProducts.spec, ShowProduct.spec, AddProduct.spec, EditProduct.spec,
             RemoveProduct.spec, ExportProducts.spec, ImportProducts.spec,
         ],
+        served: [OpenMarketService.api],
         makeState: { try MarketState($0) })
 
     public static let product = MarketRecords.product.kind

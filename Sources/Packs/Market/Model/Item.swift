@@ -2,7 +2,7 @@ import ClosetCore
 import Foundation
 
 /// A product as the open-market API and the app know it (reference §3.1).
-public struct Item: Decodable, Equatable, Sendable {
+public struct Item: Codable, Equatable, Sendable {
     public var id: Int
     public var title: String
     public var descriptions: String?
@@ -39,7 +39,7 @@ public struct Item: Decodable, Equatable, Sendable {
 
 /// One page of the list: `page` is the page it is (`ItemListNetworkUseCase` asks for
 /// `page + 1` next).
-public struct ItemList: Decodable, Equatable, Sendable {
+public struct ItemList: Codable, Equatable, Sendable {
     public var page: Int
     public var items: [Item]
 }

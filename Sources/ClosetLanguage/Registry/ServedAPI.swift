@@ -1,0 +1,36 @@
+import ClosetNetwork
+
+/// An app's own REST API, answered from the store by `closet serve` (so the app itself can run
+/// against closet). A pack declares it with its commands; the server asks each API in turn and
+/// the first that claims the path answers.
+public struct ServedAPI: Sendable {
+    /// What `--log` and the start banner call it: `market`.
+    public var name: String
+    /// One line for the banner and `docs/serve.md`: the routes it answers.
+    public var summary: String
+    /// The response to a request of this API, or nil when the path is not one of its own.
+    /// Runs inside one store transaction (`Session.serving`): an error thrown undoes it.
+    public var answer: @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
+
+    public init(
+        name: String, summary: String,
+        answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
+    ) {
+        self.name = name
+        self.summary = summary
+        self.answer = answer
+    }
+}
+
+/// What an API answers with: the session (its packs' states, on the served store) and the
+/// server's own base URL, for the URLs its answers name (pictures).
+public struct ServedContext {
+    public let session: Session
+    /// `http://127.0.0.1:8080`, no trailing slash.
+    public let baseURL: String
+
+    public init(session: Session, baseURL: String) {
+        self.session = session
+        self.baseURL = baseURL
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A request `closet serve` received, parsed and whole: what a pack's served API answers.
+public struct ServedRequest: Sendable {
+    public var method: String
+    /// The path as sent, not decoded (`/item/3`); `segments` are decoded.
+    public var path: String
+    /// Query parameters in order, percent-decoded (`+` as a space, as forms send it).
+    public var query: [(name: String, value: String)]
+    public var headers: [HTTPHeader]
+    public var body: Data
+
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [], headers: [HTTPHeader] = [],
+        body: Data = Data()
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    public func query(_ name: String) -> String? { query.last { $0.name == name }?.value }
+
+    /// The path's segments, percent-decoded; nil when one does not decode to UTF-8 text.
+    public var segments: [String]? {
+        var out: [String] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = PercentEncoding.decoded(String(segment), plusIsSpace: false) else { return nil }
+            out.append(decoded)
+        }
+        return out
+    }
+
+    /// The body's parts when it is `multipart/form-data` (RFC 7578); nil when it is not, or
+    /// is malformed.
+    public var multipart: [MultipartPart]? {
+        guard let type = header("Content-Type"), let boundary = MultipartParser.boundary(of: type) else { return nil }
+        return MultipartParser.parts(of: body, boundary: boundary)
+    }
+}

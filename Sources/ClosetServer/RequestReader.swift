@@ -1,0 +1,351 @@
+import ClosetNetwork
+import Foundation
+
+/// HTTP/1.1 requests (RFC 9112) read from a connection's bytes as they arrive, one after
+/// another (keep-alive, pipelining). Strict where leniency lets one request hide in another:
+/// lines end in CRLF, no space before a header's colon, no folded lines, one `Content-Length`,
+/// never both a length and `Transfer-Encoding`, only `chunked` coding. Bounded: the request
+/// line and headers by `Limits.headerBytes` (431 past it), the body by `Limits.bodyBytes`
+/// (413, said before the body is read).
+public struct RequestReader: Sendable {
+    public struct Limits: Sendable {
+        public var headerBytes = 16 * 1024
+        public var headerCount = 100
+        public var bodyBytes = 32 << 20
+
+        public init() {}
+    }
+
+    /// A request that cannot be answered normally: the status to answer with, then close.
+    public struct Refusal: Error, Equatable, Sendable {
+        public var status: Int
+        public var reason: String
+    }
+
+    public enum Next: Sendable {
+        /// More bytes are needed.
+        case needMore
+        /// A whole request; `keepAlive` says whether another may follow on the connection.
+        case request(ServedRequest, keepAlive: Bool)
+        case refused(Refusal)
+    }
+
+    struct Head: Sendable {
+        var method: String
+        var target: String
+        var minorVersion: Int
+        var headers: [HTTPHeader]
+        var keepAlive: Bool
+        var body: BodyFraming
+        var expectsContinue: Bool
+    }
+
+    enum BodyFraming: Sendable {
+        case length(Int)
+        case chunked
+    }
+
+    let limits: Limits
+    var buffer: [UInt8] = []
+    /// Where the unread bytes start.
+    var start = 0
+    /// How far the search for the end of the headers has looked.
+    var scanned = 0
+    var head: Head?
+    /// The chunked body so far, and where its next chunk starts.
+    var chunkedBody: [UInt8] = []
+    var chunkAt = 0
+    /// Whether `100 Continue` was owed and sent for the current request.
+    public private(set) var owesContinue = false
+
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Whether a request has begun and not ended (a client that stops here is slow or gone).
+    public var isMidRequest: Bool { head != nil || buffer.count > start }
+
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0, start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            scanned = 0
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The client asked for `100 Continue` before sending its body: the server sends it once.
+    public mutating func takeContinue() -> Bool {
+        defer { owesContinue = false }
+        return owesContinue
+    }
+
+    public mutating func next() -> Next {
+        if head == nil {
+            switch readHead() {
+            case .failure(let refusal): return .refused(refusal)
+            case .success(nil): return .needMore
+            case .success(let parsed?):
+                head = parsed
+                owesContinue = parsed.expectsContinue
+            }
+        }
+        guard let head else { return .needMore }
+        let body: [UInt8]
+        switch head.body {
+        case .length(let length):
+            guard buffer.count - start >= length else { return .needMore }
+            body = Array(buffer[start..<(start + length)])
+            start += length
+        case .chunked:
+            switch readChunks() {
+            case .failure(let refusal): return .refused(refusal)
+            case .success(false): return .needMore
+            case .success(true):
+                body = chunkedBody
+                chunkedBody = []
+            }
+        }
+        self.head = nil
+        owesContinue = false
+        scanned = start
+        // Compact now and then, so a long keep-alive connection does not grow its buffer.
+        if start > 64 * 1024 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        let (path, query) = Self.split(head.target)
+        return .request(
+            ServedRequest(method: head.method, path: path, query: query, headers: head.headers, body: Data(body)),
+            keepAlive: head.keepAlive)
+    }
+
+    // MARK: the head
+
+    func refusal(_ status: Int, _ reason: String) -> Refusal { Refusal(status: status, reason: reason) }
+
+    mutating func readHead() -> Result<Head?, Refusal> {
+        // Empty lines before a request are allowed (RFC 9112 §2.2).
+        while buffer.count - start >= 2, buffer[start] == 13, buffer[start + 1] == 10 {
+            start += 2
+            scanned = max(scanned, start)
+        }
+        var end: Int?
+        var index = max(scanned, start)
+        while index + 3 < buffer.count {
+            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                end = index
+                break
+            }
+            index += 1
+        }
+        guard let end else {
+            scanned = max(start, buffer.count - 3)
+            if buffer.count - start > limits.headerBytes {
+                return .failure(refusal(431, "the request's headers are over \(limits.headerBytes) bytes"))
+            }
+            return .success(nil)
+        }
+        guard end - start <= limits.headerBytes else {
+            return .failure(refusal(431, "the request's headers are over \(limits.headerBytes) bytes"))
+        }
+        let lines = Self.lines(buffer[start..<end])
+        start = end + 4
+        scanned = start
+        guard let lines else { return .failure(refusal(400, "a line does not end in CRLF")) }
+        return parseHead(lines).map { .some($0) }
+    }
+
+    /// The head's lines, split at CRLF; nil when a lone CR or LF is in it.
+    static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 13 {
+                guard index + 1 < bytes.endIndex, bytes[index + 1] == 10 else { return nil }
+                lines.append(bytes[lineStart..<index])
+                index += 2
+                lineStart = index
+                continue
+            }
+            if byte == 10 { return nil }
+            index += 1
+        }
+        lines.append(bytes[lineStart..<bytes.endIndex])
+        return lines
+    }
+
+    func parseHead(_ lines: [ArraySlice<UInt8>]) -> Result<Head, Refusal> {
+        guard let requestLine = lines.first else { return .failure(refusal(400, "no request line")) }
+        let words = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard words.count == 3, !words[0].isEmpty, words[0].allSatisfy(Self.isTokenByte) else {
+            return .failure(refusal(400, "a malformed request line"))
+        }
+        let method = String(decoding: words[0], as: UTF8.self)
+        var target = String(decoding: words[1], as: UTF8.self)
+        let version = String(decoding: words[2], as: UTF8.self)
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            return .failure(
+                version.hasPrefix("HTTP/")
+                    ? refusal(505, "HTTP version \(version.dropFirst(5)) is not served")
+                    : refusal(400, "a malformed request line"))
+        }
+        guard words[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            return .failure(refusal(400, "the request target has bytes a URL cannot"))
+        }
+        // An absolute target (to a proxy) names its own path.
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            let afterScheme = target.drop { $0 != ":" }.dropFirst(3)
+            target = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+        }
+        guard target.hasPrefix("/") || (target == "*" && method == "OPTIONS") else {
+            return .failure(refusal(400, "the request target is not a path"))
+        }
+        var headers: [HTTPHeader] = []
+        for line in lines.dropFirst() {
+            guard headers.count < limits.headerCount else {
+                return .failure(refusal(431, "more than \(limits.headerCount) headers"))
+            }
+            guard let first = line.first, first != 32, first != 9 else {
+                return .failure(refusal(400, "a folded header line"))
+            }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                line[line.startIndex..<colon].allSatisfy(Self.isTokenByte)
+            else { return .failure(refusal(400, "a malformed header line")) }
+            var value = line[(colon + 1)...]
+            while let byte = value.first, byte == 32 || byte == 9 { value = value.dropFirst() }
+            while let byte = value.last, byte == 32 || byte == 9 { value = value.dropLast() }
+            guard value.allSatisfy({ $0 == 9 || $0 >= 32 && $0 != 127 }) else {
+                return .failure(refusal(400, "a header value with control characters"))
+            }
+            headers.append(
+                HTTPHeader(
+                    String(decoding: line[line.startIndex..<colon], as: UTF8.self),
+                    String(decoding: value, as: UTF8.self)))
+        }
+        func values(_ name: String) -> [String] {
+            headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        }
+        let minor = version == "HTTP/1.1" ? 1 : 0
+        if minor == 1, values("Host").count != 1 {
+            return .failure(refusal(400, "an HTTP/1.1 request needs one Host header"))
+        }
+        let connection = values("Connection").flatMap { $0.lowercased().split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
+        let codings = values("Transfer-Encoding")
+        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        let framing: BodyFraming
+        if !codings.isEmpty {
+            guard lengths.isEmpty else {
+                return .failure(refusal(400, "both Content-Length and Transfer-Encoding"))
+            }
+            guard codings.count == 1, codings[0].lowercased() == "chunked" else {
+                return .failure(refusal(501, "transfer coding '\(codings.joined(separator: ", "))' is not supported"))
+            }
+            framing = .chunked
+        } else if let first = lengths.first {
+            guard Set(lengths).count == 1, first.allSatisfy(\.isASCII), first.allSatisfy(\.isNumber), first.count <= 18,
+                let length = Int(first)
+            else { return .failure(refusal(400, "a malformed Content-Length")) }
+            guard length <= limits.bodyBytes else {
+                return .failure(refusal(413, "a body of \(length) bytes is over \(limits.bodyBytes)"))
+            }
+            framing = .length(length)
+        } else {
+            framing = .length(0)
+        }
+        let expects = values("Expect").map { $0.lowercased() }
+        let expectsContinue: Bool
+        switch framing {
+        case .length(let length): expectsContinue = minor == 1 && expects.contains("100-continue") && length > 0
+        case .chunked: expectsContinue = minor == 1 && expects.contains("100-continue")
+        }
+        return .success(
+            Head(
+                method: method, target: target, minorVersion: minor, headers: headers, keepAlive: keepAlive,
+                body: framing, expectsContinue: expectsContinue))
+    }
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    // MARK: chunked bodies
+
+    /// Chunks read so far into `chunkedBody`; true once the last chunk and the trailers are read.
+    mutating func readChunks() -> Result<Bool, Refusal> {
+        while true {
+            guard let lineEnd = crlf(from: start) else {
+                return buffer.count - start > 1024 ? .failure(refusal(400, "a malformed chunk size")) : .success(false)
+            }
+            let line = buffer[start..<lineEnd]
+            // The size in hex, then extensions after `;` (ignored).
+            let digits = line.prefix { $0 != UInt8(ascii: ";") }
+            let hex = String(decoding: digits, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard !hex.isEmpty, hex.count <= 8, let size = Int(hex, radix: 16) else {
+                return .failure(refusal(400, "a malformed chunk size"))
+            }
+            guard chunkedBody.count + size <= limits.bodyBytes else {
+                return .failure(refusal(413, "a chunked body over \(limits.bodyBytes) bytes"))
+            }
+            if size == 0 {
+                // Trailers, then an empty line.
+                var at = lineEnd + 2
+                while true {
+                    guard let end = crlf(from: at) else {
+                        return buffer.count - at > limits.headerBytes
+                            ? .failure(refusal(431, "the trailers are over \(limits.headerBytes) bytes"))
+                            : .success(false)
+                    }
+                    if end == at {
+                        start = end + 2
+                        return .success(true)
+                    }
+                    at = end + 2
+                }
+            }
+            let dataStart = lineEnd + 2
+            guard buffer.count - dataStart >= size + 2 else { return .success(false) }
+            guard buffer[dataStart + size] == 13, buffer[dataStart + size + 1] == 10 else {
+                return .failure(refusal(400, "a chunk not followed by CRLF"))
+            }
+            chunkedBody += buffer[dataStart..<(dataStart + size)]
+            start = dataStart + size + 2
+        }
+    }
+
+    func crlf(from: Int) -> Int? {
+        var index = from
+        while index + 1 < buffer.count {
+            if buffer[index] == 13, buffer[index + 1] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `/items/1?a=b` → (`/items/1`, [(a, b)]); a malformed query pair is kept raw.
+    static func split(_ target: String) -> (String, [(name: String, value: String)]) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, []) }
+        let path = String(target[..<mark])
+        let query = target[target.index(after: mark)...].split(separator: "&").map { pair -> (String, String) in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentEncoding.decoded(String(parts[0]), plusIsSpace: true) ?? String(parts[0])
+            let value =
+                parts.count > 1 ? PercentEncoding.decoded(String(parts[1]), plusIsSpace: true) ?? String(parts[1]) : ""
+            return (name, value)
+        }
+        return (path, query)
+    }
+}

@@ -1,0 +1,126 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetNetwork
+import ClosetServer
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Set by SIGINT and SIGTERM: the server stops at its next turn (a quarter of a second at most).
+nonisolated(unsafe) private var serveStopRequested: sig_atomic_t = 0
+
+/// `closet serve`: the installed packs' APIs (`Pack.served`) over HTTP, answered from the store
+/// the prompt uses, each request one transaction (`Session.serving`), so a change made at a
+/// prompt in another terminal is what the next request sees. One line per request on standard
+/// output (method, path, status, time) unless `--quiet`; Ctrl-C or SIGTERM stops it cleanly.
+enum ServeCommand {
+    static func run(_ serve: ServeOptions, _ options: Options, environment: [String: String])
+        -> ClosetCommand.ExitStatus
+    {
+        let registry = InstalledPacks.registry
+        var apis: [ServedAPI] = []
+        for name in serve.packs {
+            guard let pack = registry.packs.first(where: { $0.name == name.lowercased() }) else {
+                ClosetCommand.complain(
+                    "error: no pack is named '\(name)'; installed: \(registry.packs.map(\.name).joined(separator: ", "))"
+                )
+                return .usage
+            }
+            guard !pack.served.isEmpty else {
+                ClosetCommand.complain("error: the \(pack.name) pack serves no API")
+                return .usage
+            }
+            apis += pack.served
+        }
+        if serve.packs.isEmpty { apis = registry.packs.flatMap(\.served) }
+
+        let store: Store
+        do throws(StoreOpenError) {
+            store = try ClosetCommand.openStore(options.store, options, environment: environment).store
+        } catch {
+            ClosetCommand.complain("error: \(error.description)")
+            return .store
+        }
+        let host = ProcessHost()
+        let session: Session
+        do {
+            session = try SessionFactory.makeSession(
+                store: store, host: host, ClosetCommand.configuration(options, environment: environment))
+        } catch {
+            ClosetCommand.complain("error: \(error)")
+            return .store
+        }
+
+        var configuration = HTTPServer.Configuration()
+        configuration.host = serve.host
+        configuration.port = serve.port
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
+        var baseURL = ""
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration) { request in
+                answer(request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet)
+            }
+        } catch {
+            ClosetCommand.complain("error: \(error.description)")
+            return .failure
+        }
+        let shownHost = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
+        baseURL = "http://\(shownHost):\(server.port)"
+        if !loopback {
+            ClosetCommand.complain(
+                "warning: serving on \(serve.host), not only this machine: anyone who can reach it can read and change the store"
+            )
+        }
+        signal(SIGINT) { _ in serveStopRequested = 1 }
+        signal(SIGTERM) { _ in serveStopRequested = 1 }
+        let names = apis.map(\.name).joined(separator: ", ")
+        say("closet serve: \(baseURL) · store \(store.location) · \(names) · Ctrl-C to stop")
+        server.run { serveStopRequested != 0 }
+        say("closet serve: stopped")
+        return .success
+    }
+
+    static func say(_ line: String) {
+        ProcessHost.writeAll(Array((TerminalText.visible(line) + "\n").utf8), to: STDOUT_FILENO)
+    }
+
+    /// The first API that claims the request answers it, in one transaction; an error is the
+    /// server's own 500 (or 503 when the store is busy), never a trap.
+    static func answer(
+        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String, quiet: Bool
+    ) -> HTTPServer.Answer {
+        let started = Date()
+        let context = ServedContext(session: session, baseURL: baseURL)
+        var response: HTTPResponse
+        do {
+            response =
+                try session.serving {
+                    for api in apis { if let response = try api.answer(request, context) { return response } }
+                    return nil
+                }
+                ?? HTTPResponse(
+                    status: 404, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                    body: Data("no API served here answers \(request.path)\n".utf8))
+        } catch let error as StoreError {
+            response = HTTPResponse(
+                status: 503, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                body: Data("the store cannot be used now: \(error.description)\n".utf8))
+        } catch let error as any LocalizedMessage {
+            response = HTTPResponse(
+                status: 400, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                body: Data((error.message + "\n").utf8))
+        } catch {
+            response = HTTPResponse(
+                status: 500, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                body: Data("\(error)\n".utf8))
+        }
+        if !quiet {
+            let milliseconds = Date().timeIntervalSince(started) * 1000
+            say("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms")
+        }
+        return HTTPServer.Answer(response)
+    }
+}

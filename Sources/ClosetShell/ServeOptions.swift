@@ -1,0 +1,53 @@
+/// `closet serve [--host <h>] [--port <n>] [--quiet] [<pack>...]`.
+package struct ServeOptions: Equatable, Sendable {
+    package var host = "127.0.0.1"
+    package var port = 8080
+    package var quiet = false
+    /// The packs whose APIs are served; empty: every installed one that has any.
+    package var packs: [String] = []
+
+    package static let usage = "usage: closet serve [--host <address>] [--port <n>] [--quiet] [<pack>...]"
+
+    package static func parse(_ words: [String]) throws(Options.UsageError) -> ServeOptions {
+        var options = ServeOptions()
+        var index = 0
+        func value(_ name: String, _ inline: String?) throws(Options.UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < words.count else { throw Options.UsageError(message: "'\(name)' needs a value") }
+            return words[index]
+        }
+        while index < words.count {
+            var word = words[index]
+            var inline: String?
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                inline = String(word[word.index(after: equals)...])
+                word = String(word[..<equals])
+            }
+            switch word {
+            case "--host":
+                let host = try value(word, inline)
+                guard !host.isEmpty, host.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                    throw Options.UsageError(message: "'--host' takes an address, not '\(host)'")
+                }
+                options.host = host
+            case "--port":
+                let text = try value(word, inline)
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw Options.UsageError(message: "'--port' takes a number from 0 to 65535, not '\(text)'")
+                }
+                options.port = port
+            case "--quiet":
+                guard inline == nil else { throw Options.UsageError(message: "'--quiet' takes no value") }
+                options.quiet = true
+            default:
+                guard !word.hasPrefix("-"), !word.isEmpty else {
+                    throw Options.UsageError(message: "unknown option '\(word)' for serve\n" + usage)
+                }
+                options.packs.append(word)
+            }
+            index += 1
+        }
+        return options
+    }
+}

@@ -1,0 +1,171 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetNetwork
+import Foundation
+
+/// The 2021 open-market API (reference §3.1, SPEC-packs §12), answered by `closet serve` from the
+/// embedded market, so the app (whose server is gone) runs against closet: GET `/items/{page}`
+/// and `/item/{id}`, POST `/item` and PATCH `/item/{id}` as multipart (`params` text parts and
+/// `images[]` files), DELETE `/item/{id}` with a JSON password; 404 for an unknown id or a wrong
+/// password; pictures at the URLs the items name (`/images/<name>`, `/thumbnails/<name>`).
+enum OpenMarketService {
+    static let api = ServedAPI(
+        name: "market",
+        summary: "the open market: GET /items/{page}, GET /item/{id}, POST /item, PATCH /item/{id}, DELETE /item/{id}",
+        answer: answer)
+
+    static func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {
+        guard let segments = request.segments, let first = segments.first,
+            ["items", "item", "images", "thumbnails"].contains(first)
+        else { return nil }
+        guard let market = context.session.state(MarketState.self)?.embedded else {
+            return error("the market is not running on this store", 500)
+        }
+        switch (request.method, first, segments.count) {
+        case ("GET", "items", 2), ("HEAD", "items", 2):
+            guard let page = Int(segments[1]), page >= 1 else { return error("no such page", 404) }
+            return json(list(try market.items(page: page), context.baseURL))
+        case ("GET", "item", 2), ("HEAD", "item", 2):
+            guard let id = Int(segments[1]), let item = try? market.item(id: id) else {
+                return error("no such item", 404)
+            }
+            return json(detail(item, context.baseURL))
+        case ("POST", "item", 1):
+            guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
+            let form = try form(parts)
+            guard case .success(let form) = form else { return form.failure }
+            guard let password = parts.text("password"), !password.isEmpty else {
+                return error("a password is required", 400)
+            }
+            for name in ["title", "price", "currency", "stock", "descriptions"] where parts.text(name) == nil {
+                return error("'\(name)' is required", 400)
+            }
+            guard form.images?.isEmpty == false else { return error("at least one image is required", 400) }
+            return json(detail(try market.create(form, password: password), context.baseURL))
+        case ("PATCH", "item", 2):
+            guard let id = Int(segments[1]) else { return error("no such item", 404) }
+            guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
+            let form = try form(parts)
+            guard case .success(let form) = form else { return form.failure }
+            do {
+                return json(
+                    detail(try market.update(id: id, form, password: parts.text("password") ?? ""), context.baseURL))
+            } catch MarketError.wrongPassword, MarketError.noSuchProduct {
+                return error("no item with that id and password", 404)
+            }
+        case ("DELETE", "item", 2):
+            guard let id = Int(segments[1]) else { return error("no such item", 404) }
+            let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
+            guard let password = object?["password"] as? String else {
+                return error("the body must be JSON with a password", 400)
+            }
+            do {
+                return json(detail(try market.delete(id: id, password: password), context.baseURL))
+            } catch MarketError.wrongPassword, MarketError.noSuchProduct {
+                return error("no item with that id and password", 404)
+            }
+        case ("GET", "images", 2), ("GET", "thumbnails", 2), ("HEAD", "images", 2), ("HEAD", "thumbnails", 2):
+            // Only a stored picture's own name: nothing else of the store, nothing outside it.
+            let name = segments[1]
+            guard BlobStoreNames.isValid(name), let bytes = market.picture(named: name) else {
+                return error("no such image", 404)
+            }
+            return HTTPResponse(
+                status: 200, headers: [HTTPHeader("Content-Type", name.hasSuffix(".png") ? "image/png" : "image/jpeg")],
+                body: Data(bytes))
+        default:
+            return error("\(request.method) is not a route of this API", 405)
+        }
+    }
+
+    // MARK: the form
+
+    enum FormResult {
+        case success(ItemForm)
+        case failure(HTTPResponse)
+
+        var failure: HTTPResponse {
+            if case .failure(let response) = self { return response }
+            return error("", 500)
+        }
+    }
+
+    /// The parts as the app's `PostItem`/`PatchItem` carried them; every text checked as the
+    /// embedded market checks a statement's.
+    static func form(_ parts: [MultipartPart]) throws -> FormResult {
+        var form = ItemForm()
+        form.title = parts.text("title")
+        form.descriptions = parts.text("descriptions")
+        for (name, write) in [
+            ("price", { (value: Int) in form.price = value }), ("stock", { form.stock = $0 }),
+            ("discounted_price", { form.discountedPrice = .some($0) }),
+        ] {
+            guard let text = parts.text(name) else { continue }
+            guard let value = Int(text), value >= 0 else {
+                return .failure(error("'\(name)' must be a whole number ≥ 0", 400))
+            }
+            write(value)
+        }
+        if let text = parts.text("currency") {
+            guard let currency = Currency.allCases.first(where: { $0.englishName == text.uppercased() }) else {
+                return .failure(error("unknown currency '\(text)'", 400))
+            }
+            form.currency = currency
+        }
+        let files = parts.filter { $0.name == "images[]" && $0.filename != nil }
+        guard files.count <= MarketError.maximumImageCount else {
+            return .failure(error("The number of images must be 5 or less", 400))
+        }
+        if !files.isEmpty {
+            var images: [(bytes: [UInt8], info: ImageInfo)] = []
+            for file in files {
+                let bytes = [UInt8](file.data)
+                guard var info = try? ImageHeader.inspect(bytes) else {
+                    return .failure(error("'\(file.filename ?? "")' is not a PNG or JPEG picture", 400))
+                }
+                info.checksum = Checksum.crc32(bytes)
+                images.append((bytes, info))
+            }
+            form.images = images
+        }
+        return .success(form)
+    }
+
+    // MARK: answers
+
+    /// An item as the API gives it, its pictures as URLs on this server.
+    static func detail(_ item: Item, _ base: String) -> Item {
+        var item = item
+        item.thumbnails = item.thumbnails.map { base + "/thumbnails/" + $0 }
+        item.images = item.images.map { $0.map { base + "/images/" + $0 } }
+        return item
+    }
+
+    static func list(_ list: ItemList, _ base: String) -> ItemList {
+        var list = list
+        list.items = list.items.map { detail($0, base) }
+        return list
+    }
+
+    static func json(_ value: some Encodable) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return HTTPResponse(
+            status: 200, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)
+    }
+
+    /// The server's error shape: `{"error":true,"reason":"..."}`.
+    static func error(_ reason: String, _ status: Int) -> HTTPResponse {
+        let body =
+            (try? JSONSerialization.data(withJSONObject: ["error": true, "reason": reason], options: [.sortedKeys]))
+            ?? Data()
+        return HTTPResponse(
+            status: status, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)
+    }
+}
+
+extension [MultipartPart] {
+    /// The text of the last field named `name` (files are not fields).
+    func text(_ name: String) -> String? { last { $0.name == name && $0.filename == nil }?.text }
+}

@@ -13,15 +13,14 @@ public enum MultipartParser {
     public static func boundary(of contentType: String) -> String? {
         let pieces = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = pieces.first, first.lowercased() == "multipart/form-data" else { return nil }
-        for piece in pieces.dropFirst() where piece.lowercased().hasPrefix("boundary=") {
-            var value = String(piece.dropFirst("boundary=".count))
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
-            }
-            // RFC 2046: 1 to 70 characters.
-            return (1...70).contains(value.utf8.count) ? value : nil
+        // The last one: curl adds its own after one a caller set, and writes the body with it.
+        guard let piece = pieces.dropFirst().last(where: { $0.lowercased().hasPrefix("boundary=") }) else { return nil }
+        var value = String(piece.dropFirst("boundary=".count))
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
         }
-        return nil
+        // RFC 2046: 1 to 70 characters.
+        return (1...70).contains(value.utf8.count) ? value : nil
     }
 
     public static func parts(of body: Data, boundary: String) -> [MultipartPart]? {

@@ -27,11 +27,15 @@ public struct ServedRequest: Sendable {
 
     public func query(_ name: String) -> String? { query.last { $0.name == name }?.value }
 
-    /// The path's segments, percent-decoded; nil when one does not decode to UTF-8 text.
+    /// The path's segments, percent-decoded; nil when one does not decode to UTF-8 text, or
+    /// would climb or cross folders (`.`, `..`, an encoded `/` or `\`, NUL): no API is ever
+    /// asked for a path outside its own.
     public var segments: [String]? {
         var out: [String] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = PercentEncoding.decoded(String(segment), plusIsSpace: false) else { return nil }
+            guard let decoded = PercentEncoding.decoded(String(segment), plusIsSpace: false), decoded != ".",
+                decoded != "..", !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\0")
+            else { return nil }
             out.append(decoded)
         }
         return out

@@ -56,6 +56,8 @@ enum ServeCommand {
         var configuration = HTTPServer.Configuration()
         configuration.host = serve.host
         configuration.port = serve.port
+        configuration.requestTimeout = serve.requestTimeout
+        configuration.maximumConnections = serve.maximumConnections
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         var baseURL = ""
         let server: HTTPServer
@@ -76,6 +78,13 @@ enum ServeCommand {
         }
         signal(SIGINT) { _ in serveStopRequested = 1 }
         signal(SIGTERM) { _ in serveStopRequested = 1 }
+        // A parent may have started us with these blocked (a test runner's thread does): they
+        // must arrive.
+        var stopping = sigset_t()
+        sigemptyset(&stopping)
+        sigaddset(&stopping, SIGINT)
+        sigaddset(&stopping, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
         let names = apis.map(\.name).joined(separator: ", ")
         say("closet serve: \(baseURL) · store \(store.location) · \(names) · Ctrl-C to stop")
         server.run { serveStopRequested != 0 }

@@ -1,12 +1,17 @@
-/// `closet serve [--host <h>] [--port <n>] [--quiet] [<pack>...]`.
+/// `closet serve [--host <h>] [--port <n>] [--quiet] [--request-timeout <s>] [--max-connections <n>]
+/// [<pack>...]`.
 package struct ServeOptions: Equatable, Sendable {
     package var host = "127.0.0.1"
     package var port = 8080
     package var quiet = false
+    /// Seconds a request may take to arrive from its first byte (slow clients get a 408).
+    package var requestTimeout: Double = 10
+    package var maximumConnections = 512
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
 
-    package static let usage = "usage: closet serve [--host <address>] [--port <n>] [--quiet] [<pack>...]"
+    package static let usage =
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [<pack>...]"
 
     package static func parse(_ words: [String]) throws(Options.UsageError) -> ServeOptions {
         var options = ServeOptions()
@@ -37,6 +42,19 @@ package struct ServeOptions: Equatable, Sendable {
                     throw Options.UsageError(message: "'--port' takes a number from 0 to 65535, not '\(text)'")
                 }
                 options.port = port
+            case "--request-timeout":
+                let text = try value(word, inline)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw Options.UsageError(message: "'--request-timeout' takes seconds from 0 to 3600, not '\(text)'")
+                }
+                options.requestTimeout = seconds
+            case "--max-connections":
+                let text = try value(word, inline)
+                guard let count = Int(text), (1...10_000).contains(count) else {
+                    throw Options.UsageError(
+                        message: "'--max-connections' takes a number from 1 to 10000, not '\(text)'")
+                }
+                options.maximumConnections = count
             case "--quiet":
                 guard inline == nil else { throw Options.UsageError(message: "'--quiet' takes no value") }
                 options.quiet = true

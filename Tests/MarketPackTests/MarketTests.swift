@@ -491,3 +491,28 @@ func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, R
         #expect(throws: UploadPictureError.self) { try UploadPicture.jpeg(broken, ImageHeader.inspect(broken)) }
     }
 }
+
+/// Issue 27: the market's goldens give the same transcript through `closet serve` (closet's
+/// remote repository talking to closet's server) as from the embedded market.
+@Suite struct MarketThroughServeTests {
+    @Test(arguments: ["both-ways.closet", "errors.closet", "paging.closet"])
+    func theSameTranscriptThroughCloset(_ script: String) throws {
+        let store = NSTemporaryDirectory() + "closet-serve-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store)
+        defer { server.stop() }
+        let both = MarketBothWaysTests()
+        let embedded = MarketBothWaysTests.pictureNamesHidden(try both.transcript(script, environment: nil))
+        let served = MarketBothWaysTests.pictureNamesHidden(
+            try both.transcript(
+                script, environment: ["CLOSET_MARKET_URL": server.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]))
+        #expect(served == embedded)
+        if served != embedded {
+            let a = served.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = embedded.split(separator: "\n", omittingEmptySubsequences: false)
+            for (x, y) in zip(a, b) where x != y { Issue.record("served: \(x)\nembedded: \(y)") }
+        }
+        #expect(server.stop() == 0)
+        #expect(server.text.contains("POST /item 200") && server.text.hasSuffix("closet serve: stopped\n"))
+    }
+}

@@ -158,7 +158,8 @@ enum OpenMarketService {
     /// The server's error shape: `{"error":true,"reason":"..."}`.
     static func error(_ reason: String, _ status: Int) -> HTTPResponse {
         let body =
-            (try? JSONSerialization.data(withJSONObject: ["error": true, "reason": reason], options: [.sortedKeys]))
+            (try? JSONSerialization.data(
+                withJSONObject: ["error": true, "reason": reason], options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()
         return HTTPResponse(
             status: status, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)

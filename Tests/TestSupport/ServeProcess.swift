@@ -1,0 +1,63 @@
+import Foundation
+
+/// `closet serve` in a process of its own, as a person starts it: on a port the system picks
+/// (`--port 0`), its base URL read from the first line it prints; its output kept whole.
+public final class ServeProcess: @unchecked Sendable {
+    public let process = Process()
+    public private(set) var baseURL = ""
+    private let lock = NSLock()
+    private var collected = Data()
+    private let output = Pipe()
+
+    /// `closet [options] serve --port 0 [serveArguments]` on `store`.
+    public init(
+        store: String, options: [String] = ["--deterministic"], serveArguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws {
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.closet)
+        process.arguments = ["--store", store] + options + ["serve", "--port", "0"] + serveArguments
+        var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        merged.removeValue(forKey: "CLOSET_MARKET_URL")
+        process.environment = merged
+        process.standardOutput = output
+        process.standardError = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock()
+            self.collected.append(data)
+            self.lock.unlock()
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let text = self.text
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("closet serve: http://") }) {
+                baseURL = String(line.dropFirst("closet serve: ".count).prefix { $0 != " " })
+                return
+            }
+            if !process.isRunning { break }
+            usleep(10_000)
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "closet serve did not start: \(text)"])
+    }
+
+    /// Everything it printed so far.
+    public var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: collected, as: UTF8.self)
+    }
+
+    /// SIGTERM, then its exit status once it has stopped.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}

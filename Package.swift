@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),
+        .library(name: "ClosetServer", targets: ["ClosetServer"]),
+        .library(name: "ClosetNetwork", targets: ["ClosetNetwork"]),
     ],
     targets: [
         // Value types every layer shares, no I/O: vocabularies as data, entity kinds, output

@@ -19,6 +19,14 @@ let package = Package(
         .executableTarget(
             name: "PictureFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        // The HTTP request reader and multipart parser of `closet serve` (issue 27).
+        .executableTarget(
+            name: "ServerFuzz",
+            dependencies: [
+                "FuzzDriver", .product(name: "ClosetServer", package: "closet"),
+                .product(name: "ClosetNetwork", package: "closet"),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The JPEG decoder (issue 26).
         .executableTarget(
             name: "JPEGFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],

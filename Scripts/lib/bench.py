@@ -248,6 +248,87 @@ market_rows += measure_both(market_store, market_db, (
      LIST_PRODUCTS + " OFFSET 9980"),
     ("M4", f"new process: {SIZE:,} products, `show product <id>`, JSON", f"show product {SIZE // 2}",
      f"SELECT * FROM products WHERE id = {SIZE // 2}")), lambda id: "≤ 1.5")
+
+# S1 (issue 27): `closet serve` answering the app's GET /items/1 from the market store above, against
+# nginx serving the same JSON as a static file, both on 127.0.0.1, measured by wrk (2 threads, 64
+# keep-alive connections); closet's resident memory before and after its run.
+import re, socket, urllib.request
+
+
+def free_port():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def wait_for(port):
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on {port}")
+
+
+def wrk(url, seconds):
+    out = subprocess.run(["wrk", "-t2", "-c64", f"-d{seconds}s", "--latency", url], capture_output=True, text=True,
+                         check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", out).groups()
+    p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, p99, int(errors.group(1)) if errors else 0
+
+
+def resident_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+serve_port = free_port()
+server = subprocess.Popen([CLOSET, "--store", market_store, "serve", "--port", str(serve_port), "--quiet"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wait_for(serve_port)
+items = urllib.request.urlopen(f"http://127.0.0.1:{serve_port}/items/1").read()
+nginx_root = os.path.join(work, "nginx")
+os.makedirs(os.path.join(nginx_root, "root", "items"), exist_ok=True)
+open(os.path.join(nginx_root, "root", "items", "1"), "wb").write(items)
+nginx_port = free_port()
+open(os.path.join(nginx_root, "nginx.conf"), "w").write(f"""user root;
+worker_processes 2;
+daemon off;
+pid {nginx_root}/nginx.pid;
+error_log {nginx_root}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  default_type application/json;
+  keepalive_requests 1000000;
+  server {{ listen 127.0.0.1:{nginx_port}; root {nginx_root}/root; }}
+}}
+""")
+nginx = subprocess.Popen(["nginx", "-c", os.path.join(nginx_root, "nginx.conf"), "-p", nginx_root],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wait_for(nginx_port)
+SERVE_SECONDS = 3 if QUICK else 60
+wrk(f"http://127.0.0.1:{serve_port}/items/1", 1)
+wrk(f"http://127.0.0.1:{nginx_port}/items/1", 1)
+memory_before = resident_kb(server.pid)
+closet_rps, closet_p99, closet_errors = wrk(f"http://127.0.0.1:{serve_port}/items/1", SERVE_SECONDS)
+memory_after = resident_kb(server.pid)
+nginx_rps, nginx_p99, nginx_errors = wrk(f"http://127.0.0.1:{nginx_port}/items/1", 3 if QUICK else 10)
+server.terminate()
+nginx.terminate()
+server.wait()
+nginx.wait()
+if closet_errors or nginx_errors:
+    raise SystemExit(f"S1: non-2xx answers: closet {closet_errors}, nginx {nginx_errors}")
+serve_row = (closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, len(items))
 shutil.rmtree(market_store, ignore_errors=True)
 
 # A: the adoption community: stories newest first by cursor with their like and comment
@@ -350,6 +431,10 @@ for size, what, c, s, rss in growth:
 print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1.0")
 for id, what, c, s, target in market_rows + community_rows + picture_rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
+closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, item_bytes = serve_row
+print(f"{'S1':<4} {f'closet serve GET /items/1 ({item_bytes:,} B JSON), 64 conns, req/s vs nginx':<62} {closet_rps:>9.0f}/s {nginx_rps:>8.0f}/s {closet_rps/nginx_rps:>7.2f}  ≥ 0.5")
+print(f"{'S1':<4} {'  p99 latency':<62} {closet_p99:>8.2f}ms {nginx_p99:>8.2f}ms {closet_p99/nginx_p99:>7.2f}  < 10 ms")
+print(f"{'S1':<4} {f'  closet resident memory before and after {SERVE_SECONDS} s':<62} {memory_before/1024:>8.1f}MB {memory_after/1024:>8.1f}MB {memory_after/memory_before:>7.2f}  no growth")
 print(f"{'P9':<4} {'open + count after ' + ('200' if QUICK else '5,000') + ' one-statement commits / compacted':<62} {p9[0]*1000:>8.1f}ms {p9[1]*1000:>8.1f}ms {p9[0]/p9[1]:>7.2f}  ≤ 1.5 (against closet compacted)")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 12 MB")
 print(f"{'':<4} {'peak resident memory during the replay (P1)':<62} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")

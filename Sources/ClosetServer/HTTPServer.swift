@@ -62,6 +62,8 @@ public final class HTTPServer {
     let listener: Int32
     var connections: [Int32: Connection] = [:]
     let handler: (ServedRequest) -> Answer
+    /// One read buffer for every connection (the loop is one thread).
+    var readBuffer = [UInt8](repeating: 0, count: 65536)
 
     public init(_ configuration: Configuration, handler: @escaping (ServedRequest) -> Answer) throws(StartError) {
         self.configuration = configuration
@@ -191,15 +193,14 @@ public final class HTTPServer {
     }
 
     func read(_ connection: Connection, now: Double) {
-        var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+            let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 connection.lastActivity = now
                 if connection.closeAfterWrite { continue }  // a refused connection's rest is ignored
                 if connection.requestStarted == nil { connection.requestStarted = now }
-                buffer.withUnsafeBytes { connection.reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if count < buffer.count { break }
+                readBuffer.withUnsafeBytes { connection.reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < readBuffer.count { break }
                 continue
             }
             if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {

@@ -168,7 +168,9 @@ final class ProcessHost: FileBackedHost {
 
     var currentDirectory: String { baseDirectory ?? FileManager.default.currentDirectoryPath }
 
-    func monotonicSeconds() -> Double {
+    func monotonicSeconds() -> Double { Self.monotonicNow() }
+
+    static func monotonicNow() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

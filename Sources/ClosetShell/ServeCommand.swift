@@ -60,10 +60,11 @@ enum ServeCommand {
         configuration.maximumConnections = serve.maximumConnections
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         var baseURL = ""
+        let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration) { request in
-                answer(request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet)
+                answer(request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet, cache: cache)
             }
         } catch {
             ClosetCommand.complain("error: \(error.description)")
@@ -99,15 +100,38 @@ enum ServeCommand {
     /// The first API that claims the request answers it, in one transaction; an error is the
     /// server's own 500 (or 503 when the store is busy), never a trap.
     static func answer(
-        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String, quiet: Bool
+        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String, quiet: Bool,
+        cache: ServedReadCache
     ) -> HTTPServer.Answer {
-        let started = Date()
+        let started = quiet ? 0 : ProcessHost.monotonicNow()
         let context = ServedContext(session: session, baseURL: baseURL)
         var response: HTTPResponse
+        if let kept = cache.answer(for: request) {
+            response = kept
+        } else {
+            response = fresh(request, apis: apis, session: session, context: context, cache: cache)
+        }
+        if !quiet {
+            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000
+            say("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms")
+        }
+        return HTTPServer.Answer(response)
+    }
+
+    static func fresh(
+        _ request: ServedRequest, apis: [ServedAPI], session: Session, context: ServedContext, cache: ServedReadCache
+    ) -> HTTPResponse {
+        var response: HTTPResponse
+        var cacheable = false
         do {
             response =
                 try session.serving {
-                    for api in apis { if let response = try api.answer(request, context) { return response } }
+                    for api in apis {
+                        if let response = try api.answer(request, context) {
+                            cacheable = api.readsOnlyTheStore
+                            return response
+                        }
+                    }
                     return nil
                 }
                 ?? HTTPResponse(
@@ -126,10 +150,7 @@ enum ServeCommand {
                 status: 500, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
                 body: Data("\(error)\n".utf8))
         }
-        if !quiet {
-            let milliseconds = Date().timeIntervalSince(started) * 1000
-            say("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms")
-        }
-        return HTTPServer.Answer(response)
+        if cacheable { cache.keep(response, for: request) }
+        return response
     }
 }

@@ -11,13 +11,17 @@ public struct ServedAPI: Sendable {
     /// The response to a request of this API, or nil when the path is not one of its own.
     /// Runs inside one store transaction (`Session.serving`): an error thrown undoes it.
     public var answer: @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
+    /// Its GET answers depend on the store alone: the server may keep one and give it again
+    /// until the store's files change (any commit, from this process or another, changes them).
+    public var readsOnlyTheStore: Bool
 
     public init(
-        name: String, summary: String,
+        name: String, summary: String, readsOnlyTheStore: Bool = false,
         answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
     ) {
         self.name = name
         self.summary = summary
+        self.readsOnlyTheStore = readsOnlyTheStore
         self.answer = answer
     }
 }

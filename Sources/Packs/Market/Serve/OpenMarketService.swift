@@ -12,7 +12,7 @@ enum OpenMarketService {
     static let api = ServedAPI(
         name: "market",
         summary: "the open market: GET /items/{page}, GET /item/{id}, POST /item, PATCH /item/{id}, DELETE /item/{id}",
-        answer: answer)
+        readsOnlyTheStore: true, answer: answer)
 
     static func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {
         guard let segments = request.segments, let first = segments.first,
@@ -24,12 +24,12 @@ enum OpenMarketService {
         switch (request.method, first, segments.count) {
         case ("GET", "items", 2), ("HEAD", "items", 2):
             guard let page = Int(segments[1]), page >= 1 else { return error("no such page", 404) }
-            return json(list(try market.items(page: page), context.baseURL))
+            return json(ItemJSON.list(list(try market.items(page: page), context.baseURL)))
         case ("GET", "item", 2), ("HEAD", "item", 2):
             guard let id = Int(segments[1]), let item = try? market.item(id: id) else {
                 return error("no such item", 404)
             }
-            return json(detail(item, context.baseURL))
+            return json(ItemJSON.item(detail(item, context.baseURL)))
         case ("POST", "item", 1):
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
             let form = try form(parts)
@@ -41,15 +41,15 @@ enum OpenMarketService {
                 return error("'\(name)' is required", 400)
             }
             guard form.images?.isEmpty == false else { return error("at least one image is required", 400) }
-            return json(detail(try market.create(form, password: password), context.baseURL))
+            return json(ItemJSON.item(detail(try market.create(form, password: password), context.baseURL)))
         case ("PATCH", "item", 2):
             guard let id = Int(segments[1]) else { return error("no such item", 404) }
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
             let form = try form(parts)
             guard case .success(let form) = form else { return form.failure }
             do {
-                return json(
-                    detail(try market.update(id: id, form, password: parts.text("password") ?? ""), context.baseURL))
+                let item = try market.update(id: id, form, password: parts.text("password") ?? "")
+                return json(ItemJSON.item(detail(item, context.baseURL)))
             } catch MarketError.wrongPassword, MarketError.noSuchProduct {
                 return error("no item with that id and password", 404)
             }
@@ -60,7 +60,7 @@ enum OpenMarketService {
                 return error("the body must be JSON with a password", 400)
             }
             do {
-                return json(detail(try market.delete(id: id, password: password), context.baseURL))
+                return json(ItemJSON.item(detail(try market.delete(id: id, password: password), context.baseURL)))
             } catch MarketError.wrongPassword, MarketError.noSuchProduct {
                 return error("no item with that id and password", 404)
             }
@@ -147,12 +147,8 @@ enum OpenMarketService {
         return list
     }
 
-    static func json(_ value: some Encodable) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return HTTPResponse(
-            status: 200, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)
+    static func json(_ body: Data) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)
     }
 
     /// The server's error shape: `{"error":true,"reason":"..."}`.

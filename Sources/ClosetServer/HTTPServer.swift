@@ -29,10 +29,14 @@ public final class HTTPServer {
     public struct Answer: Sendable {
         public var response: HTTPResponse
         public var dropMidBody = false
+        /// Seconds to hold the answer back (a slow server on purpose); other connections are
+        /// served meanwhile, and this one's later requests wait their turn.
+        public var delay: Double = 0
 
-        public init(_ response: HTTPResponse, dropMidBody: Bool = false) {
+        public init(_ response: HTTPResponse, dropMidBody: Bool = false, delay: Double = 0) {
             self.response = response
             self.dropMidBody = dropMidBody
+            self.delay = delay
         }
     }
 
@@ -48,6 +52,10 @@ public final class HTTPServer {
         var closeAfterWrite = false
         var lastActivity: Double
         var requestStarted: Double?
+        /// An answer held back until `heldUntil`, and whether to close after it.
+        var held: [UInt8] = []
+        var heldUntil: Double?
+        var closeAfterHeld = false
 
         init(fd: Int32, limits: RequestReader.Limits, now: Double) {
             self.fd = fd
@@ -142,8 +150,13 @@ public final class HTTPServer {
                 polled.append(
                     pollfd(fd: connection.fd, events: readable | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
             }
-            let count = poll(&polled, nfds_t(polled.count), 250)
+            let nextRelease = connections.values.compactMap(\.heldUntil).min()
+            let wait = nextRelease.map { max(0, min(250, Int32(($0 - Self.now()) * 1000) + 1)) } ?? 250
+            let count = poll(&polled, nfds_t(polled.count), wait)
             let now = Self.now()
+            for connection in connections.values where (connection.heldUntil ?? .infinity) <= now {
+                release(connection, now: now)
+            }
             if count > 0 {
                 for entry in polled where entry.revents != 0 {
                     if entry.fd == listener {
@@ -213,9 +226,18 @@ public final class HTTPServer {
         answer(connection, now: now)
     }
 
+    /// A held answer goes out, then the requests read meanwhile are answered.
+    func release(_ connection: Connection, now: Double) {
+        connection.heldUntil = nil
+        queue(connection, connection.held)
+        connection.held = []
+        if connection.closeAfterHeld { connection.closeAfterWrite = true }
+        answer(connection, now: now)
+    }
+
     /// Every whole request read so far, answered in order.
     func answer(_ connection: Connection, now: Double) {
-        while !connection.closeAfterWrite {
+        while !connection.closeAfterWrite, connection.heldUntil == nil {
             switch connection.reader.next() {
             case .needMore:
                 if connection.reader.takeContinue() { queue(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
@@ -232,12 +254,18 @@ public final class HTTPServer {
                 connection.requestStarted = connection.reader.isMidRequest ? now : nil
                 let answer = handler(request)
                 var bytes = Self.wire(answer.response, keepAlive: keepAlive, head: request.method == "HEAD")
+                var closing = !keepAlive
                 if answer.dropMidBody {
                     bytes = Array(bytes.prefix(bytes.count - max(1, answer.response.body.count / 2)))
-                    connection.closeAfterWrite = true
-                } else if !keepAlive {
-                    connection.closeAfterWrite = true
+                    closing = true
                 }
+                if answer.delay > 0 {
+                    connection.held = bytes
+                    connection.heldUntil = now + answer.delay
+                    connection.closeAfterHeld = closing
+                    break
+                }
+                if closing { connection.closeAfterWrite = true }
                 queue(connection, bytes)
             }
         }
@@ -289,8 +317,8 @@ public final class HTTPServer {
                 queue(connection, Self.wire(response, keepAlive: false))
                 connection.closeAfterWrite = true
                 flush(connection)
-            } else if connection.requestStarted == nil, connection.written == connection.output.count,
-                now - connection.lastActivity > configuration.idleTimeout
+            } else if connection.requestStarted == nil, connection.heldUntil == nil,
+                connection.written == connection.output.count, now - connection.lastActivity > configuration.idleTimeout
             {
                 drop(connection.fd)
             }

@@ -61,10 +61,23 @@ enum ServeCommand {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         var baseURL = ""
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
+        var faults = ServeFaults(serve)
+        var log: ServeLog?
+        if let path = serve.log {
+            do {
+                log = try ServeLog(path: ScriptFile.expandingTilde(path))
+            } catch {
+                ClosetCommand.complain("error: \(error)")
+                return .failure
+            }
+        }
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration) { request in
-                answer(request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet, cache: cache)
+                let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
+                return answer(
+                    request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet, cache: cache,
+                    draw: draw, log: log)
             }
         } catch {
             ClosetCommand.complain("error: \(error.description)")
@@ -101,21 +114,34 @@ enum ServeCommand {
     /// server's own 500 (or 503 when the store is busy), never a trap.
     static func answer(
         _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String, quiet: Bool,
-        cache: ServedReadCache
+        cache: ServedReadCache, draw: ServeFaults.Draw = ServeFaults.Draw(), log: ServeLog? = nil
     ) -> HTTPServer.Answer {
-        let started = quiet ? 0 : ProcessHost.monotonicNow()
+        let started = quiet && log == nil ? 0 : ProcessHost.monotonicNow()
         let context = ServedContext(session: session, baseURL: baseURL)
         var response: HTTPResponse
-        if let kept = cache.answer(for: request) {
+        if draw.fail {
+            // Instead of running it: nothing of it is done.
+            response =
+                apis.lazy.compactMap { $0.failure(request) }.first
+                ?? HTTPResponse(
+                    status: 500, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                    body: Data("failed on purpose (--fail)\n".utf8))
+        } else if let kept = cache.answer(for: request) {
             response = kept
         } else {
             response = fresh(request, apis: apis, session: session, context: context, cache: cache)
         }
-        if !quiet {
-            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000
-            say("\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms")
+        if !quiet || log != nil {
+            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
+            if !quiet {
+                let faults = draw.names.isEmpty ? "" : " (" + draw.names.joined(separator: ", ") + ")"
+                say(
+                    "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
+                        + faults)
+            }
+            log?.write(request, status: response.status, milliseconds: milliseconds, faults: draw.names)
         }
-        return HTTPServer.Answer(response)
+        return HTTPServer.Answer(response, dropMidBody: draw.drop, delay: draw.delay)
     }
 
     static func fresh(

@@ -7,11 +7,19 @@ package struct ServeOptions: Equatable, Sendable {
     /// Seconds a request may take to arrive from its first byte (slow clients get a 408).
     package var requestTimeout: Double = 10
     package var maximumConnections = 512
+    /// Faults on purpose: each answer held back this many milliseconds (a range: drawn in it),
+    /// failed with the API's own error, or cut off mid-body, at these rates; drawn from `seed`.
+    package var latency: ClosedRange<Int>?
+    package var failRate: Double = 0
+    package var dropRate: Double = 0
+    package var seed: UInt64 = 0
+    /// `--log <file.jsonl>`: one line per exchange, secrets redacted, bodies never written.
+    package var log: String?
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [<pack>...]"
 
     package static func parse(_ words: [String]) throws(Options.UsageError) -> ServeOptions {
         var options = ServeOptions()
@@ -55,6 +63,32 @@ package struct ServeOptions: Equatable, Sendable {
                         message: "'--max-connections' takes a number from 1 to 10000, not '\(text)'")
                 }
                 options.maximumConnections = count
+            case "--latency":
+                let text = try value(word, inline)
+                let bounds = text.split(separator: "-", maxSplits: 1).map { Int($0) }
+                guard bounds.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 60_000 }), let low = bounds.first ?? nil,
+                    let high = bounds.last ?? nil, low <= high, !text.isEmpty
+                else {
+                    throw Options.UsageError(
+                        message: "'--latency' takes milliseconds (0 to 60000) or a range like 50-200, not '\(text)'")
+                }
+                options.latency = low...high
+            case "--fail", "--drop":
+                let text = try value(word, inline)
+                guard let rate = Double(text), rate >= 0, rate <= 1 else {
+                    throw Options.UsageError(message: "'\(word)' takes a rate from 0 to 1, not '\(text)'")
+                }
+                if word == "--fail" { options.failRate = rate } else { options.dropRate = rate }
+            case "--seed":
+                let text = try value(word, inline)
+                guard let seed = UInt64(text) else {
+                    throw Options.UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
+                }
+                options.seed = seed
+            case "--log":
+                let path = try value(word, inline)
+                guard !path.isEmpty else { throw Options.UsageError(message: "'--log' needs a file") }
+                options.log = path
             case "--quiet":
                 guard inline == nil else { throw Options.UsageError(message: "'--quiet' takes no value") }
                 options.quiet = true

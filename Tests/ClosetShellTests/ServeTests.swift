@@ -203,3 +203,50 @@ import Testing
         #expect(server.stop() == 0)
     }
 }
+
+extension ServeTests {
+    @Test func faultsOnPurposeAreTheAPIsOwnAndRepeatWithTheirSeed() throws {
+        let store = Self.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        // Every request failed: the market's own 500, and nothing of a write is done.
+        var server = try ServeProcess(store: store, serveArguments: ["--fail", "1"])
+        var (status, body) = try Self.curl([
+            "-X", "DELETE", "-H", "Content-Type: application/json", "-d", #"{"password":"x"}"#,
+            server.baseURL + "/item/1",
+        ])
+        #expect(status == 500 && Self.json(body)["reason"] as? String == "Internal Server Error")
+        #expect(server.text.contains("DELETE /item/1 500") && server.text.contains("(fail)"))
+        server.stop()
+        // Every answer cut off mid-body: curl sees the connection close early.
+        server = try ServeProcess(store: store, serveArguments: ["--drop", "1"])
+        let dropped = try ChildProcess.run("/usr/bin/curl", ["-s", server.baseURL + "/items/1"])
+        #expect(dropped.status == 18)  // CURLE_PARTIAL_FILE
+        server.stop()
+        // Held back 300 ms, others served meanwhile.
+        server = try ServeProcess(store: store, serveArguments: ["--latency", "300"])
+        let started = Date()
+        #expect(try Self.curl([server.baseURL + "/items/1"]).status == 200)
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+        server.stop()
+        // The same seed, the same faults, request by request; the journal has them.
+        var sequences: [[String]] = []
+        for _ in 0..<2 {
+            let log = NSTemporaryDirectory() + "closet-serve-log-\(UUID().uuidString).jsonl"
+            defer { try? FileManager.default.removeItem(atPath: log) }
+            server = try ServeProcess(
+                store: store, serveArguments: ["--fail", "0.4", "--latency", "1-9", "--seed", "42", "--log", log])
+            for _ in 0..<12 { _ = try Self.curl([server.baseURL + "/items/1?key=SECRET-KEY"]) }
+            _ = try Self.curl([
+                "-X", "DELETE", "-H", "Content-Type: application/json", "-d", #"{"password":"PASSWORD-1"}"#,
+                server.baseURL + "/item/1",
+            ])
+            server.stop()
+            let text = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+            let lines = text.split(separator: "\n")
+            #expect(lines.count == 13)
+            #expect(!text.contains("SECRET-KEY") && !text.contains("PASSWORD-1") && text.contains("(redacted)"))
+            sequences.append(lines.map { line in String(describing: Self.json(String(line))["faults"] ?? "") })
+        }
+        #expect(sequences[0] == sequences[1] && sequences[0].contains { $0.contains("fail") })
+    }
+}

@@ -14,14 +14,19 @@ public struct ServedAPI: Sendable {
     /// Its GET answers depend on the store alone: the server may keep one and give it again
     /// until the store's files change (any commit, from this process or another, changes them).
     public var readsOnlyTheStore: Bool
+    /// The API's own failure for a request of its own (`--fail`): what its server sent when it
+    /// broke, so an app's error path sees what it would. Nil when the path is not its own.
+    public var failure: @Sendable (ServedRequest) -> HTTPResponse?
 
     public init(
         name: String, summary: String, readsOnlyTheStore: Bool = false,
+        failure: @escaping @Sendable (ServedRequest) -> HTTPResponse? = { _ in nil },
         answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
     ) {
         self.name = name
         self.summary = summary
         self.readsOnlyTheStore = readsOnlyTheStore
+        self.failure = failure
         self.answer = answer
     }
 }

@@ -12,12 +12,20 @@ enum OpenMarketService {
     static let api = ServedAPI(
         name: "market",
         summary: "the open market: GET /items/{page}, GET /item/{id}, POST /item, PATCH /item/{id}, DELETE /item/{id}",
-        readsOnlyTheStore: true, answer: answer)
+        readsOnlyTheStore: true, failure: failure, answer: answer)
+
+    static func claims(_ request: ServedRequest) -> Bool {
+        guard let first = request.segments?.first else { return false }
+        return ["items", "item", "images", "thumbnails"].contains(first)
+    }
+
+    /// The 2021 server's breakage: a 500 with its error shape.
+    static func failure(_ request: ServedRequest) -> HTTPResponse? {
+        claims(request) ? error("Internal Server Error", 500) : nil
+    }
 
     static func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {
-        guard let segments = request.segments, let first = segments.first,
-            ["items", "item", "images", "thumbnails"].contains(first)
-        else { return nil }
+        guard claims(request), let segments = request.segments, let first = segments.first else { return nil }
         guard let market = context.session.state(MarketState.self)?.embedded else {
             return error("the market is not running on this store", 500)
         }

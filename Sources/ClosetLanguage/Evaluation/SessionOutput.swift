@@ -79,7 +79,8 @@ extension Session {
             mode: mode, columns: settings.pictureSize.columns(within: width),
             rows: max(4, (settings.terminalRows ?? 24) - 2), cellPixels: settings.cellPixels ?? (10, 20))
         writeOutput(
-            renderer.render(pictures.items.map { $0(self) }, pictures.arrangement, stop: { host.interruptRequested() }))
+            renderer.render(
+                pictures.items.lazy.map { $0(self) }, pictures.arrangement, stop: { host.interruptRequested() }))
     }
 
     /// The app's success text, for people only: JSON, csv and line stay data.

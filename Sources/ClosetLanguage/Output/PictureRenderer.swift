@@ -18,11 +18,17 @@ struct PictureRenderer {
 
     /// The text to write; `stop` is asked between pictures (Ctrl-C stops a long render between
     /// pictures, before anything of the next is written).
-    func render(_ pictures: [Picture], _ arrangement: Pictures.Arrangement, stop: () -> Bool = { false }) -> String {
+    /// `pictures` may be lazy: each is loaded (read, fetched) only when its turn comes, after
+    /// `stop` was asked.
+    func render(
+        _ pictures: some Sequence<Picture>, _ arrangement: Pictures.Arrangement, stop: () -> Bool = { false }
+    ) -> String {
         var notes: [String] = []
         var shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)] = []
-        for picture in pictures {
+        var iterator = pictures.makeIterator()
+        while true {
             if stop() { return "pictures: stopped\n" }
+            guard let picture = iterator.next() else { break }
             switch picture.source {
             // A reason may quote a server or a file: shown as text, never as terminal controls.
             case .unavailable(let reason): notes.append("picture: " + TerminalText.visible(reason))

@@ -250,3 +250,31 @@ extension ServeTests {
         #expect(sequences[0] == sequences[1] && sequences[0].contains { $0.contains("fail") })
     }
 }
+
+extension ServeTests {
+    @Test func aBadServeCommandLineIsOneLineAndExit2() throws {
+        let cases: [([String], String)] = [
+            (["serve", "--port", "http"], "'--port' takes a number from 0 to 65535, not 'http'"),
+            (["serve", "--fail", "2"], "'--fail' takes a rate from 0 to 1, not '2'"),
+            (
+                ["serve", "--latency", "9-1"],
+                "'--latency' takes milliseconds (0 to 60000) or a range like 50-200, not '9-1'"
+            ),
+            (["serve", "--colour"], "unknown option '--colour' for serve"),
+            (["serve", "nopack"], "no pack is named 'nopack'"),
+            (["serve", "photos"], "the photos pack serves no API"),
+        ]
+        for (arguments, message) in cases {
+            let run = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:"] + arguments)
+            #expect(run.status == 2 && run.err.contains(message), "\(arguments): \(run.err)")
+        }
+        // A port in use is a clear error too.
+        let store = Self.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store)
+        defer { server.stop() }
+        let port = String(server.baseURL.split(separator: ":").last ?? "")
+        let second = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:", "serve", "--port", port])
+        #expect(second.status == 1 && second.err.contains("cannot listen on 127.0.0.1:\(port): Address already in use"))
+    }
+}

@@ -77,7 +77,7 @@ public enum EntityKey: Hashable, Sendable {
     /// The full key, as JSON, csv and `.dump` write it.
     public var text: String {
         switch self {
-        case .uuid(let id): id.uuidString
+        case .uuid(let id): id.text
         case .opaque(let text): text
         }
     }
@@ -85,7 +85,7 @@ public enum EntityKey: Hashable, Sendable {
     /// The key as a table shows it: a UUID's first eight characters, an opaque key whole.
     public var short: String {
         switch self {
-        case .uuid(let id): String(id.uuidString.prefix(Self.shortLength))
+        case .uuid(let id): String(id.text.prefix(Self.shortLength))
         case .opaque(let text): text
         }
     }

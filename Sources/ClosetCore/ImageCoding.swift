@@ -7,7 +7,7 @@ extension ImageInfo {
     public func blobName(owner: UUID) -> String {
         let hex = String(checksum, radix: 16, uppercase: true)
         return
-            "\(owner.uuidString)-\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex).\(format == .png ? "png" : "jpg")"
+            "\(owner.text)-\(String(repeating: "0", count: max(0, 8 - hex.count)) + hex).\(format == .png ? "png" : "jpg")"
     }
 }
 

@@ -62,6 +62,15 @@ enum ServeCommand {
         var baseURL = ""
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         var faults = ServeFaults(serve)
+        var recordings: ServedRecordings?
+        if let folder = serve.replay {
+            do throws(NetworkError) {
+                recordings = ServedRecordings(try RecordingFolder(path: ScriptFile.expandingTilde(folder)).load())
+            } catch {
+                ClosetCommand.complain("error: \(error.message)")
+                return .failure
+            }
+        }
         var log: ServeLog?
         if let path = serve.log {
             do {
@@ -76,8 +85,8 @@ enum ServeCommand {
             server = try HTTPServer(configuration) { request in
                 let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
                 return answer(
-                    request, apis: apis, session: session, baseURL: baseURL, quiet: serve.quiet, cache: cache,
-                    draw: draw, log: log)
+                    request, apis: apis, session: session, baseURL: baseURL, recordings: recordings,
+                    quiet: serve.quiet, cache: cache, draw: draw, log: log)
             }
         } catch {
             ClosetCommand.complain("error: \(error.description)")
@@ -113,11 +122,12 @@ enum ServeCommand {
     /// The first API that claims the request answers it, in one transaction; an error is the
     /// server's own 500 (or 503 when the store is busy), never a trap.
     static func answer(
-        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String, quiet: Bool,
-        cache: ServedReadCache, draw: ServeFaults.Draw = ServeFaults.Draw(), log: ServeLog? = nil
+        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String,
+        recordings: ServedRecordings? = nil, quiet: Bool, cache: ServedReadCache,
+        draw: ServeFaults.Draw = ServeFaults.Draw(), log: ServeLog? = nil
     ) -> HTTPServer.Answer {
         let started = quiet && log == nil ? 0 : ProcessHost.monotonicNow()
-        let context = ServedContext(session: session, baseURL: baseURL)
+        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings)
         var response: HTTPResponse
         if draw.fail {
             // Instead of running it: nothing of it is done.

@@ -15,11 +15,13 @@ package struct ServeOptions: Equatable, Sendable {
     package var seed: UInt64 = 0
     /// `--log <file.jsonl>`: one line per exchange, secrets redacted, bodies never written.
     package var log: String?
+    /// `--replay <folder>`: recordings the replaying APIs answer from.
+    package var replay: String?
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>] [<pack>...]"
 
     package static func parse(_ words: [String]) throws(Options.UsageError) -> ServeOptions {
         var options = ServeOptions()
@@ -85,6 +87,10 @@ package struct ServeOptions: Equatable, Sendable {
                     throw Options.UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
                 }
                 options.seed = seed
+            case "--replay":
+                let folder = try value(word, inline)
+                guard !folder.isEmpty else { throw Options.UsageError(message: "'--replay' needs a folder") }
+                options.replay = folder
             case "--log":
                 let path = try value(word, inline)
                 guard !path.isEmpty else { throw Options.UsageError(message: "'--log' needs a file") }

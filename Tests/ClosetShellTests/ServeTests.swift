@@ -262,7 +262,7 @@ extension ServeTests {
             ),
             (["serve", "--colour"], "unknown option '--colour' for serve"),
             (["serve", "nopack"], "no pack is named 'nopack'"),
-            (["serve", "photos"], "the photos pack serves no API"),
+            (["serve", "wardrobe"], "the wardrobe pack serves no API"),
         ]
         for (arguments, message) in cases {
             let run = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:"] + arguments)
@@ -276,5 +276,34 @@ extension ServeTests {
         let port = String(server.baseURL.split(separator: ":").last ?? "")
         let second = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:", "serve", "--port", port])
         #expect(second.status == 1 && second.err.contains("cannot listen on 127.0.0.1:\(port): Address already in use"))
+    }
+}
+
+extension ServeTests {
+    static let photoRecordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden/photos/http").path
+
+    /// Unsplash from recordings: closet's own photos pack, live against `closet serve --replay`,
+    /// lists what it lists replaying the same recordings itself; what no recording answers is
+    /// Unsplash's own 404 shape, and the key is accepted and ignored.
+    @Test func unsplashIsServedFromRecordings() throws {
+        let server = try ServeProcess(store: ":memory:", serveArguments: ["--replay", Self.photoRecordings, "photos"])
+        defer { server.stop() }
+        let statements = ["-c", "list photos", "-c", "next", "-c", "count photos"]
+        let live = try ChildProcess.run(
+            BuiltProducts.closet, ["--store", ":memory:", "--deterministic"] + statements,
+            environment: [
+                "CLOSET_UNSPLASH_URL": server.baseURL, "UNSPLASH_ACCESS_KEY": "any-key",
+                "CLOSET_HTTP_HELPER": BuiltProducts.helper,
+            ])
+        let replayed = try ChildProcess.run(
+            BuiltProducts.closet,
+            ["--store", ":memory:", "--deterministic", "--replay", Self.photoRecordings] + statements,
+            environment: ["UNSPLASH_ACCESS_KEY": "any-key"])
+        #expect(live.status == 0 && live.out == replayed.out && live.out.contains("ph00owkxgpv"), "\(live.err)")
+        let (status, body) = try Self.curl([server.baseURL + "/photos?page=1000&per_page=15&client_id=k"])
+        #expect(status == 404 && Self.json(body)["errors"] as? [String] == ["Couldn't find Photo"])
+        // Not an Unsplash path: the server's own 404.
+        #expect(try Self.curl([server.baseURL + "/items/1"]).status == 404)
     }
 }

@@ -37,9 +37,12 @@ public struct ServedContext {
     public let session: Session
     /// `http://127.0.0.1:8080`, no trailing slash.
     public let baseURL: String
+    /// What `--replay <folder>` holds; nil without one.
+    public let recordings: ServedRecordings?
 
-    public init(session: Session, baseURL: String) {
+    public init(session: Session, baseURL: String, recordings: ServedRecordings? = nil) {
         self.session = session
         self.baseURL = baseURL
+        self.recordings = recordings
     }
 }

@@ -15,6 +15,7 @@ public enum Photos {
             ShowSaved.spec,
             EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec, ImportSaved.spec,
         ],
+        served: [UnsplashService.api],
         makeState: { try PhotosState($0) })
 
     /// A photo of the feed, keyed by its Unsplash id.

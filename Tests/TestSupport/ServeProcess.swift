@@ -55,7 +55,12 @@ public final class ServeProcess: @unchecked Sendable {
     public func stop() -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+        // What the handler has not read yet (the last lines) is read here, whole.
         output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        lock.lock()
+        collected.append(rest)
+        lock.unlock()
         return process.terminationStatus
     }
 

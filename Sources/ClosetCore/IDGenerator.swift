@@ -61,17 +61,11 @@ extension UUID {
 package final class SeededIDGenerator: IDGenerator {
     public var mayRepeat: Bool { true }
 
-    private var state: UInt64
+    private var stream: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { stream = SplitMix64(seed: seed) }
 
-    private func nextWord() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private func nextWord() -> UInt64 { stream.next() }
 
     public func next() -> UUID {
         let high = nextWord()

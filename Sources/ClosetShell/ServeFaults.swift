@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetNetwork
 import Foundation
 
@@ -8,24 +9,18 @@ struct ServeFaults {
     var latency: ClosedRange<Int>?
     var failRate: Double
     var dropRate: Double
-    private var state: UInt64
+    private var stream: SplitMix64
 
     init(_ options: ServeOptions) {
         latency = options.latency
         failRate = options.failRate
         dropRate = options.dropRate
-        state = options.seed &+ 0x9E37_79B9_7F4A_7C15
+        stream = SplitMix64(seed: options.seed &+ 0x9E37_79B9_7F4A_7C15)
     }
 
     var isNone: Bool { latency == nil && failRate == 0 && dropRate == 0 }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { stream.next() }
 
     /// A number in [0, 1).
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }

@@ -1,3 +1,4 @@
+import ClosetLanguage
 import Foundation
 
 /// Items as the 2021 API wrote them, in its key order, written by hand: JSONEncoder spent over
@@ -48,29 +49,8 @@ enum ItemJSON {
         out += "]"
     }
 
-    /// A JSON string (RFC 8259): quotes, backslashes and control characters escaped.
-    static func string(_ value: String, into out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let control where control.value < 0x20 || control.value == 0x7F:
-                let hex = String(control.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-    }
+    /// The engine's JSON string literal (quotes, backslashes and control characters escaped).
+    static func string(_ value: String, into out: inout String) { out += JSONText.string(value) }
 
-    /// Whole seconds as an integer, others in Swift's shortest exact form.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
+    static func number(_ value: Double) -> String { JSONText.number(value) }
 }

@@ -7,16 +7,20 @@ public struct ServedRequest: Sendable {
     public var path: String
     /// Query parameters in order, percent-decoded (`+` as a space, as forms send it).
     public var query: [(name: String, value: String)]
+    /// The query as sent, after the `?` and not decoded (empty without one): a picture URL is
+    /// given back byte for byte.
+    public var rawQuery: String
     public var headers: [HTTPHeader]
     public var body: Data
 
     public init(
-        method: String, path: String, query: [(name: String, value: String)] = [], headers: [HTTPHeader] = [],
-        body: Data = Data()
+        method: String, path: String, query: [(name: String, value: String)] = [], rawQuery: String = "",
+        headers: [HTTPHeader] = [], body: Data = Data()
     ) {
         self.method = method
         self.path = path
         self.query = query
+        self.rawQuery = rawQuery
         self.headers = headers
         self.body = body
     }
@@ -26,6 +30,15 @@ public struct ServedRequest: Sendable {
     }
 
     public func query(_ name: String) -> String? { query.last { $0.name == name }?.value }
+
+    /// Query parameters whose values are secrets in the APIs closet serves (compared in lower
+    /// case): kept out of the journal, and out of what a recording is looked up by (recordings
+    /// never keep them).
+    public static let secretQueryNames: Set<String> = [
+        "key", "servicekey", "client_id", "apikey", "api_key", "access_token", "token", "password", "secret",
+    ]
+
+    public static func isSecret(queryName name: String) -> Bool { secretQueryNames.contains(name.lowercased()) }
 
     /// The path's segments, percent-decoded; nil when one does not decode to UTF-8 text, or
     /// would climb or cross folders (`.`, `..`, an encoded `/` or `\`, NUL): no API is ever

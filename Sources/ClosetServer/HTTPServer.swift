@@ -29,13 +29,18 @@ public final class HTTPServer {
     public struct Answer: Sendable {
         public var response: HTTPResponse
         public var dropMidBody = false
+        /// Close the connection without a byte of the answer.
+        public var closeWithoutAnswer = false
         /// Seconds to hold the answer back (a slow server on purpose); other connections are
         /// served meanwhile, and this one's later requests wait their turn.
         public var delay: Double = 0
 
-        public init(_ response: HTTPResponse, dropMidBody: Bool = false, delay: Double = 0) {
+        public init(
+            _ response: HTTPResponse, dropMidBody: Bool = false, closeWithoutAnswer: Bool = false, delay: Double = 0
+        ) {
             self.response = response
             self.dropMidBody = dropMidBody
+            self.closeWithoutAnswer = closeWithoutAnswer
             self.delay = delay
         }
     }
@@ -255,7 +260,10 @@ public final class HTTPServer {
                 let answer = handler(request)
                 var bytes = Self.wire(answer.response, keepAlive: keepAlive, head: request.method == "HEAD")
                 var closing = !keepAlive
-                if answer.dropMidBody {
+                if answer.closeWithoutAnswer {
+                    bytes = []
+                    closing = true
+                } else if answer.dropMidBody {
                     bytes = Array(bytes.prefix(bytes.count - max(1, answer.response.body.count / 2)))
                     closing = true
                 }
@@ -326,17 +334,19 @@ public final class HTTPServer {
     }
 
     /// A response as bytes: the status line, its headers, `Content-Length`, `Connection`, the
-    /// body (none for HEAD).
+    /// body (none for HEAD). A 204 or 304 has neither body nor length (RFC 9110 §8.6: a 304's
+    /// length would have to be the 200's).
     static func wire(_ response: HTTPResponse, keepAlive: Bool, head: Bool = false) -> [UInt8] {
+        let bodiless = response.status == 204 || response.status == 304
         var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(for: response.status))\r\n"
         for header in response.headers
         where !["content-length", "connection", "transfer-encoding"].contains(header.name.lowercased()) {
             text += "\(header.name): \(header.value)\r\n"
         }
-        text += "Content-Length: \(response.body.count)\r\n"
+        if !bodiless { text += "Content-Length: \(response.body.count)\r\n" }
         text += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
         var bytes = Array(text.utf8)
-        if !head { bytes += response.body }
+        if !head, !bodiless { bytes += response.body }
         return bytes
     }
 }

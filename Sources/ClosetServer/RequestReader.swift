@@ -116,8 +116,12 @@ public struct RequestReader: Sendable {
             start = 0
         }
         let (path, query) = Self.split(head.target)
+        let rawQuery =
+            head.target.firstIndex(of: "?").map { String(head.target[head.target.index(after: $0)...]) } ?? ""
         return .request(
-            ServedRequest(method: head.method, path: path, query: query, headers: head.headers, body: Data(body)),
+            ServedRequest(
+                method: head.method, path: path, query: query, rawQuery: rawQuery, headers: head.headers,
+                body: Data(body)),
             keepAlive: head.keepAlive)
     }
 

@@ -35,6 +35,8 @@ enum ServeCommand {
             apis += pack.served
         }
         if serve.packs.isEmpty { apis = registry.packs.flatMap(\.served) }
+        // The pictures the replaying APIs' answers name, from the store or the recordings.
+        if apis.contains(where: { $0.picture != nil }) { apis.append(ServedPictures.api(asking: apis)) }
 
         let store: Store
         do throws(StoreOpenError) {
@@ -129,6 +131,7 @@ enum ServeCommand {
         let started = quiet && log == nil ? 0 : ProcessHost.monotonicNow()
         let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings)
         var response: HTTPResponse
+        var cut: ServedCut?
         if draw.fail {
             // Instead of running it: nothing of it is done.
             response =
@@ -139,24 +142,28 @@ enum ServeCommand {
         } else if let kept = cache.answer(for: request) {
             response = kept
         } else {
-            response = fresh(request, apis: apis, session: session, context: context, cache: cache)
+            (response, cut) = fresh(request, apis: apis, session: session, context: context, cache: cache)
         }
         if !quiet || log != nil {
             let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
             if !quiet {
-                let faults = draw.names.isEmpty ? "" : " (" + draw.names.joined(separator: ", ") + ")"
+                let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
+                let faults = names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
                 say(
                     "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
                         + faults)
             }
             log?.write(request, status: response.status, milliseconds: milliseconds, faults: draw.names)
         }
-        return HTTPServer.Answer(response, dropMidBody: draw.drop, delay: draw.delay)
+        return HTTPServer.Answer(
+            response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,
+            delay: draw.delay)
     }
 
+    /// The answer, or the recorded failure it breaks off as (`ServedCut`).
     static func fresh(
         _ request: ServedRequest, apis: [ServedAPI], session: Session, context: ServedContext, cache: ServedReadCache
-    ) -> HTTPResponse {
+    ) -> (HTTPResponse, ServedCut?) {
         var response: HTTPResponse
         var cacheable = false
         do {
@@ -173,6 +180,12 @@ enum ServeCommand {
                 ?? HTTPResponse(
                     status: 404, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
                     body: Data("no API served here answers \(request.path)\n".utf8))
+        } catch let cut as ServedCut {
+            // Something of a body to cut half-way through: a client sees an answer break off.
+            let body = Data(("{" + String(repeating: " ", count: 62) + "}").utf8)
+            return (
+                HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut
+            )
         } catch let error as StoreError {
             response = HTTPResponse(
                 status: 503, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
@@ -187,6 +200,6 @@ enum ServeCommand {
                 body: Data("\(error)\n".utf8))
         }
         if cacheable { cache.keep(response, for: request) }
-        return response
+        return (response, nil)
     }
 }

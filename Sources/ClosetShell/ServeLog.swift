@@ -6,11 +6,6 @@ import Foundation
 /// path, the query with every secret's value replaced, the status, the time taken, the faults.
 /// Headers and bodies are never written (a password travels in a body, a key in a header).
 final class ServeLog {
-    /// Query parameters whose values are secrets in the APIs closet serves.
-    static let secretNames: Set<String> = [
-        "key", "servicekey", "client_id", "apikey", "api_key", "access_token", "token", "password", "secret",
-    ]
-
     let handle: FileHandle
 
     init(path: String) throws {
@@ -29,7 +24,7 @@ final class ServeLog {
     func write(_ request: ServedRequest, status: Int, milliseconds: Double, faults: [String]) {
         var query: [String: String] = [:]
         for (name, value) in request.query {
-            query[name] = Self.secretNames.contains(name.lowercased()) ? "(redacted)" : value
+            query[name] = ServedRequest.isSecret(queryName: name) ? "(redacted)" : value
         }
         var object: [String: Any] = [
             "time": ISO8601DateFormatter().string(from: Date()), "method": request.method, "path": request.path,

@@ -17,16 +17,21 @@ public struct ServedAPI: Sendable {
     /// The API's own failure for a request of its own (`--fail`): what its server sent when it
     /// broke, so an app's error path sees what it would. Nil when the path is not its own.
     public var failure: @Sendable (ServedRequest) -> HTTPResponse?
+    /// The bytes of a picture at this URL that the store (or a pack's cache in it) holds: what
+    /// `/pictures/...` answers before the recordings (`ServedPictures`). Nil when it has none.
+    public var picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)?
 
     public init(
         name: String, summary: String, readsOnlyTheStore: Bool = false,
         failure: @escaping @Sendable (ServedRequest) -> HTTPResponse? = { _ in nil },
+        picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil,
         answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
     ) {
         self.name = name
         self.summary = summary
         self.readsOnlyTheStore = readsOnlyTheStore
         self.failure = failure
+        self.picture = picture
         self.answer = answer
     }
 }

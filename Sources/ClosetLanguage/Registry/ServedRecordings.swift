@@ -1,28 +1,39 @@
 import ClosetNetwork
 
 /// The exchanges `closet serve --replay <folder>` answers from, in closet's own recording format
-/// (what `--record` and `closet test --record` write), looked up as replay looks them up: by the
-/// API, the method and the path; a recording's query must be part of the request's (a request
-/// may add what recordings never keep, such as a key).
+/// (what `--record` and `closet test --record` write), looked up by the key replay uses: the API,
+/// the method, the path and the query without its secrets (recordings never keep a key, so a
+/// request's `key`, `serviceKey` or `client_id` is left out), in any order. Recordings of whole
+/// URLs (pictures) are looked up by the URL. A recorded failure is given as a server can give
+/// it: the connection cut half-way through an answer ("closed before the whole answer came"),
+/// or closed without one (every other failure: a refused connection or an unknown host cannot
+/// come from a server that answers).
 public final class ServedRecordings: @unchecked Sendable {
-    struct Entry {
+    struct Key: Hashable {
         var method: String
         var api: String
         var path: String
-        var query: [(name: String, value: String)]
-        var response: HTTPResponse
+        /// Decoded `name=value` pairs, sorted.
+        var query: [String]
     }
 
-    let entries: [Entry]
+    let entries: [Key: Recording]
+    /// `https://t1.daumcdn.net/movie/masquerade-0.jpg`: GET answers of whole URLs.
+    let urls: [String: Recording]
 
     package init(_ recordings: [String: Recording]) {
-        var entries: [Entry] = []
-        for (key, recording) in recordings where recording.failure == nil {
-            // `GET {unsplash}/photos?page=1&per_page=15[ body=...]`.
+        var entries: [Key: Recording] = [:]
+        var urls: [String: Recording] = [:]
+        for (key, recording) in recordings {
+            // `GET {unsplash}/photos?page=1&per_page=15[ body=...]`; a conditional GET (its 304)
+            // is not what a plain request is answered with.
             let words = key.split(separator: " ")
-            guard words.count >= 2, words.count == 2 || words[2].hasPrefix("if-none-match=") == false,
-                words[1].hasPrefix("{"), let close = words[1].firstIndex(of: "}")
-            else { continue }
+            guard words.count == 2 else { continue }
+            let method = String(words[0])
+            guard words[1].hasPrefix("{"), let close = words[1].firstIndex(of: "}") else {
+                if method == "GET" { urls[String(words[1])] = recording }
+                continue
+            }
             let api = String(words[1][words[1].index(after: words[1].startIndex)..<close])
             let target = words[1][words[1].index(after: close)...]
             let path = String(target.prefix { $0 != "?" })
@@ -34,32 +45,64 @@ public final class ServedRecordings: @unchecked Sendable {
                     ? PercentEncoding.decoded(String(parts[1]), plusIsSpace: true) ?? String(parts[1]) : ""
                 return (name: name, value: value)
             }
-            entries.append(
-                Entry(method: String(words[0]), api: api, path: path, query: query, response: recording.response))
+            entries[Self.key(method, api, path, query)] = recording
         }
         self.entries = entries
+        self.urls = urls
     }
 
-    /// The recorded answer to `method` on the API's `path` whose query the request's includes
-    /// (the one naming most of it, when several do).
-    func answer(api: String, method: String, path: String, query: [(name: String, value: String)]) -> HTTPResponse? {
-        var best: Entry?
-        for entry in entries where entry.api == api && entry.method == method && entry.path == path {
-            let included = entry.query.allSatisfy { wanted in query.contains { $0 == wanted } }
-            if included, entry.query.count >= (best?.query.count ?? -1) { best = entry }
+    static func key(_ method: String, _ api: String, _ path: String, _ query: [(name: String, value: String)]) -> Key {
+        Key(
+            method: method, api: api, path: path,
+            query: query.filter { !ServedRequest.isSecret(queryName: $0.name) }.map { $0.name + "=" + $0.value }
+                .sorted())
+    }
+
+    /// The recorded answer to `method` on the API's `path` with this query (its secrets left
+    /// out); a recorded failure is thrown as the cut it stands for.
+    func answer(api: String, method: String, path: String, query: [(name: String, value: String)]) throws(ServedCut)
+        -> HTTPResponse?
+    {
+        try Self.given(entries[Self.key(method, api, path, query)])
+    }
+
+    /// The recorded answer to a GET of the whole URL.
+    public func answer(url: String) throws(ServedCut) -> HTTPResponse? { try Self.given(urls[url]) }
+
+    static func given(_ recording: Recording?) throws(ServedCut) -> HTTPResponse? {
+        guard let recording else { return nil }
+        switch recording.failure {
+        case nil: return recording.response
+        case .failed(_, let reason)? where reason.contains("before the whole answer"): throw .midBody
+        case _?: throw .withoutAnswer
         }
-        return best?.response
     }
 }
 
+/// Thrown by a served API for an answer that breaks off as a network does (a recorded
+/// failure): the server cuts the connection and keeps nothing of the request.
+public enum ServedCut: Error, Sendable {
+    /// The head and half of a body, then closed.
+    case midBody
+    /// Closed without a byte.
+    case withoutAnswer
+}
+
 extension ServedAPI {
-    /// An API answered from `--replay` recordings: the requests under its base URL's path and
-    /// `routes`; one no recording answers gets `unmatched` (the API's own error shape), and
-    /// `--fail` gets `failure`.
+    /// An API answered from `--replay` recordings: the requests to `routes`, under the server's
+    /// root or under the API's own base path (`/kobisopenapi/webservice/rest/boxoffice/...`, so
+    /// an app may keep its path and change only the host). Any key is accepted, but a request
+    /// without one gets `keyless`'s answer (the API's own; nil when the request has a key). One
+    /// no recording answers gets `unmatched` (the API's own error shape), and `--fail` gets
+    /// `failure`. The strings under
+    /// `pictureKeys` in its JSON answers name pictures: they are pointed at the server's
+    /// `/pictures/` (`ServedPictures`), which `picture` answers from the store first.
     public static func replaying(
-        _ api: RemoteAPI, routes: [String], summary: String,
+        _ api: RemoteAPI, routes: [String], summary: String, pictureKeys: Set<String> = [],
+        keyless: @escaping @Sendable (ServedRequest) -> HTTPResponse?,
         unmatched: @escaping @Sendable (ServedRequest) -> HTTPResponse,
-        failure: @escaping @Sendable (ServedRequest) -> HTTPResponse
+        failure: @escaping @Sendable (ServedRequest) -> HTTPResponse,
+        picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -68,18 +111,23 @@ extension ServedAPI {
                 return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
             } ?? ""
         @Sendable func relative(_ request: ServedRequest) -> String? {
-            guard request.segments != nil, request.path.hasPrefix(basePath) else { return nil }
-            let path = String(request.path.dropFirst(basePath.count))
+            guard request.segments != nil else { return nil }
+            var path = request.path
+            if !basePath.isEmpty, path.hasPrefix(basePath + "/") { path = String(path.dropFirst(basePath.count)) }
             return routes.contains { path == $0 || path.hasPrefix($0 + "/") } ? path : nil
         }
         return ServedAPI(
             name: api.name, summary: summary,
             failure: { request in relative(request) == nil ? nil : failure(request) },
+            picture: picture,
             answer: { request, context in
                 guard let path = relative(request) else { return nil }
-                return context.recordings?.answer(
-                    api: api.name, method: request.method, path: path, query: request.query)
-                    ?? unmatched(request)
+                if let refused = keyless(request) { return refused }
+                guard
+                    let recorded = try context.recordings?.answer(
+                        api: api.name, method: request.method, path: path, query: request.query)
+                else { return unmatched(request) }
+                return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })
     }
 }

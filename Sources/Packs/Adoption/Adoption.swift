@@ -1,9 +1,9 @@
 import ClosetCore
 import ClosetLanguage
 
-/// 사랑할개, the dog-adoption community, as a pack. This first part hosts the shelter dogs
-/// from the public animal-protection API; the community (stories, comments, likes,
-/// donations, profiles) comes next.
+/// 사랑할개, the dog-adoption community, as a pack: the shelter dogs from the public
+/// animal-protection API, and the community (stories, comments, likes, donations, profiles)
+/// in the store.
 public enum Adoption {
     public static let pack = Pack(
         name: "adoption",
@@ -22,6 +22,7 @@ public enum Adoption {
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
             Imports.donations,
         ],
+        served: [AnimalService.api],
         makeState: { try AdoptionState($0) })
 
     public static let dog = DogRecords.dog.kind

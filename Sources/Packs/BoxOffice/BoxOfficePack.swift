@@ -13,6 +13,7 @@ public enum BoxOfficePack {
             ListBoxOffice.spec, Counts.ranking, ShowMovie.spec, SearchPosters.spec, Counts.posters, ShowPoster.spec,
             CacheStatsPosters.spec, CacheClearPosters.spec,
         ],
+        served: [KobisService.api, KakaoImageSearchService.api],
         makeState: { try BoxOfficeState($0) })
 
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.

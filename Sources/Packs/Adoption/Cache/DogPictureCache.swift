@@ -127,6 +127,13 @@ final class DogPictureCache {
 
     // MARK: use
 
+    /// The picture at `url` if memory or disk holds it, without asking the network: what
+    /// `closet serve` answers a dog's picture URL with.
+    func kept(_ url: String) -> [UInt8]? {
+        if let entry = memory.get(for: url) { return entry.bytes }
+        return readDisk(url)?.bytes
+    }
+
     /// The picture at `url`: from memory, from disk (revalidated with `If-None-Match` when
     /// the server gave an ETag), or downloaded. `check` refuses what is not a picture
     /// before anything is cached.

@@ -341,9 +341,10 @@ package struct Options: Equatable {
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept
-               closet serve [--host <h>] [--port <n>] [--quiet] [<pack>...]
-                                                     answer the apps' own APIs from the store over
-                                                     HTTP (default 127.0.0.1:8080; Ctrl-C stops it)
+               closet serve [--host <h>] [--port <n>] [--quiet] [--replay <dir>]... [<pack>...]
+                                                     answer the apps' own APIs from the store (and
+                                                     recordings) over HTTP (default 127.0.0.1:8080;
+                                                     Ctrl-C stops it; closet serve --help for more)
                closet check [<store>]                read the whole store (default: --store's) and check
                                                      it for damage; exit 3 naming what is damaged
                closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
@@ -361,9 +362,9 @@ package struct Options: Equatable {
                                    ~/.local/share/closet)
           --format <format>        table, json, csv, line, box or markdown (default table)
           --lang en|ko             headers, labels and values in English or in the apps' Korean
+                                   (default en; JSON, csv and line stay English)
           --pictures <how>         auto, kitty, iterm, sixel, blocks or off (default auto: what the
                                    terminal shows; never into a pipe or a file unless asked)
-                                   (default en; JSON, csv and line stay English)
           --bail                   stop at the first failing statement
           --echo                   print each statement before its output
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)

@@ -19,6 +19,10 @@ enum ServeCommand {
     static func run(_ serve: ServeOptions, _ options: Options, environment: [String: String])
         -> ClosetCommand.ExitStatus
     {
+        if serve.help {
+            ProcessHost.writeAll(Array((ServeOptions.help + "\n").utf8), to: STDOUT_FILENO)
+            return .success
+        }
         let registry = InstalledPacks.registry
         var apis: [ServedAPI] = []
         for name in serve.packs {
@@ -65,9 +69,13 @@ enum ServeCommand {
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         var faults = ServeFaults(serve)
         var recordings: ServedRecordings?
-        if let folder = serve.replay {
+        if !serve.replay.isEmpty {
             do throws(NetworkError) {
-                recordings = ServedRecordings(try RecordingFolder(path: ScriptFile.expandingTilde(folder)).load())
+                var all: [String: Recording] = [:]
+                for folder in serve.replay {
+                    all.merge(try RecordingFolder(path: ScriptFile.expandingTilde(folder)).load()) { first, _ in first }
+                }
+                recordings = ServedRecordings(all)
             } catch {
                 ClosetCommand.complain("error: \(error.message)")
                 return .failure

@@ -1,5 +1,5 @@
-/// `closet serve [--host <h>] [--port <n>] [--quiet] [--request-timeout <s>] [--max-connections <n>]
-/// [<pack>...]`.
+/// `closet serve [--host <h>] [--port <n>] [--quiet] ... [--replay <folder>]... [<pack>...]`
+/// (`usage` lists them all).
 package struct ServeOptions: Equatable, Sendable {
     package var host = "127.0.0.1"
     package var port = 8080
@@ -15,13 +15,38 @@ package struct ServeOptions: Equatable, Sendable {
     package var seed: UInt64 = 0
     /// `--log <file.jsonl>`: one line per exchange, secrets redacted, bodies never written.
     package var log: String?
-    /// `--replay <folder>`: recordings the replaying APIs answer from.
-    package var replay: String?
+    /// `--replay <folder>`, any number of times: recordings the replaying APIs answer from (the
+    /// first folder's, when two hold the same request).
+    package var replay: [String] = []
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
+    /// `--help`: the usage and what each option does, nothing served.
+    package var help = false
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
+
+    package static let help =
+        usage + """
+
+
+              --host <address>          listen there (default 127.0.0.1; another address warns: anyone who
+                                        can reach it can read and change the store)
+              --port <n>                the port (default 8080; 0: one the system picks, printed first)
+              --quiet                   no line per request
+              --request-timeout <s>     a request must arrive within this long from its first byte (408)
+              --max-connections <n>     connections at once (default 512; past it 503)
+              --latency <ms>[-<ms>]     hold each answer back that long (a range: drawn in it)
+              --fail <rate>             answer that share of requests with the API's own failure
+              --drop <rate>             cut that share of answers off half-way through the body
+              --seed <n>                the draws of --latency, --fail and --drop (default 0)
+              --log <file.jsonl>        append one line per exchange, secrets redacted
+              --replay <folder>         recordings Unsplash, KOBIS, Kakao and the animal API answer from
+                                        (may be repeated; the first folder wins)
+              <pack>...                 only these packs' APIs (default: every pack that serves one)
+
+            The market's API comes from the store; docs/serve.md says how to point each app at it.
+            """
 
     package static func parse(_ words: [String]) throws(Options.UsageError) -> ServeOptions {
         var options = ServeOptions()
@@ -90,11 +115,13 @@ package struct ServeOptions: Equatable, Sendable {
             case "--replay":
                 let folder = try value(word, inline)
                 guard !folder.isEmpty else { throw Options.UsageError(message: "'--replay' needs a folder") }
-                options.replay = folder
+                options.replay.append(folder)
             case "--log":
                 let path = try value(word, inline)
                 guard !path.isEmpty else { throw Options.UsageError(message: "'--log' needs a file") }
                 options.log = path
+            case "--help", "-h":
+                options.help = true
             case "--quiet":
                 guard inline == nil else { throw Options.UsageError(message: "'--quiet' takes no value") }
                 options.quiet = true

@@ -268,6 +268,13 @@ extension ServeTests {
             let run = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:"] + arguments)
             #expect(run.status == 2 && run.err.contains(message), "\(arguments): \(run.err)")
         }
+        // A missing recordings folder is one line too; --help says every option and serves nothing.
+        let missing = try ChildProcess.run(
+            BuiltProducts.closet, ["--store", ":memory:", "serve", "--replay", "/nonexistent/recordings"])
+        #expect(missing.status == 1 && missing.err == "error: no recordings folder '/nonexistent/recordings'\n")
+        let help = try ChildProcess.run(BuiltProducts.closet, ["serve", "--help"])
+        #expect(
+            help.status == 0 && help.out.hasPrefix("usage: closet serve") && help.out.contains("  --replay <folder>"))
         // A port in use is a clear error too.
         let store = Self.newStore()
         defer { try? FileManager.default.removeItem(atPath: store) }

@@ -30,7 +30,7 @@ public enum ServedPictures {
 
     /// The original URL a `/pictures/...` request stands for; nil for another path, or one with
     /// dot segments or encoded slashes.
-    static func original(of request: ServedRequest) -> String? {
+    package static func originalURL(of request: ServedRequest) -> String? {
         guard request.path.hasPrefix(prefix), let segments = request.segments, segments.count >= 3,
             segments[1] == "http" || segments[1] == "https"
         else { return nil }
@@ -44,7 +44,7 @@ public enum ServedPictures {
             name: "pictures",
             summary: "the pictures the other APIs' answers name: GET /pictures/{scheme}/{host}/{path}",
             answer: { request, context in
-                guard let url = original(of: request) else { return nil }
+                guard let url = originalURL(of: request) else { return nil }
                 guard request.method == "GET" || request.method == "HEAD" else {
                     return text("only GET reads a picture\n", status: 405)
                 }
@@ -100,7 +100,7 @@ public enum ServedPictures {
     /// is given back as it is.
     static func rewritingURLs(in response: HTTPResponse, under keys: Set<String>, baseURL: String) -> HTTPResponse {
         guard !keys.isEmpty, let first = response.body.first(where: { $0 > 0x20 }), first == 0x7B || first == 0x5B,
-            let body = rewritten([UInt8](response.body), under: keys, { served($0, baseURL: baseURL) })
+            let body = pictureURLsRewritten([UInt8](response.body), under: keys, { served($0, baseURL: baseURL) })
         else { return response }
         var response = response
         response.body = Data(body)
@@ -108,7 +108,11 @@ public enum ServedPictures {
     }
 
     /// The JSON text with the strings under `keys` passed through `transform` (nil keeps one).
-    static func rewritten(_ bytes: [UInt8], under keys: Set<String>, _ transform: (String) -> String?) -> [UInt8]? {
+    package static func pictureURLsRewritten(
+        _ bytes: [UInt8], under keys: Set<String>, _ transform: (String) -> String?
+    )
+        -> [UInt8]?
+    {
         struct Container {
             var isObject: Bool
             /// Everything in it is under a picture key.

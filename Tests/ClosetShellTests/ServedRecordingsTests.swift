@@ -1,0 +1,226 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 27, part 3: every route of the APIs `closet serve` answers from recordings (Unsplash,
+/// KOBIS, Kakao image search, the animal-protection API), driven with curl, status, headers and
+/// bodies checked against the shapes in the reference (apis.md); the pictures their answers name
+/// served from what the store and its caches hold; each API's own failure under `--fail`.
+@Suite(.serialized) struct ServedRecordingsTests {
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden").path
+
+    struct Fetched {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+        var object: [String: Any] { json as? [String: Any] ?? [:] }
+    }
+
+    /// curl's status (0 when no answer came), headers (names in lower case) and body.
+    static func fetch(_ url: String, _ headers: [String] = []) throws -> Fetched {
+        let folder = NSTemporaryDirectory() + "closet-curl-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try ChildProcess.run(
+            "/usr/bin/curl",
+            ["-s", "-D", folder + "/head", "-o", folder + "/body", "-w", "%{http_code}", "--max-time", "10"]
+                + headers.flatMap { ["-H", $0] } + [url])
+        var fields: [String: String] = [:]
+        let head = (try? String(contentsOfFile: folder + "/head", encoding: .utf8)) ?? ""
+        for line in head.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Fetched(
+            status: Int(run.out) ?? 0, headers: fields,
+            body: FileManager.default.contents(atPath: folder + "/body") ?? Data())
+    }
+
+    /// The API recordings of the three packs, without their pictures' recordings: a picture the
+    /// server gives then comes from the store or a cache.
+    static func apiRecordingsOnly() throws -> String {
+        let folder = NSTemporaryDirectory() + "closet-api-recordings-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for pack in ["photos", "boxoffice", "adoption"] {
+            let source = goldens + "/\(pack)/http"
+            let names = try FileManager.default.contentsOfDirectory(atPath: source)
+            for name in names where name.hasSuffix(".http") {
+                let head = try String(contentsOfFile: source + "/" + name, encoding: .utf8)
+                guard head.hasPrefix("GET {") else { continue }
+                let stem = name.dropLast(".http".count)
+                for file in names where file.hasPrefix(stem + ".") {
+                    try FileManager.default.copyItem(atPath: source + "/" + file, toPath: folder + "/" + file)
+                }
+            }
+        }
+        return folder
+    }
+
+    @Test func everyRecordedRouteAnswersInItsAPIsShapes() throws {
+        let store = NSTemporaryDirectory() + "closet-serve-\(UUID().uuidString)"
+        let caches = NSTemporaryDirectory() + "closet-serve-caches-\(UUID().uuidString)"
+        let recordings = try Self.apiRecordingsOnly()
+        defer {
+            for folder in [store, caches, recordings] { try? FileManager.default.removeItem(atPath: folder) }
+        }
+        let keys = [
+            "UNSPLASH_ACCESS_KEY": "any", "KOBIS_API_KEY": "any", "KAKAO_REST_API_KEY": "any", "ANIMAL_API_KEY": "any",
+            "XDG_CACHE_HOME": caches,
+        ]
+        // The store holds a saved photo, the caches a poster and a dog's picture, as a person's
+        // session leaves them.
+        for (pack, statements) in [
+            ("photos", ["list photos", "save photo @2"]),
+            ("boxoffice", ["search posters 20124079", "show poster 20124079"]),
+            ("adoption", ["list dogs", "next", "show dog @12"]),
+        ] {
+            let seeded = try ChildProcess.run(
+                BuiltProducts.closet,
+                ["--store", store, "--deterministic", "--replay", Self.goldens + "/\(pack)/http"]
+                    + statements.flatMap { ["-c", $0] }, environment: keys)
+            #expect(seeded.status == 0, "\(seeded.err)")
+        }
+        let server = try ServeProcess(
+            store: store, serveArguments: ["--replay", recordings, "photos", "boxoffice", "adoption"],
+            environment: ["XDG_CACHE_HOME": caches])
+        defer { server.stop() }
+        let base = server.baseURL
+
+        // Unsplash: `/photos?page=&per_page=` is a JSON array of photos whose `urls` point at
+        // the server; `/photos/{id}` one photo; a key by header or by `client_id`.
+        var answer = try Self.fetch(
+            base + "/photos?page=1&per_page=15", ["Authorization: Client-ID any", "Accept-Version: v1"])
+        let photos = answer.json as? [[String: Any]] ?? []
+        #expect(answer.status == 200 && answer.headers["content-type"] == "application/json" && photos.count == 15)
+        let second = photos.count > 1 ? photos[1] : [:]
+        let urls = second["urls"] as? [String: String] ?? [:]
+        #expect(Set(urls.keys) == ["raw", "full", "regular", "small", "thumb"])
+        #expect(urls.values.allSatisfy { $0.hasPrefix(base + "/pictures/https/images.unsplash.com/photo-") })
+        #expect((second["links"] as? [String: String])?["self"]?.hasPrefix("https://api.unsplash.com/") == true)
+        answer = try Self.fetch(base + "/photos/ph39qtbxicj?client_id=any")
+        #expect(answer.status == 200 && answer.object["id"] as? String == "ph39qtbxicj")
+        // The saved photo's picture, any size of it, from the store; with its tag, a 304.
+        answer = try Self.fetch(urls["small"] ?? "")
+        let saved = try ChildProcess.run(
+            BuiltProducts.closet,
+            ["--store", store, "-c", "list saved", "-c", "export picture @1 to=\(caches)/saved.png"], environment: keys)
+        #expect(saved.status == 0, "\(saved.err)")
+        #expect(answer.status == 200 && answer.headers["content-type"] == "image/png")
+        #expect(!answer.body.isEmpty && answer.body == FileManager.default.contents(atPath: caches + "/saved.png"))
+        let tag = answer.headers["etag"] ?? ""
+        answer = try Self.fetch(urls["thumb"] ?? "", ["If-None-Match: W/\(tag)"])
+        #expect(!tag.isEmpty && answer.status == 304 && answer.body.isEmpty && answer.headers["content-length"] == nil)
+        // A photo nobody saved has no picture here (its recording was left out on purpose).
+        answer = try Self.fetch((photos.first?["urls"] as? [String: String])?["small"] ?? "")
+        #expect(answer.status == 404 && answer.text.hasPrefix("no picture of https://images.unsplash.com/"))
+        answer = try Self.fetch(base + "/photos?page=1&per_page=15")
+        #expect(
+            answer.status == 401 && answer.object["errors"] as? [String] == ["OAuth error: The access token is invalid"]
+        )
+        answer = try Self.fetch(base + "/photos/unknown?client_id=any")
+        #expect(answer.status == 404 && answer.object["errors"] as? [String] == ["Couldn't find Photo"])
+        // A recorded failure breaks off as it did: the connection closed without an answer.
+        #expect(try Self.fetch(base + "/photos?page=95&per_page=15&client_id=any").status == 0)
+
+        // KOBIS: the daily box office and a movie's details, at the root or under the API's own
+        // path; its errors are a `faultInfo` in a 200.
+        for prefix in ["", "/kobisopenapi/webservice/rest"] {
+            answer = try Self.fetch(
+                base + prefix + "/boxoffice/searchDailyBoxOfficeList.json?key=any&targetDt=20120101")
+            let result = answer.object["boxOfficeResult"] as? [String: Any] ?? [:]
+            let list = result["dailyBoxOfficeList"] as? [[String: Any]] ?? []
+            #expect(answer.status == 200 && result["boxofficeType"] as? String == "일별 박스오피스" && list.count >= 1)
+            #expect(
+                list.first.map { ["rank", "movieCd", "movieNm", "openDt", "audiAcc"].allSatisfy($0.keys.contains) }
+                    == true)
+        }
+        answer = try Self.fetch(base + "/movie/searchMovieInfo.json?key=any&movieCd=20124079")
+        let movie = (answer.object["movieInfoResult"] as? [String: Any])?["movieInfo"] as? [String: Any] ?? [:]
+        #expect(answer.status == 200 && movie["movieCd"] as? String == "20124079" && movie["genres"] is [Any])
+        func fault(_ fetched: Fetched) -> [String: String] { fetched.object["faultInfo"] as? [String: String] ?? [:] }
+        answer = try Self.fetch(base + "/boxoffice/searchDailyBoxOfficeList.json?targetDt=20120101")
+        #expect(answer.status == 200 && fault(answer) == ["message": "유효하지않은 키값입니다.", "errorCode": "320010"])
+        answer = try Self.fetch(base + "/boxoffice/searchDailyBoxOfficeList.json?key=any")
+        #expect(answer.status == 200 && fault(answer)["errorCode"] == "320102")
+        answer = try Self.fetch(base + "/boxoffice/searchDailyBoxOfficeList.json?key=any&targetDt=19990101")
+        #expect(answer.status == 200 && fault(answer)["errorCode"] == "closet-unrecorded")
+
+        // Kakao: documents whose picture URLs point at the server; the poster the cache holds
+        // is served from it.
+        let query =
+            "query=%EA%B4%91%ED%95%B4%2C%20%EC%99%95%EC%9D%B4%20%EB%90%9C%20%EB%82%A8%EC%9E%90%20%ED%8F%AC%EC%8A%A4%ED%84%B0&sort=accuracy"
+        answer = try Self.fetch(base + "/v2/search/image?" + query, ["Authorization: KakaoAK any"])
+        let documents = answer.object["documents"] as? [[String: Any]] ?? []
+        let meta = answer.object["meta"] as? [String: Any] ?? [:]
+        #expect(answer.status == 200 && meta["total_count"] is Int && meta["is_end"] is Bool && !documents.isEmpty)
+        let poster = documents.first?["image_url"] as? String ?? ""
+        #expect(poster == base + "/pictures/https/t1.daumcdn.net/movie/masquerade-0.jpg")
+        #expect((documents.first?["thumbnail_url"] as? String)?.hasPrefix(base + "/pictures/https/") == true)
+        #expect((documents.first?["doc_url"] as? String)?.hasPrefix("https://movie.daum.net/") == true)
+        answer = try Self.fetch(poster)
+        let recordedPoster = FileManager.default.contents(
+            atPath: Self.goldens + "/boxoffice/http/GET-t1-daumcdn-net-movie-masquerade-0-jpg-e2ad797b.jpg")
+        #expect(answer.status == 200 && answer.headers["content-type"] == "image/jpeg" && answer.body == recordedPoster)
+        answer = try Self.fetch(base + "/v2/search/image?" + query)
+        #expect(answer.status == 401 && answer.object["errorType"] as? String == "AccessDeniedError")
+        answer = try Self.fetch(base + "/v2/search/image?query=x", ["Authorization: KakaoAK any"])
+        #expect(answer.status == 404 && answer.object["errorType"] as? String == "NotFound")
+
+        // The animal-protection API: the JSON envelope, under the root or the API's own path; its
+        // gateway's errors in XML; the cached dog's picture from the cache.
+        for prefix in ["", "/1543061/abandonmentPublicService_v2"] {
+            answer = try Self.fetch(
+                base + prefix + "/abandonmentPublic_v2?serviceKey=a%2Bb%3D%3D&_type=json&pageNo=2&numOfRows=10")
+            let response = answer.object["response"] as? [String: Any] ?? [:]
+            let header = response["header"] as? [String: Any] ?? [:]
+            let body = response["body"] as? [String: Any] ?? [:]
+            let items = (body["items"] as? [String: Any])?["item"] as? [[String: Any]] ?? []
+            #expect(answer.status == 200 && header["resultCode"] as? String == "00" && items.count == 10)
+            #expect(body["pageNo"] as? Int == 2 && body["totalCount"] as? Int == 23)
+            #expect(
+                items.allSatisfy {
+                    ($0["popfile1"] as? String)?.hasPrefix(base + "/pictures/http/openapi.animal.go.kr/") == true
+                })
+        }
+        answer = try Self.fetch(
+            base
+                + "/pictures/http/openapi.animal.go.kr/openapi/service/rest/fileDownloadSrvc/files/shelter/448548202400111_1.jpg"
+        )
+        #expect(answer.status == 200 && answer.headers["content-type"] == "image/jpeg" && answer.body.count > 0)
+        answer = try Self.fetch(base + "/abandonmentPublic_v2?_type=json&pageNo=1&numOfRows=10")
+        #expect(answer.status == 200 && answer.headers["content-type"] == "text/xml")
+        #expect(answer.text.contains("<returnReasonCode>30</returnReasonCode>"))
+        answer = try Self.fetch(base + "/abandonmentPublic_v2?serviceKey=k&_type=json&pageNo=7&numOfRows=10")
+        let header = (answer.object["response"] as? [String: Any])?["header"] as? [String: Any] ?? [:]
+        #expect(answer.status == 200 && header["resultCode"] as? String == "03")
+        // What is not a route of theirs is the server's own 404; a picture URL that climbs is too.
+        #expect(try Self.fetch(base + "/v3/search/image", ["Authorization: KakaoAK any"]).status == 404)
+        #expect(try Self.fetch(base + "/pictures/https/t1.daumcdn.net/%2e%2e/etc/passwd").status == 404)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func failGivesEachAPIItsOwnFailure() throws {
+        let server = try ServeProcess(
+            store: ":memory:",
+            serveArguments: [
+                "--fail", "1", "--replay", Self.goldens + "/photos/http", "--replay", Self.goldens + "/boxoffice/http",
+            ])
+        defer { server.stop() }
+        let base = server.baseURL
+        var answer = try Self.fetch(base + "/photos?page=1&per_page=15&client_id=k")
+        #expect(answer.status == 500 && answer.object["errors"] as? [String] == ["Internal server error"])
+        answer = try Self.fetch(base + "/boxoffice/searchDailyBoxOfficeList.json?key=k&targetDt=20120101")
+        #expect(answer.status == 200 && (answer.object["faultInfo"] as? [String: String])?["errorCode"] == "320010")
+        answer = try Self.fetch(base + "/v2/search/image?query=x", ["Authorization: KakaoAK any"])
+        #expect(answer.status == 401 && answer.object["errorType"] as? String == "AccessDeniedError")
+        answer = try Self.fetch(base + "/abandonmentPublic_v2?serviceKey=k&_type=json")
+        #expect(answer.status == 403 && answer.text.contains("<returnReasonCode>22</returnReasonCode>"))
+        #expect(answer.text.contains("LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR"))
+        answer = try Self.fetch(base + "/items/1")
+        #expect(answer.status == 500 && answer.object["error"] as? Bool == true)
+        #expect(server.stop() == 0)
+    }
+}

@@ -82,13 +82,14 @@ public enum SnapshotSection {
                 a.prefix != b.prefix ? a.prefix < b.prefix : compare(key(a.ordinal), key(b.ordinal)) < 0
             }
         }
-        for offset in offsets { writer.u64(UInt64(offset)) }
-        for entry in sorted { writer.u32(UInt32(entry.ordinal)) }
+        writer.bytes.reserveCapacity(writer.bytes.count + count * 25 + 64)
+        writer.column(offsets.map { UInt64($0) })
+        writer.column(sorted.map { UInt32($0.ordinal) })
         let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
         writer.u32(indexed ? UInt32(columns.bucketCount) : 0)
         if indexed {
             writer.bytes += columns.buckets
-            for order in columns.orders { writer.i64(order) }
+            writer.column(columns.orders)
             var lists = [[(order: Int64, ordinal: Int)]](repeating: [], count: columns.bucketCount)
             for ordinal in 0..<count { lists[Int(columns.buckets[ordinal])].append((columns.orders[ordinal], ordinal)) }
             var start = 0
@@ -101,7 +102,7 @@ public enum SnapshotSection {
                 // Largest key first, equal keys the later-added first: walked backwards it is
                 // smallest first, equal keys the earlier-added first.
                 let sortedList = list.sorted { a, b in a.order != b.order ? a.order > b.order : a.ordinal > b.ordinal }
-                for entry in sortedList { writer.u32(UInt32(entry.ordinal)) }
+                writer.column(sortedList.map { UInt32($0.ordinal) })
             }
         }
         let names = columns.blobNames.sorted()

@@ -424,6 +424,33 @@ public final class Table<Codec: TableCodec>: StoredTable {
         } catch {
             UnreadableRow.found("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }
+        if pending.isEmpty, slots.count == lazy.base.count {
+            // Only committed changes: each key's last state (`latest`) says where it ends, so
+            // no key index is built (hashing every key was most of a compaction after a few
+            // hundred removes). The same slots as replaying the changes one by one.
+            if lazy.placed < lazy.operations.count { settle(lazy) }
+            var moved: [(position: Int, key: Key, row: Row)] = []
+            for (key, entry) in lazy.latest {
+                if let ordinal = entry.baseOrdinal {
+                    if let row = entry.row, entry.position == ordinal {
+                        slots[ordinal] = (key, row)
+                        continue
+                    }
+                    if slots[ordinal] != nil {
+                        slots[ordinal] = nil
+                        liveCount -= 1
+                    }
+                }
+                if let row = entry.row { moved.append((entry.position, key, row)) }
+            }
+            moved.sort { $0.position < $1.position }
+            for entry in moved {
+                slots.append((entry.key, entry.row))
+                liveCount += 1
+            }
+            changeCount &+= 1
+            return
+        }
         for operation in lazy.operations[..<committedOperations] {
             if let row = operation.row { place(row, key: operation.key) } else { removeUnlogged(operation.key) }
         }

@@ -6,9 +6,13 @@ import os, random, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 CLOSET = sys.argv[1]
 QUICK = "--quick" in sys.argv
+# --huge: the growth rows at 10,000,000 clothes, and the market and the community at 1,000,000
+# too (about half an hour more, and several GB of memory).
+HUGE = "--huge" in sys.argv and not QUICK
 RUNS = 2 if QUICK else 5
 SIZE = 2_000 if QUICK else 100_000
-P5_SIZES = [1_000, 2_000] if QUICK else [10_000, 100_000, 1_000_000]
+P5_SIZES = [1_000, 2_000] if QUICK else [10_000, 100_000, 1_000_000] + ([10_000_000] if HUGE else [])
+LARGE_SIZES = [SIZE] + ([1_000_000] if HUGE else [])
 work = tempfile.mkdtemp(prefix="closet-bench-")
 
 CATEGORIES = ["outer", "top", "bottom", "shoes", "accessory"]
@@ -229,25 +233,33 @@ def tiny_png():
 picture = os.path.join(work, "p.png")
 open(picture, "wb").write(tiny_png())
 HASH = "pbkdf2-sha256$10000$" + "0a" * 16 + "$" + "ab" * 32
-rng = random.Random(7)
-market_closet, market_sql = [], ["BEGIN;", "CREATE TABLE products(id INTEGER PRIMARY KEY, title TEXT, description TEXT, price INTEGER, currency TEXT, stock INTEGER, discounted_price INTEGER, thumbnails TEXT, registered_at TEXT, password_hash TEXT);"]
-for i in range(1, SIZE + 1):
-    title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
-    price, stock = rng.randrange(1000, 2_000_000), rng.randrange(0, 500)
-    registered = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
-    market_closet.append(f'add product id={i} title="{title}" price={price} currency=KRW stock={stock} description="{title}" image={picture} registered={registered} hash="{HASH}"')
-    market_sql.append(f"INSERT INTO products VALUES({i},'{title}','{title}',{price},'KRW',{stock},NULL,'[\"{i}.png\"]','{registered}','{HASH}');")
-market_sql.append("COMMIT;")
-market_store, market_db, c, s = seed_both("market", market_closet, market_sql)
-del market_closet, market_sql
-market_rows = [("M1", f"seed {SIZE:,} products with a picture each, durable", c, s, "(info)")]
-LIST_PRODUCTS = "SELECT id, title, price, currency, stock, discounted_price, thumbnails, registered_at FROM products ORDER BY id DESC LIMIT 20"
-market_rows += measure_both(market_store, market_db, (
-    ("M2", f"new process: {SIZE:,} products, `list products`, first page, JSON", "list products", LIST_PRODUCTS),
-    ("M3", f"new process: {SIZE:,} products, `list products page=500`, JSON", "list products page=500",
-     LIST_PRODUCTS + " OFFSET 9980"),
-    ("M4", f"new process: {SIZE:,} products, `show product <id>`, JSON", f"show product {SIZE // 2}",
-     f"SELECT * FROM products WHERE id = {SIZE // 2}")), lambda id: "≤ 1.5")
+
+
+def market(size):
+    """Seeds `size` products both ways and measures M1-M4; returns the rows, the store and the database."""
+    rng = random.Random(7)
+    market_closet, market_sql = [], ["BEGIN;", "CREATE TABLE products(id INTEGER PRIMARY KEY, title TEXT, description TEXT, price INTEGER, currency TEXT, stock INTEGER, discounted_price INTEGER, thumbnails TEXT, registered_at TEXT, password_hash TEXT);"]
+    for i in range(1, size + 1):
+        title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+        price, stock = rng.randrange(1000, 2_000_000), rng.randrange(0, 500)
+        registered = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
+        market_closet.append(f'add product id={i} title="{title}" price={price} currency=KRW stock={stock} description="{title}" image={picture} registered={registered} hash="{HASH}"')
+        market_sql.append(f"INSERT INTO products VALUES({i},'{title}','{title}',{price},'KRW',{stock},NULL,'[\"{i}.png\"]','{registered}','{HASH}');")
+    market_sql.append("COMMIT;")
+    market_store, market_db, c, s = seed_both(f"market{size}", market_closet, market_sql)
+    del market_closet, market_sql
+    measured = [("M1", f"seed {size:,} products with a picture each, durable", c, s, "(info)")]
+    list_products = "SELECT id, title, price, currency, stock, discounted_price, thumbnails, registered_at FROM products ORDER BY id DESC LIMIT 20"
+    measured += measure_both(market_store, market_db, (
+        ("M2", f"new process: {size:,} products, `list products`, first page, JSON", "list products", list_products),
+        ("M3", f"new process: {size:,} products, `list products page=500`, JSON", "list products page=500",
+         list_products + " OFFSET 9980"),
+        ("M4", f"new process: {size:,} products, `show product <id>`, JSON", f"show product {size // 2}",
+         f"SELECT * FROM products WHERE id = {size // 2}")), lambda id: "≤ 1.5")
+    return measured, market_store, market_db
+
+
+market_rows, market_store, market_db = market(SIZE)
 
 # S1 (issue 27): `closet serve` answering the app's GET /items/1 from the market store above, against
 # nginx serving the same JSON as a static file, both on 127.0.0.1, measured by wrk (2 threads, 64
@@ -330,59 +342,73 @@ if closet_errors or nginx_errors:
     raise SystemExit(f"S1: non-2xx answers: closet {closet_errors}, nginx {nginx_errors}")
 serve_row = (closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, len(items))
 shutil.rmtree(market_store, ignore_errors=True)
+for size in LARGE_SIZES[1:]:
+    measured, larger_store, larger_db = market(size)
+    market_rows += measured
+    shutil.rmtree(larger_store, ignore_errors=True)
+    os.remove(larger_db)
 
 # A: the adoption community: stories newest first by cursor with their like and comment
 # counts, a profile. sqlite3 with the indexes a competent user creates for these queries.
 USERS = [f"user{i}" for i in range(200)]
-LIKES = SIZE * 16 // 100
-rng = random.Random(11)
-community_closet, community_sql = [], [
-    "BEGIN;",
-    "CREATE TABLE stories(id INTEGER PRIMARY KEY, author TEXT, title TEXT, content TEXT, created_at TEXT);",
-    "CREATE INDEX stories_author ON stories(author, id DESC);",
-    "CREATE TABLE likes(story INTEGER, user TEXT, PRIMARY KEY(story, user));",
-    "CREATE INDEX likes_user ON likes(user, story);",
-    "CREATE TABLE comments(id INTEGER PRIMARY KEY, story INTEGER, author TEXT, text TEXT, created_at TEXT);",
-    "CREATE INDEX comments_story ON comments(story, id);"]
-for i in range(1, SIZE + 1):
-    author = rng.choice(USERS)
-    title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
-    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
-    community_closet.append(f'add story id={i} title="{title}" content="{title}" author={author} created={created}')
-    community_sql.append(f"INSERT INTO stories VALUES({i},'{author}','{title}','{title}','{created}');")
-liked = set()
-while len(liked) < LIKES:
-    liked.add((rng.randint(max(1, SIZE - 2_000), SIZE) if rng.random() < 0.5 else rng.randint(1, SIZE), rng.choice(USERS)))
-for story, user in sorted(liked):
-    community_closet.append(f"like story {story} user={user}")
-    community_sql.append(f"INSERT INTO likes VALUES({story},'{user}');")
-for i in range(1, LIKES + 1):
-    story = rng.randint(max(1, SIZE - 2_000), SIZE) if rng.random() < 0.5 else rng.randint(1, SIZE)
-    community_closet.append(f'add comment story={story} text="good {i}" author=user{i % 200} created=2024-01-01T00:00:00Z')
-    community_sql.append(f"INSERT INTO comments VALUES({i},{story},'user{i % 200}','good {i}','2024-01-01T00:00:00Z');")
-community_sql.append("COMMIT;")
-community_store, community_db, c, s = seed_both("community", community_closet, community_sql)
-del community_closet, community_sql
-community_rows = [("A1", f"seed {SIZE:,} stories, {LIKES:,} likes, {LIKES:,} comments", c, s, "(info)")]
-def cursor(story):
-    body = ""
-    value = story
-    while value:
-        value, digit = divmod(value, 36)
-        body = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + body
-    return "c" + body + "." + "%06x" % (zlib.crc32(f"closet-story-cursor:{body}".encode()) & 0xFFFFFF)
-PAGE_SQL = ("SELECT s.id, s.title, s.author, s.created_at, (SELECT count(*) FROM likes l WHERE l.story = s.id) AS likes, "
-            "(SELECT count(*) FROM comments c WHERE c.story = s.id) AS comments FROM stories s {} ORDER BY s.id DESC LIMIT 20")
-PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
-               "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
-community_rows += measure_both(community_store, community_db, (
-    ("A2", f"new process: {SIZE:,} stories, `list stories limit=20`, JSON", "list stories limit=20",
-     PAGE_SQL.format("")),
-    ("A3", f"new process: {SIZE:,} stories, a cursor page half-way down, JSON",
-     f"list stories limit=20 after={cursor(SIZE // 2)}", PAGE_SQL.format(f"WHERE s.id < {SIZE // 2}")),
-    ("A4", f"new process: {SIZE:,} stories, `show profile user=user7`, JSON", "show profile user=user7",
-     PROFILE_SQL)), lambda id: "≤ 2" if id == "A4" else "≤ 1.5")
-shutil.rmtree(community_store, ignore_errors=True)
+
+
+def community(size):
+    """Seeds `size` stories with likes and comments both ways and measures A1-A4."""
+    LIKES = size * 16 // 100
+    rng = random.Random(11)
+    community_closet, community_sql = [], [
+        "BEGIN;",
+        "CREATE TABLE stories(id INTEGER PRIMARY KEY, author TEXT, title TEXT, content TEXT, created_at TEXT);",
+        "CREATE INDEX stories_author ON stories(author, id DESC);",
+        "CREATE TABLE likes(story INTEGER, user TEXT, PRIMARY KEY(story, user));",
+        "CREATE INDEX likes_user ON likes(user, story);",
+        "CREATE TABLE comments(id INTEGER PRIMARY KEY, story INTEGER, author TEXT, text TEXT, created_at TEXT);",
+        "CREATE INDEX comments_story ON comments(story, id);"]
+    for i in range(1, size + 1):
+        author = rng.choice(USERS)
+        title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_640_995_200 + i * 60))
+        community_closet.append(f'add story id={i} title="{title}" content="{title}" author={author} created={created}')
+        community_sql.append(f"INSERT INTO stories VALUES({i},'{author}','{title}','{title}','{created}');")
+    liked = set()
+    while len(liked) < LIKES:
+        liked.add((rng.randint(max(1, size - 2_000), size) if rng.random() < 0.5 else rng.randint(1, size), rng.choice(USERS)))
+    for story, user in sorted(liked):
+        community_closet.append(f"like story {story} user={user}")
+        community_sql.append(f"INSERT INTO likes VALUES({story},'{user}');")
+    for i in range(1, LIKES + 1):
+        story = rng.randint(max(1, size - 2_000), size) if rng.random() < 0.5 else rng.randint(1, size)
+        community_closet.append(f'add comment story={story} text="good {i}" author=user{i % 200} created=2024-01-01T00:00:00Z')
+        community_sql.append(f"INSERT INTO comments VALUES({i},{story},'user{i % 200}','good {i}','2024-01-01T00:00:00Z');")
+    community_sql.append("COMMIT;")
+    community_store, community_db, c, s = seed_both(f"community{size}", community_closet, community_sql)
+    del community_closet, community_sql
+    community_rows = [("A1", f"seed {size:,} stories, {LIKES:,} likes, {LIKES:,} comments", c, s, "(info)")]
+    def cursor(story):
+        body = ""
+        value = story
+        while value:
+            value, digit = divmod(value, 36)
+            body = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + body
+        return "c" + body + "." + "%06x" % (zlib.crc32(f"closet-story-cursor:{body}".encode()) & 0xFFFFFF)
+    PAGE_SQL = ("SELECT s.id, s.title, s.author, s.created_at, (SELECT count(*) FROM likes l WHERE l.story = s.id) AS likes, "
+                "(SELECT count(*) FROM comments c WHERE c.story = s.id) AS comments FROM stories s {} ORDER BY s.id DESC LIMIT 20")
+    PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
+                   "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
+    community_rows += measure_both(community_store, community_db, (
+        ("A2", f"new process: {size:,} stories, `list stories limit=20`, JSON", "list stories limit=20",
+         PAGE_SQL.format("")),
+        ("A3", f"new process: {size:,} stories, a cursor page half-way down, JSON",
+         f"list stories limit=20 after={cursor(size // 2)}", PAGE_SQL.format(f"WHERE s.id < {size // 2}")),
+        ("A4", f"new process: {size:,} stories, `show profile user=user7`, JSON", "show profile user=user7",
+         PROFILE_SQL)), lambda id: "≤ 2" if id == "A4" else "≤ 1.5")
+    shutil.rmtree(community_store, ignore_errors=True)
+    os.remove(community_db)
+    return community_rows
+
+
+community_rows = [row for size in LARGE_SIZES for row in community(size)]
 
 # G1, G2 (issue 26): decoding, scaling and encoding a JPEG for the half-block output, timed by
 # closet's own `.timer` (the statement `show clothes @1` with pictures on, less the same with them
@@ -428,6 +454,12 @@ for id, what, c, s, target in rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
 for size, what, c, s, rss in growth:
     print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 1.0 ({rss/1024:.0f} MB)")
+# How closet's cost grows: its time at the largest size over its time at 100,000 (issue 24: within 2×).
+by_size = {(size, what): c for size, what, c, s, rss in growth}
+largest = max(P5_SIZES)
+for what in ("count", "top-20"):
+    if largest > 100_000 and (100_000, what) in by_size:
+        print(f"{'P5':<4} {'  ' + what + ': closet at ' + format(largest, ',') + ' over closet at 100,000':<62} {by_size[(largest, what)]*1000:>8.1f}ms {by_size[(100_000, what)]*1000:>8.1f}ms {by_size[(largest, what)]/by_size[(100_000, what)]:>7.2f}  ≤ 2 (growth)")
 print(f"{'P7':<4} {'remove clothes <id> × 1,000 in one run, ' + format(SIZE, ',') + ' store':<62} {p7[0]*1000:>8.1f}ms {p7[1]*1000:>8.1f}ms {p7[0]/p7[1]:>7.2f}  ≤ 1.0")
 for id, what, c, s, target in market_rows + community_rows + picture_rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")

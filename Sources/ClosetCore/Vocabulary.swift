@@ -1,3 +1,5 @@
+import Foundation
+
 extension Vocabulary {
     /// The term as output shows it: English in JSON, csv and line; for people in the
     /// session's language.
@@ -33,22 +35,32 @@ public struct VocabularyInfo: Sendable, Hashable {
     /// Usage lines spell the terms out (`new|old`) instead of naming the vocabulary
     /// (`<size>`): for short vocabularies whose terms say more than their name.
     public var spelledOutInUsage: Bool
-    /// Every lowercased spelling → code: parsing a value is one dictionary lookup.
-    private var spellingTable: [String: Int]
+    /// Every lowercased spelling → code, made when a value is first parsed: lowercasing
+    /// Korean text costs thousands of instructions a spelling, and building every pack's
+    /// tables at start-up was a tenth of a trivial statement's.
+    private let lookup: SpellingLookup
 
     public init(name: String, terms: [Term], spelledOutInUsage: Bool = false) {
         self.name = name
         self.terms = terms
         self.spelledOutInUsage = spelledOutInUsage
-        var table: [String: Int] = [:]
-        for term in terms { for spelling in term.spellings { table[spelling.lowercased()] = term.code } }
-        spellingTable = table
+        lookup = SpellingLookup(terms)
     }
 
     /// English names and aliases match case-insensitively, Korean names exactly.
     public func term(named text: String) -> Term? {
-        guard let code = spellingTable[text] ?? spellingTable[text.lowercased()] else { return nil }
+        guard let code = lookup.code(of: text) else { return nil }
         return terms[code]
+    }
+
+    public static func == (a: VocabularyInfo, b: VocabularyInfo) -> Bool {
+        a.name == b.name && a.terms == b.terms && a.spelledOutInUsage == b.spelledOutInUsage
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(terms)
+        hasher.combine(spelledOutInUsage)
     }
 
     /// Every spelling of every term, English first then Korean: for help and completion.
@@ -115,5 +127,26 @@ extension Vocabulary {
                     code: terms.count, english: value.englishName, korean: value.korean, aliases: value.aliases))
         }
         return VocabularyInfo(name: vocabularyName, terms: terms, spelledOutInUsage: spelledOutInUsage)
+    }
+}
+
+/// A vocabulary's spellings by lowercased text, built on first use (under a lock: a
+/// vocabulary is a constant any thread may parse with).
+final class SpellingLookup: @unchecked Sendable {
+    private let terms: [VocabularyInfo.Term]
+    private let lock = NSLock()
+    private var table: [String: Int]?
+
+    init(_ terms: [VocabularyInfo.Term]) { self.terms = terms }
+
+    func code(of text: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if table == nil {
+            var built: [String: Int] = [:]
+            for term in terms { for spelling in term.spellings { built[spelling.lowercasedQuickly] = term.code } }
+            table = built
+        }
+        return table?[text] ?? table?[text.lowercasedQuickly]
     }
 }

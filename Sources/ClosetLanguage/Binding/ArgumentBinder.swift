@@ -172,6 +172,6 @@ extension String {
     /// Lowercased for matching names; a name already in lowercase ASCII (nearly every one
     /// written) is returned as it is, without making a new string.
     var lowercasedForMatching: String {
-        utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) ? self : lowercased()
+        lowercasedQuickly
     }
 }

@@ -9,7 +9,9 @@ package struct CommandRegistry: Sendable {
     public private(set) var commands: [CommandSpec] = EngineCommands.all
     /// The commands every registry has, whatever packs are installed.
     package var engineCommands: [CommandSpec] { EngineCommands.all }
-    public private(set) var dotCommands: [DotCommandSpec] = ShellCommands.all
+    /// The dot commands: made when first asked for (a statement that is no dot command never
+    /// needs their specs: 7% of a trivial statement's instructions).
+    public var dotCommands: [DotCommandSpec] { ShellCommands.all }
     /// The pack of each command, by position in `commands` (-1: the engine's own).
     private var packOfCommand: [Int] = Array(repeating: -1, count: EngineCommands.all.count)
     /// "verb" or "verb object" (lowercased, objects normalized) → position in `commands`:
@@ -38,7 +40,7 @@ package struct CommandRegistry: Sendable {
             syntaxExamples = examples
         }
         for kind in pack.entityKinds {
-            for word in kind.words { entityWords[word.lowercased()] = kind.singular }
+            for word in kind.words { entityWords[word.lowercasedQuickly] = kind.singular }
         }
         commands += pack.commands
         packOfCommand += Array(repeating: number, count: pack.commands.count)
@@ -115,7 +117,7 @@ package struct CommandRegistry: Sendable {
     /// How a path is looked up: `verb`, `verb object` or `verb object what` (`cache stats
     /// posters`), entity words normalized.
     package func pathKey(_ path: [String]) -> String {
-        var key = path[0].lowercased()
+        var key = path[0].lowercasedQuickly
         for word in path.dropFirst().prefix(2) { key += " " + normalizedObject(word) }
         return key
     }

@@ -76,6 +76,31 @@ public enum Timestamp {
         let days = Int(floorDiv(totalSeconds, 86_400))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
+        if (0...9999).contains(year) {
+            // Digit by digit into one buffer: formatting a page's dates through small strings
+            // cost thousands of instructions each.
+            var bytes = [UInt8](repeating: 0, count: millis != 0 ? 24 : 20)
+            func put(_ value: Int, _ width: Int, at start: Int) {
+                var value = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    bytes[position] = UInt8(48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            put(month, 2, at: 5)
+            put(day, 2, at: 8)
+            put(secondOfDay / 3600, 2, at: 11)
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            put(secondOfDay % 60, 2, at: 17)
+            (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)
+            if millis != 0 {
+                bytes[19] = 46
+                put(millis, 3, at: 20)
+            }
+            bytes[bytes.count - 1] = 90
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if millis != 0 { text += "." + pad(millis, 3) }

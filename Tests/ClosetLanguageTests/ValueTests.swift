@@ -24,9 +24,35 @@ import Testing
         }
     }
 
+    /// Instants from 1583 (Foundation's calendar is Julian before the Gregorian reform; closet's
+    /// is proleptic Gregorian, which `formatsRoundTrip` covers) to 9999 are written as
+    /// Foundation's calendar says they are.
+    @Test func formatsAsTheGregorianCalendarSays() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let earliest = Int64(Timestamp.parse("1583-01-01")!.timeIntervalSince1970 * 1000)
+        let latest = Int64((Timestamp.parse("9999-12-31T23:59:59.999Z")!.timeIntervalSince1970 * 1000).rounded())
+        var seed: UInt64 = 5
+        for _ in 0..<3000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let millis = earliest + Int64(seed >> 1) % (latest - earliest)
+            let rounded = seed & 1 == 0 ? millis - millis % 1000 : millis
+            let date = Date(timeIntervalSince1970: Double(rounded) / 1000)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let fraction = ((rounded % 1000) + 1000) % 1000
+            let expected =
+                String(
+                    format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
+                    parts.minute!, parts.second!) + (fraction == 0 ? "" : String(format: ".%03d", fraction)) + "Z"
+            #expect(Timestamp.format(date) == expected)
+            #expect(Timestamp.parse(expected) == date)
+        }
+    }
+
     @Test func formatsRoundTrip() {
         for text in [
             "2024-01-01T00:00:00Z", "1999-12-31T23:59:59.250Z", "2400-02-29T12:00:00Z", "1900-03-01T00:00:00Z",
+            "0000-01-01T00:00:00Z", "0001-03-01T00:00:00.001Z", "1582-10-10T10:10:10Z", "9999-12-31T23:59:59.999Z",
         ] {
             #expect(Timestamp.format(Timestamp.parse(text)!) == text)
         }

@@ -10,12 +10,23 @@ package enum JSONRenderer {
         switch outcome {
         case .entities(let entities):
             let records = entities.records()
+            var out = ""
             if entities.isListing {
                 // Every listing is an array of the objects `show` gives; a cursor is a field of
                 // each row (docs/language.md), never another shape.
-                return "[" + records.map { object($0.fields) }.joined(separator: ",") + "]\n"
+                out += "["
+                for (number, record) in records.enumerated() {
+                    if number > 0 { out += "," }
+                    write(record.fields, into: &out)
+                }
+                out += "]\n"
+                return out
             }
-            return records.map { object($0.fields) + "\n" }.joined()
+            for record in records {
+                write(record.fields, into: &out)
+                out += "\n"
+            }
+            return out
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"
         case .fields(let fields, _): return object(fields) + "\n"
@@ -32,20 +43,47 @@ package enum JSONRenderer {
 
     /// A record's fields as one JSON object.
     public static func object(_ fields: [Field]) -> String {
-        "{" + fields.map { string($0.name) + ":" + value($0.value) }.joined(separator: ",") + "}"
+        var out = ""
+        write(fields, into: &out)
+        return out
     }
 
     public static func value(_ value: FieldValue) -> String {
+        var out = ""
+        write(value, into: &out)
+        return out
+    }
+
+    // Written into one string: joining a string per field and per row was most of rendering
+    // a page.
+    static func write(_ fields: [Field], into out: inout String) {
+        out += "{"
+        for (number, field) in fields.enumerated() {
+            if number > 0 { out += "," }
+            out += string(field.name)
+            out += ":"
+            write(field.value, into: &out)
+        }
+        out += "}"
+    }
+
+    static func write(_ value: FieldValue, into out: inout String) {
         switch value {
-        case .text(let text), .marked(let text, _), .localized(let text, _): string(text)
-        case .integer(let number): String(number)
-        case .decimal(let number): self.number(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .date(let date): string(Timestamp.format(date))
-        case .key(let key): string(key.text)
-        case .null: "null"
-        case .object(let fields): object(fields)
-        case .list(let values): "[" + values.map(self.value).joined(separator: ",") + "]"
+        case .text(let text), .marked(let text, _), .localized(let text, _): out += string(text)
+        case .integer(let number): out += String(number)
+        case .decimal(let number): out += self.number(number)
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .date(let date): out += string(Timestamp.format(date))
+        case .key(let key): out += string(key.text)
+        case .null: out += "null"
+        case .object(let fields): write(fields, into: &out)
+        case .list(let values):
+            out += "["
+            for (number, element) in values.enumerated() {
+                if number > 0 { out += "," }
+                write(element, into: &out)
+            }
+            out += "]"
         }
     }
 

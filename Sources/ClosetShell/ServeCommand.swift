@@ -154,14 +154,15 @@ enum ServeCommand {
         }
         if !quiet || log != nil {
             let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
+            // A recorded failure given as recorded is said as a fault is.
+            let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
             if !quiet {
-                let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
                 let faults = names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
                 say(
                     "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
                         + faults)
             }
-            log?.write(request, status: response.status, milliseconds: milliseconds, faults: draw.names)
+            log?.write(request, status: response.status, milliseconds: milliseconds, faults: names)
         }
         return HTTPServer.Answer(
             response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,

@@ -20,7 +20,8 @@ import Testing
             {"id":"a","urls":{"raw":"https://images.unsplash.com/photo-1?ixid=1&w=400","n":1.50},
              "links":{"self":"https://api.unsplash.com/photos/a"},
              "user":{"profile_image":{"small":"https:\/\/images.unsplash.com\/profile-1"}},
-             "list":[{"image_url":"http://x.kr/a b.jpg"},{"image_url":"ftp://x/y"},{"image_url":null}],
+             "list":[{"image_url":"http://x.kr/a b.jpg"},{"image_url":"ftp://x/y"},{"image_url":null},
+                     {"image_url":"https://x.kr/광.jpg"}],
              "doc_url":"https://movie.daum.net/1", "text":"urls"}
             """#
         let out = rewritten(json, ["urls", "profile_image", "image_url"]) ?? ""
@@ -30,6 +31,7 @@ import Testing
         #expect(out.contains(#""n":1.50"#))
         // Not a URL a path can hold, not http(s), not a string, not under a picture key: as it was.
         #expect(out.contains(#""image_url":"http://x.kr/a b.jpg""#) && out.contains(#""image_url":"ftp://x/y""#))
+        #expect(out.contains(#""image_url":"https://x.kr/광.jpg""#))
         #expect(out.contains(#""image_url":null"#) && out.contains(#""self":"https://api.unsplash.com/photos/a""#))
         #expect(out.contains(#""doc_url":"https://movie.daum.net/1""#) && out.contains(#""text":"urls""#))
         #expect(rewritten(json, []) == json)

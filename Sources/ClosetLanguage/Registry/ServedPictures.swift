@@ -14,14 +14,14 @@ public enum ServedPictures {
     static let prefix = "/pictures/"
 
     /// `https://t1.daumcdn.net/movie/a.jpg` → `http://127.0.0.1:8080/pictures/https/t1.daumcdn.net/movie/a.jpg`;
-    /// nil for what is not an http(s) URL.
+    /// nil for what is not an http(s) URL of printable ASCII.
     public static func served(_ url: String, baseURL: String) -> String? {
         for scheme in ["https", "http"] where url.hasPrefix(scheme + "://") {
             let rest = url.dropFirst(scheme.count + 3)
+            // Printable ASCII only (a URL as sent): a client would percent-encode anything else
+            // and ask for a URL no recording names; such a URL is left as it is.
             guard let host = rest.split(separator: "/", maxSplits: 1).first, !host.isEmpty,
-                !rest.contains(where: {
-                    $0 == " " || $0 == "\"" || $0 == "#" || $0.asciiValue.map { $0 < 0x21 } == true
-                })
+                rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x23 })
             else { return nil }
             return baseURL + prefix + scheme + "/" + rest
         }

@@ -10,23 +10,23 @@ package enum JSONRenderer {
         switch outcome {
         case .entities(let entities):
             let records = entities.records()
-            var out = ""
+            var out: [UInt8] = []
             if entities.isListing {
                 // Every listing is an array of the objects `show` gives; a cursor is a field of
                 // each row (docs/language.md), never another shape.
-                out += "["
+                out.append(0x5B)
                 for (number, record) in records.enumerated() {
-                    if number > 0 { out += "," }
+                    if number > 0 { out.append(0x2C) }
                     write(record.fields, into: &out)
                 }
-                out += "]\n"
-                return out
+                out += [0x5D, 0x0A]
+                return String(decoding: out, as: UTF8.self)
             }
             for record in records {
                 write(record.fields, into: &out)
-                out += "\n"
+                out.append(0x0A)
             }
-            return out
+            return String(decoding: out, as: UTF8.self)
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"
         case .fields(let fields, _): return object(fields) + "\n"
@@ -43,47 +43,47 @@ package enum JSONRenderer {
 
     /// A record's fields as one JSON object.
     public static func object(_ fields: [Field]) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(fields, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func value(_ value: FieldValue) -> String {
-        var out = ""
+        var out: [UInt8] = []
         write(value, into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    // Written into one string: joining a string per field and per row was most of rendering
-    // a page.
-    static func write(_ fields: [Field], into out: inout String) {
-        out += "{"
+    // Written as bytes into one buffer: joining a string per field and per row was most of
+    // rendering a page.
+    static func write(_ fields: [Field], into out: inout [UInt8]) {
+        out.append(0x7B)
         for (number, field) in fields.enumerated() {
-            if number > 0 { out += "," }
-            out += string(field.name)
-            out += ":"
+            if number > 0 { out.append(0x2C) }
+            JSONText.write(field.name, into: &out)
+            out.append(0x3A)
             write(field.value, into: &out)
         }
-        out += "}"
+        out.append(0x7D)
     }
 
-    static func write(_ value: FieldValue, into out: inout String) {
+    static func write(_ value: FieldValue, into out: inout [UInt8]) {
         switch value {
-        case .text(let text), .marked(let text, _), .localized(let text, _): out += string(text)
-        case .integer(let number): out += String(number)
-        case .decimal(let number): out += self.number(number)
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .date(let date): out += string(Timestamp.format(date))
-        case .key(let key): out += string(key.text)
-        case .null: out += "null"
+        case .text(let text), .marked(let text, _), .localized(let text, _): JSONText.write(text, into: &out)
+        case .integer(let number): out += String(number).utf8
+        case .decimal(let number): out += self.number(number).utf8
+        case .bool(let flag): out += (flag ? "true" : "false").utf8
+        case .date(let date): JSONText.write(Timestamp.format(date), into: &out)
+        case .key(let key): JSONText.write(key.text, into: &out)
+        case .null: out += "null".utf8
         case .object(let fields): write(fields, into: &out)
         case .list(let values):
-            out += "["
+            out.append(0x5B)
             for (number, element) in values.enumerated() {
-                if number > 0 { out += "," }
+                if number > 0 { out.append(0x2C) }
                 write(element, into: &out)
             }
-            out += "]"
+            out.append(0x5D)
         }
     }
 

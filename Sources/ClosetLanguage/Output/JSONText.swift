@@ -11,33 +11,47 @@ public enum JSONText {
     /// A JSON string literal: quotes, backslashes and control characters escaped; other
     /// text (Hangul included) kept as UTF-8.
     public static func string(_ text: String) -> String {
-        // Most text needs no escape: it is copied whole. Otherwise the UTF-8 bytes are
-        // escaped one by one (appending scalars to a String one at a time was most of
-        // rendering a page of rows).
-        let utf8 = text.utf8
-        let needsEscape =
-            utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-            } ?? utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-        guard needsEscape else { return "\"" + text + "\"" }
-        var out: [UInt8] = [0x22]
-        out.reserveCapacity(utf8.count + 8)
-        for byte in utf8 {
-            switch byte {
-            case 0x22: out += [0x5C, 0x22]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
-            case 0x09: out += [0x5C, 0x74]
-            case 0x08: out += [0x5C, 0x62]
-            case 0x0C: out += [0x5C, 0x66]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default: out.append(byte)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 2)
+        write(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The literal's bytes appended: output is built as bytes and made a string once (small
+    /// strings appended one by one were most of rendering a page of rows).
+    public static func write(_ text: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            // Runs with nothing to escape are copied whole.
+            var start = 0
+            for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x22 || bytes[index] == 0x5C {
+                out.append(contentsOf: bytes[start..<index])
+                escape(bytes[index], into: &out)
+                start = index + 1
+            }
+            out.append(contentsOf: bytes[start...])
+        }
+        if copied == nil {
+            for byte in text.utf8 {
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C { escape(byte, into: &out) } else { out.append(byte) }
             }
         }
         out.append(0x22)
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// One byte that needs an escape: only ASCII ones do (UTF-8's other bytes are ≥ 0x80).
+    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case 0x22: out += [0x5C, 0x22]
+        case 0x5C: out += [0x5C, 0x5C]
+        case 0x0A: out += [0x5C, 0x6E]
+        case 0x0D: out += [0x5C, 0x72]
+        case 0x09: out += [0x5C, 0x74]
+        case 0x08: out += [0x5C, 0x62]
+        case 0x0C: out += [0x5C, 0x66]
+        default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+        }
     }
 }

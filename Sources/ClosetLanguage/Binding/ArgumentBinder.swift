@@ -9,6 +9,7 @@ struct ArgumentBinder {
 
     func bind(_ spec: CommandSpec, words: [Word], call: CommandCall) throws(Diagnostic) -> Invocation {
         var parameters: [BoundArgument] = []
+        parameters.reserveCapacity(words.count)
         for (index, word) in words.enumerated() {
             guard index < spec.parameters.count else {
                 // `cache limit posters`: the longer commands under this one are named too.
@@ -30,7 +31,9 @@ struct ArgumentBinder {
                 at: words.last?.range ?? call.words.last?.range ?? call.range)
         }
 
+        // Sized once: growing it from empty was a tenth of binding a seed script's `add`.
         var arguments: [BoundArgument] = []
+        arguments.reserveCapacity(call.arguments.count)
         for argument in call.arguments {
             let keyName = argument.key.text.lowercasedForMatching
             // The key by index: copying a whole `KeySpec` per argument was a tenth of binding.

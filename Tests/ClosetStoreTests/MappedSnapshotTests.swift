@@ -33,11 +33,17 @@ import Testing
             }
             try store.commit()
             try store.compact()
+            var removed: [Clothes] = []
             for _ in 0..<Int.random(in: 0..<30, using: &generator) {
                 let all = store.fetchAllClothes()
-                switch Int.random(in: 0..<3, using: &generator) {
+                switch Int.random(in: 0..<4, using: &generator) {
                 case 0 where !all.isEmpty:
-                    try store.remove(clothes: all.randomElement(using: &generator)!)
+                    let victim = all.randomElement(using: &generator)!
+                    try store.remove(clothes: victim)
+                    removed.append(victim)
+                case 3 where !removed.isEmpty:
+                    // Back after a removal: at the end, as an insert (reopened, the same order).
+                    try store.save(clothes: removed.removeLast())
                 case 1 where !all.isEmpty:
                     let old = all.randomElement(using: &generator)!
                     try store.save(

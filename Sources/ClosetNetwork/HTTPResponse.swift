@@ -12,6 +12,13 @@ public struct HTTPResponse: Sendable, Hashable {
         self.body = body
     }
 
+    /// A plain-text answer (the server's own errors and refusals).
+    public static func text(_ message: String, status: Int) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+            body: Data(message.utf8))
+    }
+
     public func header(_ name: String) -> String? {
         headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }

@@ -250,9 +250,7 @@ public final class HTTPServer {
                 flush(connection)
                 return
             case .refused(let refusal):
-                let response = HTTPResponse(
-                    status: refusal.status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                    body: Data((refusal.reason + "\n").utf8))
+                let response = HTTPResponse.text(refusal.reason + "\n", status: refusal.status)
                 queue(connection, Self.wire(response, keepAlive: false))
                 connection.closeAfterWrite = true
             case .request(let request, let keepAlive):

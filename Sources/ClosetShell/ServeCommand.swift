@@ -144,9 +144,7 @@ enum ServeCommand {
             // Instead of running it: nothing of it is done.
             response =
                 apis.lazy.compactMap { $0.failure(request) }.first
-                ?? HTTPResponse(
-                    status: 500, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                    body: Data("failed on purpose (--fail)\n".utf8))
+                ?? HTTPResponse.text("failed on purpose (--fail)\n", status: 500)
         } else if let kept = cache.answer(for: request) {
             response = kept
         } else {
@@ -186,9 +184,7 @@ enum ServeCommand {
                     }
                     return nil
                 }
-                ?? HTTPResponse(
-                    status: 404, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                    body: Data("no API served here answers \(request.path)\n".utf8))
+                ?? HTTPResponse.text("no API served here answers \(request.path)\n", status: 404)
         } catch let cut as ServedCut {
             // Something of a body to cut half-way through: a client sees an answer break off.
             let body = Data(("{" + String(repeating: " ", count: 62) + "}").utf8)
@@ -196,17 +192,11 @@ enum ServeCommand {
                 HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut
             )
         } catch let error as StoreError {
-            response = HTTPResponse(
-                status: 503, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                body: Data("the store cannot be used now: \(error.description)\n".utf8))
+            response = HTTPResponse.text("the store cannot be used now: \(error.description)\n", status: 503)
         } catch let error as any LocalizedMessage {
-            response = HTTPResponse(
-                status: 400, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                body: Data((error.message + "\n").utf8))
+            response = HTTPResponse.text(error.message + "\n", status: 400)
         } catch {
-            response = HTTPResponse(
-                status: 500, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-                body: Data("\(error)\n".utf8))
+            response = HTTPResponse.text("\(error)\n", status: 500)
         }
         if cacheable { cache.keep(response, for: request) }
         return (response, nil)

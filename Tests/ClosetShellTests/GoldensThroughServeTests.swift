@@ -67,11 +67,7 @@ import Testing
             try GoldenRunner.transcript(of: file, environment: environment, network: .live).text, base: base)
         let expected = Self.cells(try String(contentsOfFile: Self.goldens + "/\(name).expected", encoding: .utf8))
         #expect(served == expected)
-        if served != expected {
-            let a = served.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            for (x, y) in zip(a, b) where x != y { Issue.record("served: \(x)\nexpected: \(y)") }
-        }
+        for (x, y) in differingLines(served, expected) { Issue.record("served: \(x)\nexpected: \(y)") }
         #expect(server.stop() == 0)
     }
 }

@@ -270,11 +270,7 @@ final class ReentrantMarket: MarketRepository {
             try transcript(
                 script, environment: ["CLOSET_MARKET_URL": market.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]))
         #expect(remote == embedded)
-        if remote != embedded {
-            let a = remote.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = embedded.split(separator: "\n", omittingEmptySubsequences: false)
-            for (x, y) in zip(a, b) where x != y { Issue.record("remote: \(x)\nembedded: \(y)") }
-        }
+        for (x, y) in differingLines(remote, embedded) { Issue.record("remote: \(x)\nembedded: \(y)") }
         #expect(embedded.contains("비밀번호 오류") || script == "paging.closet")
     }
 
@@ -507,11 +503,7 @@ func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, R
             try both.transcript(
                 script, environment: ["CLOSET_MARKET_URL": server.baseURL, "CLOSET_HTTP_HELPER": HelperPath.path]))
         #expect(served == embedded)
-        if served != embedded {
-            let a = served.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = embedded.split(separator: "\n", omittingEmptySubsequences: false)
-            for (x, y) in zip(a, b) where x != y { Issue.record("served: \(x)\nembedded: \(y)") }
-        }
+        for (x, y) in differingLines(served, embedded) { Issue.record("served: \(x)\nembedded: \(y)") }
         #expect(server.stop() == 0)
         #expect(server.text.contains("POST /item 200") && server.text.hasSuffix("closet serve: stopped\n"))
     }

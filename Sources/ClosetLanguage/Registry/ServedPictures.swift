@@ -46,7 +46,7 @@ public enum ServedPictures {
             answer: { request, context in
                 guard let url = originalURL(of: request) else { return nil }
                 guard request.method == "GET" || request.method == "HEAD" else {
-                    return text("only GET reads a picture\n", status: 405)
+                    return HTTPResponse.text("only GET reads a picture\n", status: 405)
                 }
                 for api in apis {
                     if let bytes = try api.picture?(url, context) {
@@ -60,7 +60,7 @@ public enum ServedPictures {
                     }
                 }
                 if let recorded = try context.recordings?.answer(url: url) { return conditional(request, recorded) }
-                return text("no picture of \(url) in the store or the recordings\n", status: 404)
+                return HTTPResponse.text("no picture of \(url) in the store or the recordings\n", status: 404)
             })
     }
 
@@ -87,12 +87,6 @@ public enum ServedPictures {
         case .jpeg: "image/jpeg"
         case nil: "application/octet-stream"
         }
-    }
-
-    static func text(_ message: String, status: Int) -> HTTPResponse {
-        HTTPResponse(
-            status: status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-            body: Data(message.utf8))
     }
 
     /// A JSON answer with every string at or under one of `keys` that is an http(s) URL pointing

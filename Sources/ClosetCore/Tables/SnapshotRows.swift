@@ -119,18 +119,22 @@ public final class SnapshotRows {
     }
 
     /// Row `ordinal`'s whole frame (key length, key, row length, row), and where its key and
-    /// row lie in it: read with one `pread` when the file can be, else from the mapping.
+    /// row lie in it: read with one `pread` when the file can be, else from the mapping. The
+    /// frame ends where the next row's offset says (the last, where the rows end); its own
+    /// lengths must say the same.
     @usableFromInline func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
-        let frame = frame(ordinal)
-        let whole = (frame.key.lowerBound - 2)..<frame.row.upperBound
-        let fetched = self.bytes(whole)
-        check(fetched?.count == whole.count)
+        let start = frameStart(ordinal)
+        let end = ordinal + 1 < count ? frameStart(ordinal + 1) : rowsEnd
+        check(end - start >= 6)
+        let fetched = self.bytes(start..<end)
+        check(fetched?.count == end - start)
         let bytes = fetched ?? []
-        let base = whole.lowerBound
-        return (
-            bytes, (frame.key.lowerBound - base)..<(frame.key.upperBound - base),
-            (frame.row.lowerBound - base)..<(frame.row.upperBound - base)
-        )
+        let keyLength = Int(bytes[0]) | Int(bytes[1]) << 8
+        check(bytes.count - 6 >= keyLength)
+        var rowLength = 0
+        for shift in 0..<4 { rowLength |= Int(bytes[2 + keyLength + shift]) << (8 * shift) }
+        check(bytes.count - 6 - keyLength == rowLength)
+        return (bytes, 2..<(2 + keyLength), (6 + keyLength)..<bytes.count)
     }
 
     /// Where row `ordinal`'s frame starts in the file (its offset checked).
@@ -139,24 +143,6 @@ public final class SnapshotRows {
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)
         return rowsStart + Int(offset)
-    }
-
-    /// Where row `ordinal`'s key and row bytes lie in the file.
-    package func frame(_ ordinal: Int) -> (key: Range<Int>, row: Range<Int>) {
-        let at = frameStart(ordinal)
-        let keyLength = Int(rowsInteger(UInt16.self, at))
-        check(rowsEnd - at - 6 >= keyLength)
-        let rowLength = Int(rowsInteger(UInt32.self, at + 2 + keyLength))
-        check(rowsEnd - at - 6 - keyLength >= rowLength)
-        return ((at + 2)..<(at + 2 + keyLength), (at + 6 + keyLength)..<(at + 6 + keyLength + rowLength))
-    }
-
-    /// A little-endian integer in the rows region: read without the mapping when it can be.
-    private func rowsInteger<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
-        guard fetch != nil else { return load(T.self, at) }
-        let bytes = bytes(at..<(at + MemoryLayout<T>.size))
-        check(bytes?.count == MemoryLayout<T>.size)
-        return bytes!.reversed().reduce(T(0)) { $0 << 8 | T($1) }
     }
 
     /// Row `ordinal`'s bytes, copied for its codec.
@@ -206,7 +192,7 @@ public final class SnapshotRows {
     }
 
     /// Where row `ordinal`'s key lies in the mapping, its blocks checked.
-    private func mappedKey(_ ordinal: Int) -> Range<Int> {
+    func mappedKey(_ ordinal: Int) -> Range<Int> {
         let at = frameStart(ordinal)
         let length = Int(load(UInt16.self, at))
         check(rowsEnd - at - 6 >= length)
@@ -230,7 +216,7 @@ public final class SnapshotRows {
     }
 
     /// Where a bucket's ordinals lie in the bucket lists.
-    private func bucketRange(_ bucket: Int) -> Range<Int> {
+    func bucketRange(_ bucket: Int) -> Range<Int> {
         check(bucket >= 0 && bucket < bucketCount)
         let start = Int(load(UInt32.self, bucketStartsStart + bucket * 4))
         let end = Int(load(UInt32.self, bucketStartsStart + (bucket + 1) * 4))

@@ -45,7 +45,7 @@ public enum SnapshotSection {
         patch(&writer, at: indexAt, UInt64(writer.bytes.count - indexAt - 8))
     }
 
-    private static func patch(_ writer: inout ByteWriter, at position: Int, _ value: UInt64) {
+    static func patch(_ writer: inout ByteWriter, at position: Int, _ value: UInt64) {
         for shift in 0..<8 { writer.bytes[position + shift] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift))) }
     }
 
@@ -82,30 +82,48 @@ public enum SnapshotSection {
                 a.prefix != b.prefix ? a.prefix < b.prefix : compare(key(a.ordinal), key(b.ordinal)) < 0
             }
         }
-        writer.bytes.reserveCapacity(writer.bytes.count + count * 25 + 64)
-        writer.column(offsets.map { UInt64($0) })
-        writer.column(sorted.map { UInt32($0.ordinal) })
         let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
-        writer.u32(indexed ? UInt32(columns.bucketCount) : 0)
+        var lists: [[UInt32]] = []
         if indexed {
-            writer.bytes += columns.buckets
-            writer.column(columns.orders)
-            var lists = [[(order: Int64, ordinal: Int)]](repeating: [], count: columns.bucketCount)
-            for ordinal in 0..<count { lists[Int(columns.buckets[ordinal])].append((columns.orders[ordinal], ordinal)) }
+            var members = [[(order: Int64, ordinal: Int)]](repeating: [], count: columns.bucketCount)
+            for ordinal in 0..<count {
+                members[Int(columns.buckets[ordinal])].append((columns.orders[ordinal], ordinal))
+            }
+            // Largest key first, equal keys the later-added first: walked backwards it is
+            // smallest first, equal keys the earlier-added first.
+            lists = members.map { list in
+                list.sorted { a, b in a.order != b.order ? a.order > b.order : a.ordinal > b.ordinal }
+                    .map { UInt32($0.ordinal) }
+            }
+        }
+        writeIndex(
+            &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.ordinal) },
+            buckets: indexed ? columns.buckets : [], orders: indexed ? columns.orders : [], bucketLists: lists,
+            blobNames: columns.blobNames)
+    }
+
+    /// Writes an index from its columns: `bucketLists` is empty for a table without buckets,
+    /// else one list per bucket (its ordinals in the order the layout above states).
+    static func writeIndex(
+        _ writer: inout ByteWriter, offsets: [UInt64], sortedKeys: [UInt32], buckets: [UInt8], orders: [Int64],
+        bucketLists: [[UInt32]], blobNames: Set<String>
+    ) {
+        writer.bytes.reserveCapacity(writer.bytes.count + offsets.count * 25 + 64)
+        writer.column(offsets)
+        writer.column(sortedKeys)
+        writer.u32(UInt32(bucketLists.count))
+        if !bucketLists.isEmpty {
+            writer.bytes += buckets
+            writer.column(orders)
             var start = 0
-            for list in lists {
+            for list in bucketLists {
                 writer.u32(UInt32(start))
                 start += list.count
             }
             writer.u32(UInt32(start))
-            for list in lists {
-                // Largest key first, equal keys the later-added first: walked backwards it is
-                // smallest first, equal keys the earlier-added first.
-                let sortedList = list.sorted { a, b in a.order != b.order ? a.order > b.order : a.ordinal > b.ordinal }
-                writer.column(sortedList.map { UInt32($0.ordinal) })
-            }
+            for list in bucketLists { writer.column(list) }
         }
-        let names = columns.blobNames.sorted()
+        let names = blobNames.sorted()
         writer.u32(UInt32(names.count))
         for name in names {
             let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))

@@ -238,6 +238,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     @inlinable func writeSectionSpecialized(committed: Bool, into writer: inout ByteWriter) {
+        if writeSectionCopying(into: &writer) { return }
         let index = index
         let groupings = groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }

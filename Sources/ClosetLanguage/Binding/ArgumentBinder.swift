@@ -8,10 +8,13 @@ struct ArgumentBinder {
     let session: Session
 
     func bind(_ spec: CommandSpec, words: [Word], call: CommandCall) throws(Diagnostic) -> Invocation {
+        // Read once: a command's keys are made on first use and reached through a lock.
+        let keys = spec.keys
+        let declared = spec.parameters
         var parameters: [BoundArgument] = []
         parameters.reserveCapacity(words.count)
         for (index, word) in words.enumerated() {
-            guard index < spec.parameters.count else {
+            guard index < declared.count else {
                 // `cache limit posters`: the longer commands under this one are named too.
                 let longer = session.registry.commands.filter {
                     $0.path.count == spec.path.count + 1 && Array($0.path.prefix(spec.path.count)) == spec.path
@@ -20,12 +23,12 @@ struct ArgumentBinder {
                     word.text, command: spec.name, takes: Self.describeParameters(spec), longer: longer,
                     at: word.range)
             }
-            let parameter = spec.parameters[index]
+            let parameter = declared[index]
             let value = try convert([word], kind: parameter.kind, what: parameter.name)
             parameters.append(BoundArgument(key: parameter.name, value: value, range: word.range))
         }
-        if parameters.count < spec.parameters.count {
-            let missing = spec.parameters[parameters.count]
+        if parameters.count < declared.count {
+            let missing = declared[parameters.count]
             throw .missingParameter(
                 command: spec.name, needs: missing.summary,
                 at: words.last?.range ?? call.words.last?.range ?? call.range)
@@ -37,18 +40,18 @@ struct ArgumentBinder {
         for argument in call.arguments {
             let keyName = argument.key.text.lowercasedForMatching
             // The key by index: copying a whole `KeySpec` per argument was a tenth of binding.
-            guard !argument.key.isQuoted, let keyIndex = spec.keys.firstIndex(where: { $0.name == keyName }) else {
-                let known = spec.keys.map(\.name)
+            guard !argument.key.isQuoted, let keyIndex = keys.firstIndex(where: { $0.name == keyName }) else {
+                let known = keys.map(\.name)
                 throw Diagnostic.unknown(
                     "key", argument.key.text, at: argument.key.range, among: known,
                     hint: known.isEmpty
                         ? "'\(spec.name)' takes no keys" : "'\(spec.name)' takes \(known.joined(separator: ", "))")
             }
-            let name = spec.keys[keyIndex].name
+            let name = keys[keyIndex].name
             if !spec.keysRepeat, arguments.contains(where: { $0.key == name }) {
                 throw .keyGivenTwice(name, at: argument.key.range)
             }
-            if spec.keys[keyIndex].isSecret, argument.values.count == 1, argument.values[0].text == "?",
+            if keys[keyIndex].isSecret, argument.values.count == 1, argument.values[0].text == "?",
                 !argument.values[0].isQuoted
             {
                 // `password=?`: asked for at the terminal, never typed into the statement.
@@ -58,14 +61,14 @@ struct ArgumentBinder {
                 arguments.append(BoundArgument(key: name, value: .text(secret), range: argument.range))
                 continue
             }
-            let value = try convert(argument.values, kind: spec.keys[keyIndex].kind, what: name)
+            let value = try convert(argument.values, kind: keys[keyIndex].kind, what: name)
             arguments.append(BoundArgument(key: name, value: value, range: argument.range))
         }
         // Every value is checked first, so a wrong value is named where it was written.
         // By index: a loop over the keys would copy each (this runs for every statement).
-        for index in spec.keys.indices where spec.keys[index].isRequired {
-            guard !arguments.contains(where: { $0.key == spec.keys[index].name }) else { continue }
-            let key = spec.keys[index]
+        for index in keys.indices where keys[index].isRequired {
+            guard !arguments.contains(where: { $0.key == keys[index].name }) else { continue }
+            let key = keys[index]
             // A secret left out is asked for when a person is at the terminal (as psql asks).
             if key.isSecret, let secret = session.host.readSecret(prompt: "\(key.name): ") {
                 arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
@@ -75,7 +78,7 @@ struct ArgumentBinder {
         }
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) {
             throw .needsOneOf(
-                spec.needsOneOf.compactMap { name in spec.keys.first { $0.name == name } }, command: spec.name,
+                spec.needsOneOf.compactMap { name in keys.first { $0.name == name } }, command: spec.name,
                 at: call.range)
         }
         return Invocation(session: session, spec: spec, call: call, parameters: parameters, arguments: arguments)

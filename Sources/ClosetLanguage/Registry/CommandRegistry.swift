@@ -48,6 +48,7 @@ package struct CommandRegistry: Sendable {
 
     private mutating func rebuildIndex() {
         index = [:]
+        index.reserveCapacity(commands.count * 2)
         for (position, spec) in commands.enumerated() {
             for path in [spec.path] + spec.aliases {
                 let key = pathKey(path)

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// One command: its words, help, what it accepts and what it does. One file per command
 /// builds one of these; the registry collects them, and help, completion, suggestions and the
 /// docs all read from it.
@@ -7,10 +9,19 @@ public struct CommandSpec: Sendable {
     /// Other names: `[["filter", "items"]]`.
     public var aliases: [[String]]
     public var summary: String
-    public var parameters: [ParameterSpec]
-    public var keys: [KeySpec]
+    public var parameters: [ParameterSpec] {
+        get { details.value.parameters }
+        set { change { $0.parameters = newValue } }
+    }
+    public var keys: [KeySpec] {
+        get { details.value.keys }
+        set { change { $0.keys = newValue } }
+    }
     /// Free text after the keys in `.help`, when the keys do not say everything.
-    public var notes: [String]
+    public var notes: [String] {
+        get { details.value.notes }
+        set { change { $0.notes = newValue } }
+    }
     public var examples: [String]
     /// Whether a key may be given more than once (filters apply in the order written).
     public var keysRepeat: Bool
@@ -28,22 +39,40 @@ public struct CommandSpec: Sendable {
     package static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
     public var run: @Sendable (Invocation) throws -> Outcome
 
+    /// What the command takes, made when first read: a statement reads its own command's,
+    /// and start-up (which declares every installed pack's commands) builds none of them.
+    struct Details: Sendable {
+        var parameters: [ParameterSpec]
+        var keys: [KeySpec]
+        var notes: [String]
+    }
+    private var details: Deferred<Details>
+
+    private mutating func change(_ body: (inout Details) -> Void) {
+        var changed = details.value
+        body(&changed)
+        details = Deferred(value: changed)
+    }
+
     public init(
-        path: [String], aliases: [[String]] = [], summary: String, parameters: [ParameterSpec] = [],
-        keys: [KeySpec] = [], notes: [String] = [], examples: [String], keysRepeat: Bool = false,
+        path: [String], aliases: [[String]] = [], summary: String,
+        parameters: @autoclosure @escaping @Sendable () -> [ParameterSpec] = [],
+        keys: @autoclosure @escaping @Sendable () -> [KeySpec] = [],
+        notes: @autoclosure @escaping @Sendable () -> [String] = [], examples: [String], keysRepeat: Bool = false,
         needsOneOf: [String] = [], pages: Bool = false, run: @escaping @Sendable (Invocation) throws -> Outcome
     ) {
         self.path = path
         self.aliases = aliases
         self.summary = summary
-        self.parameters = parameters
-        self.keys = keys
-        self.notes = notes
+        details = Deferred {
+            var keys = keys()
+            if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { keys.append(Self.pageLimit) }
+            return Details(parameters: parameters(), keys: keys, notes: notes())
+        }
         self.examples = examples
         self.keysRepeat = keysRepeat
         self.needsOneOf = needsOneOf
         self.pages = pages
-        if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { self.keys.append(Self.pageLimit) }
         self.run = run
     }
 

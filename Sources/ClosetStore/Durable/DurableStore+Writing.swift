@@ -314,7 +314,8 @@ extension DurableStore {
         try checkBlocksBeforeCopying()
         let (bytes, header) = StoreFormat.snapshot(tables.all, generation: generation, committed: committed)
         try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
-        // Every row is in memory now: the old mapping's blocks are read no more.
+        // Every block of the old mapping passed before the copy: what tables still read from
+        // it (a section copied as bytes leaves its table read in place) needs no more checks.
         view.blocks = nil
         view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
         view.snapshotLength = bytes.count

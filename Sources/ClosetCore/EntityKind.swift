@@ -54,6 +54,13 @@ public struct EntityKind: Sendable, Hashable {
         self.dataColumns = dataColumns
     }
 
+    /// A kind is its word: entity words are unique across the installed packs
+    /// (`RegistryValidator`), and comparing every column list made each `kind ==` check of a
+    /// statement's references cost thousands of instructions.
+    public static func == (a: EntityKind, b: EntityKind) -> Bool { a.singular == b.singular }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(singular) }
+
     /// "1 item", "3 items".
     public func counted(_ count: Int) -> String { "\(count) \(count == 1 ? singular : plural)" }
 

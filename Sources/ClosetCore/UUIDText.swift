@@ -21,4 +21,41 @@ extension UUID {
             }
         }
     }
+
+    /// `UUID(uuidString:)`, read here: Foundation's goes through `sscanf` (8,000 instructions,
+    /// and every statement naming an id parses one). The same strings: 36 characters, dashes
+    /// after the 8th, 12th, 16th and 20th hex digit, digits in either case.
+    public init?(text: String) {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var text = text
+        let parsed = text.withUTF8 { utf8 -> Bool in
+            guard utf8.count == 36 else { return false }
+            return withUnsafeMutableBytes(of: &bytes) { out in
+                var at = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        guard utf8[at] == UInt8(ascii: "-") else { return false }
+                        at += 1
+                    }
+                    guard let high = Self.hexValue(utf8[at]), let low = Self.hexValue(utf8[at + 1]) else {
+                        return false
+                    }
+                    out[index] = high << 4 | low
+                    at += 2
+                }
+                return true
+            }
+        }
+        guard parsed else { return nil }
+        self.init(uuid: bytes)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }

@@ -14,6 +14,8 @@ public final class LazyRows<Codec: TableCodec> {
     /// keys looked up in the snapshot in key order: opening after many small commits costs
     /// one pass, not a search per row.
     @usableFromInline var placed = 0
+    /// The last key looked up in the snapshot, and its row there (see `Table.baseRow`).
+    @usableFromInline var lastBaseRow: (key: Codec.Key, found: (ordinal: Int, row: Codec.Row)?)?
 
     /// The latest state of a key the journal touched.
     @usableFromInline struct Entry {

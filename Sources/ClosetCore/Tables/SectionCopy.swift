@@ -51,6 +51,13 @@
         let indexed = bucketCount > 0
         let newCount = count - dropped.count + appended.count
 
+        // Every block of the section checked once here (a compaction has checked the whole
+        // file already): the walks below read the mapping without asking per number.
+        base.blocks?.verify(base.rowsStart..<base.end)
+        let memory = base.memory
+        func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
+            T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
+        }
         let countAt = writer.bytes.count
         writer.u64(0)
         writer.u64(0)
@@ -84,11 +91,11 @@
                     to: UInt8.self))
         }
         for ordinal in 0..<count {
-            base.check(base.load(UInt64.self, base.offsetsStart + ordinal * 8) == UInt64(position - base.rowsStart))
+            base.check(load(UInt64.self, base.offsetsStart + ordinal * 8) == UInt64(position - base.rowsStart))
             base.check(base.rowsEnd - position >= 6)
-            let keyLength = Int(base.load(UInt16.self, position))
+            let keyLength = Int(load(UInt16.self, position))
             base.check(base.rowsEnd - position - 6 >= keyLength)
-            let rowLength = Int(base.load(UInt32.self, position + 2 + keyLength))
+            let rowLength = Int(load(UInt32.self, position + 2 + keyLength))
             base.check(base.rowsEnd - position - 6 - keyLength >= rowLength)
             let next = position + 6 + keyLength + rowLength
             defer { position = next }
@@ -116,10 +123,10 @@
             }
             offsets.append(UInt64(writer.bytes.count + (position - runStart) - rowsStart))
             if indexed {
-                let bucket = base.load(UInt8.self, base.bucketsStart + ordinal)
+                let bucket = load(UInt8.self, base.bucketsStart + ordinal)
                 base.check(Int(bucket) < bucketCount)
                 buckets.append(bucket)
-                orders.append(base.load(Int64.self, base.ordersStart + ordinal * 8))
+                orders.append(load(Int64.self, base.ordersStart + ordinal * 8))
             }
         }
         flush(position)
@@ -148,7 +155,7 @@
                 var (low, high) = (0, count)
                 while low < high {
                     let middle = (low + high) / 2
-                    let ordinal = Int(base.load(UInt32.self, base.sortedKeysStart + middle * 4))
+                    let ordinal = Int(load(UInt32.self, base.sortedKeysStart + middle * 4))
                     base.check(ordinal < count)
                     let order = SnapshotSection.compare(
                         UnsafeRawBufferPointer(rebasing: base.memory[base.mappedKey(ordinal)]), key)
@@ -162,7 +169,7 @@
                 sortedKeys.append(UInt32(kept + newKeys[nextNew]))
                 nextNew += 1
             }
-            let ordinal = Int(base.load(UInt32.self, base.sortedKeysStart + place * 4))
+            let ordinal = Int(load(UInt32.self, base.sortedKeysStart + place * 4))
             base.check(ordinal < count)
             if newOrdinals[ordinal] >= 0 { sortedKeys.append(UInt32(newOrdinals[ordinal])) }
         }
@@ -191,7 +198,7 @@
                 list.reserveCapacity(members.count + additions.count)
                 var nextAddition = 0
                 for member in members {
-                    let old = Int(base.load(UInt32.self, base.bucketListsStart + member * 4))
+                    let old = Int(load(UInt32.self, base.bucketListsStart + member * 4))
                     base.check(old < count)
                     guard newOrdinals[old] >= 0, fresh.isEmpty || !fresh[old] else { continue }
                     let ordinal = UInt32(newOrdinals[old])

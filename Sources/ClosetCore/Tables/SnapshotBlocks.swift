@@ -14,8 +14,10 @@ public final class SnapshotBlocks {
     let shift: Int
     /// Each block's stored checksum.
     let expected: [UInt32]
-    /// One bit per block: set once it passed.
-    var checked: [UInt64]
+    /// One bit per block: set once it passed. Raw memory the object owns: every read of a row
+    /// or index entry asks it, and an array property of a class pays an exclusivity check
+    /// per access (a sixth of a key search).
+    let checked: UnsafeMutableBufferPointer<UInt64>
     /// CRC-32C of a range of the file (read without the mapping, so checking does not make
     /// the pages part of this process's memory); nil if it cannot be read.
     let checksum: (Range<Int>) -> UInt32?
@@ -27,9 +29,12 @@ public final class SnapshotBlocks {
         self.bodyEnd = bodyEnd
         shift = blockShift
         self.expected = expected
-        checked = [UInt64](repeating: 0, count: (expected.count + 63) / 64)
+        checked = .allocate(capacity: (expected.count + 63) / 64)
+        checked.initialize(repeating: 0)
         self.checksum = checksum
     }
+
+    deinit { checked.deallocate() }
 
     public var blockCount: Int { expected.count }
 

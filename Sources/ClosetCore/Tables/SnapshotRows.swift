@@ -164,6 +164,7 @@ public final class SnapshotRows {
         // where they lie in the mapping (a search of many keys reads thousands of them: a
         // `pread` and an array each cost more than the comparison).
         var path: [(middle: Int, ordinal: Int, key: Range<Int>)] = []
+        path.reserveCapacity(64)
         for index in order {
             keys[index].withUnsafeBytes { probe in
                 var low = 0
@@ -200,8 +201,22 @@ public final class SnapshotRows {
         return (at + 2)..<(at + 2 + length)
     }
 
-    /// The ordinal of the row with these key bytes: one search of `ordinals(ofKeys:)`.
-    public func ordinal(ofKey key: [UInt8]) -> Int? { ordinals(ofKeys: [key])[0] }
+    /// The ordinal of the row with these key bytes (a binary search of the key order).
+    public func ordinal(ofKey key: [UInt8]) -> Int? {
+        key.withUnsafeBytes { probe in
+            var low = 0
+            var high = count
+            while low < high {
+                let middle = (low + high) / 2
+                let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
+                check(ordinal < count)
+                let order = SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[mappedKey(ordinal)]), probe)
+                if order == 0 { return ordinal }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
 
     public func bucket(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count && bucketCount > 0)

@@ -144,6 +144,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable public func contains(_ key: Key) -> Bool {
         if let lazy = settled {
             if let entry = lazy.latest[key] { return entry.row != nil }
+            if let last = lazy.lastBaseRow, last.key == key { return last.found != nil }
             return lazy.base.ordinal(ofKey: Self.keyBytes(key)) != nil
         }
         return slot(of: key) != nil
@@ -484,7 +485,17 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     @inlinable func lazyRow(_ key: Key, _ lazy: LazyRows<Codec>) -> Row? {
         if let entry = lazy.latest[key] { return entry.row }
-        return lazy.base.ordinal(ofKey: Self.keyBytes(key)).map { decodeBase($0, lazy.base) }
+        return baseRow(key, lazy)?.row
+    }
+
+    /// A key's row in the snapshot (not the journal's changes), remembered for the next ask: a
+    /// statement reads the row it changes several times (the command, the view model, the
+    /// change itself), and the snapshot never changes under it.
+    @inlinable func baseRow(_ key: Key, _ lazy: LazyRows<Codec>) -> (ordinal: Int, row: Row)? {
+        if let last = lazy.lastBaseRow, last.key == key { return last.found }
+        let found = lazy.base.ordinal(ofKey: Self.keyBytes(key)).map { ($0, decodeBase($0, lazy.base)) }
+        lazy.lastBaseRow = (key, found)
+        return found
     }
 
     /// A journal change over rows still in the snapshot: kept beside them, in order.
@@ -511,7 +522,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
             entry = known
             existed = known.row != nil
         } else {
-            let ordinal = baseOrdinal ?? lazy.base.ordinal(ofKey: Self.keyBytes(key))
+            let ordinal = baseOrdinal ?? baseRow(key, lazy)?.ordinal
             entry = LazyRows<Codec>.Entry(row: nil, baseOrdinal: ordinal, position: ordinal ?? 0)
             existed = ordinal != nil
         }

@@ -147,7 +147,7 @@ struct ArgumentBinder {
             return .path(word.text)
         case .newID:
             let word = try single(values, what: what)
-            guard let id = UUID(uuidString: word.text) else {
+            guard let id = UUID(text: word.text) else {
                 throw .notAFullID(word.text, at: word.range)
             }
             return .id(id)

@@ -46,7 +46,19 @@ public final class Invocation {
     /// English, the app's words under `.lang ko`), printed under the result for people.
     public func notify(_ text: FieldValue) { session.notice = text }
 
-    public func argument(_ key: String) -> BoundArgument? { arguments.last { $0.key == key } }
+    public func argument(_ key: String) -> BoundArgument? { lastValue(key) { _ in () }.map { arguments[$0.1] } }
+
+    /// What `body` makes of the value given for `key` (the last one, when given more than
+    /// once), and where it is, read in place: commands read every argument this way, and
+    /// copying each `BoundArgument` out was most of a seed script's argument reads.
+    @inlinable func lastValue<T>(_ key: String, _ body: (ArgumentValue) -> T?) -> (T, Int)? {
+        var index = arguments.endIndex
+        while index > arguments.startIndex {
+            index -= 1
+            if arguments[index].key == key { return body(arguments[index].value).map { ($0, index) } }
+        }
+        return nil
+    }
 
     /// A secret key's value; when it was left out and a person is at the terminal, asked for
     /// there with echo off (as psql asks for a password). Nil when neither.
@@ -56,8 +68,7 @@ public final class Invocation {
     }
 
     public func text(_ key: String) -> String? {
-        if case .text(let text)? = argument(key)?.value { return text }
-        return nil
+        lastValue(key) { if case .text(let text) = $0 { text } else { nil } }?.0
     }
 
     init(
@@ -72,8 +83,7 @@ public final class Invocation {
 
     /// The one term of a single-valued vocabulary key.
     @inlinable public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
-        if case .terms(_, let codes)? = argument(key)?.value, let code = codes.first { return V(code: code) }
-        return nil
+        lastValue(key) { if case .terms(_, let codes) = $0, let code = codes.first { V(code: code) } else { nil } }?.0
     }
 
     /// Every term of a vocabulary argument's value, in the order written.
@@ -83,23 +93,19 @@ public final class Invocation {
     }
 
     public func date(_ key: String) -> Date? {
-        if case .date(let date)? = argument(key)?.value { return date }
-        return nil
+        lastValue(key) { if case .date(let date) = $0 { date } else { nil } }?.0
     }
 
     public func count(_ key: String) -> Int? {
-        if case .count(let count)? = argument(key)?.value { return count }
-        return nil
+        lastValue(key) { if case .count(let count) = $0 { count } else { nil } }?.0
     }
 
     public func id(_ key: String) -> UUID? {
-        if case .id(let id)? = argument(key)?.value { return id }
-        return nil
+        lastValue(key) { if case .id(let id) = $0 { id } else { nil } }?.0
     }
 
     public func size(_ key: String) -> Int? {
-        if case .size(let size)? = argument(key)?.value { return size }
-        return nil
+        lastValue(key) { if case .size(let size) = $0 { size } else { nil } }?.0
     }
 
     /// The entity named by the first parameter (the binder has already resolved it).

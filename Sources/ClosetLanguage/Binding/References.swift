@@ -110,7 +110,7 @@ package struct References {
         case .uuid:
             break
         }
-        if let uuid = UUID(uuidString: text) {
+        if let uuid = UUID(text: text) {
             let key = EntityKey.uuid(uuid)
             guard catalog.contains(key, kind: kind) else {
                 throw .noSuchID(kind, text, at: word.range)

@@ -53,7 +53,7 @@ enum ImportClothes {
             row, "season", WeatherType.self, missing: ClothesDetailViewModel.ValidationError.missingWeather.message)
         var given: UUID?
         if let text = row.fields["id"] ?? nil {
-            guard let pinned = UUID(uuidString: text) else {
+            guard let pinned = UUID(text: text) else {
                 throw TransferFiles.RowProblem(line: line, message: "'\(text)' is not a full id")
             }
             guard seen.insert(pinned).inserted else {

@@ -49,7 +49,7 @@ enum ImportStyles {
         }
         var slots: [ClothesCategory: Clothes] = [:]
         for (category, idText) in named {
-            guard let id = UUID(uuidString: idText), let clothes = state.store.clothes(withID: id) else {
+            guard let id = UUID(text: idText), let clothes = state.store.clothes(withID: id) else {
                 throw problem("\(category.englishName) '\(idText)' is not a clothes in the store")
             }
             guard clothes.category == category else {
@@ -64,7 +64,7 @@ enum ImportStyles {
         }
         var given: UUID?
         if let idText = text("id") {
-            guard let id = UUID(uuidString: idText) else { throw problem("'\(idText)' is not a full id") }
+            guard let id = UUID(text: idText) else { throw problem("'\(idText)' is not a full id") }
             guard state.store.style(withID: id) == nil else {
                 throw problem("id \(id.uuidString) is already in the store")
             }

@@ -59,7 +59,7 @@ uint32_t closet_crc32c_software(uint32_t crc, const void *bytes, size_t count) {
 // streams over three adjacent stretches keep it busy, and their CRCs are joined by
 // "appending zeros" to the earlier ones, a linear map on the 32-bit CRC precomputed as four
 // byte tables (the same mathematics as zlib's crc32_combine).
-#define STRETCH 8192
+#define STRETCH 2048  // small enough that a 32 KiB block is mostly three streams
 
 static uint32_t stretch_zeros[4][256];
 static int stretch_ready;

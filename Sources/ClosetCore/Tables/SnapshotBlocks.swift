@@ -18,18 +18,13 @@ public final class SnapshotBlocks {
     /// or index entry asks it, and an array property of a class pays an exclusivity check
     /// per access (a sixth of a key search).
     let checked: UnsafeMutableBufferPointer<UInt64>
-    /// CRC-32C of one block of the file, as a statement reads it; nil if it cannot be read.
+    /// CRC-32C of a range of the file (read without the mapping, so checking does not make
+    /// the pages part of this process's memory); nil if it cannot be read.
     let checksum: (Range<Int>) -> UInt32?
-    /// The CRC-32C of each block-sized piece of a range, for checking many blocks at once
-    /// (`damagedBlocks`: read without the mapping, so checking a whole file does not make it
-    /// part of this process's memory); nil: block by block through `checksum`.
-    let scan: ((Range<Int>, Int) -> [UInt32]?)?
 
     public init(
-        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32],
-        scan: ((Range<Int>, Int) -> [UInt32]?)? = nil, checksum: @escaping (Range<Int>) -> UInt32?
+        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?
     ) {
-        self.scan = scan
         self.bodyStart = bodyStart
         self.bodyEnd = bodyEnd
         shift = blockShift
@@ -98,37 +93,8 @@ public final class SnapshotBlocks {
         return true
     }
 
-    /// Every block that fails its checksum, checking each not checked yet (runs of them read
-    /// together through `scan`).
-    public func damagedBlocks() -> [Int] {
-        var damaged: [Int] = []
-        var index = 0
-        while index < expected.count {
-            guard !isChecked(index) else {
-                index += 1
-                continue
-            }
-            // A run of unchecked blocks, up to 8 MiB at a time.
-            var end = index + 1
-            while end < expected.count, !isChecked(end), end - index < (8 << 20) >> min(shift, 23) { end += 1 }
-            let range = block(index).lowerBound..<block(end - 1).upperBound
-            if let scan, shift < 62, let sums = scan(range, 1 << shift), sums.count == end - index {
-                for (offset, sum) in sums.enumerated() {
-                    if sum == expected[index + offset] {
-                        checked[(index + offset) >> 6] |= 1 << UInt64((index + offset) & 63)
-                    } else {
-                        damaged.append(index + offset)
-                    }
-                }
-            } else {
-                for block in index..<end where !passes(block) { damaged.append(block) }
-            }
-            index = end
-        }
-        return damaged
-    }
-
-    func isChecked(_ index: Int) -> Bool { checked[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+    /// Every block that fails its checksum, checking each not checked yet.
+    public func damagedBlocks() -> [Int] { (0..<expected.count).filter { !passes($0) } }
 
     /// How many blocks have been checked so far (tests, `.check`).
     public var checkedCount: Int { checked.reduce(0) { $0 + $1.nonzeroBitCount } }

@@ -118,19 +118,10 @@ extension DurableStore {
         do throws(StoreFormat.SnapshotProblem) {
             guard let header = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
             let expected = try StoreFormat.blockChecksums(memory: memory, header: header)
-            // One block is a page or two, read where it is mapped (the statement reads it next
-            // anyway): a `pread` per 4 KiB block cost more in calls than in bytes. Whole-file
-            // checks read runs of blocks through a small buffer instead (`scan`).
             let blocks = SnapshotBlocks(
                 bodyStart: StoreFormat.snapshotHeaderSize, bodyEnd: header.bodyEnd,
-                blockShift: StoreFormat.blockShift(header), expected: expected,
-                scan: { range, size in mapped.blockChecksums(range, size: size) },
-                checksum: { range in
-                    // A format-3 body is one block: read through the buffer, not the mapping.
-                    header.format == 3
-                        ? mapped.blockChecksums(range, size: range.count)?.first
-                        : StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[range]))
-                })
+                blockShift: StoreFormat.blockShift(header), expected: expected
+            ) { range in mapped.blockChecksums(range, size: range.count)?.first }
             return (header, blocks)
         } catch {
             switch error {

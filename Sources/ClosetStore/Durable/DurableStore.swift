@@ -233,7 +233,7 @@ package final class DurableStore: Store {
             case "snapshot":
                 guard let bytes = try? POSIXFile.readAll(path + "/snapshot"),
                     let header = bytes.withUnsafeBytes({ try? StoreFormat.snapshotHeader(memory: $0) }),
-                    header.format == StoreFormat.snapshotFormat, header.generation == 1
+                    header.format == 4, header.generation == 1
                 else { return false }
             case "journal":
                 guard let size = POSIXFile.size(path + "/journal"), size <= StoreFormat.recordsStart else {

@@ -9,7 +9,7 @@ import Foundation
 /// the blobs. Rows live in typed tables, read in place from the mapped snapshot until a
 /// statement needs them all (`SnapshotRows`, `LazyRows`); a commit appends one checksummed record
 /// holding the net change and syncs it before returning, so a reported success survives a
-/// crash. Files are in format 5 (`StoreFormat`); formats 1 to 4 are read and rewritten as 5
+/// crash. Files are in format 4 (`StoreFormat`); formats 1 to 3 are read and rewritten as 4
 /// by the first commit. A store is made with an empty snapshot and a journal following it, so
 /// from its first open on a missing, emptied or shortened file is damage, never an empty store.
 ///
@@ -25,7 +25,7 @@ package final class DurableStore: Store {
     /// is refused and left alone.
     package static let markerName = "closet-store"
     /// The newest store format this build reads and writes; the marker names a store's format.
-    package static let formatVersion = 5
+    package static let formatVersion = 4
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
     /// Compact once replaying the journal costs more than reading the snapshot and this floor:
@@ -97,7 +97,7 @@ package final class DurableStore: Store {
         var journal: FileIdentity?
         var snapshot: FileIdentity?
         /// 1 to 4; 4 for a store with no journal yet.
-        var journalFormat = StoreFormat.journalFormat
+        var journalFormat = StoreFormat.currentFormat
         var generation: UInt64 = 0
         var follows = StoreFormat.SnapshotLink.none
         var validLength = 0

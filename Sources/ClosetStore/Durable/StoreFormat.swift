@@ -1,14 +1,13 @@
 import ClosetCore
 
-/// Store format 5 (formats 3 and 4 are read): every header field checksummed, the journal naming the
+/// Store format 4 (format 3 is read): every header field checksummed, the journal naming the
 /// snapshot it follows, the journal recording how far its commits reach, and the snapshot
-/// checksummed block by block, in 4 KiB blocks (format 4: 32 KiB; the layout is otherwise the
-/// same, and the journal's is unchanged since format 4). So a missing, older, swapped or shortened file is found instead
+/// checksummed block by block. So a missing, older, swapped or shortened file is found instead
 /// of silently opening with data gone, and recovery keeps every intact block. Checksums are
 /// CRC-32C (`StoreChecksum`). Integers are little-endian.
 ///
 /// snapshot: header (32 bytes) | body | trailer
-///           header = "CLOSETS5" | generation u64 | body length u64 | crc32c(trailer) u32
+///           header = "CLOSETS4" | generation u64 | body length u64 | crc32c(trailer) u32
 ///                    | crc32c(header's first 28 bytes) u32   ← the snapshot's checksum
 ///           body   = table count u32 | (name length u8 | name | section)*
 ///                    (a section is row count u64 | rows length u64 | the rows framed as
@@ -45,13 +44,10 @@ import ClosetCore
 /// Format 3 had the same header and records under "CLOSETJ3" without commit points, and one
 /// checksum over the snapshot's body instead of one per block.
 enum StoreFormat {
-    /// The journal's layout, written now: unchanged since store format 4 (the snapshot's is 5).
-    static let journalFormat = 4
+    /// The format written now (the marker's, the journal's and the snapshot's).
+    static let currentFormat = 4
     static let journalMagic = Array("CLOSETJ4".utf8)
-    /// The snapshot written now: format 5, in 4 KiB blocks.
-    static let snapshotFormat = 5
-    static let snapshotMagic = Array("CLOSETS5".utf8)
-    static let formatFourSnapshotMagic = Array("CLOSETS4".utf8)
+    static let snapshotMagic = Array("CLOSETS4".utf8)
     static let formatThreeJournalMagic = Array("CLOSETJ3".utf8)
     static let formatThreeSnapshotMagic = Array("CLOSETS3".utf8)
     static let journalHeaderSize = 36
@@ -61,12 +57,8 @@ enum StoreFormat {
     static let recordHeaderSize = 16
     static let snapshotHeaderSize = 32
     /// The snapshot's body is checksummed in blocks of this many bytes: a damaged block costs
-    /// recovery the rows in it, not the whole snapshot, and a row read at random checks only
-    /// its block (a top-20 reads ~55 at random: 220 KB checked, where format 4's 32 KiB blocks
-    /// made it 1.8 MB).
-    static let blockSize = 4 << 10
-    /// Format 4's blocks (read, never written now).
-    static let formatFourBlockSize = 32 << 10
+    /// recovery the rows in it, not the whole snapshot.
+    static let blockSize = 32 << 10
 
     /// What a journal says of the snapshot under it.
     struct SnapshotLink: Equatable, CustomStringConvertible {
@@ -326,15 +318,13 @@ enum StoreFormat {
     struct SnapshotHeader: Equatable {
         var generation: UInt64
         var bodyLength: Int
-        /// Formats 4 and 5: CRC-32C of the block checksums; format 3: of the body.
+        /// Format 4: CRC-32C of the block checksums; format 3: of the body.
         var bodyChecksum: UInt32
         /// The header's own checksum: what a journal names the snapshot by.
         var checksum: UInt32
-        var format = StoreFormat.snapshotFormat
+        var format = 4
         var link: SnapshotLink { SnapshotLink(generation: generation, checksum: checksum) }
         var bodyEnd: Int { snapshotHeaderSize + bodyLength }
-        /// The bytes each block checksum covers (format 3: the whole body is one block).
-        var blockSize: Int { format == 4 ? StoreFormat.formatFourBlockSize : StoreFormat.blockSize }
         var blockCount: Int { format == 3 ? 1 : (bodyLength + blockSize - 1) / blockSize }
         /// The bytes of body block `index`.
         func block(_ index: Int) -> Range<Int> {
@@ -406,7 +396,7 @@ enum StoreFormat {
     enum SnapshotProblem: Error, Equatable {
         case header
         case length
-        /// Formats 4 and 5: the block checksums themselves are damaged.
+        /// Format 4: the block checksums themselves are damaged.
         case blockChecksums
         /// These body blocks fail their checksums (format 3: block 0 is the whole body).
         case blocks([Int])
@@ -432,9 +422,7 @@ enum StoreFormat {
     ) throws(SnapshotProblem) -> SnapshotHeader? {
         guard memory.count >= 8 else { return nil }
         let magic = Array(memory[0..<8])
-        let format =
-            magic == snapshotMagic
-            ? snapshotFormat : magic == formatFourSnapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
+        let format = magic == snapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
         guard format != 0 else { return nil }
         guard memory.count >= snapshotHeaderSize else { throw .header }
         func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
@@ -494,7 +482,7 @@ enum StoreFormat {
         }
         let table = UnsafeRawBufferPointer(rebasing: memory[min(header.bodyEnd, memory.count)...])
         guard !trustingTrailer || StoreChecksum.crc32c(table) == header.bodyChecksum else { throw .blockChecksums }
-        guard let computed = compute(body, header.blockSize), computed.count == header.blockCount else {
+        guard let computed = compute(body, blockSize), computed.count == header.blockCount else {
             return Array(0..<header.blockCount)
         }
         return computed.indices.filter {
@@ -520,9 +508,7 @@ enum StoreFormat {
     }
 
     /// log2 of the block size `SnapshotBlocks` checks by (format 3: one block, the body).
-    static func blockShift(_ header: SnapshotHeader) -> Int {
-        header.format == 3 ? 62 : header.blockSize.trailingZeroBitCount
-    }
+    static func blockShift(_ header: SnapshotHeader) -> Int { header.format == 3 ? 62 : blockSize.trailingZeroBitCount }
 
     /// Hands each table its section. With `owner` (the mapping that keeps `memory` valid),
     /// tables that can read their rows in place do, checking each block by `blocks` the first

@@ -4,8 +4,8 @@ import Foundation
 /// `closet recover <store> [<new store>]`: copies everything intact of a damaged store into a
 /// new one, leaving the damaged store untouched, and says honestly what it could not keep.
 ///
-/// - The snapshot is salvaged block by block (format 5 checksums each 4 KiB block of its body,
-///   format 4 each 32 KiB): every row whose bytes lie in intact blocks and that decodes is kept, the rest are
+/// - The snapshot is salvaged block by block (format 4 checksums each 32 KiB block of its
+///   body): every row whose bytes lie in intact blocks and that decodes is kept, the rest are
 ///   counted as lost; a row's place is found from its neighbour's length or, past a damaged
 ///   stretch, from the section's row offsets. Older snapshots are kept whole or not at all.
 /// - The journal is replayed only if it is newer than the snapshot (an older one is already
@@ -166,7 +166,7 @@ package enum StoreRecovery {
                 tables.removeAllRows()
             }
         }
-        guard header.format >= 4 else {
+        guard header.format == 4 else {
             tables.removeAllRows()
             report.lines.append("snapshot: damaged, its rows could not be salvaged (format 3: \(bytes.count) bytes)")
             report.warnings.append("the snapshot (format 3, with one checksum over its body) was not kept")
@@ -201,8 +201,8 @@ package enum StoreRecovery {
                 return false
             }
             guard !range.isEmpty else { return true }
-            let first = (range.lowerBound - StoreFormat.snapshotHeaderSize) / header.blockSize
-            let last = (range.upperBound - 1 - StoreFormat.snapshotHeaderSize) / header.blockSize
+            let first = (range.lowerBound - StoreFormat.snapshotHeaderSize) / StoreFormat.blockSize
+            let last = (range.upperBound - 1 - StoreFormat.snapshotHeaderSize) / StoreFormat.blockSize
             return (first...last).allSatisfy { !damaged.contains($0) }
         }
 

@@ -37,7 +37,7 @@ extension UUID {
                         guard utf8[at] == UInt8(ascii: "-") else { return false }
                         at += 1
                     }
-                    guard let high = Self.hexValue(utf8[at]), let low = Self.hexValue(utf8[at + 1]) else {
+                    guard let high = HexDigit.value(utf8[at]), let low = HexDigit.value(utf8[at + 1]) else {
                         return false
                     }
                     out[index] = high << 4 | low
@@ -48,14 +48,5 @@ extension UUID {
         }
         guard parsed else { return nil }
         self.init(uuid: bytes)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// Strict percent-encoding: everything but RFC 3986's unreserved characters is escaped.
 /// `URLComponents` leaves `+`, `/`, `=` and `&` alone in query values, and servers read `+`
 /// as a space (a data.go.kr service key ends in `==` and often holds `+` and `/`).
@@ -22,14 +24,7 @@ public enum PercentEncoding {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
-        func hex(_ byte: UInt8?) -> UInt8? {
-            switch byte {
-            case let digit? where (48...57).contains(digit): digit - 48
-            case let letter? where (65...70).contains(letter): letter - 55
-            case let letter? where (97...102).contains(letter): letter - 87
-            default: nil
-            }
-        }
+        func hex(_ byte: UInt8?) -> UInt8? { byte.flatMap(HexDigit.value) }
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):

@@ -140,7 +140,8 @@
                 orders.append(row.order)
             }
         }
-        Self.patchLengths(&writer, countAt: countAt, count: newCount, rowsStart: rowsStart)
+        SnapshotSection.patch(&writer, at: countAt, UInt64(newCount))
+        SnapshotSection.patch(&writer, at: countAt + 8, UInt64(writer.bytes.count - rowsStart))
 
         // Keys: the snapshot's order without the dropped rows, each new key put where a binary
         // search of that order says (a new key is never equal to a kept one).
@@ -222,10 +223,5 @@
             &writer, offsets: offsets, sortedKeys: sortedKeys, buckets: buckets, orders: orders, bucketLists: lists,
             blobNames: names)
         SnapshotSection.patch(&writer, at: indexAt, UInt64(writer.bytes.count - indexAt - 8))
-    }
-
-    static func patchLengths(_ writer: inout ByteWriter, countAt: Int, count: Int, rowsStart: Int) {
-        SnapshotSection.patch(&writer, at: countAt, UInt64(count))
-        SnapshotSection.patch(&writer, at: countAt + 8, UInt64(writer.bytes.count - rowsStart))
     }
 }

@@ -46,18 +46,23 @@ public final class Invocation {
     /// English, the app's words under `.lang ko`), printed under the result for people.
     public func notify(_ text: FieldValue) { session.notice = text }
 
-    public func argument(_ key: String) -> BoundArgument? { lastValue(key) { _ in () }.map { arguments[$0.1] } }
+    public func argument(_ key: String) -> BoundArgument? { lastIndex(of: key).map { arguments[$0] } }
 
-    /// What `body` makes of the value given for `key` (the last one, when given more than
-    /// once), and where it is, read in place: commands read every argument this way, and
-    /// copying each `BoundArgument` out was most of a seed script's argument reads.
-    @inlinable func lastValue<T>(_ key: String, _ body: (ArgumentValue) -> T?) -> (T, Int)? {
+    /// Where the value given for `key` is (the last one, when given more than once).
+    @inlinable func lastIndex(of key: String) -> Int? {
         var index = arguments.endIndex
         while index > arguments.startIndex {
             index -= 1
-            if arguments[index].key == key { return body(arguments[index].value).map { ($0, index) } }
+            if arguments[index].key == key { return index }
         }
         return nil
+    }
+
+    /// What `body` makes of the value given for `key`, read in place: commands read every
+    /// argument this way, and copying each `BoundArgument` out was most of a seed script's
+    /// argument reads.
+    @inlinable func lastValue<T>(_ key: String, _ body: (ArgumentValue) -> T?) -> T? {
+        lastIndex(of: key).flatMap { body(arguments[$0].value) }
     }
 
     /// A secret key's value; when it was left out and a person is at the terminal, asked for
@@ -68,7 +73,7 @@ public final class Invocation {
     }
 
     public func text(_ key: String) -> String? {
-        lastValue(key) { if case .text(let text) = $0 { text } else { nil } }?.0
+        lastValue(key) { if case .text(let text) = $0 { text } else { nil } }
     }
 
     init(
@@ -83,7 +88,7 @@ public final class Invocation {
 
     /// The one term of a single-valued vocabulary key.
     @inlinable public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
-        lastValue(key) { if case .terms(_, let codes) = $0, let code = codes.first { V(code: code) } else { nil } }?.0
+        lastValue(key) { if case .terms(_, let codes) = $0, let code = codes.first { V(code: code) } else { nil } }
     }
 
     /// Every term of a vocabulary argument's value, in the order written.
@@ -93,19 +98,19 @@ public final class Invocation {
     }
 
     public func date(_ key: String) -> Date? {
-        lastValue(key) { if case .date(let date) = $0 { date } else { nil } }?.0
+        lastValue(key) { if case .date(let date) = $0 { date } else { nil } }
     }
 
     public func count(_ key: String) -> Int? {
-        lastValue(key) { if case .count(let count) = $0 { count } else { nil } }?.0
+        lastValue(key) { if case .count(let count) = $0 { count } else { nil } }
     }
 
     public func id(_ key: String) -> UUID? {
-        lastValue(key) { if case .id(let id) = $0 { id } else { nil } }?.0
+        lastValue(key) { if case .id(let id) = $0 { id } else { nil } }
     }
 
     public func size(_ key: String) -> Int? {
-        lastValue(key) { if case .size(let size) = $0 { size } else { nil } }?.0
+        lastValue(key) { if case .size(let size) = $0 { size } else { nil } }
     }
 
     /// The entity named by the first parameter (the binder has already resolved it).

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// Lexer: statement text → tokens.
 ///
 /// Works on UTF-8 bytes (fast, and every delimiter is ASCII, so a Hangul or emoji byte is
@@ -100,7 +102,7 @@ package enum Lexer {
             throw .badUnicodeEscape(at: SourceRange(position, min(open, bytes.count)))
         }
         while end < bytes.count, bytes[end] != UInt8(ascii: "}") {
-            guard digits < 6, let digit = hexValue(bytes[end]) else {
+            guard digits < 6, let digit = HexDigit.value(bytes[end]) else {
                 throw .badUnicodeEscape(at: SourceRange(position, min(end + 1, bytes.count)))
             }
             value = value * 16 + UInt32(digit)
@@ -111,15 +113,6 @@ package enum Lexer {
             throw .badUnicodeEscape(at: SourceRange(position, min(end + 1, bytes.count)))
         }
         return (scalar, end + 1)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func utf8Length(_ lead: UInt8) -> Int {

@@ -76,9 +76,9 @@ let package = Package(
             path: "Sources/Packs/Photos", swiftSettings: startUp),
         // CRC-32C on the processor's instruction (SSE4.2, ARMv8 CRC), with the table-driven
         // fallback: the store's files are verified on every open.
-        .target(name: "CChecksum"),
+        .target(name: "CStoreSupport"),
         // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
-        .target(name: "ClosetStore", dependencies: ["ClosetCore", "CChecksum"], swiftSettings: startUp),
+        .target(name: "ClosetStore", dependencies: ["ClosetCore", "CStoreSupport"], swiftSettings: startUp),
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The `LineEditor` protocol: libedit on a terminal, a plain reader for pipes.

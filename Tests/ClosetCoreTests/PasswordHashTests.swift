@@ -91,4 +91,38 @@ import Testing
         #expect(legacy.matches("abcd") && !legacy.matches("abce"))
         #expect(legacy.needsRehash(iterations: PasswordHash.testIterations))
     }
+
+    /// The byte-level check against a regular expression, over edits of both kinds of hash
+    /// (a byte replaced, inserted or dropped, digits of the count changed).
+    @Test func acceptsExactlyTheHashShape() throws {
+        let modern = try Regex("^pbkdf2-sha256\\$([0-9]{1,9})\\$[0-9a-f]{32}\\$[0-9a-f]{64}$")
+        let legacy = try Regex("^sha256-4096\\$[0-9a-f]{32}\\$[0-9a-f]{64}$")
+        let seeds = [
+            "pbkdf2-sha256$10000$" + String(repeating: "0a", count: 16) + "$" + String(repeating: "ab", count: 32),
+            "sha256-4096$" + String(repeating: "3e", count: 16) + "$" + String(repeating: "b2", count: 32),
+        ]
+        let alphabet = Array("0123456789abcdefAF$-xé ".unicodeScalars)
+        var random = SplitMix64(seed: 24)
+        for round in 0..<4_000 {
+            var scalars = Array(seeds[round % 2].unicodeScalars)
+            for _ in 0...Int(random.next() % 2) {
+                let at = Int(random.next() % UInt64(scalars.count))
+                let scalar = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                switch random.next() % 3 {
+                case 0: scalars[at] = scalar
+                case 1: scalars.insert(scalar, at: at)
+                default: scalars.remove(at: at)
+                }
+            }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            let expected: Bool
+            if let match = text.wholeMatch(of: modern), let count = Int(match.output[1].substring ?? "") {
+                expected = PasswordHash.acceptedIterations.contains(count)
+            } else {
+                expected = text.wholeMatch(of: legacy) != nil
+            }
+            #expect((PasswordHash(text: text) != nil) == expected, "\(text)")
+        }
+    }
 }

@@ -64,7 +64,7 @@ import Testing
         #expect(Self.imports(under: "ClosetHTTP").values.contains { $0.contains("FoundationNetworking") })
     }
 
-    @Test func theStoreImportsOnlyTheCore() { expect("ClosetStore", importsOnly: ["ClosetCore", "CChecksum"]) }
+    @Test func theStoreImportsOnlyTheCore() { expect("ClosetStore", importsOnly: ["ClosetCore", "CStoreSupport"]) }
 
     @Test func aPackImportsOnlyTheEngineNeverAnotherPackTheStoreOrTheShell() {
         #expect(!Self.packFolders.isEmpty)

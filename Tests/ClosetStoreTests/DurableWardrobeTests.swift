@@ -564,6 +564,33 @@ func put(_ clothes: Clothes) -> EncodedOperation {
     }
 }
 
+/// Many pictures in one commit are made durable by one sync of the file system (not one per
+/// file); each is written under its own name, and all of them read back after reopening.
+@Suite struct ManyPicturesTests {
+    @Test func aCommitOfManyPicturesKeepsEveryOne() throws {
+        let path = temporaryStore()
+        var written: [(UUID, ImageInfo, [UInt8])] = []
+        do {
+            let (store, _) = try open(path)
+            for index in 0..<(BlobFiles.syncWholeFileSystemFrom + 10) {
+                let bytes = (0..<(20 + index)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+                let info = ImageInfo(
+                    format: .png, width: 1, height: 1, bytes: bytes.count, checksum: Checksum.crc32(bytes))
+                let id = UUID()
+                try store.storeImage(bytes, info, for: id)
+                try store.save(
+                    clothes: Clothes(id: id, image: info, category: .top, weatherType: .fall))
+                written.append((id, info, bytes))
+            }
+            try store.commit()
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        #expect(files.count == written.count && !files.contains { $0.hasSuffix(".tmp") })
+        let (reopened, _) = try open(path)
+        for (id, info, bytes) in written { #expect(reopened.loadImage(info, for: id) == bytes) }
+    }
+}
+
 /// Two processes making the same new store at once: one sets it up, the other is told who
 /// holds it; neither sees the other's half-written marker.
 @Suite struct FirstOpenTests {

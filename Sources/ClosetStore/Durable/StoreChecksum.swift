@@ -1,4 +1,4 @@
-import CChecksum
+import CStoreSupport
 
 /// CRC-32C over the store's files (format 3): the processor's instruction where it has one,
 /// so verifying a snapshot on every open costs a fraction of the query it serves.

@@ -27,7 +27,16 @@ enum ProductForm {
 
     static func pictures(_ invocation: Invocation) throws(Diagnostic) -> [(bytes: [UInt8], info: ImageInfo)]? {
         guard let argument = invocation.argument("image"), let text = invocation.text("image") else { return nil }
-        let paths = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Spaces around a path are dropped (tabs and Unicode spaces too, as `.whitespaces` does).
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let paths = text.split(separator: ",").map { part in
+            let scalars = part.unicodeScalars
+            let start = scalars.firstIndex { !isSpace($0) } ?? scalars.endIndex
+            let end = scalars.lastIndex { !isSpace($0) }.map(scalars.index(after:)) ?? start
+            return String(scalars[start..<max(start, end)])
+        }.filter { !$0.isEmpty }
         guard paths.count <= MarketError.maximumImageCount else {
             throw .tooManyImages(paths.count, at: argument.range)
         }

@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 import Testing
 
@@ -105,11 +106,17 @@ import Testing
 
     /// Pictures are written when their statement runs and synced with their commit: a kill at
     /// any moment leaves every committed picture whole (`.dump --images` checks each one's size
-    /// and checksum), and the next writer removes the pictures of what never committed.
+    /// and checksum), and the next writer removes the pictures of what never committed. The
+    /// picture is big enough to be a file (a smaller one is a row, as durable as any).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
     func killedRunsLeaveEveryCommittedPictureWhole() throws {
         let store = NSTemporaryDirectory() + "closet-crash-pictures-\(UUID().uuidString)"
-        let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+        let picture = store + ".png"
+        try Data(
+            PNGEncoder.encode(
+                Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        ).write(to: URL(fileURLWithPath: picture))
+        defer { try? FileManager.default.removeItem(atPath: picture) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.kills {
             let script = NSTemporaryDirectory() + "closet-crash-pictures-\(round).closet"

@@ -1,22 +1,28 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetShell
-import ClosetStore
 import Foundation
 import TestSupport
 import Testing
 
+@testable import ClosetStore
+
 /// A picture whose file is gone or damaged is reported, naming the clothes, by `show` and by
-/// `.dump --images`, never shown or copied as if it were there.
+/// `.dump --images`, never shown or copied as if it were there. The picture is big enough to
+/// be a file (a smaller one is kept inline, in the store's own table: see the last test).
 @Suite struct PictureIntegrityTests {
-    let picture = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
+    /// 40×40 RGBA in stored blocks: 6,500 bytes, over the inline limit.
+    let picture = PNGEncoder.encode(
+        Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+    let small = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
 
     func session(_ path: String) throws -> (Session, RecordingHost, DurableStore) {
         let store = try DurableStore(path: path, tables: SessionFactory.tables) { _ in }
         var configuration = SessionFactory.Configuration.golden
         configuration.settings.echo = false
         let host = RecordingHost()
-        host.binaryFiles["knit.png"] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: picture)))
+        host.binaryFiles["knit.png"] = picture
+        host.binaryFiles["small.png"] = try [UInt8](Data(contentsOf: URL(fileURLWithPath: small)))
         return (try SessionFactory.makeSession(store: store, host: host, configuration), host, store)
     }
 
@@ -78,5 +84,36 @@ import Testing
         try FileManager.default.removeItem(atPath: file)
         let missing = try run(".check", in: path)
         #expect(!missing.ok && missing.error.contains("is damaged: picture \(name) is missing;"), "\(missing.error)")
+    }
+
+    /// A picture below one file-system block is a row of the store's own table, no file: it is
+    /// shown, checked and dumped like any, and goes with the commit that removes its clothes.
+    @Test func aSmallPictureIsKeptInline() throws {
+        #expect(picture.count >= 4096)
+        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
+        let (session, host, store) = try session(path)
+        #expect(
+            session.executeAndCommit(StatementSource("add clothes category=top season=fall image=small.png")),
+            "\(host.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/images").isEmpty)
+        #expect(store.inlineBlobs?.count == 1)
+        let id = try #require(store.inlineBlobs?.rows.first?.name.prefix(8))
+        #expect(try run("show clothes \(id)", in: path).ok)
+        #expect(try run(".check", in: path).ok)
+        let dumped = try run(".dump --images \(path)-copy", in: path)
+        #expect(dumped.ok, "\(dumped.error)")
+        // A picture replaced within one transaction leaves no row behind.
+        #expect(session.executeAndCommit(StatementSource("edit clothes \(id) image=knit.png")))
+        #expect(store.inlineBlobs?.count == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/images").count == 1)
+        #expect(session.executeAndCommit(StatementSource("edit clothes \(id) image=small.png")))
+        #expect(store.inlineBlobs?.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/images").isEmpty)
+        #expect(session.executeAndCommit(StatementSource("remove clothes \(id)")))
+        #expect(store.inlineBlobs?.count == 0)
+        let (reopened, _, _) = try self.session(path)
+        withExtendedLifetime(reopened) {}
+        let check = try run(".check", in: path)
+        #expect(check.ok, "\(check.error)")
     }
 }

@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import Foundation
 import TestSupport
@@ -784,12 +785,23 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             "--store", store, "--format", "json", "-c", "add clothes category=top season=fall image=\(picture)",
         ])
         #expect(added.out.contains("\"image\":{\"format\":\"png\",\"width\":3,\"height\":2,\"bytes\":86}"))
-        let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
-        #expect(files.count == 1)
-        #expect(files[0].hasSuffix(".png"))
-        #expect(try closet(["--store", store, "-c", "remove clothes @1"]).status == 1)  // no listing yet
-        _ = try closet(["--store", store], stdin: "list clothes\nremove clothes @1\n")
+        // 86 bytes: kept inline, in the store's own table, not as a file.
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/images").isEmpty)
+        #expect(try closet(["--store", store, "-c", ".store"]).out.contains("inline images  1, 86 bytes"))
+        // A picture of a file-system block or more is a file of its own.
+        let big = store + "-big.png"
+        try Data(
+            PNGEncoder.encode(
+                Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        ).write(to: URL(fileURLWithPath: big))
+        #expect(
+            try closet(["--store", store, "-c", "add clothes category=top season=winter image=\(big)"]).status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
+        #expect(files.count == 1 && files.allSatisfy { $0.hasSuffix(".png") })
+        #expect(try closet(["--store", store, "-c", "remove clothes @1"]).status == 1)  // no listing yet
+        _ = try closet(["--store", store], stdin: "list clothes\nremove clothes @1\nremove clothes @2\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/images").isEmpty)
+        #expect(!(try closet(["--store", store, "-c", ".store"]).out.contains("inline")))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))

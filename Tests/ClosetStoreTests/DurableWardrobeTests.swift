@@ -559,7 +559,9 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(FileManager.default.fileExists(atPath: precious))
         #expect(throws: StoreError.self) {
             try store.storeImage(
-                [1, 2], ImageInfo(format: .png, width: 1, height: 1, bytes: 2, checksum: 7), for: UUID())
+                [UInt8](repeating: 1, count: 4096),
+                ImageInfo(format: .png, width: 1, height: 1, bytes: 4096, checksum: 7),
+                for: UUID())
         }
     }
 }
@@ -573,7 +575,8 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         do {
             let (store, _) = try open(path)
             for index in 0..<(BlobFiles.syncWholeFileSystemFrom + 10) {
-                let bytes = (0..<(20 + index)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+                // Files: a picture below a file-system block would be kept inline.
+                let bytes = (0..<(4096 + index)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
                 let info = ImageInfo(
                     format: .png, width: 1, height: 1, bytes: bytes.count, checksum: Checksum.crc32(bytes))
                 let id = UUID()
@@ -588,6 +591,41 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(files.count == written.count && !files.contains { $0.hasSuffix(".tmp") })
         let (reopened, _) = try open(path)
         for (id, info, bytes) in written { #expect(reopened.loadImage(info, for: id) == bytes) }
+    }
+}
+
+/// Small pictures are rows of the store's own table: one replaced, or whose clothes are removed,
+/// in the same transaction that wrote it leaves nothing behind; the others survive reopening.
+@Suite struct InlinePictureTests {
+    func picture(_ seed: Int) -> ([UInt8], ImageInfo) {
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }
+        return (bytes, ImageInfo(format: .png, width: 1, height: 1, bytes: 100, checksum: Checksum.crc32(bytes)))
+    }
+
+    @Test func picturesReplacedOrRemovedWithinATransactionLeaveNoRow() throws {
+        let path = temporaryStore()
+        let kept = UUID()
+        let (first, firstInfo) = picture(1)
+        let (second, secondInfo) = picture(2)
+        do {
+            let (store, _) = try open(path)
+            try store.storeImage(first, firstInfo, for: kept)
+            try store.save(clothes: Clothes(id: kept, image: firstInfo, category: .top, weatherType: .fall))
+            try store.storeImage(second, secondInfo, for: kept)
+            try store.save(clothes: Clothes(id: kept, image: secondInfo, category: .top, weatherType: .fall))
+            let gone = UUID()
+            let (third, thirdInfo) = picture(3)
+            try store.storeImage(third, thirdInfo, for: gone)
+            let removed = Clothes(id: gone, image: thirdInfo, category: .top, weatherType: .fall)
+            try store.save(clothes: removed)
+            try store.remove(clothes: removed)
+            try store.commit()
+            #expect(store.base.inlineBlobs?.rows.map(\.name) == [secondInfo.blobName(owner: kept)])
+        }
+        let (reopened, _) = try open(path)
+        #expect(reopened.loadImage(secondInfo, for: kept) == second)
+        #expect(reopened.loadImage(firstInfo, for: kept) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path + "/images").isEmpty)
     }
 }
 

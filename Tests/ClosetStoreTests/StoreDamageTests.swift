@@ -329,6 +329,45 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
     }
 }
 
+/// Pictures travel with a recovery: inline ones (rows of the store's own table) with the
+/// rows, files copied; one whose file is gone is counted missing and its row kept.
+@Suite struct PictureRecoveryTests {
+    func picture(_ size: Int, _ seed: Int) -> ([UInt8], ImageInfo) {
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed) }
+        return (bytes, ImageInfo(format: .png, width: 1, height: 1, bytes: size, checksum: Checksum.crc32(bytes)))
+    }
+
+    @Test func inlinePicturesAndFilesAreRecovered() throws {
+        let path = temporaryStore()
+        var saved: [(UUID, ImageInfo, [UInt8])] = []
+        do {
+            let (store, _) = try open(path)
+            // Small and big, before and after a compaction, and one whose file then goes.
+            for (index, size) in [90, 5000, 300, 6000, 7000].enumerated() {
+                let (bytes, info) = picture(size, index)
+                let id = UUID()
+                try store.storeImage(bytes, info, for: id)
+                try store.save(clothes: Clothes(id: id, image: info, category: .top, weatherType: .fall))
+                try store.commit()
+                if index == 1 { try store.base.compact() }
+                saved.append((id, info, bytes))
+            }
+        }
+        let gone = saved[4].1.blobName(owner: saved[4].0)
+        try FileManager.default.removeItem(atPath: path + "/images/" + gone)
+        let target = temporaryStore()
+        let report = try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
+        #expect(
+            report.lines.contains("pictures: 4 copied, 1 missing or unreadable (their rows are kept)"),
+            "\(report.lines)")
+        let (recovered, _) = try open(target)
+        #expect(recovered.clothesCount == 5)
+        for (id, info, bytes) in saved.prefix(4) { #expect(recovered.loadImage(info, for: id) == bytes) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target + "/images").count == 2)
+        #expect(recovered.base.inlineBlobs?.count == 2)
+    }
+}
+
 /// Issue 22: `closet recover` salvages row by row and is honest about generations.
 @Suite struct HonestRecoveryTests {
     let mocks = MockWardrobe()

@@ -8,7 +8,8 @@ public protocol StoredTable: AnyObject {
     /// The net change of each key touched since the last commit, with the log position of
     /// its first touch (the set merges tables in that order).
     func pendingOperations() -> [(position: Int, operation: EncodedOperation)]
-    /// Blob names rows stopped referring to since the last commit.
+    /// Blob names rows stopped referring to since the last commit: every change's row before
+    /// it, so a picture added and replaced (or removed) in one transaction is among them.
     func releasedBlobs() -> [String]
     func forgetChanges()
     /// Every row as a put, framed straight into a file's buffer (`RowFrame`), in table order;

@@ -26,16 +26,21 @@ extension DurableStore {
         }
         // Counting places the journal's changes over the snapshot's rows: not over damage.
         guard result.problems.isEmpty else { return result }
-        result.checked.append(("rows", "\(tables.all.reduce(0) { $0 + $1.count })"))
+        // Rows the packs stored: inline pictures are counted as pictures.
+        let inline = inlineBlobs
+        let rows = tables.all.reduce(0) { $0 + $1.count } - (inline?.count ?? 0)
+        result.checked.append(("rows", "\(rows)"))
         // Pictures: each referred to is there, and its bytes match the checksum its name holds.
         let referenced = tables.referencedBlobs
         let present = Set(files.names)
         for name in referenced.sorted() {
-            guard present.contains(name) else {
+            let inlineBytes = inline?[name]?.bytes
+            guard inlineBytes != nil || present.contains(name) else {
                 result.problems.append("picture \(name) is missing")
                 continue
             }
-            guard let bytes = files.read(named: name), ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes)
+            guard let bytes = inlineBytes ?? files.read(named: name),
+                ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes)
             else {
                 result.problems.append("picture \(name) is damaged (its bytes do not match their checksum)")
                 continue

@@ -140,6 +140,8 @@ extension DurableStore {
         defer { if !tables.hasPendingChanges, lock.isHeld { releaseWriting() } }
         guard tables.hasPendingChanges else { return }
         if let broken { throw StoreError(broken) }
+        let released = tables.releasedBlobs()
+        dropUnreferencedInlineBlobs(released: released)
         // A big first commit is written as the snapshot itself: not framed as a record first.
         let intoSnapshot =
             view.transactions == 0 && !needsUpgrade && nextCompactionAttempt == 0
@@ -165,7 +167,6 @@ extension DurableStore {
         } else {
             try commitAsSnapshot()
         }
-        let released = tables.releasedBlobs()
         tables.forgetPendingChanges()
         tables.removeReleased(released, from: files)
         let cost = view.validLength + Self.costPerRecord * view.transactions
@@ -332,6 +333,12 @@ extension DurableStore {
                 "\(view.validLength) bytes, \(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
             ),
             ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
-        ]
+        ] + inlineDetails
+    }
+
+    /// Pictures kept inline (`InlineBlobTable`), when there are any.
+    private var inlineDetails: [(String, String)] {
+        guard let rows = inlineBlobs?.rows, !rows.isEmpty else { return [] }
+        return [("inline images", "\(rows.count), \(rows.reduce(0) { $0 + $1.bytes.count }) bytes")]
     }
 }

@@ -44,7 +44,9 @@ package enum StoreRecovery {
         if !manager.fileExists(atPath: source + "/" + DurableStore.markerName) {
             report.lines.append("marker: missing (read as a closet store all the same)")
         }
-        let salvaged = Tables(schemas)
+        // The store's own table too: inline pictures are salvaged as rows, decoded and checked.
+        let storeSchemas = schemas + [AnyTableSchema(InlineBlobTable.schema)]
+        let salvaged = Tables(storeSchemas)
         func readAll(_ name: String) throws(Failure) -> [UInt8]? {
             do {
                 return try POSIXFile.readAll(source + "/" + name)
@@ -55,12 +57,12 @@ package enum StoreRecovery {
 
         var snapshotLink: StoreFormat.SnapshotLink?
         if let snapshot = try readAll("snapshot") {
-            snapshotLink = salvageSnapshot(snapshot, into: salvaged, schemas: schemas, report: &report)
+            snapshotLink = salvageSnapshot(snapshot, into: salvaged, schemas: storeSchemas, report: &report)
         } else {
             report.lines.append("snapshot: none")
         }
         if let journal = try readAll("journal") {
-            salvageJournal(journal, after: snapshotLink, into: salvaged, schemas: schemas, report: &report)
+            salvageJournal(journal, after: snapshotLink, into: salvaged, schemas: storeSchemas, report: &report)
         } else {
             report.lines.append("journal: none")
             if let snapshotLink, snapshotLink.checksum != 0 {
@@ -88,13 +90,29 @@ package enum StoreRecovery {
         var copied = 0
         var missing = 0
         for name in salvaged.referencedBlobs.sorted() {
+            // An inline picture came with the rows: kept if its bytes match its name's checksum.
+            if let bytes = store.readInline(named: name) {
+                if ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes) {
+                    copied += 1
+                    continue
+                }
+                store.inlineBlobs?.remove(name)
+            }
             if let bytes = images?.read(named: name), (try? store.blobs.write(bytes, named: name)) != nil {
                 copied += 1
             } else {
                 missing += 1
             }
         }
+        // Inline pictures no salvaged row names are not carried over.
+        let named = salvaged.referencedBlobs
+        for name in store.inlineBlobs?.rows.map(\.name) ?? [] where !named.contains(name) {
+            store.inlineBlobs?.remove(name)
+        }
         do {
+            // The pictures written or dropped above are changes: committed (the files synced
+            // first), then everything written as the new store's snapshot.
+            try store.commit()
             try store.compact()
         } catch {
             throw Failure(description: "could not write '\(target)': \(error)")

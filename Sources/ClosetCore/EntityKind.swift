@@ -20,38 +20,86 @@ public struct EntityKind: Sendable, Hashable {
     /// How a message names one: "an item".
     public var indefinite: String
     public var keyStyle: KeyStyle
-    /// Table columns (for people) and data columns (csv and line, for tools), in order. A
-    /// record fills them; an empty listing still prints its header from here.
-    package var tableColumns: [String]
-    /// The table's headers as the app labels them in Korean (`.lang ko`).
-    package var koreanTableColumns: [String]
-    public var dataColumns: [String]
-    /// Every field an export may write, JSON's and csv's (what an import accepts).
-    public var fieldNames: [String] = []
-    /// Table columns left out when they are empty in every row shown (pictures).
-    package var optionalTableColumns: Set<String>
-    /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).
-    @usableFromInline package var wholeTableColumns: Set<String> = []
     /// The singulars of other kinds this kind's keys also name: a box office row's key is a
     /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
     /// its poster).
     public var namesEntities: [String]
+    /// What tables, csv and line show of a row, derived from the entity's fields when first
+    /// read: start-up knows every kind by its words, and building each schema's fields was a
+    /// quarter of a new process's instructions.
+    @usableFromInline let columns: Deferred<Columns>
 
+    /// Table columns (for people) and data columns (csv and line, for tools), in order. A
+    /// record fills them; an empty listing still prints its header from here.
+    public struct Columns: Sendable {
+        package var table: [String]
+        /// The table's headers as the app labels them in Korean (`.lang ko`).
+        package var koreanTable: [String]
+        public var data: [String]
+        /// Every field an export may write, JSON's and csv's (what an import accepts).
+        public var fieldNames: [String]
+        /// Table columns left out when they are empty in every row shown (pictures).
+        package var optionalTable: Set<String>
+        /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).
+        package var wholeTable: Set<String>
+
+        public init(
+            table: [String], koreanTable: [String]? = nil, data: [String], fieldNames: [String] = [],
+            optionalTable: Set<String> = [], wholeTable: Set<String> = []
+        ) {
+            self.table = table
+            self.koreanTable = koreanTable ?? table
+            self.data = data
+            self.fieldNames = fieldNames
+            self.optionalTable = optionalTable
+            self.wholeTable = wholeTable
+        }
+    }
+
+    package var tableColumns: [String] { columns.value.table }
+    package var koreanTableColumns: [String] { columns.value.koreanTable }
+    public var dataColumns: [String] { columns.value.data }
+    public var fieldNames: [String] { columns.value.fieldNames }
+    package var optionalTableColumns: Set<String> { columns.value.optionalTable }
+    @usableFromInline package var wholeTableColumns: Set<String> { columns.value.wholeTable }
+
+    /// A kind whose columns are known now.
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
         tableColumns: [String], koreanTableColumns: [String]? = nil, dataColumns: [String],
         optionalTableColumns: Set<String> = [], namesEntities: [String] = []
     ) {
-        self.koreanTableColumns = koreanTableColumns ?? tableColumns
-        self.namesEntities = namesEntities
-        self.optionalTableColumns = optionalTableColumns
+        self.init(
+            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+            namesEntities: namesEntities,
+            columns: Deferred(
+                value: Columns(
+                    table: tableColumns, koreanTable: koreanTableColumns, data: dataColumns,
+                    optionalTable: optionalTableColumns)))
+    }
+
+    /// A kind whose columns come from its schema when first read (`EntitySchema.columns`):
+    /// `columns` must not be read while the schema is being made.
+    public init(
+        singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
+        namesEntities: [String] = [], columns: @escaping @Sendable () -> Columns
+    ) {
+        self.init(
+            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+            namesEntities: namesEntities, columns: Deferred(columns))
+    }
+
+    private init(
+        singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle,
+        namesEntities: [String], columns: Deferred<Columns>
+    ) {
         self.singular = singular
         self.plural = plural
         self.korean = korean
         self.indefinite = indefinite
         self.keyStyle = keyStyle
-        self.tableColumns = tableColumns
-        self.dataColumns = dataColumns
+        self.namesEntities = namesEntities
+        self.columns = columns
     }
 
     /// A kind is its word: entity words are unique across the installed packs

@@ -107,20 +107,20 @@ public struct EntitySchema<Model>: Sendable {
     @usableFromInline let dataColumns: [String]
     /// What `.dump` writes to make the entity again, in order (see `restoring`).
     @usableFromInline let restore: [RestoreArgument]
+    /// What tables, csv and line show, derived from the fields (the kind reads it from here).
+    public let columns: EntityKind.Columns
 
-    /// `listing` names the fields a table shows, in order (their labels are its headers).
-    /// `restore` names the arguments of the statement that makes the entity again (`.dump`),
-    /// in order: a field's name (written `label=value`, left out when null or empty), or a
-    /// key the pack supplies when it dumps (left out when it supplies none). Inlinable, so it
-    /// is specialized for the pack's model: it runs for every schema at start-up, and generic
-    /// code copied each field through its value witnesses.
-    @inlinable public init(
-        singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
-        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String], restore: [String] = []
-    ) {
-        // Plain loops over concrete arrays: this runs for every schema at start-up, where key
-        // paths and unspecialized generic algorithms over `EntityField<Model>` cost more than
-        // the work (each key path instantiates a class per model).
+    /// An entity whose kind was declared apart (`EntityKind(..., columns: { schema.columns })`),
+    /// so start-up, which needs only its words, does not make its fields. `listing` names the
+    /// fields a table shows, in order (their labels are its headers). `restore` names the
+    /// arguments of the statement that makes the entity again (`.dump`), in order: a field's
+    /// name (written `label=value`, left out when null or empty), or a key the pack supplies
+    /// when it dumps (left out when it supplies none). Inlinable, so it is specialized for the
+    /// pack's model: generic code copied each field through its value witnesses.
+    @inlinable public init(kind: EntityKind, fields: [EntityField<Model>], listing: [String], restore: [String] = []) {
+        // Plain loops over concrete arrays: key paths and unspecialized generic algorithms over
+        // `EntityField<Model>` cost more than the work (each key path instantiates a class per
+        // model).
         var fieldNames: [String] = []
         var hasJSON: [Bool] = []
         for index in fields.indices {
@@ -130,7 +130,7 @@ public struct EntitySchema<Model>: Sendable {
         var indices: [Int] = []
         for name in listing {
             guard let index = fieldNames.firstIndex(of: name) else {
-                preconditionFailure("\(singular): the listing names '\(name)', which is not a field")
+                preconditionFailure("\(kind.singular): the listing names '\(name)', which is not a field")
             }
             indices.append(index)
         }
@@ -142,7 +142,7 @@ public struct EntitySchema<Model>: Sendable {
             case .columns(let columns): for column in columns { data.append(column.name) }
             }
         }
-        precondition(Set(fieldNames).count == fields.count, "\(singular): a field is declared twice")
+        precondition(Set(fieldNames).count == fields.count, "\(kind.singular): a field is declared twice")
         self.restore = restore.map { name in
             if let index = fieldNames.indices.first(where: { fieldNames[$0] == name && hasJSON[$0] }) {
                 return .field(index)
@@ -152,19 +152,42 @@ public struct EntitySchema<Model>: Sendable {
         self.fields = fields
         self.listing = indices
         self.dataColumns = data
-        var kind = EntityKind(
-            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-            tableColumns: indices.map { fields[$0].label }, koreanTableColumns: indices.map { fields[$0].koreanLabel },
-            dataColumns: data,
-            optionalTableColumns: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
-            namesEntities: namesEntities)
-        kind.wholeTableColumns = Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label })
         var names = data
         for index in fields.indices where hasJSON[index] && !names.contains(fieldNames[index]) {
             names.append(fieldNames[index])
         }
-        kind.fieldNames = names
+        columns = EntityKind.Columns(
+            table: indices.map { fields[$0].label }, koreanTable: indices.map { fields[$0].koreanLabel }, data: data,
+            fieldNames: names,
+            optionalTable: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
+            wholeTable: Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label }))
         self.kind = kind
+    }
+
+    /// An entity declared whole, its kind made from its words and fields now.
+    @inlinable public init(
+        singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
+        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String], restore: [String] = []
+    ) {
+        let words = EntityKind(
+            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+            namesEntities: namesEntities, columns: { preconditionFailure("read before it was made") })
+        let made = EntitySchema(kind: words, fields: fields, listing: listing, restore: restore)
+        let columns = made.columns
+        self.init(
+            made,
+            kind: EntityKind(
+                singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+                namesEntities: namesEntities, columns: { columns }))
+    }
+
+    @usableFromInline init(_ made: EntitySchema, kind: EntityKind) {
+        self.kind = kind
+        fields = made.fields
+        listing = made.listing
+        dataColumns = made.dataColumns
+        restore = made.restore
+        columns = made.columns
     }
 
     /// The JSON object alone (an entity nested inside another, as a comment in its story).

@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// One command: its words, help, what it accepts and what it does. One file per command
@@ -46,12 +47,12 @@ public struct CommandSpec: Sendable {
         var keys: [KeySpec]
         var notes: [String]
     }
-    private var details: DeferredDetails
+    private var details: Deferred<Details>
 
     private mutating func change(_ body: (inout Details) -> Void) {
         var changed = details.value
         body(&changed)
-        details = DeferredDetails(value: changed)
+        details = Deferred(value: changed)
     }
 
     public init(
@@ -64,7 +65,7 @@ public struct CommandSpec: Sendable {
         self.path = path
         self.aliases = aliases
         self.summary = summary
-        details = DeferredDetails {
+        details = Deferred {
             var keys = keys()
             if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { keys.append(Self.pageLimit) }
             return Details(parameters: parameters(), keys: keys, notes: notes())
@@ -120,27 +121,4 @@ package struct DotCommandSpec: Sendable {
     }
 
     package var usage: String { ([name] + arguments).joined(separator: " ") }
-}
-
-/// A command's details, made the first time they are read, once (under a lock: the specs are
-/// constants that any session of `closet serve` may read from its own thread). Not generic:
-/// an unspecialized generic box cost 700 instructions a read, and binding reads it per statement.
-private final class DeferredDetails: @unchecked Sendable {
-    private let lock = NSLock()
-    private var make: (@Sendable () -> CommandSpec.Details)?
-    private var made: CommandSpec.Details?
-
-    init(_ make: @escaping @Sendable () -> CommandSpec.Details) { self.make = make }
-
-    init(value: CommandSpec.Details) { made = value }
-
-    var value: CommandSpec.Details {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let value = make!()
-        made = value
-        make = nil
-        return value
-    }
 }

@@ -25,11 +25,11 @@ public enum Adoption {
         served: [AnimalService.api],
         makeState: { try AdoptionState($0) })
 
-    public static let dog = DogRecords.dog.kind
+    public static let dog = DogRecords.dogKind
 
-    public static let story = CommunityRecords.story.kind
-    public static let comment = CommunityRecords.comment.kind
-    public static let donation = CommunityRecords.donation.kind
+    public static let story = CommunityRecords.storyKind
+    public static let comment = CommunityRecords.commentKind
+    public static let donation = CommunityRecords.donationKind
 
     static let storyParameter = ParameterSpec(
         "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")

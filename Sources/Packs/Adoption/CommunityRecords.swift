@@ -11,8 +11,11 @@ enum CommunityRecords {
         var comments: [Comment]
     }
 
-    static let story = EntitySchema<StoryRow>(
+    static let storyKind: EntityKind = EntityKind(
         singular: "story", plural: "stories", korean: "스토리", indefinite: "a story", keyStyle: .opaque,
+        columns: { story.columns })
+    static let story = EntitySchema<StoryRow>(
+        kind: storyKind,
         fields: [
             .field("id") { .integer($0.story.id) },
             .field("title") { .text($0.story.title) },
@@ -35,8 +38,11 @@ enum CommunityRecords {
         listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"],
         restore: ["id", "author", "title", "content", "dog", "image", "createdAt"])
 
-    static let comment = EntitySchema<Comment>(
+    static let commentKind: EntityKind = EntityKind(
         singular: "comment", plural: "comments", korean: "댓글", indefinite: "a comment", keyStyle: .opaque,
+        columns: { comment.columns })
+    static let comment = EntitySchema<Comment>(
+        kind: commentKind,
         fields: [
             .field("id") { .integer($0.id) },
             .field("story") { .integer($0.story) },
@@ -47,8 +53,11 @@ enum CommunityRecords {
         listing: ["id", "story", "author", "text", "createdAt"],
         restore: ["id", "story", "author", "text", "createdAt"])
 
-    static let donation = EntitySchema<Donation>(
+    static let donationKind: EntityKind = EntityKind(
         singular: "donation", plural: "donations", korean: "후원", indefinite: "a donation", keyStyle: .opaque,
+        columns: { donation.columns })
+    static let donation = EntitySchema<Donation>(
+        kind: donationKind,
         fields: [
             .field("receipt") { .text($0.receipt) },
             .field("user") { .text($0.user) },

@@ -20,8 +20,11 @@ enum DogRecords {
         ("careOwnerNm", "keeper"), ("orgNm", "authority"), ("updTm", "updated"),
     ]
 
+    static let dogKind: EntityKind = EntityKind(
+        singular: "dog", plural: "dogs", korean: "유기견", indefinite: "a dog", keyStyle: .opaque, columns: { dog.columns }
+    )
     static let dog = EntitySchema<Row>(
-        singular: "dog", plural: "dogs", korean: "유기견", indefinite: "a dog", keyStyle: .opaque,
+        kind: dogKind,
         fields: apiFields.map { name, label in
             switch name {
             case "desertionNo":

@@ -17,10 +17,10 @@ public enum BoxOfficePack {
         makeState: { try BoxOfficeState($0) })
 
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
-    public static let ranking = BoxOfficeRecords.ranking.kind
-    public static let movie = BoxOfficeRecords.movie.kind
+    public static let ranking = BoxOfficeRecords.rankingKind
+    public static let movie = BoxOfficeRecords.movieKind
     /// A poster the image search found, keyed by its URL.
-    public static let poster = BoxOfficeRecords.poster.kind
+    public static let poster = BoxOfficeRecords.posterKind
 
     static let movieParameter = ParameterSpec(
         "ref", .reference(movie, many: false, allowsNone: false, constraint: nil),

@@ -4,9 +4,11 @@ import Foundation
 /// How rankings, movies and posters look in every output format.
 enum BoxOfficeRecords {
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
-    static let ranking = EntitySchema<DailyBoxOfficeCellItem>(
+    static let rankingKind: EntityKind = EntityKind(
         singular: "boxoffice", plural: "boxoffice", korean: "박스오피스", indefinite: "a box office row",
-        keyStyle: .opaque, namesEntities: ["movie", "poster"],
+        keyStyle: .opaque, namesEntities: ["movie", "poster"], columns: { ranking.columns })
+    static let ranking = EntitySchema<DailyBoxOfficeCellItem>(
+        kind: rankingKind,
         fields: [
             .field("rank") { .integer(Int($0.movie.rank) ?? 0) },
             .field("code") { .key(.opaque($0.movie.movieCode)) },
@@ -25,9 +27,11 @@ enum BoxOfficeRecords {
         listing: ["title", "audience", "change"])
 
     /// A movie's code also names its poster (`show poster $movie`).
-    static let movie = EntitySchema<MovieDetailsItem>(
+    static let movieKind: EntityKind = EntityKind(
         singular: "movie", plural: "movies", korean: "영화", indefinite: "a movie", keyStyle: .opaque,
-        namesEntities: ["poster"],
+        namesEntities: ["poster"], columns: { movie.columns })
+    static let movie = EntitySchema<MovieDetailsItem>(
+        kind: movieKind,
         fields: [
             .field("code") { .key(.opaque($0.info.movieCode)) },
             .field("title") { .text($0.info.movieName) },
@@ -61,8 +65,11 @@ enum BoxOfficeRecords {
         ])
 
     /// A poster the image search found, keyed by its URL.
-    static let poster = EntitySchema<DaumImageSearchResult.Document>(
+    static let posterKind: EntityKind = EntityKind(
         singular: "poster", plural: "posters", korean: "포스터", indefinite: "a poster", keyStyle: .opaque,
+        columns: { poster.columns })
+    static let poster = EntitySchema<DaumImageSearchResult.Document>(
+        kind: posterKind,
         fields: [
             .field("url") { .key(.opaque($0.imageURL)) },
             .column("size", detail: true) { .text("\($0.width)x\($0.height)") },

@@ -18,7 +18,7 @@ public enum Market {
         served: [OpenMarketService.api],
         makeState: { try MarketState($0) })
 
-    public static let product = MarketRecords.product.kind
+    public static let product = MarketRecords.productKind
 
     static let productParameter = ParameterSpec(
         "ref", .reference(product, many: false, allowsNone: false, constraint: nil),

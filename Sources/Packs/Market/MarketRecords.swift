@@ -3,8 +3,11 @@ import Foundation
 
 /// The product, declared once, with the app's labels: every output format derives from it.
 enum MarketRecords {
-    static let product = EntitySchema<Item>(
+    static let productKind: EntityKind = EntityKind(
         singular: "product", plural: "products", korean: "상품", indefinite: "a product", keyStyle: .opaque,
+        columns: { product.columns })
+    static let product = EntitySchema<Item>(
+        kind: productKind,
         fields: [
             .field("id") { .integer($0.id) },
             .field("title", korean: "제품명") { .text($0.title) },
@@ -58,8 +61,11 @@ enum MarketRecords {
         var name: String
     }
 
-    static let picture = EntitySchema<Picture>(
+    static let pictureKind: EntityKind = EntityKind(
         singular: "picture", plural: "pictures", korean: "사진", indefinite: "a picture", keyStyle: .opaque,
+        columns: { picture.columns })
+    static let picture = EntitySchema<Picture>(
+        kind: pictureKind,
         fields: [
             // Under `.lang ko` a picture is named as the apps name one (1번째 사진).
             .field("number", label: "#", shown: { .localized(String($0.number), korean: "\($0.number)번째 사진") }) {

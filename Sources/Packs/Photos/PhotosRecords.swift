@@ -10,8 +10,11 @@ enum PhotosRecords {
         var data: PictureData { photo.imageData }
     }
 
-    static let photo = EntitySchema<FeedRow>(
+    static let photoKind: EntityKind = EntityKind(
         singular: "photo", plural: "photos", korean: "사진", indefinite: "a photo", keyStyle: .opaque,
+        columns: { photo.columns })
+    static let photo = EntitySchema<FeedRow>(
+        kind: photoKind,
         fields: [
             .field("id") { .key(.opaque($0.data.id)) },
             .column("size", detail: true) { .text("\($0.data.width)x\($0.data.height)") },
@@ -39,8 +42,11 @@ enum PhotosRecords {
         ],
         listing: ["id", "size", "displayHeight", "column", "saved"])
 
-    static let saved = EntitySchema<SavedPhoto>(
+    static let savedKind: EntityKind = EntityKind(
         singular: "saved", plural: "saved", korean: "저장한사진", indefinite: "a saved photo", keyStyle: .opaque,
+        columns: { saved.columns })
+    static let saved = EntitySchema<SavedPhoto>(
+        kind: savedKind,
         fields: [
             .field("id") { .key(.opaque($0.id)) },
             .field("memo", korean: "메모") { .text($0.memo) },

@@ -5,8 +5,10 @@ import ClosetLanguage
 /// these schemas. Korean labels are the app's (옷 종류, 계절, 설명; 사진 from its required-photo
 /// alert); categories and seasons show as the app names them under `.lang ko`.
 enum WardrobeRecords {
+    static let clothesKind: EntityKind = EntityKind(
+        singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes", columns: { clothes.columns })
     static let clothes = EntitySchema<Clothes>(
-        singular: "clothes", plural: "clothes", korean: "옷", indefinite: "clothes",
+        kind: clothesKind,
         fields: [
             .field("id") { .key(.uuid($0.id)) },
             .field("createdAt", label: "created") { .date($0.createdAt) },
@@ -23,8 +25,10 @@ enum WardrobeRecords {
         listing: ["id", "category", "season", "description", "createdAt", "image"],
         restore: ["id", "category", "season", "description", "image", "createdAt"])
 
+    static let styleKind: EntityKind = EntityKind(
+        singular: "style", plural: "styles", korean: "스타일", indefinite: "a style", columns: { style.columns })
     static let style = EntitySchema<Style>(
-        singular: "style", plural: "styles", korean: "스타일", indefinite: "a style",
+        kind: styleKind,
         fields: [
             .field("id") { .key(.uuid($0.id)) },
             .field("createdAt", label: "created") { .date($0.createdAt) },
@@ -60,8 +64,10 @@ enum WardrobeRecords {
         var clothes: Clothes?
     }
 
+    static let slotKind: EntityKind = EntityKind(
+        singular: "slot", plural: "slots", korean: "슬롯", indefinite: "a slot", columns: { slot.columns })
     static let slot = EntitySchema<Slot>(
-        singular: "slot", plural: "slots", korean: "슬롯", indefinite: "a slot",
+        kind: slotKind,
         fields: [
             .field("slot", korean: "옷 종류") { $0.category.shown },
             .field("id") { $0.clothes.map { .key(.uuid($0.id)) } ?? .text("not added") },

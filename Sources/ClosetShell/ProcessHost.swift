@@ -403,7 +403,10 @@ extension ProcessHost {
     /// The process's environment, read straight from `environ`: Foundation's
     /// `ProcessInfo.environment` costs a noticeable part of a short process's start.
     static func environment() -> [String: String] {
-        var variables: [String: String] = [:]
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        // Sized once: growing it rehashed every name several times.
+        var variables: [String: String] = Dictionary(minimumCapacity: count)
         var entry = environ
         while let pointer = entry.pointee {
             // Split as bytes: a Character search walks grapheme clusters (most of start-up's

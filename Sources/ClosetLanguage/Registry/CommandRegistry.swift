@@ -21,6 +21,10 @@ package struct CommandRegistry: Sendable {
     private var entityWords: [String: String] = [:]
 
     public init(packs: [Pack]) {
+        // Sized once: growing them rehashed every word and path several times at start-up.
+        entityWords.reserveCapacity(packs.reduce(0) { $0 + $1.entityKinds.count * 3 })
+        commands.reserveCapacity(commands.count + packs.reduce(0) { $0 + $1.commands.count })
+        packOfCommand.reserveCapacity(commands.capacity)
         for pack in packs { add(pack) }
         rebuildIndex()
     }
@@ -48,12 +52,12 @@ package struct CommandRegistry: Sendable {
 
     private mutating func rebuildIndex() {
         index = [:]
-        index.reserveCapacity(commands.count * 2)
-        for (position, spec) in commands.enumerated() {
-            for path in [spec.path] + spec.aliases {
-                let key = pathKey(path)
-                if index[key] == nil { index[key] = position }
-            }
+        index.reserveCapacity(commands.reduce(0) { $0 + 1 + $1.aliases.count })
+        // The first spelling of a path wins: written last, walking backwards (one hash a path,
+        // and no array of paths made per command).
+        for position in commands.indices.reversed() {
+            for alias in commands[position].aliases.reversed() { index[pathKey(alias)] = position }
+            index[pathKey(commands[position].path)] = position
         }
     }
 

@@ -182,9 +182,14 @@ package final class DurableStore: Store {
     /// one to set up (new, or empty but for what a cut creation leaves) and returns nil: the
     /// store is then made under the lock.
     static func prepareDirectory(_ path: String) throws(OpenError) -> Int? {
+        let marker = path + "/" + markerName
+        // The common case first, with one `stat`: a store with its marker.
+        var status = stat()
+        if stat(marker, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            return try checkMarker(marker, store: path)
+        }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        let marker = path + "/" + markerName
         if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             let parent = FilePath.parent(of: path)
             if !parent.isEmpty, !manager.fileExists(atPath: parent) {
@@ -205,7 +210,7 @@ package final class DurableStore: Store {
         guard isDirectory.boolValue || manager.fileExists(atPath: path, isDirectory: &isDirectory),
             isDirectory.boolValue
         else { throw OpenError(description: "'\(path)' is a file, not a closet store") }
-        let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        let contents = POSIXFile.entries(path) ?? []
         // The marker may have appeared since this folder was made: another process set the
         // store up at the same moment.
         if contents.contains(markerName) { return try checkMarker(marker, store: path) }
@@ -228,7 +233,7 @@ package final class DurableStore: Store {
             switch name {
             case markerName + ".tmp", "lock", "snapshot.tmp", "journal.tmp": continue
             case "images":
-                guard ((try? FileManager.default.contentsOfDirectory(atPath: path + "/images")) ?? ["?"]).isEmpty
+                guard (POSIXFile.entries(path + "/images") ?? ["?"]).isEmpty
                 else { return false }
             case "snapshot":
                 guard let bytes = try? POSIXFile.readAll(path + "/snapshot"),

@@ -151,7 +151,7 @@ final class BlobFiles: BlobStore {
     }
 
     /// Everything in the folder, the store's or not (empty when it is a link).
-    var entries: [String] { isLink ? [] : (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] }
+    var entries: [String] { isLink ? [] : POSIXFile.entries(directory) ?? [] }
 
     var names: [String] {
         entries.filter(isOwnFile)

@@ -76,10 +76,13 @@ public final class Tables {
 
     /// `name@N` read as a table name and a layout.
     @usableFromInline static func layout(of storedName: String) -> (name: String, version: Int)? {
-        guard let at = storedName.lastIndex(of: "@"), let version = Int(storedName[storedName.index(after: at)...]),
-            version > 1
+        // On the UTF-8 view: a search by Character walked grapheme clusters, for every table
+        // at every start-up.
+        let utf8 = storedName.utf8
+        guard let at = utf8.lastIndex(of: UInt8(ascii: "@")),
+            let version = Int(Substring(utf8[utf8.index(after: at)...])), version > 1
         else { return nil }
-        return (String(storedName[..<at]), version)
+        return (String(Substring(utf8[..<at])), version)
     }
 
     /// Refuses rows of a layout newer than this build's (a store a newer closet wrote): read

@@ -106,20 +106,23 @@ import Testing
 
     /// Pictures are written when their statement runs and synced with their commit: a kill at
     /// any moment leaves every committed picture whole (`.dump --images` checks each one's size
-    /// and checksum), and the next writer removes the pictures of what never committed. The
-    /// picture is big enough to be a file (a smaller one is a row, as durable as any).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
-    func killedRunsLeaveEveryCommittedPictureWhole() throws {
+    /// and checksum), and the next writer removes the pictures of what never committed. Both
+    /// kinds: a picture big enough to be a file, and a small one kept inline (a row).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)), arguments: [false, true])
+    func killedRunsLeaveEveryCommittedPictureWhole(inline: Bool) throws {
         let store = NSTemporaryDirectory() + "closet-crash-pictures-\(UUID().uuidString)"
         let picture = store + ".png"
-        try Data(
-            PNGEncoder.encode(
-                Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
-        ).write(to: URL(fileURLWithPath: picture))
+        let bytes =
+            inline
+            ? try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"))
+            : Data(
+                PNGEncoder.encode(
+                    Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) })))
+        try bytes.write(to: URL(fileURLWithPath: picture))
         defer { try? FileManager.default.removeItem(atPath: picture) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.kills {
-            let script = NSTemporaryDirectory() + "closet-crash-pictures-\(round).closet"
+            let script = NSTemporaryDirectory() + "closet-crash-pictures-\(inline)-\(round).closet"
             let lines = (0..<1000).map {
                 "add clothes category=top season=fall description=\"p\(round)-\($0)\" image=\(picture)"
             }
@@ -136,7 +139,11 @@ import Testing
         #expect(copied.count == count, "\(copied.count) pictures for \(count) clothes")
         // One more write: every picture left in the store is a committed row's.
         _ = try run(["--store", store, "-c", "add clothes category=top season=fall description=last"])
+        let details = try run(["--store", store, "-c", ".store"])
         let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
-        #expect(files.count == count, "\(files.count) files for \(count) pictures")
+        #expect(files.count == (inline ? 0 : count), "\(files.count) files for \(count) pictures")
+        if inline, count > 0 {
+            #expect(details.contains("inline images  \(count), \(count * bytes.count) bytes"), "\(details)")
+        }
     }
 }

@@ -63,35 +63,11 @@ public struct EntityKind: Sendable, Hashable {
     package var optionalTableColumns: Set<String> { columns.value.optionalTable }
     @usableFromInline package var wholeTableColumns: Set<String> { columns.value.wholeTable }
 
-    /// A kind whose columns are known now.
-    public init(
-        singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
-        tableColumns: [String], koreanTableColumns: [String]? = nil, dataColumns: [String],
-        optionalTableColumns: Set<String> = [], namesEntities: [String] = []
-    ) {
-        self.init(
-            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-            namesEntities: namesEntities,
-            columns: Deferred(
-                value: Columns(
-                    table: tableColumns, koreanTable: koreanTableColumns, data: dataColumns,
-                    optionalTable: optionalTableColumns)))
-    }
-
     /// A kind whose columns come from its schema when first read (`EntitySchema.columns`):
     /// `columns` must not be read while the schema is being made.
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
         namesEntities: [String] = [], columns: @escaping @Sendable () -> Columns
-    ) {
-        self.init(
-            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-            namesEntities: namesEntities, columns: Deferred(columns))
-    }
-
-    private init(
-        singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle,
-        namesEntities: [String], columns: Deferred<Columns>
     ) {
         self.singular = singular
         self.plural = plural
@@ -99,7 +75,7 @@ public struct EntityKind: Sendable, Hashable {
         self.indefinite = indefinite
         self.keyStyle = keyStyle
         self.namesEntities = namesEntities
-        self.columns = columns
+        self.columns = Deferred(columns)
     }
 
     /// A kind is its word: entity words are unique across the installed packs

@@ -97,14 +97,13 @@ public struct EntityField<Model>: Sendable {
     @usableFromInline var koreanLabel: String { korean ?? label }
 }
 
-/// An entity declared once (issue 23): its words and its fields, in JSON order, and which of
-/// them a listing shows, in its order. The entity kind (columns for tables, csv and line) and
+/// An entity declared once (issue 23): its kind (its words) and its fields, in JSON order, and
+/// which of them a listing shows, in its order. The kind's columns (for tables, csv and line) and
 /// every record are derived from it, so a field's name is written in one place.
 public struct EntitySchema<Model>: Sendable {
     public let kind: EntityKind
     public let fields: [EntityField<Model>]
     @usableFromInline let listing: [Int]
-    @usableFromInline let dataColumns: [String]
     /// What `.dump` writes to make the entity again, in order (see `restoring`).
     @usableFromInline let restore: [RestoreArgument]
     /// What tables, csv and line show, derived from the fields (the kind reads it from here).
@@ -151,7 +150,6 @@ public struct EntitySchema<Model>: Sendable {
         }
         self.fields = fields
         self.listing = indices
-        self.dataColumns = data
         var names = data
         for index in fields.indices where hasJSON[index] && !names.contains(fieldNames[index]) {
             names.append(fieldNames[index])
@@ -162,32 +160,6 @@ public struct EntitySchema<Model>: Sendable {
             optionalTable: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
             wholeTable: Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label }))
         self.kind = kind
-    }
-
-    /// An entity declared whole, its kind made from its words and fields now.
-    @inlinable public init(
-        singular: String, plural: String, korean: String, indefinite: String, keyStyle: EntityKind.KeyStyle = .uuid,
-        namesEntities: [String] = [], fields: [EntityField<Model>], listing: [String], restore: [String] = []
-    ) {
-        let words = EntityKind(
-            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-            namesEntities: namesEntities, columns: { preconditionFailure("read before it was made") })
-        let made = EntitySchema(kind: words, fields: fields, listing: listing, restore: restore)
-        let columns = made.columns
-        self.init(
-            made,
-            kind: EntityKind(
-                singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
-                namesEntities: namesEntities, columns: { columns }))
-    }
-
-    @usableFromInline init(_ made: EntitySchema, kind: EntityKind) {
-        self.kind = kind
-        fields = made.fields
-        listing = made.listing
-        dataColumns = made.dataColumns
-        restore = made.restore
-        columns = made.columns
     }
 
     /// The JSON object alone (an entity nested inside another, as a comment in its story).
@@ -209,7 +181,7 @@ public struct EntitySchema<Model>: Sendable {
         var object: [Field] = []
         object.reserveCapacity(fields.count)
         var data: [FieldValue] = []
-        data.reserveCapacity(dataColumns.count)
+        data.reserveCapacity(columns.data.count)
         for index in fields.indices {
             if let json = fields[index].json {
                 let value = json(model)

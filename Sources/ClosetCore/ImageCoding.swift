@@ -16,9 +16,8 @@ extension ImageInfo {
             }
             buffer[at] = UInt8(ascii: "-")
             at += 1
-            let digits: StaticString = "0123456789ABCDEF"
             for shift in stride(from: 28, through: 0, by: -4) {
-                buffer[at] = digits.utf8Start[Int((checksum >> UInt32(shift)) & 15)]
+                buffer[at] = HexDigit.uppercase(UInt8(truncatingIfNeeded: checksum >> UInt32(shift)))
                 at += 1
             }
             for index in 0..<suffix.utf8CodeUnitCount {

@@ -29,9 +29,11 @@ enum Pantry {
     typealias Jars = CodableRows<Jar>
     static let jarTable = TableSchema<Jars>(name: "pantry.jars")
 
-    /// The jar, declared once: columns, JSON, csv and records all come from here.
+    /// The jar, declared once: its words, and the fields columns, JSON, csv and records come from.
+    static let jar: EntityKind = EntityKind(
+        singular: "jar", plural: "jars", korean: "병", indefinite: "a jar", columns: { schema.columns })
     static let schema = EntitySchema<Jar>(
-        singular: "jar", plural: "jars", korean: "병", indefinite: "a jar",
+        kind: jar,
         fields: [
             .field("id") { .key(.uuid($0.id)) },
             .field("size", word: true) { .text($0.size.englishName) },
@@ -40,8 +42,6 @@ enum Pantry {
         ],
         listing: ["id", "size", "label"],
         restore: ["id", "size", "label", "created"])
-
-    static let jar = schema.kind
 
     final class State: PackState {
         let jars: Table<Jars>

@@ -137,7 +137,7 @@ package final class DurableStore: Store {
         let lock = StoreLock(folder: path)
         self.lock = lock
         var format = try Self.prepareDirectory(path)
-        tables = Tables(schemas + [AnyTableSchema(InlineBlobTable.schema)])
+        tables = Tables(Self.tableSchemas(schemas))
         if format == nil {
             do {
                 try lock.acquire(timeout: busyTimeout)

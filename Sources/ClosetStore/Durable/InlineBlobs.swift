@@ -40,6 +40,12 @@ enum InlineBlobTable: TableCodec {
 }
 
 extension DurableStore {
+    /// The packs' tables and the store's own (inline pictures), as a store and its recovery
+    /// read them.
+    static func tableSchemas(_ packs: [AnyTableSchema]) -> [AnyTableSchema] {
+        packs + [AnyTableSchema(InlineBlobTable.schema)]
+    }
+
     /// The inline blobs' table, made only when a blob is first written inline (a store that
     /// never had one has no such section, and its files are as before).
     var inlineBlobs: Table<InlineBlobTable>? {

@@ -45,7 +45,7 @@ package enum StoreRecovery {
             report.lines.append("marker: missing (read as a closet store all the same)")
         }
         // The store's own table too: inline pictures are salvaged as rows, decoded and checked.
-        let storeSchemas = schemas + [AnyTableSchema(InlineBlobTable.schema)]
+        let storeSchemas = DurableStore.tableSchemas(schemas)
         let salvaged = Tables(storeSchemas)
         func readAll(_ name: String) throws(Failure) -> [UInt8]? {
             do {
@@ -89,7 +89,8 @@ package enum StoreRecovery {
         let images = BlobFiles.existing(directory: source + "/images")
         var copied = 0
         var missing = 0
-        for name in salvaged.referencedBlobs.sorted() {
+        let named = salvaged.referencedBlobs
+        for name in named.sorted() {
             // An inline picture came with the rows: kept if its bytes match its name's checksum.
             if let bytes = store.readInline(named: name) {
                 if ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes) {
@@ -105,7 +106,6 @@ package enum StoreRecovery {
             }
         }
         // Inline pictures no salvaged row names are not carried over.
-        let named = salvaged.referencedBlobs
         for name in store.inlineBlobs?.rows.map(\.name) ?? [] where !named.contains(name) {
             store.inlineBlobs?.remove(name)
         }

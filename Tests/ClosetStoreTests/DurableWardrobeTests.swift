@@ -653,7 +653,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
                 process.waitUntilExit()
                 #expect(process.terminationStatus == 0 || message.contains("is in use by process"), "\(message)")
             }
-            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 4\n")
+            #expect(try String(contentsOfFile: path + "/closet-store", encoding: .utf8) == "closet store, format 5\n")
         }
     }
 

@@ -138,11 +138,11 @@ import Testing
             let section = try #require(directory.entries.first { $0.name == "clothes" })
             let expected: String
             if damage == "key order" {
-                // The first two entries of the key order swapped.
+                // The first two entries of the key order (prefix and ordinal: 12 bytes) swapped.
                 let sorted = section.offsetsStart + 8 * section.count
-                let first = Array(bytes[sorted..<(sorted + 4)])
-                bytes.replaceSubrange(sorted..<(sorted + 4), with: bytes[(sorted + 4)..<(sorted + 8)])
-                bytes.replaceSubrange((sorted + 4)..<(sorted + 8), with: first)
+                let first = Array(bytes[sorted..<(sorted + 12)])
+                bytes.replaceSubrange(sorted..<(sorted + 12), with: bytes[(sorted + 12)..<(sorted + 24)])
+                bytes.replaceSubrange((sorted + 12)..<(sorted + 24), with: first)
                 expected =
                     "table 'clothes': its snapshot section passes its checksum but the key order is not sorted, or a key is there twice"
             } else {

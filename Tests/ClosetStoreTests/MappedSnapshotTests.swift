@@ -297,6 +297,45 @@ import Testing
         #expect(base.ordinals(ofKeys: probes).compactMap { $0 }.count == 202)
     }
 
+    /// Keys that share their first eight bytes, or differ only past a shorter key's end, are
+    /// told apart by their whole bytes: the key order's prefixes only narrow the search.
+    /// Every stored key is found, every other one is not, one by one and together, and the
+    /// section passes `.check`'s walk.
+    @Test func keysWhosePrefixesAreEqualAreFoundByTheirWholeBytes() throws {
+        var generator = SeededRandom(seed: 5)
+        var keys = Set<[UInt8]>()
+        // From three byte values and lengths 0 to 12: most prefixes are shared, some keys are
+        // others with zeros after them.
+        while keys.count < 400 {
+            let length = Int.random(in: 0...12, using: &generator)
+            keys.insert((0..<length).map { _ in [0, 1, 0xFF].randomElement(using: &generator)! })
+        }
+        let stored = Array(keys).shuffled(using: &generator)
+        var writer = ByteWriter()
+        SnapshotSection.write(into: &writer) { writer, _ in
+            for (number, key) in stored.enumerated() {
+                RowFrame.part16(&writer) { $0.bytes += key }
+                RowFrame.part32(&writer) { $0.u32(UInt32(number)) }
+            }
+            return stored.count
+        }
+        let bytes = writer.bytes
+        try bytes.withUnsafeBytes { memory in
+            let rows = try #require(SnapshotRows(memory: memory, owner: Tables(), start: 0))
+            #expect(rows.indexProblem() == nil)
+            for (ordinal, key) in stored.enumerated() { #expect(rows.ordinal(ofKey: key) == ordinal) }
+            var absent: [[UInt8]] = []
+            while absent.count < 400 {
+                let length = Int.random(in: 0...13, using: &generator)
+                let key = (0..<length).map { _ in ([0, 1, 2, 0xFF] as [UInt8]).randomElement(using: &generator)! }
+                if !keys.contains(key) { absent.append(key) }
+            }
+            for key in absent { #expect(rows.ordinal(ofKey: key) == nil) }
+            let probes = (stored + absent).shuffled(using: &generator)
+            #expect(rows.ordinals(ofKeys: probes) == probes.map { rows.ordinal(ofKey: $0) })
+        }
+    }
+
     /// Many small commits after a snapshot (each its own journal record), then a reopen: the
     /// rows, counts and pages are those of the store decoded whole.
     @Test func manySmallCommitsOverASnapshotReadBackExactly() throws {

@@ -82,7 +82,9 @@ public struct BucketCursor {
     let size: Int
     /// How many members have been stepped over, from the walk's start.
     var taken = 0
-    public private(set) var head: Int?
+    /// The member the walk stands on: its ordinal, order key and where its frame starts
+    /// (nil: from the offsets column, format 4).
+    public private(set) var head: (ordinal: Int, order: Int64, offset: Int?)?
 
     /// `after`: start past every member whose order key is not strictly after it in the walk's
     /// direction (found by binary search: keyset paging over a unique order key).
@@ -97,7 +99,7 @@ public struct BucketCursor {
             var (low, high) = (0, size)
             while low < high {
                 let middle = (low + high) / 2
-                let order = rows.order(rows.bucketMember(bucket, descending ? middle : size - 1 - middle))
+                let order = rows.bucketMember(bucket, descending ? middle : size - 1 - middle).order
                 if descending ? order < after : order > after { high = middle } else { low = middle + 1 }
             }
             taken = low
@@ -107,10 +109,10 @@ public struct BucketCursor {
 
     public mutating func advance() {
         while taken < size {
-            let ordinal = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
+            let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
             taken += 1
-            if !skipping.contains(ordinal) {
-                head = ordinal
+            if !skipping.contains(member.ordinal) {
+                head = member
                 return
             }
         }

@@ -19,7 +19,7 @@
         }
 
         /// The key's bytes within the frame (after its u16 length).
-        func key(_ body: (UnsafeRawBufferPointer) -> Int) -> Int {
+        func key<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
             frame.withUnsafeBytes { bytes in
                 let length = Int(bytes.loadUnaligned(as: UInt16.self).littleEndian)
                 return body(UnsafeRawBufferPointer(rebasing: bytes[2..<(2 + length)]))
@@ -74,7 +74,7 @@
             buckets.reserveCapacity(newCount)
             orders.reserveCapacity(newCount)
         }
-        writer.bytes.reserveCapacity(writer.bytes.count + (base.rowsEnd - base.rowsStart) + newCount * 25 + 64)
+        writer.bytes.reserveCapacity(writer.bytes.count + (base.rowsEnd - base.rowsStart) + newCount * 49 + 64)
 
         // The rows, walked in file order (each frame checked against its offset, as `.check`
         // does); unchanged ones are copied a run at a time.
@@ -144,37 +144,46 @@
         SnapshotSection.patch(&writer, at: countAt + 8, UInt64(writer.bytes.count - rowsStart))
 
         // Keys: the snapshot's order without the dropped rows, each new key put where a binary
-        // search of that order says (a new key is never equal to a kept one).
+        // search of that order says (a new key is never equal to a kept one), each with its
+        // prefix (a format-4 section has none: made from its key).
         let newKeys = appended.indices.sorted { a, b in
             appended[a].row.key { x in appended[b].row.key { y in SnapshotSection.compare(x, y) } } < 0
         }
+        let newPrefixes = newKeys.map { appended[$0].row.key { SnapshotSection.keyPrefix($0) } }
         var sortedKeys: [UInt32] = []
+        var prefixes: [UInt64] = []
         sortedKeys.reserveCapacity(newCount)
+        prefixes.reserveCapacity(newCount)
         var nextNew = 0
-        let places = newKeys.map { index in
-            appended[index].row.key { key in
+        let places = newKeys.indices.map { number in
+            appended[newKeys[number]].row.key { key in
                 var (low, high) = (0, count)
                 while low < high {
                     let middle = (low + high) / 2
-                    let ordinal = Int(load(UInt32.self, base.sortedKeysStart + middle * 4))
-                    base.check(ordinal < count)
-                    let order = SnapshotSection.compare(
-                        UnsafeRawBufferPointer(rebasing: base.memory[base.mappedKey(ordinal)]), key)
+                    var found: Range<Int>?
+                    let order = base.compare(
+                        at: middle, prefix: base.keyPrefix(at: middle) ?? 0, key, newPrefixes[number], &found)
                     if order < 0 { low = middle + 1 } else { high = middle }
                 }
                 return low
             }
         }
-        for place in 0..<count {
-            while nextNew < newKeys.count, places[nextNew] <= place {
-                sortedKeys.append(UInt32(kept + newKeys[nextNew]))
-                nextNew += 1
-            }
-            let ordinal = Int(load(UInt32.self, base.sortedKeysStart + place * 4))
-            base.check(ordinal < count)
-            if newOrdinals[ordinal] >= 0 { sortedKeys.append(UInt32(newOrdinals[ordinal])) }
+        func appendNew() {
+            sortedKeys.append(UInt32(kept + newKeys[nextNew]))
+            prefixes.append(newPrefixes[nextNew])
+            nextNew += 1
         }
-        for index in newKeys[nextNew...] { sortedKeys.append(UInt32(kept + index)) }
+        for place in 0..<count {
+            while nextNew < newKeys.count, places[nextNew] <= place { appendNew() }
+            let ordinal = base.keyOrdinal(place)
+            guard newOrdinals[ordinal] >= 0 else { continue }
+            sortedKeys.append(UInt32(newOrdinals[ordinal]))
+            prefixes.append(
+                base.keyPrefix(at: place)
+                    ?? SnapshotSection.keyPrefix(UnsafeRawBufferPointer(rebasing: base.memory[base.mappedKey(ordinal)]))
+            )
+        }
+        while nextNew < newKeys.count { appendNew() }
         base.check(sortedKeys.count == newCount)
 
         // Buckets: each one's kept members in their order, merged with the rows written anew
@@ -199,7 +208,7 @@
                 list.reserveCapacity(members.count + additions.count)
                 var nextAddition = 0
                 for member in members {
-                    let old = Int(load(UInt32.self, base.bucketListsStart + member * 4))
+                    let old = Int(load(UInt32.self, base.bucketListsStart + member * base.layout.bucketEntrySize))
                     base.check(old < count)
                     guard newOrdinals[old] >= 0, fresh.isEmpty || !fresh[old] else { continue }
                     let ordinal = UInt32(newOrdinals[old])
@@ -220,7 +229,8 @@
         let indexAt = writer.bytes.count
         writer.u64(0)
         SnapshotSection.writeIndex(
-            &writer, offsets: offsets, sortedKeys: sortedKeys, buckets: buckets, orders: orders, bucketLists: lists,
+            &writer, offsets: offsets, sortedKeys: sortedKeys, keyPrefixes: prefixes, buckets: buckets, orders: orders,
+            bucketLists: lists,
             blobNames: names)
         SnapshotSection.patch(&writer, at: indexAt, UInt64(writer.bytes.count - indexAt - 8))
     }

@@ -8,6 +8,8 @@ extension SnapshotRows {
         let rowsLength = rowsEnd - rowsStart
         var keys: [Range<Int>] = []
         keys.reserveCapacity(count)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(count)
         var offset = 0
         for ordinal in 0..<count {
             guard load(UInt64.self, offsetsStart + ordinal * 8) == UInt64(offset) else {
@@ -20,20 +22,27 @@ extension SnapshotRows {
             let rowLength = Int(load(UInt32.self, at + 2 + keyLength))
             guard rowsLength - offset - 6 - keyLength >= rowLength else { return "row \(ordinal) runs past the rows" }
             keys.append((at + 2)..<(at + 2 + keyLength))
+            offsets.append(offset)
             offset += 6 + keyLength + rowLength
         }
         guard offset == rowsLength else { return "bytes follow the last row" }
-        // Keys: every ordinal once, in strictly increasing key order.
+        // Keys: every ordinal once, in strictly increasing key order, each with its prefix.
         var previous: Int?
         var seen = [Bool](repeating: false, count: count)
         for position in 0..<count {
-            let ordinal = Int(load(UInt32.self, sortedKeysStart + position * 4))
+            let at = sortedKeysStart + position * layout.keyEntrySize
+            let ordinal = Int(load(UInt32.self, at + layout.keyOrdinalOffset))
             guard ordinal < count, !seen[ordinal] else {
                 return "the key order names a row twice or one that is not there"
             }
             seen[ordinal] = true
+            blocks?.verify(keys[ordinal])
+            if let prefix = keyPrefix(at: position),
+                prefix != SnapshotSection.keyPrefix(UnsafeRawBufferPointer(rebasing: memory[keys[ordinal]]))
+            {
+                return "the key order gives row \(ordinal) a prefix that is not its key's"
+            }
             if let previous {
-                blocks?.verify(keys[ordinal])
                 let order = SnapshotSection.compare(
                     UnsafeRawBufferPointer(rebasing: memory[keys[previous]]),
                     UnsafeRawBufferPointer(rebasing: memory[keys[ordinal]]))
@@ -41,11 +50,12 @@ extension SnapshotRows {
             }
             previous = ordinal
         }
-        return bucketCount > 0 ? bucketProblem() : nil
+        return bucketCount > 0 ? bucketProblem(offsets) : nil
     }
 
-    /// Buckets: every row in the list of its own bucket once, each list by order key descending.
-    private func bucketProblem() -> String? {
+    /// Buckets: every row in the list of its own bucket once, each list by order key descending,
+    /// each entry's order key and offset (format 5) the row's.
+    private func bucketProblem(_ offsets: [Int]) -> String? {
         var seen = [Bool](repeating: false, count: count)
         var start = 0
         for bucket in 0..<bucketCount {
@@ -56,12 +66,22 @@ extension SnapshotRows {
             guard end >= start, end <= count else { return "bucket \(bucket) runs past the rows" }
             var last: (order: Int64, ordinal: Int)?
             for index in start..<end {
-                let ordinal = Int(load(UInt32.self, bucketListsStart + index * 4))
+                let at = bucketListsStart + index * layout.bucketEntrySize
+                let ordinal = Int(load(UInt32.self, at))
                 guard ordinal < count, !seen[ordinal], Int(load(UInt8.self, bucketsStart + ordinal)) == bucket else {
                     return "bucket \(bucket) lists a row twice, one that is not there, or one of another bucket"
                 }
                 seen[ordinal] = true
                 let order = load(Int64.self, ordersStart + ordinal * 8)
+                switch layout {
+                case .formatFour:
+                    break
+                case .formatFive:
+                    guard load(Int64.self, at + 4) == order, load(UInt64.self, at + 12) == UInt64(offsets[ordinal])
+                    else {
+                        return "bucket \(bucket) gives row \(ordinal) an order key or offset that is not its own"
+                    }
+                }
                 if let last, order > last.order || (order == last.order && ordinal > last.ordinal) {
                     return "bucket \(bucket) is not in order"
                 }

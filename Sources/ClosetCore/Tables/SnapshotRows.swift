@@ -9,6 +9,8 @@ public final class SnapshotRows {
     public let count: Int
     let rowsStart: Int
     let rowsEnd: Int
+    /// Format 5's (key prefixes and bucket entries with order keys and offsets) or format 4's.
+    let layout: SnapshotSection.Layout
     let offsetsStart: Int
     let sortedKeysStart: Int
     public let bucketCount: Int
@@ -33,9 +35,10 @@ public final class SnapshotRows {
     /// Opens the section at `start`; nil if anything in it does not add up.
     public init?(
         memory: UnsafeRawBufferPointer, owner: AnyObject, start: Int, fetch: ((Range<Int>) -> [UInt8]?)? = nil,
-        blocks: SnapshotBlocks? = nil
+        blocks: SnapshotBlocks? = nil, layout: SnapshotSection.Layout = .formatFive
     ) {
         self.owner = owner
+        self.layout = layout
         self.memory = memory
         self.fetch = fetch
         self.blocks = blocks
@@ -49,7 +52,7 @@ public final class SnapshotRows {
         self.rowsEnd = rowsEnd
         guard let indexLength = reader.u64(), indexLength <= UInt64(memory.count - reader.position) else { return nil }
         end = reader.position + Int(indexLength)
-        guard let offsets = reader.skip(self.count * 8), let sorted = reader.skip(self.count * 4),
+        guard let offsets = reader.skip(self.count * 8), let sorted = reader.skip(self.count * layout.keyEntrySize),
             let buckets = reader.u32(), buckets <= 256
         else { return nil }
         offsetsStart = offsets
@@ -57,7 +60,8 @@ public final class SnapshotRows {
         bucketCount = Int(buckets)
         if bucketCount > 0 {
             guard let bucketsAt = reader.skip(self.count), let orders = reader.skip(self.count * 8),
-                let starts = reader.skip((bucketCount + 1) * 4), let lists = reader.skip(self.count * 4)
+                let starts = reader.skip((bucketCount + 1) * 4),
+                let lists = reader.skip(self.count * layout.bucketEntrySize)
             else { return nil }
             bucketsStart = bucketsAt
             ordersStart = orders
@@ -137,6 +141,37 @@ public final class SnapshotRows {
         return (bytes, 2..<(2 + keyLength), (6 + keyLength)..<bytes.count)
     }
 
+    /// A frame read from where an entry of the index says it starts (format 5's bucket
+    /// entries carry it), its end found from its own lengths: one `pread`, usually, and no
+    /// read of the offsets column. The lengths are checked against the rows' end.
+    func frameBytes(from offset: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
+        check(offset >= 0 && offset <= rowsEnd - rowsStart && rowsEnd - rowsStart - offset >= 6)
+        let start = rowsStart + offset
+        // Most rows are shorter than this; a longer one is read on in a second `pread`.
+        var end = min(rowsEnd, start + 512)
+        var fetched = bytes(start..<end) ?? []
+        check(fetched.count == end - start)
+        let keyLength = Int(fetched[0]) | Int(fetched[1]) << 8
+        check(rowsEnd - start - 6 >= keyLength)
+        if fetched.count < 6 + keyLength {
+            end = start + 6 + keyLength
+            fetched = bytes(start..<end) ?? []
+            check(fetched.count == end - start)
+        }
+        var rowLength = 0
+        for shift in 0..<4 { rowLength |= Int(fetched[2 + keyLength + shift]) << (8 * shift) }
+        check(rowsEnd - start - 6 - keyLength >= rowLength)
+        let frameEnd = start + 6 + keyLength + rowLength
+        if frameEnd > end {
+            let rest = bytes(end..<frameEnd)
+            check(rest?.count == frameEnd - end)
+            fetched += rest ?? []
+        } else {
+            fetched.removeLast(end - frameEnd)
+        }
+        return (fetched, 2..<(2 + keyLength), (6 + keyLength)..<fetched.count)
+    }
+
     /// Where row `ordinal`'s frame starts in the file (its offset checked).
     private func frameStart(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count)
@@ -146,15 +181,19 @@ public final class SnapshotRows {
     }
 
     /// Row `ordinal`'s bytes, copied for its codec.
-    public func rowBytes(_ ordinal: Int) -> [UInt8] {
-        let frame = frameBytes(ordinal)
+    /// `offset`: where its frame starts, when an index entry said so (nil: from the offsets).
+    public func rowBytes(_ ordinal: Int, offset: Int? = nil) -> [UInt8] {
+        let frame = offset.map { frameBytes(from: $0) } ?? frameBytes(ordinal)
         return Array(frame.bytes[frame.row])
     }
 
     /// The ordinals of many keys at once (nil where absent). Searched in key order, each
-    /// search remembering the keys it probed at each depth: the next key's search takes the
+    /// search remembering the entries it probed at each depth: the next key's search takes the
     /// same halvings until it parts from the last one's, so those probes are not read again
-    /// (a journal's keys at open cost a little more than one search, not one each).
+    /// (a journal's keys at open cost a little more than one search, not one each). Probes
+    /// compare key prefixes where they lie together (format 5) and read a row's key only where
+    /// the prefixes are equal: a search of a hundred keys reads the key order, not a row frame
+    /// in every block of the rows.
     public func ordinals(ofKeys keys: [[UInt8]]) -> [Int?] {
         var results = [Int?](repeating: nil, count: keys.count)
         let order = keys.indices.sorted { a, b in
@@ -163,25 +202,23 @@ public final class SnapshotRows {
         // The last search's probes by depth: memory is one path, O(log n). Keys are compared
         // where they lie in the mapping (a search of many keys reads thousands of them: a
         // `pread` and an array each cost more than the comparison).
-        var path: [(middle: Int, ordinal: Int, key: Range<Int>)] = []
+        var path: [(middle: Int, prefix: UInt64, key: Range<Int>?)] = []
         path.reserveCapacity(64)
         for index in order {
             keys[index].withUnsafeBytes { probe in
+                let probePrefix = SnapshotSection.keyPrefix(probe)
                 var low = 0
                 var high = count
                 var depth = 0
                 while low < high {
                     let middle = (low + high) / 2
                     if depth >= path.count || path[depth].middle != middle {
-                        let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
-                        check(ordinal < count)
                         path.removeSubrange(min(depth, path.count)...)
-                        path.append((middle, ordinal, mappedKey(ordinal)))
+                        path.append((middle, keyPrefix(at: middle) ?? 0, nil))
                     }
-                    let order = SnapshotSection.compare(
-                        UnsafeRawBufferPointer(rebasing: memory[path[depth].key]), probe)
+                    let order = compare(at: middle, prefix: path[depth].prefix, probe, probePrefix, &path[depth].key)
                     if order == 0 {
-                        results[index] = path[depth].ordinal
+                        results[index] = keyOrdinal(middle)
                         return
                     }
                     if order < 0 { low = middle + 1 } else { high = middle }
@@ -190,6 +227,32 @@ public final class SnapshotRows {
             }
         }
         return results
+    }
+
+    /// The ordinal at `position` of the key order, checked.
+    @inline(__always) func keyOrdinal(_ position: Int) -> Int {
+        let ordinal = Int(load(UInt32.self, sortedKeysStart + position * layout.keyEntrySize + layout.keyOrdinalOffset))
+        check(ordinal < count)
+        return ordinal
+    }
+
+    /// The key prefix at `position` of the key order (nil in format 4, which has none).
+    @inline(__always) func keyPrefix(at position: Int) -> UInt64? {
+        switch layout {
+        case .formatFour: nil
+        case .formatFive: load(UInt64.self, sortedKeysStart + position * 12)
+        }
+    }
+
+    /// The key at `position` of the key order against `probe`: by prefix when they differ,
+    /// else by the whole key (read once into `key`, kept for the next comparison).
+    @inline(__always) func compare(
+        at position: Int, prefix: UInt64, _ probe: UnsafeRawBufferPointer, _ probePrefix: UInt64,
+        _ key: inout Range<Int>?
+    ) -> Int {
+        if layout == .formatFive, prefix != probePrefix { return prefix < probePrefix ? -1 : 1 }
+        if key == nil { key = mappedKey(keyOrdinal(position)) }
+        return SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[key!]), probe)
     }
 
     /// Where row `ordinal`'s key lies in the mapping, its blocks checked.
@@ -204,14 +267,14 @@ public final class SnapshotRows {
     /// The ordinal of the row with these key bytes (a binary search of the key order).
     public func ordinal(ofKey key: [UInt8]) -> Int? {
         key.withUnsafeBytes { probe in
+            let probePrefix = SnapshotSection.keyPrefix(probe)
             var low = 0
             var high = count
             while low < high {
                 let middle = (low + high) / 2
-                let ordinal = Int(load(UInt32.self, sortedKeysStart + middle * 4))
-                check(ordinal < count)
-                let order = SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[mappedKey(ordinal)]), probe)
-                if order == 0 { return ordinal }
+                var found: Range<Int>?
+                let order = compare(at: middle, prefix: keyPrefix(at: middle) ?? 0, probe, probePrefix, &found)
+                if order == 0 { return keyOrdinal(middle) }
                 if order < 0 { low = middle + 1 } else { high = middle }
             }
             return nil
@@ -242,13 +305,23 @@ public final class SnapshotRows {
     /// How many rows a bucket holds.
     public func bucketSize(_ bucket: Int) -> Int { bucketRange(bucket).count }
 
-    /// The `index`-th row of a bucket, by order key descending (ties by ordinal).
-    package func bucketMember(_ bucket: Int, _ index: Int) -> Int {
+    /// The `index`-th member of a bucket, by order key descending (ties by ordinal): its
+    /// ordinal, order key and, in format 5, where its frame starts (read beside the ordinal;
+    /// format 4 reads the order key from its column and leaves the offset to the offsets).
+    package func bucketMember(_ bucket: Int, _ index: Int) -> (ordinal: Int, order: Int64, offset: Int?) {
         let range = bucketRange(bucket)
         check(index >= 0 && index < range.count)
-        let ordinal = Int(load(UInt32.self, bucketListsStart + (range.lowerBound + index) * 4))
+        let at = bucketListsStart + (range.lowerBound + index) * layout.bucketEntrySize
+        let ordinal = Int(load(UInt32.self, at))
         check(ordinal < count)
-        return ordinal
+        switch layout {
+        case .formatFour:
+            return (ordinal, order(ordinal), nil)
+        case .formatFive:
+            let offset = load(UInt64.self, at + 12)
+            check(offset <= UInt64(rowsEnd - rowsStart))
+            return (ordinal, load(Int64.self, at + 4), Int(offset))
+        }
     }
 }
 

@@ -8,15 +8,58 @@
 /// (framed as `RowFrame` says), then an index that finds any row without decoding the others.
 ///
 ///     row count u64 | rows length u64 | rows | index length u64 | index
-///     index = row offsets u64×n (from the first row) | ordinals sorted by key bytes u32×n
+///     index = row offsets u64×n (from the first row)
+///             | key order: (key prefix u64 | ordinal u32)×n, by key bytes
 ///             | bucket count u32
 ///             | (bucket count > 0: bucket u8×n | order key i64×n | bucket starts u32×(buckets+1)
-///                | ordinals u32×n, bucket by bucket, each by order key descending, equal keys
-///                  by ordinal descending: backwards, the exact ascending order)
+///                | (ordinal u32 | order key i64 | row offset u64)×n, bucket by bucket, each by
+///                  order key descending, equal keys by ordinal descending: backwards, the exact
+///                  ascending order)
 ///             | blob name count u32 | (length u16 | name)×
 ///
-/// Ordinals are row positions in the section, which is insertion order.
+/// Ordinals are row positions in the section, which is insertion order. A key's prefix is its
+/// first eight bytes as a big-endian number (zeros past its end), so prefixes sort as the keys
+/// do: a search compares them where they lie together and reads a key from its row only where
+/// two prefixes are equal. A bucket's entries carry each member's order key and row offset, so
+/// a page reads its bucket's entries side by side and then only its rows. (Format 4, still read:
+/// the key order held the ordinals alone, the bucket lists the ordinals alone.)
 public enum SnapshotSection {
+    /// How a section's index is laid out: the one written now, or format 4's (read, never
+    /// written: a format-4 store is rewritten before its first commit).
+    public enum Layout: Sendable {
+        case formatFour
+        case formatFive
+
+        /// Bytes per entry of the key order, and where the ordinal lies in one.
+        var keyEntrySize: Int {
+            switch self {
+            case .formatFour: 4
+            case .formatFive: 12
+            }
+        }
+        var keyOrdinalOffset: Int {
+            switch self {
+            case .formatFour: 0
+            case .formatFive: 8
+            }
+        }
+        /// Bytes per entry of the bucket lists (the ordinal first).
+        var bucketEntrySize: Int {
+            switch self {
+            case .formatFour: 4
+            case .formatFive: 20
+            }
+        }
+    }
+
+    /// A key's first eight bytes as one big-endian number, zeros past its end: prefixes
+    /// order as the keys do (a smaller prefix, a smaller key), equal ones say nothing.
+    @inline(__always) package static func keyPrefix(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        var prefix: UInt64 = 0
+        for index in 0..<min(8, key.count) { prefix |= UInt64(key[index]) << (56 - 8 * UInt64(index)) }
+        return prefix
+    }
+
     /// What a table knows of its rows while writing them, for the index.
     public struct Columns {
         public var buckets: [UInt8] = []
@@ -71,13 +114,7 @@ public enum SnapshotSection {
                 let length = Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
                 return UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 2 + length)])
             }
-            for ordinal in 0..<count {
-                var prefix: UInt64 = 0
-                for (index, byte) in key(ordinal).prefix(8).enumerated() {
-                    prefix |= UInt64(byte) << (56 - 8 * UInt64(index))
-                }
-                sorted.append((prefix, ordinal))
-            }
+            for ordinal in 0..<count { sorted.append((keyPrefix(key(ordinal)), ordinal)) }
             sorted.sort { a, b in
                 a.prefix != b.prefix ? a.prefix < b.prefix : compare(key(a.ordinal), key(b.ordinal)) < 0
             }
@@ -98,19 +135,25 @@ public enum SnapshotSection {
         }
         writeIndex(
             &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.ordinal) },
-            buckets: indexed ? columns.buckets : [], orders: indexed ? columns.orders : [], bucketLists: lists,
+            keyPrefixes: sorted.map(\.prefix), buckets: indexed ? columns.buckets : [],
+            orders: indexed ? columns.orders : [], bucketLists: lists,
             blobNames: columns.blobNames)
     }
 
-    /// Writes an index from its columns: `bucketLists` is empty for a table without buckets,
-    /// else one list per bucket (its ordinals in the order the layout above states).
+    /// Writes an index from its columns: `sortedKeys` the ordinals in key order with
+    /// `keyPrefixes` beside them, `orders` by ordinal, `bucketLists` empty for a table without
+    /// buckets, else one list per bucket (its ordinals in the order the layout above states).
     static func writeIndex(
-        _ writer: inout ByteWriter, offsets: [UInt64], sortedKeys: [UInt32], buckets: [UInt8], orders: [Int64],
-        bucketLists: [[UInt32]], blobNames: Set<String>
+        _ writer: inout ByteWriter, offsets: [UInt64], sortedKeys: [UInt32], keyPrefixes: [UInt64],
+        buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], blobNames: Set<String>
     ) {
-        writer.bytes.reserveCapacity(writer.bytes.count + offsets.count * 25 + 64)
+        let count = offsets.count
+        writer.bytes.reserveCapacity(writer.bytes.count + count * (bucketLists.isEmpty ? 20 : 49) + 64)
         writer.column(offsets)
-        writer.column(sortedKeys)
+        appendEntries(&writer, count: count, size: 12) { entries, position in
+            entries.storeBytes(of: keyPrefixes[position].littleEndian, toByteOffset: position * 12, as: UInt64.self)
+            entries.storeBytes(of: sortedKeys[position].littleEndian, toByteOffset: position * 12 + 8, as: UInt32.self)
+        }
         writer.u32(UInt32(bucketLists.count))
         if !bucketLists.isEmpty {
             writer.bytes += buckets
@@ -121,7 +164,14 @@ public enum SnapshotSection {
                 start += list.count
             }
             writer.u32(UInt32(start))
-            for list in bucketLists { writer.column(list) }
+            let members = bucketLists.flatMap { $0 }
+            appendEntries(&writer, count: members.count, size: 20) { entries, position in
+                let ordinal = Int(members[position])
+                let at = position * 20
+                entries.storeBytes(of: members[position].littleEndian, toByteOffset: at, as: UInt32.self)
+                entries.storeBytes(of: orders[ordinal].littleEndian, toByteOffset: at + 4, as: Int64.self)
+                entries.storeBytes(of: offsets[ordinal].littleEndian, toByteOffset: at + 12, as: UInt64.self)
+            }
         }
         let names = blobNames.sorted()
         writer.u32(UInt32(names.count))
@@ -129,6 +179,18 @@ public enum SnapshotSection {
             let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
             writer.u16(UInt16(utf8.count))
             writer.bytes += utf8
+        }
+    }
+
+    /// Appends `count` entries of `size` bytes, each written in place by `write`.
+    private static func appendEntries(
+        _ writer: inout ByteWriter, count: Int, size: Int, write: (UnsafeMutableRawBufferPointer, Int) -> Void
+    ) {
+        let start = writer.bytes.count
+        writer.bytes.append(contentsOf: repeatElement(0, count: count * size))
+        writer.bytes.withUnsafeMutableBytes { bytes in
+            let entries = UnsafeMutableRawBufferPointer(rebasing: bytes[start...])
+            for position in 0..<count { write(entries, position) }
         }
     }
 

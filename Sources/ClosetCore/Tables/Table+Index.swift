@@ -55,15 +55,17 @@ extension Table {
             while remaining > 0 {
                 var best: (cursor: Int, key: (Int64, Int))?
                 for (number, cursor) in cursors.enumerated() {
-                    guard let ordinal = cursor.head else { continue }
-                    let key = (base.order(ordinal), ordinal)
+                    guard let head = cursor.head else { continue }
+                    let key = (head.order, head.ordinal)
                     if best == nil || precedes(key, best!.key) { best = (number, key) }
                 }
                 if let first = extra.first, best == nil || precedes((first.order, first.position), best!.key) {
                     if toSkip == 0 { result.append(first.row) }
                     extra = extra.dropFirst()
                 } else if let best {
-                    if toSkip == 0 { result.append(decodeBase(cursors[best.cursor].head!, base)) }
+                    if toSkip == 0, let head = cursors[best.cursor].head {
+                        result.append(decodeBase(head.ordinal, base, offset: head.offset))
+                    }
                     cursors[best.cursor].advance()
                 } else {
                     break

@@ -475,8 +475,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
         return writer.bytes
     }
 
-    @inlinable func decodeBase(_ ordinal: Int, _ base: SnapshotRows) -> Row {
-        var reader = ByteReader(base.rowBytes(ordinal))
+    /// `offset`: where the row's frame starts, when an index entry said so.
+    @inlinable func decodeBase(_ ordinal: Int, _ base: SnapshotRows, offset: Int? = nil) -> Row {
+        var reader = ByteReader(base.rowBytes(ordinal, offset: offset))
         guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd else {
             UnreadableRow.found("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }

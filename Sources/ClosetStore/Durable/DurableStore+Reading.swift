@@ -92,7 +92,8 @@ extension DurableStore {
         guard let (header, blocks) = try openedSnapshot(mapped) else {
             return try loadLegacySnapshot(Array(mapped.memory))
         }
-        if header.format == 3 { legacyFiles = true }
+        // Formats 3 and 4 (an older index): rewritten before the first commit.
+        if header.format < StoreFormat.currentFormat { legacyFiles = true }
         guard header.generation <= Self.maximumGeneration else {
             throw damaged("its snapshot's generation \(header.generation) is out of range")
         }

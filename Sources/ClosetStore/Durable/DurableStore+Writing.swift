@@ -92,7 +92,7 @@ extension DurableStore {
             } ?? 0
         let started = "\(headers) record\(headers == 1 ? "" : "s") begun in them"
         let what =
-            view.journalFormat == StoreFormat.currentFormat
+            view.journalFormat == StoreFormat.journalFormat
             ? "a transaction that never finished committing (it was never reported as saved)"
             : "a transaction that never finished committing, or a journal cut short: commits reported as saved may be among them"
         return
@@ -238,7 +238,7 @@ extension DurableStore {
         // The record is durable: record how far commits reach, in the point this count selects
         // (the other keeps the previous one). Not synced on its own: a point lost in a crash
         // only lags, and the next commit's sync writes it; one that fails is caught there too.
-        if view.journalFormat == StoreFormat.currentFormat {
+        if view.journalFormat == StoreFormat.journalFormat {
             let point = StoreFormat.commitPoint(
                 StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
                 generation: view.generation)
@@ -252,8 +252,8 @@ extension DurableStore {
         view.journal = Self.identity(journalPath)
     }
 
-    /// A format-1, 2 or 3 store is rewritten as format 4 before its first new commit: the
-    /// committed state as a format-4 snapshot, a fresh journal following it, then the marker
+    /// A format-1 to 4 store is rewritten as format 5 before its first new commit: the
+    /// committed state as a format-5 snapshot, a fresh journal following it, then the marker
     /// (older closets refuse the new files by their magic: `made by a newer closet`). A crash
     /// at any point leaves files this build reads; what is not committed yet is not in the
     /// snapshot.

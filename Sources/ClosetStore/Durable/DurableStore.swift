@@ -9,7 +9,7 @@ import Foundation
 /// the blobs. Rows live in typed tables, read in place from the mapped snapshot until a
 /// statement needs them all (`SnapshotRows`, `LazyRows`); a commit appends one checksummed record
 /// holding the net change and syncs it before returning, so a reported success survives a
-/// crash. Files are in format 4 (`StoreFormat`); formats 1 to 3 are read and rewritten as 4
+/// crash. Files are in format 5 (`StoreFormat`); formats 1 to 4 are read and rewritten as 5
 /// by the first commit. A store is made with an empty snapshot and a journal following it, so
 /// from its first open on a missing, emptied or shortened file is damage, never an empty store.
 ///
@@ -25,7 +25,7 @@ package final class DurableStore: Store {
     /// is refused and left alone.
     package static let markerName = "closet-store"
     /// The newest store format this build reads and writes; the marker names a store's format.
-    package static let formatVersion = 4
+    package static let formatVersion = StoreFormat.currentFormat
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(formatVersion)\n".utf8) }
     /// Compact once replaying the journal costs more than reading the snapshot and this floor:
@@ -97,7 +97,7 @@ package final class DurableStore: Store {
         var journal: FileIdentity?
         var snapshot: FileIdentity?
         /// 1 to 4; 4 for a store with no journal yet.
-        var journalFormat = StoreFormat.currentFormat
+        var journalFormat = StoreFormat.journalFormat
         var generation: UInt64 = 0
         var follows = StoreFormat.SnapshotLink.none
         var validLength = 0
@@ -238,7 +238,7 @@ package final class DurableStore: Store {
             case "snapshot":
                 guard let bytes = try? POSIXFile.readAll(path + "/snapshot"),
                     let header = bytes.withUnsafeBytes({ try? StoreFormat.snapshotHeader(memory: $0) }),
-                    header.format == 4, header.generation == 1
+                    header.format >= 4, header.generation == 1
                 else { return false }
             case "journal":
                 guard let size = POSIXFile.size(path + "/journal"), size <= StoreFormat.recordsStart else {

@@ -1,13 +1,13 @@
 import ClosetCore
 
-/// Store format 4 (format 3 is read): every header field checksummed, the journal naming the
+/// Store format 5 (formats 3 and 4 are read): every header field checksummed, the journal naming the
 /// snapshot it follows, the journal recording how far its commits reach, and the snapshot
 /// checksummed block by block. So a missing, older, swapped or shortened file is found instead
 /// of silently opening with data gone, and recovery keeps every intact block. Checksums are
 /// CRC-32C (`StoreChecksum`). Integers are little-endian.
 ///
 /// snapshot: header (32 bytes) | body | trailer
-///           header = "CLOSETS4" | generation u64 | body length u64 | crc32c(trailer) u32
+///           header = "CLOSETS5" | generation u64 | body length u64 | crc32c(trailer) u32
 ///                    | crc32c(header's first 28 bytes) u32   ← the snapshot's checksum
 ///           body   = table count u32 | (name length u8 | name | section)*
 ///                    (a section is row count u64 | rows length u64 | the rows framed as
@@ -41,13 +41,19 @@ import ClosetCore
 /// short: damage, never an older store. Records after the point are whole commits whose point
 /// was not written yet, or the torn tail of one that never finished.
 ///
-/// Format 3 had the same header and records under "CLOSETJ3" without commit points, and one
-/// checksum over the snapshot's body instead of one per block.
+/// Format 4 ("CLOSETS4", the journal as now) had an index without key prefixes and with bucket
+/// lists of ordinals alone (`SnapshotSection.Layout`). Format 3 had the same header and records
+/// under "CLOSETJ3" without commit points, and one checksum over the snapshot's body instead of
+/// one per block.
 enum StoreFormat {
-    /// The format written now (the marker's, the journal's and the snapshot's).
-    static let currentFormat = 4
+    /// The format written now: the marker's and the snapshot's. Format 5 changed only the
+    /// snapshot sections' index (`SnapshotSection`); its journal is format 4's.
+    static let currentFormat = 5
+    /// The journal format written now (format 4's, with commit points).
+    static let journalFormat = 4
     static let journalMagic = Array("CLOSETJ4".utf8)
-    static let snapshotMagic = Array("CLOSETS4".utf8)
+    static let snapshotMagic = Array("CLOSETS5".utf8)
+    static let formatFourSnapshotMagic = Array("CLOSETS4".utf8)
     static let formatThreeJournalMagic = Array("CLOSETJ3".utf8)
     static let formatThreeSnapshotMagic = Array("CLOSETS3".utf8)
     static let journalHeaderSize = 36
@@ -322,7 +328,7 @@ enum StoreFormat {
         var bodyChecksum: UInt32
         /// The header's own checksum: what a journal names the snapshot by.
         var checksum: UInt32
-        var format = 4
+        var format = currentFormat
         var link: SnapshotLink { SnapshotLink(generation: generation, checksum: checksum) }
         var bodyEnd: Int { snapshotHeaderSize + bodyLength }
         var blockCount: Int { format == 3 ? 1 : (bodyLength + blockSize - 1) / blockSize }
@@ -422,7 +428,9 @@ enum StoreFormat {
     ) throws(SnapshotProblem) -> SnapshotHeader? {
         guard memory.count >= 8 else { return nil }
         let magic = Array(memory[0..<8])
-        let format = magic == snapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
+        let format =
+            magic == snapshotMagic
+            ? 5 : magic == formatFourSnapshotMagic ? 4 : magic == formatThreeSnapshotMagic ? 3 : 0
         guard format != 0 else { return nil }
         guard memory.count >= snapshotHeaderSize else { throw .header }
         func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
@@ -537,7 +545,8 @@ enum StoreFormat {
             let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
             guard
                 let section = SnapshotRows(
-                    memory: body, owner: owner ?? Tables(), start: position, fetch: fetch, blocks: blocks)
+                    memory: body, owner: owner ?? Tables(), start: position, fetch: fetch, blocks: blocks,
+                    layout: header.format >= 5 ? .formatFive : .formatFour)
             else {
                 throw ByteReader.Malformed()
             }

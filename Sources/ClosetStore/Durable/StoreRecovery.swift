@@ -184,7 +184,7 @@ package enum StoreRecovery {
                 tables.removeAllRows()
             }
         }
-        guard header.format == 4 else {
+        guard header.format >= 4 else {
             tables.removeAllRows()
             report.lines.append("snapshot: damaged, its rows could not be salvaged (format 3: \(bytes.count) bytes)")
             report.warnings.append("the snapshot (format 3, with one checksum over its body) was not kept")

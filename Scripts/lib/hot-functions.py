@@ -71,6 +71,7 @@ runs = [
     [community, "like story 3 user=user1"],
 ]
 costs = collections.Counter()
+runs_of = collections.Counter()
 for number, (store, *statements) in enumerate(runs + [[None]]):
     output = os.path.join(work, f"callgrind.{number}")
     if store is None:  # a seeding run: a new store from a script of simple statements
@@ -84,6 +85,7 @@ for number, (store, *statements) in enumerate(runs + [[None]]):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     # Each function's own instructions: a cost line after `calls=` is the callee's, left out.
     function, call = None, False
+    seen = set()
     for line in open(output, errors="replace"):
         if line.startswith("fn="):
             function = line[3:].strip()
@@ -93,10 +95,12 @@ for number, (store, *statements) in enumerate(runs + [[None]]):
             parts = line.split()
             if not call and len(parts) >= 2:
                 costs[function] += int(parts[1])
+                seen.add(function)
             call = False
-# Swift and C symbols only (a name callgrind made up for code without one is left out), the
-# busiest first.
-names = [name for name, _ in costs.most_common() if not name.startswith("0x")]
+    runs_of.update(seen)
+# Swift and C symbols only (a name callgrind made up for code without one is left out): first
+# those every statement runs (start-up), then those fewer runs share, each group busiest first.
+names = sorted((name for name in costs if not name.startswith("0x")), key=lambda name: (-runs_of[name], -costs[name]))
 with open(os.path.join(root, "Scripts/lib/hot-functions.order"), "w") as file:
     file.writelines(f"{name}\n" for name in names)
 print(f"hot-functions: {len(names)} functions from {len(runs) + 1} runs", file=sys.stderr)

@@ -24,10 +24,15 @@ enum POSIXFile {
         return fd
     }
 
+    /// Writes in pieces of at most 64 KiB: the page cache keeps what one `write` wrote in
+    /// folios as large as the write (up to 2 MB), and a reader that maps the file maps a whole
+    /// folio wherever it touches it. A snapshot written at once cost a reader 2 MB of memory per
+    /// place it read (a top-20 on a store just written peaked at 13.6 MB, 8.0 MB written so).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            let piece = min(bytes.count - offset, 64 << 10)
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, piece) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot write", path)

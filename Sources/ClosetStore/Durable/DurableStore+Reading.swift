@@ -168,8 +168,8 @@ extension DurableStore {
         let snapshot = view.snapshotLink
         guard let bytes else {
             // No journal: a format-1/2 store whose journal was never started, or an upgrade to
-            // format 4 cut after its snapshot (the old marker is still there, the snapshot is
-            // new). Beside any other format-3 or 4 snapshot it was deleted.
+            // format 5 cut after its snapshot (the old marker is still there, the snapshot is
+            // new). Beside any other format-3, 4 or 5 snapshot it was deleted.
             let upgradeCut = markerIsOld && !legacyFiles
             if let snapshot, snapshot.checksum != 0, !upgradeCut {
                 return "its journal is missing (the snapshot is generation \(snapshot.generation))"

@@ -4,7 +4,7 @@ import Foundation
 /// `closet recover <store> [<new store>]`: copies everything intact of a damaged store into a
 /// new one, leaving the damaged store untouched, and says honestly what it could not keep.
 ///
-/// - The snapshot is salvaged block by block (format 4 checksums each 32 KiB block of its
+/// - The snapshot is salvaged block by block (formats 4 and 5 checksum each 32 KiB block of its
 ///   body): every row whose bytes lie in intact blocks and that decodes is kept, the rest are
 ///   counted as lost; a row's place is found from its neighbour's length or, past a damaged
 ///   stretch, from the section's row offsets. Older snapshots are kept whole or not at all.

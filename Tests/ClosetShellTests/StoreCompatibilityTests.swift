@@ -65,8 +65,15 @@ import Testing
         for (file, magic) in [("snapshot", "CLOSETS5"), ("journal", "CLOSETJ4")] {
             #expect(try bytes(store + "/" + file).prefix(8) == Data(magic.utf8), "\(file)")
         }
-        // Everything that was there, plus the new row.
+        // The new snapshot's index holds (key prefixes, bucket entries: what `check` checks),
+        // and a row is found by its key in it.
+        let checked = try ProcessTests().run(["check", store])
+        #expect(checked.status == 0 && checked.out.hasSuffix("\nok\n"), "\(checked.out)\(checked.err)")
         let pinned = try String(contentsOfFile: Self.fixtures + "/\(fixture).dump", encoding: .utf8)
+        let firstID = try #require(pinned.firstMatch(of: /add clothes id=([0-9A-F-]{36})/)?.output.1)
+        let shown = try ProcessTests().run(["--store", store, "--format", "json", "-c", "show clothes \(firstID)"])
+        #expect(shown.status == 0 && shown.out.contains(String(firstID)), "\(shown.err)")
+        // Everything that was there, plus the new row.
         var expected = pinned.components(separatedBy: "\n")
         let count = try #require(Int(expected[0].split(separator: " ")[3]))
         expected[0] = expected[0].replacingOccurrences(of: "\(count) clothes", with: "\(count + 1) clothes")

@@ -147,8 +147,14 @@ public final class SnapshotRows {
     func frameBytes(from offset: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
         check(offset >= 0 && offset <= rowsEnd - rowsStart && rowsEnd - rowsStart - offset >= 6)
         let start = rowsStart + offset
-        // Most rows are shorter than this; a longer one is read on in a second `pread`.
+        // Most rows are shorter than this; a longer one is read on in a second `pread`. Not past
+        // the end of the block the row starts in (unless its lengths lie beyond it): a guess
+        // that reached into the next block would check that block for nothing.
         var end = min(rowsEnd, start + 512)
+        if let blocks, start >= blocks.bodyStart {
+            let blockEnd = blocks.block((start - blocks.bodyStart) >> blocks.shift).upperBound
+            if blockEnd - start >= 6 { end = min(end, blockEnd) }
+        }
         var fetched = bytes(start..<end) ?? []
         check(fetched.count == end - start)
         let keyLength = Int(fetched[0]) | Int(fetched[1]) << 8

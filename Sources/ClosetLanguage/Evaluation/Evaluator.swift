@@ -29,7 +29,7 @@ extension Session {
         if call.words.isEmpty, let first = call.arguments.first {
             throw Diagnostic.expectedCommand(before: first.key.text + "=", at: first.range)
         }
-        let (spec, words) = try registry.resolve(call.words)
+        let (spec, words) = try resolve(call.words)
         let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
         try confirmRemoval(invocation)
         if spec.windowsPages, invocation.count("limit") == 0 {
@@ -75,6 +75,18 @@ extension Session {
         case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }
         return outcome
+    }
+
+    /// The registry's answer, from `lastResolved` for the same two words as text (`add <entity>`
+    /// with only `key=value` arguments after them): resolving two words depends on nothing
+    /// else, and the registry never changes in a session. Three or more words are resolved
+    /// every time (a three-word command may start with a two-word one's words).
+    private func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
+        guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else { return try registry.resolve(words) }
+        if let last = lastResolved, words[0].text == last.verb, words[1].text == last.object { return (last.spec, []) }
+        let (spec, rest) = try registry.resolve(words)
+        if rest.isEmpty { lastResolved = (words[0].text, words[1].text, spec) }
+        return (spec, rest)
     }
 
     /// `remove` typed at the prompt asks first, as the apps ask (정말 삭제하시겠습니까?);

@@ -58,6 +58,9 @@ public final class Session {
     /// The store statements work on; `.open` changes it.
     public private(set) var store: Store
     package let registry: CommandRegistry
+    /// The last command found by its two words as written (`add <entity>`): a seed script names
+    /// the same one 100,000 times, and finding it again hashed both words each time.
+    var lastResolved: (verb: String, object: String, spec: CommandSpec)?
     public let clock: Clock
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).

@@ -13,8 +13,12 @@ enum QuickParser {
     }
 
     private static func command(in bytes: UnsafeBufferPointer<UInt8>) -> CommandCall? {
+        // Sized for a seed script's statement (two words, a few arguments): grown from empty,
+        // each array was allocated again as it grew.
         var words: [Word] = []
+        words.reserveCapacity(4)
         var arguments: [Argument] = []
+        arguments.reserveCapacity(8)
         var position = 0
         var first: Int?
         var last = 0

@@ -26,9 +26,9 @@ enum ImageArgument {
     /// A new picture (`add`): `none` is not offered there, but one who writes it is told why
     /// rather than that no file is called `none`.
     static func read(_ invocation: Invocation) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)? {
-        if let argument = invocation.argument("image"), case .path(let path) = argument.value,
-            path.lowercased() == "none"
-        {
+        // Most adds have none: looked for once.
+        guard let argument = invocation.argument("image") else { return nil }
+        if case .path(let path) = argument.value, path.lowercased() == "none" {
             do throws(Diagnostic) {
                 return try invocation.readPicture(path, range: argument.range)
             } catch {

@@ -30,7 +30,14 @@ extension Session {
             throw Diagnostic.expectedCommand(before: first.key.text + "=", at: first.range)
         }
         let (spec, words) = try resolve(call.words)
-        let invocation = try ArgumentBinder(session: self).bind(spec, words: words, call: call)
+        return try perform(try ArgumentBinder(session: self).bind(spec, words: words, call: call))
+    }
+
+    /// Runs a bound invocation: the command, its errors said as diagnostics, the engine's
+    /// page window, and the listing `@N` and `next` read.
+    func perform(_ invocation: Invocation) throws -> Outcome {
+        let spec = invocation.spec
+        let call = invocation.call
         try confirmRemoval(invocation)
         if spec.windowsPages, invocation.count("limit") == 0 {
             throw Diagnostic.limitFromOne(at: invocation.argument("limit")?.range)
@@ -83,9 +90,16 @@ extension Session {
     /// every time (a three-word command may start with a two-word one's words).
     private func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
         guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else { return try registry.resolve(words) }
-        if let last = lastResolved, words[0].text == last.verb, words[1].text == last.object { return (last.spec, []) }
+        if lastResolvedSpec != nil, words[0].text == lastResolvedWords.0, words[1].text == lastResolvedWords.1,
+            let spec = lastResolvedSpec
+        {
+            return (spec, [])
+        }
         let (spec, rest) = try registry.resolve(words)
-        if rest.isEmpty { lastResolved = (words[0].text, words[1].text, spec) }
+        if rest.isEmpty {
+            lastResolvedWords = (words[0].text, words[1].text)
+            lastResolvedSpec = spec
+        }
         return (spec, rest)
     }
 

@@ -59,8 +59,14 @@ public final class Session {
     public private(set) var store: Store
     package let registry: CommandRegistry
     /// The last command found by its two words as written (`add <entity>`): a seed script names
-    /// the same one 100,000 times, and finding it again hashed both words each time.
-    var lastResolved: (verb: String, object: String, spec: CommandSpec)?
+    /// the same one 100,000 times, and finding it again hashed both words each time. Kept
+    /// apart rather than as one optional tuple: a tuple holding a spec was copied whole to be
+    /// read.
+    var lastResolvedWords = ("", "")
+    var lastResolvedSpec: CommandSpec?
+    /// Whether simple statements may be bound straight from their text (`QuickBinder`); off
+    /// only in the tests that hold the two paths to each other.
+    package var quickBinding = true
     public let clock: Clock
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
@@ -272,16 +278,24 @@ public final class Session {
     private func execute(_ source: StatementSource, shown: StatementSource, origin: String?) -> Bool {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
         currentSourceText = source.text
-        let statement: Statement?
-        do {
-            statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
-        } catch {
-            echo(shown)
-            report(error, source: shown, origin: origin)
-            failureCount += 1
-            return false
+        // A seed script's statements are bound straight from their text when they can be
+        // (`QuickBinder`); the rest are parsed. Only inside a transaction that has written:
+        // no other process's commits are brought in before such a statement (it holds the
+        // lock), so binding it now reads what binding it after that would.
+        var quick =
+            quickBinding && store.tables.hasPendingChanges ? QuickBinder.invocation(source.text, session: self) : nil
+        var statement: Statement?
+        if quick == nil {
+            do {
+                statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
+            } catch {
+                echo(shown)
+                report(error, source: shown, origin: origin)
+                failureCount += 1
+                return false
+            }
+            guard statement != nil else { return true }
         }
-        guard let statement else { return true }
         echo(shown)
         // `.once` applies to the statement after it; `.output` to every one.
         outputFile = onceOutput ?? settings.output
@@ -305,13 +319,11 @@ public final class Session {
             }
         }
         let savepoint = store.savepoint()
+        let isDot = statement?.isDot ?? false
         defer {
             // As sqlite3's: dot commands leave it alone (`.changes` reports the statement before
             // it; after `.read`, the script's last statement).
-            if case .dot = statement.kind {
-            } else {
-                lastChanges = max(0, store.savepoint().position - savepoint.position)
-            }
+            if !isDot { lastChanges = max(0, store.savepoint().position - savepoint.position) }
         }
         // Another process may commit between this statement's reads and its first write:
         // the store says so, and the statement runs again on the new state, under the lock.
@@ -320,7 +332,14 @@ public final class Session {
         while true {
             do {
                 notice = nil
-                let outcome = try evaluate(statement)
+                let outcome: Outcome
+                if let quick {
+                    outcome = try perform(quick)
+                } else if let statement {
+                    outcome = try evaluate(statement)
+                } else {
+                    outcome = .nothing
+                }
                 switch store.takeWriteProblem() {
                 case nil:
                     print(outcome)
@@ -334,6 +353,11 @@ public final class Session {
                 case .conflict where conflicts < Self.maximumConflicts:
                     conflicts += 1
                     store.rollback(to: savepoint)
+                    if quick != nil {
+                        // Bound again the general way, on the new state.
+                        quick = nil
+                        statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
+                    }
                     do throws(StoreError) {
                         try store.refresh()
                     } catch {
@@ -363,7 +387,7 @@ public final class Session {
             break
         }
         // Statements are timed, not dot commands (as sqlite3's `.timer`).
-        if timed, settings.timer, !statement.isDot { printTime(since: started) }
+        if timed, settings.timer, !isDot { printTime(since: started) }
         return true
     }
 

@@ -45,27 +45,7 @@ enum QuickParser {
                 last = keyEnd
                 continue
             }
-            let valueStart = keyEnd + 1
-            guard valueStart < count else { return nil }
-            let value: Word
-            let valueEnd: Int
-            if bytes[valueStart] == .doubleQuote {
-                var end = valueStart + 1
-                while end < count, bytes[end] != .doubleQuote {
-                    if bytes[end] == .backslash || bytes[end] == .newline { return nil }
-                    end += 1
-                }
-                guard end < count else { return nil }
-                valueEnd = end + 1
-                value = Word(
-                    text: String(decoding: UnsafeBufferPointer(rebasing: bytes[(valueStart + 1)..<end]), as: UTF8.self),
-                    isQuoted: true, range: SourceRange(valueStart, valueEnd))
-            } else {
-                guard let (text, end) = bareWord(bytes, from: valueStart) else { return nil }
-                valueEnd = end
-                value = Word(text: text, isQuoted: false, range: SourceRange(valueStart, end))
-            }
-            guard valueEnd == count || isBlank(bytes[valueEnd]) else { return nil }
+            guard let (value, valueEnd) = value(bytes, from: keyEnd + 1) else { return nil }
             arguments.append(Argument(key: keyWord, values: [value], range: SourceRange(start, valueEnd)))
             position = valueEnd
             last = valueEnd
@@ -77,6 +57,12 @@ enum QuickParser {
     /// A bare word from `start` (at least one byte) and the offset past it; nil if a byte the
     /// quick path leaves to the lexer (a quote, comma, `#`, backslash) starts or ends it.
     private static func bareWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (String, Int)? {
+        guard let end = bareWordEnd(bytes, from: start) else { return nil }
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self), end)
+    }
+
+    /// Where a bare word from `start` ends (see `bareWord`), without making its text.
+    static func bareWordEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var end = start
         while end < bytes.count {
             switch bytes[end] {
@@ -88,11 +74,37 @@ enum QuickParser {
             }
             break
         }
-        guard end > start else { return nil }
-        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self), end)
+        return end > start ? end : nil
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool {
+    /// An argument's value from `start` (after its `=`): one bare word or one double-quoted
+    /// string without escapes, ending at a blank or the end; nil otherwise.
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Word, end: Int)? {
+        let count = bytes.count
+        guard start < count else { return nil }
+        let value: Word
+        let valueEnd: Int
+        if bytes[start] == .doubleQuote {
+            var end = start + 1
+            while end < count, bytes[end] != .doubleQuote {
+                if bytes[end] == .backslash || bytes[end] == .newline { return nil }
+                end += 1
+            }
+            guard end < count else { return nil }
+            valueEnd = end + 1
+            value = Word(
+                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self),
+                isQuoted: true, range: SourceRange(start, valueEnd))
+        } else {
+            guard let (text, end) = bareWord(bytes, from: start) else { return nil }
+            valueEnd = end
+            value = Word(text: text, isQuoted: false, range: SourceRange(start, end))
+        }
+        guard valueEnd == count || isBlank(bytes[valueEnd]) else { return nil }
+        return (value, valueEnd)
+    }
+
+    static func isBlank(_ byte: UInt8) -> Bool {
         byte == .space || byte == .tab || byte == .newline || byte == .carriageReturn
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The quick path from a seed script's statement to its invocation, without a syntax tree:
+/// the two words of the command the session found last (`Session.lastResolvedSpec`, compared
+/// as bytes), then `key=value` arguments as the quick parser reads them, each key one the
+/// command declares (written as declared), each value converted as the binder converts it.
+/// Anything else (other words, an unknown, repeated or secret `?` key, a value that does not
+/// convert, a required key left out, a command that takes words or repeated keys) is
+/// declined, and the statement is parsed, resolved and bound the general way: every
+/// diagnostic still comes from one place. A replay of 100,000 `add` statements spent a third
+/// of its instructions making and freeing their syntax trees and binding them. The session
+/// uses it inside a transaction that has written (a seed script after its first row), where
+/// binding before or after the check for other processes' commits reads the same store.
+/// `QuickBinderTests` holds it to the general path on generated statements.
+enum QuickBinder {
+    /// The statement's invocation, or nil when the general path must read it.
+    static func invocation(_ text: String, session: Session) -> Invocation? {
+        guard let spec = session.lastResolvedSpec, spec.parameters.isEmpty, !spec.keysRepeat else { return nil }
+        var text = text
+        return text.withUTF8 { invocation(in: $0, spec: spec, session: session) }
+    }
+
+    private static func invocation(
+        in bytes: UnsafeBufferPointer<UInt8>, spec: CommandSpec, session: Session
+    ) -> Invocation? {
+        let count = bytes.count
+        func blanksSkipped(from start: Int) -> Int {
+            var position = start
+            while position < count, QuickParser.isBlank(bytes[position]) { position += 1 }
+            return position
+        }
+        // The command's two words, exactly as the general path found them last.
+        let first = blanksSkipped(from: 0)
+        guard let verbEnd = QuickParser.bareWordEnd(bytes, from: first), verbEnd < count,
+            QuickParser.isBlank(bytes[verbEnd]), same(bytes, first..<verbEnd, session.lastResolvedWords.0)
+        else { return nil }
+        let objectStart = blanksSkipped(from: verbEnd)
+        guard let objectEnd = QuickParser.bareWordEnd(bytes, from: objectStart),
+            objectEnd == count || QuickParser.isBlank(bytes[objectEnd]),
+            same(bytes, objectStart..<objectEnd, session.lastResolvedWords.1)
+        else { return nil }
+
+        let keys = spec.keys
+        let binder = ArgumentBinder(session: session)
+        var arguments: [BoundArgument] = []
+        arguments.reserveCapacity(keys.count)
+        var position = objectEnd
+        var last = objectEnd
+        while true {
+            position = blanksSkipped(from: position)
+            guard position < count else { break }
+            let start = position
+            guard let keyEnd = QuickParser.bareWordEnd(bytes, from: start), keyEnd < count, bytes[keyEnd] == .equals
+            else { return nil }
+            // By index, as the binder does: a `KeySpec` copied per look was most of the time.
+            var index = 0
+            while index < keys.count, !same(bytes, start..<keyEnd, keys[index].name) { index += 1 }
+            guard index < keys.count, !arguments.contains(where: { $0.key == keys[index].name }),
+                let (value, valueEnd) = QuickParser.value(bytes, from: keyEnd + 1),
+                !(keys[index].isSecret && !value.isQuoted && value.text == "?"),
+                let converted = try? binder.convert([value], kind: keys[index].kind, what: keys[index].name)
+            else { return nil }
+            arguments.append(
+                BoundArgument(key: keys[index].name, value: converted, range: SourceRange(start, valueEnd)))
+            position = valueEnd
+            last = valueEnd
+        }
+        for index in keys.indices where keys[index].isRequired {
+            guard arguments.contains(where: { $0.key == keys[index].name }) else { return nil }
+        }
+        if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) { return nil }
+        // The commands a quick statement reaches read their call only for its range.
+        let call = CommandCall(words: [], arguments: [], range: SourceRange(first, last))
+        return Invocation(session: session, spec: spec, call: call, parameters: [], arguments: arguments)
+    }
+
+    /// Whether the bytes in `range` are `text`'s UTF-8.
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            utf8.count == range.count
+                && (range.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0)
+        }
+    }
+}

@@ -53,6 +53,9 @@ public struct VocabularyInfo: Sendable, Hashable {
         return terms[code]
     }
 
+    /// The code of the term spelled `text` (as `term(named:)`), without copying the term.
+    public func code(named text: String) -> Int? { lookup.code(of: text) }
+
     public static func == (a: VocabularyInfo, b: VocabularyInfo) -> Bool {
         a.name == b.name && a.terms == b.terms && a.spelledOutInUsage == b.spelledOutInUsage
     }

@@ -167,7 +167,7 @@ struct ArgumentBinder {
     }
 
     private func term(_ word: Word, _ info: VocabularyInfo) throws(Diagnostic) -> Int {
-        if let term = info.term(named: word.text) { return term.code }
+        if let code = info.code(named: word.text) { return code }
         throw Diagnostic.unknown(
             info.name, word.text, at: word.range, among: info.spellings,
             hint: "use one of \(info.terms.map(\.english).joined(separator: ", "))")

@@ -76,6 +76,8 @@ enum QuickBinder {
 
     /// Whether the bytes in `range` are `text`'s UTF-8.
     private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
+        // Most keys differ in length from the one looked for: no bytes read for those.
+        guard text.utf8.count == range.count else { return false }
         var text = text
         return text.withUTF8 { utf8 in
             utf8.count == range.count

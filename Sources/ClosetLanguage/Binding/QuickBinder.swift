@@ -40,34 +40,42 @@ enum QuickBinder {
             same(bytes, objectStart..<objectEnd, session.lastResolvedWords.1)
         else { return nil }
 
-        let keys = spec.keys
+        // Read in place (no `KeySpec`, kind or name copied per look), the keys given kept as
+        // bits by their place (a command has far fewer than 64).
         let binder = ArgumentBinder(session: session)
         var arguments: [BoundArgument] = []
-        arguments.reserveCapacity(keys.count)
-        var position = objectEnd
-        var last = objectEnd
-        while true {
-            position = blanksSkipped(from: position)
-            guard position < count else { break }
-            let start = position
-            guard let keyEnd = QuickParser.bareWordEnd(bytes, from: start), keyEnd < count, bytes[keyEnd] == .equals
-            else { return nil }
-            // By index, as the binder does: a `KeySpec` copied per look was most of the time.
-            var index = 0
-            while index < keys.count, !same(bytes, start..<keyEnd, keys[index].name) { index += 1 }
-            guard index < keys.count, !arguments.contains(where: { $0.key == keys[index].name }),
-                let (value, valueEnd) = QuickParser.value(bytes, from: keyEnd + 1),
-                !(keys[index].isSecret && !value.isQuoted && value.text == "?"),
-                let converted = try? binder.convert([value], kind: keys[index].kind, what: keys[index].name)
-            else { return nil }
-            arguments.append(
-                BoundArgument(key: keys[index].name, value: converted, range: SourceRange(start, valueEnd)))
-            position = valueEnd
-            last = valueEnd
+        let ended: Int? = spec.keys.withUnsafeBufferPointer { keys in
+            guard keys.count <= 64 else { return nil }
+            arguments.reserveCapacity(keys.count)
+            var given: UInt64 = 0
+            var position = objectEnd
+            var last = objectEnd
+            while true {
+                position = blanksSkipped(from: position)
+                guard position < count else { break }
+                let start = position
+                guard let keyEnd = QuickParser.bareWordEnd(bytes, from: start), keyEnd < count,
+                    bytes[keyEnd] == .equals
+                else { return nil }
+                var index = 0
+                while index < keys.count, !same(bytes, start..<keyEnd, keys[index].name) { index += 1 }
+                guard index < keys.count, given & (1 << UInt64(index)) == 0,
+                    let (value, valueEnd) = QuickParser.value(bytes, from: keyEnd + 1),
+                    !(keys[index].isSecret && !value.isQuoted && value.text == "?"),
+                    let converted = try? binder.convert([value], kind: keys[index].kind, what: keys[index].name)
+                else { return nil }
+                given |= 1 << UInt64(index)
+                arguments.append(
+                    BoundArgument(key: keys[index].name, value: converted, range: SourceRange(start, valueEnd)))
+                position = valueEnd
+                last = valueEnd
+            }
+            for index in keys.indices where keys[index].isRequired && given & (1 << UInt64(index)) == 0 {
+                return nil
+            }
+            return last
         }
-        for index in keys.indices where keys[index].isRequired {
-            guard arguments.contains(where: { $0.key == keys[index].name }) else { return nil }
-        }
+        guard let last = ended else { return nil }
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) { return nil }
         // The commands a quick statement reaches read their call only for its range.
         let call = CommandCall(words: [], arguments: [], range: SourceRange(first, last))

@@ -84,7 +84,7 @@ extension Session {
         return outcome
     }
 
-    /// The registry's answer, from `lastResolved` for the same two words as text (`add <entity>`
+    /// The registry's answer, from `lastResolvedSpec` for the same two words as text (`add <entity>`
     /// with only `key=value` arguments after them): resolving two words depends on nothing
     /// else, and the registry never changes in a session. Three or more words are resolved
     /// every time (a three-word command may start with a two-word one's words).

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ClosetLanguage
@@ -108,6 +109,30 @@ import Testing
         #expect(throws: Diagnostic.self) { try Parser.parse("add clothes category =top") }
         #expect(throws: Diagnostic.self) { try Parser.parse("let x = list clothes") }
         #expect(throws: Diagnostic.self) { try Parser.parse("let $x list clothes") }
+    }
+
+    /// A script's lines: split on LF, one CR before it dropped, no empty last line for a final
+    /// newline; what a byte-by-byte reading gives, on generated scripts.
+    @Test func scriptLinesSplitOnNewlines() {
+        var random = SeededRandom(seed: 26)
+        let pieces = ["add", " ", "\n", "\r\n", "\r", "", "é", "\\", "#", "\n\n", "\r\r\n"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            var expected: [String] = []
+            var line: [UInt8] = []
+            for byte in text.utf8 {
+                guard byte == UInt8(ascii: "\n") else {
+                    line.append(byte)
+                    continue
+                }
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                expected.append(String(decoding: line, as: UTF8.self))
+                line = []
+            }
+            if !line.isEmpty { expected.append(String(decoding: line, as: UTF8.self)) }
+            #expect(text.scriptLines == expected, "\(text.debugDescription)")
+        }
     }
 
     @Test func continuationJoinsLinesUnlessTheBackslashIsInAComment() {

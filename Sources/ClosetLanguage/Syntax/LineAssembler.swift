@@ -1,3 +1,5 @@
+import Foundation
+
 /// Joins physical lines into statements: a line ending in `\` (outside a comment) continues
 /// on the next. Used by scripts, stdin and the prompt alike.
 package struct LineAssembler {
@@ -68,16 +70,16 @@ extension String {
     package func forEachScriptLine(_ body: (String) -> Bool) {
         var text = self
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var start = 0
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == .newline {
-                    let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
-                    let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                    guard body(line) else { return }
-                    start = index + 1
-                }
-                index += 1
+            // Each line's end found by `memchr` (a byte at a time was a fifth of reading a seed
+            // script's lines).
+            while start < bytes.count, let found = memchr(base + start, Int32(UInt8.newline), bytes.count - start) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
+                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                guard body(line) else { return }
+                start = index + 1
             }
             if start < bytes.count {
                 _ = body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))

@@ -130,14 +130,32 @@ import Testing
     }
 
     @Test func theCheckFindsAnIndexThatDoesNotAddUpAndARowThatCannotBeRead() throws {
-        for damage in ["key order", "row"] {
+        for damage in ["key order", "key prefix", "bucket entry", "row"] {
             let (path, _) = try bigStore()
             var bytes = try #require(try POSIXFile.readAll(path + "/snapshot"))
             let header = try #require(bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
             let directory = try #require(SnapshotDirectory(trailerOf: bytes, header: header))
             let section = try #require(directory.entries.first { $0.name == "clothes" })
             let expected: String
-            if damage == "key order" {
+            let n = section.count
+            func u32(_ at: Int) -> Int { bytes[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            if damage == "key prefix" {
+                // A byte of the first entry's prefix (its key's eighth byte) changed.
+                let sorted = section.offsetsStart + 8 * n
+                bytes[sorted] ^= 0x01
+                expected =
+                    "table 'clothes': its snapshot section passes its checksum but the key order gives row \(u32(sorted + 8)) a prefix that is not its key's"
+            } else if damage == "bucket entry" {
+                // The row offset in the first bucket entry: after the offsets, the key order,
+                // the bucket count, the buckets, the order keys and the bucket starts.
+                let bucketCount = u32(section.offsetsStart + 20 * n)
+                let starts = section.offsetsStart + 20 * n + 4 + n + 8 * n
+                let lists = starts + 4 * (bucketCount + 1)
+                let bucket = (0..<bucketCount).first { u32(starts + 4 * ($0 + 1)) > 0 } ?? 0
+                bytes[lists + 12] ^= 0x01
+                expected =
+                    "table 'clothes': its snapshot section passes its checksum but bucket \(bucket) gives row \(u32(lists)) an order key or offset that is not its own"
+            } else if damage == "key order" {
                 // The first two entries of the key order (prefix and ordinal: 12 bytes) swapped.
                 let sorted = section.offsetsStart + 8 * section.count
                 let first = Array(bytes[sorted..<(sorted + 12)])

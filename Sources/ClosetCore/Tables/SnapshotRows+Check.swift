@@ -8,8 +8,6 @@ extension SnapshotRows {
         let rowsLength = rowsEnd - rowsStart
         var keys: [Range<Int>] = []
         keys.reserveCapacity(count)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(count)
         var offset = 0
         for ordinal in 0..<count {
             guard load(UInt64.self, offsetsStart + ordinal * 8) == UInt64(offset) else {
@@ -22,7 +20,6 @@ extension SnapshotRows {
             let rowLength = Int(load(UInt32.self, at + 2 + keyLength))
             guard rowsLength - offset - 6 - keyLength >= rowLength else { return "row \(ordinal) runs past the rows" }
             keys.append((at + 2)..<(at + 2 + keyLength))
-            offsets.append(offset)
             offset += 6 + keyLength + rowLength
         }
         guard offset == rowsLength else { return "bytes follow the last row" }
@@ -50,12 +47,13 @@ extension SnapshotRows {
             }
             previous = ordinal
         }
-        return bucketCount > 0 ? bucketProblem(offsets) : nil
+        return bucketCount > 0 ? bucketProblem(keys) : nil
     }
 
     /// Buckets: every row in the list of its own bucket once, each list by order key descending,
-    /// each entry's order key and offset (format 5) the row's.
-    private func bucketProblem(_ offsets: [Int]) -> String? {
+    /// each entry's order key and offset (format 5) the row's (`keys`: where each row's key
+    /// lies, two bytes into its frame).
+    private func bucketProblem(_ keys: [Range<Int>]) -> String? {
         var seen = [Bool](repeating: false, count: count)
         var start = 0
         for bucket in 0..<bucketCount {
@@ -77,7 +75,8 @@ extension SnapshotRows {
                 case .formatFour:
                     break
                 case .formatFive:
-                    guard load(Int64.self, at + 4) == order, load(UInt64.self, at + 12) == UInt64(offsets[ordinal])
+                    guard load(Int64.self, at + 4) == order,
+                        load(UInt64.self, at + 12) == UInt64(keys[ordinal].lowerBound - 2 - rowsStart)
                     else {
                         return "bucket \(bucket) gives row \(ordinal) an order key or offset that is not its own"
                     }

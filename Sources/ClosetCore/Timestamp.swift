@@ -12,7 +12,8 @@ public enum Timestamp {
         return text.withUTF8 { parse(bytes: $0) }
     }
 
-    private static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
+    /// `parse` of text given as UTF-8 (where a statement's value lies).
+    package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }
             var value = 0

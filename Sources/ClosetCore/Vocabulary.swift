@@ -56,6 +56,10 @@ public struct VocabularyInfo: Sendable, Hashable {
     /// The code of the term spelled `text` (as `term(named:)`), without copying the term.
     public func code(named text: String) -> Int? { lookup.code(of: text) }
 
+    /// Every spelling `code(named:)` finds, lowercased, as UTF-8, with its term's code: for
+    /// reading a value where it lies in a statement's bytes (`QuickCommand`).
+    package var lowercasedSpellings: [(utf8: [UInt8], code: Int)] { lookup.spellings() }
+
     public static func == (a: VocabularyInfo, b: VocabularyInfo) -> Bool {
         a.name == b.name && a.terms == b.terms && a.spelledOutInUsage == b.spelledOutInUsage
     }
@@ -145,11 +149,24 @@ final class SpellingLookup: @unchecked Sendable {
     func code(of text: String) -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        if table == nil {
-            var built: [String: Int] = [:]
-            for term in terms { for spelling in term.spellings { built[spelling.lowercasedQuickly] = term.code } }
-            table = built
+        let table = built()
+        return table[text] ?? table[text.lowercasedQuickly]
+    }
+
+    /// The table's spellings and codes (each spelling once, with the code the table gives it).
+    func spellings() -> [(utf8: [UInt8], code: Int)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return built().map { (Array($0.key.utf8), $0.value) }.sorted {
+            $0.code != $1.code ? $0.code < $1.code : $0.utf8.lexicographicallyPrecedes($1.utf8)
         }
-        return table?[text] ?? table?[text.lowercasedQuickly]
+    }
+
+    private func built() -> [String: Int] {
+        if let table { return table }
+        var built: [String: Int] = [:]
+        for term in terms { for spelling in term.spellings { built[spelling.lowercasedQuickly] = term.code } }
+        table = built
+        return built
     }
 }

@@ -18,7 +18,8 @@ import Testing
         (
             "add clothes",
             [
-                ("category", ["top", "outer", "상의", "TOP"], ["hat"]), ("season", ["fall", "가을", "all"], ["never"]),
+                ("category", ["top", "outer", "상의", "TOP", "\"outer\""], ["hat", "to"]),
+                ("season", ["fall", "가을", "all", "Fall"], ["never", "가"]),
                 ("description", ["knit", "\"navy knit\"", "\"\"", "\"니트 🧥\""], []),
                 ("created", ["2024-11-02", "2024-11-02T10:00:00Z"], ["2024-13-01", "yesterday"]),
                 ("id", (1...300).map { String(format: "00000000-0000-4000-8000-%012d", $0) }, ["bad"]),
@@ -135,5 +136,35 @@ import Testing
         ] {
             #expect(QuickBinder.invocation(declined, session: session) == nil, "\(declined)")
         }
+    }
+
+    /// A value read where it lies in the statement finds the term the binder's lookup finds,
+    /// or none (the general path then decides), for every spelling of every vocabulary a
+    /// key takes, written as it is, capitalized, cut short and lengthened.
+    @Test func termsReadAsBytesAreTheTermsTheBinderFinds() throws {
+        let (session, _) = try session(quick: true)
+        var checked = 0
+        for spec in session.registry.commands {
+            for key in spec.keys {
+                guard case .vocabulary(let info, _) = key.kind else { continue }
+                let spellings = info.lowercasedSpellings
+                for term in info.terms {
+                    for spelling in term.spellings {
+                        for written in [
+                            spelling, spelling.uppercased(), spelling.capitalized, String(spelling.dropLast()),
+                            spelling + "s", spelling + "É", "É" + spelling.uppercased(),
+                        ] {
+                            var text = written
+                            let quick = text.withUTF8 { QuickCommand.code($0, among: spellings) }
+                            let general = info.code(named: written)
+                            #expect(quick == nil || quick == general, "\(info.name): \(written)")
+                            if written == spelling.lowercased() { #expect(quick == general, "\(written)") }
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 500)
     }
 }

@@ -1,7 +1,8 @@
+import ClosetCore
 import Foundation
 
 /// The quick path from a seed script's statement to its invocation, without a syntax tree:
-/// the two words of the command the session found last (`Session.lastResolvedSpec`, compared
+/// the two words of the command the session found last (`Session.lastCommand`, compared
 /// as bytes), then `key=value` arguments as the quick parser reads them, each key one the
 /// command declares (written as declared), each value converted as the binder converts it.
 /// Anything else (other words, an unknown, repeated or secret `?` key, a value that does not
@@ -15,13 +16,13 @@ import Foundation
 enum QuickBinder {
     /// The statement's invocation, or nil when the general path must read it.
     static func invocation(_ text: String, session: Session) -> Invocation? {
-        guard let spec = session.lastResolvedSpec, spec.parameters.isEmpty, !spec.keysRepeat else { return nil }
+        guard let command = session.lastCommand, command.takesQuickStatements else { return nil }
         var text = text
-        return text.withUTF8 { invocation(in: $0, spec: spec, session: session) }
+        return text.withUTF8 { invocation(in: $0, command: command, session: session) }
     }
 
     private static func invocation(
-        in bytes: UnsafeBufferPointer<UInt8>, spec: CommandSpec, session: Session
+        in bytes: UnsafeBufferPointer<UInt8>, command: QuickCommand, session: Session
     ) -> Invocation? {
         let count = bytes.count
         func blanksSkipped(from start: Int) -> Int {
@@ -32,20 +33,18 @@ enum QuickBinder {
         // The command's two words, exactly as the general path found them last.
         let first = blanksSkipped(from: 0)
         guard let verbEnd = QuickParser.bareWordEnd(bytes, from: first), verbEnd < count,
-            QuickParser.isBlank(bytes[verbEnd]), same(bytes, first..<verbEnd, session.lastResolvedWords.0)
+            QuickParser.isBlank(bytes[verbEnd]), same(bytes, first..<verbEnd, command.utf8Words.0)
         else { return nil }
         let objectStart = blanksSkipped(from: verbEnd)
         guard let objectEnd = QuickParser.bareWordEnd(bytes, from: objectStart),
             objectEnd == count || QuickParser.isBlank(bytes[objectEnd]),
-            same(bytes, objectStart..<objectEnd, session.lastResolvedWords.1)
+            same(bytes, objectStart..<objectEnd, command.utf8Words.1)
         else { return nil }
 
-        // Read in place (no `KeySpec`, kind or name copied per look), the keys given kept as
-        // bits by their place (a command has far fewer than 64).
+        // The keys given are kept as bits by their place (a quick command has at most 64).
         let binder = ArgumentBinder(session: session)
         var arguments: [BoundArgument] = []
-        let ended: Int? = spec.keys.withUnsafeBufferPointer { keys in
-            guard keys.count <= 64 else { return nil }
+        let ended: Int? = command.keys.withUnsafeBufferPointer { keys -> Int? in
             arguments.reserveCapacity(keys.count)
             var given: UInt64 = 0
             var position = objectEnd
@@ -58,17 +57,36 @@ enum QuickBinder {
                     bytes[keyEnd] == .equals
                 else { return nil }
                 var index = 0
-                while index < keys.count, !same(bytes, start..<keyEnd, keys[index].name) { index += 1 }
+                while index < keys.count, !same(bytes, start..<keyEnd, keys[index].utf8) { index += 1 }
                 guard index < keys.count, given & (1 << UInt64(index)) == 0,
-                    let (value, valueEnd) = QuickParser.value(bytes, from: keyEnd + 1),
-                    !(keys[index].isSecret && !value.isQuoted && value.text == "?"),
-                    let converted = try? binder.convert([value], kind: keys[index].kind, what: keys[index].name)
+                    let span = QuickParser.valueSpan(bytes, from: keyEnd + 1)
                 else { return nil }
+                let text = UnsafeBufferPointer(rebasing: bytes[span.text])
+                if keys[index].isSecret, !span.isQuoted, text.count == 1, text[0] == UInt8(ascii: "?") { return nil }
+                let value: ArgumentValue
+                switch keys[index].reading {
+                case .text:
+                    value = .text(String(decoding: text, as: UTF8.self))
+                case .term(let vocabulary, let spellings, let single):
+                    guard let code = QuickCommand.code(text, among: spellings) else { return nil }
+                    value = .terms(vocabulary: vocabulary, codes: single[code])
+                case .date:
+                    guard let date = Timestamp.parse(bytes: text) else { return nil }
+                    value = .date(date)
+                case .converted(let kind):
+                    let word = Word(
+                        text: String(decoding: text, as: UTF8.self), isQuoted: span.isQuoted,
+                        range: SourceRange(keyEnd + 1, span.end))
+                    guard let converted = try? binder.convert([word], kind: kind, what: keys[index].name) else {
+                        return nil
+                    }
+                    value = converted
+                }
                 given |= 1 << UInt64(index)
                 arguments.append(
-                    BoundArgument(key: keys[index].name, value: converted, range: SourceRange(start, valueEnd)))
-                position = valueEnd
-                last = valueEnd
+                    BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, span.end)))
+                position = span.end
+                last = span.end
             }
             for index in keys.indices where keys[index].isRequired && given & (1 << UInt64(index)) == 0 {
                 return nil
@@ -76,20 +94,19 @@ enum QuickBinder {
             return last
         }
         guard let last = ended else { return nil }
+        let spec = command.spec
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) { return nil }
         // The commands a quick statement reaches read their call only for its range.
         let call = CommandCall(words: [], arguments: [], range: SourceRange(first, last))
         return Invocation(session: session, spec: spec, call: call, parameters: [], arguments: arguments)
     }
 
-    /// Whether the bytes in `range` are `text`'s UTF-8.
-    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
+    /// Whether the bytes in `range` are `utf8`.
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ utf8: [UInt8]) -> Bool {
         // Most keys differ in length from the one looked for: no bytes read for those.
-        guard text.utf8.count == range.count else { return false }
-        var text = text
-        return text.withUTF8 { utf8 in
-            utf8.count == range.count
-                && (range.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0)
+        guard utf8.count == range.count else { return false }
+        return utf8.withUnsafeBufferPointer { utf8 in
+            range.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0
         }
     }
 }

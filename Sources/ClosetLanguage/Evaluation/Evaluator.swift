@@ -84,22 +84,17 @@ extension Session {
         return outcome
     }
 
-    /// The registry's answer, from `lastResolvedSpec` for the same two words as text (`add <entity>`
+    /// The registry's answer, from `lastCommand` for the same two words as text (`add <entity>`
     /// with only `key=value` arguments after them): resolving two words depends on nothing
     /// else, and the registry never changes in a session. Three or more words are resolved
     /// every time (a three-word command may start with a two-word one's words).
     private func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
         guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else { return try registry.resolve(words) }
-        if lastResolvedSpec != nil, words[0].text == lastResolvedWords.0, words[1].text == lastResolvedWords.1,
-            let spec = lastResolvedSpec
-        {
-            return (spec, [])
+        if let last = lastCommand, words[0].text == last.words.0, words[1].text == last.words.1 {
+            return (last.spec, [])
         }
         let (spec, rest) = try registry.resolve(words)
-        if rest.isEmpty {
-            lastResolvedWords = (words[0].text, words[1].text)
-            lastResolvedSpec = spec
-        }
+        if rest.isEmpty { lastCommand = QuickCommand(words: (words[0].text, words[1].text), spec: spec) }
         return (spec, rest)
     }
 

@@ -59,11 +59,8 @@ public final class Session {
     public private(set) var store: Store
     package let registry: CommandRegistry
     /// The last command found by its two words as written (`add <entity>`): a seed script names
-    /// the same one 100,000 times, and finding it again hashed both words each time. Kept
-    /// apart rather than as one optional tuple: a tuple holding a spec was copied whole to be
-    /// read.
-    var lastResolvedWords = ("", "")
-    var lastResolvedSpec: CommandSpec?
+    /// the same one 100,000 times, and finding it again hashed both words each time.
+    var lastCommand: QuickCommand?
     /// Whether simple statements may be bound straight from their text (`QuickBinder`); off
     /// only in the tests that hold the two paths to each other.
     package var quickBinding = true

@@ -80,10 +80,19 @@ enum QuickParser {
     /// An argument's value from `start` (after its `=`): one bare word or one double-quoted
     /// string without escapes, ending at a blank or the end; nil otherwise.
     static func value(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Word, end: Int)? {
+        guard let span = valueSpan(bytes, from: start) else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[span.text]), as: UTF8.self)
+        return (Word(text: text, isQuoted: span.isQuoted, range: SourceRange(start, span.end)), span.end)
+    }
+
+    /// Where the value `value(_:from:)` reads lies: its text (inside the quotes when quoted)
+    /// and the offset past it, without making the text.
+    static func valueSpan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (
+        text: Range<Int>, isQuoted: Bool, end: Int
+    )? {
         let count = bytes.count
         guard start < count else { return nil }
-        let value: Word
-        let valueEnd: Int
+        let span: (text: Range<Int>, isQuoted: Bool, end: Int)
         if bytes[start] == .doubleQuote {
             var end = start + 1
             while end < count, bytes[end] != .doubleQuote {
@@ -91,17 +100,13 @@ enum QuickParser {
                 end += 1
             }
             guard end < count else { return nil }
-            valueEnd = end + 1
-            value = Word(
-                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self),
-                isQuoted: true, range: SourceRange(start, valueEnd))
+            span = ((start + 1)..<end, true, end + 1)
         } else {
-            guard let (text, end) = bareWord(bytes, from: start) else { return nil }
-            valueEnd = end
-            value = Word(text: text, isQuoted: false, range: SourceRange(start, end))
+            guard let end = bareWordEnd(bytes, from: start) else { return nil }
+            span = (start..<end, false, end)
         }
-        guard valueEnd == count || isBlank(bytes[valueEnd]) else { return nil }
-        return (value, valueEnd)
+        guard span.end == count || isBlank(bytes[span.end]) else { return nil }
+        return span
     }
 
     static func isBlank(_ byte: UInt8) -> Bool {

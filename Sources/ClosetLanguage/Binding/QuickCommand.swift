@@ -1,0 +1,78 @@
+import ClosetCore
+import Foundation
+
+/// The last command the session found by its two words as written (`add <entity>`), with
+/// what the quick binder needs to read its statements where they lie: each key's name as
+/// bytes and how its value is read. A seed script names the same command 100,000 times;
+/// looking at its keys' kinds (and copying them) per statement was a fifth of the quick path.
+final class QuickCommand {
+    let words: (String, String)
+    let spec: CommandSpec
+    let utf8Words: ([UInt8], [UInt8])
+    /// Made on the first quick statement: most commands found are never bound quickly.
+    private(set) lazy var keys: [Key] = spec.keys.map(Key.init)
+    /// Whether the quick binder reads this command's statements: only `key=value` arguments,
+    /// each key at most once, and few enough keys to keep as bits.
+    private(set) lazy var takesQuickStatements =
+        spec.parameters.isEmpty && !spec.keysRepeat && spec.keys.count <= 64
+
+    /// How a key's value is read from its bytes.
+    enum Reading {
+        case text
+        /// A term of a vocabulary, from its lowercased spellings; `single[code]` is the codes
+        /// array a value of that one term binds to, made once (an array per value was two
+        /// allocations a statement).
+        case term(vocabulary: String, spellings: [(utf8: [UInt8], code: Int)], single: [[Int]])
+        case date
+        /// Every other kind, through the binder's own conversion of a word.
+        case converted(ValueKind)
+    }
+
+    struct Key {
+        let name: String
+        let utf8: [UInt8]
+        let reading: Reading
+        let isRequired: Bool
+        let isSecret: Bool
+
+        init(_ key: KeySpec) {
+            name = key.name
+            utf8 = Array(key.name.utf8)
+            isRequired = key.isRequired
+            isSecret = key.isSecret
+            switch key.kind {
+            case .text: reading = .text
+            case .date: reading = .date
+            case .vocabulary(let info, _):
+                // One word is one term whether the key takes one or many.
+                reading = .term(
+                    vocabulary: info.name, spellings: info.lowercasedSpellings, single: info.terms.map { [$0.code] })
+            case .count, .size, .path, .newID, .reference: reading = .converted(key.kind)
+            }
+        }
+    }
+
+    init(words: (String, String), spec: CommandSpec) {
+        self.words = words
+        self.spec = spec
+        utf8Words = (Array(words.0.utf8), Array(words.1.utf8))
+    }
+
+    /// The code of the term spelled by `bytes`, as `VocabularyInfo.code(named:)` finds it,
+    /// or nil (the general path then decides): the bytes exactly, or ASCII text lowercased.
+    static func code(_ bytes: UnsafeBufferPointer<UInt8>, among spellings: [(utf8: [UInt8], code: Int)]) -> Int? {
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 { isASCII = false }
+        for spelling in spellings where spelling.utf8.count == bytes.count {
+            var index = 0
+            while index < bytes.count {
+                var byte = bytes[index]
+                if isASCII, byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+                guard byte == spelling.utf8[index] else { break }
+                index += 1
+            }
+            if index == bytes.count { return spelling.code }
+        }
+        return nil
+    }
+}

@@ -3,6 +3,7 @@
 package enum UTF8Text {
     /// The offset of the first byte that is not part of valid UTF-8, or nil if all are.
     package static func firstInvalidOffset<Bytes: Sequence>(_ bytes: Bytes) -> Int? where Bytes.Element == UInt8 {
+        if let offset = bytes.withContiguousStorageIfAvailable({ firstInvalidOffset(in: $0) }) { return offset }
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
         var offset = 0
@@ -13,6 +14,68 @@ package enum UTF8Text {
             case .error: return offset
             }
         }
+    }
+
+    /// `firstInvalidOffset` over bytes in memory: eight ASCII bytes at a time, and each other
+    /// sequence checked against the Unicode standard's table of well-formed UTF-8 (no
+    /// overlong forms, surrogates or scalars past U+10FFFF). A script is checked where it was
+    /// read, and the iterator's parser took ten instructions a byte.
+    package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                continue
+            }
+            let lead = base[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // The second byte's range depends on the lead byte; later ones are 80...BF.
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, low) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, high) = (3, 0x9F)
+            case 0xF0: (length, low) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, high) = (4, 0x8F)
+            default: return index
+            }
+            guard index + length <= count, base[index + 1] >= low, base[index + 1] <= high else { return index }
+            for next in 2..<length where base[index + next] & 0xC0 != 0x80 { return index }
+            index += length
+        }
+        return nil
+    }
+
+    /// Text of at most `capacity` bytes that `fill` writes straight into the string's own
+    /// storage (returning how many), checked there: a script is held once, not as its bytes
+    /// and then a copy. Nil from `fill` means it could not (the caller reads another way).
+    package static func text(
+        capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int?
+    ) rethrows -> Result<String, InvalidUTF8>? {
+        var outcome: Result<Void, InvalidUTF8>? = .success(())
+        let text = try String(unsafeUninitializedCapacity: capacity) { buffer in
+            guard let filled = try fill(buffer) else {
+                outcome = nil
+                return 0
+            }
+            if let offset = firstInvalidOffset(in: UnsafeBufferPointer(rebasing: buffer[..<filled])) {
+                outcome = .failure(InvalidUTF8(offset: offset))
+                return 0
+            }
+            return filled
+        }
+        return outcome.map { $0.map { text } }
     }
 
     /// The text, or the offset of its first invalid byte.

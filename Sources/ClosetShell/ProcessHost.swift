@@ -333,6 +333,16 @@ enum ScriptFile {
     /// A file's bytes, at most `limit` of them.
     static func readBytes(_ path: String, relativeTo base: String?, limit: Int) throws -> [UInt8] {
         if path == "-" { return try readAll(STDIN_FILENO, path: path, limit: limit) }
+        let (fd, expected) = try openForReading(path, relativeTo: base, limit: limit)
+        defer { close(fd) }
+        return try readAll(fd, path: path, limit: limit, expected: expected)
+    }
+
+    /// A file opened for reading, and its size when it is a regular file; refused when it is
+    /// not something to read or is larger than `limit`.
+    private static func openForReading(_ path: String, relativeTo base: String?, limit: Int) throws -> (
+        Int32, expected: Int?
+    ) {
         let resolved = resolve(path, relativeTo: base)
         var status = stat()
         guard stat(resolved, &status) == 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
@@ -347,28 +357,33 @@ enum ScriptFile {
         default:
             break  // a pipe or a character device: read to its end
         }
-        let fd = open(resolved, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(resolved, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
-        defer { close(fd) }
-        let expected = (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
-        return try readAll(fd, path: path, limit: limit, expected: expected)
+        return (fd, (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil)
+    }
+
+    /// Reads into `buffer` until it is full or the file ends; how many bytes were read.
+    private static func read(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, path: String) throws -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
     }
 
     /// Reads to the end. A regular file of `expected` bytes is read into a buffer of its size
-    /// (a zeroed 64 KiB chunk per small picture was a tenth of a seeding script's time); it is
-    /// still read to its end, in case it grew.
+    /// (a zeroed 64 KiB chunk per small picture was a tenth of a seeding script's time, and a
+    /// big file grown a chunk at a time was copied again at each doubling); it is still read
+    /// to its end, in case it grew.
     private static func readAll(_ fd: Int32, path: String, limit: Int, expected: Int? = nil) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        if let expected, expected < 1 << 16 {
+        if let expected {
             bytes = try [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
-                initialized = 0
-                while initialized < buffer.count {
-                    let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
-                    if count < 0, errno == EINTR { continue }
-                    guard count >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
-                    if count == 0 { break }
-                    initialized += count
-                }
+                initialized = try read(fd, into: buffer, path: path)
             }
             if bytes.count <= expected { return bytes }
         }
@@ -387,15 +402,42 @@ enum ScriptFile {
     static let scriptLimit = 1 << 30
 
     static func read(_ path: String, relativeTo base: String?) throws -> (text: String, displayName: String) {
-        let bytes = try readBytes(path, relativeTo: base, limit: scriptLimit)
-        let text: String
-        switch UTF8Text.decode(bytes) {
-        case .success(let decoded): text = decoded
-        case .failure(let invalid):
-            throw Diagnostic.cannotRead(
-                path, because: "it is not UTF-8 text (invalid byte at offset \(invalid.offset))")
+        let displayName = path == "-" ? "<stdin>" : path
+        func refused(_ invalid: InvalidUTF8) -> Diagnostic {
+            .cannotRead(path, because: "it is not UTF-8 text (invalid byte at offset \(invalid.offset))")
         }
-        return (text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text, path == "-" ? "<stdin>" : path)
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = try readAll(STDIN_FILENO, path: path, limit: scriptLimit)
+        } else {
+            let (fd, expected) = try openForReading(path, relativeTo: base, limit: scriptLimit)
+            defer { close(fd) }
+            // A regular file is read straight into the text's storage and checked there.
+            if let expected,
+                let found = try UTF8Text.text(
+                    capacity: expected + 1,
+                    { buffer -> Int? in
+                        let filled = try read(fd, into: buffer, path: path)
+                        return filled <= expected ? filled : nil
+                    })
+            {
+                switch found {
+                case .success(let text): return (withoutByteOrderMark(text), displayName)
+                case .failure(let invalid): throw refused(invalid)
+                }
+            }
+            // It grew while read, or is a pipe: read to its end.
+            if expected != nil { lseek(fd, 0, SEEK_SET) }
+            bytes = try readAll(fd, path: path, limit: scriptLimit)
+        }
+        switch UTF8Text.decode(bytes) {
+        case .success(let text): return (withoutByteOrderMark(text), displayName)
+        case .failure(let invalid): throw refused(invalid)
+        }
+    }
+
+    private static func withoutByteOrderMark(_ text: String) -> String {
+        text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
     }
 }
 

@@ -34,6 +34,25 @@ import Testing
         #expect(process.terminationStatus == 0 && out == "{\"count\":0}\n")
     }
 
+    /// A script file is read into the text's own storage: a byte-order mark is dropped, and a
+    /// byte that is not UTF-8 is named by its offset in the file (the mark counted).
+    @Test func aScriptFileIsCheckedWhereItIsRead() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let path = NSTemporaryDirectory() + "closet-script-\(UUID().uuidString).closet"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let statements = Array("add clothes category=top season=fall description=니트\ncount clothes\n".utf8)
+        FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + statements))
+        let marked = try closet(["--store", ":memory:", "--format", "json", "run", path])
+        #expect(marked.status == 0 && marked.out.hasSuffix("{\"count\":1}\n"), "\(marked.err)")
+        FileManager.default.createFile(atPath: path, contents: Data([0xEF, 0xBB, 0xBF] + statements + [0xE0, 0x80]))
+        let invalid = try closet(["--store", ":memory:", "run", path])
+        #expect(invalid.status != 0)
+        #expect(
+            invalid.err.contains("it is not UTF-8 text (invalid byte at offset \(3 + statements.count))"),
+            "\(invalid.err)")
+        #expect(invalid.out == "")
+    }
+
     @Test func errorsNameWhatTheFileIs() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let folder = NSTemporaryDirectory()

@@ -31,4 +31,39 @@ import Testing
         #expect(UTF8Text.firstInvalidOffset(Array("니".utf8) + [0xED, 0xA0, 0x80]) == 3)  // a surrogate
         #expect(UTF8Text.firstInvalidOffset([0x41, 0xF4, 0x90, 0x80, 0x80]) == 1)  // past U+10FFFF
     }
+
+    /// The offset in memory is the one the standard library's UTF-8 parser reports, on random
+    /// bytes drawn mostly from lead and continuation bytes and around every boundary of the
+    /// well-formed table (overlong forms, surrogates, past U+10FFFF, cut short).
+    @Test func offsetsInMemoryAreTheParsers() {
+        func parsed(_ bytes: [UInt8]) -> Int? {
+            var iterator = bytes.makeIterator()
+            var parser = Unicode.UTF8.ForwardParser()
+            var offset = 0
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid(let encoded): offset += encoded.count
+                case .emptyInput: return nil
+                case .error: return offset
+                }
+            }
+        }
+        let interesting: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+            0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF,
+        ]
+        var random = SeededRandom(seed: 8)
+        var invalid = 0
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = Array(repeating: 0x61, count: Int.random(in: 0..<12, using: &random))
+            for _ in 0..<Int.random(in: 0..<6, using: &random) {
+                bytes.append(interesting.randomElement(using: &random)!)
+            }
+            bytes += Array(repeating: 0x62, count: Int.random(in: 0..<10, using: &random))
+            let offset = bytes.withUnsafeBufferPointer { UTF8Text.firstInvalidOffset(in: $0) }
+            #expect(offset == parsed(bytes), "\(bytes)")
+            if offset != nil { invalid += 1 }
+        }
+        #expect(invalid > 5_000 && invalid < 19_000)
+    }
 }

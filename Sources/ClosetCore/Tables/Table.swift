@@ -14,15 +14,17 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @usableFromInline struct Change {
         @usableFromInline var key: Key
         @usableFromInline var slot: Int
-        /// The row before the change (nil: there was none).
-        @usableFromInline var previous: Row?
+        /// Where the row before the change is in `replacedRows` (-1: there was none). Kept
+        /// apart: an optional row in every change made a seed script's log of inserts (none
+        /// of which replaces a row) as big as its rows.
+        @usableFromInline var replaced: Int
         /// The transaction log position, to order changes across tables.
         @usableFromInline var position: Int
 
-        @inlinable init(key: Key, slot: Int, previous: Row?, position: Int) {
+        @inlinable init(key: Key, slot: Int, replaced: Int, position: Int) {
             self.key = key
             self.slot = slot
-            self.previous = previous
+            self.replaced = replaced
             self.position = position
         }
     }
@@ -34,6 +36,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @usableFromInline var builtIndex: [Key: Int]?
     @usableFromInline var liveCount = 0
     @usableFromInline var changes: [Change] = []
+    /// The rows changes replaced or removed, in the order of their changes.
+    @usableFromInline var replacedRows: [Row] = []
     /// Changes whenever a row changes (rollbacks included): views can skip fetching what
     /// they already have.
     public var revision: Int { changeCount }
@@ -160,11 +164,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
             let previous = lazyRow(key, lazy)
             lazy.undo.append(lazy.savedState(of: key))
             lazyApply(key, row, lazy)
-            changes.append(Change(key: key, slot: -1, previous: previous, position: log.record(logNumber)))
+            logChange(key, slot: -1, previous: previous)
             return previous
         }
         let (slot, previous) = place(row, key: key)
-        changes.append(Change(key: key, slot: slot, previous: previous, position: log.record(logNumber)))
+        logChange(key, slot: slot, previous: previous)
         return previous
     }
 
@@ -175,7 +179,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
             guard let previous = lazyRow(key, lazy) else { return nil }
             lazy.undo.append(lazy.savedState(of: key))
             lazyApply(key, nil, lazy)
-            changes.append(Change(key: key, slot: -1, previous: previous, position: log.record(logNumber)))
+            logChange(key, slot: -1, previous: previous)
             return previous
         }
         ensureIndex()
@@ -183,20 +187,36 @@ public final class Table<Codec: TableCodec>: StoredTable {
         slots[slot] = nil
         liveCount -= 1
         changeCount &+= 1
-        changes.append(Change(key: key, slot: slot, previous: entry.row, position: log.record(logNumber)))
+        logChange(key, slot: slot, previous: entry.row)
         return entry.row
+    }
+
+    @inlinable func logChange(_ key: Key, slot: Int, previous: Row?) {
+        var replaced = -1
+        if let previous {
+            replaced = replacedRows.count
+            replacedRows.append(previous)
+        }
+        changes.append(Change(key: key, slot: slot, replaced: replaced, position: log.record(logNumber)))
+    }
+
+    /// The row before `change` (nil: there was none).
+    @inlinable func previous(of change: Change) -> Row? {
+        change.replaced >= 0 ? replacedRows[change.replaced] : nil
     }
 
     // MARK: the transaction set's side
 
     public func undoLast() {
         guard let change = changes.popLast() else { return }
+        // Changes are undone last first, so a replaced row is the last one kept.
+        let previous = change.replaced >= 0 ? replacedRows.removeLast() : nil
         if let lazy, let saved = lazy.undo.popLast() {
             lazy.restore(saved)
             changeCount &+= 1
             return
         }
-        if let previous = change.previous {
+        if let previous {
             restore(previous, key: change.key, slot: change.slot)
         } else {
             clear(slot: change.slot)
@@ -277,7 +297,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
             return count
         }
         var original: [Int: Row?] = [:]
-        for change in changes where original[change.slot] == nil { original[change.slot] = .some(change.previous) }
+        for change in changes where original[change.slot] == nil { original[change.slot] = .some(previous(of: change)) }
         for (slot, entry) in slots.enumerated() {
             if let before = original[slot] {
                 if let row = before { write(Codec.key(of: row), row, &writer) }
@@ -291,7 +311,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     public func releasedBlobs() -> [String] {
         var released: [String] = []
         for change in changes {
-            guard let previous = change.previous else { continue }
+            guard let previous = previous(of: change) else { continue }
             let now = self[change.key].map(Codec.blobs) ?? []
             released += Codec.blobs(of: previous).filter { !now.contains($0) }
         }
@@ -300,6 +320,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public func forgetChanges() {
         if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        if !replacedRows.isEmpty { replacedRows.removeAll(keepingCapacity: true) }
         lazy?.undo.removeAll()
         compactIfSparse()
     }
@@ -403,6 +424,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         builtIndex = nil
         liveCount = 0
         changes.removeAll()
+        replacedRows.removeAll()
         changeCount &+= 1
     }
 
@@ -465,7 +487,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
                 slot = builtIndex?[operation.key] ?? -1
                 removeUnlogged(operation.key)
             }
-            changes.append(Change(key: change.key, slot: slot, previous: change.previous, position: change.position))
+            changes.append(Change(key: change.key, slot: slot, replaced: change.replaced, position: change.position))
         }
     }
 

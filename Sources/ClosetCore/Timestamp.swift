@@ -14,7 +14,7 @@ public enum Timestamp {
 
     /// `parse` of text given as UTF-8 (where a statement's value lies).
     package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
-        func digits(_ start: Int, _ count: Int) -> Int? {
+        @inline(__always) func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }
             var value = 0
             for i in start..<(start + count) {

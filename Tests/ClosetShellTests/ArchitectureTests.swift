@@ -143,7 +143,7 @@ import Testing
         #expect(RegistryValidator.problems(InstalledPacks.registry) == [])
     }
 
-    @Test func theValidatorFindsAPathClaimedTwiceAndABadExample() {
+    @Test func theValidatorFindsAPathClaimedTwiceABadExampleAndABadKey() {
         let wardrobe = InstalledPacks.all[0]
         var copy = wardrobe
         copy.name = "copy"
@@ -151,9 +151,11 @@ import Testing
         copy.tables = []
         copy.commands = [wardrobe.commands[0]]
         copy.commands[0].examples = ["add clothes category=hat season=fall"]
+        copy.commands[0].keys.append(KeySpec("Colour", .text, "a key named with a capital"))
         let problems = RegistryValidator.problems(CommandRegistry(packs: [wardrobe, copy]))
         #expect(problems.contains { $0.contains("command 'add clothes' is claimed by") })
         #expect(problems.contains { $0.contains("'hat' is not a category") })
+        #expect(problems.contains { $0.contains("key 'Colour': a key's name is lowercase ASCII") })
     }
 
     @Test func everyCommandAppearsInAGoldenFile() throws {

@@ -309,7 +309,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     public func releasedBlobs() -> [String] {
+        // Only a replaced or removed row releases anything: a log of inserts is not read.
         var released: [String] = []
+        guard !replacedRows.isEmpty else { return released }
         for change in changes {
             guard let previous = previous(of: change) else { continue }
             let now = self[change.key].map(Codec.blobs) ?? []

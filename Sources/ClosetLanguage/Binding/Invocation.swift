@@ -50,10 +50,13 @@ public final class Invocation {
 
     /// Where the value given for `key` is (the last one, when given more than once).
     @inlinable func lastIndex(of key: String) -> Int? {
+        // Lengths first (key names are ASCII, `RegistryValidator`): most keys differ in
+        // length, and two strings that differ take `==` down its slow path.
+        let length = key.utf8.count
         var index = arguments.endIndex
         while index > arguments.startIndex {
             index -= 1
-            if arguments[index].key == key { return index }
+            if arguments[index].key.utf8.count == length, arguments[index].key == key { return index }
         }
         return nil
     }

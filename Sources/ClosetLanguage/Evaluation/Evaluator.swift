@@ -58,8 +58,10 @@ extension Session {
         if spec.windowsPages, let limit = invocation.count("limit"), case .entities(let entities) = outcome {
             outcome = .entities(PageWindow.window(entities, limit: limit))
         }
+        // Asked first: binding the entities of every outcome copied them (an add's too).
+        guard outcome.isListing else { return outcome }
         switch outcome {
-        case .entities(let entities) where entities.isListing:
+        case .entities(let entities):
             if let page = entities.page {
                 // A page `next` fetched numbers on from the rows already listed.
                 var keys = entities.keys
@@ -79,7 +81,7 @@ extension Session {
                 listedPictures = entities.pictures?.items
                 unpagedListing = spec.name
             }
-        case .entities, .count, .removed, .fields, .text, .settings, .table, .nothing: break
+        case .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }
         return outcome
     }

@@ -18,6 +18,14 @@ public enum Outcome: Sendable {
     case table(Grid)
     case nothing
 
+    /// Whether it is a listing (numbered for `@N`).
+    var isListing: Bool {
+        switch self {
+        case .entities(let entities): entities.isListing
+        case .count, .removed, .fields, .text, .settings, .table, .nothing: false
+        }
+    }
+
     /// One entity.
     public static func entity(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record)
         -> Outcome

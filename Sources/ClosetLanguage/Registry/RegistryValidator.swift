@@ -1,7 +1,8 @@
 import ClosetCore
 
 /// Checks what the registry cannot check as packs register one by one: command paths and
-/// aliases unique across packs, entity words, pack and table names unique, and every example
+/// aliases unique across packs, entity words, pack and table names unique, key names in
+/// lowercase ASCII, and every example
 /// in the help well-formed (it parses, names its own command, uses only known keys with
 /// values of the right shape, and gives every required key). Run as a test, so a pack that
 /// breaks a rule fails the build's tests, not a user's session.
@@ -37,6 +38,11 @@ package enum RegistryValidator {
                     claim(registry.pathKey(path), by: "'\(spec.name)' of pack \(pack.name)", what: "command")
                 }
                 if spec.examples.isEmpty { problems.append("'\(spec.name)' has no example") }
+                // The binder matches keys lowercased, and invocations compare them as bytes.
+                for key in spec.keys
+                where key.name.isEmpty || key.name.utf8.contains(where: { $0 >= 0x80 || (0x41...0x5A).contains($0) }) {
+                    problems.append("'\(spec.name)' key '\(key.name)': a key's name is lowercase ASCII")
+                }
                 for example in spec.examples {
                     if let problem = check(example, of: spec, registry) {
                         problems.append("'\(spec.name)' example '\(example)': \(problem)")

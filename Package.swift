@@ -80,7 +80,8 @@ let package = Package(
             name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
             path: "Sources/Packs/Photos", swiftSettings: startUp),
         // CRC-32C on the processor's instruction (SSE4.2, ARMv8 CRC), with the table-driven
-        // fallback: the store's files are verified on every open.
+        // fallback: the store's files are verified on every open. Also the C library calls
+        // Swift's Glibc module leaves out (syncfs, mallopt).
         .target(name: "CStoreSupport"),
         // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
         .target(name: "ClosetStore", dependencies: ["ClosetCore", "CStoreSupport"], swiftSettings: startUp),
@@ -94,7 +95,7 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
-                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer",
+                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "CStoreSupport",
             ], swiftSettings: startUp),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"], swiftSettings: startUp),
 

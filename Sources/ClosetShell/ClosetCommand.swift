@@ -89,6 +89,7 @@ package enum ClosetCommand {
         case .serve(let serve):
             return ServeCommand.run(serve, options, environment: environment).rawValue
         case .interactiveOrStdin, .statements, .run, .dump:
+            ProcessMemory.keepLargeBlocksOnHeap()
             var exitCode: Int32?
             let status = runStatements(options, environment: environment) { exitCode = $0 }
             return exitCode ?? status.rawValue

@@ -1,9 +1,16 @@
 #ifndef CLOSET_FILESYSTEM_H
 #define CLOSET_FILESYSTEM_H
 
+#include <stddef.h>
+
 /// syncfs(2): commits every cached write of the file system holding `fd` (Linux; glibc
 /// declares it only under _GNU_SOURCE, which Swift's Glibc module does not set). Returns 0,
 /// or -1 with errno set (ENOSYS where there is no such call).
 int closet_syncfs(int fd);
+
+/// mallopt(M_MMAP_THRESHOLD, bytes) where the C library is glibc: blocks smaller than `bytes`
+/// come from the heap rather than each from a mapping of its own (the Glibc module does not
+/// declare mallopt either). Returns 1 when set, 0 otherwise.
+int closet_heap_for_blocks_below(size_t bytes);
 
 #endif

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text must arrive as valid UTF-8 everywhere (arguments, stdin, scripts, imports): invalid
 /// bytes are refused with their offset instead of being silently changed to U+FFFD and stored.
 package enum UTF8Text {
@@ -58,24 +60,31 @@ package enum UTF8Text {
     }
 
     /// Text of at most `capacity` bytes that `fill` writes straight into the string's own
-    /// storage (returning how many), checked there: a script is held once, not as its bytes
-    /// and then a copy. Nil from `fill` means it could not (the caller reads another way).
-    package static func text(
-        capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int?
-    ) rethrows -> Result<String, InvalidUTF8>? {
-        var outcome: Result<Void, InvalidUTF8>? = .success(())
-        let text = try String(unsafeUninitializedCapacity: capacity) { buffer in
-            guard let filled = try fill(buffer) else {
-                outcome = nil
-                return 0
-            }
-            if let offset = firstInvalidOffset(in: UnsafeBufferPointer(rebasing: buffer[..<filled])) {
-                outcome = .failure(InvalidUTF8(offset: offset))
-                return 0
-            }
-            return filled
+    /// storage (returning how many, or nil when it cannot): a script is held once, not as its
+    /// bytes and then a copy, and checked once, by the standard library. Nil too when that
+    /// check may have replaced something (the text holds U+FFFD or changed length): the caller
+    /// then reads the bytes again to find the offset to report (or a U+FFFD written as such).
+    package static func text(capacity: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Int?) rethrows
+        -> String?
+    {
+        var filled: Int?
+        var text = try String(unsafeUninitializedCapacity: capacity) { buffer in
+            filled = try fill(buffer)
+            return filled ?? 0
         }
-        return outcome.map { $0.map { text } }
+        guard let filled, text.utf8.count == filled else { return nil }
+        let replaced: Bool = text.withUTF8 { bytes in
+            guard var at = bytes.baseAddress else { return false }
+            let end = at + bytes.count
+            // U+FFFD is EF BF BD; 0xEF leads few other characters.
+            while let found = memchr(at, 0xEF, end - at) {
+                let lead = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
+                if end - lead >= 3, lead[1] == 0xBF, lead[2] == 0xBD { return true }
+                at = lead + 1
+            }
+            return false
+        }
+        return replaced ? nil : text
     }
 
     /// The text, or the offset of its first invalid byte.

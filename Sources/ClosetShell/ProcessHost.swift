@@ -414,19 +414,16 @@ enum ScriptFile {
             defer { close(fd) }
             // A regular file is read straight into the text's storage and checked there.
             if let expected,
-                let found = try UTF8Text.text(
+                let text = try UTF8Text.text(
                     capacity: expected + 1,
                     { buffer -> Int? in
                         let filled = try read(fd, into: buffer, path: path)
                         return filled <= expected ? filled : nil
                     })
             {
-                switch found {
-                case .success(let text): return (withoutByteOrderMark(text), displayName)
-                case .failure(let invalid): throw refused(invalid)
-                }
+                return (withoutByteOrderMark(text), displayName)
             }
-            // It grew while read, or is a pipe: read to its end.
+            // It grew while read, is not UTF-8, or is a pipe: read to its end.
             if expected != nil { lseek(fd, 0, SEEK_SET) }
             bytes = try readAll(fd, path: path, limit: scriptLimit)
         }

@@ -51,6 +51,11 @@ import Testing
             invalid.err.contains("it is not UTF-8 text (invalid byte at offset \(3 + statements.count))"),
             "\(invalid.err)")
         #expect(invalid.out == "")
+        // U+FFFD written as such is text like any other.
+        let replacement = Array("add clothes category=top season=fall description=\u{FFFD}\ncount clothes\n".utf8)
+        FileManager.default.createFile(atPath: path, contents: Data(replacement))
+        let written = try closet(["--store", ":memory:", "--format", "json", "run", path])
+        #expect(written.status == 0 && written.out.hasSuffix("{\"count\":1}\n"), "\(written.err)")
     }
 
     @Test func errorsNameWhatTheFileIs() throws {

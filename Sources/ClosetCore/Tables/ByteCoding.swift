@@ -7,6 +7,13 @@ public struct ByteWriter {
 
     public init() {}
 
+    /// Room for `count` more bytes, grown as appending grows it (at least doubling): an exact
+    /// reservation before each part of a snapshot copied everything written so far each time.
+    @inlinable public mutating func reserve(_ count: Int) {
+        let needed = bytes.count + count
+        if bytes.capacity < needed { bytes.reserveCapacity(Swift.max(needed, bytes.capacity * 2)) }
+    }
+
     // Byte by byte: appending a raw buffer goes through a generic path that cost ten times
     // as much per integer (most of writing a snapshot).
     @inlinable public mutating func u8(_ value: UInt8) { bytes.append(value) }

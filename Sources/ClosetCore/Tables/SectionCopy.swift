@@ -74,7 +74,7 @@
             buckets.reserveCapacity(newCount)
             orders.reserveCapacity(newCount)
         }
-        writer.bytes.reserveCapacity(writer.bytes.count + (base.rowsEnd - base.rowsStart) + newCount * 49 + 64)
+        writer.reserve((base.rowsEnd - base.rowsStart) + newCount * 49 + 64)
 
         // The rows, walked in file order (each frame checked against its offset, as `.check`
         // does); unchanged ones are copied a run at a time.

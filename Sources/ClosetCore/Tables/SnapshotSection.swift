@@ -148,7 +148,7 @@ public enum SnapshotSection {
         buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], blobNames: Set<String>
     ) {
         let count = offsets.count
-        writer.bytes.reserveCapacity(writer.bytes.count + count * (bucketLists.isEmpty ? 20 : 49) + 64)
+        writer.reserve(count * (bucketLists.isEmpty ? 20 : 49) + 64)
         writer.column(offsets)
         appendEntries(&writer, count: count, size: 12) { entries, position in
             entries.storeBytes(of: keyPrefixes[position].littleEndian, toByteOffset: position * 12, as: UInt64.self)

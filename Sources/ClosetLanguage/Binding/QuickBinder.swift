@@ -17,14 +17,25 @@ enum QuickBinder {
     /// The statement's invocation, or nil when the general path must read it.
     static func invocation(_ text: String, session: Session) -> Invocation? {
         guard let command = session.lastCommand, command.takesQuickStatements else { return nil }
-        var text = text
-        return text.withUTF8 { invocation(in: $0, command: command, session: session) }
+        var bytes = text
+        return bytes.withUTF8 { invocation(in: $0, of: text, command: command, session: session) }
     }
 
+    /// `bytes` are `text`'s UTF-8.
     private static func invocation(
-        in bytes: UnsafeBufferPointer<UInt8>, command: QuickCommand, session: Session
+        in bytes: UnsafeBufferPointer<UInt8>, of text: String, command: QuickCommand, session: Session
     ) -> Invocation? {
         let count = bytes.count
+        // A value's text is copied out of the statement's, which is UTF-8 already (decoding
+        // its bytes checked them again); values start and end at ASCII bytes.
+        func copied(_ range: Range<Int>) -> String {
+            let utf8 = text.utf8
+            return String(
+                text[
+                    utf8.index(
+                        utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+                            utf8.startIndex, offsetBy: range.upperBound)])
+        }
         func blanksSkipped(from start: Int) -> Int {
             var position = start
             while position < count, QuickParser.isBlank(bytes[position]) { position += 1 }
@@ -61,22 +72,23 @@ enum QuickBinder {
                 guard index < keys.count, given & (1 << UInt64(index)) == 0,
                     let span = QuickParser.valueSpan(bytes, from: keyEnd + 1)
                 else { return nil }
-                let text = UnsafeBufferPointer(rebasing: bytes[span.text])
-                if keys[index].isSecret, !span.isQuoted, text.count == 1, text[0] == UInt8(ascii: "?") { return nil }
+                let valueBytes = UnsafeBufferPointer(rebasing: bytes[span.text])
+                if keys[index].isSecret, !span.isQuoted, valueBytes.count == 1, valueBytes[0] == UInt8(ascii: "?") {
+                    return nil
+                }
                 let value: ArgumentValue
                 switch keys[index].reading {
                 case .text:
-                    value = .text(String(decoding: text, as: UTF8.self))
+                    value = .text(copied(span.text))
                 case .term(let vocabulary, let spellings, let single):
-                    guard let code = QuickCommand.code(text, among: spellings) else { return nil }
+                    guard let code = QuickCommand.code(valueBytes, among: spellings) else { return nil }
                     value = .terms(vocabulary: vocabulary, codes: single[code])
                 case .date:
-                    guard let date = Timestamp.parse(bytes: text) else { return nil }
+                    guard let date = Timestamp.parse(bytes: valueBytes) else { return nil }
                     value = .date(date)
                 case .converted(let kind):
                     let word = Word(
-                        text: String(decoding: text, as: UTF8.self), isQuoted: span.isQuoted,
-                        range: SourceRange(keyEnd + 1, span.end))
+                        text: copied(span.text), isQuoted: span.isQuoted, range: SourceRange(keyEnd + 1, span.end))
                     guard let converted = try? binder.convert([word], kind: kind, what: keys[index].name) else {
                         return nil
                     }

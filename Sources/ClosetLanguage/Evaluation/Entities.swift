@@ -10,7 +10,22 @@ public struct Entities: Sendable {
     /// One entity in full (`show`): people see its detail view, a field per line with its
     /// children under it; tools get the same object or row as for any single entity.
     package var isDetail = false
-    public var records: @Sendable () -> [Record]
+    public var records: @Sendable () -> [Record] {
+        get {
+            switch source {
+            case .many(let records): records
+            case .one(let record): { [record()] }
+            }
+        }
+        set { source = .many(newValue) }
+    }
+    /// One entity's record is kept as the pack made it: wrapping it in a closure that makes
+    /// an array was an allocation for every `add` of a seed script, none of which is shown.
+    enum RecordSource: Sendable {
+        case many(@Sendable () -> [Record])
+        case one(@Sendable () -> Record)
+    }
+    var source: RecordSource
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.
     public var page: Page?
     /// Set for a listing paged by cursor: a table ends with a `next cursor` line (JSON rows
@@ -21,6 +36,30 @@ public struct Entities: Sendable {
     public var caption: FieldValue?
     /// What a terminal shows under the text when pictures are on.
     public var pictures: Pictures?
+
+    init(
+        kind: EntityKind, keys: [EntityKey], isListing: Bool, isDetail: Bool = false, source: RecordSource,
+        page: Page? = nil, cursor: ListingCursor? = nil, caption: FieldValue? = nil, pictures: Pictures? = nil
+    ) {
+        self.kind = kind
+        self.keys = keys
+        self.isListing = isListing
+        self.isDetail = isDetail
+        self.source = source
+        self.page = page
+        self.cursor = cursor
+        self.caption = caption
+        self.pictures = pictures
+    }
+
+    init(
+        kind: EntityKind, keys: [EntityKey], isListing: Bool, records: @escaping @Sendable () -> [Record],
+        page: Page? = nil, cursor: ListingCursor? = nil, caption: FieldValue? = nil, pictures: Pictures? = nil
+    ) {
+        self.init(
+            kind: kind, keys: keys, isListing: isListing, source: .many(records), page: page, cursor: cursor,
+            caption: caption, pictures: pictures)
+    }
 }
 
 /// The cursor after a cursor-paged listing (nil `next`: it was the last page).

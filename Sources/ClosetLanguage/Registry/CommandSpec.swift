@@ -6,39 +6,63 @@ import Foundation
 /// docs all read from it.
 public struct CommandSpec: Sendable {
     /// The words that name it: `["add", "item"]`, `["cache", "stats"]`.
-    public var path: [String]
+    public var path: [String] {
+        get { storage.fields.path }
+        set { change { $0.path = newValue } }
+    }
     /// Other names: `[["filter", "items"]]`.
-    public var aliases: [[String]]
-    public var summary: String
+    public var aliases: [[String]] {
+        get { storage.fields.aliases }
+        set { change { $0.aliases = newValue } }
+    }
+    public var summary: String {
+        get { storage.fields.summary }
+        set { change { $0.summary = newValue } }
+    }
     public var parameters: [ParameterSpec] {
-        get { details.value.parameters }
-        set { change { $0.parameters = newValue } }
+        get { storage.fields.details.value.parameters }
+        set { changeDetails { $0.parameters = newValue } }
     }
     public var keys: [KeySpec] {
-        get { details.value.keys }
-        set { change { $0.keys = newValue } }
+        get { storage.fields.details.value.keys }
+        set { changeDetails { $0.keys = newValue } }
     }
     /// Free text after the keys in `.help`, when the keys do not say everything.
     public var notes: [String] {
-        get { details.value.notes }
-        set { change { $0.notes = newValue } }
+        get { storage.fields.details.value.notes }
+        set { changeDetails { $0.notes = newValue } }
     }
-    public var examples: [String]
+    public var examples: [String] {
+        get { storage.fields.examples }
+        set { change { $0.examples = newValue } }
+    }
     /// Whether a key may be given more than once (filters apply in the order written).
-    public var keysRepeat: Bool
+    public var keysRepeat: Bool {
+        get { storage.fields.keysRepeat }
+        set { change { $0.keysRepeat = newValue } }
+    }
     /// Keys of which at least one must be given (`cache limit`: count=, bytes= or both); the
     /// binder refuses a statement without any.
-    public var needsOneOf: [String]
+    public var needsOneOf: [String] {
+        get { storage.fields.needsOneOf }
+        set { change { $0.needsOneOf = newValue } }
+    }
     /// Its listing comes a page at a time and `next` continues it. Every paged listing takes
     /// `limit=`: a command without a `limit` key of its own gets the engine's, which shows at
     /// most that many rows at a time from the pages the command fetches.
-    public var pages: Bool
+    public var pages: Bool {
+        get { storage.fields.pages }
+        set { change { $0.pages = newValue } }
+    }
     /// Whether `limit=` is the engine's window over the command's pages.
     package var windowsPages: Bool { pages && keys.contains { $0 == Self.pageLimit } }
 
     /// The engine's `limit=` for a paged listing that has none of its own.
     package static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
-    public var run: @Sendable (Invocation) throws -> Outcome
+    public var run: @Sendable (Invocation) throws -> Outcome {
+        get { storage.fields.run }
+        set { change { $0.run = newValue } }
+    }
 
     /// What the command takes, made when first read: a statement reads its own command's,
     /// and start-up (which declares every installed pack's commands) builds none of them.
@@ -47,12 +71,38 @@ public struct CommandSpec: Sendable {
         var keys: [KeySpec]
         var notes: [String]
     }
-    private var details: Deferred<Details>
 
-    private mutating func change(_ body: (inout Details) -> Void) {
-        var changed = details.value
-        body(&changed)
-        details = Deferred(value: changed)
+    struct Fields: Sendable {
+        var path: [String]
+        var aliases: [[String]]
+        var summary: String
+        var examples: [String]
+        var keysRepeat: Bool
+        var needsOneOf: [String]
+        var pages: Bool
+        var run: @Sendable (Invocation) throws -> Outcome
+        var details: Deferred<Details>
+    }
+
+    /// Every field behind one reference: a spec is copied into each invocation and out of
+    /// the registry for every statement, and copying nine references (a seed script's every
+    /// `add`) was a fiftieth of running one. Changed only while packs are declared.
+    final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+    private var storage: Storage
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
+    }
+
+    private mutating func changeDetails(_ body: (inout Details) -> Void) {
+        var details = storage.fields.details.value
+        body(&details)
+        change { $0.details = Deferred(value: details) }
     }
 
     public init(
@@ -62,19 +112,16 @@ public struct CommandSpec: Sendable {
         notes: @autoclosure @escaping @Sendable () -> [String] = [], examples: [String], keysRepeat: Bool = false,
         needsOneOf: [String] = [], pages: Bool = false, run: @escaping @Sendable (Invocation) throws -> Outcome
     ) {
-        self.path = path
-        self.aliases = aliases
-        self.summary = summary
-        details = Deferred {
+        let make: @Sendable () -> Details = {
             var keys = keys()
             if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { keys.append(Self.pageLimit) }
             return Details(parameters: parameters(), keys: keys, notes: notes())
         }
-        self.examples = examples
-        self.keysRepeat = keysRepeat
-        self.needsOneOf = needsOneOf
-        self.pages = pages
-        self.run = run
+        let details = Deferred<Details>(make)
+        storage = Storage(
+            Fields(
+                path: path, aliases: aliases, summary: summary, examples: examples, keysRepeat: keysRepeat,
+                needsOneOf: needsOneOf, pages: pages, run: run, details: details))
     }
 
     /// Joined by hand: the first `joined(separator:)` of a process ran unspecialized and looked

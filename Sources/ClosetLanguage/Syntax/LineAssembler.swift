@@ -13,6 +13,8 @@ package struct LineAssembler {
 
     /// Adds a line; returns a complete statement when this line ends one.
     public mutating func add(_ line: String, lineNumber: Int) -> StatementSource? {
+        // A line that is a whole statement (nearly every one) goes straight through.
+        if pending.isEmpty, !Self.continues(line) { return StatementSource(line: line, firstLine: lineNumber) }
         if pending.isEmpty { firstLine = lineNumber }
         pending.append(line)
         if Self.continues(line) { return nil }
@@ -68,6 +70,12 @@ extension String {
     /// The same lines, one at a time, until `body` returns false: a long script is never held
     /// twice (as text and as lines).
     package func forEachScriptLine(_ body: (String) -> Bool) {
+        // Copied out of the text, which is UTF-8 already: decoding each line's bytes checked
+        // them again (a tenth of replaying a seed script with Korean descriptions). Lines end
+        // at an ASCII byte, so their ends are scalar boundaries.
+        func line(_ start: Int, _ end: Int) -> String {
+            String(self[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
+        }
         var text = self
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -77,13 +85,10 @@ extension String {
             while start < bytes.count, let found = memchr(base + start, Int32(UInt8.newline), bytes.count - start) {
                 let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
-                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                guard body(line) else { return }
+                guard body(line(start, end)) else { return }
                 start = index + 1
             }
-            if start < bytes.count {
-                _ = body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
-            }
+            if start < bytes.count { _ = body(line(start, bytes.count)) }
         }
     }
 }

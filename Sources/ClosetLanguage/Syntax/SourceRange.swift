@@ -25,6 +25,13 @@ package struct StatementSource: Sendable {
     /// The joined text the lexer reads.
     public var text: String
 
+    /// A statement on one line.
+    package init(line: String, firstLine: Int) {
+        lines = [line]
+        self.firstLine = firstLine
+        text = line
+    }
+
     public init(lines: [String], firstLine: Int = 1) {
         self.lines = lines
         self.firstLine = firstLine

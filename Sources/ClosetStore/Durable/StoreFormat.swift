@@ -382,6 +382,7 @@ enum StoreFormat {
         let directoryBytes = directory.encoded
         blocks.bytes += directoryBytes
         blocks.u32(UInt32(directoryBytes.count))
+        writer.reserve(blocks.bytes.count)
         var header = ByteWriter()
         header.bytes = snapshotMagic
         header.u64(generation)

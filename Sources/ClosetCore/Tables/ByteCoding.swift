@@ -44,7 +44,9 @@ public struct ByteWriter {
 
     @inlinable public mutating func string(_ text: String) {
         u32(UInt32(text.utf8.count))
-        bytes.append(contentsOf: text.utf8)
+        // In one copy: appending the UTF-8 view went a byte at a time.
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// A column of integers, each little-endian: one copy on a little-endian machine.

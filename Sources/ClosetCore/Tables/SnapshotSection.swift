@@ -106,7 +106,7 @@ public enum SnapshotSection {
         }
         // Sorted by each key's first eight bytes as one number, the whole keys compared only
         // where those are equal: a fraction of the cost of comparing bytes through offsets.
-        var sorted: [(prefix: UInt64, ordinal: Int)] = []
+        var sorted: [(key: UInt64, value: Int)] = []
         sorted.reserveCapacity(count)
         writer.bytes.withUnsafeBytes { bytes in
             func key(_ ordinal: Int) -> UnsafeRawBufferPointer {
@@ -115,27 +115,36 @@ public enum SnapshotSection {
                 return UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 2 + length)])
             }
             for ordinal in 0..<count { sorted.append((keyPrefix(key(ordinal)), ordinal)) }
-            sorted.sort { a, b in
-                a.prefix != b.prefix ? a.prefix < b.prefix : compare(key(a.ordinal), key(b.ordinal)) < 0
+            RadixSort.sortByKey(&sorted)
+            // Runs of equal prefixes (rare but for long keys sharing a start) by whole key.
+            var start = 0
+            while start < count {
+                var end = start + 1
+                while end < count, sorted[end].key == sorted[start].key { end += 1 }
+                if end - start > 1 { sorted[start..<end].sort { compare(key($0.value), key($1.value)) < 0 } }
+                start = end
             }
         }
         let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
         var lists: [[UInt32]] = []
         if indexed {
-            var members = [[(order: Int64, ordinal: Int)]](repeating: [], count: columns.bucketCount)
-            for ordinal in 0..<count {
-                members[Int(columns.buckets[ordinal])].append((columns.orders[ordinal], ordinal))
-            }
             // Largest key first, equal keys the later-added first: walked backwards it is
-            // smallest first, equal keys the earlier-added first.
+            // smallest first, equal keys the earlier-added first. Gathered latest first and
+            // sorted stably by the order key turned around (sign bit flipped, then inverted).
+            var members = [[(key: UInt64, value: Int)]](repeating: [], count: columns.bucketCount)
+            for ordinal in stride(from: count - 1, through: 0, by: -1) {
+                let order = ~(UInt64(bitPattern: columns.orders[ordinal]) ^ (1 << 63))
+                members[Int(columns.buckets[ordinal])].append((order, ordinal))
+            }
             lists = members.map { list in
-                list.sorted { a, b in a.order != b.order ? a.order > b.order : a.ordinal > b.ordinal }
-                    .map { UInt32($0.ordinal) }
+                var list = list
+                RadixSort.sortByKey(&list)
+                return list.map { UInt32($0.value) }
             }
         }
         writeIndex(
-            &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.ordinal) },
-            keyPrefixes: sorted.map(\.prefix), buckets: indexed ? columns.buckets : [],
+            &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.value) },
+            keyPrefixes: sorted.map(\.key), buckets: indexed ? columns.buckets : [],
             orders: indexed ? columns.orders : [], bucketLists: lists,
             blobNames: columns.blobNames)
     }

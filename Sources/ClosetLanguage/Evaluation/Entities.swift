@@ -36,30 +36,6 @@ public struct Entities: Sendable {
     public var caption: FieldValue?
     /// What a terminal shows under the text when pictures are on.
     public var pictures: Pictures?
-
-    init(
-        kind: EntityKind, keys: [EntityKey], isListing: Bool, isDetail: Bool = false, source: RecordSource,
-        page: Page? = nil, cursor: ListingCursor? = nil, caption: FieldValue? = nil, pictures: Pictures? = nil
-    ) {
-        self.kind = kind
-        self.keys = keys
-        self.isListing = isListing
-        self.isDetail = isDetail
-        self.source = source
-        self.page = page
-        self.cursor = cursor
-        self.caption = caption
-        self.pictures = pictures
-    }
-
-    init(
-        kind: EntityKind, keys: [EntityKey], isListing: Bool, records: @escaping @Sendable () -> [Record],
-        page: Page? = nil, cursor: ListingCursor? = nil, caption: FieldValue? = nil, pictures: Pictures? = nil
-    ) {
-        self.init(
-            kind: kind, keys: keys, isListing: isListing, source: .many(records), page: page, cursor: cursor,
-            caption: caption, pictures: pictures)
-    }
 }
 
 /// The cursor after a cursor-paged listing (nil `next`: it was the last page).

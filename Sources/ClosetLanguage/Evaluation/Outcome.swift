@@ -49,7 +49,8 @@ public enum Outcome: Sendable {
     ) -> Outcome {
         .entities(
             Entities(
-                kind: kind, keys: keys, isListing: true, records: records, page: page, cursor: cursor, caption: caption)
+                kind: kind, keys: keys, isListing: true, source: .many(records), page: page, cursor: cursor,
+                caption: caption)
         )
     }
 }

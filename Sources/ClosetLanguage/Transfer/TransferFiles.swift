@@ -70,7 +70,8 @@ public enum TransferFiles {
         _ kind: EntityKind, _ keys: [EntityKey], invocation: Invocation,
         pictures: () throws -> [PictureFile] = { [] }, _ records: @escaping @Sendable () -> [Record]
     ) throws -> Outcome {
-        try export(Entities(kind: kind, keys: keys, isListing: true, records: records), invocation, pictures: pictures)
+        try export(
+            Entities(kind: kind, keys: keys, isListing: true, source: .many(records)), invocation, pictures: pictures)
     }
 
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`; with `images=`,

@@ -260,6 +260,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     @inlinable func writeSectionSpecialized(committed: Bool, into writer: inout ByteWriter) {
         if writeSectionCopying(into: &writer) { return }
+        reserveSection(in: &writer)
         let index = index
         let groupings = groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
@@ -279,6 +280,24 @@ public final class Table<Codec: TableCodec>: StoredTable {
             }
         }
         writtenGroups = groups
+    }
+
+    /// Room for the section, from its first rows' size: a section grown as it was written
+    /// was copied at each doubling, and again for its index (a new store's first snapshot
+    /// touched twice its size).
+    @inlinable func reserveSection(in writer: inout ByteWriter) {
+        materialize()
+        var sample = ByteWriter()
+        var sampled = 0
+        for case let entry? in slots.prefix(64) {
+            RowFrame.part16(&sample) { Codec.encode(key: entry.key, into: &$0) }
+            RowFrame.part32(&sample) { Codec.encode(entry.row, into: &$0) }
+            sampled += 1
+        }
+        guard sampled > 0 else { return }
+        let rowBytes = sample.bytes.count / sampled
+        // Rows a little longer than the sample's, and the index's ~49 bytes a row.
+        writer.reserve(liveCount * (rowBytes + rowBytes / 8 + 49) + 4096)
     }
 
     @inlinable func writeSnapshotSpecialized(

@@ -20,8 +20,8 @@ package enum UTF8Text {
 
     /// `firstInvalidOffset` over bytes in memory: eight ASCII bytes at a time, and each other
     /// sequence checked against the Unicode standard's table of well-formed UTF-8 (no
-    /// overlong forms, surrogates or scalars past U+10FFFF). A script is checked where it was
-    /// read, and the iterator's parser took ten instructions a byte.
+    /// overlong forms, surrogates or scalars past U+10FFFF). The iterator's parser took ten
+    /// instructions a byte, and a line of stdin or a script is checked this way.
     package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count

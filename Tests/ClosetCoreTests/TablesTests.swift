@@ -1,5 +1,6 @@
 import ClosetCore
 import Foundation
+import TestSupport
 import Testing
 
 /// A tiny codec for the engine's own tests: a row is a name with a number, keyed by name.
@@ -120,6 +121,63 @@ enum OtherTable: TableCodec {
         #expect(store.tables.releasedBlobs() == [NumberTable.blobName("a", 1)])
         try store.commit()
         #expect(store.blobs.names.sorted() == [NumberTable.blobName("a", 2)])
+    }
+
+    /// A table that starts a transaction empty keeps its inserts as log positions alone
+    /// (`insertsIntoEmpty`) until another change comes: on random runs of inserts, replaces,
+    /// removes, savepoints, rollbacks and commits over two tables, the rows, their order, the
+    /// pending operations and the committed snapshot are what a plain model of the table says.
+    @Test func insertsIntoAnEmptyTableRollBackAndCommitAsAnyChange() throws {
+        var random = SeededRandom(seed: 2_611)
+        for _ in 0..<300 {
+            let tables = Tables()
+            let numbers = try tables.table(NumberTable.schema)
+            let others = try tables.table(OtherTable.schema)
+            // The model: rows in order, and the committed rows.
+            var model: [Row] = []
+            var committed: [Row] = []
+            var touched: [String] = []
+            var marks: [(Savepoint, [Row], [String])] = []
+            for _ in 0..<Int.random(in: 1..<60, using: &random) {
+                let name = "k\(Int.random(in: 0..<12, using: &random))"
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0..<11:
+                    let row = Row(name: name, number: UInt32.random(in: 0..<100, using: &random))
+                    numbers.upsert(row)
+                    if let at = model.firstIndex(where: { $0.name == name }) {
+                        model[at] = row
+                    } else {
+                        model.append(row)
+                    }
+                    if !touched.contains(name) { touched.append(name) }
+                case 11..<13:
+                    // Removing a key that is not there changes nothing.
+                    numbers.remove(name)
+                    if model.contains(where: { $0.name == name }), !touched.contains(name) { touched.append(name) }
+                    model.removeAll { $0.name == name }
+                case 13:
+                    others.upsert(Row(name: name, number: 1))
+                case 14..<16:
+                    marks.append((tables.savepoint(), model, touched))
+                case 16..<18:
+                    guard let (mark, rows, names) = marks.popLast() else { continue }
+                    tables.rollback(to: mark)
+                    (model, touched) = (rows, names)
+                case 18:
+                    #expect(names(numbers.snapshot(committed: true)) == committed.map { "numbers:\($0.name)+" })
+                default:
+                    tables.forgetPendingChanges()
+                    committed = model
+                    touched = []
+                    marks = []
+                }
+                #expect(numbers.rows == model)
+            }
+            let pending = names(tables.pendingOperations()).filter { $0.hasPrefix("numbers:") }
+            let expected = touched.map { name in "numbers:\(name)" + (model.contains { $0.name == name } ? "+" : "-") }
+            #expect(pending == expected)
+            #expect(names(numbers.snapshot(committed: true)) == committed.map { "numbers:\($0.name)+" })
+        }
     }
 
     @Test func blobNamesHaveOneShapeThatCannotLeaveTheirFolder() {

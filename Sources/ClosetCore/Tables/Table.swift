@@ -38,6 +38,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @usableFromInline var changes: [Change] = []
     /// The rows changes replaced or removed, in the order of their changes.
     @usableFromInline var replacedRows: [Row] = []
+    /// While the table, empty when the transaction began, has had only new rows: each one's
+    /// transaction log position, by slot (its key is its slot's). A seed script's 100,000
+    /// inserts were as many `Change`s; undoing one is dropping the last slot. The first
+    /// other change turns these into `Change`s (`logInsertsAsChanges`).
+    @usableFromInline var insertsIntoEmpty: [Int]?
     /// Changes whenever a row changes (rollbacks included): views can skip fetching what
     /// they already have.
     public var revision: Int { changeCount }
@@ -168,6 +173,14 @@ public final class Table<Codec: TableCodec>: StoredTable {
             return previous
         }
         let (slot, previous) = place(row, key: key)
+        // A new row in a table that was empty when the transaction began: its position only.
+        if previous == nil {
+            if insertsIntoEmpty == nil, slot == 0, changes.isEmpty { insertsIntoEmpty = [] }
+            if insertsIntoEmpty?.count == slot {
+                insertsIntoEmpty!.append(log.record(logNumber))
+                return nil
+            }
+        }
         logChange(key, slot: slot, previous: previous)
         return previous
     }
@@ -182,6 +195,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
             logChange(key, slot: -1, previous: previous)
             return previous
         }
+        // Before the slot is emptied: the inserts' keys are read from their slots.
+        logInsertsAsChanges()
         ensureIndex()
         guard let slot = builtIndex?.removeValue(forKey: key), let entry = slots[slot] else { return nil }
         slots[slot] = nil
@@ -191,7 +206,19 @@ public final class Table<Codec: TableCodec>: StoredTable {
         return entry.row
     }
 
+    /// The inserts into an empty table as ordinary changes (see `insertsIntoEmpty`).
+    @inlinable func logInsertsAsChanges() {
+        guard let positions = insertsIntoEmpty else { return }
+        insertsIntoEmpty = nil
+        changes.reserveCapacity(changes.count + positions.count)
+        for (slot, position) in positions.enumerated() {
+            changes.append(Change(key: slots[slot]!.key, slot: slot, replaced: -1, position: position))
+        }
+    }
+
     @inlinable func logChange(_ key: Key, slot: Int, previous: Row?) {
+        // A replaced row keeps its key, so the inserts are read right after `place`.
+        logInsertsAsChanges()
         var replaced = -1
         if let previous {
             replaced = replacedRows.count
@@ -208,6 +235,12 @@ public final class Table<Codec: TableCodec>: StoredTable {
     // MARK: the transaction set's side
 
     public func undoLast() {
+        if insertsIntoEmpty != nil {
+            guard !insertsIntoEmpty!.isEmpty else { return }
+            insertsIntoEmpty!.removeLast()
+            clear(slot: slots.count - 1)
+            return
+        }
         guard let change = changes.popLast() else { return }
         // Changes are undone last first, so a replaced row is the last one kept.
         let previous = change.replaced >= 0 ? replacedRows.removeLast() : nil
@@ -224,6 +257,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     }
 
     public func pendingOperations() -> [(position: Int, operation: EncodedOperation)] {
+        logInsertsAsChanges()
         var seen = Set<Key>()
         var operations: [(Int, EncodedOperation)] = []
         for change in changes where seen.insert(change.key).inserted {
@@ -235,6 +269,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     public func framePendingOperations() -> FramedOperations { framePending(self) }
 
     @inlinable func framePendingSpecialized() -> FramedOperations {
+        logInsertsAsChanges()
         var framed = FramedOperations()
         var seen = Set<Key>()
         seen.reserveCapacity(changes.count)
@@ -304,6 +339,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         committed: Bool, into writer: inout ByteWriter, visit: (Row) -> Void = { _ in }
     ) -> Int {
         materialize()
+        if committed { logInsertsAsChanges() }
         var count = 0
         func write(_ key: Key, _ row: Row, _ writer: inout ByteWriter) {
             RowFrame.part16(&writer) { Codec.encode(key: key, into: &$0) }
@@ -342,6 +378,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     public func forgetChanges() {
         if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
         if !replacedRows.isEmpty { replacedRows.removeAll(keepingCapacity: true) }
+        insertsIntoEmpty = nil
         lazy?.undo.removeAll()
         compactIfSparse()
     }
@@ -432,7 +469,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
     public func reserveCapacity(_ capacity: Int) { if lazy == nil { slots.reserveCapacity(capacity) } }
 
     public func attach(_ rows: SnapshotRows) -> Bool {
-        guard slots.isEmpty, lazy == nil, changes.isEmpty else { return false }
+        guard slots.isEmpty, lazy == nil, changes.isEmpty, insertsIntoEmpty == nil else { return false }
         lazy = LazyRows(base: rows)
         changeCount &+= 1
         return true
@@ -446,6 +483,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         liveCount = 0
         changes.removeAll()
         replacedRows.removeAll()
+        insertsIntoEmpty = nil
         changeCount &+= 1
     }
 
@@ -657,7 +695,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     /// Closes holes once they are worth it. Only safe when nothing refers to slots (no changes).
     private func compactIfSparse() {
-        guard changes.isEmpty, slots.count > 1024, liveCount < slots.count / 2 else { return }
+        guard changes.isEmpty, insertsIntoEmpty == nil, slots.count > 1024, liveCount < slots.count / 2 else { return }
         slots = slots.filter { $0 != nil }
         builtIndex = nil
     }

@@ -8,6 +8,7 @@ import Foundation
 final class QuickCommand {
     let words: (String, String)
     let spec: CommandSpec
+    /// `words` as bytes, for the quick binder's comparison with a statement's.
     let utf8Words: ([UInt8], [UInt8])
     /// Made on the first quick statement: most commands found are never bound quickly.
     private(set) lazy var keys: [Key] = spec.keys.map(Key.init)

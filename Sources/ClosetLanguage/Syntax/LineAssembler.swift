@@ -13,11 +13,12 @@ package struct LineAssembler {
 
     /// Adds a line; returns a complete statement when this line ends one.
     public mutating func add(_ line: String, lineNumber: Int) -> StatementSource? {
+        let continues = Self.continues(line)
         // A line that is a whole statement (nearly every one) goes straight through.
-        if pending.isEmpty, !Self.continues(line) { return StatementSource(line: line, firstLine: lineNumber) }
+        if pending.isEmpty, !continues { return StatementSource(line: line, firstLine: lineNumber) }
         if pending.isEmpty { firstLine = lineNumber }
         pending.append(line)
-        if Self.continues(line) { return nil }
+        if continues { return nil }
         return finish()
     }
 

@@ -11,9 +11,10 @@ package enum ByteSize {
             scale = factor
             break
         }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 0 else { return nil }
+        // The whole-number rule, and the product within it too.
+        guard let value = WholeNumber.value(digits) else { return nil }
         let (product, overflow) = value.multipliedReportingOverflow(by: scale)
-        return overflow ? nil : product
+        return overflow || product > WholeNumber.maximum ? nil : product
     }
 
     /// `209715200` → `200MB`: the largest unit that divides exactly.

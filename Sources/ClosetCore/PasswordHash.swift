@@ -11,8 +11,10 @@ public struct PasswordHash: Hashable, Sendable {
     /// What `--deterministic` sessions use (golden tests; their salts repeat anyway, so
     /// their hashes are for tests only): the lowest count accepted.
     public static let testIterations = 10_000
-    /// The counts a stored hash may name.
-    package static let acceptedIterations = 10_000...10_000_000
+    /// The counts a stored hash may name: at most twice the standard, so checking any stored
+    /// hash (from a dump, `hash=`, an import) costs at most two standard checks — a forged
+    /// count cannot make one request hold a worker for seconds.
+    public static let acceptedIterations = 10_000...1_200_000
     static let prefix = "pbkdf2-sha256$"
     static let legacyPrefix = "sha256-4096$"
 

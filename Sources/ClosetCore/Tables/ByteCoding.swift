@@ -32,6 +32,9 @@ public struct ByteWriter {
         }
     }
     @inlinable public mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    /// A pack's whole number (an id, an amount) as eight bytes, by bit pattern: never a trap,
+    /// and `wholeNumber()` refuses what no stored number can be (a negative one).
+    @inlinable public mutating func wholeNumber(_ value: Int) { u64(UInt64(bitPattern: Int64(value))) }
 
     @inlinable public mutating func uuid(_ id: UUID) {
         // As two integers read in memory order, so the sixteen bytes keep theirs.
@@ -119,6 +122,13 @@ public struct ByteReader {
     }
 
     public mutating func i64() throws(Malformed) -> Int64 { Int64(bitPattern: try u64()) }
+
+    /// What `wholeNumber(_:)` wrote; eight bytes past `Int.max` are damage, not a number.
+    public mutating func wholeNumber() throws(Malformed) -> Int {
+        let value = try u64()
+        guard value <= UInt64(Int.max) else { throw Malformed() }
+        return Int(value)
+    }
 
     public mutating func uuid() throws(Malformed) -> UUID {
         let start = try take(16)

@@ -84,6 +84,15 @@ struct ArgumentBinder {
         return Invocation(session: session, spec: spec, call: call, parameters: parameters, arguments: arguments)
     }
 
+    /// A whole number by the one rule (`WholeNumber`), checked before any arithmetic.
+    static func count(_ word: Word, what: String) throws(Diagnostic) -> Int {
+        switch WholeNumber.parse(word.text) {
+        case .success(let number): return number
+        case .failure(.notANumber): throw .notACount(what, word.text, at: word.range)
+        case .failure(.tooLarge): throw .countOutOfRange(what, word.text, at: word.range)
+        }
+    }
+
     static func describeParameters(_ spec: CommandSpec) -> String {
         spec.parameters.isEmpty
             ? "no words after its name, only key=value arguments"
@@ -110,10 +119,7 @@ struct ArgumentBinder {
             return .terms(vocabulary: info.name, codes: codes)
         case .count:
             let word = try single(values, what: what)
-            guard word.text.allSatisfy(\.isASCII), let number = Int(word.text), number >= 0 else {
-                throw .notACount(what, word.text, at: word.range)
-            }
-            return .count(number)
+            return .count(try Self.count(word, what: what))
         case .size:
             let word = try single(values, what: what)
             guard let bytes = ByteSize.parse(word.text) else {

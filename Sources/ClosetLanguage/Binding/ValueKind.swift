@@ -5,7 +5,7 @@ import ClosetCore
 /// cases; a pack's words and entities come in through the two open ones.
 public enum ValueKind: Sendable, Hashable {
     case text
-    /// A whole number ≥ 0.
+    /// A whole number from 0 to `WholeNumber.maximum`.
     case count
     case size
     case date

@@ -119,6 +119,13 @@ extension Diagnostic {
         Diagnostic("binder.not-a-count", "'\(key)' takes a whole number ≥ 0, not '\(text)'", at: range)
     }
 
+    static func countOutOfRange(_ key: String, _ text: String, at range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            "binder.count-out-of-range",
+            "'\(key)' takes a whole number from 0 to \(WholeNumber.maximum), not '\(text.count > 24 ? text.prefix(20) + "…" : text)'",
+            at: range)
+    }
+
     static func notASize(_ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(
             "binder.not-a-size", "'\(text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB",

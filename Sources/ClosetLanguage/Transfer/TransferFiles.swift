@@ -216,7 +216,9 @@ public enum TransferFiles {
         _ row: Row, _ key: String, taken: inout Set<Int>, exists: (Int) -> Bool
     ) throws(RowProblem) -> Int? {
         guard let text = text(row, key) else { return nil }
-        guard let id = Int(text), id > 0 else { throw RowProblem(line: row.line, message: "'\(text)' is not an id") }
+        guard let id = WholeNumber.value(text), id > 0 else {
+            throw RowProblem(line: row.line, message: "'\(text)' is not an id")
+        }
         guard !exists(id) else { throw RowProblem(line: row.line, message: "\(key) \(id) is already in the store") }
         guard taken.insert(id).inserted else {
             throw RowProblem(line: row.line, message: "\(key) \(id) appears twice in the file")

@@ -24,7 +24,7 @@ extension Diagnostic {
     static func badPasswordHash(at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "market.hash",
-            "'hash' takes a password hash as .dump writes it (pbkdf2-sha256$<10000 to 10000000 rounds>$<salt>$<hash>, or an earlier build's sha256-4096$<salt>$<hash>)",
+            "'hash' takes a password hash as .dump writes it (pbkdf2-sha256$<\(PasswordHash.acceptedIterations.lowerBound) to \(PasswordHash.acceptedIterations.upperBound) rounds>$<salt>$<hash>, or an earlier build's sha256-4096$<salt>$<hash>)",
             at: range)
     }
 

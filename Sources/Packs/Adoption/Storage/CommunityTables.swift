@@ -67,7 +67,7 @@ enum StoryTable: TableCodec {
     static let byAuthor = TableGrouping<StoryTable>.text("author") { $0.author }
     static func key(of row: Story) -> Int { row.id }
     static func encode(_ story: Story, into writer: inout ByteWriter) {
-        writer.u64(UInt64(story.id))
+        writer.wholeNumber(story.id)
         writer.string(story.author)
         writer.string(story.title)
         writer.string(story.content)
@@ -80,7 +80,7 @@ enum StoryTable: TableCodec {
         writer.date(story.createdAt)
     }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Story {
-        let id = Int(try reader.u64())
+        let id = try reader.wholeNumber()
         let author = try reader.string()
         let title = try reader.string()
         let content = try reader.string()
@@ -94,8 +94,10 @@ enum StoryTable: TableCodec {
             id: id, author: author, title: title, content: content, dog: dog, pictures: pictures,
             createdAt: try reader.date())
     }
-    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.wholeNumber(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int {
+        try reader.wholeNumber()
+    }
     static func blobs(of story: Story) -> [String] { story.pictures.map(\.name) }
 }
 
@@ -105,20 +107,22 @@ enum CommentTable: TableCodec {
     static let byStory = TableGrouping<CommentTable>.number("story") { $0.story }
     static func key(of row: Comment) -> Int { row.id }
     static func encode(_ comment: Comment, into writer: inout ByteWriter) {
-        writer.u64(UInt64(comment.id))
-        writer.u64(UInt64(comment.story))
+        writer.wholeNumber(comment.id)
+        writer.wholeNumber(comment.story)
         writer.string(comment.author)
         writer.string(comment.text)
         writer.date(comment.createdAt)
     }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Comment {
         Comment(
-            id: Int(try reader.u64()), story: Int(try reader.u64()), author: try reader.string(),
+            id: try reader.wholeNumber(), story: try reader.wholeNumber(), author: try reader.string(),
             text: try reader.string(),
             createdAt: try reader.date())
     }
-    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.wholeNumber(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int {
+        try reader.wholeNumber()
+    }
 }
 
 enum LikeTable: TableCodec {
@@ -128,11 +132,11 @@ enum LikeTable: TableCodec {
     static let byUser = TableGrouping<LikeTable>.text("user") { $0.user }
     static func key(of row: Like) -> String { "\(row.story):\(row.user)" }
     static func encode(_ like: Like, into writer: inout ByteWriter) {
-        writer.u64(UInt64(like.story))
+        writer.wholeNumber(like.story)
         writer.string(like.user)
     }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Like {
-        Like(story: Int(try reader.u64()), user: try reader.string())
+        Like(story: try reader.wholeNumber(), user: try reader.string())
     }
     static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
@@ -142,21 +146,23 @@ enum DonationTable: TableCodec {
     static let schema = TableSchema<DonationTable>(name: "adoption.donations")
     static func key(of row: Donation) -> Int { row.id }
     static func encode(_ donation: Donation, into writer: inout ByteWriter) {
-        writer.u64(UInt64(donation.id))
+        writer.wholeNumber(donation.id)
         writer.string(donation.user)
-        writer.u64(UInt64(donation.amount))
+        writer.wholeNumber(donation.amount)
         writer.optional(donation.dog)
         writer.optional(donation.message)
         writer.date(donation.createdAt)
     }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Donation {
         Donation(
-            id: Int(try reader.u64()), user: try reader.string(), amount: Int(try reader.u64()),
+            id: try reader.wholeNumber(), user: try reader.string(), amount: try reader.wholeNumber(),
             dog: try reader.optional(),
             message: try reader.optional(), createdAt: try reader.date())
     }
-    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.wholeNumber(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int {
+        try reader.wholeNumber()
+    }
 }
 
 /// The last id given per kind (`story`, `comment`, `donation`).
@@ -169,10 +175,10 @@ enum CommunitySequenceTable: TableCodec {
     static func key(of row: Row) -> String { row.name }
     static func encode(_ row: Row, into writer: inout ByteWriter) {
         writer.string(row.name)
-        writer.u64(UInt64(row.last))
+        writer.wholeNumber(row.last)
     }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Row {
-        Row(name: try reader.string(), last: Int(try reader.u64()))
+        Row(name: try reader.string(), last: try reader.wholeNumber())
     }
     static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }

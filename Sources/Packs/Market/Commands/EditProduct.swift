@@ -26,7 +26,7 @@ enum EditProduct {
             if let text = invocation.text("discounted") {
                 if text.lowercased() == "none" {
                     form.discountedPrice = .some(nil)
-                } else if let discount = Int(text), discount >= 0 {
+                } else if let discount = WholeNumber.value(text) {
                     form.discountedPrice = discount
                 } else {
                     throw Diagnostic.badDiscount(text, at: invocation.argument("discounted")?.range)

@@ -66,7 +66,9 @@ enum ImportProducts {
         }
         func number(_ key: String) throws(TransferFiles.RowProblem) -> Int {
             let value = try required(key)
-            guard let number = Int(value), number >= 0 else { throw problem("\(key) '\(value)' is not a whole number") }
+            guard let number = WholeNumber.value(value) else {
+                throw problem("\(key) '\(value)' is not a whole number from 0 to \(WholeNumber.maximum)")
+            }
             return number
         }
         let title = try required("title")

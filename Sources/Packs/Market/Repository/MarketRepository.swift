@@ -81,8 +81,11 @@ final class EmbeddedMarket: MarketRepository {
     /// Newest first: ids only grow, so by id descending (the table's index: the page's rows
     /// are the only ones decoded).
     func items(page: Int) throws -> ItemList {
-        let slice = products.orderedRows(
-            groups: [[0]], descending: true, skip: (page - 1) * Self.pageSize, limit: Self.pageSize)
+        guard page >= 1 else { throw MarketError.noSuchPage(page) }
+        // A page past every product is empty, however large (no multiplication that can overflow).
+        let (skip, overflow) = (page - 1).multipliedReportingOverflow(by: Self.pageSize)
+        guard !overflow, skip < products.count else { return ItemList(page: page, items: []) }
+        let slice = products.orderedRows(groups: [[0]], descending: true, skip: skip, limit: Self.pageSize)
         return ItemList(
             page: page,
             items: slice.map { product in

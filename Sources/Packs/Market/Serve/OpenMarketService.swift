@@ -31,12 +31,13 @@ enum OpenMarketService {
         }
         switch (request.method, first, segments.count) {
         case ("GET", "items", 2), ("HEAD", "items", 2):
-            guard let page = Int(segments[1]), page >= 1 else { return error("no such page", 404) }
+            guard let page = WholeNumber.value(segments[1]), page >= 1 else {
+                return error("the page must be a whole number from 1 to \(WholeNumber.maximum)", 400)
+            }
             return json(ItemJSON.list(list(try market.items(page: page), context.baseURL)))
         case ("GET", "item", 2), ("HEAD", "item", 2):
-            guard let id = Int(segments[1]), let item = try? market.item(id: id) else {
-                return error("no such item", 404)
-            }
+            guard let id = itemID(segments[1]) else { return badID }
+            guard let item = try? market.item(id: id) else { return error("no such item", 404) }
             return json(ItemJSON.item(detail(item, context.baseURL)))
         case ("POST", "item", 1):
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
@@ -51,7 +52,7 @@ enum OpenMarketService {
             guard form.images?.isEmpty == false else { return error("at least one image is required", 400) }
             return json(ItemJSON.item(detail(try market.create(form, password: password), context.baseURL)))
         case ("PATCH", "item", 2):
-            guard let id = Int(segments[1]) else { return error("no such item", 404) }
+            guard let id = itemID(segments[1]) else { return badID }
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
             let form = try form(parts)
             guard case .success(let form) = form else { return form.failure }
@@ -62,7 +63,7 @@ enum OpenMarketService {
                 return error("no item with that id and password", 404)
             }
         case ("DELETE", "item", 2):
-            guard let id = Int(segments[1]) else { return error("no such item", 404) }
+            guard let id = itemID(segments[1]) else { return badID }
             let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
             guard let password = object?["password"] as? String else {
                 return error("the body must be JSON with a password", 400)
@@ -85,6 +86,11 @@ enum OpenMarketService {
             return error("\(request.method) is not a route of this API", 405)
         }
     }
+
+    /// An id as a path gives it: a whole number from 1 (`WholeNumber`), else nil.
+    static func itemID(_ text: String) -> Int? { WholeNumber.value(text).flatMap { $0 >= 1 ? $0 : nil } }
+
+    static var badID: HTTPResponse { error("the id must be a whole number from 1 to \(WholeNumber.maximum)", 400) }
 
     // MARK: the form
 
@@ -109,8 +115,8 @@ enum OpenMarketService {
             ("discounted_price", { form.discountedPrice = .some($0) }),
         ] {
             guard let text = parts.text(name) else { continue }
-            guard let value = Int(text), value >= 0 else {
-                return .failure(error("'\(name)' must be a whole number ≥ 0", 400))
+            guard let value = WholeNumber.value(text) else {
+                return .failure(error("'\(name)' must be a whole number from 0 to \(WholeNumber.maximum)", 400))
             }
             write(value)
         }

@@ -42,7 +42,7 @@ enum ProductTable: TableCodec {
     static func key(of row: StoredProduct) -> Int { row.id }
 
     static func encode(_ product: StoredProduct, into writer: inout ByteWriter) {
-        writer.u64(UInt64(product.id))
+        writer.wholeNumber(product.id)
         writer.string(product.title)
         writer.u8(product.descriptions == nil ? 0 : 1)
         if let text = product.descriptions { writer.string(text) }
@@ -61,7 +61,7 @@ enum ProductTable: TableCodec {
     }
 
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> StoredProduct {
-        let id = Int(try reader.u64())
+        let id = try reader.wholeNumber()
         let title = try reader.string()
         let descriptions: String? = try reader.u8() == 0 ? nil : try reader.string()
         let price = Int(try reader.i64())
@@ -79,8 +79,10 @@ enum ProductTable: TableCodec {
             discountedPrice: discount, pictures: pictures, passwordHash: hash, registeredAt: try reader.date())
     }
 
-    static func encode(key: Int, into writer: inout ByteWriter) { writer.u64(UInt64(key)) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(key: Int, into writer: inout ByteWriter) { writer.wholeNumber(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int {
+        try reader.wholeNumber()
+    }
 
     static func blobs(of product: StoredProduct) -> [String] { product.pictures.map(\.name) }
 }
@@ -90,8 +92,10 @@ enum ProductSequenceTable: TableCodec {
     static let schema = TableSchema<ProductSequenceTable>(name: "market.sequence")
 
     static func key(of row: Int) -> String { "last" }
-    static func encode(_ row: Int, into writer: inout ByteWriter) { writer.u64(UInt64(row)) }
-    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int { Int(try reader.u64()) }
+    static func encode(_ row: Int, into writer: inout ByteWriter) { writer.wholeNumber(row) }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> Int {
+        try reader.wholeNumber()
+    }
     static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
 }

@@ -12,6 +12,9 @@ public struct ServedRequest: Sendable {
     public var rawQuery: String
     public var headers: [HTTPHeader]
     public var body: Data
+    /// The client's address as the server saw it (`127.0.0.1`, `::1`); empty where none is
+    /// known. What per-client budgets (failed passwords) count by.
+    public var client = ""
 
     public init(
         method: String, path: String, query: [(name: String, value: String)] = [], rawQuery: String = "",

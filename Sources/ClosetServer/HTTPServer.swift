@@ -5,21 +5,39 @@ import Foundation
     import Glibc
 #endif
 
-/// An HTTP/1.1 server on one thread: non-blocking sockets under `poll`, keep-alive and pipelined
-/// requests answered in order, `Content-Length` and chunked request bodies (`RequestReader`),
-/// `100 Continue` when asked. The handler runs on the loop's thread, one request at a time, so
-/// what it reads and writes (a store) needs no lock. Bounded everywhere: connections
-/// (`maximumConnections`; past it a `503` and close), header and body sizes (431, 413), and
-/// time (a request must arrive within `requestTimeout` of its first byte, else `408`; an idle
-/// keep-alive connection is closed after `idleTimeout`).
+/// An HTTP/1.1 server: one thread does only I/O (non-blocking sockets under `poll`, keep-alive,
+/// pipelining, `Content-Length` and chunked bodies through `RequestReader`, `100 Continue`), and
+/// requests run on a bounded pool of worker threads in lanes (`WorkerPool`) that the caller's
+/// `dispatch` chooses. A connection has at most one request with a worker; its next request is
+/// read only once that one is answered and its answer has mostly drained (backpressure: a
+/// client that sends without reading is not read further). Bounded everywhere:
+///
+/// - connections in all and per address; at a cap, the connection waiting longest on its client
+///   (idle keep-alive, or a request trickling in) is closed to make room, so slow or idle
+///   clients cannot lock others out; with none such, a `503`;
+/// - the bytes held for requests across every connection (`maximumHeldBytes`): a body that
+///   would go past it is refused with a `503` before it is read;
+/// - header and body sizes (431, 413), answers waiting to be sent per connection;
+/// - time: a request must arrive within `requestTimeout` of its first byte (`408`), an idle
+///   keep-alive connection or one that reads nothing of its answer is closed after `idleTimeout`.
+///
+/// Refusals the server makes itself are shaped by the caller (`refusal`), so a client gets the
+/// error shape of the API it was talking to.
 public final class HTTPServer {
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         public var port = 8080
-        public var maximumConnections = 512
+        public var maximumConnections = 1024
+        public var maximumConnectionsPerAddress = 256
         public var requestTimeout: Double = 10
         public var idleTimeout: Double = 30
         public var limits = RequestReader.Limits()
+        /// Answer bytes a connection may have waiting before its next request is read.
+        public var maximumPendingOutput = 1 << 20
+        /// Request bytes held across every connection (bodies arriving, their announced rest).
+        public var maximumHeldBytes = 256 << 20
+        /// Worker threads per lane.
+        public var lanes: [Int] = [1]
 
         public init() {}
     }
@@ -45,43 +63,54 @@ public final class HTTPServer {
         }
     }
 
-    public struct StartError: Error, CustomStringConvertible {
-        public var description: String
+    /// The thread a job runs on: its lane and its number in the lane (each may keep state of
+    /// its own, such as a store session, and is never run twice at once).
+    public struct Worker: Sendable, Hashable {
+        public var lane: Int
+        public var index: Int
     }
 
-    final class Connection {
-        let fd: Int32
-        var reader: RequestReader
-        var output: [UInt8] = []
-        var written = 0
-        var closeAfterWrite = false
-        var lastActivity: Double
-        var requestStarted: Double?
-        /// An answer held back until `heldUntil`, and whether to close after it.
-        var held: [UInt8] = []
-        var heldUntil: Double?
-        var closeAfterHeld = false
+    /// What to do with a request, decided on the I/O thread (cheaply: no store, no hashing).
+    public enum Work {
+        /// Answered at once (a kept answer, a refusal).
+        case answer(Answer)
+        /// Run on a worker of that lane.
+        case run(lane: Int, @Sendable (Worker) -> Answer)
+    }
 
-        init(fd: Int32, limits: RequestReader.Limits, now: Double) {
-            self.fd = fd
-            reader = RequestReader(limits: limits)
-            lastActivity = now
-        }
+    /// A refusal's response: its status, reason, and the request's method and path when its
+    /// head was read.
+    public typealias Refusal = (Int, String, (method: String, path: String)?) -> HTTPResponse
+
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     public let configuration: Configuration
     /// The port listened on (the one the system chose when 0 was asked for).
     public private(set) var port: Int
     let listener: Int32
-    var connections: [Int32: Connection] = [:]
-    let handler: (ServedRequest) -> Answer
+    var connections: [Int32: ServerConnection] = [:]
+    var byID: [UInt64: ServerConnection] = [:]
+    var perAddress: [String: Int] = [:]
+    var nextID: UInt64 = 1
+    var heldBytes = 0
+    var draining = false
+    let dispatch: (ServedRequest) -> Work
+    let refusal: Refusal
+    let pool: WorkerPool
     /// One read buffer for every connection (the loop is one thread).
     var readBuffer = [UInt8](repeating: 0, count: 65536)
 
-    public init(_ configuration: Configuration, handler: @escaping (ServedRequest) -> Answer) throws(StartError) {
+    public init(
+        _ configuration: Configuration, refusal: @escaping Refusal = HTTPServer.plainRefusal,
+        dispatch: @escaping (ServedRequest) -> Work
+    ) throws(StartError) {
         self.configuration = configuration
-        self.handler = handler
+        self.dispatch = dispatch
+        self.refusal = refusal
         signal(SIGPIPE, SIG_IGN)
+        Self.raiseDescriptorLimit()
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -114,20 +143,60 @@ public final class HTTPServer {
         withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(socket, $0, &length) }
         }
-        port = Int(
-            bound.ss_family == sa_family_t(AF_INET6)
-                ? withUnsafePointer(to: &bound) {
-                    $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-                }
-                : withUnsafePointer(to: &bound) {
-                    $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
-                })
+        port = Self.port(of: bound)
         listener = socket
+        pool = WorkerPool(threadsPerLane: configuration.lanes)
     }
 
     deinit {
         for fd in connections.keys { close(fd) }
         close(listener)
+    }
+
+    /// A server's refusal as plain text, when the caller has no shape of its own.
+    public static func plainRefusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?)
+        -> HTTPResponse
+    {
+        HTTPResponse.text(reason + "\n", status: status)
+    }
+
+    /// Every connection is a descriptor: the soft limit (often 1,024) is raised to the hard one.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
+    static func port(of address: sockaddr_storage) -> Int {
+        var address = address
+        return Int(
+            address.ss_family == sa_family_t(AF_INET6)
+                ? withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+                }
+                : withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+                })
+    }
+
+    static func text(of address: sockaddr_storage) -> String {
+        var address = address
+        let family = address.ss_family
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let capacity = socklen_t(text.count)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            if family == sa_family_t(AF_INET6) {
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    _ = inet_ntop(AF_INET6, &$0.pointee.sin6_addr, &text, capacity)
+                }
+            } else {
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    _ = inet_ntop(AF_INET, &$0.pointee.sin_addr, &text, capacity)
+                }
+            }
+        }
+        return String(cString: text)
     }
 
     static func makeNonBlocking(_ fd: Int32) {
@@ -140,37 +209,57 @@ public final class HTTPServer {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    // MARK: the loop
+
     /// Serves until `stop` says so (checked at least four times a second, and after every
-    /// signal); then stops accepting, finishes writing what was answered, and returns.
+    /// signal); then stops accepting and reading, lets the workers finish what they run (10 s
+    /// at most), writes what was answered (2 s more at most), and returns.
     public func run(until stop: () -> Bool) {
         var lastSweep = Self.now()
+        var drainDeadline = Double.infinity
         var polled: [pollfd] = []
+        var polledIDs: [UInt64] = []
         let readable = Int16(POLLIN)
-        while !stop() {
-            // `poll` over every connection: a few hundred at most, and one array a turn.
-            polled.removeAll(keepingCapacity: true)
-            polled.append(pollfd(fd: listener, events: readable, revents: 0))
-            for connection in connections.values {
-                let wantsWrite = connection.written < connection.output.count
-                polled.append(
-                    pollfd(fd: connection.fd, events: readable | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+        while true {
+            if !draining, stop() {
+                draining = true
+                drainDeadline = Self.now() + 10
             }
-            let nextRelease = connections.values.compactMap(\.heldUntil).min()
-            let wait = nextRelease.map { max(0, min(250, Int32(($0 - Self.now()) * 1000) + 1)) } ?? 250
+            if draining {
+                let pending = connections.values.contains { $0.pendingOutput > 0 || $0.heldUntil != nil }
+                if pool.busy == 0, !pending { break }
+                if Self.now() > drainDeadline { break }
+            }
+            polled.removeAll(keepingCapacity: true)
+            polledIDs.removeAll(keepingCapacity: true)
+            polled.append(pollfd(fd: draining ? -1 : listener, events: readable, revents: 0))
+            polled.append(pollfd(fd: pool.wakeRead, events: readable, revents: 0))
+            polledIDs += [0, 0]
+            var nextRelease = Double.infinity
+            for connection in connections.values {
+                var events: Int16 = 0
+                if wantsRead(connection) { events |= readable }
+                if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
+                if let until = connection.heldUntil { nextRelease = min(nextRelease, until) }
+                polled.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                polledIDs.append(connection.id)
+            }
+            let wait = nextRelease.isFinite ? max(0, min(250, Int32((nextRelease - Self.now()) * 1000) + 1)) : 250
             let count = poll(&polled, nfds_t(polled.count), wait)
             let now = Self.now()
-            for connection in connections.values where (connection.heldUntil ?? .infinity) <= now {
+            for connection in Array(connections.values) where (connection.heldUntil ?? .infinity) <= now {
                 release(connection, now: now)
             }
             if count > 0 {
-                for entry in polled where entry.revents != 0 {
-                    if entry.fd == listener {
-                        accept(now: now)
-                    } else if let connection = connections[entry.fd] {
-                        if entry.revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                            read(connection, now: now)
-                        }
-                        if connections[entry.fd] != nil, entry.revents & Int16(POLLOUT) != 0 { flush(connection) }
+                if polled[1].revents != 0 {
+                    for finished in pool.takeFinished() { complete(finished, now: now) }
+                }
+                if polled[0].revents != 0 { accept(now: now) }
+                for (entry, id) in zip(polled.dropFirst(2), polledIDs.dropFirst(2)) where entry.revents != 0 {
+                    guard let connection = byID[id] else { continue }
+                    if entry.revents & Int16(POLLOUT) != 0 { flush(connection, now: now) }
+                    if byID[id] != nil, entry.revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                        pump(connection, now: now)
                     }
                 }
             }
@@ -179,154 +268,249 @@ public final class HTTPServer {
                 lastSweep = now
             }
         }
-        // Finish what was answered (bounded), then close everything.
+        pool.stop()
         let deadline = Self.now() + 2
-        while connections.values.contains(where: { $0.written < $0.output.count }), Self.now() < deadline {
-            for connection in connections.values where connection.written < connection.output.count {
-                flush(connection)
+        while connections.values.contains(where: { $0.pendingOutput > 0 }), Self.now() < deadline {
+            for connection in Array(connections.values) where connection.pendingOutput > 0 {
+                flush(connection, now: Self.now())
             }
             usleep(1000)
         }
-        for fd in Array(connections.keys) { drop(fd) }
+        for connection in Array(connections.values) { drop(connection) }
     }
+
+    func wantsRead(_ connection: ServerConnection) -> Bool {
+        !draining && !connection.inFlight && !connection.closeAfterWrite && connection.heldUntil == nil
+            && connection.pendingOutput <= configuration.maximumPendingOutput
+    }
+
+    // MARK: connections
 
     func accept(now: Double) {
         while true {
-            let fd = Glibc.accept(listener, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            }
             guard fd >= 0 else { return }
             Self.makeNonBlocking(fd)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             var yes: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            if connections.count >= configuration.maximumConnections {
-                // Over the cap: a plain 503, and the connection closed.
-                let refusal = Array(
-                    Self.wire(HTTPResponse(status: 503, body: Data("too many connections\n".utf8)), keepAlive: false))
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+            let address = Self.text(of: peer)
+            // At a cap, the connection waiting longest on its client makes room.
+            if (perAddress[address] ?? 0) >= configuration.maximumConnectionsPerAddress,
+                !evictStalest(among: address)
+            {
+                refuseAtOnce(fd, "too many connections from \(address)")
                 continue
             }
-            connections[fd] = Connection(fd: fd, limits: configuration.limits, now: now)
+            if connections.count >= configuration.maximumConnections, !evictStalest(among: nil) {
+                refuseAtOnce(fd, "too many connections")
+                continue
+            }
+            let connection = ServerConnection(
+                id: nextID, fd: fd, address: address, limits: configuration.limits, now: now)
+            nextID += 1
+            connections[fd] = connection
+            byID[connection.id] = connection
+            perAddress[address, default: 0] += 1
         }
     }
 
-    func read(_ connection: Connection, now: Double) {
-        while true {
-            let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                connection.lastActivity = now
-                if connection.closeAfterWrite { continue }  // a refused connection's rest is ignored
-                if connection.requestStarted == nil { connection.requestStarted = now }
-                readBuffer.withUnsafeBytes { connection.reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if count < readBuffer.count { break }
-                continue
-            }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                drop(connection.fd)
-                return
-            }
-            if errno == EINTR { continue }
-            break
+    func refuseAtOnce(_ fd: Int32, _ reason: String) {
+        let bytes = Self.wire(refusal(503, reason, nil), keepAlive: false)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
+    }
+
+    /// Closes the connection (of `address`, or any) that has waited longest on its client;
+    /// false when every one is busy with the server.
+    func evictStalest(among address: String?) -> Bool {
+        var stalest: ServerConnection?
+        for connection in connections.values where connection.isWaitingOnClient {
+            if let address, connection.address != address { continue }
+            if stalest.map({ connection.lastActivity < $0.lastActivity }) ?? true { stalest = connection }
         }
-        answer(connection, now: now)
+        guard let stalest else { return false }
+        if stalest.reader.isMidRequest {
+            let bytes = Self.wire(
+                refusal(503, "the server needed this connection's place", stalest.reader.currentTarget),
+                keepAlive: false)
+            _ = bytes.withUnsafeBytes { send(stalest.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        drop(stalest)
+        return true
+    }
+
+    /// Reads and answers what the connection has sent, one request at a time, until it must
+    /// wait: for more bytes, for a worker's answer, or for its answers to drain.
+    func pump(_ connection: ServerConnection, now: Double) {
+        reading: while byID[connection.id] != nil, wantsRead(connection) {
+            switch connection.reader.next() {
+            case .needMore:
+                if connection.reader.takeContinue() {
+                    queue(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+                if !connection.reader.isMidRequest { connection.requestStarted = nil }
+                guard account(connection) else { break reading }
+                let count = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+                if count > 0 {
+                    connection.lastActivity = now
+                    if connection.requestStarted == nil { connection.requestStarted = now }
+                    readBuffer.withUnsafeBytes {
+                        connection.reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
+                    }
+                    continue
+                }
+                if count < 0, errno == EINTR { continue }
+                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { break reading }
+                // The client closed its side (or the connection failed): what was answered
+                // still goes out, then it is closed.
+                if connection.pendingOutput > 0 {
+                    connection.closeAfterWrite = true
+                } else {
+                    drop(connection)
+                    return
+                }
+            case .refused(let refused):
+                let response = refusal(refused.status, refused.reason, connection.reader.currentTarget)
+                queue(connection, Self.wire(response, keepAlive: false))
+                connection.closeAfterWrite = true
+            case .request(var request, let keepAlive):
+                connection.requestStarted = connection.reader.isMidRequest ? now : nil
+                _ = account(connection)
+                request.client = connection.address
+                let head = request.method == "HEAD"
+                switch dispatch(request) {
+                case .answer(let answer):
+                    deliver(answer, to: connection, keepAlive: keepAlive, head: head, now: now)
+                case .run(let lane, let body):
+                    connection.inFlight = true
+                    pool.submit(
+                        WorkerPool.Job(connection: connection.id, keepAlive: keepAlive, head: head, run: body),
+                        lane: lane)
+                }
+            }
+            if connection.closeAfterWrite { break reading }
+        }
+        if byID[connection.id] != nil { flush(connection, now: now) }
+    }
+
+    /// Counts what the connection's reader holds against the server's limit; past it, the
+    /// request being read is refused (503) before more of it is read.
+    func account(_ connection: ServerConnection) -> Bool {
+        let held = connection.reader.heldBytes
+        let growth = held - connection.accounted
+        if growth > 0, heldBytes + growth > configuration.maximumHeldBytes, connection.reader.isMidRequest {
+            let response = refusal(
+                503, "the server holds as many request bodies as it can; try again shortly",
+                connection.reader.currentTarget)
+            queue(connection, Self.wire(response, keepAlive: false))
+            connection.closeAfterWrite = true
+            return false
+        }
+        heldBytes += growth
+        connection.accounted = held
+        return true
+    }
+
+    func complete(_ finished: WorkerPool.Finished, now: Double) {
+        guard let connection = byID[finished.connection] else { return }
+        connection.inFlight = false
+        connection.lastActivity = now
+        deliver(finished.answer, to: connection, keepAlive: finished.keepAlive, head: finished.head, now: now)
+        pump(connection, now: now)
+    }
+
+    func deliver(_ answer: Answer, to connection: ServerConnection, keepAlive: Bool, head: Bool, now: Double) {
+        var bytes = Self.wire(answer.response, keepAlive: keepAlive && !draining, head: head)
+        var closing = !keepAlive || draining
+        if answer.closeWithoutAnswer {
+            bytes = []
+            closing = true
+        } else if answer.dropMidBody {
+            bytes = Array(bytes.prefix(bytes.count - max(1, answer.response.body.count / 2)))
+            closing = true
+        }
+        if answer.delay > 0 {
+            connection.held = bytes
+            connection.heldUntil = now + answer.delay
+            connection.closeAfterHeld = closing
+            return
+        }
+        if closing { connection.closeAfterWrite = true }
+        queue(connection, bytes)
     }
 
     /// A held answer goes out, then the requests read meanwhile are answered.
-    func release(_ connection: Connection, now: Double) {
+    func release(_ connection: ServerConnection, now: Double) {
         connection.heldUntil = nil
         queue(connection, connection.held)
         connection.held = []
         if connection.closeAfterHeld { connection.closeAfterWrite = true }
-        answer(connection, now: now)
+        pump(connection, now: now)
     }
 
-    /// Every whole request read so far, answered in order.
-    func answer(_ connection: Connection, now: Double) {
-        while !connection.closeAfterWrite, connection.heldUntil == nil {
-            switch connection.reader.next() {
-            case .needMore:
-                if connection.reader.takeContinue() { queue(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
-                if !connection.reader.isMidRequest { connection.requestStarted = nil }
-                flush(connection)
-                return
-            case .refused(let refusal):
-                let response = HTTPResponse.text(refusal.reason + "\n", status: refusal.status)
-                queue(connection, Self.wire(response, keepAlive: false))
-                connection.closeAfterWrite = true
-            case .request(let request, let keepAlive):
-                connection.requestStarted = connection.reader.isMidRequest ? now : nil
-                let answer = handler(request)
-                var bytes = Self.wire(answer.response, keepAlive: keepAlive, head: request.method == "HEAD")
-                var closing = !keepAlive
-                if answer.closeWithoutAnswer {
-                    bytes = []
-                    closing = true
-                } else if answer.dropMidBody {
-                    bytes = Array(bytes.prefix(bytes.count - max(1, answer.response.body.count / 2)))
-                    closing = true
-                }
-                if answer.delay > 0 {
-                    connection.held = bytes
-                    connection.heldUntil = now + answer.delay
-                    connection.closeAfterHeld = closing
-                    break
-                }
-                if closing { connection.closeAfterWrite = true }
-                queue(connection, bytes)
-            }
-        }
-        flush(connection)
-    }
-
-    func queue(_ connection: Connection, _ bytes: [UInt8]) {
+    func queue(_ connection: ServerConnection, _ bytes: [UInt8]) {
         if connection.written == connection.output.count {
-            connection.output.removeAll(keepingCapacity: true)
+            connection.output.removeAll(keepingCapacity: connection.output.capacity <= 1 << 16)
             connection.written = 0
         }
         connection.output += bytes
     }
 
-    func flush(_ connection: Connection) {
+    func flush(_ connection: ServerConnection, now: Double) {
         while connection.written < connection.output.count {
-            let sent = connection.output.withUnsafeBytes {
+            let sent = connection.output.withUnsafeBytes { buffer in
                 send(
-                    connection.fd, $0.baseAddress! + connection.written, $0.count - connection.written,
+                    connection.fd, buffer.baseAddress.map { $0 + connection.written },
+                    buffer.count - connection.written,
                     Int32(MSG_NOSIGNAL))
             }
             if sent > 0 {
                 connection.written += sent
+                connection.lastActivity = now
                 continue
             }
             if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }  // poll says when to go on
             if sent < 0, errno == EINTR { continue }
-            drop(connection.fd)
+            drop(connection)
             return
         }
-        if connection.closeAfterWrite {
+        if connection.closeAfterWrite, !connection.inFlight {
             shutdown(connection.fd, Int32(SHUT_WR))
-            drop(connection.fd)
+            drop(connection)
         }
     }
 
-    func drop(_ fd: Int32) {
-        guard connections.removeValue(forKey: fd) != nil else { return }
-        close(fd)
+    func drop(_ connection: ServerConnection) {
+        guard byID.removeValue(forKey: connection.id) != nil else { return }
+        connections.removeValue(forKey: connection.fd)
+        heldBytes -= connection.accounted
+        connection.accounted = 0
+        if let count = perAddress[connection.address] {
+            perAddress[connection.address] = count > 1 ? count - 1 : nil
+        }
+        close(connection.fd)
     }
 
-    /// Slow clients get a 408; idle keep-alive connections are closed.
+    /// Slow clients get a 408; idle keep-alive connections, and ones that read nothing of
+    /// their answers, are closed.
     func sweep(now: Double) {
-        for connection in Array(connections.values) {
+        for connection in Array(connections.values) where !connection.inFlight {
             if let started = connection.requestStarted, now - started > configuration.requestTimeout,
                 !connection.closeAfterWrite
             {
-                let response = HTTPResponse(status: 408, body: Data("the request did not arrive in time\n".utf8))
+                let response = refusal(408, "the request did not arrive in time", connection.reader.currentTarget)
                 queue(connection, Self.wire(response, keepAlive: false))
                 connection.closeAfterWrite = true
-                flush(connection)
-            } else if connection.requestStarted == nil, connection.heldUntil == nil,
-                connection.written == connection.output.count, now - connection.lastActivity > configuration.idleTimeout
+                flush(connection, now: now)
+            } else if connection.heldUntil == nil, now - connection.lastActivity > configuration.idleTimeout,
+                connection.requestStarted == nil || connection.pendingOutput > 0
             {
-                drop(connection.fd)
+                drop(connection)
             }
         }
     }
@@ -334,7 +518,7 @@ public final class HTTPServer {
     /// A response as bytes: the status line, its headers, `Content-Length`, `Connection`, the
     /// body (none for HEAD). A 204 or 304 has neither body nor length (RFC 9110 §8.6: a 304's
     /// length would have to be the 200's).
-    static func wire(_ response: HTTPResponse, keepAlive: Bool, head: Bool = false) -> [UInt8] {
+    public static func wire(_ response: HTTPResponse, keepAlive: Bool, head: Bool = false) -> [UInt8] {
         let bodiless = response.status == 204 || response.status == 304
         var text = "HTTP/1.1 \(response.status) \(HTTPResponse.reasonPhrase(for: response.status))\r\n"
         for header in response.headers

@@ -65,6 +65,21 @@ public struct RequestReader: Sendable {
     /// Whether a request has begun and not ended (a client that stops here is slow or gone).
     public var isMidRequest: Bool { head != nil || buffer.count > start }
 
+    /// The bytes this reader holds or has been told will come: what is buffered and not yet
+    /// given out, and the rest of a body its `Content-Length` announced. The server counts
+    /// these across connections to bound the bodies held at once.
+    public var heldBytes: Int {
+        let buffered = buffer.count - start + chunkedBody.count
+        guard let head, case .length(let length) = head.body else { return buffered }
+        return max(buffered, length)
+    }
+
+    /// The current request's method and target once its head is read (for an error in the
+    /// shape of the API it was meant for).
+    public var currentTarget: (method: String, path: String)? {
+        head.map { ($0.method, Self.split($0.target).0) }
+    }
+
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetServer
+import ClosetStore
 import Foundation
 
 #if canImport(Glibc)
@@ -12,9 +13,10 @@ import Foundation
 nonisolated(unsafe) private var serveStopRequested: sig_atomic_t = 0
 
 /// `closet serve`: the installed packs' APIs (`Pack.served`) over HTTP, answered from the store
-/// the prompt uses, each request one transaction (`Session.serving`), so a change made at a
-/// prompt in another terminal is what the next request sees. One line per request on standard
-/// output (method, path, status, time) unless `--quiet`; Ctrl-C or SIGTERM stops it cleanly.
+/// the prompt uses, each request one transaction (`Session.serving`) on a worker's session
+/// (`ServeHandler`), so a change made at a prompt in another terminal is what the next request
+/// sees. One line per request on standard output (method, path, status, time) unless
+/// `--quiet`; Ctrl-C or SIGTERM stops it cleanly.
 enum ServeCommand {
     static func run(_ serve: ServeOptions, _ options: Options, environment: [String: String])
         -> ClosetCommand.ExitStatus
@@ -49,11 +51,28 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error.description)")
             return .store
         }
-        let host = ProcessHost()
-        let session: Session
+        let sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
+        var sessions: [[Session]] = []
         do {
-            session = try SessionFactory.makeSession(
-                store: store, host: host, ClosetCommand.configuration(options, environment: environment))
+            // The writes' lane: one session, on the store just opened.
+            sessions.append([try SessionFactory.makeSession(store: store, host: ProcessHost(), sessionConfiguration)])
+            // The reads' lane: a reader of its own for each worker (a store in memory has one
+            // session only, so it is served from the one lane).
+            if store.location != ":memory:" {
+                var readers: [Session] = []
+                for _ in 0..<serve.workers {
+                    let reader = try SessionFactory.durableStore(
+                        at: store.location,
+                        busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
+                    ) { notice in ClosetCommand.complain("closet: \(notice)") }
+                    readers.append(
+                        try SessionFactory.makeSession(store: reader, host: ProcessHost(), sessionConfiguration))
+                }
+                sessions.append(readers)
+            }
+        } catch let error as StoreOpenError {
+            ClosetCommand.complain("error: \(error.description)")
+            return .store
         } catch {
             ClosetCommand.complain("error: \(error)")
             return .store
@@ -63,11 +82,13 @@ enum ServeCommand {
         configuration.host = serve.host
         configuration.port = serve.port
         configuration.requestTimeout = serve.requestTimeout
+        configuration.idleTimeout = serve.idleTimeout
         configuration.maximumConnections = serve.maximumConnections
+        configuration.maximumConnectionsPerAddress = serve.maximumConnectionsPerAddress
+        configuration.maximumHeldBytes = serve.maximumHeldBytes
+        configuration.lanes = sessions.map(\.count)
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
-        var baseURL = ""
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
-        var faults = ServeFaults(serve)
         var recordings: ServedRecordings?
         if !serve.replay.isEmpty {
             do throws(NetworkError) {
@@ -90,20 +111,20 @@ enum ServeCommand {
                 return .failure
             }
         }
+        let handler = ServeHandler(
+            apis: apis, sessions: sessions, recordings: recordings, cache: cache, log: log, options: serve)
         let server: HTTPServer
-        do {
-            server = try HTTPServer(configuration) { request in
-                let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
-                return answer(
-                    request, apis: apis, session: session, baseURL: baseURL, recordings: recordings,
-                    quiet: serve.quiet, cache: cache, draw: draw, log: log)
-            }
+        do throws(HTTPServer.StartError) {
+            server = try HTTPServer(configuration, refusal: handler.refusal) { handler.dispatch($0) }
         } catch {
             ClosetCommand.complain("error: \(error.description)")
             return .failure
         }
         let shownHost = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
-        baseURL = "http://\(shownHost):\(server.port)"
+        let baseURL = "http://\(shownHost):\(server.port)"
+        // Without a `Host` (HTTP/1.0), an answer's URLs name an address a client can reach.
+        handler.listenBase =
+            ["0.0.0.0", "::"].contains(serve.host) ? "http://127.0.0.1:\(server.port)" : baseURL
         if !loopback {
             ClosetCommand.complain(
                 "warning: serving on \(serve.host), not only this machine: anyone who can reach it can read and change the store"
@@ -125,80 +146,13 @@ enum ServeCommand {
         return .success
     }
 
+    private static let sayLock = NSLock()
+
+    /// One whole line on standard output (workers say theirs as they finish).
     static func say(_ line: String) {
-        ProcessHost.writeAll(Array((TerminalText.visible(line) + "\n").utf8), to: STDOUT_FILENO)
-    }
-
-    /// The first API that claims the request answers it, in one transaction; an error is the
-    /// server's own 500 (or 503 when the store is busy), never a trap.
-    static func answer(
-        _ request: ServedRequest, apis: [ServedAPI], session: Session, baseURL: String,
-        recordings: ServedRecordings? = nil, quiet: Bool, cache: ServedReadCache,
-        draw: ServeFaults.Draw = ServeFaults.Draw(), log: ServeLog? = nil
-    ) -> HTTPServer.Answer {
-        let started = quiet && log == nil ? 0 : ProcessHost.monotonicNow()
-        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings)
-        var response: HTTPResponse
-        var cut: ServedCut?
-        if draw.fail {
-            // Instead of running it: nothing of it is done.
-            response =
-                apis.lazy.compactMap { $0.failure(request) }.first
-                ?? HTTPResponse.text("failed on purpose (--fail)\n", status: 500)
-        } else if let kept = cache.answer(for: request) {
-            response = kept
-        } else {
-            (response, cut) = fresh(request, apis: apis, session: session, context: context, cache: cache)
-        }
-        if !quiet || log != nil {
-            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
-            // A recorded failure given as recorded is said as a fault is.
-            let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
-            if !quiet {
-                let faults = names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
-                say(
-                    "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
-                        + faults)
-            }
-            log?.write(request, status: response.status, milliseconds: milliseconds, faults: names)
-        }
-        return HTTPServer.Answer(
-            response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,
-            delay: draw.delay)
-    }
-
-    /// The answer, or the recorded failure it breaks off as (`ServedCut`).
-    static func fresh(
-        _ request: ServedRequest, apis: [ServedAPI], session: Session, context: ServedContext, cache: ServedReadCache
-    ) -> (HTTPResponse, ServedCut?) {
-        var response: HTTPResponse
-        var cacheable = false
-        do {
-            response =
-                try session.serving {
-                    for api in apis {
-                        if let response = try api.answer(request, context) {
-                            cacheable = api.readsOnlyTheStore
-                            return response
-                        }
-                    }
-                    return nil
-                }
-                ?? HTTPResponse.text("no API served here answers \(request.path)\n", status: 404)
-        } catch let cut as ServedCut {
-            // Something of a body to cut half-way through: a client sees an answer break off.
-            let body = Data(("{" + String(repeating: " ", count: 62) + "}").utf8)
-            return (
-                HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut
-            )
-        } catch let error as StoreError {
-            response = HTTPResponse.text("the store cannot be used now: \(error.description)\n", status: 503)
-        } catch let error as any LocalizedMessage {
-            response = HTTPResponse.text(error.message + "\n", status: 400)
-        } catch {
-            response = HTTPResponse.text("\(error)\n", status: 500)
-        }
-        if cacheable { cache.keep(response, for: request) }
-        return (response, nil)
+        let bytes = Array((TerminalText.visible(line) + "\n").utf8)
+        sayLock.lock()
+        ProcessHost.writeAll(bytes, to: STDOUT_FILENO)
+        sayLock.unlock()
     }
 }

@@ -5,8 +5,10 @@ import Foundation
 /// `--log <file.jsonl>`: one JSON object a line per exchange, appended: when, the method, the
 /// path, the query with every secret's value replaced, the status, the time taken, the faults.
 /// Headers and bodies are never written (a password travels in a body, a key in a header).
-final class ServeLog {
+final class ServeLog: @unchecked Sendable {
     let handle: FileHandle
+    /// Workers write as they finish: one whole line at a time.
+    private let lock = NSLock()
 
     init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) {
@@ -37,6 +39,8 @@ final class ServeLog {
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return }
         line.append(10)
+        lock.lock()
         handle.write(line)
+        lock.unlock()
     }
 }

@@ -1,3 +1,6 @@
+import ClosetCore
+import ClosetLanguage
+
 /// `closet serve [--host <h>] [--port <n>] [--quiet] ... [--replay <folder>]... [<pack>...]`
 /// (`usage` lists them all).
 package struct ServeOptions: Equatable, Sendable {
@@ -6,7 +9,18 @@ package struct ServeOptions: Equatable, Sendable {
     package var quiet = false
     /// Seconds a request may take to arrive from its first byte (slow clients get a 408).
     package var requestTimeout: Double = 10
-    package var maximumConnections = 512
+    /// Seconds an idle keep-alive connection (or one that reads nothing of its answer) is kept.
+    package var idleTimeout: Double = 30
+    package var maximumConnections = 1024
+    package var maximumConnectionsPerAddress = 256
+    /// Request bytes held at once across every connection (bodies arriving); past it, 503.
+    package var maximumHeldBytes = 256 << 20
+    /// Worker threads for reads (each with a reader of its own); writes have one.
+    package var workers = 2
+    /// Failed password checks one client address may make in a minute before its writes get 429.
+    package var passwordFailuresPerMinute = 10
+    /// `--public-url`: the base of every absolute URL in answers (a proxy in front).
+    package var publicURL: String?
     /// Faults on purpose: each answer held back this many milliseconds (a range: drawn in it),
     /// failed with the API's own error, or cut off mid-body, at these rates; drawn from `seed`.
     package var latency: ClosedRange<Int>?
@@ -24,7 +38,7 @@ package struct ServeOptions: Equatable, Sendable {
     package var help = false
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--max-connections <n>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
 
     package static let help =
         usage + """
@@ -34,8 +48,16 @@ package struct ServeOptions: Equatable, Sendable {
                                         can reach it can read and change the store)
               --port <n>                the port (default 8080; 0: one the system picks, printed first)
               --quiet                   no line per request
-              --request-timeout <s>     a request must arrive within this long from its first byte (408)
-              --max-connections <n>     connections at once (default 512; past it 503)
+              --request-timeout <s>     a request must arrive within this long from its first byte (default 10; 408)
+              --idle-timeout <s>        an idle keep-alive connection is closed after this long (default 30)
+              --max-connections <n>     connections at once (default 1024); at the cap the one waiting longest
+                                        on its client is closed to make room, else 503
+              --max-connections-per-address <n>
+                                        connections from one address (default 256), the same way
+              --max-held <size>         request bytes held at once across connections (default 256MB; 503)
+              --workers <n>             threads answering reads, each on its own reader (default 2; writes have one)
+              --password-failures <n>   wrong passwords one address may send a minute (default 10; then 429)
+              --public-url <url>        the base of the URLs answers name (default: the Host the client used)
               --latency <ms>[-<ms>]     hold each answer back that long (a range: drawn in it)
               --fail <rate>             answer that share of requests with the API's own failure
               --drop <rate>             cut that share of answers off half-way through the body
@@ -85,11 +107,52 @@ package struct ServeOptions: Equatable, Sendable {
                 options.requestTimeout = seconds
             case "--max-connections":
                 let text = try value(word, inline)
-                guard let count = Int(text), (1...10_000).contains(count) else {
+                guard let count = WholeNumber.value(text), (1...60_000).contains(count) else {
                     throw Options.UsageError(
-                        message: "'--max-connections' takes a number from 1 to 10000, not '\(text)'")
+                        message:
+                            "'--max-connections' takes a number from 1 to 60000, not '\(TerminalText.visible(text))'")
                 }
                 options.maximumConnections = count
+            case "--idle-timeout":
+                let text = try value(word, inline)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw Options.UsageError(message: "'--idle-timeout' takes seconds from 0 to 3600, not '\(text)'")
+                }
+                options.idleTimeout = seconds
+            case "--max-connections-per-address", "--workers", "--password-failures":
+                let text = try value(word, inline)
+                let range = word == "--workers" ? 1...64 : 1...100_000
+                guard let count = WholeNumber.value(text), range.contains(count) else {
+                    throw Options.UsageError(
+                        message:
+                            "'\(word)' takes a number from \(range.lowerBound) to \(range.upperBound), not '\(TerminalText.visible(text))'"
+                    )
+                }
+                switch word {
+                case "--workers": options.workers = count
+                case "--password-failures": options.passwordFailuresPerMinute = count
+                default: options.maximumConnectionsPerAddress = count
+                }
+            case "--max-held":
+                let text = try value(word, inline)
+                guard let bytes = ByteSize.parse(text), bytes >= 1 << 20 else {
+                    throw Options.UsageError(
+                        message:
+                            "'--max-held' takes a size of at least 1MB, like 256MB, not '\(TerminalText.visible(text))'"
+                    )
+                }
+                options.maximumHeldBytes = bytes
+            case "--public-url":
+                let text = try value(word, inline)
+                guard text.hasPrefix("http://") || text.hasPrefix("https://"),
+                    text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 }), !text.hasSuffix("/")
+                else {
+                    throw Options.UsageError(
+                        message:
+                            "'--public-url' takes an http:// or https:// URL without a trailing slash, not '\(TerminalText.visible(text))'"
+                    )
+                }
+                options.publicURL = text
             case "--latency":
                 let text = try value(word, inline)
                 let bounds = text.split(separator: "-", maxSplits: 1).map { Int($0) }

@@ -20,9 +20,18 @@ public struct ServedAPI: Sendable {
     /// The bytes of a picture at this URL that the store (or a pack's cache in it) holds: what
     /// `/pictures/...` answers before the recordings (`ServedPictures`). Nil when it has none.
     public var picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)?
+    /// Whether a path is one of its own, decided from the path alone: the server's own
+    /// refusals (a body too large, a request too slow, a busy store) then take this API's
+    /// error shape.
+    public var claims: @Sendable (_ method: String, _ path: String) -> Bool
+    /// The API's error shape for a status and a reason (`{"error":true,"reason":"..."}`); plain
+    /// text by default.
+    public var error: @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
 
     public init(
         name: String, summary: String, readsOnlyTheStore: Bool = false,
+        claims: @escaping @Sendable (_ method: String, _ path: String) -> Bool = { _, _ in false },
+        error: @escaping @Sendable (_ status: Int, _ reason: String) -> HTTPResponse = ServedAPI.plainError,
         failure: @escaping @Sendable (ServedRequest) -> HTTPResponse? = { _ in nil },
         picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil,
         answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
@@ -30,9 +39,15 @@ public struct ServedAPI: Sendable {
         self.name = name
         self.summary = summary
         self.readsOnlyTheStore = readsOnlyTheStore
+        self.claims = claims
+        self.error = error
         self.failure = failure
         self.picture = picture
         self.answer = answer
+    }
+
+    @Sendable public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {
+        HTTPResponse.text(reason + "\n", status: status)
     }
 }
 
@@ -44,10 +59,22 @@ public struct ServedContext {
     public let baseURL: String
     /// What `--replay <folder>` holds; nil without one.
     public let recordings: ServedRecordings?
+    private let report = Report()
+
+    /// What the server learns from answering: a password check that failed counts against the
+    /// client's budget (`closet serve` slows guessing per address).
+    final class Report {
+        var passwordRefused = false
+    }
 
     public init(session: Session, baseURL: String, recordings: ServedRecordings? = nil) {
         self.session = session
         self.baseURL = baseURL
         self.recordings = recordings
     }
+
+    /// The request failed a password check: the server counts it for the client's address.
+    public func passwordRefused() { report.passwordRefused = true }
+
+    package var wasPasswordRefused: Bool { report.passwordRefused }
 }

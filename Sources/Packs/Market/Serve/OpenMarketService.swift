@@ -12,12 +12,15 @@ enum OpenMarketService {
     static let api = ServedAPI(
         name: "market",
         summary: "the open market: GET /items/{page}, GET /item/{id}, POST /item, PATCH /item/{id}, DELETE /item/{id}",
-        readsOnlyTheStore: true, failure: failure, answer: answer)
+        readsOnlyTheStore: true, claims: { _, path in claims(path) }, error: { error($1, $0) }, failure: failure,
+        answer: answer)
 
-    static func claims(_ request: ServedRequest) -> Bool {
-        guard let first = request.segments?.first else { return false }
-        return ["items", "item", "images", "thumbnails"].contains(first)
+    static func claims(_ path: String) -> Bool {
+        let first = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first
+        return first.map { ["items", "item", "images", "thumbnails"].contains($0) } ?? false
     }
+
+    static func claims(_ request: ServedRequest) -> Bool { claims(request.path) }
 
     /// The 2021 server's breakage: a 500 with its error shape.
     static func failure(_ request: ServedRequest) -> HTTPResponse? {
@@ -59,7 +62,10 @@ enum OpenMarketService {
             do {
                 let item = try market.update(id: id, form, password: parts.text("password") ?? "")
                 return json(ItemJSON.item(detail(item, context.baseURL)))
-            } catch MarketError.wrongPassword, MarketError.noSuchProduct {
+            } catch MarketError.wrongPassword {
+                context.passwordRefused()
+                return error("no item with that id and password", 404)
+            } catch MarketError.noSuchProduct {
                 return error("no item with that id and password", 404)
             }
         case ("DELETE", "item", 2):
@@ -70,7 +76,10 @@ enum OpenMarketService {
             }
             do {
                 return json(ItemJSON.item(detail(try market.delete(id: id, password: password), context.baseURL)))
-            } catch MarketError.wrongPassword, MarketError.noSuchProduct {
+            } catch MarketError.wrongPassword {
+                context.passwordRefused()
+                return error("no item with that id and password", 404)
+            } catch MarketError.noSuchProduct {
                 return error("no item with that id and password", 404)
             }
         case ("GET", "images", 2), ("GET", "thumbnails", 2), ("HEAD", "images", 2), ("HEAD", "thumbnails", 2):

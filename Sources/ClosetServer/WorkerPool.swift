@@ -1,0 +1,143 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The threads requests run on, in lanes (the server's reads on several, its writes on one):
+/// the poll loop hands a job to a lane and goes back to its sockets; a finished job is put
+/// where the loop takes it and the loop is woken through a pipe it polls. A lane's queue never
+/// holds more than one job per connection (a connection waits for its answer before its next
+/// request is read), so the queues are bounded by the connections.
+final class WorkerPool: @unchecked Sendable {
+    /// A job's result, for the connection it came from.
+    struct Finished {
+        var connection: UInt64
+        var answer: HTTPServer.Answer
+        var keepAlive: Bool
+        var head: Bool
+    }
+
+    struct Job {
+        var connection: UInt64
+        var keepAlive: Bool
+        var head: Bool
+        var run: @Sendable (HTTPServer.Worker) -> HTTPServer.Answer
+    }
+
+    private final class Lane: @unchecked Sendable {
+        let condition = NSCondition()
+        var jobs: [Job] = []
+        var head = 0
+        var running = 0
+        var stopping = false
+    }
+
+    private let lanes: [Lane]
+    private let finishedLock = NSLock()
+    private var finished: [Finished] = []
+    /// The pipe the loop polls: a byte is written when a job finishes.
+    let wakeRead: Int32
+    private let wakeWrite: Int32
+    private var threads: [Thread] = []
+
+    init(threadsPerLane: [Int]) {
+        var ends: [Int32] = [0, 0]
+        _ = pipe(&ends)
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        lanes = threadsPerLane.map { _ in Lane() }
+        for (laneIndex, count) in threadsPerLane.enumerated() {
+            for index in 0..<max(1, count) {
+                let worker = HTTPServer.Worker(lane: laneIndex, index: index)
+                let thread = Thread { [unowned self] in self.work(worker) }
+                thread.name = "closet-serve-\(laneIndex)-\(index)"
+                thread.stackSize = 8 << 20
+                threads.append(thread)
+            }
+        }
+        for thread in threads { thread.start() }
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    func submit(_ job: Job, lane: Int) {
+        let lane = lanes[min(max(lane, 0), lanes.count - 1)]
+        lane.condition.lock()
+        lane.jobs.append(job)
+        lane.condition.signal()
+        lane.condition.unlock()
+    }
+
+    /// Every job finished since the last call; the wake pipe drained.
+    func takeFinished() -> [Finished] {
+        var drain = [UInt8](repeating: 0, count: 256)
+        while read(wakeRead, &drain, drain.count) > 0 {}
+        finishedLock.lock()
+        defer { finishedLock.unlock() }
+        let taken = finished
+        finished.removeAll(keepingCapacity: true)
+        return taken
+    }
+
+    /// Jobs queued, running, or finished and not yet taken.
+    var busy: Int {
+        finishedLock.lock()
+        var count = finished.count
+        finishedLock.unlock()
+        for lane in lanes {
+            lane.condition.lock()
+            count += lane.jobs.count - lane.head + lane.running
+            lane.condition.unlock()
+        }
+        return count
+    }
+
+    /// The threads finish their current job and end; queued jobs are not run.
+    func stop() {
+        for lane in lanes {
+            lane.condition.lock()
+            lane.stopping = true
+            lane.condition.broadcast()
+            lane.condition.unlock()
+        }
+    }
+
+    private func work(_ worker: HTTPServer.Worker) {
+        let lane = lanes[worker.lane]
+        while true {
+            lane.condition.lock()
+            while lane.head == lane.jobs.count, !lane.stopping { lane.condition.wait() }
+            if lane.stopping {
+                lane.condition.unlock()
+                return
+            }
+            let job = lane.jobs[lane.head]
+            lane.head += 1
+            if lane.head == lane.jobs.count {
+                lane.jobs.removeAll(keepingCapacity: true)
+                lane.head = 0
+            }
+            lane.running += 1
+            lane.condition.unlock()
+
+            let answer = job.run(worker)
+
+            finishedLock.lock()
+            finished.append(
+                Finished(connection: job.connection, answer: answer, keepAlive: job.keepAlive, head: job.head))
+            finishedLock.unlock()
+            lane.condition.lock()
+            lane.running -= 1
+            lane.condition.unlock()
+            var byte: UInt8 = 1
+            _ = write(wakeWrite, &byte, 1)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import ClosetCore
+import ClosetLanguage
+import ClosetNetwork
+import ClosetServer
+import Foundation
+
+/// What `closet serve` does with each request. On the server's I/O thread (`dispatch`), only
+/// what is cheap and must keep the arrival order: the faults' draws, a failed-password budget
+/// spent, a kept answer; everything else runs on a worker (`answer`), each worker with a
+/// session of its own on the served store: the writes' lane has one (writes go one at a time,
+/// and a deterministic session's ids and times stay in order), the reads' lane several, each
+/// on its own reader of the store, so reads never wait for a write, its lock, or a password
+/// check. A store in memory has one session, so one lane and one worker.
+final class ServeHandler: @unchecked Sendable {
+    let apis: [ServedAPI]
+    /// Each worker's session, by lane then number.
+    let sessions: [[Session]]
+    let recordings: ServedRecordings?
+    let cache: ServedReadCache
+    let log: ServeLog?
+    let quiet: Bool
+    let budget: PasswordBudget
+    /// `--public-url`: the base every absolute URL is built from, whatever `Host` says.
+    let publicURL: String?
+    /// The address listened on, for a request without a `Host`.
+    var listenBase = ""
+    /// Touched only on the I/O thread (draws in the order requests arrive).
+    private var faults: ServeFaults
+
+    /// The lane reads go to (the last), and writes (the first).
+    var readLane: Int { sessions.count - 1 }
+    static let writeLane = 0
+
+    init(
+        apis: [ServedAPI], sessions: [[Session]], recordings: ServedRecordings?, cache: ServedReadCache,
+        log: ServeLog?, options: ServeOptions
+    ) {
+        self.apis = apis
+        self.sessions = sessions
+        self.recordings = recordings
+        self.cache = cache
+        self.log = log
+        quiet = options.quiet
+        budget = PasswordBudget(perMinute: options.passwordFailuresPerMinute)
+        publicURL = options.publicURL
+        faults = ServeFaults(options)
+    }
+
+    static func isRead(_ request: ServedRequest) -> Bool { request.method == "GET" || request.method == "HEAD" }
+
+    // MARK: the I/O thread
+
+    func dispatch(_ request: ServedRequest) -> HTTPServer.Work {
+        let started = ProcessHost.monotonicNow()
+        let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
+        let base = baseURL(for: request)
+        if draw.fail {
+            // Instead of running it: nothing of it is done.
+            let response =
+                apis.lazy.compactMap { $0.failure(request) }.first
+                ?? HTTPResponse.text("failed on purpose (--fail)\n", status: 500)
+            return .answer(finish(request, response, started: started, draw: draw))
+        }
+        if !Self.isRead(request), let wait = budget.retryAfter(request.client, now: started) {
+            var response = error(
+                429, "too many wrong passwords from \(request.client); try again in \(Int(wait.rounded(.up))) s",
+                request)
+            response.headers.append(HTTPHeader("Retry-After", String(Int(wait.rounded(.up)))))
+            return .answer(finish(request, response, started: started, draw: draw))
+        }
+        if let kept = cache.answer(for: request, baseURL: base) {
+            return .answer(finish(request, kept, started: started, draw: draw))
+        }
+        let lane = Self.isRead(request) ? readLane : Self.writeLane
+        return .run(lane: lane) { [self] worker in
+            let session = sessions[worker.lane][worker.index]
+            let (response, cut, refused) = fresh(request, session: session, baseURL: base)
+            if refused { budget.failed(request.client, now: ProcessHost.monotonicNow()) }
+            return finish(request, response, started: started, draw: draw, cut: cut)
+        }
+    }
+
+    /// The base absolute URLs are built from: `--public-url`, else the `Host` the client
+    /// used (so a phone on the LAN gets URLs it can follow), else the address listened on.
+    func baseURL(for request: ServedRequest) -> String {
+        if let publicURL { return publicURL }
+        if let host = request.header("Host"), Self.isPlainHost(host) { return "http://" + host }
+        return listenBase
+    }
+
+    /// A host and port as a client may name them: letters, digits, `.-:`, brackets (IPv6);
+    /// anything else (a forged header meant to land in an answer) is not used.
+    static func isPlainHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255
+            && host.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
+                    || $0 == 0x2E || $0 == 0x5B || $0 == 0x5D
+            }
+    }
+
+    /// The server's own refusals (408, 413, 431, 503) in the shape of the API the path is
+    /// for; plain text where none claims it.
+    func refusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?) -> HTTPResponse {
+        if let target, let api = apis.first(where: { $0.claims(target.method, target.path) }) {
+            return api.error(status, reason)
+        }
+        return HTTPResponse.text(reason + "\n", status: status)
+    }
+
+    func error(_ status: Int, _ reason: String, _ request: ServedRequest) -> HTTPResponse {
+        refusal(status, reason, (request.method, request.path))
+    }
+
+    // MARK: a worker
+
+    /// The answer, made in one transaction of the worker's session; and the recorded failure
+    /// it breaks off as (`ServedCut`), and whether a password check failed.
+    func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> (HTTPResponse, ServedCut?, Bool) {
+        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings)
+        var response: HTTPResponse
+        var answering: ServedAPI?
+        var cacheable = false
+        let madeAt = Self.isRead(request) ? cache.currentSignature() : nil
+        do {
+            response =
+                try session.serving {
+                    for api in apis {
+                        answering = api
+                        if let response = try api.answer(request, context) {
+                            cacheable = api.readsOnlyTheStore
+                            return response
+                        }
+                    }
+                    answering = nil
+                    return nil
+                }
+                ?? HTTPResponse.text("no API served here answers \(request.path)\n", status: 404)
+        } catch let cut as ServedCut {
+            // Something of a body to cut half-way through: a client sees an answer break off.
+            let body = Data(("{" + String(repeating: " ", count: 62) + "}").utf8)
+            return (
+                HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut,
+                false
+            )
+        } catch let error as StoreError {
+            response = shaped(answering, 503, "the store cannot be used now: \(error.description)", request)
+        } catch let error as any LocalizedMessage {
+            response = shaped(answering, 400, error.message, request)
+        } catch {
+            response = shaped(answering, 500, "\(error)", request)
+        }
+        if cacheable { cache.keep(response, for: request, baseURL: baseURL, madeAt: madeAt) }
+        return (response, nil, context.wasPasswordRefused)
+    }
+
+    func shaped(_ api: ServedAPI?, _ status: Int, _ reason: String, _ request: ServedRequest) -> HTTPResponse {
+        api?.error(status, reason) ?? error(status, reason, request)
+    }
+
+    /// The line said and logged for an exchange, and the server's answer.
+    func finish(
+        _ request: ServedRequest, _ response: HTTPResponse, started: Double, draw: ServeFaults.Draw,
+        cut: ServedCut? = nil
+    ) -> HTTPServer.Answer {
+        if !quiet || log != nil {
+            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
+            // A recorded failure given as recorded is said as a fault is.
+            let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
+            if !quiet {
+                let faults = names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
+                ServeCommand.say(
+                    "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
+                        + faults)
+            }
+            log?.write(request, status: response.status, milliseconds: milliseconds, faults: names)
+        }
+        return HTTPServer.Answer(
+            response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,
+            delay: draw.delay)
+    }
+}

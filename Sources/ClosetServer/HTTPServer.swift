@@ -226,8 +226,10 @@ public final class HTTPServer {
                 drainDeadline = Self.now() + 10
             }
             if draining {
-                let pending = connections.values.contains { $0.pendingOutput > 0 || $0.heldUntil != nil }
-                if pool.busy == 0, !pending { break }
+                // What the workers run is finished and held answers released; what is left to
+                // send gets two seconds below (a client that reads nothing holds no one up).
+                let holding = connections.values.contains { $0.heldUntil != nil }
+                if pool.busy == 0, !holding { break }
                 if Self.now() > drainDeadline { break }
             }
             polled.removeAll(keepingCapacity: true)

@@ -148,6 +148,162 @@ import Testing
     }
 }
 
+/// Item 4: bounded by clients.
+extension ServeAsAServerTests {
+    /// A connected socket to the server (non-blocking when asked), or -1.
+    static func connectTo(_ base: String, nonBlocking: Bool = false) -> Int32 {
+        let address = base.dropFirst("http://".count).split(separator: ":")
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = in_port_t(UInt16(address[1]) ?? 0).bigEndian
+        inet_pton(AF_INET, String(address[0]), &target.sin_addr)
+        let connected = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return -1
+        }
+        if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        return fd
+    }
+
+    /// The server's resident memory, in MB.
+    static func residentMB(_ process: Process) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
+    }
+
+    /// A client that pipelines GETs and never reads is not read further once its answers
+    /// wait: what it can push in is bounded, the server's memory stays small, and others are
+    /// served meanwhile.
+    @Test func aPipeliningClientThatNeverReadsIsHeldBack() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        #expect(try Self.postProduct(base) == 1)
+        let fds = (0..<2).map { _ in Self.connectTo(base, nonBlocking: true) }
+        defer { for fd in fds { close(fd) } }
+        let request = Array(String(repeating: "GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n", count: 1000).utf8)
+        var sent = [0, 0]
+        let deadline = Date().addingTimeInterval(4)
+        var stalled = Date()
+        // Push until neither connection takes a byte for a second (or 4 s, or 200 MB).
+        while Date() < deadline, Date().timeIntervalSince(stalled) < 1, sent.reduce(0, +) < 200 << 20 {
+            var progressed = false
+            for (index, fd) in fds.enumerated() {
+                let count = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count > 0 {
+                    sent[index] += count
+                    progressed = true
+                }
+            }
+            if progressed { stalled = Date() } else { usleep(10_000) }
+        }
+        #expect(Date().timeIntervalSince(stalled) >= 1, "the server kept reading: \(sent)")
+        #expect(sent.allSatisfy { $0 < 64 << 20 }, "\(sent)")
+        #expect(Self.residentMB(server.process) < 150, "\(Self.residentMB(server.process)) MB")
+        let other = try Self.request(base, "GET", "/item/1")
+        #expect(other.status == 200 && other.seconds < 1, "\(other)")
+        #expect(server.stop() == 0)
+    }
+
+    /// Idle and trickling connections past the caps: the one that has waited longest on its
+    /// client makes room, so a new client is always served.
+    @Test func idleAndSlowConnectionsCannotLockOthersOut() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(
+            store: store,
+            serveArguments: ["--quiet", "--max-connections", "300", "--max-connections-per-address", "200"])
+        defer { server.stop() }
+        let base = server.baseURL
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for index in 0..<600 {
+            let fd = Self.connectTo(base)
+            guard fd >= 0 else { continue }
+            // Half idle, half sending a request's first line and never the rest.
+            if index % 2 == 0 { _ = send(fd, "GET /items/1 HTTP/1.1\r\nHo", 26, Int32(MSG_NOSIGNAL)) }
+            held.append(fd)
+        }
+        usleep(200_000)
+        for _ in 0..<20 {
+            let read = try Self.request(base, "GET", "/items/1")
+            #expect(read.status == 200 && read.seconds < 1, "\(read)")
+        }
+        #expect(server.stop() == 0)
+    }
+
+    /// Bodies held at once are bounded across connections: one that would go past the limit is
+    /// refused (503, the API's shape) before it is read, and the others are served.
+    @Test func bodiesHeldAtOnceAreBounded() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet", "--max-held", "4MB"])
+        defer { server.stop() }
+        let base = server.baseURL
+        let head =
+            "POST /item HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 3000000\r\n\r\n"
+        let first = Self.connectTo(base)
+        defer { close(first) }
+        _ = send(first, head, head.utf8.count, Int32(MSG_NOSIGNAL))
+        let part = [UInt8](repeating: 0x61, count: 100_000)
+        _ = part.withUnsafeBytes { send(first, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        usleep(200_000)
+        let second = try ServeTests.exchange(base, Array(head.utf8))
+        #expect(second.hasPrefix("HTTP/1.1 503"), "\(second)")
+        #expect(second.contains("{\"error\":true,\"reason\":\"the server holds as many request bodies"), "\(second)")
+        #expect(try Self.request(base, "GET", "/items/1").status == 200)
+        #expect(server.stop() == 0)
+    }
+}
+
+/// Item 6: URLs a client can follow.
+extension ServeAsAServerTests {
+    static func images(_ base: String, host: String?) throws -> [String] {
+        let header = host.map { "Host: \($0)\r\n" } ?? ""
+        let reply = try ServeTests.exchange(
+            base, Array("GET /item/1 HTTP/1.\(host == nil ? 0 : 1)\r\n\(header)Connection: close\r\n\r\n".utf8))
+        return ServeTests.json(reply.components(separatedBy: "\r\n\r\n").last ?? "")["images"] as? [String] ?? []
+    }
+
+    @Test func answersNameTheHostTheClientUsed() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        #expect(try Self.postProduct(base) == 1)
+        // A phone on the LAN asks by the machine's address: the URLs it gets name it.
+        #expect(
+            try Self.images(base, host: "192.168.0.7:8080").first?.hasPrefix("http://192.168.0.7:8080/images/") == true)
+        #expect(try Self.images(base, host: "[::1]:9000").first?.hasPrefix("http://[::1]:9000/images/") == true)
+        // A Host that is not a plain host and port is not put into answers; nor is none (HTTP/1.0 style).
+        for host in ["evil.example/\"><script>", nil] {
+            #expect(
+                try Self.images(base, host: host).first?.hasPrefix(base + "/images/") == true,
+                "\(String(describing: host))")
+        }
+        #expect(server.stop() == 0)
+        // Behind a proxy, --public-url wins.
+        let proxied = try ServeProcess(
+            store: store, serveArguments: ["--quiet", "--public-url", "https://market.example.com/api"])
+        defer { proxied.stop() }
+        #expect(
+            try Self.images(proxied.baseURL, host: "127.0.0.1").first?.hasPrefix(
+                "https://market.example.com/api/images/")
+                == true)
+        #expect(proxied.stop() == 0)
+    }
+}
+
 extension Thread {
     /// A value made on a thread of its own, waited for.
     final class Result<Value>: @unchecked Sendable {

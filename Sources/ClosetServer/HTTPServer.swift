@@ -153,6 +153,13 @@ public final class HTTPServer {
         close(listener)
     }
 
+    /// For a job that cannot go on (damage met where nothing can unwind): answers it, puts a
+    /// new thread in this worker's place, and never returns. Only on a worker's thread.
+    public func retireWorker(answering answer: Answer) -> Never { pool.retire(answering: answer) }
+
+    /// Workers retired so far.
+    public var retiredWorkers: Int { pool.retiredCount }
+
     /// A server's refusal as plain text, when the caller has no shape of its own.
     public static func plainRefusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?)
         -> HTTPResponse

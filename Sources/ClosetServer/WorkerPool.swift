@@ -36,6 +36,16 @@ final class WorkerPool: @unchecked Sendable {
     private let lanes: [Lane]
     private let finishedLock = NSLock()
     private var finished: [Finished] = []
+    /// Each worker's job now, for `retire` (under `finishedLock`).
+    private var current: [HTTPServer.Worker: Job] = [:]
+    private var retired = 0
+
+    private final class WorkerBox {
+        let worker: HTTPServer.Worker
+        init(_ worker: HTTPServer.Worker) { self.worker = worker }
+    }
+
+    private static let workerKey = "closet.serve.worker"
     /// The pipe the loop polls: a byte is written when a job finishes.
     let wakeRead: Int32
     private let wakeWrite: Int32
@@ -109,7 +119,42 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
+    /// Workers retired so far (`retire`).
+    var retiredCount: Int {
+        finishedLock.lock()
+        defer { finishedLock.unlock() }
+        return retired
+    }
+
+    /// Called on a worker thread that cannot go on (its job met damage deep inside code that
+    /// cannot unwind): its job is answered with `answer`, a new thread takes its place in the
+    /// lane, and this one waits forever, touching nothing again.
+    func retire(answering answer: HTTPServer.Answer) -> Never {
+        guard let worker = (Thread.current.threadDictionary[Self.workerKey] as? WorkerBox)?.worker else {
+            fatalError("retire is for the server's worker threads")
+        }
+        finishedLock.lock()
+        if let job = current.removeValue(forKey: worker) {
+            finished.append(
+                Finished(connection: job.connection, answer: answer, keepAlive: false, head: job.head))
+        }
+        retired += 1
+        finishedLock.unlock()
+        let lane = lanes[worker.lane]
+        lane.condition.lock()
+        lane.running -= 1
+        lane.condition.unlock()
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        let thread = Thread { [unowned self] in self.work(worker) }
+        thread.name = "closet-serve-\(worker.lane)-\(worker.index)"
+        thread.stackSize = 8 << 20
+        thread.start()
+        while true { sleep(3600) }
+    }
+
     private func work(_ worker: HTTPServer.Worker) {
+        Thread.current.threadDictionary[Self.workerKey] = WorkerBox(worker)
         let lane = lanes[worker.lane]
         while true {
             lane.condition.lock()
@@ -126,10 +171,14 @@ final class WorkerPool: @unchecked Sendable {
             }
             lane.running += 1
             lane.condition.unlock()
+            finishedLock.lock()
+            current[worker] = job
+            finishedLock.unlock()
 
             let answer = job.run(worker)
 
             finishedLock.lock()
+            current[worker] = nil
             finished.append(
                 Finished(connection: job.connection, answer: answer, keepAlive: job.keepAlive, head: job.head))
             finishedLock.unlock()

@@ -52,24 +52,24 @@ enum ServeCommand {
             return .store
         }
         let sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
-        var sessions: [[Session]] = []
+        let busyTimeout = options.busyTimeout ?? DurableStore.defaultBusyTimeout
+        let inMemory = store.location == ":memory:"
+        // Another session on the served store: a reader of its own (or, for the writes' lane,
+        // a new writer after the first met damage). A store in memory cannot be opened twice.
+        let make: (Int) throws -> Session = { _ in
+            guard !inMemory else { throw StoreError("a store in memory cannot be opened again") }
+            let opened = try SessionFactory.durableStore(at: store.location, busyTimeout: busyTimeout) { notice in
+                ClosetCommand.complain("closet: \(notice)")
+            }
+            return try SessionFactory.makeSession(store: opened, host: ProcessHost(), sessionConfiguration)
+        }
+        var lanes: [[Session]] = []
         do {
             // The writes' lane: one session, on the store just opened.
-            sessions.append([try SessionFactory.makeSession(store: store, host: ProcessHost(), sessionConfiguration)])
+            lanes.append([try SessionFactory.makeSession(store: store, host: ProcessHost(), sessionConfiguration)])
             // The reads' lane: a reader of its own for each worker (a store in memory has one
             // session only, so it is served from the one lane).
-            if store.location != ":memory:" {
-                var readers: [Session] = []
-                for _ in 0..<serve.workers {
-                    let reader = try SessionFactory.durableStore(
-                        at: store.location,
-                        busyTimeout: options.busyTimeout ?? DurableStore.defaultBusyTimeout
-                    ) { notice in ClosetCommand.complain("closet: \(notice)") }
-                    readers.append(
-                        try SessionFactory.makeSession(store: reader, host: ProcessHost(), sessionConfiguration))
-                }
-                sessions.append(readers)
-            }
+            if !inMemory { lanes.append(try (0..<serve.workers).map { _ in try make(1) }) }
         } catch let error as StoreOpenError {
             ClosetCommand.complain("error: \(error.description)")
             return .store
@@ -77,6 +77,7 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error)")
             return .store
         }
+        let sessions = ServeSessions(lanes, make: make)
 
         var configuration = HTTPServer.Configuration()
         configuration.host = serve.host
@@ -86,7 +87,7 @@ enum ServeCommand {
         configuration.maximumConnections = serve.maximumConnections
         configuration.maximumConnectionsPerAddress = serve.maximumConnectionsPerAddress
         configuration.maximumHeldBytes = serve.maximumHeldBytes
-        configuration.lanes = sessions.map(\.count)
+        configuration.lanes = lanes.map(\.count)
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         var recordings: ServedRecordings?
@@ -123,6 +124,8 @@ enum ServeCommand {
         let shownHost = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
         let baseURL = "http://\(shownHost):\(server.port)"
         // Without a `Host` (HTTP/1.0), an answer's URLs name an address a client can reach.
+        handler.retire = { server.retireWorker(answering: $0) }
+        handler.retiredWorkers = { server.retiredWorkers }
         handler.listenBase =
             ["0.0.0.0", "::"].contains(serve.host) ? "http://127.0.0.1:\(server.port)" : baseURL
         if !loopback {

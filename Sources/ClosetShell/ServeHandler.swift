@@ -13,8 +13,8 @@ import Foundation
 /// check. A store in memory has one session, so one lane and one worker.
 final class ServeHandler: @unchecked Sendable {
     let apis: [ServedAPI]
-    /// Each worker's session, by lane then number.
-    let sessions: [[Session]]
+    /// Each worker's session, by lane then number (made again for a worker that met damage).
+    let sessions: ServeSessions
     let recordings: ServedRecordings?
     let cache: ServedReadCache
     let log: ServeLog?
@@ -26,13 +26,19 @@ final class ServeHandler: @unchecked Sendable {
     var listenBase = ""
     /// Touched only on the I/O thread (draws in the order requests arrive).
     private var faults: ServeFaults
+    /// The server's: a worker that met damage answers and hands its place to a new thread.
+    var retire: ((HTTPServer.Answer) -> Never)?
+    var retiredWorkers: () -> Int = { 0 }
+    /// Past this many workers retired by damage, requests that need the store are answered
+    /// 500 at once: the store wants `closet recover`, and each retired worker keeps a thread.
+    static let maximumRetired = 32
 
     /// The lane reads go to (the last), and writes (the first).
-    var readLane: Int { sessions.count - 1 }
+    var readLane: Int { sessions.lanes - 1 }
     static let writeLane = 0
 
     init(
-        apis: [ServedAPI], sessions: [[Session]], recordings: ServedRecordings?, cache: ServedReadCache,
+        apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
         log: ServeLog?, options: ServeOptions
     ) {
         self.apis = apis
@@ -71,9 +77,34 @@ final class ServeHandler: @unchecked Sendable {
         if let kept = cache.answer(for: request, baseURL: base) {
             return .answer(finish(request, kept, started: started, draw: draw))
         }
+        if retiredWorkers() >= Self.maximumRetired {
+            let response = error(
+                500, "the store is damaged (\(Self.maximumRetired) requests met damage); run closet check", request)
+            return .answer(finish(request, response, started: started, draw: draw))
+        }
         let lane = Self.isRead(request) ? readLane : Self.writeLane
         return .run(lane: lane) { [self] worker in
-            let session = sessions[worker.lane][worker.index]
+            let session: Session
+            do {
+                session = try sessions.session(for: worker)
+            } catch {
+                return finish(
+                    request, self.error(500, "the store cannot be opened: \(error)", request), started: started,
+                    draw: draw)
+            }
+            // Damage met deep inside a read cannot unwind: this request is answered 500, the
+            // session is dropped (its write lock let go), and a new thread takes this one's place.
+            UnreadableRow.threadHandler = { [self] what in
+                ClosetCommand.complain(
+                    "closet serve: store '\(session.store.location)' is damaged: \(what); \(request.method) \(request.path) answered 500; 'closet check \(session.store.location)' says what else is, 'closet recover' copies what is intact"
+                )
+                session.store.abandon()
+                sessions.discard(worker)
+                let response = self.error(500, "the store is damaged: \(what); run closet check", request)
+                let answer = finish(request, response, started: started, draw: draw)
+                guard let retire else { exit(ClosetCommand.ExitStatus.store.rawValue) }
+                retire(answer)
+            }
             let (response, cut, refused) = fresh(request, session: session, baseURL: base)
             if refused { budget.failed(request.client, now: ProcessHost.monotonicNow()) }
             return finish(request, response, started: started, draw: draw, cut: cut)

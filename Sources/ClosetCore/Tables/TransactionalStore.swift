@@ -20,6 +20,9 @@ public protocol TransactionalStore: AnyObject {
     /// Reads everything the store holds and says what is damaged (`.check`): what opening
     /// and statements check only as far as they read.
     func check() -> StoreCheck
+    /// Lets go of the write lock without committing, for a store that met damage mid-way and
+    /// will never be used again (what it held back was never committed).
+    func abandon()
 }
 
 extension TransactionalStore {
@@ -27,6 +30,7 @@ extension TransactionalStore {
     public func check() -> StoreCheck { StoreCheck(checked: [("files", "none (in memory)")]) }
 
     public func refresh() throws(StoreError) {}
+    public func abandon() {}
     public func takeWriteProblem() -> WriteProblem? { nil }
 }
 

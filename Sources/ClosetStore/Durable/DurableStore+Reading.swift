@@ -331,6 +331,8 @@ extension DurableStore {
 
     // MARK: other processes' commits
 
+    public func abandon() { lock.release() }
+
     public func refresh() throws(StoreError) {
         if let broken { throw StoreError(broken) }
         guard !tables.hasPendingChanges, !lock.isHeld, filesChanged else { return }

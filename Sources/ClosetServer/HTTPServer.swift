@@ -68,6 +68,11 @@ public final class HTTPServer {
     public struct Worker: Sendable, Hashable {
         public var lane: Int
         public var index: Int
+
+        public init(lane: Int, index: Int) {
+            self.lane = lane
+            self.index = index
+        }
     }
 
     /// What to do with a request, decided on the I/O thread (cheaply: no store, no hashing).

@@ -56,20 +56,26 @@ enum ServeCommand {
         let inMemory = store.location == ":memory:"
         // Another session on the served store: a reader of its own (or, for the writes' lane,
         // a new writer after the first met damage). A store in memory cannot be opened twice.
-        let make: (Int) throws -> Session = { _ in
+        var first: Store? = store
+        let make: (Int) throws -> (Session, SessionHost) = { _ in
+            let host = ProcessHost()
+            // The first session is the writes' lane's, on the store just opened.
+            if let opened = first {
+                first = nil
+                return (try SessionFactory.makeSession(store: opened, host: host, sessionConfiguration), host)
+            }
             guard !inMemory else { throw StoreError("a store in memory cannot be opened again") }
             let opened = try SessionFactory.durableStore(at: store.location, busyTimeout: busyTimeout) { notice in
                 ClosetCommand.complain("closet: \(notice)")
             }
-            return try SessionFactory.makeSession(store: opened, host: ProcessHost(), sessionConfiguration)
+            return (try SessionFactory.makeSession(store: opened, host: host, sessionConfiguration), host)
         }
-        var lanes: [[Session]] = []
+        // The writes' lane has one session; the reads' lane a reader of its own for each
+        // worker (a store in memory has one session only, so it is served from the one lane).
+        let lanes = inMemory ? [1] : [1, serve.workers]
+        let sessions: ServeSessions
         do {
-            // The writes' lane: one session, on the store just opened.
-            lanes.append([try SessionFactory.makeSession(store: store, host: ProcessHost(), sessionConfiguration)])
-            // The reads' lane: a reader of its own for each worker (a store in memory has one
-            // session only, so it is served from the one lane).
-            if !inMemory { lanes.append(try (0..<serve.workers).map { _ in try make(1) }) }
+            sessions = try ServeSessions(lanes: lanes, make: make)
         } catch let error as StoreOpenError {
             ClosetCommand.complain("error: \(error.description)")
             return .store
@@ -77,7 +83,6 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error)")
             return .store
         }
-        let sessions = ServeSessions(lanes, make: make)
 
         var configuration = HTTPServer.Configuration()
         configuration.host = serve.host
@@ -87,7 +92,7 @@ enum ServeCommand {
         configuration.maximumConnections = serve.maximumConnections
         configuration.maximumConnectionsPerAddress = serve.maximumConnectionsPerAddress
         configuration.maximumHeldBytes = serve.maximumHeldBytes
-        configuration.lanes = lanes.map(\.count)
+        configuration.lanes = lanes
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         var recordings: ServedRecordings?

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import ClosetNetwork
 import Foundation
 import TestSupport
@@ -350,6 +351,183 @@ extension ServeAsAServerTests {
         #expect(server.stop() == 0)
         #expect(server.text.contains("is damaged: its snapshot fails its checksum"), "\(server.text)")
         #expect(server.text.contains("'closet check \(store)'"))
+    }
+}
+
+/// Item 1: one door. A served write is the pack's own command, so it is refused exactly when
+/// the same values typed at the prompt are, and a store written only through the server dumps
+/// and replays to itself.
+extension ServeAsAServerTests {
+    /// A form: text parts by the API's names, and picture files by fixture name.
+    struct Form: CustomStringConvertible {
+        var fields: [(String, String)] = []
+        var files: [String] = []
+
+        var description: String { "\(fields) files \(files)" }
+
+        /// The same values as an `add product` statement (the command's keys, quoted as `.dump` quotes).
+        var statement: String {
+            let keys = [
+                "title": "title", "descriptions": "description", "price": "price", "currency": "currency",
+                "stock": "stock", "discounted_price": "discounted", "password": "password",
+            ]
+            var words = ["add", "product"]
+            for (name, value) in fields { words.append("\(keys[name] ?? name)=" + DumpWriter.quote(value)) }
+            if !files.isEmpty { words.append("image=" + files.joined(separator: ",")) }
+            return words.joined(separator: " ")
+        }
+
+        func body() -> (bytes: [UInt8], type: String) {
+            var parts = fields.map { MultipartPart.field($0.0, $0.1) }
+            for (index, name) in files.enumerated() {
+                let data = FileManager.default.contents(atPath: ServeTests.fixtures + "/" + name) ?? Data()
+                parts.append(.file("images[]", filename: "\(index)-\(name)", contentType: "image/png", data: data))
+            }
+            let (bytes, type) = HTTPBody.multipart(parts).encoded(boundary: "b-\(UUID().uuidString)")
+            return ([UInt8](bytes), type)
+        }
+    }
+
+    static func post(_ base: String, _ form: Form, method: String = "POST", path: String = "/item") throws -> (
+        status: Int, body: String
+    ) {
+        let (bytes, type) = form.body()
+        let head =
+            "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: \(type)\r\nContent-Length: \(bytes.count)\r\n\r\n"
+        let reply = try ServeTests.exchange(base, Array(head.utf8) + bytes)
+        return (
+            Int(reply.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0, reply.components(separatedBy: "\r\n\r\n").last ?? ""
+        )
+    }
+
+    static func promptHarness() -> Harness {
+        let harness = Harness(format: .json)
+        for name in ["cap.png", "coat.jpg", "scarf.jpg", "fake.png", "truncated.png", "boots.jpg"] {
+            harness.host.binaryFiles[name] = Array(
+                FileManager.default.contents(atPath: ServeTests.fixtures + "/" + name) ?? Data())
+        }
+        return harness
+    }
+
+    static let valid: [(String, String)] = [
+        ("title", "Lamp"), ("descriptions", "A desk lamp"), ("price", "100"), ("currency", "KRW"), ("stock", "3"),
+        ("password", "1234"),
+    ]
+
+    @Test func everyRuleOfAServedWriteIsTheCommandsRule() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        func replacing(_ name: String, _ value: String?) -> Form {
+            var fields = Self.valid.filter { $0.0 != name }
+            if let value { fields.append((name, value)) }
+            return Form(fields: fields, files: ["cap.png"])
+        }
+        var refused: [Form] = [
+            replacing("title", ""), replacing("title", nil), replacing("descriptions", "제품 설명을 입력하세요"),
+            replacing("descriptions", ""),
+            replacing("descriptions", nil), replacing("price", "abc"), replacing("price", "-1"),
+            replacing("price", "9007199254740992"), replacing("currency", "XYZ"), replacing("stock", "1e3"),
+            replacing("password", ""), replacing("password", nil), Form(fields: Self.valid, files: []),
+            Form(fields: Self.valid, files: ["fake.png"]),
+            Form(fields: Self.valid, files: Array(repeating: "cap.png", count: 6)),
+        ]
+        refused.append(Form(fields: Self.valid + [("discounted_price", "100")], files: ["cap.png"]))
+        refused.append(Form(fields: Self.valid + [("discounted_price", "500")], files: ["cap.png"]))
+        let harness = Self.promptHarness()
+        for form in refused {
+            #expect(!harness.run(form.statement), "the prompt took \(form)")
+            let (status, body) = try Self.post(base, form)
+            #expect(status == 400 && body.hasPrefix("{\"error\":true,\"reason\":"), "\(form): \(status) \(body)")
+        }
+        // Nothing refused was stored; a valid form is.
+        #expect(try Self.request(base, "GET", "/items/1").body == "{\"page\":1,\"items\":[]}")
+        #expect(
+            try Self.post(base, Form(fields: Self.valid + [("discounted_price", "50")], files: ["cap.png"])).status
+                == 200)
+        // An edit by the same rules: a discount not below the price, nothing to edit, a wrong password.
+        for (fields, status) in [
+            ([("password", "1234"), ("discounted_price", "100")], 400), ([("password", "1234")], 400),
+            ([("password", "nope"), ("stock", "1")], 404), ([("stock", "1")], 400),
+            ([("password", "1234"), ("descriptions", "")], 400), ([("password", "1234"), ("title", "")], 400),
+        ] {
+            #expect(
+                try Self.post(base, Form(fields: fields), method: "PATCH", path: "/item/1").status == status,
+                "\(fields)")
+        }
+        #expect(server.stop() == 0)
+    }
+
+    /// Random forms, some valid and most not: the server stores one exactly when the prompt
+    /// accepts the same values; then the store, written only through the server, dumps a
+    /// script that replays into an empty store and dumps the same again.
+    @Test func randomFormsAreStoredExactlyWhenThePromptTakesThem() throws {
+        let store = ServeTests.newStore()
+        let copy = ServeTests.newStore()
+        defer {
+            try? FileManager.default.removeItem(atPath: store)
+            try? FileManager.default.removeItem(atPath: copy)
+        }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        var random = SeededRandom(seed: 40)
+        let pools: [String: [String]] = [
+            "title": [
+                "Lamp", "", "\"quoted\" \\ back", "줄\n바꿈", "tab\there", "\u{202E}rtl",
+                String(repeating: "긴", count: 200),
+            ],
+            "descriptions": ["A desk lamp", "", "제품 설명을 입력하세요", "설명, with commas", "\u{1B}[31mred"],
+            "price": ["100", "0", "-1", "abc", "1e3", "9007199254740991", "9007199254740992", "007", " 5"],
+            "currency": ["KRW", "USD", "krw", "XYZ", "", "usd"],
+            "stock": ["1", "0", "-5", "x", "42"],
+            "discounted_price": ["50", "100", "0", "none", "-1", "99"],
+            "password": ["1234", "", "p w", "비밀"],
+        ]
+        let harness = Self.promptHarness()
+        var stored = 0
+        for round in 0..<150 {
+            var form = Form()
+            for name in ["title", "descriptions", "price", "currency", "stock", "discounted_price", "password"] {
+                let chance = name == "discounted_price" ? 30 : 90
+                guard Int.random(in: 0..<100, using: &random) < chance, let pool = pools[name] else { continue }
+                // Mostly the first (valid) value, so a fair share of forms are whole.
+                let value = Int.random(in: 0..<100, using: &random) < 85 ? pool[0] : pool.randomElement(using: &random)!
+                form.fields.append((name, value))
+            }
+            let count = [0, 1, 1, 1, 1, 2, 2, 6].randomElement(using: &random)!
+            form.files = (0..<count).map { _ in
+                ["cap.png", "coat.jpg", "cap.png", "coat.jpg", "scarf.jpg", "fake.png", "truncated.png"]
+                    .randomElement(using: &random)!
+            }
+            let atPrompt = harness.run(form.statement)
+            let (status, body) = try Self.post(base, form)
+            #expect(
+                (status == 200) == atPrompt, "round \(round): \(form): prompt \(atPrompt), served \(status) \(body)")
+            #expect(status == 200 || status == 400, "round \(round): \(status) \(body)")
+            if status == 200 { stored += 1 }
+        }
+        #expect(stored >= 20, "\(stored) of 150 stored")
+        #expect(server.stop() == 0)
+        // What the server wrote dumps (pictures copied beside it), replays, and dumps the same.
+        let folder = copy + "-dump"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let script = folder + "/seed.closet"
+        let dump = try ChildProcess.run(
+            BuiltProducts.closet, ["--store", store, "dump", "--output", script, "--images", folder + "/pics"])
+        #expect(dump.status == 0, "\(dump.err)")
+        let written = try String(contentsOfFile: script, encoding: .utf8)
+        #expect(written.components(separatedBy: "\nadd product ").count - 1 == stored, "\(written)")
+        let replay = try ChildProcess.run(BuiltProducts.closet, ["--store", copy, "run", script])
+        #expect(replay.status == 0, "\(replay.err)\n\(written)")
+        let again = try ChildProcess.run(BuiltProducts.closet, ["--store", copy, "-c", ".dump"])
+        let first = try ChildProcess.run(BuiltProducts.closet, ["--store", store, "-c", ".dump"])
+        #expect(again.out == first.out && again.status == 0)
+        let count = try ChildProcess.run(BuiltProducts.closet, ["--store", copy, "-c", "count products"])
+        #expect(count.out.contains("\(stored)"), "\(count.out)")
     }
 }
 

@@ -129,7 +129,14 @@ public final class Invocation {
     {
         let bytes: [UInt8]
         do {
-            bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
+            if let attached = session.attachments[path] {
+                guard attached.count <= ImageHeader.maximumBytes else {
+                    throw Diagnostic.fileTooLarge(path, bytes: attached.count, limit: ImageHeader.maximumBytes)
+                }
+                bytes = attached
+            } else {
+                bytes = try host.readFile(at: path, limit: ImageHeader.maximumBytes)
+            }
         } catch let error as Diagnostic {
             throw error.at(range)
         } catch {

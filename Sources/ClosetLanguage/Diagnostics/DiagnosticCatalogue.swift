@@ -272,8 +272,8 @@ extension Diagnostic {
     }
 
     /// An app's own alert text, thrown by a pack's repository.
-    static func appMessage(_ message: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic("app.message", message, at: range)
+    static func appMessage(_ message: String, id: String? = nil, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(Diagnostic.ID(rawValue: id ?? "app.message"), message, at: range)
     }
 
     /// The store itself failed: reported in the engine's words.

@@ -51,7 +51,7 @@ extension Session {
             throw Diagnostic.networkFailed(error, at: call.range)
         } catch let error as any LocalizedMessage {
             // A pack's own error (an app's alert text) is about the statement as a whole.
-            throw Diagnostic.appMessage(error.message, at: call.range)
+            throw Diagnostic.appMessage(error.message, id: error.diagnosticID, at: call.range)
         } catch let error as StoreError {
             throw Diagnostic.storeFailed(error, at: call.range)
         }

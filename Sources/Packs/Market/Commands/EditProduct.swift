@@ -32,6 +32,11 @@ enum EditProduct {
                     throw Diagnostic.badDiscount(text, at: invocation.argument("discounted")?.range)
                 }
             }
+            // A title or description given empty (or the placeholder) is missing, as on add.
+            if form.title?.isEmpty == true { throw invocation.missing("title") }
+            if let text = form.descriptions, text.isEmpty || text == ItemEditViewModel.descriptionPlaceholder {
+                throw invocation.missing("description")
+            }
             form.images = try ProductForm.pictures(invocation)
             if form.images?.isEmpty == true {
                 throw invocation.missing("image")

@@ -72,7 +72,10 @@ enum ProductForm {
         let required: [(String, Bool)] = [
             ("title", form.title?.isEmpty == false), ("price", form.price != nil), ("currency", form.currency != nil),
             ("stock", form.stock != nil),
-            ("description", form.descriptions != nil && form.descriptions != ItemEditViewModel.descriptionPlaceholder),
+            (
+                "description",
+                form.descriptions?.isEmpty == false && form.descriptions != ItemEditViewModel.descriptionPlaceholder
+            ),
             ("image", !(form.images ?? []).isEmpty),
         ]
         // The binder refused a key left out; a value given empty is missing too.

@@ -39,6 +39,14 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
 
     public static let maximumImageCount = 5
 
+    public var diagnosticID: String? {
+        switch self {
+        case .wrongPassword: "market.wrong-password"
+        case .noSuchProduct: "market.no-such-product"
+        case .tooManyImages, .noSuchPage, .remoteCannotRemoveDiscount: nil
+        }
+    }
+
     public var message: String {
         switch self {
         case .wrongPassword: "wrong password (비밀번호 오류: 올바른 비밀번호가 아닙니다)"

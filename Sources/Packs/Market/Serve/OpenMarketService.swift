@@ -7,7 +7,9 @@ import Foundation
 /// embedded market, so the app (whose server is gone) runs against closet: GET `/items/{page}`
 /// and `/item/{id}`, POST `/item` and PATCH `/item/{id}` as multipart (`params` text parts and
 /// `images[]` files), DELETE `/item/{id}` with a JSON password; 404 for an unknown id or a wrong
-/// password; pictures at the URLs the items name (`/images/<name>`, `/thumbnails/<name>`).
+/// password; pictures at the URLs the items name (`/images/<name>`, `/thumbnails/<name>`). Every
+/// write is the pack's own command (`add product`, `edit product`, `remove product`), run from
+/// the form: the same keys, conversions, checks and password rules as at the prompt.
 enum OpenMarketService {
     static let api = ServedAPI(
         name: "market",
@@ -44,44 +46,22 @@ enum OpenMarketService {
             return json(ItemJSON.item(detail(item, context.baseURL)))
         case ("POST", "item", 1):
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
-            let form = try form(parts)
-            guard case .success(let form) = form else { return form.failure }
-            guard let password = parts.text("password"), !password.isEmpty else {
-                return error("a password is required", 400)
-            }
-            for name in ["title", "price", "currency", "stock", "descriptions"] where parts.text(name) == nil {
-                return error("'\(name)' is required", 400)
-            }
-            guard form.images?.isEmpty == false else { return error("at least one image is required", 400) }
-            return json(ItemJSON.item(detail(try market.create(form, password: password), context.baseURL)))
+            return try write(command(["add", "product"], parts), context) { try market.item(id: $0) }
         case ("PATCH", "item", 2):
             guard let id = itemID(segments[1]) else { return badID }
             guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
-            let form = try form(parts)
-            guard case .success(let form) = form else { return form.failure }
-            do {
-                let item = try market.update(id: id, form, password: parts.text("password") ?? "")
-                return json(ItemJSON.item(detail(item, context.baseURL)))
-            } catch MarketError.wrongPassword {
-                context.passwordRefused()
-                return error("no item with that id and password", 404)
-            } catch MarketError.noSuchProduct {
-                return error("no item with that id and password", 404)
-            }
+            return try write(command(["edit", "product"], parts, id: id), context) { try market.item(id: $0) }
         case ("DELETE", "item", 2):
             guard let id = itemID(segments[1]) else { return badID }
             let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
             guard let password = object?["password"] as? String else {
                 return error("the body must be JSON with a password", 400)
             }
-            do {
-                return json(ItemJSON.item(detail(try market.delete(id: id, password: password), context.baseURL)))
-            } catch MarketError.wrongPassword {
-                context.passwordRefused()
-                return error("no item with that id and password", 404)
-            } catch MarketError.noSuchProduct {
-                return error("no item with that id and password", 404)
-            }
+            // The answer is the item as it was: read before it goes, in the same transaction.
+            guard let item = try? market.item(id: id) else { return error("no item with that id and password", 404) }
+            let remove = CommandRequest(
+                ["remove", "product"], parameters: [String(id)], arguments: [("password", password)])
+            return try write(remove, context) { _ in item }
         case ("GET", "images", 2), ("GET", "thumbnails", 2), ("HEAD", "images", 2), ("HEAD", "thumbnails", 2):
             // Only a stored picture's own name: nothing else of the store, nothing outside it.
             let name = segments[1]
@@ -101,57 +81,75 @@ enum OpenMarketService {
 
     static var badID: HTTPResponse { error("the id must be a whole number from 1 to \(WholeNumber.maximum)", 400) }
 
-    // MARK: the form
+    // MARK: writes: the pack's own commands
 
-    enum FormResult {
-        case success(ItemForm)
-        case failure(HTTPResponse)
+    /// The form's text parts by the API's names, and the command key each is (the app's
+    /// `PostItem` and `PatchItem` fields); its `images[]` files are the command's `image`.
+    static let fields: [(api: String, key: String)] = [
+        ("title", "title"), ("descriptions", "description"), ("price", "price"), ("currency", "currency"),
+        ("stock", "stock"), ("discounted_price", "discounted"), ("password", "password"),
+    ]
 
-        var failure: HTTPResponse {
-            if case .failure(let response) = self { return response }
-            return error("", 500)
-        }
-    }
-
-    /// The parts as the app's `PostItem`/`PatchItem` carried them; every text checked as the
-    /// embedded market checks a statement's.
-    static func form(_ parts: [MultipartPart]) throws -> FormResult {
-        var form = ItemForm()
-        form.title = parts.text("title")
-        form.descriptions = parts.text("descriptions")
-        for (name, write) in [
-            ("price", { (value: Int) in form.price = value }), ("stock", { form.stock = $0 }),
-            ("discounted_price", { form.discountedPrice = .some($0) }),
-        ] {
-            guard let text = parts.text(name) else { continue }
-            guard let value = WholeNumber.value(text) else {
-                return .failure(error("'\(name)' must be a whole number from 0 to \(WholeNumber.maximum)", 400))
-            }
-            write(value)
-        }
-        if let text = parts.text("currency") {
-            guard let currency = Currency.allCases.first(where: { $0.englishName == text.uppercased() }) else {
-                return .failure(error("unknown currency '\(text)'", 400))
-            }
-            form.currency = currency
+    /// A form as the command it asks for (`add product`, or `edit product <id>`): every text
+    /// part the API names becomes its key's argument, every `images[]` file an attachment the
+    /// `image` argument names. Nothing is checked here: the command checks everything.
+    static func command(_ words: [String], _ parts: [MultipartPart], id: Int? = nil) -> CommandRequest {
+        var request = CommandRequest(words, parameters: id.map { [String($0)] } ?? [])
+        for (api, key) in fields {
+            if let text = parts.text(api) { request.arguments.append((key, text)) }
         }
         let files = parts.filter { $0.name == "images[]" && $0.filename != nil }
-        guard files.count <= MarketError.maximumImageCount else {
-            return .failure(error("The number of images must be 5 or less", 400))
-        }
         if !files.isEmpty {
-            var images: [(bytes: [UInt8], info: ImageInfo)] = []
-            for file in files {
-                let bytes = [UInt8](file.data)
-                guard var info = try? ImageHeader.inspect(bytes) else {
-                    return .failure(error("'\(file.filename ?? "")' is not a PNG or JPEG picture", 400))
-                }
-                info.checksum = Checksum.crc32(bytes)
-                images.append((bytes, info))
+            var names: [String] = []
+            for (index, file) in files.enumerated() {
+                let name = "images[\(index)] '\(file.filename ?? "")'"
+                request.attachments[name] = [UInt8](file.data)
+                names.append(name)
             }
-            form.images = images
+            request.arguments.append(("image", names.joined(separator: ",")))
         }
-        return .success(form)
+        return request
+    }
+
+    /// Runs a write's command in the request's transaction and answers with the item it made
+    /// (by the id its outcome names), or the command's diagnostic in the API's error shape: a
+    /// wrong password or an unknown id is a 404, as the 2021 server answered; anything else a
+    /// 400 naming the API's field.
+    static func write(
+        _ command: CommandRequest, _ context: ServedContext, item: (Int) throws -> Item
+    ) throws -> HTTPResponse {
+        let outcome: Outcome
+        do throws(CommandFailure) {
+            outcome = try context.session.run(command)
+        } catch {
+            switch error.id {
+            case "market.wrong-password":
+                context.passwordRefused()
+                return Self.error("no item with that id and password", 404)
+            case "market.no-such-product", "market.product-id":
+                return Self.error("no item with that id and password", 404)
+            case "market.images":
+                // The 2021 server's own words for it.
+                return Self.error("The number of images must be 5 or less", 400)
+            case "store.failed":
+                throw StoreError(error.message)
+            default:
+                let field = error.key.map { key in
+                    fields.first { $0.key == key }?.api ?? (key == "image" ? "images[]" : key)
+                }
+                return Self.error(field.map { "\($0): " + error.message } ?? error.message, 400)
+            }
+        }
+        let id: Int
+        if case .entities(let entities) = outcome {
+            guard let key = entities.keys.first, let number = Int(key.short) else {
+                return error("the command named no item", 500)
+            }
+            id = number
+        } else {
+            id = command.parameters.first.flatMap { Int($0) } ?? 0
+        }
+        return json(ItemJSON.item(detail(try item(id), context.baseURL)))
     }
 
     // MARK: answers

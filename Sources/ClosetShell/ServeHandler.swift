@@ -75,7 +75,8 @@ final class ServeHandler: @unchecked Sendable {
             return .answer(finish(request, response, started: started, draw: draw))
         }
         if let kept = cache.answer(for: request, baseURL: base) {
-            return .answer(finish(request, kept, started: started, draw: draw))
+            // A kept picture still honours the request's If-None-Match.
+            return .answer(finish(request, ServedPictures.conditional(request, kept), started: started, draw: draw))
         }
         if retiredWorkers() >= Self.maximumRetired {
             let response = error(

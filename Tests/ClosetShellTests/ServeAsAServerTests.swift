@@ -305,6 +305,84 @@ extension ServeAsAServerTests {
     }
 }
 
+extension ServeAsAServerTests {
+    /// A picture of `width`×`height` (a gradient), as PNG or JPEG.
+    static func picture(width: Int, height: Int, png: Bool) -> [UInt8] {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 4
+                pixels[at] = UInt8(x * 255 / width)
+                pixels[at + 1] = UInt8(y * 255 / height)
+                pixels[at + 2] = 128
+            }
+        }
+        let bitmap = Bitmap(width: width, height: height, pixels: pixels)
+        return png ? PNGEncoder.encode(bitmap) : JPEGEncoder.encode(bitmap)
+    }
+
+    /// `/thumbnails/` is the list cell's size (the longer side 200 px, the format kept, never
+    /// enlarged), `/images/` the picture as stored; both with an ETag a client can revalidate.
+    @Test func thumbnailsAreTheListCellsSize() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        var parts = Self.valid.map { MultipartPart.field($0.0, $0.1) }
+        let large = Self.picture(width: 800, height: 600, png: false)
+        let wide = Self.picture(width: 640, height: 160, png: true)
+        let small = Self.picture(width: 120, height: 90, png: true)
+        for (index, bytes) in [large, wide, small].enumerated() {
+            parts.append(.file("images[]", filename: "\(index).img", contentType: "image/jpeg", data: Data(bytes)))
+        }
+        let (body, type) = HTTPBody.multipart(parts).encoded(boundary: "thumbs")
+        let head =
+            "POST /item HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n\r\n"
+        let reply = try ServeTests.exchange(base, Array(head.utf8) + [UInt8](body))
+        let item = ServeTests.json(reply.components(separatedBy: "\r\n\r\n").last ?? "")
+        let thumbnails = item["thumbnails"] as? [String] ?? []
+        let images = item["images"] as? [String] ?? []
+        #expect(thumbnails.count == 3 && images.count == 3, "\(item)")
+        func get(_ url: String, _ headers: [String] = []) throws -> (status: Int, headers: String, body: [UInt8]) {
+            let path = String(url.dropFirst("http://x".count))
+            let extra = headers.map { $0 + "\r\n" }.joined()
+            let fd = Self.connectTo(base)
+            defer { close(fd) }
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(extra)\r\n".utf8)
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var all: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                all += buffer[0..<count]
+            }
+            let split = all.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound ?? all.count
+            let head = String(decoding: all[..<split], as: UTF8.self)
+            return (Int(head.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0, head, Array(all[split...]))
+        }
+        for (index, expected) in [(0, (200, 150)), (1, (200, 50)), (2, (120, 90))] {
+            let thumbnail = try get(thumbnails[index])
+            #expect(thumbnail.status == 200)
+            let decoded = try PictureDecoder.decode(thumbnail.body)
+            #expect((decoded.width, decoded.height) == expected, "\(index): \(decoded.width)x\(decoded.height)")
+            #expect(thumbnail.headers.contains(index == 0 ? "image/jpeg" : "image/png"))
+            let original = try get(images[index])
+            #expect(original.body == [large, wide, small][index])
+            // Revalidation: the same tag is a 304 without a body.
+            let tag = original.headers.split(separator: "\r\n").first { $0.hasPrefix("ETag: ") }.map {
+                String($0.dropFirst(6))
+            }
+            #expect(tag != nil)
+            #expect(try get(images[index], ["If-None-Match: \(tag ?? "")"]).status == 304)
+        }
+        // The small one is given as stored: never enlarged, never encoded again.
+        #expect(try get(thumbnails[2]).body == small)
+        #expect(server.stop() == 0)
+    }
+}
+
 /// Item 5: a bad row fails one request.
 extension ServeAsAServerTests {
     /// 3,000 products in a compacted snapshot of many blocks, one block of rows damaged: a

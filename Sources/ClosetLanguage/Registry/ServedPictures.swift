@@ -49,24 +49,27 @@ public enum ServedPictures {
                     return HTTPResponse.text("only GET reads a picture\n", status: 405)
                 }
                 for api in apis {
-                    if let bytes = try api.picture?(url, context) {
-                        let tag = "\"" + String(Checksum.crc32(bytes), radix: 16) + "-" + String(bytes.count) + "\""
-                        return conditional(
-                            request,
-                            HTTPResponse(
-                                status: 200,
-                                headers: [HTTPHeader("Content-Type", contentType(of: bytes)), HTTPHeader("ETag", tag)],
-                                body: Data(bytes)))
-                    }
+                    if let bytes = try api.picture?(url, context) { return picture(bytes, for: request) }
                 }
                 if let recorded = try context.recordings?.answer(url: url) { return conditional(request, recorded) }
                 return HTTPResponse.text("no picture of \(url) in the store or the recordings\n", status: 404)
             })
     }
 
+    /// A picture's answer: its type, an `ETag` made of its bytes, and a 304 when the request's
+    /// `If-None-Match` names that tag.
+    public static func picture(_ bytes: [UInt8], for request: ServedRequest) -> HTTPResponse {
+        let tag = "\"" + String(Checksum.crc32(bytes), radix: 16) + "-" + String(bytes.count) + "\""
+        return conditional(
+            request,
+            HTTPResponse(
+                status: 200, headers: [HTTPHeader("Content-Type", contentType(of: bytes)), HTTPHeader("ETag", tag)],
+                body: Data(bytes)))
+    }
+
     /// A 304 (its `ETag`, no body) when the request's `If-None-Match` names the answer's tag
     /// (weak comparison, `*` for any).
-    static func conditional(_ request: ServedRequest, _ response: HTTPResponse) -> HTTPResponse {
+    public static func conditional(_ request: ServedRequest, _ response: HTTPResponse) -> HTTPResponse {
         guard response.status == 200, let tag = response.header("ETag"), let wanted = request.header("If-None-Match")
         else { return response }
         func opaque(_ tag: Substring) -> Substring {

@@ -65,12 +65,12 @@ enum OpenMarketService {
         case ("GET", "images", 2), ("GET", "thumbnails", 2), ("HEAD", "images", 2), ("HEAD", "thumbnails", 2):
             // Only a stored picture's own name: nothing else of the store, nothing outside it.
             let name = segments[1]
-            guard BlobStoreNames.isValid(name), let bytes = market.picture(named: name) else {
-                return error("no such image", 404)
-            }
-            return HTTPResponse(
-                status: 200, headers: [HTTPHeader("Content-Type", name.hasSuffix(".png") ? "image/png" : "image/jpeg")],
-                body: Data(bytes))
+            guard BlobStoreNames.isValid(name) else { return error("no such image", 404) }
+            let bytes =
+                first == "thumbnails"
+                ? ProductThumbnail.bytes(named: name) { market.picture(named: name) } : market.picture(named: name)
+            guard let bytes else { return error("no such image", 404) }
+            return ServedPictures.picture(bytes, for: request)
         default:
             return error("\(request.method) is not a route of this API", 405)
         }

@@ -344,6 +344,10 @@ nginx.wait()
 if closet_errors or nginx_errors:
     raise SystemExit(f"S1: non-2xx answers: closet {closet_errors}, nginx {nginx_errors}")
 serve_row = (closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, len(items))
+# S2-S6 (issue 40): the server under load, on a copy of the same store (Scripts/lib/serve_bench.py).
+sys.path.insert(0, os.path.dirname(__file__))
+import serve_bench
+serve_load_rows = serve_bench.serve_rows(CLOSET, market_store, market_db, work, QUICK)
 shutil.rmtree(market_store, ignore_errors=True)
 for size in LARGE_SIZES[1:]:
     measured, larger_store, larger_db = market(size)
@@ -470,6 +474,8 @@ closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, item_
 print(f"{'S1':<4} {f'closet serve GET /items/1 ({item_bytes:,} B JSON), 64 conns, req/s vs nginx':<62} {closet_rps:>9.0f}/s {nginx_rps:>8.0f}/s {closet_rps/nginx_rps:>7.2f}  ≥ 0.5")
 print(f"{'S1':<4} {'  p99 latency':<62} {closet_p99:>8.2f}ms {nginx_p99:>8.2f}ms {closet_p99/nginx_p99:>7.2f}  < 10 ms")
 print(f"{'S1':<4} {f'  closet resident memory before and after {SERVE_SECONDS} s':<62} {memory_before/1024:>8.1f}MB {memory_after/1024:>8.1f}MB {memory_after/memory_before:>7.2f}  no growth")
+for id, what, closet_text, peer_text, ratio, target in serve_load_rows:
+    print(f"{id:<4} {what:<62} {closet_text:>10} {peer_text:>10} {ratio:>7.2f}  {target}")
 print(f"{'P9':<4} {'open + count after ' + ('200' if QUICK else '5,000') + ' one-statement commits / compacted':<62} {p9[0]*1000:>8.1f}ms {p9[1]*1000:>8.1f}ms {p9[0]/p9[1]:>7.2f}  ≤ 1.5 (against closet compacted)")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 12 MB")
 print(f"{'':<4} {'peak resident memory during the replay (P1)':<62} {replay_memory['closet']/1024:>8.1f}MB {replay_memory['sqlite3']/1024:>8.1f}MB {replay_memory['closet']/replay_memory['sqlite3']:>7.2f}  (info)")

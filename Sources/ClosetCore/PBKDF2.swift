@@ -1,7 +1,8 @@
-/// HMAC-SHA256 (RFC 2104) and PBKDF2-HMAC-SHA256 (RFC 8018 §5.2), for password hashes.
-/// The keyed inner and outer states are computed once per password, so each PBKDF2 round
-/// costs two SHA-256 compressions and no allocation (OWASP's 600,000 rounds take a fraction
-/// of a second in a release build).
+import CSHA256
+
+/// HMAC-SHA256 (RFC 2104) and PBKDF2-HMAC-SHA256 (RFC 8018 §5.2), for password hashes. PBKDF2
+/// runs in C (`CSHA256`): the keyed inner and outer states computed once per password, each
+/// round two SHA-256 compressions on the processor's SHA instructions where it has them.
 public enum PBKDF2 {
     /// The inner and outer states of HMAC keyed with `key`.
     struct Keyed {
@@ -25,35 +26,25 @@ public enum PBKDF2 {
 
     package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] { Keyed(key).mac(message) }
 
-    /// The derived key: `length` bytes from `password` and `salt` after `iterations` rounds.
+    /// The derived key: `length` bytes from `password` and `salt` after `iterations` rounds,
+    /// on the processor's SHA-256 instructions when it has them (`CSHA256`).
     public static func sha256(password: [UInt8], salt: [UInt8], iterations: Int, length: Int = 32) -> [UInt8] {
-        let keyed = Keyed(password)
-        var derived: [UInt8] = []
-        var blockIndex: UInt32 = 1
-        // One block of a 32-byte message after a keyed state: the message, 0x80, zeros, and
-        // the length in bits of the key block and the message (768).
-        var block = [UInt8](repeating: 0, count: 64)
-        block[32] = 0x80
-        block[62] = 0x03
-        while derived.count < length {
-            let first = salt + withUnsafeBytes(of: blockIndex.bigEndian) { Array($0) }
-            var u = keyed.mac(first)
-            var t = u
-            block.withUnsafeMutableBytes { raw in
-                for _ in 1..<max(1, iterations) {
-                    u.withUnsafeBytes { raw.copyMemory(from: $0) }
-                    var state = keyed.inner
-                    state.compress(UnsafeRawBufferPointer(raw))
-                    state.write(into: raw)
-                    state = keyed.outer
-                    state.compress(UnsafeRawBufferPointer(raw))
-                    u.withUnsafeMutableBytes { state.write(into: $0) }
-                    for i in 0..<32 { t[i] ^= u[i] }
+        var derived = [UInt8](repeating: 0, count: max(0, length))
+        let rounds = UInt32(clamping: max(1, iterations))
+        derived.withUnsafeMutableBufferPointer { out in
+            password.withUnsafeBufferPointer { password in
+                salt.withUnsafeBufferPointer { salt in
+                    closet_pbkdf2_sha256(
+                        password.baseAddress, password.count, salt.baseAddress, salt.count, rounds, out.baseAddress,
+                        out.count)
                 }
             }
-            derived += t
-            blockIndex += 1
         }
-        return Array(derived.prefix(length))
+        return derived
     }
+
+    /// Whether the processor's SHA instructions do the work (else portable C); `portable`
+    /// makes later calls use the portable code, for the tests that hold the two to each other.
+    package static var usesInstructions: Bool { closet_sha256_uses_instructions() != 0 }
+    package static func forcePortable(_ portable: Bool) { closet_sha256_force_portable(portable ? 1 : 0) }
 }

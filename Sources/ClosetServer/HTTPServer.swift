@@ -208,7 +208,7 @@ public final class HTTPServer {
                 }
             }
         }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func makeNonBlocking(_ fd: Int32) {

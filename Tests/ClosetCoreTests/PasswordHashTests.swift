@@ -48,6 +48,28 @@ import Testing
         )
     }
 
+    /// The SHA instructions and the portable code give the same keys, for passwords and salts
+    /// of every length around the block sizes (and the instructions are used where present).
+    @Test func theInstructionsAndThePortableCodeAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 31, 32, 55, 56, 63, 64, 65, 100, 127, 128, 200] {
+            let password = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let salt = (0..<(length % 70)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let fast = PBKDF2.sha256(password: password, salt: salt, iterations: 1000, length: 40)
+            PBKDF2.forcePortable(true)
+            let portable = PBKDF2.sha256(password: password, salt: salt, iterations: 1000, length: 40)
+            PBKDF2.forcePortable(false)
+            #expect(fast == portable, "length \(length)")
+            // And HMAC's first round as the Swift SHA-256 computes it.
+            let once = PBKDF2.sha256(password: password, salt: salt, iterations: 1, length: 32)
+            #expect(once == PBKDF2.hmac(key: password, message: salt + [0, 0, 0, 1]), "length \(length)")
+        }
+        #if arch(x86_64)
+            let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+            if cpuinfo.contains(" sha_ni") { #expect(PBKDF2.usesInstructions) }
+        #endif
+    }
+
     @Test func storedHashesAreWrittenAndBoundedOnRead() throws {
         let salt = Array(UInt8(0)..<16)
         let hash = PasswordHash(password: "hunter2", salt: salt, iterations: 10_000)

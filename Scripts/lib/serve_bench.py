@@ -1,0 +1,311 @@
+"""closet serve under load (issue 40, item 7), measured by wrk on 127.0.0.1 against the fairest peers:
+nginx serving the same JSON as files for the reads, and a small sqlite3-backed server (Python's
+ThreadingHTTPServer, the standard library's multipart parser, hashlib's PBKDF2-HMAC-SHA256 at 600,000
+rounds, the product and its picture inserted into sqlite3 in WAL mode) doing the same work for the writes.
+
+Rows (each figure from one run, closet paired with its peer in the same run):
+  S2  GET of random /items/N pages, 64 connections: req/s against nginx serving the same pages as files (≥ 0.7)
+  S3  GETs of random pages while multipart POSTs with a 300 KB JPEG run: the GETs' p99 (< 10 ms), and the
+      POSTs' throughput against the sqlite3 server's doing the same POSTs (≥ 0.5)
+  S4  GET p99 while 50 clients send wrong passwords (< 20 ms)
+  S5  GET p99 while 1,000 idle connections are held open (< 20 ms)
+  S6  closet's largest resident memory over every run above (< 150 MB)
+"""
+import json, os, re, shutil, socket, subprocess, threading, time, urllib.request
+
+BOUNDARY = "closetbenchboundary"
+
+
+def free_port():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def wait_for(port):
+    for _ in range(400):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on {port}")
+
+
+def wrk(url, seconds, script=None, threads=2, connections=64, env=None):
+    argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        argv += ["-s", script]
+    out = subprocess.run(argv + [url], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, **(env or {}))).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", out).groups()
+    p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    return {"rps": rps, "p99": p99, "errors": int(errors.group(1)) if errors else 0, "requests": total}
+
+
+class Peak(threading.Thread):
+    """The largest resident memory of a process, sampled every 50 ms until stopped."""
+
+    def __init__(self, pid):
+        super().__init__(daemon=True)
+        self.pid, self.kb, self.running = pid, 0, True
+
+    def run(self):
+        while self.running:
+            try:
+                for line in open(f"/proc/{self.pid}/status"):
+                    if line.startswith("VmRSS:"):
+                        self.kb = max(self.kb, int(line.split()[1]))
+            except OSError:
+                return
+            time.sleep(0.05)
+
+
+def multipart(fields, picture):
+    body = b""
+    for name, value in fields:
+        body += (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").encode()
+    body += (f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"images[]\"; filename=\"0.jpeg\"\r\n"
+             "Content-Type: image/jpeg\r\n\r\n").encode() + picture + b"\r\n"
+    return body + f"--{BOUNDARY}--\r\n".encode()
+
+
+def photo_of_about(work, target_bytes):
+    """A JPEG of about `target_bytes` (cjpeg from noise with some structure): a phone's compressed photo."""
+    import random
+    rng = random.Random(40)
+    width, height = 800, 600
+    rows = bytearray()
+    for y in range(height):
+        for x in range(width):
+            rows += bytes(((x * 255 // width + rng.randrange(64)) & 255, (y * 255 // height + rng.randrange(64)) & 255,
+                           rng.randrange(256)))
+    ppm = os.path.join(work, "photo.ppm")
+    open(ppm, "wb").write(f"P6 {width} {height} 255\n".encode() + bytes(rows))
+    best = None
+    for quality in range(95, 20, -5):
+        out = subprocess.run(["cjpeg", "-quality", str(quality), ppm], capture_output=True, check=True).stdout
+        best = out
+        if len(out) <= target_bytes:
+            break
+    return best
+
+
+SQLITE_SERVER = r'''
+import hashlib, http.server, json, os, sqlite3, sys, threading, time
+from email.parser import BytesParser
+from email.policy import HTTP
+db_path, port = sys.argv[1], int(sys.argv[2])
+local = threading.local()
+write = threading.Lock()
+def connection():
+    if not hasattr(local, "db"):
+        local.db = sqlite3.connect(db_path, timeout=30)
+        local.db.execute("PRAGMA journal_mode=WAL")
+    return local.db
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *args): pass
+    def answer(self, status, obj):
+        body = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def do_POST(self):
+        length = int(self.headers["Content-Length"])
+        raw = self.rfile.read(length)
+        message = BytesParser(policy=HTTP).parsebytes(
+            b"Content-Type: " + self.headers["Content-Type"].encode() + b"\r\n\r\n" + raw)
+        form = {}
+        for part in message.iter_parts():
+            form.setdefault(part.get_param("name", header="content-disposition"), part.get_payload(decode=True))
+        fields = {k: (form[k].decode() if k in form else None)
+                  for k in ("title", "descriptions", "price", "currency", "stock", "password")}
+        picture = form.get("images[]", b"")
+        if None in fields.values() or not fields["title"] or not picture.startswith(b"\xff\xd8"):
+            return self.answer(400, {"error": True, "reason": "bad form"})
+        salt = os.urandom(16)
+        digest = hashlib.pbkdf2_hmac("sha256", fields["password"].encode(), salt, 600000)
+        hash_text = "pbkdf2-sha256$600000$" + salt.hex() + "$" + digest.hex()
+        db = connection()
+        with write:
+            cursor = db.execute("INSERT INTO products(title, description, price, currency, stock, thumbnails, registered_at, password_hash) VALUES(?,?,?,?,?,?,?,?)",
+                                (fields["title"], fields["descriptions"], int(fields["price"]), fields["currency"], int(fields["stock"]), "[]",
+                                 time.strftime("%Y-%m-%dT%H:%M:%SZ"), hash_text))
+            identifier = cursor.lastrowid
+            db.execute("INSERT INTO pictures VALUES(?, ?)", (identifier, picture))
+            db.commit()
+        self.answer(200, {"id": identifier, "title": fields["title"], "price": int(fields["price"])})
+http.server.ThreadingHTTPServer.daemon_threads = True
+http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+'''
+
+
+def serve_rows(closet, store, db, work, quick):
+    seconds = 3 if quick else 20
+    served = os.path.join(work, "served-store")
+    shutil.copytree(store, served)
+    peer_db = os.path.join(work, "served.db")
+    shutil.copyfile(db, peer_db)
+    port = free_port()
+    server = subprocess.Popen([closet, "--store", served, "serve", "--port", str(port), "--quiet"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(port)
+    peak = Peak(server.pid)
+    peak.start()
+    base = f"http://127.0.0.1:{port}"
+    first = json.loads(urllib.request.urlopen(base + "/items/1").read())
+    newest = first["items"][0]["id"] if first["items"] else 0
+    pages = max(1, (newest + 19) // 20)
+
+    # nginx: every page closet answers, as files, with the same headers' worth of work.
+    root = os.path.join(work, "serve-nginx")
+    os.makedirs(os.path.join(root, "root", "items"), exist_ok=True)
+    for page in range(1, pages + 1):
+        open(os.path.join(root, "root", "items", str(page)), "wb").write(
+            urllib.request.urlopen(f"{base}/items/{page}").read())
+    nginx_port = free_port()
+    open(os.path.join(root, "nginx.conf"), "w").write(f"""user root;
+worker_processes 2;
+daemon off;
+pid {root}/nginx.pid;
+error_log {root}/error.log;
+events {{ worker_connections 2048; }}
+http {{
+  access_log off;
+  default_type application/json;
+  keepalive_requests 1000000;
+  server {{ listen 127.0.0.1:{nginx_port}; root {root}/root; }}
+}}
+""")
+    nginx = subprocess.Popen(["nginx", "-c", os.path.join(root, "nginx.conf"), "-p", root],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(nginx_port)
+    pages_lua = os.path.join(work, "pages.lua")
+    open(pages_lua, "w").write("""
+local pages = tonumber(os.getenv("PAGES"))
+local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format("GET", "/items/" .. math.random(1, pages))
+end
+""")
+    env = {"PAGES": str(pages)}
+    rows = []
+
+    # S2: random pages, closet and nginx alternately (a warm-up of each first).
+    wrk(base + "/", 1, pages_lua, env=env)
+    wrk(f"http://127.0.0.1:{nginx_port}/", 1, pages_lua, env=env)
+    closet_pages = wrk(base + "/", seconds, pages_lua, env=env)
+    nginx_pages = wrk(f"http://127.0.0.1:{nginx_port}/", seconds, pages_lua, env=env)
+    nginx.terminate()
+    nginx.wait()
+    rows.append(("S2", f"GET random /items/N of {pages:,} pages, 64 conns, req/s vs nginx files",
+                 f"{closet_pages['rps']:>9.0f}/s", f"{nginx_pages['rps']:>8.0f}/s",
+                 closet_pages["rps"] / nginx_pages["rps"], "≥ 0.7"))
+    rows.append(("S2", "  p99 latency", f"{closet_pages['p99']:>8.2f}ms", f"{nginx_pages['p99']:>8.2f}ms",
+                 closet_pages["p99"] / max(nginx_pages["p99"], 0.001), "(info)"))
+
+    # S3: writes. The same POSTs (a 300 KB JPEG each, a real password hash) against closet and the
+    # sqlite3 server, 8 connections, nothing else running; then closet's GETs while POSTs run.
+    photo = photo_of_about(work, 300_000)
+    body_path = os.path.join(work, "post.body")
+    open(body_path, "wb").write(multipart([("title", "Bench lamp"), ("descriptions", "A lamp for the bench"),
+                                           ("price", "1000"), ("currency", "KRW"), ("stock", "3"),
+                                           ("password", "bench-password")], photo))
+    post_lua = os.path.join(work, "post.lua")
+    open(post_lua, "w").write(f"""
+local file = io.open(os.getenv("BODY"), "rb")
+wrk.method = "POST"
+wrk.body = file:read("*a")
+file:close()
+wrk.headers["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"
+""")
+    post_env = {"BODY": body_path}
+    peer_port = free_port()
+    peer_script = os.path.join(work, "sqlite_server.py")
+    open(peer_script, "w").write(SQLITE_SERVER)
+    peer = subprocess.Popen(["python3", "-W", "ignore", peer_script, peer_db, str(peer_port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(peer_port)
+    post_seconds = 5 if quick else 20
+    closet_posts = wrk(base + "/item", post_seconds, post_lua, threads=1, connections=8, env=post_env)
+    peer_posts = wrk(f"http://127.0.0.1:{peer_port}/item", post_seconds, post_lua, threads=1, connections=8,
+                     env=post_env)
+    peer.terminate()
+    peer.wait()
+    if closet_posts["errors"] or peer_posts["errors"]:
+        raise SystemExit(f"S3: refused POSTs: closet {closet_posts['errors']}, sqlite3 server {peer_posts['errors']}")
+    rows.append(("S3", "POST /item, 300 KB JPEG, 600,000-round hash, 8 conns: writes/s",
+                 f"{closet_posts['rps']:>9.1f}/s", f"{peer_posts['rps']:>8.1f}/s",
+                 closet_posts["rps"] / peer_posts["rps"], "≥ 0.5 (vs sqlite3 server)"))
+    mixed = {}
+    posting = threading.Thread(target=lambda: mixed.update(
+        wrk(base + "/item", seconds, post_lua, threads=1, connections=6, env=post_env)))
+    posting.start()
+    during = wrk(base + "/", seconds, pages_lua, threads=2, connections=58, env=env)
+    posting.join()
+    share = mixed["requests"] / max(1, mixed["requests"] + during["requests"])
+    rows.append(("S3", f"  GET p99 while POSTs run ({share:.1%} of requests POSTs)", f"{during['p99']:>8.2f}ms",
+                 f"{mixed.get('p99', 0):>8.0f}ms", during["p99"] / 10, "< 10 ms (POST p99 right)"))
+
+    # S4: 50 clients guessing passwords (DELETE with a wrong one, as fast as answered).
+    stop = threading.Event()
+    answers = {}
+
+    def guess():
+        while not stop.is_set():
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+                body = b'{"password":"wrong"}'
+                connection.sendall(b"DELETE /item/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                                   b"Content-Type: application/json\r\nContent-Length: " + str(len(body)).encode() +
+                                   b"\r\n\r\n" + body)
+                status = connection.recv(64)[9:12].decode(errors="replace")
+                answers[status] = answers.get(status, 0) + 1
+                connection.close()
+            except OSError:
+                time.sleep(0.01)
+
+    guessers = [threading.Thread(target=guess, daemon=True) for _ in range(50)]
+    for thread in guessers:
+        thread.start()
+    guessed = wrk(base + "/", seconds, pages_lua, env=env)
+    stop.set()
+    for thread in guessers:
+        thread.join()
+    told = ", ".join(f"{count} × {status}" for status, count in sorted(answers.items()))
+    rows.append(("S4", f"  GET p99 while 50 clients send wrong passwords ({told})", f"{guessed['p99']:>8.2f}ms",
+                 "", guessed["p99"] / 20, "< 20 ms"))
+
+    # S5: 1,000 idle connections held open, from five loopback addresses (200 each), then GETs.
+    idle = []
+    for n in range(1000):
+        client = socket.socket()
+        client.bind((f"127.0.0.{2 + n % 5}", 0))
+        client.connect(("127.0.0.1", port))
+        idle.append(client)
+    held = wrk(base + "/", seconds, pages_lua, env=env)
+    for client in idle:
+        client.close()
+    rows.append(("S5", "  GET p99 while 1,000 idle connections are held open", f"{held['p99']:>8.2f}ms", "",
+                 held["p99"] / 20, "< 20 ms"))
+
+    peak.running = False
+    peak.join()
+    server.terminate()
+    server.wait()
+    rows.append(("S6", "  closet serve's largest resident memory over S2-S5", f"{peak.kb / 1024:>8.1f}MB", "",
+                 peak.kb / 1024 / 150, "< 150 MB"))
+    for failed, name in ((closet_pages, "S2"), (during, "S3"), (guessed, "S4"), (held, "S5")):
+        if failed["errors"]:
+            raise SystemExit(f"{name}: {failed['errors']} GETs were not answered 200")
+    shutil.rmtree(served, ignore_errors=True)
+    return rows

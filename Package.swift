@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
 // Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStore,
-// ClosetLineEditor) → ClosetNetwork → ClosetCore; a pack → ClosetLanguage, ClosetNetwork,
+// ClosetLineEditor) → ClosetNetwork → ClosetCore (→ CSHA256); a pack → ClosetLanguage, ClosetNetwork,
 // ClosetCore; ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP →
 // ClosetNetwork. The engine (ClosetCore, ClosetLanguage, ClosetNetwork) names no pack.
 import PackageDescription
@@ -54,7 +54,7 @@ let package = Package(
         // (replay, record), offline, and the client of the live helper. Foundation only:
         // it never links FoundationNetworking, so start-up does not load libcurl.
         .target(name: "ClosetNetwork", dependencies: ["ClosetCore"], swiftSettings: startUp),
-        // The HTTP/1.1 server of `closet serve`: sockets under epoll, the request reader, limits
+        // The HTTP/1.1 server of `closet serve`: one I/O thread under poll, worker lanes, the request reader, limits
         // and timeouts. Knows no API: packs answer requests through the registry.
         .target(name: "ClosetServer", dependencies: ["ClosetCore", "ClosetNetwork"], swiftSettings: startUp),
         // The live transport over URLSession (FoundationNetworking, libcurl), linked only

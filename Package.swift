@@ -56,7 +56,12 @@ let package = Package(
         .target(name: "ClosetNetwork", dependencies: ["ClosetCore"], swiftSettings: startUp),
         // The HTTP/1.1 server of `closet serve`: one I/O thread under poll, worker lanes, the request reader, limits
         // and timeouts. Knows no API: packs answer requests through the registry.
-        .target(name: "ClosetServer", dependencies: ["ClosetCore", "ClosetNetwork"], swiftSettings: startUp),
+        .target(
+            name: "ClosetServer", dependencies: ["ClosetCore", "ClosetNetwork", "CServerSupport"],
+            swiftSettings: startUp),
+        // What the server needs from C that Swift's Glibc module leaves out: epoll, a thread's
+        // own priority.
+        .target(name: "CServerSupport"),
         // The live transport over URLSession (FoundationNetworking, libcurl), linked only
         // into the helper executable and the tests.
         .target(name: "ClosetHTTP", dependencies: ["ClosetCore", "ClosetNetwork"]),

@@ -5,7 +5,8 @@ import Foundation
     import Glibc
 #endif
 
-/// An HTTP/1.1 server: one thread does only I/O (non-blocking sockets under `poll`, keep-alive,
+/// An HTTP/1.1 server: one thread does only I/O (non-blocking sockets under epoll, `poll` where
+/// there is none: `EventPoller`; keep-alive,
 /// pipelining, `Content-Length` and chunked bodies through `RequestReader`, `100 Continue`), and
 /// requests run on a bounded pool of worker threads in lanes (`WorkerPool`) that the caller's
 /// `dispatch` chooses. A connection has at most one request with a worker; its next request is
@@ -38,6 +39,9 @@ public final class HTTPServer {
         public var maximumHeldBytes = 256 << 20
         /// Worker threads per lane.
         public var lanes: [Int] = [1]
+        /// Lanes whose threads run at a lower priority (nice 10): their CPU-heavy work (password
+        /// hashing) yields to the other lanes' when cores are few, and runs at full speed when not.
+        public var yieldingLanes: Set<Int> = []
 
         public init() {}
     }
@@ -98,7 +102,11 @@ public final class HTTPServer {
     var connections: [Int32: ServerConnection] = [:]
     var byID: [UInt64: ServerConnection] = [:]
     var perAddress: [String: Int] = [:]
-    var nextID: UInt64 = 1
+    /// Connection ids start above the listener's and the wake pipe's tags.
+    var nextID: UInt64 = 2
+    /// Connections with an answer held back (`--latency`).
+    var holding: Set<UInt64> = []
+    let poller = EventPoller()
     var heldBytes = 0
     var draining = false
     let dispatch: (ServedRequest) -> Work
@@ -150,7 +158,7 @@ public final class HTTPServer {
         }
         port = Self.port(of: bound)
         listener = socket
-        pool = WorkerPool(threadsPerLane: configuration.lanes)
+        pool = WorkerPool(threadsPerLane: configuration.lanes, yieldingLanes: configuration.yieldingLanes)
     }
 
     deinit {
@@ -229,52 +237,51 @@ public final class HTTPServer {
     public func run(until stop: () -> Bool) {
         var lastSweep = Self.now()
         var drainDeadline = Double.infinity
-        var polled: [pollfd] = []
-        var polledIDs: [UInt64] = []
-        let readable = Int16(POLLIN)
+        poller.watch(listener, tag: Self.listenerTag, readable: true, writable: false)
+        poller.watch(pool.wakeRead, tag: Self.wakeTag, readable: true, writable: false)
         while true {
             if !draining, stop() {
                 draining = true
                 drainDeadline = Self.now() + 10
+                poller.unwatch(listener)
+                // Nothing more is read: every connection now waits only to write.
+                for connection in connections.values { updateInterest(connection) }
             }
             if draining {
                 // What the workers run is finished and held answers released; what is left to
                 // send gets two seconds below (a client that reads nothing holds no one up).
-                let holding = connections.values.contains { $0.heldUntil != nil }
-                if pool.busy == 0, !holding { break }
+                if pool.busy == 0, holding.isEmpty { break }
                 if Self.now() > drainDeadline { break }
             }
-            polled.removeAll(keepingCapacity: true)
-            polledIDs.removeAll(keepingCapacity: true)
-            polled.append(pollfd(fd: draining ? -1 : listener, events: readable, revents: 0))
-            polled.append(pollfd(fd: pool.wakeRead, events: readable, revents: 0))
-            polledIDs += [0, 0]
             var nextRelease = Double.infinity
-            for connection in connections.values {
-                var events: Int16 = 0
-                if wantsRead(connection) { events |= readable }
-                if connection.pendingOutput > 0 { events |= Int16(POLLOUT) }
-                if let until = connection.heldUntil { nextRelease = min(nextRelease, until) }
-                polled.append(pollfd(fd: connection.fd, events: events, revents: 0))
-                polledIDs.append(connection.id)
-            }
+            for id in holding { nextRelease = min(nextRelease, byID[id]?.heldUntil ?? .infinity) }
             let wait = nextRelease.isFinite ? max(0, min(250, Int32((nextRelease - Self.now()) * 1000) + 1)) : 250
-            let count = poll(&polled, nfds_t(polled.count), wait)
+            let ready = poller.wait(milliseconds: wait)
             let now = Self.now()
-            for connection in Array(connections.values) where (connection.heldUntil ?? .infinity) <= now {
-                release(connection, now: now)
-            }
-            if count > 0 {
-                if polled[1].revents != 0 {
-                    for finished in pool.takeFinished() { complete(finished, now: now) }
+            for id in Array(holding) {
+                guard let connection = byID[id] else {
+                    holding.remove(id)
+                    continue
                 }
-                if polled[0].revents != 0 { accept(now: now) }
-                for (entry, id) in zip(polled.dropFirst(2), polledIDs.dropFirst(2)) where entry.revents != 0 {
-                    guard let connection = byID[id] else { continue }
-                    if entry.revents & Int16(POLLOUT) != 0 { flush(connection, now: now) }
-                    if byID[id] != nil, entry.revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
-                        pump(connection, now: now)
+                if (connection.heldUntil ?? .infinity) <= now { release(connection, now: now) }
+            }
+            for event in ready {
+                switch event.tag {
+                case Self.listenerTag:
+                    if !draining { accept(now: now) }
+                case Self.wakeTag:
+                    for finished in pool.takeFinished() { complete(finished, now: now) }
+                default:
+                    guard let connection = byID[event.tag] else { continue }
+                    if event.failed, connection.inFlight {
+                        // Gone while a worker runs its request: nothing to wait for until the
+                        // answer comes (then writing it fails and the connection is dropped).
+                        poller.unwatch(connection.fd)
+                        connection.watching = nil
+                        continue
                     }
+                    if event.writable { flush(connection, now: now) }
+                    if byID[event.tag] != nil, event.readable || event.failed { pump(connection, now: now) }
                 }
             }
             if now - lastSweep >= 0.25 {
@@ -291,6 +298,19 @@ public final class HTTPServer {
             usleep(1000)
         }
         for connection in Array(connections.values) { drop(connection) }
+    }
+
+    static let listenerTag: UInt64 = 0
+    static let wakeTag: UInt64 = 1
+
+    /// Waits on the connection for what it can do now: read while it may take a request,
+    /// write while an answer waits.
+    func updateInterest(_ connection: ServerConnection) {
+        guard byID[connection.id] != nil, let current = connection.watching else { return }
+        let wanted = (readable: wantsRead(connection), writable: connection.pendingOutput > 0)
+        guard wanted != current else { return }
+        poller.change(connection.fd, tag: connection.id, readable: wanted.readable, writable: wanted.writable)
+        connection.watching = wanted
     }
 
     func wantsRead(_ connection: ServerConnection) -> Bool {
@@ -330,6 +350,8 @@ public final class HTTPServer {
             connections[fd] = connection
             byID[connection.id] = connection
             perAddress[address, default: 0] += 1
+            poller.watch(fd, tag: connection.id, readable: true, writable: false)
+            connection.watching = (true, false)
         }
     }
 
@@ -410,6 +432,7 @@ public final class HTTPServer {
             if connection.closeAfterWrite { break reading }
         }
         if byID[connection.id] != nil { flush(connection, now: now) }
+        updateInterest(connection)
     }
 
     /// Counts what the connection's reader holds against the server's limit; past it, the
@@ -452,6 +475,7 @@ public final class HTTPServer {
             connection.held = bytes
             connection.heldUntil = now + answer.delay
             connection.closeAfterHeld = closing
+            holding.insert(connection.id)
             return
         }
         if closing { connection.closeAfterWrite = true }
@@ -461,6 +485,7 @@ public final class HTTPServer {
     /// A held answer goes out, then the requests read meanwhile are answered.
     func release(_ connection: ServerConnection, now: Double) {
         connection.heldUntil = nil
+        holding.remove(connection.id)
         queue(connection, connection.held)
         connection.held = []
         if connection.closeAfterHeld { connection.closeAfterWrite = true }
@@ -488,7 +513,10 @@ public final class HTTPServer {
                 connection.lastActivity = now
                 continue
             }
-            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }  // poll says when to go on
+            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                updateInterest(connection)  // the poller says when to go on
+                return
+            }
             if sent < 0, errno == EINTR { continue }
             drop(connection)
             return
@@ -496,12 +524,16 @@ public final class HTTPServer {
         if connection.closeAfterWrite, !connection.inFlight {
             shutdown(connection.fd, Int32(SHUT_WR))
             drop(connection)
+            return
         }
+        updateInterest(connection)
     }
 
     func drop(_ connection: ServerConnection) {
         guard byID.removeValue(forKey: connection.id) != nil else { return }
         connections.removeValue(forKey: connection.fd)
+        holding.remove(connection.id)
+        if connection.watching != nil { poller.unwatch(connection.fd) }
         heldBytes -= connection.accounted
         connection.accounted = 0
         if let count = perAddress[connection.address] {

@@ -24,6 +24,8 @@ final class ServerConnection {
     var closeAfterHeld = false
     /// The bytes of this connection counted against the server's limit on what it holds.
     var accounted = 0
+    /// What the poller waits on it for; nil once it no longer watches it.
+    var watching: (readable: Bool, writable: Bool)?
 
     init(id: UInt64, fd: Int32, address: String, limits: RequestReader.Limits, now: Double) {
         self.id = id

@@ -1,3 +1,4 @@
+import CServerSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -51,7 +52,11 @@ final class WorkerPool: @unchecked Sendable {
     private let wakeWrite: Int32
     private var threads: [Thread] = []
 
-    init(threadsPerLane: [Int]) {
+    /// Lanes whose threads run at a lower priority (CPU-heavy work that must yield).
+    private let yielding: Set<Int>
+
+    init(threadsPerLane: [Int], yieldingLanes: Set<Int> = []) {
+        yielding = yieldingLanes
         var ends: [Int32] = [0, 0]
         _ = pipe(&ends)
         for end in ends {
@@ -155,6 +160,7 @@ final class WorkerPool: @unchecked Sendable {
 
     private func work(_ worker: HTTPServer.Worker) {
         Thread.current.threadDictionary[Self.workerKey] = WorkerBox(worker)
+        if yielding.contains(worker.lane) { _ = closet_lower_thread_priority(10) }
         let lane = lanes[worker.lane]
         while true {
             lane.condition.lock()

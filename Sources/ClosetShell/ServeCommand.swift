@@ -93,6 +93,8 @@ enum ServeCommand {
         configuration.maximumConnectionsPerAddress = serve.maximumConnectionsPerAddress
         configuration.maximumHeldBytes = serve.maximumHeldBytes
         configuration.lanes = lanes
+        // Writes (password hashing) yield to reads, where reads have a lane of their own.
+        if lanes.count > 1 { configuration.yieldingLanes = [ServeHandler.writeLane] }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
         var recordings: ServedRecordings?

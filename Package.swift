@@ -69,7 +69,9 @@ let package = Package(
         .executableTarget(name: "closet-http", dependencies: ["ClosetHTTP"]),
         // The body of the language fuzz target, here so it may use the engine's `package`
         // declarations; `Fuzz/` (built with the sanitizers by `Scripts/fuzz`) calls it.
-        .target(name: "ClosetFuzzing", dependencies: ["ClosetLanguage", "ClosetShell"]),
+        .target(
+            name: "ClosetFuzzing",
+            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServer", "ClosetShell"]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(
             name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe",

@@ -11,7 +11,7 @@ import Foundation
 /// and a deterministic session's ids and times stay in order), the reads' lane several, each
 /// on its own reader of the store, so reads never wait for a write, its lock, or a password
 /// check. A store in memory has one session, so one lane and one worker.
-final class ServeHandler: @unchecked Sendable {
+package final class ServeHandler: @unchecked Sendable {
     let apis: [ServedAPI]
     /// Each worker's session, by lane then number (made again for a worker that met damage).
     let sessions: ServeSessions
@@ -23,7 +23,7 @@ final class ServeHandler: @unchecked Sendable {
     /// `--public-url`: the base every absolute URL is built from, whatever `Host` says.
     let publicURL: String?
     /// The address listened on, for a request without a `Host`.
-    var listenBase = ""
+    package var listenBase = ""
     /// Touched only on the I/O thread (draws in the order requests arrive).
     private var faults: ServeFaults
     /// The server's: a worker that met damage answers and hands its place to a new thread.
@@ -37,7 +37,7 @@ final class ServeHandler: @unchecked Sendable {
     var readLane: Int { sessions.lanes - 1 }
     static let writeLane = 0
 
-    init(
+    package init(
         apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
         log: ServeLog?, options: ServeOptions
     ) {
@@ -56,7 +56,7 @@ final class ServeHandler: @unchecked Sendable {
 
     // MARK: the I/O thread
 
-    func dispatch(_ request: ServedRequest) -> HTTPServer.Work {
+    package func dispatch(_ request: ServedRequest) -> HTTPServer.Work {
         let started = ProcessHost.monotonicNow()
         let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
         let base = baseURL(for: request)
@@ -132,7 +132,7 @@ final class ServeHandler: @unchecked Sendable {
 
     /// The server's own refusals (408, 413, 431, 503) in the shape of the API the path is
     /// for; plain text where none claims it.
-    func refusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?) -> HTTPResponse {
+    package func refusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?) -> HTTPResponse {
         if let target, let api = apis.first(where: { $0.claims(target.method, target.path) }) {
             return api.error(status, reason)
         }

@@ -5,7 +5,7 @@ import Foundation
 /// `--log <file.jsonl>`: one JSON object a line per exchange, appended: when, the method, the
 /// path, the query with every secret's value replaced, the status, the time taken, the faults.
 /// Headers and bodies are never written (a password travels in a body, a key in a header).
-final class ServeLog: @unchecked Sendable {
+package final class ServeLog: @unchecked Sendable {
     let handle: FileHandle
     /// Workers write as they finish: one whole line at a time.
     private let lock = NSLock()

@@ -37,6 +37,8 @@ package struct ServeOptions: Equatable, Sendable {
     /// `--help`: the usage and what each option does, nothing served.
     package var help = false
 
+    package init() {}
+
     package static let usage =
         "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
 

@@ -6,7 +6,7 @@ import Foundation
 /// writes' lane first, on the store already open), and
 /// made again (by `make`) for a worker whose session met damage and was dropped. Each is used
 /// by its own worker only; the lock guards the slots.
-final class ServeSessions: @unchecked Sendable {
+package final class ServeSessions: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [[Session?]]
     /// Every session's host: a session holds its host unowned, so they are kept here.
@@ -14,7 +14,7 @@ final class ServeSessions: @unchecked Sendable {
     /// A new session for a lane (a new reader of the store, or a new writer), and its host.
     private let make: (Int) throws -> (Session, SessionHost)
 
-    init(lanes: [Int], make: @escaping (Int) throws -> (Session, SessionHost)) throws {
+    package init(lanes: [Int], make: @escaping (Int) throws -> (Session, SessionHost)) throws {
         self.make = make
         slots = lanes.map { Array(repeating: nil, count: $0) }
         for lane in lanes.indices {

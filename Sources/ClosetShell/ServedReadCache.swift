@@ -10,7 +10,7 @@ import Foundation
 /// their identities (inode, size, modification time) say when an answer may be stale. A store in
 /// memory has no files: nothing is kept. Any other request empties it. The I/O thread asks and
 /// the workers keep, so it is locked. Kept by the base URL too: answers name it in their URLs.
-final class ServedReadCache: @unchecked Sendable {
+package final class ServedReadCache: @unchecked Sendable {
     static let maximumEntries = 256
     static let maximumBodyBytes = 1 << 20
 
@@ -19,7 +19,7 @@ final class ServedReadCache: @unchecked Sendable {
     private var entries: [String: HTTPResponse] = [:]
     private let lock = NSLock()
 
-    init(storeFolder: String?) { folder = storeFolder }
+    package init(storeFolder: String?) { folder = storeFolder }
 
     /// The files' identities now; nil when there are none to watch.
     func currentSignature() -> [Int]? {

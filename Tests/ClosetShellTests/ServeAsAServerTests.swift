@@ -609,6 +609,99 @@ extension ServeAsAServerTests {
     }
 }
 
+/// Item 8: request smuggling and desync, as found by hand and by the fuzzer: every ambiguous
+/// framing is refused and the connection closed, so a request hidden in another's body or
+/// after a refusal never runs (the product it would delete is still there).
+extension ServeAsAServerTests {
+    static let smuggled =
+        "DELETE /item/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 18\r\n\r\n{\"password\":\"1234\"}"
+
+    /// How many answers a reply holds: status lines at the start or right after a body.
+    static func answers(in reply: String) -> Int {
+        reply.components(separatedBy: "HTTP/1.1 ").dropFirst().filter { part in
+            let code = part.prefix(4)
+            return code.count == 4 && code.prefix(3).allSatisfy(\.isNumber) && code.last == " "
+        }.count
+    }
+
+    @Test func ambiguousFramingIsRefusedAndNothingHiddenRuns() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        #expect(try Self.postProduct(base) == 1)
+        let cases: [(String, String, Int)] = [
+            // CL.TE and TE.CL: both framings at once.
+            (
+                "both lengths",
+                "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 400
+            ),
+            (
+                "TE then CL",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 70\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 400
+            ),
+            // Obfuscated transfer codings.
+            (
+                "two codings",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 501
+            ),
+            (
+                "a coding list",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity, chunked\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 501
+            ),
+            (
+                "space before the colon",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 400
+            ),
+            (
+                "a folded header",
+                "POST /item HTTP/1.1\r\nHost: x\r\nX: a\r\n Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+                    + Self.smuggled, 400
+            ),
+            // Lengths that readers disagree on.
+            (
+                "two lengths",
+                "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 70\r\n\r\n" + Self.smuggled, 400
+            ),
+            ("a signed length", "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: +0\r\n\r\n" + Self.smuggled, 400),
+            ("a length in hex", "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: 0x0\r\n\r\n" + Self.smuggled, 400),
+            (
+                "a huge chunk",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff1\r\n\r\n"
+                    + Self.smuggled, 400
+            ),
+            // Line endings and bytes that split a request differently elsewhere.
+            ("bare line feeds", "GET /items/1 HTTP/1.1\nHost: x\n\n" + Self.smuggled, 400),
+            ("a NUL in a header", "GET /items/1 HTTP/1.1\r\nHost: x\u{0}y\r\n\r\n" + Self.smuggled, 400),
+            ("no Host in HTTP/1.1", "GET /items/1 HTTP/1.1\r\nX: y\r\n\r\n" + Self.smuggled, 400),
+            ("two Hosts", "GET /items/1 HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n" + Self.smuggled, 400),
+        ]
+        for (name, bytes, status) in cases {
+            let reply = try ServeTests.exchange(base, Array(bytes.utf8))
+            #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(name): \(reply.prefix(80))")
+            #expect(Self.answers(in: reply) == 1, "\(name): more than one answer: \(reply)")
+            #expect(reply.contains("Connection: close"), "\(name)")
+            #expect(try Self.request(base, "GET", "/item/1").status == 200, "\(name): the hidden DELETE ran")
+        }
+        // A body is read by its length, exactly: a request in its bytes is data, not a request;
+        // the next request after it is answered in order.
+        let inBody =
+            "POST /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: \(Self.smuggled.utf8.count)\r\n\r\n" + Self.smuggled
+            + "GET /item/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let reply = try ServeTests.exchange(base, Array(inBody.utf8))
+        #expect(Self.answers(in: reply) == 2 && reply.hasPrefix("HTTP/1.1 404"), "\(reply)")
+        #expect(reply.contains("\"title\":\"Lamp\""))
+        #expect(try Self.request(base, "GET", "/item/1").status == 200)
+        #expect(server.stop() == 0)
+    }
+}
+
 extension Thread {
     /// A value made on a thread of its own, waited for.
     final class Result<Value>: @unchecked Sendable {

@@ -107,6 +107,31 @@ public struct BucketCursor {
         advance()
     }
 
+    /// Steps over `count` members at once, from the one it stands on; only for a walk that
+    /// skips no ordinals (each member's place is then its position).
+    public mutating func jump(_ count: Int) {
+        guard count > 0, head != nil else { return }
+        precondition(skipping.isEmpty, "a jump over skipped members")
+        taken = min(size, taken - 1 + count)
+        advance()
+    }
+
+    /// The members left, the one it stands on included (for a walk that skips no ordinals).
+    public var remainingCount: Int { head == nil ? 0 : size - (taken - 1) }
+
+    /// How many members from the one it stands on come before `key` in the walk, by
+    /// `precedes` on (order key, ordinal): found by binary search (the members are in walk order).
+    public func countPreceding(_ key: (Int64, Int), _ precedes: ((Int64, Int), (Int64, Int)) -> Bool) -> Int {
+        guard head != nil else { return 0 }
+        var (low, high) = (taken - 1, size)
+        while low < high {
+            let middle = (low + high) / 2
+            let member = rows.bucketMember(bucket, descending ? middle : size - 1 - middle)
+            if precedes((member.order, member.ordinal), key) { low = middle + 1 } else { high = middle }
+        }
+        return low - (taken - 1)
+    }
+
     public mutating func advance() {
         while taken < size {
             let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)

@@ -52,6 +52,29 @@ extension Table {
                 BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced, after: after)
             }
             var extra = changed.filter { group.contains($0.bucket) }[...]
+            // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
+            // the bucket's members by binary search between the changed rows (a page far down
+            // a list costs what its own rows cost, not what every row before it does).
+            if cursors.count == 1, replaced.isEmpty {
+                while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
+                    guard let first = extra.first else {
+                        let step = min(toSkip, cursors[0].remainingCount)
+                        cursors[0].jump(step)
+                        toSkip -= step
+                        if step == 0 { break }
+                        continue
+                    }
+                    let before = cursors[0].countPreceding((first.order, first.position), precedes)
+                    if before >= toSkip {
+                        cursors[0].jump(toSkip)
+                        toSkip = 0
+                    } else {
+                        cursors[0].jump(before)
+                        toSkip -= before + 1
+                        extra = extra.dropFirst()
+                    }
+                }
+            }
             while remaining > 0 {
                 var best: (cursor: Int, key: (Int64, Int))?
                 for (number, cursor) in cursors.enumerated() {

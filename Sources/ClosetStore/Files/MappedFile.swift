@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -7,10 +9,31 @@
 /// A whole file mapped read-only: a snapshot is verified and read in place, never copied
 /// into memory whole. The mapping lives as long as this object (tables reading rows from it
 /// hold it); a file renamed over meanwhile does not change what it shows.
+///
+/// A file already mapped in this process (the same device, inode, size and modification time)
+/// is mapped once: `closet serve`'s readers each open the store, and a page each of them reads
+/// is then one page of the process's memory, not one per reader.
 final class MappedFile {
     let memory: UnsafeRawBufferPointer
     /// Kept open so the bytes checksummed are the bytes mapped (the path may be renamed over).
     private let descriptor: Int32
+    private var key: Key?
+
+    struct Key: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+    }
+
+    private final class Weak {
+        weak var file: MappedFile?
+        init(_ file: MappedFile) { self.file = file }
+    }
+
+    nonisolated(unsafe) private static var mapped: [Key: Weak] = [:]
+    private static let lock = NSLock()
 
     /// Nil when there is no such file.
     static func open(_ path: String) throws(POSIXFile.Failure) -> MappedFile? {
@@ -26,6 +49,15 @@ final class MappedFile {
         }
         let size = Int(info.st_size)
         guard size > 0 else { return MappedFile(memory: UnsafeRawBufferPointer(start: nil, count: 0), descriptor: fd) }
+        let key = Key(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: size, seconds: Int(info.st_mtim.tv_sec),
+            nanoseconds: Int(info.st_mtim.tv_nsec))
+        lock.lock()
+        defer { lock.unlock() }
+        if let shared = mapped[key]?.file {
+            close(fd)
+            return shared
+        }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
             close(fd)
             throw POSIXFile.failure("cannot map", path)
@@ -34,7 +66,10 @@ final class MappedFile {
         // asked for, no huge pages (one row shown would otherwise map megabytes).
         _ = madvise(address, size, MADV_RANDOM)
         _ = madvise(address, size, MADV_NOHUGEPAGE)
-        return MappedFile(memory: UnsafeRawBufferPointer(start: address, count: size), descriptor: fd)
+        let file = MappedFile(memory: UnsafeRawBufferPointer(start: address, count: size), descriptor: fd)
+        file.key = key
+        mapped[key] = Weak(file)
+        return file
     }
 
     private init(memory: UnsafeRawBufferPointer, descriptor: Int32) {
@@ -43,6 +78,11 @@ final class MappedFile {
     }
 
     deinit {
+        if let key {
+            Self.lock.lock()
+            if Self.mapped[key]?.file == nil { Self.mapped[key] = nil }
+            Self.lock.unlock()
+        }
         if let address = memory.baseAddress { munmap(UnsafeMutableRawPointer(mutating: address), memory.count) }
         close(descriptor)
     }

@@ -67,13 +67,6 @@ package final class ServeHandler: @unchecked Sendable {
                 ?? HTTPResponse.text("failed on purpose (--fail)\n", status: 500)
             return .answer(finish(request, response, started: started, draw: draw))
         }
-        if !Self.isRead(request), let wait = budget.retryAfter(request.client, now: started) {
-            var response = error(
-                429, "too many wrong passwords from \(request.client); try again in \(Int(wait.rounded(.up))) s",
-                request)
-            response.headers.append(HTTPHeader("Retry-After", String(Int(wait.rounded(.up)))))
-            return .answer(finish(request, response, started: started, draw: draw))
-        }
         if let kept = cache.answer(for: request, baseURL: base) {
             // A kept picture still honours the request's If-None-Match.
             return .answer(finish(request, ServedPictures.conditional(request, kept), started: started, draw: draw))
@@ -83,12 +76,20 @@ package final class ServeHandler: @unchecked Sendable {
                 500, "the store is damaged (\(Self.maximumRetired) requests met damage); run closet check", request)
             return .answer(finish(request, response, started: started, draw: draw))
         }
+        if !Self.isRead(request), let wait = budget.admit(request.client, now: started) {
+            var response = error(
+                429, "too many wrong passwords from \(request.client); try again in \(Int(wait.rounded(.up))) s",
+                request)
+            response.headers.append(HTTPHeader("Retry-After", String(Int(wait.rounded(.up)))))
+            return .answer(finish(request, response, started: started, draw: draw))
+        }
         let lane = Self.isRead(request) ? readLane : Self.writeLane
         return .run(lane: lane) { [self] worker in
             let session: Session
             do {
                 session = try sessions.session(for: worker)
             } catch {
+                if !Self.isRead(request) { budget.finished(request.client, refused: false, now: started) }
                 return finish(
                     request, self.error(500, "the store cannot be opened: \(error)", request), started: started,
                     draw: draw)
@@ -101,13 +102,16 @@ package final class ServeHandler: @unchecked Sendable {
                 )
                 session.store.abandon()
                 sessions.discard(worker)
+                if !Self.isRead(request) { budget.finished(request.client, refused: false, now: started) }
                 let response = self.error(500, "the store is damaged: \(what); run closet check", request)
                 let answer = finish(request, response, started: started, draw: draw)
                 guard let retire else { exit(ClosetCommand.ExitStatus.store.rawValue) }
                 retire(answer)
             }
             let (response, cut, refused) = fresh(request, session: session, baseURL: base)
-            if refused { budget.failed(request.client, now: ProcessHost.monotonicNow()) }
+            if !Self.isRead(request) {
+                budget.finished(request.client, refused: refused, now: ProcessHost.monotonicNow())
+            }
             return finish(request, response, started: started, draw: draw, cut: cut)
         }
     }

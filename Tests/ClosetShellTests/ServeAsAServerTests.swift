@@ -147,6 +147,27 @@ import Testing
         #expect(try Self.request(base, "GET", "/item/1").status == 200)
         #expect(server.stop() == 0)
     }
+
+    /// Guesses sent all at once count as they are admitted, not only once each is hashed:
+    /// of eight at once with a budget of three, at most three are checked.
+    @Test func guessesSentAtOnceAreBudgetedAsTheyArrive() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(
+            store: store, options: [], serveArguments: ["--quiet", "--password-failures", "3"])
+        defer { server.stop() }
+        let base = server.baseURL
+        #expect(try Self.postProduct(base) == 1)
+        let guesses = (0..<8).map { n in
+            Thread.detachNewThreadWithResult {
+                try? Self.request(base, "DELETE", "/item/1", body: "{\"password\":\"guess\(n)\"}")
+            }
+        }
+        let statuses = guesses.map { ($0.wait() ?? nil)?.status ?? 0 }
+        #expect(statuses.filter { $0 == 404 }.count <= 3, "\(statuses)")
+        #expect(statuses.filter { $0 == 429 }.count >= 5, "\(statuses)")
+        #expect(server.stop() == 0)
+    }
 }
 
 /// Item 4: bounded by clients.

@@ -111,10 +111,13 @@ extension ServedAPI {
                 return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
             } ?? ""
         @Sendable func relative(_ request: ServedRequest) -> String? {
-            guard request.segments != nil else { return nil }
             var path = request.path
             if !basePath.isEmpty, path.hasPrefix(basePath + "/") { path = String(path.dropFirst(basePath.count)) }
-            return routes.contains { path == $0 || path.hasPrefix($0 + "/") } ? path : nil
+            // The routes first (a prefix each), the decoded segments only for a path of its own:
+            // every request to another API asks this one too.
+            guard routes.contains(where: { path == $0 || path.hasPrefix($0 + "/") }), request.segments != nil
+            else { return nil }
+            return path
         }
         return ServedAPI(
             name: api.name, summary: summary,

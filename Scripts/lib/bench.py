@@ -270,22 +270,8 @@ market_rows, market_store, market_db = market(SIZE)
 import re, socket, urllib.request
 
 
-def free_port():
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return port
-
-
-def wait_for(port):
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
+sys.path.insert(0, os.path.dirname(__file__))
+from serve_bench import free_port, wait_for
 
 
 def wrk(url, seconds):
@@ -345,7 +331,6 @@ if closet_errors or nginx_errors:
     raise SystemExit(f"S1: non-2xx answers: closet {closet_errors}, nginx {nginx_errors}")
 serve_row = (closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, len(items))
 # S2-S6 (issue 40): the server under load, on a copy of the same store (Scripts/lib/serve_bench.py).
-sys.path.insert(0, os.path.dirname(__file__))
 import serve_bench
 serve_load_rows = serve_bench.serve_rows(CLOSET, market_store, market_db, work, QUICK)
 shutil.rmtree(market_store, ignore_errors=True)

@@ -77,7 +77,22 @@ public struct RequestReader: Sendable {
     /// The current request's method and target once its head is read (for an error in the
     /// shape of the API it was meant for).
     public var currentTarget: (method: String, path: String)? {
-        head.map { ($0.method, Self.split($0.target).0) }
+        head.map { ($0.method, Self.split($0.target).0) } ?? refusedTarget
+    }
+
+    /// The request line of a head refused before it was whole (too large, malformed), when it
+    /// could be read: the refusal still takes the shape of the API it was meant for.
+    var refusedTarget: (method: String, path: String)?
+
+    /// The method and path of a request line such as `POST /item HTTP/1.1`, read loosely (only
+    /// to shape a refusal: nothing is run from it).
+    static func target(ofLineIn bytes: ArraySlice<UInt8>) -> (method: String, path: String)? {
+        let line = bytes.prefix(4096).prefix { $0 != 13 && $0 != 10 }
+        let words = line.split(separator: UInt8(ascii: " "), maxSplits: 2)
+        guard words.count >= 2, words[0].allSatisfy(isTokenByte), words[1].first == UInt8(ascii: "/") else {
+            return nil
+        }
+        return (String(decoding: words[0], as: UTF8.self), split(String(decoding: words[1], as: UTF8.self)).0)
     }
 
     public mutating func feed(_ bytes: UnsafeRawBufferPointer) {
@@ -162,18 +177,26 @@ public struct RequestReader: Sendable {
         guard let end else {
             scanned = max(start, buffer.count - 3)
             if buffer.count - start > limits.headerBytes {
+                refusedTarget = Self.target(ofLineIn: buffer[start...])
                 return .failure(refusal(431, "the request's headers are over \(limits.headerBytes) bytes"))
             }
             return .success(nil)
         }
         guard end - start <= limits.headerBytes else {
+            refusedTarget = Self.target(ofLineIn: buffer[start..<end])
             return .failure(refusal(431, "the request's headers are over \(limits.headerBytes) bytes"))
         }
         let lines = Self.lines(buffer[start..<end])
+        let head = buffer[start..<end]
         start = end + 4
         scanned = start
-        guard let lines else { return .failure(refusal(400, "a line does not end in CRLF")) }
-        return parseHead(lines).map { .some($0) }
+        guard let lines else {
+            refusedTarget = Self.target(ofLineIn: head)
+            return .failure(refusal(400, "a line does not end in CRLF"))
+        }
+        let parsed = parseHead(lines)
+        if case .failure = parsed { refusedTarget = Self.target(ofLineIn: head) }
+        return parsed.map { .some($0) }
     }
 
     /// The head's lines, split at CRLF; nil when a lone CR or LF is in it.

@@ -92,6 +92,8 @@ enum ServeCommand {
         configuration.maximumConnections = serve.maximumConnections
         configuration.maximumConnectionsPerAddress = serve.maximumConnectionsPerAddress
         configuration.maximumHeldBytes = serve.maximumHeldBytes
+        configuration.limits.bodyBytes = serve.maximumBodyBytes
+        configuration.limits.headerBytes = serve.maximumHeaderBytes
         configuration.lanes = lanes
         // Writes (password hashing) yield to reads, where reads have a lane of their own.
         if lanes.count > 1 { configuration.yieldingLanes = [ServeHandler.writeLane] }
@@ -130,9 +132,9 @@ enum ServeCommand {
         }
         let shownHost = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
         let baseURL = "http://\(shownHost):\(server.port)"
-        // Without a `Host` (HTTP/1.0), an answer's URLs name an address a client can reach.
         handler.retire = { server.retireWorker(answering: $0) }
         handler.retiredWorkers = { server.retiredWorkers }
+        // Without a `Host` (HTTP/1.0), an answer's URLs name an address a client can reach.
         handler.listenBase =
             ["0.0.0.0", "::"].contains(serve.host) ? "http://127.0.0.1:\(server.port)" : baseURL
         if !loopback {

@@ -15,6 +15,9 @@ package struct ServeOptions: Equatable, Sendable {
     package var maximumConnectionsPerAddress = 256
     /// Request bytes held at once across every connection (bodies arriving); past it, 503.
     package var maximumHeldBytes = 256 << 20
+    /// A request's body (413 past it) and its line and headers (431 past it).
+    package var maximumBodyBytes = 32 << 20
+    package var maximumHeaderBytes = 16 << 10
     /// Worker threads for reads (each with a reader of its own); writes have one.
     package var workers = 2
     /// Failed password checks one client address may make in a minute before its writes get 429.
@@ -40,7 +43,7 @@ package struct ServeOptions: Equatable, Sendable {
     package init() {}
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
 
     package static let help =
         usage + """
@@ -57,6 +60,8 @@ package struct ServeOptions: Equatable, Sendable {
               --max-connections-per-address <n>
                                         connections from one address (default 256), the same way
               --max-held <size>         request bytes held at once across connections (default 256MB; 503)
+              --max-body <size>         one request's body (default 32MB; 413, said from its length)
+              --max-header <size>       one request's line and headers (default 16KB; 431)
               --workers <n>             threads answering reads, each on its own reader (default 2; writes have one)
               --password-failures <n>   wrong passwords one address may send a minute (default 10; then 429)
               --public-url <url>        the base of the URLs answers name (default: the Host the client used)
@@ -135,15 +140,20 @@ package struct ServeOptions: Equatable, Sendable {
                 case "--password-failures": options.passwordFailuresPerMinute = count
                 default: options.maximumConnectionsPerAddress = count
                 }
-            case "--max-held":
+            case "--max-held", "--max-body", "--max-header":
                 let text = try value(word, inline)
-                guard let bytes = ByteSize.parse(text), bytes >= 1 << 20 else {
+                let least = word == "--max-header" ? 1 << 10 : 1 << 20
+                guard let bytes = ByteSize.parse(text), bytes >= least, bytes <= 1 << 40 else {
                     throw Options.UsageError(
                         message:
-                            "'--max-held' takes a size of at least 1MB, like 256MB, not '\(TerminalText.visible(text))'"
+                            "'\(word)' takes a size from \(ByteSize.format(least)) to 1024GB, like \(word == "--max-header" ? "16KB" : "32MB"), not '\(TerminalText.visible(text))'"
                     )
                 }
-                options.maximumHeldBytes = bytes
+                switch word {
+                case "--max-body": options.maximumBodyBytes = bytes
+                case "--max-header": options.maximumHeaderBytes = bytes
+                default: options.maximumHeldBytes = bytes
+                }
             case "--public-url":
                 let text = try value(word, inline)
                 guard text.hasPrefix("http://") || text.hasPrefix("https://"),

@@ -285,6 +285,33 @@ extension ServeAsAServerTests {
         #expect(try Self.request(base, "GET", "/items/1").status == 200)
         #expect(server.stop() == 0)
     }
+
+    /// Every size limit is a flag: a body over `--max-body` is refused from its length (413),
+    /// headers over `--max-header` with 431, both in the API's shape.
+    @Test func theSizeLimitsAreFlags() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(
+            store: store, serveArguments: ["--quiet", "--max-body", "1MB", "--max-header", "2KB"])
+        defer { server.stop() }
+        let base = server.baseURL
+        let large = try ServeTests.exchange(
+            base, Array("POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n".utf8))
+        #expect(large.hasPrefix("HTTP/1.1 413") && large.contains("{\"error\":true,\"reason\":"), "\(large)")
+        let long = try ServeTests.exchange(
+            base,
+            Array(
+                ("GET /items/1 HTTP/1.1\r\nHost: x\r\nX-Long: " + String(repeating: "a", count: 3000) + "\r\n\r\n").utf8
+            ))
+        #expect(long.hasPrefix("HTTP/1.1 431"), "\(long.prefix(60))")
+        let fits = try ServeTests.exchange(
+            base,
+            Array(
+                ("GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Long: "
+                    + String(repeating: "a", count: 1000) + "\r\n\r\n").utf8))
+        #expect(fits.hasPrefix("HTTP/1.1 200"))
+        #expect(server.stop() == 0)
+    }
 }
 
 /// Item 6: URLs a client can follow.

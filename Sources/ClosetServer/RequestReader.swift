@@ -333,10 +333,13 @@ public struct RequestReader: Sendable {
                 return buffer.count - start > 1024 ? .failure(refusal(400, "a malformed chunk size")) : .success(false)
             }
             let line = buffer[start..<lineEnd]
-            // The size in hex, then extensions after `;` (ignored).
-            let digits = line.prefix { $0 != UInt8(ascii: ";") }
-            let hex = String(decoding: digits, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            guard !hex.isEmpty, hex.count <= 8, let size = Int(hex, radix: 16) else {
+            // The size in hex digits only (RFC 9112 §7.1: no sign, no space before it; a sign was
+            // once read as a negative size), then spaces or tabs and extensions after `;` (ignored).
+            let digits = line.prefix { Self.isHexDigit($0) }
+            let rest = line.dropFirst(digits.count).drop { $0 == 32 || $0 == 9 }
+            guard !digits.isEmpty, digits.count <= 8, rest.isEmpty || rest.first == UInt8(ascii: ";"),
+                let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+            else {
                 return .failure(refusal(400, "a malformed chunk size"))
             }
             guard chunkedBody.count + size <= limits.bodyBytes else {
@@ -366,6 +369,10 @@ public struct RequestReader: Sendable {
             chunkedBody += buffer[dataStart..<(dataStart + size)]
             start = dataStart + size + 2
         }
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte)
     }
 
     func crlf(from: Int) -> Int? {

@@ -66,6 +66,12 @@ import Testing
             ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n", 501),
             ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
             ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcd\r\n", 400),
+            // Chunk sizes with a sign or a space before them (the fuzzer's find: "-B" was read as
+            // a size of -11, and the body's range went backwards: a trap).
+            ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-B\r\nabcdefghijklm\r\n", 400),
+            ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n+3\r\nabc\r\n0\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n 3\r\nabc\r\n0\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3x\r\nabc\r\n0\r\n\r\n", 400),
             ("GET / HTTP/1.1\r\n\r\n", 400),  // no Host
             ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
             ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
@@ -81,6 +87,13 @@ import Testing
                 requests.isEmpty && refusal?.status == status,
                 "\(text.debugDescription): \(String(describing: refusal))")
         }
+        // A size may be followed by spaces and extensions.
+        let extended = Self.read(
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3 ;x=1\r\nabc\r\nA\r\n0123456789\r\n0\r\n\r\n"
+        )
+        #expect(
+            extended.refusal == nil
+                && extended.requests.first.map { String(decoding: $0.0.body, as: UTF8.self) } == "abc0123456789")
         // An absolute target names its own path.
         #expect(
             Self.read("GET http://example.com/items/1 HTTP/1.1\r\nHost: a\r\n\r\n").requests.first?.0.path == "/items/1"

@@ -720,6 +720,11 @@ extension ServeAsAServerTests {
             ("a signed length", "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: +0\r\n\r\n" + Self.smuggled, 400),
             ("a length in hex", "POST /item HTTP/1.1\r\nHost: x\r\nContent-Length: 0x0\r\n\r\n" + Self.smuggled, 400),
             (
+                "a negative chunk (the fuzzer's find)",
+                "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n-B\r\nabcdefghijklm\r\n"
+                    + Self.smuggled, 400
+            ),
+            (
                 "a huge chunk",
                 "POST /item HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff1\r\n\r\n"
                     + Self.smuggled, 400

@@ -28,8 +28,17 @@ public struct ServedRequest: Sendable {
         self.body = body
     }
 
+    /// The last header of that name, compared in ASCII case (header names are ASCII tokens;
+    /// Foundation's locale-aware comparison was a tenth of answering a kept GET).
     public func header(_ name: String) -> String? {
-        headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.last { Self.sameName($0.name, name) }?.value
+    }
+
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        return zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
     }
 
     public func query(_ name: String) -> String? { query.last { $0.name == name }?.value }

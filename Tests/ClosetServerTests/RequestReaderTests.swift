@@ -100,6 +100,15 @@ import Testing
         )
     }
 
+    /// Header names match in ASCII case only: letters fold, nothing else does.
+    @Test func headerNamesMatchInASCIICase() {
+        let request = ServedRequest(
+            method: "GET", path: "/", headers: [HTTPHeader("content-TYPE", "a"), HTTPHeader("X-A\rB", "b")])
+        #expect(request.header("Content-Type") == "a" && request.header("CONTENT-type") == "a")
+        #expect(request.header("Content-Typ") == nil && request.header("x-a-b") == nil)
+        #expect(request.header("X-A\rb") == "b")
+    }
+
     @Test func limitsAreSaidBeforeTheBodyIsRead() {
         var limits = RequestReader.Limits()
         limits.headerBytes = 64

@@ -19,9 +19,16 @@ final class PasswordBudget: @unchecked Sendable {
 
     init(perMinute: Int) { self.perMinute = perMinute }
 
-    /// Admits a write from the address, holding a place until `finished`; or the seconds until
-    /// it may try again, when its failures and its writes running fill its budget.
-    func admit(_ address: String, now: Double) -> Double? {
+    /// Why a write was not admitted, and the seconds until the address may try again.
+    struct Refusal {
+        var seconds: Double
+        /// Its failures fill the budget (else its writes running now do).
+        var guessing: Bool
+    }
+
+    /// Admits a write from the address, holding a place until `finished`; or why not, when its
+    /// failures and its writes running fill its budget.
+    func admit(_ address: String, now: Double) -> Refusal? {
         lock.lock()
         defer { lock.unlock() }
         var times = failures[address] ?? []
@@ -33,8 +40,8 @@ final class PasswordBudget: @unchecked Sendable {
             return nil
         }
         // Running writes free their places in seconds; failures a minute after they happened.
-        guard let oldest = times.first, times.count >= perMinute else { return 1 }
-        return max(1, Self.window - (now - oldest))
+        guard let oldest = times.first, times.count >= perMinute else { return Refusal(seconds: 1, guessing: false) }
+        return Refusal(seconds: max(1, Self.window - (now - oldest)), guessing: true)
     }
 
     /// A write admitted by `admit` is done; `refused`: it failed a password check.

@@ -76,11 +76,14 @@ package final class ServeHandler: @unchecked Sendable {
                 500, "the store is damaged (\(Self.maximumRetired) requests met damage); run closet check", request)
             return .answer(finish(request, response, started: started, draw: draw))
         }
-        if !Self.isRead(request), let wait = budget.admit(request.client, now: started) {
-            var response = error(
-                429, "too many wrong passwords from \(request.client); try again in \(Int(wait.rounded(.up))) s",
-                request)
-            response.headers.append(HTTPHeader("Retry-After", String(Int(wait.rounded(.up)))))
+        if !Self.isRead(request), let refused = budget.admit(request.client, now: started) {
+            let seconds = Int(refused.seconds.rounded(.up))
+            let why =
+                refused.guessing
+                ? "too many wrong passwords from \(request.client)"
+                : "too many writes at once from \(request.client)"
+            var response = error(429, "\(why); try again in \(seconds) s", request)
+            response.headers.append(HTTPHeader("Retry-After", String(seconds)))
             return .answer(finish(request, response, started: started, draw: draw))
         }
         let lane = Self.isRead(request) ? readLane : Self.writeLane

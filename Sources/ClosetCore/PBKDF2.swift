@@ -4,27 +4,14 @@ import CSHA256
 /// runs in C (`CSHA256`): the keyed inner and outer states computed once per password, each
 /// round two SHA-256 compressions on the processor's SHA instructions where it has them.
 public enum PBKDF2 {
-    /// The inner and outer states of HMAC keyed with `key`.
-    struct Keyed {
-        var inner = SHA256.State()
-        var outer = SHA256.State()
-
-        init(_ key: [UInt8]) {
-            var block = key.count > 64 ? SHA256.hash(key) : key
-            block += [UInt8](repeating: 0, count: 64 - block.count)
-            let innerPad = block.map { $0 ^ 0x36 }
-            let outerPad = block.map { $0 ^ 0x5C }
-            innerPad.withUnsafeBytes { inner.compress($0) }
-            outerPad.withUnsafeBytes { outer.compress($0) }
-        }
-
-        func mac(_ message: [UInt8]) -> [UInt8] {
-            let innerDigest = SHA256.finish(message, from: inner, prefixBlocks: 1)
-            return SHA256.finish(innerDigest, from: outer, prefixBlocks: 1)
-        }
+    /// HMAC-SHA256 as RFC 2104 writes it (two hashes over the padded key), for tests that hold
+    /// PBKDF2's first round to it: it shares only the hash with the C rounds.
+    package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var block = key.count > 64 ? SHA256.hash(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = SHA256.hash(block.map { $0 ^ 0x36 } + message)
+        return SHA256.hash(block.map { $0 ^ 0x5C } + inner)
     }
-
-    package static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] { Keyed(key).mac(message) }
 
     /// The derived key: `length` bytes from `password` and `salt` after `iterations` rounds,
     /// on the processor's SHA-256 instructions when it has them (`CSHA256`).

@@ -6,7 +6,10 @@ import Testing
 /// examples, RFC 4231, RFC 7914 §11, each also what Python's hashlib computes), and the
 /// stored hash's bounds.
 @Suite struct PasswordHashTests {
-    @Test func sha256MatchesTheStandardsExamples() {
+    @Test(arguments: [false, true]) func sha256MatchesTheStandardsExamples(portable: Bool) {
+        // On the SHA instructions (where the processor has them) and on the portable code.
+        PBKDF2.forcePortable(portable)
+        defer { PBKDF2.forcePortable(false) }
         #expect(
             SHA256.hex(SHA256.hash(Array("abc".utf8)))
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -271,7 +271,7 @@ import re, socket, urllib.request
 
 
 sys.path.insert(0, os.path.dirname(__file__))
-from serve_bench import free_port, wait_for
+from serve_bench import free_port, start_nginx, wait_for
 
 
 def wrk(url, seconds):
@@ -299,23 +299,7 @@ items = urllib.request.urlopen(f"http://127.0.0.1:{serve_port}/items/1").read()
 nginx_root = os.path.join(work, "nginx")
 os.makedirs(os.path.join(nginx_root, "root", "items"), exist_ok=True)
 open(os.path.join(nginx_root, "root", "items", "1"), "wb").write(items)
-nginx_port = free_port()
-open(os.path.join(nginx_root, "nginx.conf"), "w").write(f"""user root;
-worker_processes 2;
-daemon off;
-pid {nginx_root}/nginx.pid;
-error_log {nginx_root}/error.log;
-events {{ worker_connections 1024; }}
-http {{
-  access_log off;
-  default_type application/json;
-  keepalive_requests 1000000;
-  server {{ listen 127.0.0.1:{nginx_port}; root {nginx_root}/root; }}
-}}
-""")
-nginx = subprocess.Popen(["nginx", "-c", os.path.join(nginx_root, "nginx.conf"), "-p", nginx_root],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-wait_for(nginx_port)
+nginx, nginx_port = start_nginx(nginx_root)
 SERVE_SECONDS = 3 if QUICK else 60
 wrk(f"http://127.0.0.1:{serve_port}/items/1", 1)
 wrk(f"http://127.0.0.1:{nginx_port}/items/1", 1)

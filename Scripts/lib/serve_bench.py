@@ -34,6 +34,29 @@ def wait_for(port):
     raise SystemExit(f"nothing listens on {port}")
 
 
+def start_nginx(root):
+    """nginx (two workers, no access log, keep-alive) serving `root`/root as JSON files on a free
+    port of 127.0.0.1: the static peer of every serving row. Returns the process and the port."""
+    port = free_port()
+    open(os.path.join(root, "nginx.conf"), "w").write(f"""user root;
+worker_processes 2;
+daemon off;
+pid {root}/nginx.pid;
+error_log {root}/error.log;
+events {{ worker_connections 2048; }}
+http {{
+  access_log off;
+  default_type application/json;
+  keepalive_requests 1000000;
+  server {{ listen 127.0.0.1:{port}; root {root}/root; }}
+}}
+""")
+    process = subprocess.Popen(["nginx", "-c", os.path.join(root, "nginx.conf"), "-p", root],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(port)
+    return process, port
+
+
 def wrk(url, seconds, script=None, threads=2, connections=64, env=None, timeout=2):
     argv = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", f"--timeout={timeout}s", "--latency"]
     if script:
@@ -188,23 +211,7 @@ def serve_rows(closet, store, db, work, quick):
     for page in range(1, pages + 1):
         open(os.path.join(root, "root", "items", str(page)), "wb").write(
             urllib.request.urlopen(f"{base}/items/{page}").read())
-    nginx_port = free_port()
-    open(os.path.join(root, "nginx.conf"), "w").write(f"""user root;
-worker_processes 2;
-daemon off;
-pid {root}/nginx.pid;
-error_log {root}/error.log;
-events {{ worker_connections 2048; }}
-http {{
-  access_log off;
-  default_type application/json;
-  keepalive_requests 1000000;
-  server {{ listen 127.0.0.1:{nginx_port}; root {root}/root; }}
-}}
-""")
-    nginx = subprocess.Popen(["nginx", "-c", os.path.join(root, "nginx.conf"), "-p", root],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(nginx_port)
+    nginx, nginx_port = start_nginx(root)
     pages_lua = os.path.join(work, "pages.lua")
     open(pages_lua, "w").write("""
 local pages = tonumber(os.getenv("PAGES"))

@@ -110,6 +110,10 @@ public final class HTTPServer {
     var heldBytes = 0
     var draining = false
     let dispatch: (ServedRequest) -> Work
+    /// Called on the I/O thread each time it wakes with something to do, before any request is
+    /// dispatched: every request dispatched after it arrived before it (a handler keeping
+    /// answers looks here, once, at what may have changed).
+    public var awoke: (() -> Void)?
     let refusal: Refusal
     let pool: WorkerPool
     /// One read buffer for every connection (the loop is one thread).
@@ -257,6 +261,7 @@ public final class HTTPServer {
             for id in holding { nextRelease = min(nextRelease, byID[id]?.heldUntil ?? .infinity) }
             let wait = nextRelease.isFinite ? max(0, min(250, Int32((nextRelease - Self.now()) * 1000) + 1)) : 250
             let ready = poller.wait(milliseconds: wait)
+            if !ready.isEmpty { awoke?() }
             let now = Self.now()
             for id in Array(holding) {
                 guard let connection = byID[id] else {

@@ -98,7 +98,8 @@ enum ServeCommand {
         // Writes (password hashing) yield to reads, where reads have a lane of their own.
         if lanes.count > 1 { configuration.yieldingLanes = [ServeHandler.writeLane] }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
-        let cache = ServedReadCache(storeFolder: store.location == ":memory:" ? nil : store.location)
+        let cache = ServedReadCache(
+            storeFolder: store.location == ":memory:" ? nil : store.location, maximumBytes: serve.answerCacheBytes)
         var recordings: ServedRecordings?
         if !serve.replay.isEmpty {
             do throws(NetworkError) {
@@ -132,6 +133,7 @@ enum ServeCommand {
         }
         let shownHost = serve.host.contains(":") ? "[\(serve.host)]" : serve.host
         let baseURL = "http://\(shownHost):\(server.port)"
+        server.awoke = { cache.look() }
         handler.retire = { server.retireWorker(answering: $0) }
         handler.retiredWorkers = { server.retiredWorkers }
         // Without a `Host` (HTTP/1.0), an answer's URLs name an address a client can reach.

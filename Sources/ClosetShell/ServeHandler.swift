@@ -159,7 +159,7 @@ package final class ServeHandler: @unchecked Sendable {
         var response: HTTPResponse
         var answering: ServedAPI?
         var cacheable = false
-        let madeAt = Self.isRead(request) ? cache.currentSignature() : nil
+        let madeAt = Self.isRead(request) ? cache.looked() : nil
         do {
             response =
                 try session.serving {

@@ -18,6 +18,9 @@ package struct ServeOptions: Equatable, Sendable {
     /// A request's body (413 past it) and its line and headers (431 past it).
     package var maximumBodyBytes = 32 << 20
     package var maximumHeaderBytes = 16 << 10
+    /// Bytes of GET answers kept for the next identical request while the store is unchanged
+    /// (`ServedReadCache`); 0 keeps none.
+    package var answerCacheBytes = 32 << 20
     /// Worker threads for reads (each with a reader of its own); writes have one.
     package var workers = 2
     /// Failed password checks one client address may make in a minute before its writes get 429.
@@ -43,7 +46,7 @@ package struct ServeOptions: Equatable, Sendable {
     package init() {}
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
 
     package static let help =
         usage + """
@@ -62,6 +65,7 @@ package struct ServeOptions: Equatable, Sendable {
               --max-held <size>         request bytes held at once across connections (default 256MB; 503)
               --max-body <size>         one request's body (default 32MB; 413, said from its length)
               --max-header <size>       one request's line and headers (default 16KB; 431)
+              --answer-cache <size>     GET answers kept until the store changes (default 32MB; 0: none)
               --workers <n>             threads answering reads, each on its own reader (default 2; writes have one)
               --password-failures <n>   wrong passwords one address may send a minute (default 10; then 429)
               --public-url <url>        the base of the URLs answers name (default: the Host the client used)
@@ -140,9 +144,9 @@ package struct ServeOptions: Equatable, Sendable {
                 case "--password-failures": options.passwordFailuresPerMinute = count
                 default: options.maximumConnectionsPerAddress = count
                 }
-            case "--max-held", "--max-body", "--max-header":
+            case "--max-held", "--max-body", "--max-header", "--answer-cache":
                 let text = try value(word, inline)
-                let least = word == "--max-header" ? 1 << 10 : 1 << 20
+                let least = word == "--max-header" ? 1 << 10 : word == "--answer-cache" ? 0 : 1 << 20
                 guard let bytes = ByteSize.parse(text), bytes >= least, bytes <= 1 << 40 else {
                     throw Options.UsageError(
                         message:
@@ -152,6 +156,7 @@ package struct ServeOptions: Equatable, Sendable {
                 switch word {
                 case "--max-body": options.maximumBodyBytes = bytes
                 case "--max-header": options.maximumHeaderBytes = bytes
+                case "--answer-cache": options.answerCacheBytes = bytes
                 default: options.maximumHeldBytes = bytes
                 }
             case "--public-url":

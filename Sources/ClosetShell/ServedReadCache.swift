@@ -8,18 +8,31 @@ import Foundation
 /// GET answers of APIs that read only the store, kept while the store's files stay as they were:
 /// a commit (here or in another process) grows the journal, a compaction replaces both files, so
 /// their identities (inode, size, modification time) say when an answer may be stale. A store in
-/// memory has no files: nothing is kept. Any other request empties it. The I/O thread asks and
-/// the workers keep, so it is locked. Kept by the base URL too: answers name it in their URLs.
+/// memory has no files: nothing is kept. A write through the server is a commit like any other
+/// (a refused one, a wrong password, changes nothing and forgets nothing). The I/O thread asks
+/// and the workers keep, so it is locked. Kept by the base URL too: answers name it in their URLs.
+///
+/// The files are looked at once each time the server wakes with requests (`look()`), not per
+/// request: every request handled after a wake-up arrived before it, so a commit that finished
+/// before a client sent its request (the client saw it finish) is seen by that look. Bounded in
+/// bytes; past the bound the answers kept longest go first.
 package final class ServedReadCache: @unchecked Sendable {
-    static let maximumEntries = 256
     static let maximumBodyBytes = 1 << 20
 
     let folder: String?
+    let maximumBytes: Int
     private var signature: [Int] = []
     private var entries: [String: HTTPResponse] = [:]
+    /// Keys in the order they were kept (`oldest` is the first still live), for eviction.
+    private var order: [String] = []
+    private var oldest = 0
+    private var bytes = 0
     private let lock = NSLock()
 
-    package init(storeFolder: String?) { folder = storeFolder }
+    package init(storeFolder: String?, maximumBytes: Int = 32 << 20) {
+        folder = maximumBytes > 0 ? storeFolder : nil
+        self.maximumBytes = maximumBytes
+    }
 
     /// The files' identities now; nil when there are none to watch.
     func currentSignature() -> [Int]? {
@@ -38,37 +51,71 @@ package final class ServedReadCache: @unchecked Sendable {
         return values
     }
 
-    func answer(for request: ServedRequest, baseURL: String) -> HTTPResponse? {
+    /// Looks at the store's files, forgetting every answer if they changed. On the I/O thread,
+    /// after each wake-up and before its requests are handled.
+    func look() {
+        guard let now = currentSignature() else { return }
         lock.lock()
         defer { lock.unlock() }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            entries.removeAll()
-            return nil
-        }
-        guard let now = currentSignature() else { return nil }
-        if now != signature {
-            entries.removeAll()
-            signature = now
-            return nil
-        }
+        if now != signature { forget(now) }
+    }
+
+    func answer(for request: ServedRequest, baseURL: String) -> HTTPResponse? {
+        guard folder != nil else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard request.method == "GET" || request.method == "HEAD" else { return nil }
         return entries[Self.key(request, baseURL)]
     }
 
-    /// Keeps a fresh answer, if the store's files are still as they were (`madeAt`, taken
-    /// before the answer's transaction began): an answer made from an older state is never kept
-    /// under a newer one.
-    func keep(_ response: HTTPResponse, for request: ServedRequest, baseURL: String, madeAt: [Int]?) {
+    /// The files' identities at the last look: what an answer dispatched now is made from, or
+    /// something newer (its transaction reads the files after).
+    func looked() -> [Int]? {
+        guard folder != nil else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        guard request.method == "GET" || request.method == "HEAD", response.status == 200,
-            response.body.count <= Self.maximumBodyBytes, let madeAt, let now = currentSignature(), now == madeAt
+        return signature
+    }
+
+    /// Keeps a fresh answer, if no look has seen the files change since `madeAt` (`looked()`
+    /// when the request was dispatched). An answer made from a newer state than that is kept
+    /// under the older one and forgotten with it at the next look: never an older answer under a
+    /// newer state. No file is looked at here.
+    func keep(_ response: HTTPResponse, for request: ServedRequest, baseURL: String, madeAt: [Int]?) {
+        guard folder != nil, request.method == "GET" || request.method == "HEAD", response.status == 200,
+            response.body.count <= Self.maximumBodyBytes, response.body.count <= maximumBytes / 4, let madeAt
         else { return }
-        if now != signature {
-            entries.removeAll()
-            signature = now
+        lock.lock()
+        defer { lock.unlock() }
+        guard madeAt == signature else { return }
+        let key = Self.key(request, baseURL)
+        guard entries[key] == nil else { return }
+        let size = Self.size(key, response)
+        while bytes + size > maximumBytes, oldest < order.count {
+            if let gone = entries.removeValue(forKey: order[oldest]) { bytes -= Self.size(order[oldest], gone) }
+            oldest += 1
         }
-        if entries.count >= Self.maximumEntries { entries.removeAll() }
-        entries[Self.key(request, baseURL)] = response
+        if oldest > 4096, oldest * 2 > order.count {
+            order.removeFirst(oldest)
+            oldest = 0
+        }
+        entries[key] = response
+        order.append(key)
+        bytes += size
+    }
+
+    /// What an answer costs to keep: its body, headers and key, and a little for the entry.
+    static func size(_ key: String, _ response: HTTPResponse) -> Int {
+        response.body.count + key.utf8.count * 2
+            + response.headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+    }
+
+    private func forget(_ now: [Int]) {
+        entries.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        oldest = 0
+        bytes = 0
+        signature = now
     }
 
     static func key(_ request: ServedRequest, _ baseURL: String) -> String {

@@ -159,6 +159,21 @@ import Testing
         #expect(problems.contains { $0.contains("key 'Colour': a key's name is lowercase ASCII") })
     }
 
+    @Test func theValidatorFindsTwoPacksOfOneNameAndAKeyDeclaredTwice() {
+        let wardrobe = InstalledPacks.all[0]
+        var twin = wardrobe
+        twin.entityKinds = []
+        twin.tables = []
+        twin.commands = []
+        var doubled = InstalledPacks.all[1]
+        let command = doubled.commands.firstIndex { !$0.keys.isEmpty } ?? 0
+        doubled.commands[command].keys.append(doubled.commands[command].keys[0])
+        let problems = RegistryValidator.problems(CommandRegistry(packs: [wardrobe, twin, doubled]))
+        #expect(problems.contains("pack name '\(wardrobe.name)' is claimed by 2 packs"), "\(problems)")
+        let spec = doubled.commands[command]
+        #expect(problems.contains { $0.contains("'\(spec.name)' declares key '\(spec.keys[0].name)' 2 times") })
+    }
+
     @Test func everyCommandAppearsInAGoldenFile() throws {
         let registry = InstalledPacks.registry
         var seen = Set<String>()

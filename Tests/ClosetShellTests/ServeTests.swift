@@ -261,6 +261,10 @@ extension ServeTests {
                 "'--latency' takes milliseconds (0 to 60000) or a range like 50-200, not '9-1'"
             ),
             (["serve", "--colour"], "unknown option '--colour' for serve"),
+            (
+                ["serve", "--answer-cache", "lots"],
+                "'--answer-cache' takes a size from 0B to 1024GB, like 32MB, not 'lots'"
+            ),
             (["serve", "nopack"], "no pack is named 'nopack'"),
             (["serve", "wardrobe"], "the wardrobe pack serves no API"),
         ]

@@ -17,8 +17,11 @@ package enum RegistryValidator {
                 owners[what + " " + name] = owner
             }
         }
+        // Two packs of one name claim it as the same owner: counted apart.
+        for (name, count) in Dictionary(registry.packs.map { ($0.name, 1) }, uniquingKeysWith: +) where count > 1 {
+            problems.append("pack name '\(name)' is claimed by \(count) packs")
+        }
         for pack in registry.packs {
-            claim(pack.name, by: "pack \(pack.name)", what: "pack name")
             for kind in pack.entityKinds {
                 for word in Set(kind.words.map { $0.lowercased() }) {
                     claim(word, by: "pack \(pack.name)", what: "entity word")
@@ -38,6 +41,9 @@ package enum RegistryValidator {
                     claim(registry.pathKey(path), by: "'\(spec.name)' of pack \(pack.name)", what: "command")
                 }
                 if spec.examples.isEmpty { problems.append("'\(spec.name)' has no example") }
+                for (name, count) in Dictionary(spec.keys.map { ($0.name, 1) }, uniquingKeysWith: +) where count > 1 {
+                    problems.append("'\(spec.name)' declares key '\(name)' \(count) times")
+                }
                 // The binder matches keys lowercased, and invocations compare them as bytes.
                 for key in spec.keys
                 where key.name.isEmpty || key.name.utf8.contains(where: { $0 >= 0x80 || (0x41...0x5A).contains($0) }) {

@@ -313,7 +313,9 @@ extension DurableStore {
         -> StoreFormat.SnapshotLink
     {
         try checkBlocksBeforeCopying()
-        let (bytes, header) = StoreFormat.snapshot(tables.all, generation: generation, committed: committed)
+        let expected = view.snapshotLength + view.validLength + view.snapshotLength / 32 + (64 << 10)
+        let (bytes, header) = StoreFormat.snapshot(
+            tables.all, generation: generation, committed: committed, expectedLength: expected)
         try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
         // Every block of the old mapping passed before the copy: what tables still read from
         // it (a section copied as bytes leaves its table read in place) needs no more checks.

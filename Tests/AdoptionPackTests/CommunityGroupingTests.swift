@@ -31,7 +31,8 @@ import Testing
             for _ in 0..<300 {
                 community.stories.upsert(
                     Story(
-                        id: community.take("story"), author: Self.users.randomElement(using: &random)!, title: "t",
+                        id: (community.take("story") ?? 0), author: Self.users.randomElement(using: &random)!,
+                        title: "t",
                         content: "c", dog: nil, pictures: [], createdAt: Date(timeIntervalSince1970: 0)))
             }
             for _ in 0..<500 {
@@ -63,7 +64,8 @@ import Testing
     func addComment(_ community: Community, _ random: inout SeededRandom) {
         community.add(
             Comment(
-                id: community.take("comment"), story: Int.random(in: 1...300, using: &random), author: "a", text: "x",
+                id: (community.take("comment") ?? 0), story: Int.random(in: 1...300, using: &random), author: "a",
+                text: "x",
                 createdAt: Date(timeIntervalSince1970: 0)))
     }
 

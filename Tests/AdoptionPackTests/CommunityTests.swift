@@ -22,7 +22,8 @@ import Testing
             func add() {
                 community.stories.upsert(
                     Story(
-                        id: community.take("story"), author: "u", title: "t", content: "c", dog: nil, pictures: [],
+                        id: (community.take("story") ?? 0), author: "u", title: "t", content: "c", dog: nil,
+                        pictures: [],
                         createdAt: Date(timeIntervalSince1970: 0)))
             }
             for _ in 0..<Int.random(in: 0...40, using: &random) { add() }
@@ -69,7 +70,7 @@ import Testing
             case 0:
                 community.stories.upsert(
                     Story(
-                        id: community.take("story"), author: users.randomElement(using: &random)!, title: "t",
+                        id: (community.take("story") ?? 0), author: users.randomElement(using: &random)!, title: "t",
                         content: "c", dog: nil, pictures: [], createdAt: Date(timeIntervalSince1970: 0)))
             case 1, 2:
                 if let story = stories.randomElement(using: &random) {
@@ -84,7 +85,7 @@ import Testing
                 if let story = stories.randomElement(using: &random) {
                     community.add(
                         Comment(
-                            id: community.take("comment"), story: story.id, author: "a", text: "x",
+                            id: (community.take("comment") ?? 0), story: story.id, author: "a", text: "x",
                             createdAt: Date(timeIntervalSince1970: 0)))
                 }
             case 4:

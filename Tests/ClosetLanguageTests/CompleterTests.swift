@@ -123,6 +123,14 @@ import WardrobePack
         #expect(completer.complete(line: ".read pho", cursor: 9).candidates[0].isComplete == false)  // a folder
     }
 
+    /// A key taking several files completes the one after the last comma.
+    @Test func theFileAfterTheLastComma() {
+        #expect(
+            texts("add product image=pants.png,my") == ["image=pants.png,'my photos/", "image=pants.png,'my coat.png'"])
+        #expect(texts("add product image=pants.png,pa") == [])  // a list does not offer a file twice
+        #expect(texts("add product image=pa") == ["image=pants.png"])
+    }
+
     /// Issue 10 (13): names with blanks complete quoted; after an opening quote, inside it.
     @Test func pathsWithBlanksCompleteQuoted() {
         #expect(texts(".read my") == ["'my photos/", "'my coat.png'"])

@@ -15,7 +15,7 @@ import Testing
         case .count: "1000"
         case .size: "1KB"
         case .date: "2024-01-01"
-        case .path: "x.json"
+        case .path, .paths: "x.json"
         case .newID: "00000000-0000-4000-8000-000000000001"
         case .vocabulary(let info, _): info.terms.first?.english
         case .reference: nil

@@ -67,10 +67,11 @@ struct ArgumentBinder {
         // Every value is checked first, so a wrong value is named where it was written.
         // By index: a loop over the keys would copy each (this runs for every statement).
         for index in keys.indices where keys[index].isRequired {
-            guard !arguments.contains(where: { $0.key == keys[index].name }) else { continue }
+            let given = arguments.firstIndex { $0.key == keys[index].name }
+            if let given, !arguments[given].value.isEmptyText { continue }
             let key = keys[index]
             // A secret left out is asked for when a person is at the terminal (as psql asks).
-            if key.isSecret, let secret = session.host.readSecret(prompt: "\(key.name): ") {
+            if given == nil, key.isSecret, let secret = session.host.readSecret(prompt: "\(key.name): ") {
                 arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
                 continue
             }
@@ -109,7 +110,7 @@ struct ArgumentBinder {
 
     func convert(_ values: [Word], kind: ValueKind, what: String) throws(Diagnostic) -> ArgumentValue {
         switch kind {
-        case .text:
+        case .text, .paths:
             // Unquoted commas are part of text: description=red,white is "red,white".
             return .text(values.count == 1 ? values[0].text : values.map(\.text).joined(separator: ","))
         case .vocabulary(let info, let many):

@@ -15,6 +15,12 @@ public enum ArgumentValue: Sendable {
     case id(UUID)
     /// The word `none` where the key allows it (empty a slot, drop an image).
     case none
+
+    /// Text with nothing in it: for a required key, as good as left out (a dump leaves empty
+    /// text out, so a row holding it could not be made again).
+    package var isEmptyText: Bool {
+        if case .text(let text) = self { text.isEmpty } else { false }
+    }
 }
 
 /// One checked key or parameter, with where it was written.

@@ -94,6 +94,8 @@ enum QuickBinder {
                     }
                     value = converted
                 }
+                // A required text given empty: the full binder names it missing.
+                if keys[index].isRequired, value.isEmptyText { return nil }
                 given |= 1 << UInt64(index)
                 arguments.append(
                     BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, span.end)))

@@ -11,6 +11,9 @@ public enum ValueKind: Sendable, Hashable {
     case date
     /// A file path; `allowsNone` accepts `none` to remove.
     case path(allowsNone: Bool)
+    /// Pictures or other files, one or up to `maximum`, separated by commas (`a.png,b.jpg`);
+    /// the command reads them as one text (`Invocation.text`).
+    case paths(maximum: Int)
     /// A full UUID for a new entity (`add ... id=`), as `.dump` writes to pin ids.
     case newID
     /// One term of a pack's vocabulary, or a comma-separated list of them.
@@ -27,6 +30,7 @@ public enum ValueKind: Sendable, Hashable {
         case .size: "<size>"
         case .date: "<date>"
         case .path(let allowsNone): allowsNone ? "<path>|none" : "<path>"
+        case .paths: "<path>[,<path>...]"
         case .newID: "<uuid>"
         case .vocabulary(let info, let many): many ? "\(info.placeholder)[,...]" : info.placeholder
         case .reference(_, let many, let allowsNone, _): many ? "<ref>[,...]" : allowsNone ? "<ref>|none" : "<ref>"
@@ -38,7 +42,7 @@ public enum ValueKind: Sendable, Hashable {
         switch self {
         case .vocabulary(let info, _): info.spellings
         case .reference(_, _, true, _), .path(true): ["none"]
-        case .text, .count, .size, .date, .path, .newID, .reference: []
+        case .text, .count, .size, .date, .path, .paths, .newID, .reference: []
         }
     }
 }

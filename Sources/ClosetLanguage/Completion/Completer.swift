@@ -157,6 +157,9 @@ package struct Completer {
         case .path(let allowsNone):
             let none = allowsNone ? [Candidate(text: "none", display: "none", isComplete: true)] : []
             return matching(partial, none) + paths(partial)
+        case .paths:
+            // The file after the last comma (a list's head is kept by the caller).
+            return paths(partial)
         case .text, .count, .size, .date, .newID:
             return []
         }

@@ -126,6 +126,14 @@ extension Diagnostic {
             at: range)
     }
 
+    /// The next id of a sequence would pass the largest whole number a statement (and so a
+    /// dump) can write: refused rather than stored unreplayable.
+    public static func noIDLeft(_ what: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "store.no-id-left",
+            "no new \(what) id is left: the last one is \(WholeNumber.maximum); give id= a free one", at: range)
+    }
+
     static func notASize(_ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(
             "binder.not-a-size", "'\(text)' is not a size; write a whole number with B, KB, MB or GB, like 200MB",

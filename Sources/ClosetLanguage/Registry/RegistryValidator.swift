@@ -137,7 +137,7 @@ package enum RegistryValidator {
                     }
                 }
                 if !isReference { return "'\(text)' is not a reference to \(entity.indefinite)" }
-            case .text, .path, .newID:
+            case .text, .path, .paths, .newID:
                 break
             }
         }

@@ -32,6 +32,10 @@ extension Diagnostic {
         Diagnostic("adoption.no-such", "no \(what) has id \(id)", at: range)
     }
 
+    static func emptyUser(_ key: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.empty-user", "'\(key)' names a user, and cannot be empty", at: range)
+    }
+
     static func exists(_ what: String, _ id: Int, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.exists", "a \(what) with id \(id) already exists", at: range)
     }

@@ -34,6 +34,22 @@ public final class AdoptionState: PackState {
     private let cacheRoot: String?
     private var picturesAreTemporary: Bool { cacheRoot == nil }
 
+    /// Who a write is by: `key` (`author=`, `user=`, as a dump restores it), else the session's
+    /// user. An empty name is refused: a dump leaves it out, and its replay would name another.
+    func person(_ invocation: Invocation, _ key: String) throws(Diagnostic) -> String {
+        guard let argument = invocation.argument(key), let name = invocation.text(key) else { return user() }
+        guard !name.isEmpty else { throw Diagnostic.emptyUser(key, at: argument.range) }
+        return name
+    }
+
+    /// An id from the community's sequence, or the one given (`key`).
+    func newID(_ what: String, _ invocation: Invocation, _ key: String = "id") throws(Diagnostic) -> Int {
+        guard let id = community.take(what, id: invocation.count(key)) else {
+            throw Diagnostic.noIDLeft(what, at: invocation.call.range)
+        }
+        return id
+    }
+
     init(_ services: PackServices) throws {
         network = services.network
         community = try Community(services.store)

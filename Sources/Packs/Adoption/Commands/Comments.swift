@@ -36,8 +36,8 @@ enum Comments {
                 throw Diagnostic.exists("comment", id, at: invocation.argument("id")?.range)
             }
             let comment = Comment(
-                id: state.community.take("comment", id: invocation.count("id")), story: story.id,
-                author: invocation.text("author") ?? state.user(), text: text,
+                id: try state.newID("comment", invocation), story: story.id,
+                author: try state.person(invocation, "author"), text: text,
                 createdAt: invocation.date("created") ?? invocation.clock.now())
             state.community.add(comment)
             return .entity(Adoption.comment, .opaque(String(comment.id))) { CommunityRecords.record(comment) }
@@ -110,8 +110,8 @@ enum Comments {
                 throw Diagnostic.exists("donation", id, at: invocation.argument("receipt")?.range)
             }
             let donation = Donation(
-                id: state.community.take("donation", id: invocation.count("receipt")),
-                user: invocation.text("user") ?? state.user(), amount: amount, dog: dog,
+                id: try state.newID("donation", invocation, "receipt"), user: try state.person(invocation, "user"),
+                amount: amount, dog: dog,
                 message: invocation.text("message"),
                 createdAt: invocation.date("created") ?? invocation.clock.now())
             state.community.donations.upsert(donation)

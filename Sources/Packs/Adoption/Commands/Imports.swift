@@ -102,7 +102,10 @@ enum Imports {
             row throws(TransferFiles.RowProblem) in try check(row, &taken)
         }
         for var item in items.filter({ $0[keyPath: id] != 0 }) + items.filter({ $0[keyPath: id] == 0 }) {
-            item[keyPath: id] = state.community.take(sequence, id: item[keyPath: id] == 0 ? nil : item[keyPath: id])
+            // Past the last id, the statement fails and its transaction keeps none of the rows.
+            guard let taken = state.community.take(sequence, id: item[keyPath: id] == 0 ? nil : item[keyPath: id])
+            else { throw Diagnostic.noIDLeft(sequence, at: invocation.call.range) }
+            item[keyPath: id] = taken
             store(item)
         }
         return TransferFiles.imported(items.count, from: path)

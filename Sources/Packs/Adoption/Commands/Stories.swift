@@ -46,7 +46,7 @@ enum Stories {
         keys: [
             KeySpec("title", .text, "the title", required: true),
             KeySpec("content", .text, "the story", required: true),
-            KeySpec("image", .text, "up to five PNG or JPEG files, separated by commas"),
+            KeySpec("image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas"),
             KeySpec(
                 "dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "the dog it is about"),
             KeySpec("id", .count, "restore with this id (what .dump writes)"),
@@ -87,8 +87,7 @@ enum Stories {
                 throw Diagnostic.exists("story", id, at: invocation.argument("id")?.range)
             }
             let story = Story(
-                id: state.community.take("story", id: invocation.count("id")),
-                author: invocation.text("author") ?? state.user(),
+                id: try state.newID("story", invocation), author: try state.person(invocation, "author"),
                 title: title, content: content, dog: dog, pictures: pictures,
                 createdAt: invocation.date("created") ?? invocation.clock.now())
             state.community.stories.upsert(story)
@@ -159,7 +158,7 @@ enum Stories {
         run: { invocation in
             let state = try state(invocation)
             let story = try story(state, try id(invocation), at: invocation.call.range)
-            let like = Like(story: story.id, user: invocation.text("user") ?? state.user())
+            let like = Like(story: story.id, user: try state.person(invocation, "user"))
             guard state.community.likes[LikeTable.key(of: like)] == nil else {
                 throw Diagnostic.alreadyLiked(story.id, at: invocation.call.range)
             }

@@ -22,9 +22,10 @@ final class Community {
 
     func last(_ name: String) -> Int { sequence[name]?.last ?? 0 }
 
-    /// The next id of a kind, or `id` when a dump restores one (the sequence follows).
-    func take(_ name: String, id: Int? = nil) -> Int {
-        let next = id ?? last(name) + 1
+    /// The next id of a kind, or `id` when a dump restores one (the sequence follows). Nil when
+    /// the next would pass the largest id a statement can write.
+    func take(_ name: String, id: Int? = nil) -> Int? {
+        guard let next = id ?? (last(name) < WholeNumber.maximum ? last(name) + 1 : nil) else { return nil }
         if next > last(name) { sequence.upsert(.init(name: name, last: next)) }
         return next
     }

@@ -30,8 +30,11 @@ enum AddProduct {
                 guard let hash = PasswordHash(text: hashText) else {
                     throw Diagnostic.badPasswordHash(at: invocation.argument("hash")?.range)
                 }
+                guard let id = invocation.count("id") ?? state.embedded.nextID else {
+                    throw Diagnostic.noIDLeft("product", at: invocation.call.range)
+                }
                 let product = StoredProduct(
-                    id: invocation.count("id") ?? ((state.embedded.sequence["last"] ?? 0) + 1), title: form.title ?? "",
+                    id: id, title: form.title ?? "",
                     descriptions: form.descriptions, price: form.price ?? 0, currency: form.currency ?? .krw,
                     stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil, pictures: [],
                     passwordHash: hash, registeredAt: invocation.date("registered") ?? invocation.clock.now())

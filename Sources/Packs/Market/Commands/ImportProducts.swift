@@ -47,7 +47,9 @@ enum ImportProducts {
         let hash = market.hash(password)
         // Rows that keep their ids first, so an id drawn for another never takes one of theirs.
         for row in checked.filter({ $0.id != nil }) + checked.filter({ $0.id == nil }) {
-            let id = row.id ?? ((market.sequence["last"] ?? 0) + 1)
+            guard let id = row.id ?? market.nextID else {
+                throw Diagnostic.noIDLeft("product", at: invocation.call.range)
+            }
             _ = try market.restore(row.product(id, hash), images: row.images)
         }
         return TransferFiles.imported(checked.count, from: path)

@@ -16,8 +16,8 @@ enum ProductForm {
             KeySpec("stock", .count, "how many are in stock (제품 수량)"),
             KeySpec("description", .text, "the description (제품 설명)"),
             KeySpec(
-                "image", .text, "one to five PNG or JPEG files, separated by commas",
-                placeholder: "<path>[,<path>...]"),
+                "image", .paths(maximum: MarketError.maximumImageCount),
+                "one to five PNG or JPEG files, separated by commas"),
         ].map {
             var key = $0.required(required)
             key.whenMissing = alert

@@ -36,6 +36,8 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
     case tooManyImages
     case noSuchPage(Int)
     case remoteCannotRemoveDiscount
+    /// The last id a statement can write is taken.
+    case noIDLeft
 
     public static let maximumImageCount = 5
 
@@ -43,7 +45,7 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
         switch self {
         case .wrongPassword: "market.wrong-password"
         case .noSuchProduct: "market.no-such-product"
-        case .tooManyImages, .noSuchPage, .remoteCannotRemoveDiscount: nil
+        case .tooManyImages, .noSuchPage, .remoteCannotRemoveDiscount, .noIDLeft: nil
         }
     }
 
@@ -53,6 +55,7 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
         case .noSuchProduct(let id): "no product has id \(id)"
         case .tooManyImages: "이미지 등록 개수 초과: 이미지는 최대 5개까지만 등록할 수 있습니다"
         case .noSuchPage(let page): "the open market has no page \(page)"
+        case .noIDLeft: "no new product id is left: the last one is \(WholeNumber.maximum); give id= a free one"
         case .remoteCannotRemoveDiscount:
             "the open-market API cannot remove a discount (discounted=none works on the embedded market)"
         }
@@ -127,8 +130,14 @@ final class EmbeddedMarket: MarketRepository {
         return PasswordHash(password: password, salt: salt, iterations: passwordIterations)
     }
 
+    /// The id a new product takes; nil past the largest a statement can write.
+    var nextID: Int? {
+        let last = sequence["last"] ?? 0
+        return last < WholeNumber.maximum ? last + 1 : nil
+    }
+
     func create(_ form: ItemForm, password: String) throws -> Item {
-        let id = (sequence["last"] ?? 0) + 1
+        guard let id = nextID else { throw MarketError.noIDLeft }
         let product = StoredProduct(
             id: id, title: form.title ?? "", descriptions: form.descriptions, price: form.price ?? 0,
             currency: form.currency ?? .krw, stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil,

@@ -126,6 +126,12 @@ extension Diagnostic {
             at: range)
     }
 
+    /// A numbered id given as 0: ids a pack numbers start at 1 (an import reads 0 as none).
+    public static func idStartsAtOne(_ key: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "store.id-from-one", "'\(key)' takes a whole number from 1 to \(WholeNumber.maximum), not 0", at: range)
+    }
+
     /// The next id of a sequence would pass the largest whole number a statement (and so a
     /// dump) can write: refused rather than stored unreplayable.
     public static func noIDLeft(_ what: String, at range: SourceRange?) -> Diagnostic {

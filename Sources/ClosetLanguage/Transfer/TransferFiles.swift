@@ -233,6 +233,24 @@ public enum TransferFiles {
         return parent.isEmpty ? "." : parent
     }
 
+    /// The picture an export wrote for a row as `<base>.png` or `<base>.jpg` (by its id): a
+    /// file that is there but is no picture is that file's problem.
+    public static func picture(
+        named base: String, in folder: String, row: Row, _ invocation: Invocation
+    ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo) {
+        let candidates = ["\(base).png", "\(base).jpg"]
+        for name in candidates {
+            do {
+                return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
+            } catch  where error.id == "file.cannot-read" {
+                continue
+            } catch {
+                throw RowProblem(line: row.line, message: error.message)
+            }
+        }
+        throw RowProblem(line: row.line, message: "no picture \(candidates.joined(separator: " or ")) in \(folder)")
+    }
+
     /// A picture an imported row names, read and checked (PNG or JPEG) as `add` reads one;
     /// what is wrong with it becomes the row's problem.
     public static func readPicture(

@@ -32,6 +32,13 @@ extension Diagnostic {
         Diagnostic("adoption.no-such", "no \(what) has id \(id)", at: range)
     }
 
+    static func storyPictureDamaged(_ name: String, story id: Int) -> Diagnostic {
+        Diagnostic(
+            "adoption.picture-damaged",
+            "picture \(name) of story \(id) is missing from the store or damaged; 'closet check' says what else is",
+            at: nil)
+    }
+
     static func emptyUser(_ key: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.empty-user", "'\(key)' names a user, and cannot be empty", at: range)
     }

@@ -44,6 +44,7 @@ public final class AdoptionState: PackState {
 
     /// An id from the community's sequence, or the one given (`key`).
     func newID(_ what: String, _ invocation: Invocation, _ key: String = "id") throws(Diagnostic) -> Int {
+        if invocation.count(key) == 0 { throw Diagnostic.idStartsAtOne(key, at: invocation.argument(key)?.range) }
         guard let id = community.take(what, id: invocation.count(key)) else {
             throw Diagnostic.noIDLeft(what, at: invocation.call.range)
         }

@@ -22,7 +22,8 @@ enum CommunityRecords {
             .field("content") { .text($0.story.content) },
             .field("author") { .text($0.story.author) },
             .field("dog", word: true) { $0.story.dog.map(FieldValue.text) ?? .null },
-            .field("images", data: .value { .integer($0.story.pictures.count) }) {
+            // Flat, the pictures' names (as a product's): what `import stories` reads them by.
+            .field("images", data: .value { .text($0.story.pictures.map(\.name).joined(separator: " ")) }) {
                 .list($0.story.pictures.map { .text($0.name) })
             },
             .field("likes", shown: { .text(($0.liked ? "♥ " : "") + String($0.likes)) }) { .integer($0.likes) },

@@ -13,7 +13,7 @@ enum WardrobeDump {
             variable[item.id] = name
             var supplied: [String: String] = [:]
             if let image = item.image {
-                let file = "\(item.id.uuidString).\(image.format == .png ? "png" : "jpg")"
+                let file = ExportClothes.pictureFile(of: item.id, image)
                 if writer.copiesPictures,
                     let path = try writer.copyPicture(
                         named: file, bytes: WardrobeState.checkedPicture(store, image, of: item))

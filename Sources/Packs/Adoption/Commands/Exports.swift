@@ -3,13 +3,14 @@ import ClosetLanguage
 
 /// `export stories|comments|donations to=<file>`: the community's rows to JSON or CSV, as
 /// their listings show them (every story, every comment or a story's, my donations).
-/// Pictures are not carried; `.dump --images` moves them.
+/// `export stories images=<folder>` copies the stories' pictures there by the names the file
+/// gives them, each checked against its checksum, so `import stories` reads them back.
 enum Exports {
     static let stories = CommandSpec(
         path: ["export", "stories"],
         summary: "write every story (with its comments) to a .json or .csv file",
-        keys: [TransferFiles.toKey],
-        examples: ["export stories to=stories.json"],
+        keys: [TransferFiles.toKey, TransferFiles.imagesKey],
+        examples: ["export stories to=stories.json", "export stories to=out/stories.json images=out/pictures"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             let community = state.community
@@ -21,7 +22,19 @@ enum Exports {
                     liked: community.likes[LikeTable.key(of: Like(story: story.id, user: user))] != nil,
                     comments: community.commentsOf(story.id))
             }
-            return try export(Adoption.story, stories.map { .opaque(String($0.id)) }, records, invocation)
+            return try TransferFiles.export(
+                Adoption.story, stories.map { .opaque(String($0.id)) }, invocation: invocation,
+                pictures: {
+                    try stories.flatMap { story in
+                        try story.pictures.map { picture throws(Diagnostic) in
+                            guard let bytes = community.blobs.read(named: picture.name),
+                                Checksum.crc32(bytes) == picture.info.checksum
+                            else { throw Diagnostic.storyPictureDamaged(picture.name, story: story.id) }
+                            return (picture.name, bytes)
+                        }
+                    }
+                }
+            ) { records }
         })
 
     static let comments = CommandSpec(

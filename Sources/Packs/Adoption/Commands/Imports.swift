@@ -4,28 +4,54 @@ import Foundation
 
 /// `import stories|comments|donations from=<file>`: what the exports write, read back, every
 /// row checked first and nothing kept if one is bad (the engine's `TransferFiles`). Ids are
-/// kept when free; authors and users default to me; pictures, likes and comments of a story
-/// are not carried (`.dump` moves them).
+/// kept when free; authors and users default to me; a story's pictures are read from
+/// `images=` by the names the file gives; its comments come with `import comments`, and its
+/// likes (who liked it) are not in the file: `.dump` moves them.
 enum Imports {
     static let stories = CommandSpec(
         path: ["import", "stories"],
         summary: "add stories from a .json or .csv file (as export writes them): every row or none",
-        keys: [TransferFiles.fromKey],
-        notes: ["Fields: title and content (required), author, dog, createdAt, id (kept if free)."],
-        examples: ["import stories from=stories.json"],
+        keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
+        notes: [
+            "Fields: title and content (required), author, dog, createdAt, id (kept if free), images (up to five files in images=, default: the file's folder)."
+        ],
+        examples: ["import stories from=stories.json", "import stories from=out/stories.json images=out/pictures"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
+            var from = ""
+            if case .path(let path)? = invocation.argument("from")?.value { from = path }
+            let folder = TransferFiles.pictureFolder(invocation, file: from)
+            // Pictures are read when their row is checked and written once every row is good.
+            var bytes: [String: [UInt8]] = [:]
             return try importRows(
-                invocation, state, Adoption.story, sequence: "story", id: \.id,
+                invocation, state, Adoption.story, sequence: "story", id: \Story.id,
                 ignoring: ["images", "likes", "liked", "comments", "cursor"],
-                store: { state.community.stories.upsert($0) }
+                store: { story in
+                    for picture in story.pictures {
+                        if let data = bytes[picture.name] { try state.community.blobs.write(data, named: picture.name) }
+                    }
+                    state.community.stories.upsert(story)
+                }
             ) { row, taken throws(TransferFiles.RowProblem) in
                 let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
+                let names = TransferFiles.list(row, "images")
+                guard names.count <= 5 else {
+                    throw TransferFiles.RowProblem(
+                        line: row.line, message: "\(names.count) pictures: a story has at most 5")
+                }
+                var pictures: [StoryPicture] = []
+                for name in names {
+                    var read = try TransferFiles.readPicture(name, in: folder, row: row, invocation)
+                    read.info.checksum = Checksum.crc32(read.bytes)
+                    let picture = StoryPicture(id: invocation.ids.next(), info: read.info)
+                    bytes[picture.name] = read.bytes
+                    pictures.append(picture)
+                }
                 return Story(
                     id: id ?? 0, author: TransferFiles.text(row, "author") ?? state.user(),
                     title: try TransferFiles.required(row, "title"),
                     content: try TransferFiles.required(row, "content"), dog: TransferFiles.text(row, "dog"),
-                    pictures: [],
+                    pictures: pictures,
                     createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
             }
         })
@@ -92,7 +118,7 @@ enum Imports {
     /// id drawn for another never takes one of theirs.
     static func importRows<Item>(
         _ invocation: Invocation, _ state: AdoptionState, _ kind: EntityKind, sequence: String,
-        id: WritableKeyPath<Item, Int>, ignoring: Set<String> = [], store: (Item) -> Void,
+        id: WritableKeyPath<Item, Int>, ignoring: Set<String> = [], store: (Item) throws -> Void,
         check: (TransferFiles.Row, inout Set<Int>) throws(TransferFiles.RowProblem) -> Item
     ) throws -> Outcome {
         let (path, rows) = try TransferFiles.readRows(
@@ -106,7 +132,7 @@ enum Imports {
             guard let taken = state.community.take(sequence, id: item[keyPath: id] == 0 ? nil : item[keyPath: id])
             else { throw Diagnostic.noIDLeft(sequence, at: invocation.call.range) }
             item[keyPath: id] = taken
-            store(item)
+            try store(item)
         }
         return TransferFiles.imported(items.count, from: path)
     }

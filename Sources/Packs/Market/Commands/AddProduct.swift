@@ -30,6 +30,9 @@ enum AddProduct {
                 guard let hash = PasswordHash(text: hashText) else {
                     throw Diagnostic.badPasswordHash(at: invocation.argument("hash")?.range)
                 }
+                if invocation.count("id") == 0 {
+                    throw Diagnostic.idStartsAtOne("id", at: invocation.argument("id")?.range)
+                }
                 guard let id = invocation.count("id") ?? state.embedded.nextID else {
                     throw Diagnostic.noIDLeft("product", at: invocation.call.range)
                 }

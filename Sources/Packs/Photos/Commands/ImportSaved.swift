@@ -46,7 +46,7 @@ enum ImportSaved {
         guard seen.insert(id).inserted else { throw problem("id \(id) appears twice in the file") }
         guard let url = text("url") else { throw problem("missing url") }
         let savedAt = try TransferFiles.date(row, "savedAt") ?? invocation.clock.now()
-        let (bytes, info) = try picture(of: id, in: folder, row: row, invocation)
+        let (bytes, info) = try TransferFiles.picture(named: id, in: folder, row: row, invocation)
         let taken = pictureIDs
         let pictureID = invocation.newID { taken.contains($0) }
         pictureIDs.insert(pictureID)
@@ -54,23 +54,5 @@ enum ImportSaved {
             id: id, memo: text("memo") ?? "", url: url, image: info, pictureID: pictureID,
             displayHeight: info.width > 0 ? info.height * 150 / info.width : 0, savedAt: savedAt)
         return (photo, bytes)
-    }
-
-    /// `<id>.png`, else `<id>.jpg`: a file that is there but is no picture is that file's problem.
-    static func picture(of id: String, in folder: String, row: TransferFiles.Row, _ invocation: Invocation)
-        throws(TransferFiles.RowProblem) -> (bytes: [UInt8], info: ImageInfo)
-    {
-        let candidates = ["\(id).png", "\(id).jpg"]
-        for name in candidates {
-            do {
-                return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
-            } catch  where error.id == "file.cannot-read" {
-                continue
-            } catch {
-                throw TransferFiles.RowProblem(line: row.line, message: error.message)
-            }
-        }
-        throw TransferFiles.RowProblem(
-            line: row.line, message: "no picture \(candidates.joined(separator: " or ")) in \(folder)")
     }
 }

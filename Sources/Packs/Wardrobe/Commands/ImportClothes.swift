@@ -2,20 +2,24 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `import clothes from=<file>`: how a row read back becomes clothes. Files, formats, bad-row
-/// reports and all-or-nothing are the engine's (`TransferFiles`).
+/// `import clothes from=<file> [images=<folder>]`: how a row read back becomes clothes, with its
+/// picture where the row has one (`<id>.png` or `<id>.jpg` in the folder, as `export clothes
+/// images=` writes them). Files, formats, bad-row reports and all-or-nothing are the engine's
+/// (`TransferFiles`).
 enum ImportClothes {
     static let spec = CommandSpec(
         path: ["import", "clothes"],
         summary: "add clothes from a .json or .csv file: every row or none",
-        keys: [
-            TransferFiles.fromKey
-        ],
+        keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
         notes: [
             "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",
-            "Every row is checked first; one bad row and nothing is imported. Pictures are not imported.",
+            "A row with a picture (its format) has it as <id>.png or <id>.jpg in images= (default: the file's folder).",
+            "Every row is checked first; one bad row and nothing is imported.",
         ],
-        examples: ["import clothes from=wardrobe.json", "import clothes from=sheet.csv"],
+        examples: [
+            "import clothes from=wardrobe.json", "import clothes from=sheet.csv",
+            "import clothes from=out/wardrobe.json images=out/pictures",
+        ],
         run: run)
 
     /// What `export clothes` writes: the schema's csv columns (JSON has the same names).
@@ -24,20 +28,21 @@ enum ImportClothes {
     static func run(_ invocation: Invocation) throws -> Outcome {
         let state = try invocation.state(WardrobeState.self)
         let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fieldNames, entity: "clothes")
+        let folder = TransferFiles.pictureFolder(invocation, file: path)
         var seen = Set<UUID>()
-        var pictures = 0
         let clothes = try TransferFiles.checkAll(rows, path: path, fieldNames: fieldNames, invocation) {
-            row throws(TransferFiles.RowProblem) in
-            let item = try check(row, invocation, state, seen: &seen)
-            if let image = row.fields["image"] ?? nil, !image.isEmpty { pictures += 1 }
-            return item
+            row throws(TransferFiles.RowProblem) -> (Clothes, [UInt8]?) in
+            var item = try check(row, invocation, state, seen: &seen)
+            // A row that names a picture had one: it is read, or the row is refused.
+            guard TransferFiles.text(row, "image") != nil else { return (item, nil) }
+            let picture = try TransferFiles.picture(named: item.id.uuidString, in: folder, row: row, invocation)
+            item.image = picture.info
+            return (item, picture.bytes)
         }
         let viewModel = ClothesDetailViewModel(clothes: nil, repository: state.store)
-        for item in clothes { try viewModel.save(clothes: item) }
-        if pictures > 0 {
-            invocation.host.write(
-                "note: \(pictures) row\(pictures == 1 ? " names a picture" : "s name pictures"); pictures are not imported (move them with .dump --images)\n",
-                to: .standardError)
+        for (item, bytes) in clothes {
+            if let bytes, let image = item.image { try state.store.storeImage(bytes, image, for: item.id) }
+            try viewModel.save(clothes: item)
         }
         return TransferFiles.imported(clothes.count, from: path)
     }

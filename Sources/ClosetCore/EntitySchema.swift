@@ -46,18 +46,23 @@ public struct EntityField<Model>: Sendable {
     /// Rows of another entity under this one (a story's comments): `show` draws them as a
     /// table of their own under the fields.
     public var children: (@Sendable (Model) -> ChildTable)?
+    /// How statements give it (`add`, `edit`, and what `.dump` writes); nil for a field no
+    /// statement sets (a count, a label).
+    public var input: FieldInput? = nil
 
     /// A field of the JSON object, shown to people as `shown` (or as it is).
     /// `word`: `.dump` writes the text bare (`currency=KRW`), not quoted.
+    /// `input`: how statements give it (`.required("title", .text, "the name")`).
     public static func field(
         _ name: String, label: String? = nil, korean: String? = nil, data: Data = .same, optional: Bool = false,
-        detail: Bool = true, word: Bool = false, shown: (@Sendable (Model) -> FieldValue)? = nil,
-        _ json: @escaping @Sendable (Model) -> FieldValue
+        detail: Bool = true, word: Bool = false, input: FieldInput? = nil,
+        shown: (@Sendable (Model) -> FieldValue)? = nil, _ json: @escaping @Sendable (Model) -> FieldValue
     ) -> EntityField {
         var field = EntityField(
             name: name, label: label ?? name, korean: korean, json: json, shown: shown, data: data,
             isOptionalColumn: optional, inDetail: detail)
         field.restoresAsWord = word
+        field.input = input
         return field
     }
 
@@ -66,8 +71,9 @@ public struct EntityField<Model>: Sendable {
     /// (default: the label), and a listing shows `shown` (a count) if this field is in it.
     public static func children<Child>(
         _ name: String, label: String? = nil, korean: String? = nil, of schema: EntitySchema<Child>,
-        title: String? = nil, data: Data = .none, shown: (@Sendable (Model) -> FieldValue)? = nil,
-        json: (@Sendable (Model) -> FieldValue)? = nil, _ rows: @escaping @Sendable (Model) -> [Child]
+        title: String? = nil, data: Data = .none, input: FieldInput? = nil,
+        shown: (@Sendable (Model) -> FieldValue)? = nil, json: (@Sendable (Model) -> FieldValue)? = nil,
+        _ rows: @escaping @Sendable (Model) -> [Child]
     ) -> EntityField {
         let title = title ?? label ?? name
         let koreanTitle = korean ?? schema.kind.korean
@@ -75,7 +81,7 @@ public struct EntityField<Model>: Sendable {
             name: name, label: label ?? name, korean: korean,
             json: json ?? { model in .list(rows(model).map { .object(schema.jsonFields($0)) }) }, shown: shown,
             data: data, isOptionalColumn: false, inDetail: true,
-            children: { model in schema.childTable(title: title, koreanTitle: koreanTitle, rows(model)) })
+            children: { model in schema.childTable(title: title, koreanTitle: koreanTitle, rows(model)) }, input: input)
     }
 
     /// A value only people see, made of other fields (`WxH`, `2024-05-01 ~ 2024-05-11`);
@@ -106,6 +112,9 @@ public struct EntitySchema<Model>: Sendable {
     @usableFromInline let listing: [Int]
     /// What `.dump` writes to make the entity again, in order (see `restoring`).
     @usableFromInline let restore: [RestoreArgument]
+    /// The fields statements give (`input`), in the order `add` lists their keys: required,
+    /// then optional, then restoring ones, each in `restore`'s order (else the fields').
+    public let inputs: [Int]
     /// What tables, csv and line show, derived from the fields (the kind reads it from here).
     public let columns: EntityKind.Columns
 
@@ -148,6 +157,17 @@ public struct EntitySchema<Model>: Sendable {
             }
             return .supplied(name)
         }
+        var inputs: [(use: FieldInput.Use, place: Int, index: Int)] = []
+        var inputKeys: Set<String> = []
+        for index in fields.indices {
+            guard let input = fields[index].input else { continue }
+            precondition(
+                inputKeys.insert(input.key).inserted, "\(kind.singular): input key '\(input.key)' declared twice")
+            let place = restore.firstIndex(of: fieldNames[index]) ?? restore.count + index
+            inputs.append((input.use, place, index))
+        }
+        inputs.sort { ($0.use, $0.place) < ($1.use, $1.place) }
+        self.inputs = inputs.map(\.index)
         self.fields = fields
         self.listing = indices
         var names = data
@@ -223,21 +243,23 @@ public struct EntitySchema<Model>: Sendable {
         return record
     }
 
-    /// The arguments `.dump` writes for the entity, in the declared order: each field's label
-    /// and value (with whether its text is a bare word), or a supplied key and its text. A
-    /// field's name in `supplied` writes that text under the name instead (a picture's path).
+    /// The arguments `.dump` writes for the entity, in the declared order: each field's key
+    /// (its input's, the one `add` reads; else its label) and value (with whether its text is a
+    /// bare word), or a supplied key and its text. A field's key in `supplied` writes that
+    /// text under the key instead (a picture's path).
     package func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
         var arguments: [(key: String, value: RestoredValue)] = []
         for argument in restore {
             switch argument {
             case .field(let index):
                 let field = fields[index]
-                if let text = supplied[field.name] {
-                    arguments.append((field.name, .written(text)))
+                let key = field.input?.key ?? field.name
+                if let text = supplied[key] {
+                    arguments.append((key, .written(text)))
                     continue
                 }
                 guard let value = field.json?(model) else { continue }
-                arguments.append((field.label, .value(value, word: field.restoresAsWord)))
+                arguments.append((field.input?.key ?? field.label, .value(value, word: field.restoresAsWord)))
             case .supplied(let key):
                 if let text = supplied[key] { arguments.append((key, .written(text))) }
             }

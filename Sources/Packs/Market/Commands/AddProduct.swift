@@ -8,14 +8,12 @@ enum AddProduct {
     static let spec = CommandSpec(
         path: ["add", "product"],
         summary: "register a product with one to five pictures and a password",
-        keys: ProductForm.keys(required: true) + [
-            KeySpec("discounted", .count, "the discounted price, lower than the price (할인 가격, 선택 사항)"),
+        keys: MarketRecords.product.keys(
+            .add, whenMissing: "\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다")
             // Not required: `hash=` restores a product without it.
-            Market.password.required(false),
-            KeySpec("id", .count, "restore with this id (what .dump writes)"),
-            KeySpec("registered", .date, "restore with this registration time (what .dump writes)"),
-            KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)"),
-        ],
+            + [Market.password.required(false)] + MarketRecords.product.keys(.restoring) + [
+                KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)")
+            ],
         notes: [
             "The password is kept only as a salted hash; it is masked in the echo, errors and history.",
             "password=? asks for it at the terminal with echo off.",

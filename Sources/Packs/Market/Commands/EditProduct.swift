@@ -9,9 +9,7 @@ enum EditProduct {
         path: ["edit", "product"],
         summary: "change a product (the registrant's password is required)",
         parameters: [Market.productParameter],
-        keys: [Market.password] + ProductForm.keys(required: false) + [
-            KeySpec("discounted", .text, "a new discounted price, or none to remove it")
-        ],
+        keys: [Market.password] + MarketRecords.product.keys(.edit),
         examples: ["edit product 3 password=1234 stock=0", "edit product @1 password=1234 discounted=none"],
         run: { invocation in
             let state = try invocation.state(MarketState.self)

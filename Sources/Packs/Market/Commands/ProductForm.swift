@@ -2,29 +2,11 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// Reads `add product` and `edit product` keys into an `ItemForm`, checked as the app's
-/// `ItemEditViewModel.validate` checks them, each failure naming its key; pictures are read
-/// and checked before anything is written.
+/// Reads `add product` and `edit product` keys (declared on the product's schema,
+/// `MarketRecords.product`) into an `ItemForm`, checked as the app's `ItemEditViewModel.validate`
+/// checks them, each failure naming its key; pictures are read and checked before anything is
+/// written.
 enum ProductForm {
-    /// The form's keys: all required by `add` (with the app's alert), none by `edit`.
-    static func keys(required: Bool) -> [KeySpec] {
-        let alert = required ? "\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다" : nil
-        return [
-            KeySpec("title", .text, "the product's name (제품명)"),
-            KeySpec("price", .count, "the price, a whole number (제품 가격)"),
-            KeySpec("currency", .vocabulary(Currency.info, many: false), "the currency (화폐)"),
-            KeySpec("stock", .count, "how many are in stock (제품 수량)"),
-            KeySpec("description", .text, "the description (제품 설명)"),
-            KeySpec(
-                "image", .paths(maximum: MarketError.maximumImageCount),
-                "one to five PNG or JPEG files, separated by commas"),
-        ].map {
-            var key = $0.required(required)
-            key.whenMissing = alert
-            return key
-        }
-    }
-
     static func pictures(_ invocation: Invocation) throws(Diagnostic) -> [(bytes: [UInt8], info: ImageInfo)]? {
         guard let argument = invocation.argument("image"), let text = invocation.text("image") else { return nil }
         // Spaces around a path are dropped (tabs and Unicode spaces too, as `.whitespaces` does).

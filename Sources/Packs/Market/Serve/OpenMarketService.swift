@@ -83,19 +83,19 @@ enum OpenMarketService {
 
     // MARK: writes: the pack's own commands
 
-    /// The form's text parts by the API's names, and the command key each is (the app's
-    /// `PostItem` and `PatchItem` fields); its `images[]` files are the command's `image`.
-    static let fields: [(api: String, key: String)] = [
-        ("title", "title"), ("descriptions", "description"), ("price", "price"), ("currency", "currency"),
-        ("stock", "stock"), ("discounted_price", "discounted"), ("password", "password"),
-    ]
+    /// The form's parts by the API's names (the app's `PostItem` and `PatchItem` fields), and
+    /// the command key each is: declared on the product's schema (its inputs' `api` names), and
+    /// the password. Its `images[]` files are the command's `image`.
+    static let fields: [(api: String, key: String)] = MarketRecords.product.apiNames + [("password", "password")]
+    /// The pictures are files, never text: a text field named `images[]` names no file to read.
+    static let textFields = fields.filter { $0.key != "image" }
 
     /// A form as the command it asks for (`add product`, or `edit product <id>`): every text
     /// part the API names becomes its key's argument, every `images[]` file an attachment the
     /// `image` argument names. Nothing is checked here: the command checks everything.
     static func command(_ words: [String], _ parts: [MultipartPart], id: Int? = nil) -> CommandRequest {
         var request = CommandRequest(words, parameters: id.map { [String($0)] } ?? [])
-        for (api, key) in fields {
+        for (api, key) in textFields {
             if let text = parts.text(api) { request.arguments.append((key, text)) }
         }
         let files = parts.filter { $0.name == "images[]" && $0.filename != nil }
@@ -135,7 +135,7 @@ enum OpenMarketService {
                 throw StoreError(error.message)
             default:
                 let field = error.key.map { key in
-                    fields.first { $0.key == key }?.api ?? (key == "image" ? "images[]" : key)
+                    fields.first { $0.key == key }?.api ?? key
                 }
                 return Self.error(field.map { "\($0): " + error.message } ?? error.message, 400)
             }

@@ -1,5 +1,3 @@
-import ClosetCore
-
 /// What a key or positional parameter takes. The binder checks values against it, help
 /// prints it, and completion offers values from it. The engine's primitives are closed
 /// cases; a pack's words and entities come in through the two open ones.

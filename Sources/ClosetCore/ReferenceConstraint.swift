@@ -1,5 +1,3 @@
-import ClosetCore
-
 /// A condition on a referenced entity, checked by the pack that owns it: "its term of this
 /// vocabulary has this code". The binder reports the pack's reason at the word.
 public struct ReferenceConstraint: Sendable, Hashable {

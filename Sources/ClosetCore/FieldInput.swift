@@ -25,12 +25,17 @@ public struct FieldInput: Sendable {
     public var isEditable: Bool
     /// Its name in the forms of the pack's served API (`descriptions`, `images[]`).
     public var api: String?
+    /// What the app itself says when a required one is left out (`카테고리는 필수 항목입니다.`).
+    public var whenMissing: String?
 
     /// A key `add` needs; `edit` changes it too unless `editable` is false.
     public static func required(
-        _ key: String, _ kind: ValueKind, _ summary: String, editable: Bool = true, api: String? = nil
+        _ key: String, _ kind: ValueKind, _ summary: String, whenMissing: String? = nil, editable: Bool = true,
+        api: String? = nil
     ) -> FieldInput {
-        FieldInput(key: key, kind: kind, summary: summary, use: .required, isEditable: editable, api: api)
+        FieldInput(
+            key: key, kind: kind, summary: summary, use: .required, isEditable: editable, api: api,
+            whenMissing: whenMissing)
     }
 
     /// A key `add` may be given; `edit` takes it as `editKind` when that differs.

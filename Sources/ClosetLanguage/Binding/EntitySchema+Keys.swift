@@ -13,8 +13,8 @@ extension EntitySchema {
         case edit
     }
 
-    /// The keys, in the schema's input order. `whenMissing`: the app's own words for a required
-    /// one left out (its alert).
+    /// The keys, in the schema's input order. `whenMissing`: the app's own words for any required
+    /// one left out (its alert), in place of each field's own.
     public func keys(_ which: Keys, whenMissing: String? = nil) -> [KeySpec] {
         inputs.compactMap { index in
             guard let input = fields[index].input else { return nil }
@@ -22,7 +22,7 @@ extension EntitySchema {
             case .add:
                 guard input.use != .restoring else { return nil }
                 var key = KeySpec(input.key, input.kind, input.summary, required: input.use == .required)
-                if input.use == .required { key.whenMissing = whenMissing }
+                if input.use == .required { key.whenMissing = whenMissing ?? input.whenMissing }
                 return key
             case .restoring:
                 guard input.use == .restoring else { return nil }

@@ -1,7 +1,8 @@
 import ClosetCore
 import Foundation
 
-/// Stories, comments and donations, declared once: every output format derives from them.
+/// Stories, comments and donations, declared once: every output format, the keys of `add story`,
+/// `add comment` and `donate`, and their `.dump` lines derive from them.
 enum CommunityRecords {
     /// A story as the viewer sees it: its likes (and whether they liked it) and comments.
     struct StoryRow {
@@ -17,13 +18,25 @@ enum CommunityRecords {
     static let story = EntitySchema<StoryRow>(
         kind: storyKind,
         fields: [
-            .field("id") { .integer($0.story.id) },
-            .field("title") { .text($0.story.title) },
-            .field("content") { .text($0.story.content) },
-            .field("author") { .text($0.story.author) },
-            .field("dog", word: true) { $0.story.dog.map(FieldValue.text) ?? .null },
+            .field("id", input: .restoring("id", .count, "restore with this id (what .dump writes)")) {
+                .integer($0.story.id)
+            },
+            .field("title", input: .required("title", .text, "the title")) { .text($0.story.title) },
+            .field("content", input: .required("content", .text, "the story")) { .text($0.story.content) },
+            .field("author", input: .restoring("author", .text, "restore with this author (what .dump writes)")) {
+                .text($0.story.author)
+            },
+            .field(
+                "dog", word: true,
+                input: .optional(
+                    "dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil),
+                    "the dog it is about")
+            ) { $0.story.dog.map(FieldValue.text) ?? .null },
             // Flat, the pictures' names (as a product's): what `import stories` reads them by.
-            .field("images", data: .value { .text($0.story.pictures.map(\.name).joined(separator: " ")) }) {
+            .field(
+                "images", data: .value { .text($0.story.pictures.map(\.name).joined(separator: " ")) },
+                input: .optional("image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas")
+            ) {
                 .list($0.story.pictures.map { .text($0.name) })
             },
             .field("likes", shown: { .text(($0.liked ? "♥ " : "") + String($0.likes)) }) { .integer($0.likes) },
@@ -32,12 +45,15 @@ enum CommunityRecords {
                 "comments", of: comment, data: .value { .integer($0.comments.count) },
                 shown: { .integer($0.comments.count) }
             ) { $0.comments },
-            .field("createdAt", label: "created") { .date($0.story.createdAt) },
+            .field(
+                "createdAt", label: "created",
+                input: .restoring("created", .date, "restore with this time (what .dump writes)")
+            ) { .date($0.story.createdAt) },
             // Where `list stories after=` continues past this story: the last row's is the page's.
             .field("cursor", detail: false) { .text(StoryCursor.make(after: $0.story.id)) },
         ],
         listing: ["id", "title", "author", "likes", "comments", "dog", "createdAt"],
-        restore: ["id", "author", "title", "content", "dog", "image", "createdAt"])
+        restore: ["id", "author", "title", "content", "dog", "images", "createdAt"])
 
     static let commentKind: EntityKind = EntityKind(
         singular: "comment", plural: "comments", korean: "댓글", indefinite: "a comment", keyStyle: .opaque,
@@ -45,11 +61,22 @@ enum CommunityRecords {
     static let comment = EntitySchema<Comment>(
         kind: commentKind,
         fields: [
-            .field("id") { .integer($0.id) },
-            .field("story") { .integer($0.story) },
-            .field("author") { .text($0.author) },
-            .field("text") { .text($0.text) },
-            .field("createdAt", label: "created") { .date($0.createdAt) },
+            .field("id", input: .restoring("id", .count, "restore with this id (what .dump writes)")) {
+                .integer($0.id)
+            },
+            .field(
+                "story",
+                input: .required(
+                    "story", .reference(Adoption.story, many: false, allowsNone: false, constraint: nil), "the story")
+            ) { .integer($0.story) },
+            .field("author", input: .restoring("author", .text, "restore with this author (what .dump writes)")) {
+                .text($0.author)
+            },
+            .field("text", input: .required("text", .text, "the comment")) { .text($0.text) },
+            .field(
+                "createdAt", label: "created",
+                input: .restoring("created", .date, "restore with this time (what .dump writes)")
+            ) { .date($0.createdAt) },
         ],
         listing: ["id", "story", "author", "text", "createdAt"],
         restore: ["id", "story", "author", "text", "createdAt"])
@@ -60,14 +87,32 @@ enum CommunityRecords {
     static let donation = EntitySchema<Donation>(
         kind: donationKind,
         fields: [
-            .field("receipt") { .text($0.receipt) },
-            .field("user") { .text($0.user) },
-            .field("amount", shown: { .text(won($0.amount)) }) { .integer($0.amount) },
+            .field(
+                "receipt", input: .restoring("receipt", .count, "restore with this receipt number (what .dump writes)")
+            ) {
+                .text($0.receipt)
+            },
+            .field("user", input: .restoring("user", .text, "restore as this user's (what .dump writes)")) {
+                .text($0.user)
+            },
+            .field(
+                "amount", input: .required("amount", .count, "won, a multiple of 1,000 from 1,000 to 1,000,000"),
+                shown: { .text(won($0.amount)) }
+            ) { .integer($0.amount) },
             .field("label", data: .none, detail: false) { .text(won($0.amount)) },
-            .field("dog", word: true) { $0.dog.map(FieldValue.text) ?? .null },
-            .field("message") { $0.message.map(FieldValue.text) ?? .null },
+            .field(
+                "dog", word: true,
+                input: .optional(
+                    "dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "for this dog")
+            ) { $0.dog.map(FieldValue.text) ?? .null },
+            .field("message", input: .optional("message", .text, "a message with it")) {
+                $0.message.map(FieldValue.text) ?? .null
+            },
             .field("status", shown: { _ in .text("recorded, not charged") }) { _ in .text(notCharged) },
-            .field("createdAt", label: "created") { .date($0.createdAt) },
+            .field(
+                "createdAt", label: "created",
+                input: .restoring("created", .date, "restore with this time (what .dump writes)")
+            ) { .date($0.createdAt) },
         ],
         listing: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"],
         // The dump supplies the receipt as the number `donate receipt=` takes.

@@ -48,15 +48,16 @@ enum PhotosRecords {
     static let saved = EntitySchema<SavedPhoto>(
         kind: savedKind,
         fields: [
-            .field("id") { .key(.opaque($0.id)) },
-            .field("memo", korean: "메모") { .text($0.memo) },
-            .field("url") { .text($0.url) },
+            .field("id", input: .required("id", .text, "the photo's Unsplash id")) { .key(.opaque($0.id)) },
+            .field("memo", korean: "메모", input: .optional("memo", .text, "a note kept with it")) { .text($0.memo) },
+            .field("url", input: .required("url", .text, "its original (raw) URL")) { .text($0.url) },
             .field(
                 "image", label: "picture",
                 data: .columns([
                     .init("format") { .text($0.image.format.rawValue) }, .init("width") { .integer($0.image.width) },
                     .init("height") { .integer($0.image.height) }, .init("bytes") { .integer($0.image.bytes) },
                 ]),
+                input: .required("image", .path(allowsNone: false), "its picture, a PNG or JPEG file"),
                 shown: { .text("\($0.image.format.rawValue) \($0.image.width)x\($0.image.height) \($0.image.bytes)B") }
             ) { photo in
                 .object([
@@ -64,7 +65,9 @@ enum PhotosRecords {
                     Field("height", .integer(photo.image.height)), Field("bytes", .integer(photo.image.bytes)),
                 ])
             },
-            .field("savedAt", label: "saved") { .date($0.savedAt) },
+            .field("savedAt", label: "saved", input: .optional("saved", .date, "when it was saved (default now)")) {
+                .date($0.savedAt)
+            },
         ],
         listing: ["id", "memo", "image", "savedAt"],
         // The dump supplies the picture's copied path and the display height.

@@ -1,8 +1,8 @@
 import ClosetCore
 import ClosetLanguage
 
-/// Clothes and styles, declared once (SPEC §6 key order): every output format derives from
-/// these schemas. Korean labels are the app's (옷 종류, 계절, 설명; 사진 from its required-photo
+/// Clothes and styles, declared once (SPEC §6 key order): every output format, and the clothes'
+/// `add` and `edit` keys and `.dump` line, derive from these schemas. Korean labels are the app's (옷 종류, 계절, 설명; 사진 from its required-photo
 /// alert); categories and seasons show as the app names them under `.lang ko`.
 enum WardrobeRecords {
     static let clothesKind: EntityKind = EntityKind(
@@ -10,13 +10,34 @@ enum WardrobeRecords {
     static let clothes = EntitySchema<Clothes>(
         kind: clothesKind,
         fields: [
-            .field("id") { .key(.uuid($0.id)) },
-            .field("createdAt", label: "created") { .date($0.createdAt) },
-            .field("category", korean: "옷 종류") { $0.category.shown },
-            .field("season", korean: "계절") { $0.weatherType.shown },
-            .field("description", korean: "설명") { .text($0.descriptions) },
+            .field("id", input: .restoring("id", .newID, "pin the new clothes' id (as .dump does)")) {
+                .key(.uuid($0.id))
+            },
+            .field(
+                "createdAt", label: "created",
+                input: .optional("created", .date, "when it was added (default now)", editable: false)
+            ) { .date($0.createdAt) },
+            .field(
+                "category", korean: "옷 종류",
+                input: .required(
+                    "category", Wardrobe.category, "what kind of clothes",
+                    whenMissing: ClothesDetailViewModel.ValidationError.missingCategory.message)
+            ) { $0.category.shown },
+            .field(
+                "season", korean: "계절",
+                input: .required(
+                    "season", Wardrobe.season, "when to wear it",
+                    whenMissing: ClothesDetailViewModel.ValidationError.missingWeather.message)
+            ) { $0.weatherType.shown },
+            .field(
+                "description", korean: "설명",
+                input: .optional("description", .text, "free text (optional)", editSummary: "free text (\"\" to clear)")
+            ) { .text($0.descriptions) },
             .field(
                 "image", korean: "사진", data: .value { imageText($0.image) }, optional: true,
+                input: .optional(
+                    "image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store",
+                    edit: .path(allowsNone: true), editSummary: "a PNG or JPEG file, or none to remove the picture"),
                 shown: { imageText($0.image) }
             ) {
                 image($0.image)

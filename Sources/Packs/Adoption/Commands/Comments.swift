@@ -19,12 +19,7 @@ enum Comments {
     static let add = CommandSpec(
         path: ["add", "comment"],
         summary: "comment on a story",
-        keys: [
-            storyKey, KeySpec("text", .text, "the comment", required: true),
-            KeySpec("id", .count, "restore with this id (what .dump writes)"),
-            KeySpec("author", .text, "restore with this author (what .dump writes)"),
-            KeySpec("created", .date, "restore with this time (what .dump writes)"),
-        ],
+        keys: CommunityRecords.comment.keys(.add) + CommunityRecords.comment.keys(.restoring),
         examples: ["add comment story=3 text=\"축하해요!\""],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
@@ -81,14 +76,7 @@ enum Comments {
     static let donate = CommandSpec(
         path: ["donate"],
         summary: "donate to the shelters (whole KRW, 1,000 to 1,000,000 in thousands): recorded, not charged",
-        keys: [
-            KeySpec("amount", .count, "won, a multiple of 1,000 from 1,000 to 1,000,000", required: true),
-            KeySpec("dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "for this dog"),
-            KeySpec("message", .text, "a message with it"),
-            KeySpec("receipt", .count, "restore with this receipt number (what .dump writes)"),
-            KeySpec("user", .text, "restore as this user's (what .dump writes)"),
-            KeySpec("created", .date, "restore with this time (what .dump writes)"),
-        ],
+        keys: CommunityRecords.donation.keys(.add) + CommunityRecords.donation.keys(.restoring),
         notes: ["No payment provider is reachable: the donation is recorded with a receipt, and nothing is charged."],
         examples: ["donate amount=10000 message=\"힘내세요\""],
         run: { invocation in

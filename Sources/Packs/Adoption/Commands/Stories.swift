@@ -43,16 +43,7 @@ enum Stories {
     static let add = CommandSpec(
         path: ["add", "story"],
         summary: "write an adoption story, with up to five pictures and a dog",
-        keys: [
-            KeySpec("title", .text, "the title", required: true),
-            KeySpec("content", .text, "the story", required: true),
-            KeySpec("image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas"),
-            KeySpec(
-                "dog", .reference(Adoption.dog, many: false, allowsNone: false, constraint: nil), "the dog it is about"),
-            KeySpec("id", .count, "restore with this id (what .dump writes)"),
-            KeySpec("author", .text, "restore with this author (what .dump writes)"),
-            KeySpec("created", .date, "restore with this time (what .dump writes)"),
-        ],
+        keys: CommunityRecords.story.keys(.add) + CommunityRecords.story.keys(.restoring),
         examples: ["add story title=\"우리 콩이\" content=\"입양 1년\" image=kong.jpg dog=448548202400123"],
         run: { invocation in
             let state = try state(invocation)

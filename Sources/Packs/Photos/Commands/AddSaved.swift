@@ -9,13 +9,8 @@ enum AddSaved {
     static let spec = CommandSpec(
         path: ["add", "saved"],
         summary: "restore a saved photo from a picture file (what .dump writes)",
-        keys: [
-            KeySpec("id", .text, "the photo's Unsplash id", required: true),
-            KeySpec("url", .text, "its original (raw) URL", required: true),
-            KeySpec("image", .path(allowsNone: false), "its picture, a PNG or JPEG file", required: true),
-            KeySpec("memo", .text, "a note kept with it"),
-            KeySpec("height", .count, "its display height in the 150-point column (default: from the picture)"),
-            KeySpec("saved", .date, "when it was saved (default now)"),
+        keys: PhotosRecords.saved.keys(.add) + [
+            KeySpec("height", .count, "its display height in the 150-point column (default: from the picture)")
         ],
         examples: ["add saved id=Dwu85P9SOIk url=https://images.unsplash.com/photo-1 image=sea.jpg memo=바다"],
         run: { invocation in

@@ -8,18 +8,7 @@ enum AddClothes {
     static let spec = CommandSpec(
         path: ["add", "clothes"],
         summary: "add clothes to the wardrobe",
-        keys: [
-            KeySpec(
-                "category", Wardrobe.category, "what kind of clothes", required: true,
-                whenMissing: ClothesDetailViewModel.ValidationError.missingCategory.message),
-            KeySpec(
-                "season", Wardrobe.season, "when to wear it", required: true,
-                whenMissing: ClothesDetailViewModel.ValidationError.missingWeather.message),
-            KeySpec("description", .text, "free text (optional)"),
-            KeySpec("image", .path(allowsNone: false), "a PNG or JPEG file to copy into the store"),
-            KeySpec("created", .date, "when it was added (default now)"),
-            KeySpec("id", .newID, "pin the new clothes' id (as .dump does)"),
-        ],
+        keys: WardrobeRecords.clothes.keys(.add) + WardrobeRecords.clothes.keys(.restoring),
         examples: [
             "add clothes category=top season=fall description=\"navy knit\"",
             "add clothes category=하의 season=겨울 description=\"기모 청바지\" created=2024-11-02",

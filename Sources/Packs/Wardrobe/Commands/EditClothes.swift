@@ -10,12 +10,7 @@ enum EditClothes {
         path: ["edit", "clothes"],
         summary: "change a clothes' category, season or description",
         parameters: [Wardrobe.clothesReferenceParameter],
-        keys: [
-            KeySpec("category", Wardrobe.category, "what kind of clothes"),
-            KeySpec("season", Wardrobe.season, "when to wear it"),
-            KeySpec("description", .text, "free text (\"\" to clear)"),
-            KeySpec("image", .path(allowsNone: true), "a PNG or JPEG file, or none to remove the picture"),
-        ],
+        keys: WardrobeRecords.clothes.keys(.edit),
         examples: [
             "edit clothes 3F2A season=winter", "edit clothes @2 description=\"wool, navy\"",
             "edit clothes @1 image=photos/knit.jpg", "edit clothes @1 image=none",

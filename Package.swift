@@ -36,8 +36,11 @@ let package = Package(
         .library(name: "ClosetNetwork", targets: ["ClosetNetwork"]),
     ],
     targets: [
-        // Value types every layer shares, no I/O: vocabularies as data, entity kinds, output
-        // records, the store contract, clocks, ids, checksums, dates, image headers, the cache.
+        // What every layer shares: vocabularies as data, entity kinds and schemas (output and
+        // input), value kinds, output records, the store contract and its tables (rows in
+        // memory or read in place from a mapped snapshot), clocks, ids, checksums, dates, the
+        // picture codecs, PBKDF2. Its only reads of the system: random ids from /dev/urandom
+        // (else the system generator) and the memory a store maps for it.
         // Optimized in debug builds too: PBKDF2's rounds and the checksums are loops a debug
         // build runs 50 times slower, and every test, golden and seed script goes through them.
         .target(

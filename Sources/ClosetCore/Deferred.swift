@@ -7,21 +7,28 @@ import Foundation
 /// use is specialized: an unspecialized read cost 700 instructions, and binding reads a
 /// command's keys per statement.
 @usableFromInline package final class Deferred<Value>: @unchecked Sendable {
+    @usableFromInline enum State {
+        case waiting(@Sendable () -> Value)
+        case made(Value)
+    }
+
     @usableFromInline let lock = NSLock()
-    @usableFromInline var make: (@Sendable () -> Value)?
-    @usableFromInline var made: Value?
+    @usableFromInline var state: State
 
-    @inlinable package init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+    @inlinable package init(_ make: @escaping @Sendable () -> Value) { state = .waiting(make) }
 
-    @inlinable package init(value: Value) { made = value }
+    @inlinable package init(value: Value) { state = .made(value) }
 
     @inlinable package var value: Value {
         lock.lock()
         defer { lock.unlock() }
-        if let made { return made }
-        let value = make!()
-        made = value
-        make = nil
-        return value
+        switch state {
+        case .made(let value):
+            return value
+        case .waiting(let make):
+            let value = make()
+            state = .made(value)
+            return value
+        }
     }
 }

@@ -20,8 +20,9 @@ package enum HelperServer {
                 return 2
             }
             // The session's timeout is set once; a request's own timeout is set on it too.
-            if transport == nil { transport = URLSessionTransport(timeoutSeconds: request.timeoutSeconds) }
-            let result = transport!.perform(request)
+            let active = transport ?? URLSessionTransport(timeoutSeconds: request.timeoutSeconds)
+            transport = active
+            let result = active.perform(request)
             do {
                 try writer.write(WireFormat.encode(result))
             } catch {

@@ -187,7 +187,7 @@ enum PlainHTTPClient {
             var offset = 0
             while offset < bytes.count {
                 let sent = bytes.withUnsafeBytes {
-                    Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                    Glibc.send(fd, $0.pointer(at: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
                 }
                 if sent >= 0 {
                     offset += sent

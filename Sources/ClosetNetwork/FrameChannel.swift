@@ -26,9 +26,9 @@ package struct FrameChannel {
             var offset = 0
             while offset < raw.count {
                 #if canImport(Glibc)
-                    let sent = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    let sent = Glibc.send(fd, raw.pointer(at: offset), raw.count - offset, Int32(MSG_NOSIGNAL))
                 #else
-                    let sent = Darwin.send(fd, raw.baseAddress! + offset, raw.count - offset, 0)
+                    let sent = Darwin.send(fd, raw.pointer(at: offset), raw.count - offset, 0)
                 #endif
                 if sent < 0 {
                     if errno == EINTR { continue }
@@ -64,7 +64,7 @@ package struct FrameChannel {
                 if ready == 0 { throw .timedOut }
             }
             let got = data.withUnsafeMutableBytes { raw in
-                Glibc.read(fd, raw.baseAddress! + filled, count - filled)
+                Glibc.read(fd, raw.pointer(at: filled), count - filled)
             }
             if got < 0 {
                 if errno == EINTR { continue }

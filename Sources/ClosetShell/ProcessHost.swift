@@ -86,7 +86,7 @@ final class ProcessHost: FileBackedHost {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = Foundation.write(descriptor, raw.pointer(at: offset), raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -366,7 +366,7 @@ enum ScriptFile {
     private static func read(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, path: String) throws -> Int {
         var filled = 0
         while filled < buffer.count {
-            let count = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            let count = Glibc.read(fd, buffer.pointer(at: filled), buffer.count - filled)
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw Diagnostic.cannotRead(path, because: reason(errno)) }
             if count == 0 { break }

@@ -173,7 +173,8 @@ package struct ServeOptions: Equatable, Sendable {
             case "--latency":
                 let text = try value(word, inline)
                 let bounds = text.split(separator: "-", maxSplits: 1).map { Int($0) }
-                guard bounds.allSatisfy({ $0 != nil && $0! >= 0 && $0! <= 60_000 }), let low = bounds.first ?? nil,
+                guard bounds.allSatisfy({ $0.map { (0...60_000).contains($0) } ?? false }),
+                    let low = bounds.first ?? nil,
                     let high = bounds.last ?? nil, low <= high, !text.isEmpty
                 else {
                     throw Options.UsageError(

@@ -91,6 +91,25 @@ import Testing
         }
     }
 
+    /// No force in the product's code: no `!` after a value, no `try!`, no `as!` (a hostile
+    /// input must meet an error, never a trap). Strings and comments are left out of the scan.
+    @Test func theSourcesForceNothing() throws {
+        let force = try Regex(#"(?:[A-Za-z0-9_\)\]]!(?!=))|try!|as!"#)
+        let literal = try Regex(#""(?:[^"\\]|\\.)*""#)
+        guard let files = FileManager.default.enumerator(atPath: Self.sources) else { return }
+        var scanned = 0
+        for case let file as String in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: Self.sources + "/" + file, encoding: .utf8)
+            scanned += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                var code = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+                code = code.replacing(literal, with: "\"\"")
+                if code.contains(force) { Issue.record("\(file):\(number + 1) forces: \(line)") }
+            }
+        }
+        #expect(scanned > 200)
+    }
+
     /// A pack uses the engine's `public` API only: a name the engine declares `package` (and
     /// nowhere `public`) never appears in a pack's sources.
     @Test func aPackUsesOnlyThePublicAPI() throws {

@@ -286,13 +286,19 @@ struct Huffman {
 
     static let fixedLengths: Huffman = {
         let lengths = (0..<288).map { UInt8($0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8) }
-        // A fixed table is valid by construction.
-        return (try? Huffman(lengths: lengths, complete: true))!
+        return fixed(lengths, complete: true)
     }()
 
-    static let fixedDistances: Huffman = {
-        (try? Huffman(lengths: [UInt8](repeating: 5, count: 30), complete: false))!
-    }()
+    static let fixedDistances = fixed([UInt8](repeating: 5, count: 30), complete: false)
+
+    /// RFC 1951's fixed tables, valid by construction: no input reaches this.
+    static func fixed(_ lengths: [UInt8], complete: Bool) -> Huffman {
+        do {
+            return try Huffman(lengths: lengths, complete: complete)
+        } catch {
+            preconditionFailure("RFC 1951's fixed Huffman table is refused: \(error)")
+        }
+    }
 
     @inline(__always) func decode(_ reader: inout BitReader) throws(Inflate.Failure) -> Int {
         let (bits, available) = reader.peek(Self.tableBits)

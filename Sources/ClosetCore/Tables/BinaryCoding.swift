@@ -190,12 +190,15 @@ final class BinaryEncoder: Encoder {
             return UnkeyedWriter(box: nested, codingPath: codingPath + [key])
         }
 
-        mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        mutating func superEncoder() -> any Encoder { superEncoder(named: "super", key: Key(stringValue: "super")) }
 
-        mutating func superEncoder(forKey key: Key) -> any Encoder {
+        mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue, key: key) }
+
+        /// A member named `name` (a key type that cannot say `super` still gets one of that name).
+        func superEncoder(named name: String, key: Key?) -> any Encoder {
             let nested = Box()
-            box.keyed?.append((key.stringValue, nested))
-            return BinaryEncoder(box: nested, codingPath: codingPath + [key])
+            box.keyed?.append((name, nested))
+            return BinaryEncoder(box: nested, codingPath: codingPath + (key.map { [$0] } ?? []))
         }
     }
 
@@ -281,6 +284,12 @@ struct BinaryDecoder: Decoder {
     /// Numbers and text directly (a number read back must fit its type), anything else
     /// through its own decoding.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        // The value as `T`, which the case it is read in has matched (a cast that cannot fail,
+        // said without a force).
+        func typed(_ value: Any) throws -> T {
+            guard let typed = value as? T else { throw mismatch("\(T.self)") }
+            return typed
+        }
         func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
             switch value {
             case .integer(let number): if let fitted = I(exactly: number) { return fitted }
@@ -292,26 +301,26 @@ struct BinaryDecoder: Decoder {
         switch type {
         case is Bool.Type:
             guard case .bool(let flag) = value else { throw mismatch("true or false") }
-            return flag as! T
+            return try typed(flag)
         case is String.Type:
             guard case .string(let text) = value else { throw mismatch("text") }
-            return text as! T
+            return try typed(text)
         case is Double.Type:
             guard case .double(let number) = value else { throw mismatch("a number") }
-            return number as! T
+            return try typed(number)
         case is Float.Type:
             guard case .double(let number) = value else { throw mismatch("a number") }
-            return Float(number) as! T
-        case is Int.Type: return try integer(Int.self) as! T
-        case is Int8.Type: return try integer(Int8.self) as! T
-        case is Int16.Type: return try integer(Int16.self) as! T
-        case is Int32.Type: return try integer(Int32.self) as! T
-        case is Int64.Type: return try integer(Int64.self) as! T
-        case is UInt.Type: return try integer(UInt.self) as! T
-        case is UInt8.Type: return try integer(UInt8.self) as! T
-        case is UInt16.Type: return try integer(UInt16.self) as! T
-        case is UInt32.Type: return try integer(UInt32.self) as! T
-        case is UInt64.Type: return try integer(UInt64.self) as! T
+            return try typed(Float(number))
+        case is Int.Type: return try typed(integer(Int.self))
+        case is Int8.Type: return try typed(integer(Int8.self))
+        case is Int16.Type: return try typed(integer(Int16.self))
+        case is Int32.Type: return try typed(integer(Int32.self))
+        case is Int64.Type: return try typed(integer(Int64.self))
+        case is UInt.Type: return try typed(integer(UInt.self))
+        case is UInt8.Type: return try typed(integer(UInt8.self))
+        case is UInt16.Type: return try typed(integer(UInt16.self))
+        case is UInt32.Type: return try typed(integer(UInt32.self))
+        case is UInt64.Type: return try typed(integer(UInt64.self))
         default: return try T(from: self)
         }
     }
@@ -344,7 +353,13 @@ struct BinaryDecoder: Decoder {
             try member(key).unkeyedContainer()
         }
 
-        func superDecoder() throws -> any Decoder { try member(Key(stringValue: "super")!) }
+        func superDecoder() throws -> any Decoder {
+            guard let key = Key(stringValue: "super") else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: codingPath, debugDescription: "no member 'super' in these keys"))
+            }
+            return try member(key)
+        }
         func superDecoder(forKey key: Key) throws -> any Decoder { try member(key) }
     }
 

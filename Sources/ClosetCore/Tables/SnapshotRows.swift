@@ -83,14 +83,17 @@ public final class SnapshotRows {
         var reader = RawReader(
             memory: UnsafeRawBufferPointer(rebasing: memory[..<end]), position: blobNamesStart, blocks: blocks)
         var names: [String] = []
-        let count = reader.u32()
-        check(count != nil && Int(count!) <= end - blobNamesStart)
-        for _ in 0..<(count ?? 0) {
-            let length = reader.u16()
-            let at = length.flatMap { reader.skip(Int($0)) }
-            check(at != nil)
+        guard let count = reader.u32(), Int(count) <= end - blobNamesStart else {
+            check(false)
+            return names
+        }
+        for _ in 0..<count {
+            guard let length = reader.u16(), let at = reader.skip(Int(length)) else {
+                check(false)
+                return names
+            }
             names.append(
-                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at!..<(at! + Int(length!))]), as: UTF8.self))
+                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
         }
         check(reader.position == end)
         return names
@@ -257,8 +260,9 @@ public final class SnapshotRows {
         _ key: inout Range<Int>?
     ) -> Int {
         if layout == .formatFive, prefix != probePrefix { return prefix < probePrefix ? -1 : 1 }
-        if key == nil { key = mappedKey(keyOrdinal(position)) }
-        return SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[key!]), probe)
+        let range = key ?? mappedKey(keyOrdinal(position))
+        key = range
+        return SnapshotSection.compare(UnsafeRawBufferPointer(rebasing: memory[range]), probe)
     }
 
     /// Where row `ordinal`'s key lies in the mapping, its blocks checked.

@@ -206,8 +206,8 @@ public enum SnapshotSection {
     /// Byte-wise comparison, shorter first on a common prefix.
     package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
-        if common > 0 {
-            let result = memcmp(a.baseAddress!, b.baseAddress!, common)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let result = memcmp(left, right, common)
             if result != 0 { return Int(result) }
         }
         return a.count - b.count

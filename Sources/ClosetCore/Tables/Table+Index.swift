@@ -80,9 +80,9 @@ extension Table {
                 for (number, cursor) in cursors.enumerated() {
                     guard let head = cursor.head else { continue }
                     let key = (head.order, head.ordinal)
-                    if best == nil || precedes(key, best!.key) { best = (number, key) }
+                    if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
                 }
-                if let first = extra.first, best == nil || precedes((first.order, first.position), best!.key) {
+                if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
                     if toSkip == 0 { result.append(first.row) }
                     extra = extra.dropFirst()
                 } else if let best {

@@ -177,7 +177,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         if previous == nil {
             if insertsIntoEmpty == nil, slot == 0, changes.isEmpty { insertsIntoEmpty = [] }
             if insertsIntoEmpty?.count == slot {
-                insertsIntoEmpty!.append(log.record(logNumber))
+                insertsIntoEmpty?.append(log.record(logNumber))
                 return nil
             }
         }
@@ -211,8 +211,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
         guard let positions = insertsIntoEmpty else { return }
         insertsIntoEmpty = nil
         changes.reserveCapacity(changes.count + positions.count)
+        // Every slot is filled: nothing is removed while inserts into an empty table wait here.
         for (slot, position) in positions.enumerated() {
-            changes.append(Change(key: slots[slot]!.key, slot: slot, replaced: -1, position: position))
+            if let entry = slots[slot] {
+                changes.append(Change(key: entry.key, slot: slot, replaced: -1, position: position))
+            }
         }
     }
 
@@ -235,9 +238,9 @@ public final class Table<Codec: TableCodec>: StoredTable {
     // MARK: the transaction set's side
 
     public func undoLast() {
-        if insertsIntoEmpty != nil {
-            guard !insertsIntoEmpty!.isEmpty else { return }
-            insertsIntoEmpty!.removeLast()
+        if let pending = insertsIntoEmpty {
+            guard !pending.isEmpty else { return }
+            insertsIntoEmpty?.removeLast()
             clear(slot: slots.count - 1)
             return
         }

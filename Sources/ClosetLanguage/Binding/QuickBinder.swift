@@ -120,7 +120,9 @@ enum QuickBinder {
         // Most keys differ in length from the one looked for: no bytes read for those.
         guard utf8.count == range.count else { return false }
         return utf8.withUnsafeBufferPointer { utf8 in
-            range.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + range.lowerBound, range.count) == 0
+            guard !range.isEmpty else { return true }
+            guard let left = utf8.baseAddress, let right = bytes.pointer(at: range.lowerBound) else { return false }
+            return memcmp(left, right, range.count) == 0
         }
     }
 }

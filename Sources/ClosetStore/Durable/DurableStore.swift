@@ -57,7 +57,8 @@ package final class DurableStore: Store {
     public let tables: Tables
     public var blobs: BlobStore { lockedBlobs }
     let files: BlobFiles
-    var lockedBlobs: LockingBlobs!
+    /// Made in `init`, once every other property is (it holds the store).
+    lazy var lockedBlobs = LockingBlobs(files: files, store: self)
     let schemas: [AnyTableSchema]
     let lock: StoreLock
     /// How long a writer waits for another to finish, in seconds.
@@ -153,7 +154,7 @@ package final class DurableStore: Store {
             throw OpenError(description: error.description)
         }
         markerIsOld = (format ?? Self.formatVersion) < Self.formatVersion
-        lockedBlobs = LockingBlobs(files: files, store: self)
+        _ = lockedBlobs
         do throws(StoreError) {
             try readFiles()
         } catch {

@@ -60,7 +60,7 @@ final class StoreLock {
             }
             let pid = Array("\(getpid())\n".utf8)
             _ = ftruncate(fd, 0)
-            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress!, pid.count, 0) }
+            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, pid.count, 0) }
             fileDescriptor = fd
         }
         isHeld = true

@@ -94,7 +94,7 @@ final class MappedFile {
         var done = 0
         while done < range.count {
             let count = bytes.withUnsafeMutableBytes {
-                pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                pread(descriptor, $0.pointer(at: done), range.count - done, off_t(range.lowerBound + done))
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
@@ -117,7 +117,7 @@ final class MappedFile {
         var inBlock = 0
         var position = range.lowerBound
         while position < range.upperBound {
-            let count = pread(descriptor, buffer.baseAddress!, min(chunk, range.upperBound - position), off_t(position))
+            let count = pread(descriptor, buffer.baseAddress, min(chunk, range.upperBound - position), off_t(position))
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             // The chunk read, cut where blocks end.

@@ -32,7 +32,7 @@ enum POSIXFile {
         var offset = 0
         while offset < bytes.count {
             let piece = min(bytes.count - offset, 64 << 10)
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, piece) }
+            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.pointer(at: offset), piece) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot write", path)
@@ -57,7 +57,7 @@ enum POSIXFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.pointer(at: offset), $0.count - offset) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot read", path)

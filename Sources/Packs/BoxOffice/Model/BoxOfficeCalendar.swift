@@ -4,7 +4,8 @@ import Foundation
 /// Dates as the app and KOBIS read them: Korean days (UTC+9), `yyyy-MM-dd` for people,
 /// `yyyyMMdd` for the API, and the calendar's range from 2003-11-11 to yesterday.
 public enum BoxOfficeCalendar {
-    static let korea = TimeZone(secondsFromGMT: 9 * 3600)!
+    /// UTC+9 all year (no daylight saving); `Asia/Seoul` is the same where the offset is refused.
+    static let korea = TimeZone(secondsFromGMT: 9 * 3600) ?? TimeZone(identifier: "Asia/Seoul") ?? .gmt
     public static let firstDay = "2003-11-11"
 
     /// The Korean day of an instant, `yyyy-MM-dd`.

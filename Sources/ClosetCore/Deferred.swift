@@ -7,28 +7,27 @@ import Foundation
 /// use is specialized: an unspecialized read cost 700 instructions, and binding reads a
 /// command's keys per statement.
 @usableFromInline package final class Deferred<Value>: @unchecked Sendable {
-    @usableFromInline enum State {
-        case waiting(@Sendable () -> Value)
-        case made(Value)
-    }
-
     @usableFromInline let lock = NSLock()
-    @usableFromInline var state: State
+    // Kept after the value is made (no type nested in this generic class: its metadata would
+    // be made for every `Value` at start-up), and never called again.
+    @usableFromInline let make: @Sendable () -> Value
+    @usableFromInline var made: Value?
 
-    @inlinable package init(_ make: @escaping @Sendable () -> Value) { state = .waiting(make) }
+    @inlinable package init(_ make: @escaping @Sendable () -> Value) { self.make = make }
 
-    @inlinable package init(value: Value) { state = .made(value) }
+    @inlinable package init(value: Value) {
+        // Made already: the closure is never called (the class's lock guards the value).
+        nonisolated(unsafe) let made = value
+        make = { made }
+        self.made = value
+    }
 
     @inlinable package var value: Value {
         lock.lock()
         defer { lock.unlock() }
-        switch state {
-        case .made(let value):
-            return value
-        case .waiting(let make):
-            let value = make()
-            state = .made(value)
-            return value
-        }
+        if let made { return made }
+        let value = make()
+        made = value
+        return value
     }
 }

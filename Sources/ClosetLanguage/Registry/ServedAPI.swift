@@ -46,6 +46,22 @@ public struct ServedAPI: Sendable {
         self.answer = answer
     }
 
+    /// An API declared as routes (`ServedRoute`): one router matches them, so the paths it
+    /// claims, the `400` for a parameter out of range and the `405` for what no route takes
+    /// are the same for every such API; `summary` is made from the routes.
+    public init(
+        name: String, routes: [ServedRoute], readsOnlyTheStore: Bool = false,
+        error: @escaping @Sendable (_ status: Int, _ reason: String) -> HTTPResponse = ServedAPI.plainError,
+        failure: (@Sendable (ServedRequest) -> HTTPResponse)? = nil
+    ) {
+        let router = ServedRouter(routes: routes, error: error)
+        self.init(
+            name: name, summary: routes.map(\.shown).joined(separator: ", "), readsOnlyTheStore: readsOnlyTheStore,
+            claims: { _, path in router.claims(path) }, error: error,
+            failure: { request in router.claims(request.path) ? failure?(request) : nil },
+            answer: { request, context in try router.answer(request, context) })
+    }
+
     @Sendable public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {
         HTTPResponse.text(reason + "\n", status: status)
     }

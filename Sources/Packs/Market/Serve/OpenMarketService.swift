@@ -11,75 +11,90 @@ import Foundation
 /// write is the pack's own command (`add product`, `edit product`, `remove product`), run from
 /// the form: the same keys, conversions, checks and password rules as at the prompt.
 enum OpenMarketService {
+    /// The routes, each one declaration; the engine's router checks `{page}` and `{id}` before a
+    /// route runs and answers what no route takes with a 405 in this API's shape.
     static let api = ServedAPI(
         name: "market",
-        summary: "the open market: GET /items/{page}, GET /item/{id}, POST /item, PATCH /item/{id}, DELETE /item/{id}",
-        readsOnlyTheStore: true, claims: { _, path in claims(path) }, error: { error($1, $0) }, failure: failure,
-        answer: answer)
+        routes: [
+            ServedRoute(["GET"], [.word("items"), .number("page", least: 1)]) { match, _, context in
+                try withMarket(context) { market in
+                    json(ItemJSON.list(list(try market.items(page: match.number("page")), context.baseURL)))
+                }
+            },
+            ServedRoute(["GET"], [.word("item"), .number("id", least: 1)]) { match, _, context in
+                try withMarket(context) { market in
+                    guard let item = try? market.item(id: match.number("id")) else { return error("no such item", 404) }
+                    return json(ItemJSON.item(detail(item, context.baseURL)))
+                }
+            },
+            ServedRoute(["POST"], [.word("item")]) { _, request, context in
+                try withMarket(context) { market in
+                    guard let parts = request.multipart else {
+                        return error("the body is not multipart/form-data", 400)
+                    }
+                    return try write(command(["add", "product"], parts), context) { try market.item(id: $0) }
+                }
+            },
+            ServedRoute(["PATCH"], [.word("item"), .number("id", least: 1)]) { match, request, context in
+                try withMarket(context) { market in
+                    guard let parts = request.multipart else {
+                        return error("the body is not multipart/form-data", 400)
+                    }
+                    return try write(command(["edit", "product"], parts, id: match.number("id")), context) {
+                        try market.item(id: $0)
+                    }
+                }
+            },
+            ServedRoute(["DELETE"], [.word("item"), .number("id", least: 1)]) { match, request, context in
+                try withMarket(context) { market in try delete(match.number("id"), request, market, context) }
+            },
+            ServedRoute(["GET"], [.word("images"), .text("name")]) { match, request, context in
+                try withMarket(context) { market in picture(match.text("name"), thumbnail: false, request, market) }
+            },
+            ServedRoute(["GET"], [.word("thumbnails"), .text("name")]) { match, request, context in
+                try withMarket(context) { market in picture(match.text("name"), thumbnail: true, request, market) }
+            },
+        ],
+        readsOnlyTheStore: true, error: { error($1, $0) },
+        // The 2021 server's breakage: a 500 with its error shape.
+        failure: { _ in error("Internal Server Error", 500) })
 
-    static func claims(_ path: String) -> Bool {
-        let first = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first
-        return first.map { ["items", "item", "images", "thumbnails"].contains($0) } ?? false
-    }
-
-    static func claims(_ request: ServedRequest) -> Bool { claims(request.path) }
-
-    /// The 2021 server's breakage: a 500 with its error shape.
-    static func failure(_ request: ServedRequest) -> HTTPResponse? {
-        claims(request) ? error("Internal Server Error", 500) : nil
-    }
-
-    static func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {
-        guard claims(request), let segments = request.segments, let first = segments.first else { return nil }
+    /// A route's answer from the embedded market (a 500 where the store holds none).
+    static func withMarket(_ context: ServedContext, _ answer: (EmbeddedMarket) throws -> HTTPResponse) throws
+        -> HTTPResponse
+    {
         guard let market = context.session.state(MarketState.self)?.embedded else {
             return error("the market is not running on this store", 500)
         }
-        switch (request.method, first, segments.count) {
-        case ("GET", "items", 2), ("HEAD", "items", 2):
-            guard let page = WholeNumber.value(segments[1]), page >= 1 else {
-                return error("the page must be a whole number from 1 to \(WholeNumber.maximum)", 400)
-            }
-            return json(ItemJSON.list(list(try market.items(page: page), context.baseURL)))
-        case ("GET", "item", 2), ("HEAD", "item", 2):
-            guard let id = itemID(segments[1]) else { return badID }
-            guard let item = try? market.item(id: id) else { return error("no such item", 404) }
-            return json(ItemJSON.item(detail(item, context.baseURL)))
-        case ("POST", "item", 1):
-            guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
-            return try write(command(["add", "product"], parts), context) { try market.item(id: $0) }
-        case ("PATCH", "item", 2):
-            guard let id = itemID(segments[1]) else { return badID }
-            guard let parts = request.multipart else { return error("the body is not multipart/form-data", 400) }
-            return try write(command(["edit", "product"], parts, id: id), context) { try market.item(id: $0) }
-        case ("DELETE", "item", 2):
-            guard let id = itemID(segments[1]) else { return badID }
-            let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
-            guard let password = object?["password"] as? String else {
-                return error("the body must be JSON with a password", 400)
-            }
-            // The answer is the item as it was: read before it goes, in the same transaction.
-            guard let item = try? market.item(id: id) else { return error("no item with that id and password", 404) }
-            let remove = CommandRequest(
-                ["remove", "product"], parameters: [String(id)], arguments: [("password", password)])
-            return try write(remove, context) { _ in item }
-        case ("GET", "images", 2), ("GET", "thumbnails", 2), ("HEAD", "images", 2), ("HEAD", "thumbnails", 2):
-            // Only a stored picture's own name: nothing else of the store, nothing outside it.
-            let name = segments[1]
-            guard BlobStoreNames.isValid(name) else { return error("no such image", 404) }
-            let bytes =
-                first == "thumbnails"
-                ? ProductThumbnail.bytes(named: name) { market.picture(named: name) } : market.picture(named: name)
-            guard let bytes else { return error("no such image", 404) }
-            return ServedPictures.picture(bytes, for: request)
-        default:
-            return error("\(request.method) is not a route of this API", 405)
-        }
+        return try answer(market)
     }
 
-    /// An id as a path gives it: a whole number from 1 (`WholeNumber`), else nil.
-    static func itemID(_ text: String) -> Int? { WholeNumber.value(text).flatMap { $0 >= 1 ? $0 : nil } }
+    /// DELETE `/item/{id}`: the JSON body's password, and the item as it was (read before it
+    /// goes, in the same transaction).
+    static func delete(_ id: Int, _ request: ServedRequest, _ market: EmbeddedMarket, _ context: ServedContext) throws
+        -> HTTPResponse
+    {
+        let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
+        guard let password = object?["password"] as? String else {
+            return error("the body must be JSON with a password", 400)
+        }
+        guard let item = try? market.item(id: id) else { return error("no item with that id and password", 404) }
+        let remove = CommandRequest(
+            ["remove", "product"], parameters: [String(id)], arguments: [("password", password)])
+        return try write(remove, context) { _ in item }
+    }
 
-    static var badID: HTTPResponse { error("the id must be a whole number from 1 to \(WholeNumber.maximum)", 400) }
+    /// A stored picture by its own name only: nothing else of the store, nothing outside it.
+    static func picture(_ name: String, thumbnail: Bool, _ request: ServedRequest, _ market: EmbeddedMarket)
+        -> HTTPResponse
+    {
+        guard BlobStoreNames.isValid(name) else { return error("no such image", 404) }
+        let bytes =
+            thumbnail
+            ? ProductThumbnail.bytes(named: name) { market.picture(named: name) } : market.picture(named: name)
+        guard let bytes else { return error("no such image", 404) }
+        return ServedPictures.picture(bytes, for: request)
+    }
 
     // MARK: writes: the pack's own commands
 

@@ -233,13 +233,13 @@ public enum TransferFiles {
         return parent.isEmpty ? "." : parent
     }
 
-    /// The picture an export wrote for a row as `<base>.png` or `<base>.jpg` (by its id): a
-    /// file that is there but is no picture is that file's problem.
+    /// The picture an export wrote for a row as `<base>.png` or `<base>.jpg` (by its id); nil
+    /// when neither is there (`missingPicture` says so). A file that is there but is no picture
+    /// is that file's problem.
     public static func picture(
         named base: String, in folder: String, row: Row, _ invocation: Invocation
-    ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo) {
-        let candidates = ["\(base).png", "\(base).jpg"]
-        for name in candidates {
+    ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo)? {
+        for name in ["\(base).png", "\(base).jpg"] {
             do {
                 return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
             } catch  where error.id == "file.cannot-read" {
@@ -248,7 +248,12 @@ public enum TransferFiles {
                 throw RowProblem(line: row.line, message: error.message)
             }
         }
-        throw RowProblem(line: row.line, message: "no picture \(candidates.joined(separator: " or ")) in \(folder)")
+        return nil
+    }
+
+    /// The row's problem when `picture(named:)` found neither file.
+    public static func missingPicture(_ base: String, in folder: String, row: Row) -> RowProblem {
+        RowProblem(line: row.line, message: "no picture \(base).png or \(base).jpg in \(folder)")
     }
 
     /// A picture an imported row names, read and checked (PNG or JPEG) as `add` reads one;
@@ -256,11 +261,24 @@ public enum TransferFiles {
     public static func readPicture(
         _ name: String, in folder: String, row: Row, _ invocation: Invocation
     ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo) {
+        guard let picture = try readPicture(name, in: folder, row: row, invocation, ifThere: false) else {
+            throw RowProblem(line: row.line, message: "no picture \(name) in \(folder)")
+        }
+        return picture
+    }
+
+    /// As `readPicture`; with `ifThere`, nil when the file is not there (a picture exported
+    /// without `images=`, which an entity can do without).
+    public static func readPicture(
+        _ name: String, in folder: String, row: Row, _ invocation: Invocation, ifThere: Bool
+    ) throws(RowProblem) -> (bytes: [UInt8], info: ImageInfo)? {
         guard !name.contains("/"), name != "..", name != "." else {
             throw RowProblem(line: row.line, message: "'\(name)' is not a picture's file name")
         }
         do {
             return try invocation.readPicture(FilePath.join(folder, name), range: invocation.call.range)
+        } catch  where ifThere && error.id == "file.cannot-read" {
+            return nil
         } catch {
             throw RowProblem(line: row.line, message: error.message)
         }

@@ -22,8 +22,12 @@ enum Imports {
             if case .path(let path)? = invocation.argument("from")?.value { from = path }
             let folder = TransferFiles.pictureFolder(invocation, file: from)
             // Pictures are read when their row is checked and written once every row is good.
+            // Without `images=`, one not beside the file (exported without `images=`) is left
+            // out, with a note; with `images=`, a missing one is a bad row.
+            let folderGiven = invocation.argument("images") != nil
+            var left = 0
             var bytes: [String: [UInt8]] = [:]
-            return try importRows(
+            let outcome = try importRows(
                 invocation, state, Adoption.story, sequence: "story", id: \Story.id,
                 ignoring: ["images", "likes", "liked", "comments", "cursor"],
                 store: { story in
@@ -41,7 +45,13 @@ enum Imports {
                 }
                 var pictures: [StoryPicture] = []
                 for name in names {
-                    var read = try TransferFiles.readPicture(name, in: folder, row: row, invocation)
+                    guard
+                        var read = try TransferFiles.readPicture(
+                            name, in: folder, row: row, invocation, ifThere: !folderGiven)
+                    else {
+                        left += 1
+                        continue
+                    }
                     read.info.checksum = Checksum.crc32(read.bytes)
                     let picture = StoryPicture(id: invocation.ids.next(), info: read.info)
                     bytes[picture.name] = read.bytes
@@ -54,6 +64,12 @@ enum Imports {
                     pictures: pictures,
                     createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
             }
+            if left > 0 {
+                invocation.host.write(
+                    "note: \(left) \(left == 1 ? "picture" : "pictures") the file names \(left == 1 ? "is" : "are") not beside it; imported without (export stories images=<folder> copies them)\n",
+                    to: .standardError)
+            }
+            return outcome
         })
 
     static let comments = CommandSpec(

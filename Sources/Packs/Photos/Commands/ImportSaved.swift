@@ -46,7 +46,9 @@ enum ImportSaved {
         guard seen.insert(id).inserted else { throw problem("id \(id) appears twice in the file") }
         guard let url = text("url") else { throw problem("missing url") }
         let savedAt = try TransferFiles.date(row, "savedAt") ?? invocation.clock.now()
-        let (bytes, info) = try TransferFiles.picture(named: id, in: folder, row: row, invocation)
+        guard let (bytes, info) = try TransferFiles.picture(named: id, in: folder, row: row, invocation) else {
+            throw TransferFiles.missingPicture(id, in: folder, row: row)
+        }
         let taken = pictureIDs
         let pictureID = invocation.newID { taken.contains($0) }
         pictureIDs.insert(pictureID)

@@ -13,7 +13,7 @@ enum ImportClothes {
         keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
         notes: [
             "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",
-            "A row with a picture (its format) has it as <id>.png or <id>.jpg in images= (default: the file's folder).",
+            "A row naming a picture has it as <id>.png or <id>.jpg in images= (missing: a bad row), else beside the file (missing: left out, with a note).",
             "Every row is checked first; one bad row and nothing is imported.",
         ],
         examples: [
@@ -29,13 +29,22 @@ enum ImportClothes {
         let state = try invocation.state(WardrobeState.self)
         let (path, rows) = try TransferFiles.readRows(invocation, fieldNames: fieldNames, entity: "clothes")
         let folder = TransferFiles.pictureFolder(invocation, file: path)
+        // Without `images=`, a picture not beside the file was not exported with it (`export
+        // clothes` without `images=`): the row comes without it, and a note says so. With
+        // `images=`, a missing picture is a bad row.
+        let folderGiven = invocation.argument("images") != nil
+        var left = 0
         var seen = Set<UUID>()
         let clothes = try TransferFiles.checkAll(rows, path: path, fieldNames: fieldNames, invocation) {
             row throws(TransferFiles.RowProblem) -> (Clothes, [UInt8]?) in
             var item = try check(row, invocation, state, seen: &seen)
-            // A row that names a picture had one: it is read, or the row is refused.
             guard TransferFiles.text(row, "image") != nil else { return (item, nil) }
-            let picture = try TransferFiles.picture(named: item.id.uuidString, in: folder, row: row, invocation)
+            guard let picture = try TransferFiles.picture(named: item.id.uuidString, in: folder, row: row, invocation)
+            else {
+                if folderGiven { throw TransferFiles.missingPicture(item.id.uuidString, in: folder, row: row) }
+                left += 1
+                return (item, nil)
+            }
             item.image = picture.info
             return (item, picture.bytes)
         }
@@ -43,6 +52,11 @@ enum ImportClothes {
         for (item, bytes) in clothes {
             if let bytes, let image = item.image { try state.store.storeImage(bytes, image, for: item.id) }
             try viewModel.save(clothes: item)
+        }
+        if left > 0 {
+            invocation.host.write(
+                "note: \(left) row\(left == 1 ? " names a picture" : "s name pictures") not beside '\(path)'; imported without (export clothes images=<folder> copies them)\n",
+                to: .standardError)
         }
         return TransferFiles.imported(clothes.count, from: path)
     }

@@ -191,6 +191,18 @@ import Testing
         #expect(problems.contains("pack name '\(wardrobe.name)' is claimed by 2 packs"), "\(problems)")
         let spec = doubled.commands[command]
         #expect(problems.contains { $0.contains("'\(spec.name)' declares key '\(spec.keys[0].name)' 2 times") })
+        // A served API's name is one pack's too (`--log` and the banner name it).
+        guard let serving = InstalledPacks.all.first(where: { !$0.served.isEmpty }) else {
+            Issue.record("no installed pack serves an API")
+            return
+        }
+        var copy = serving
+        copy.name = "copy"
+        copy.entityKinds = []
+        copy.tables = []
+        copy.commands = []
+        let served = RegistryValidator.problems(CommandRegistry(packs: [serving, copy]))
+        #expect(served.contains { $0.hasPrefix("served API '\(serving.served[0].name)' is claimed by") }, "\(served)")
     }
 
     @Test func everyCommandAppearsInAGoldenFile() throws {

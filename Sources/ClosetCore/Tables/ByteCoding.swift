@@ -3,9 +3,59 @@ import Foundation
 /// Little-endian binary writing and bounds-checked reading: the store's record format is
 /// read back with no `JSONDecoder` and no trust in the bytes.
 public struct ByteWriter {
+    /// What is written and not yet handed to `sink` (all of it when there is none).
     public var bytes: [UInt8] = []
+    /// Where a long write goes as it is made (a snapshot streamed to its file), a piece at a
+    /// time where its writer says it may (`drainIfFull`); nil: everything stays in `bytes`.
+    public var sink: (any ByteSink)?
+    /// How many bytes went to `sink` already: `bytes[0]` is at this position.
+    public private(set) var drained = 0
 
     public init() {}
+
+    public init(sink: any ByteSink) { self.sink = sink }
+
+    /// The position of the next byte written, counting what went to the sink.
+    @inlinable public var position: Int { drained + bytes.count }
+
+    /// Hands what is written to the sink once it holds a piece's worth: the writer's memory
+    /// stays near one piece however long the whole. Only where nothing later refers into
+    /// `bytes` by index (positions are kept with `position`, patched with `patch`).
+    @inlinable public mutating func drainIfFull() {
+        if let sink, bytes.count >= sink.pieceSize { drain() }
+    }
+
+    public mutating func drain() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink.append(bytes)
+        drained += bytes.count
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes eight bytes over those at `position` (a length known only later), in `bytes`
+    /// or in the sink.
+    public mutating func patch(at position: Int, _ value: UInt64) {
+        let encoded = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+        overwrite(at: position, with: encoded)
+    }
+
+    public mutating func overwrite(at position: Int, with encoded: [UInt8]) {
+        if position >= drained {
+            bytes.replaceSubrange((position - drained)..<(position - drained + encoded.count), with: encoded)
+        } else if let sink {
+            sink.overwrite(at: position, with: encoded)
+        }
+    }
+
+    /// The eight bytes at `position` as a number, wherever they are.
+    public func u64(at position: Int) -> UInt64 {
+        let encoded =
+            position >= drained
+            ? Array(bytes[(position - drained)..<(position - drained + 8)])
+            : sink?.read(at: position, count: 8) ?? []
+        guard encoded.count == 8 else { return 0 }
+        return (0..<8).reduce(0) { $0 | UInt64(encoded[$1]) << (8 * UInt64($1)) }
+    }
 
     /// Room for `count` more bytes, grown as appending grows it (at least doubling): an exact
     /// reservation before each part of a snapshot copied everything written so far each time.
@@ -63,6 +113,17 @@ public struct ByteWriter {
 
     /// Instants are kept as whole milliseconds since 1970.
     @inlinable public mutating func date(_ date: Date) { i64(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+}
+
+/// Where a `ByteWriter` streams: a file written as it is made. Failures are kept by the sink
+/// (its writer cannot throw mid-row) and asked for once the whole is written.
+public protocol ByteSink: AnyObject {
+    /// How many bytes a writer gathers before handing them over.
+    var pieceSize: Int { get }
+    func append(_ bytes: [UInt8])
+    func overwrite(at position: Int, with bytes: [UInt8])
+    /// Bytes already handed over, read back (empty if they cannot be).
+    func read(at position: Int, count: Int) -> [UInt8]
 }
 
 /// Reads what `ByteWriter` wrote, checking every length against the end first. Works on raw

@@ -58,10 +58,10 @@
         func load<T: FixedWidthInteger>(_ type: T.Type, _ at: Int) -> T {
             T(littleEndian: memory.loadUnaligned(fromByteOffset: at, as: T.self))
         }
-        let countAt = writer.bytes.count
+        let countAt = writer.position
         writer.u64(0)
         writer.u64(0)
-        let rowsStart = writer.bytes.count
+        let rowsStart = writer.position
         // Each snapshot row's ordinal in the new section (-1: dropped), and whether it is
         // written anew (its old place in the bucket lists no longer holds).
         var newOrdinals = [Int32](repeating: -1, count: count)
@@ -74,7 +74,14 @@
             buckets.reserveCapacity(newCount)
             orders.reserveCapacity(newCount)
         }
-        writer.reserve((base.rowsEnd - base.rowsStart) + newCount * 49 + 64)
+        // Streamed (a sink): a piece at a time, and the mapping's pages already copied given
+        // back (a 55 MB snapshot's compaction otherwise made all of it this process's memory).
+        let streaming = writer.sink != nil
+        // Rows read before they are handed on and the mapping's pages given back (1 MB for
+        // a file's 4 MB pieces).
+        let step = max(1, (writer.sink?.pieceSize ?? 0) / 4)
+        if !streaming { writer.reserve((base.rowsEnd - base.rowsStart) + newCount * 49 + 64) }
+        var released = base.rowsStart
 
         // The rows, walked in file order (each frame checked against its offset, as `.check`
         // does); unchanged ones are copied a run at a time.
@@ -89,8 +96,18 @@
             writer.bytes.append(
                 contentsOf: UnsafeRawBufferPointer(rebasing: base.memory[runStart..<end]).assumingMemoryBound(
                     to: UInt8.self))
+            guard streaming else { return }
+            writer.drainIfFull()
+            if end - released >= step {
+                base.releasePages(released..<end)
+                released = end
+            }
         }
         for ordinal in 0..<count {
+            if streaming, position - runStart >= step {
+                flush(position)
+                runStart = position
+            }
             base.check(load(UInt64.self, base.offsetsStart + ordinal * 8) == UInt64(position - base.rowsStart))
             base.check(base.rowsEnd - position >= 6)
             let keyLength = Int(load(UInt16.self, position))
@@ -113,7 +130,7 @@
                 flush(position)
                 runStart = next
                 fresh[ordinal] = true
-                offsets.append(UInt64(writer.bytes.count - rowsStart))
+                offsets.append(UInt64(writer.position - rowsStart))
                 writer.bytes += row.frame
                 if indexed {
                     buckets.append(row.bucket)
@@ -121,7 +138,7 @@
                 }
                 continue
             }
-            offsets.append(UInt64(writer.bytes.count + (position - runStart) - rowsStart))
+            offsets.append(UInt64(writer.position + (position - runStart) - rowsStart))
             if indexed {
                 let bucket = load(UInt8.self, base.bucketsStart + ordinal)
                 base.check(Int(bucket) < bucketCount)
@@ -132,16 +149,18 @@
         flush(position)
         base.check(position == base.rowsEnd)
         let kept = Int(ordinalNow)
+        if streaming { base.releasePages(released..<base.rowsEnd) }
         for (_, row) in appended {
-            offsets.append(UInt64(writer.bytes.count - rowsStart))
+            offsets.append(UInt64(writer.position - rowsStart))
             writer.bytes += row.frame
+            writer.drainIfFull()
             if indexed {
                 buckets.append(row.bucket)
                 orders.append(row.order)
             }
         }
-        SnapshotSection.patch(&writer, at: countAt, UInt64(newCount))
-        SnapshotSection.patch(&writer, at: countAt + 8, UInt64(writer.bytes.count - rowsStart))
+        writer.patch(at: countAt, UInt64(newCount))
+        writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
 
         // Keys: the snapshot's order without the dropped rows, each new key put where a binary
         // search of that order says (a new key is never equal to a kept one), each with its
@@ -226,12 +245,12 @@
         var names = Set(base.blobNames)
         names.subtract(releasedBlobs)
         names.formUnion(addedBlobs)
-        let indexAt = writer.bytes.count
+        let indexAt = writer.position
         writer.u64(0)
         SnapshotSection.writeIndex(
             &writer, offsets: offsets, sortedKeys: sortedKeys, keyPrefixes: prefixes, buckets: buckets, orders: orders,
             bucketLists: lists,
             blobNames: names)
-        SnapshotSection.patch(&writer, at: indexAt, UInt64(writer.bytes.count - indexAt - 8))
+        writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
     }
 }

@@ -76,6 +76,13 @@ public final class SnapshotRows {
         // touches no row (a check that fails then is damage, said by name).
     }
 
+    /// Gives back the pages of `range` a long read made part of this process's memory (a
+    /// compaction copying every row), when the rows lie in a mapped file: read again from
+    /// the file if anything reads them later.
+    func releasePages(_ range: Range<Int>) {
+        (owner as? PageReleasing)?.releasePages(range)
+    }
+
     /// The blob names, each checked to lie inside the section.
     private func readBlobNames() -> [String] {
         // A damaged block under them is said as such, not as an index that does not add up.

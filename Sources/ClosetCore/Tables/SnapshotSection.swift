@@ -74,22 +74,20 @@ public enum SnapshotSection {
     public static func write(
         into writer: inout ByteWriter, writeRows: (inout ByteWriter, inout Columns) -> Int
     ) {
-        let countAt = writer.bytes.count
+        // Written whole in `bytes` (the index is made by walking the rows just written); the
+        // writer may have handed earlier sections to its sink.
+        let countAt = writer.position
         writer.u64(0)
         writer.u64(0)
-        let rowsStart = writer.bytes.count
+        let rowsStart = writer.position
         var columns = Columns()
         let count = writeRows(&writer, &columns)
-        patch(&writer, at: countAt, UInt64(count))
-        patch(&writer, at: countAt + 8, UInt64(writer.bytes.count - rowsStart))
-        let indexAt = writer.bytes.count
+        writer.patch(at: countAt, UInt64(count))
+        writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
+        let indexAt = writer.position
         writer.u64(0)
-        writeIndex(&writer, rowsStart: rowsStart, count: count, columns: columns)
-        patch(&writer, at: indexAt, UInt64(writer.bytes.count - indexAt - 8))
-    }
-
-    static func patch(_ writer: inout ByteWriter, at position: Int, _ value: UInt64) {
-        for shift in 0..<8 { writer.bytes[position + shift] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift))) }
+        writeIndex(&writer, rowsStart: rowsStart - writer.drained, count: count, columns: columns)
+        writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
     }
 
     private static func writeIndex(_ writer: inout ByteWriter, rowsStart: Int, count: Int, columns: Columns) {

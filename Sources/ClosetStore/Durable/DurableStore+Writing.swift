@@ -313,15 +313,22 @@ extension DurableStore {
         -> StoreFormat.SnapshotLink
     {
         try checkBlocksBeforeCopying()
-        let expected = view.snapshotLength + view.validLength + view.snapshotLength / 32 + (64 << 10)
-        let (bytes, header) = StoreFormat.snapshot(
-            tables.all, generation: generation, committed: committed, expectedLength: expected)
-        try POSIXFile.replace(path + "/snapshot", with: bytes, directory: path)
+        // Streamed to the file: the new snapshot is never whole in memory, and the old one's
+        // pages a copy reads are given back as it goes (`SectionCopy`).
+        let tables = tables.all
+        let (header, length) = try StreamedFile.replace(path + "/snapshot", directory: path) {
+            (writer, file) throws(POSIXFile.Failure) in
+            try StoreFormat.writeSnapshot(tables, generation: generation, committed: committed, into: &writer) {
+                (writer, range) throws(POSIXFile.Failure) in
+                writer.drain()
+                return try file.blockChecksums(range, size: StoreFormat.blockSize)
+            }
+        }
         // Every block of the old mapping passed before the copy: what tables still read from
         // it (a section copied as bytes leaves its table read in place) needs no more checks.
         view.blocks = nil
-        view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
-        view.snapshotLength = bytes.count
+        view.snapshotRows = tables.reduce(0) { $0 + $1.count }
+        view.snapshotLength = length
         view.snapshotLink = header.link
         view.snapshot = Self.identity(path + "/snapshot")
         return header.link

@@ -340,15 +340,35 @@ enum StoreFormat {
         }
     }
 
-    /// Writes every table's section (committed rows only when `committed`).
+    /// Writes every table's section (committed rows only when `committed`), in memory.
     /// `expectedLength`: about what it will take (the old snapshot and the journal's changes),
-    /// reserved at once, so the bytes grow in place instead of doubling and copying (a 60 MB
-    /// snapshot held 128 MB for a moment under `closet serve`'s writes).
+    /// reserved at once, so the bytes grow in place instead of doubling and copying.
     static func snapshot(_ tables: [StoredTable], generation: UInt64, committed: Bool, expectedLength: Int = 0)
         -> (bytes: [UInt8], header: SnapshotHeader)
     {
         var writer = ByteWriter()
         writer.bytes.reserveCapacity(expectedLength)
+        let header = writeSnapshot(tables, generation: generation, committed: committed, into: &writer) {
+            (writer, range) throws(Never) in
+            writer.bytes.withUnsafeBytes { bytes in
+                stride(from: range.lowerBound, to: range.upperBound, by: blockSize).map {
+                    StoreChecksum.crc32c(
+                        UnsafeRawBufferPointer(rebasing: bytes[$0..<min(range.upperBound, $0 + blockSize)]))
+                }
+            }
+        }
+        return (writer.bytes, header)
+    }
+
+    /// Writes a snapshot into `writer`, which may stream it to a file as it goes (a sink):
+    /// the sections a piece at a time, then the block checksums (`blockChecksums` of the body's
+    /// bytes, read back once written: the sections' lengths are patched in after their rows),
+    /// the directory, and last the header over the first bytes.
+    static func writeSnapshot<Failure: Error>(
+        _ tables: [StoredTable], generation: UInt64, committed: Bool, into writer: inout ByteWriter,
+        blockChecksums: (inout ByteWriter, Range<Int>) throws(Failure) -> [UInt32]
+    ) throws(Failure) -> SnapshotHeader {
+        let start = writer.position
         for _ in 0..<snapshotHeaderSize { writer.u8(0) }
         // Each table's section, then the sections derived from it (`<table>#<grouping>`).
         let sections: [(name: String, write: (inout ByteWriter) -> Void)] = tables.flatMap { table in
@@ -363,30 +383,27 @@ enum StoreFormat {
             let name = Array(section.name.utf8.prefix(255))
             writer.u8(UInt8(name.count))
             writer.bytes += name
-            let start = writer.bytes.count
+            writer.drainIfFull()
+            let sectionStart = writer.position
             section.write(&writer)
             // The section begins with its row count and rows length; its index length follows the rows.
-            let u64 = { (at: Int) in (0..<8).reduce(0) { $0 | Int(writer.bytes[at + $1]) << (8 * $1) } }
-            let count = u64(start)
-            let rowsLength = u64(start + 8)
+            let count = Int(writer.u64(at: sectionStart))
+            let rowsLength = Int(writer.u64(at: sectionStart + 8))
             directory.entries.append(
                 SnapshotDirectory.Entry(
-                    name: section.name, sectionStart: start, count: count, rowsLength: rowsLength,
-                    indexLength: writer.bytes.count - start - 24 - rowsLength))
+                    name: section.name, sectionStart: sectionStart - start, count: count, rowsLength: rowsLength,
+                    indexLength: writer.position - sectionStart - 24 - rowsLength))
+            writer.drainIfFull()
         }
-        let bodyLength = writer.bytes.count - snapshotHeaderSize
+        let bodyEnd = writer.position
+        let bodyLength = bodyEnd - start - snapshotHeaderSize
+        let checksums = try blockChecksums(&writer, (start + snapshotHeaderSize)..<bodyEnd)
         var blocks = ByteWriter()
-        blocks.bytes.reserveCapacity(4 * (bodyLength / blockSize + 1))
-        var position = snapshotHeaderSize
-        while position < writer.bytes.count {
-            let end = min(writer.bytes.count, position + blockSize)
-            blocks.u32(StoreChecksum.crc32c(writer.bytes[position..<end]))
-            position = end
-        }
+        blocks.bytes.reserveCapacity(4 * checksums.count)
+        for checksum in checksums { blocks.u32(checksum) }
         let directoryBytes = directory.encoded
         blocks.bytes += directoryBytes
         blocks.u32(UInt32(directoryBytes.count))
-        writer.reserve(blocks.bytes.count)
         var header = ByteWriter()
         header.bytes = snapshotMagic
         header.u64(generation)
@@ -395,13 +412,11 @@ enum StoreFormat {
         header.u32(bodyChecksum)
         let checksum = StoreChecksum.crc32c(header.bytes)
         header.u32(checksum)
-        writer.bytes.replaceSubrange(0..<snapshotHeaderSize, with: header.bytes)
+        writer.overwrite(at: start, with: header.bytes)
         writer.bytes += blocks.bytes
-        return (
-            writer.bytes,
-            SnapshotHeader(
-                generation: generation, bodyLength: bodyLength, bodyChecksum: bodyChecksum, checksum: checksum)
-        )
+        writer.drain()
+        return SnapshotHeader(
+            generation: generation, bodyLength: bodyLength, bodyChecksum: bodyChecksum, checksum: checksum)
     }
 
     enum SnapshotProblem: Error, Equatable {

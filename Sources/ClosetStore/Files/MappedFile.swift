@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 #if canImport(Glibc)
@@ -107,35 +108,19 @@ final class MappedFile {
     /// small buffer rather than the mapping: verifying the whole file then does not make every
     /// page of it part of this process's memory, only the pages later read in place.
     func blockChecksums(_ range: Range<Int>, size: Int) -> [UInt32]? {
-        guard range.lowerBound >= 0, range.upperBound <= memory.count, size > 0 else { return nil }
-        let chunk = min(256 << 10, max(range.count, 1))
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
-        var checksums: [UInt32] = []
-        checksums.reserveCapacity(range.count / size + 1)
-        var crc: UInt32 = 0
-        var inBlock = 0
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let count = pread(descriptor, buffer.baseAddress, min(chunk, range.upperBound - position), off_t(position))
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            // The chunk read, cut where blocks end.
-            var offset = 0
-            while offset < count {
-                let piece = min(count - offset, size - inBlock)
-                crc = StoreChecksum.crc32c(
-                    UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + piece)]), continuing: crc)
-                offset += piece
-                inBlock += piece
-                if inBlock == size || position + offset == range.upperBound {
-                    checksums.append(crc)
-                    crc = 0
-                    inBlock = 0
-                }
-            }
-            position += count
-        }
-        return checksums
+        guard range.upperBound <= memory.count else { return nil }
+        return POSIXFile.blockChecksums(descriptor, range, size: size)
+    }
+}
+
+extension MappedFile: PageReleasing {
+    func releasePages(_ range: Range<Int>) {
+        guard let base = memory.baseAddress, range.lowerBound >= 0, range.upperBound <= memory.count else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0 else { return }
+        let first = (range.lowerBound + page - 1) / page * page
+        let last = range.upperBound / page * page
+        guard last > first else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + first), last - first, MADV_DONTNEED)
     }
 }

@@ -126,4 +126,39 @@ enum POSIXFile {
         }
         return names
     }
+
+    /// CRC-32C of each `size`-byte block of `range` of an open file (the last one shorter),
+    /// read with `pread` through a small buffer: nil if the file cannot be read that far.
+    static func blockChecksums(_ descriptor: Int32, _ range: Range<Int>, size: Int) -> [UInt32]? {
+        guard range.lowerBound >= 0, size > 0 else { return nil }
+        let chunk = min(256 << 10, max(range.count, 1))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var checksums: [UInt32] = []
+        checksums.reserveCapacity(range.count / size + 1)
+        var crc: UInt32 = 0
+        var inBlock = 0
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let count = pread(descriptor, buffer.baseAddress, min(chunk, range.upperBound - position), off_t(position))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            // The chunk read, cut where blocks end.
+            var offset = 0
+            while offset < count {
+                let piece = min(count - offset, size - inBlock)
+                crc = StoreChecksum.crc32c(
+                    UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + piece)]), continuing: crc)
+                offset += piece
+                inBlock += piece
+                if inBlock == size || position + offset == range.upperBound {
+                    checksums.append(crc)
+                    crc = 0
+                    inBlock = 0
+                }
+            }
+            position += count
+        }
+        return checksums
+    }
 }

@@ -6,8 +6,10 @@ rounds, the product and its picture inserted into sqlite3 in WAL mode) doing the
 Rows (each figure from one run, closet paired with its peer in the same run):
   S2  GET of random /items/N pages, 64 connections: req/s against nginx serving the same pages as files (≥ 0.7);
       answers are kept until the store changes (--answer-cache), so a row also gives the figure with none kept
-  S3  GETs of random pages while multipart POSTs with a 300 KB JPEG run: the GETs' p99 (< 10 ms), and the
-      POSTs' throughput against the sqlite3 server's doing the same POSTs (≥ 0.5)
+  S3  multipart POSTs with a 300 KB JPEG: their throughput against the sqlite3 server's doing the same POSTs
+      (≥ 0.5); the GETs' p99 in the issue's 90/10 mix of GETs of random pages and POSTs on 64 connections
+      (< 10 ms); and, for information, the GETs' p99 when they run flat out beside the POSTs (latency
+      there is connections over throughput: every page made from the store, since each commit moves every page)
   S4  GET p99 while 50 clients send wrong passwords (< 20 ms)
   S5  GET p99 while 1,000 idle connections are held open (< 20 ms)
   S6  closet's largest resident memory over every run above (< 150 MB)
@@ -189,6 +191,88 @@ http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 '''
 
 
+def mixed_clients(port, pages, body, seconds, warmup, first, count, queue):
+    """`count` of mixed_load's clients in one process (numbers from `first`), their GET times and
+    counts after `warmup` seconds put on `queue`."""
+    import http.client, random
+    headers = {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"}
+    measured = time.monotonic() + warmup
+    stop = measured + seconds
+    latencies, counts, lock = [], {"gets": 0, "posts": 0, "errors": 0}, threading.Lock()
+
+    def client(number):
+        rng = random.Random(number)
+        # Eight clients to an address, as a team's machines would be: one address may have at most
+        # --password-failures (10) writes at once, and 64 POSTs from one would be refused 429.
+        source = (f"127.0.0.{2 + number // 8}", 0)
+        open_connection = lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=source)
+        connection = open_connection()
+        mine, posts, errors = [], 0, 0
+        turn = number % 10  # the clients' POSTs spread over the cycle, not all at once
+        while time.monotonic() < stop:
+            try:
+                counted = time.monotonic() >= measured
+                if turn % 10 == 9:
+                    connection.request("POST", "/item", body=body, headers=headers)
+                    response = connection.getresponse()
+                    response.read()
+                    posts += counted
+                else:
+                    began = time.perf_counter()
+                    connection.request("GET", f"/items/{rng.randint(1, pages)}")
+                    response = connection.getresponse()
+                    response.read()
+                    if counted:
+                        mine.append((time.perf_counter() - began) * 1000)
+                if response.status != 200:
+                    errors += 1
+            except (OSError, http.client.HTTPException):
+                errors += 1
+                connection.close()
+                connection = open_connection()
+            turn += 1
+        with lock:
+            latencies.extend(mine)
+            counts["posts"] += posts
+            counts["gets"] += len(mine)
+            counts["errors"] += errors
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(first, first + count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    queue.put((latencies, counts))
+
+
+def mixed_load(port, pages, body, seconds, connections=64, processes=8, warmup=2):
+    """The issue's 90/10 mix: each of `connections` keep-alive clients sends nine GETs of random pages,
+    then one multipart POST, and again, for `seconds`. Each GET is timed on its own (wrk's figures mix
+    both kinds), by clients in `processes` processes (eight threads each: one interpreter's lock shared
+    by 64 threads added milliseconds to the times). The first `warmup` seconds are not counted (as
+    wrk's runs before S2's: 64 clients arriving at once at a server that has read nothing yet wait
+    up to 60 ms for their first pages). Returns the GETs' p50 and p99 in ms and the counts."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    each = connections // processes
+    workers = [context.Process(target=mixed_clients, args=(port, pages, body, seconds, warmup, n * each, each, queue))
+               for n in range(processes)]
+    for worker in workers:
+        worker.start()
+    latencies, counts = [], {"gets": 0, "posts": 0, "errors": 0}
+    for _ in workers:
+        times, numbers = queue.get()
+        latencies += times
+        for key in counts:
+            counts[key] += numbers[key]
+    for worker in workers:
+        worker.join()
+    latencies.sort()
+    pick = lambda share: latencies[min(len(latencies) - 1, int(share * len(latencies)))] if latencies else 0.0
+    return {"p50": pick(0.5), "p99": pick(0.99), **counts}
+
+
 def serve_rows(closet, store, db, work, quick):
     seconds = 3 if quick else 20
     served = os.path.join(work, "served-store")
@@ -294,8 +378,16 @@ wrk.headers["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"
     during = wrk(base + "/", seconds, pages_lua, threads=2, connections=58, env=env)
     posting.join()
     share = mixed["requests"] / max(1, mixed["requests"] + during["requests"])
-    rows.append(("S3", f"  GET p99 while POSTs run ({share:.1%} of requests POSTs)", f"{during['p99']:>8.2f}ms",
-                 f"{mixed.get('p99', 0):>8.0f}ms", during["p99"] / 10, "< 10 ms (POST p99 right)"))
+    rows.append(("S3", f"  GET p99, GETs flat out on 58 conns while POSTs run on 6 ({share:.1%} POSTs)",
+                 f"{during['p99']:>8.2f}ms", f"{mixed.get('p99', 0):>8.0f}ms", during["p99"] / 10,
+                 "(info; POST p99 right)"))
+    settle(port)
+    blend = mixed_load(port, pages, open(body_path, "rb").read(), seconds)
+    if blend["errors"]:
+        raise SystemExit(f"S3: {blend['errors']} requests of the 90/10 mix were not answered 200")
+    rows.append(("S3", f"  GET p99 in a 90/10 mix of GETs and POSTs, 64 conns ({blend['gets']:,} GETs, "
+                 f"{blend['posts']} POSTs; p50 {blend['p50']:.2f} ms)", f"{blend['p99']:>8.2f}ms", "",
+                 blend["p99"] / 10, "< 10 ms"))
 
     # S4: 50 clients guessing passwords (DELETE with a wrong one, as fast as answered).
     stop = threading.Event()

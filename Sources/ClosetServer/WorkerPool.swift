@@ -28,7 +28,10 @@ final class WorkerPool: @unchecked Sendable {
 
     private final class Lane: @unchecked Sendable {
         let condition = NSCondition()
-        var jobs: [Job] = []
+        /// Waiting jobs from `head` on; a job taken leaves an empty slot, so a queue that never
+        /// empties (writes arriving as fast as they run) does not keep every request it ran, each
+        /// with its body (a 90/10 mix of reads and uploads held 150 pictures' bodies so).
+        var jobs: [Job?] = []
         var head = 0
         var running = 0
         var stopping = false
@@ -169,11 +172,19 @@ final class WorkerPool: @unchecked Sendable {
                 lane.condition.unlock()
                 return
             }
-            let job = lane.jobs[lane.head]
+            let taken = lane.jobs[lane.head]
+            lane.jobs[lane.head] = nil
             lane.head += 1
             if lane.head == lane.jobs.count {
                 lane.jobs.removeAll(keepingCapacity: true)
                 lane.head = 0
+            } else if lane.head >= 256, lane.head * 2 >= lane.jobs.count {
+                lane.jobs.removeFirst(lane.head)
+                lane.head = 0
+            }
+            guard let job = taken else {
+                lane.condition.unlock()
+                continue
             }
             lane.running += 1
             lane.condition.unlock()

@@ -128,6 +128,26 @@ import Testing
         }
     }
 
+    /// Rows read together from one span (a page) are the rows read one by one, whatever the
+    /// span, the order or repeats; spans too wide are read row by row.
+    @Test func rowsReadTogetherAreTheRowsReadOneByOne() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<30 {
+            let (store, _, _) = try randomStore(&generator)
+            let table = try store.tables.table(ClothesTable.schema)
+            guard let base = table.lazy?.base, base.count > 0 else { continue }
+            for _ in 0..<10 {
+                let ordinals = (0..<Int.random(in: 1...25, using: &generator)).map { _ in
+                    Int.random(in: 0..<base.count, using: &generator)
+                }
+                let offsets = ordinals.map { base.frameStart($0) - base.rowsStart }
+                let alone = ordinals.map { base.rowBytes($0) }
+                #expect(base.rowsBytes(at: offsets) == alone)
+                #expect(base.rowsBytes(at: offsets, spanRead: Int.random(in: 0..<2000, using: &generator)) == alone)
+            }
+        }
+    }
+
     @Test func countsAndPagesFromTheIndexMatchTheViewModel() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<60 {

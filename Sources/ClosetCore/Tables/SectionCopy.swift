@@ -242,15 +242,15 @@
             }
         }
 
-        var names = Set(base.blobNames)
-        names.subtract(releasedBlobs)
-        names.formUnion(addedBlobs)
         let indexAt = writer.position
         writer.u64(0)
         SnapshotSection.writeIndex(
             &writer, offsets: offsets, sortedKeys: sortedKeys, keyPrefixes: prefixes, buckets: buckets, orders: orders,
-            bucketLists: lists,
-            blobNames: names)
+            bucketLists: lists
+        ) { writer in
+            SnapshotSection.writeMergedBlobNames(base, released: releasedBlobs, added: addedBlobs, into: &writer)
+            if streaming { base.releasePages(base.blobNamesStart..<base.end) }
+        }
         writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
     }
 }

@@ -85,25 +85,37 @@ public final class SnapshotRows {
 
     /// The blob names, each checked to lie inside the section.
     private func readBlobNames() -> [String] {
+        var names: [String] = []
+        forEachBlobName { names.append($0) }
+        return names
+    }
+
+    /// How many blob names the section lists.
+    @usableFromInline var blobNameCount: Int {
+        blocks?.verify(blobNamesStart, 4)
+        check(end - blobNamesStart >= 4)
+        return Int(load(UInt32.self, blobNamesStart))
+    }
+
+    /// Each blob name the section lists, in its order (sorted), none of them kept: a
+    /// compaction merges them with the changes' names instead of holding 100,000 strings.
+    func forEachBlobName(_ body: (String) -> Void) {
         // A damaged block under them is said as such, not as an index that does not add up.
         blocks?.verify(blobNamesStart, end - blobNamesStart)
         var reader = RawReader(
             memory: UnsafeRawBufferPointer(rebasing: memory[..<end]), position: blobNamesStart, blocks: blocks)
-        var names: [String] = []
         guard let count = reader.u32(), Int(count) <= end - blobNamesStart else {
             check(false)
-            return names
+            return
         }
         for _ in 0..<count {
             guard let length = reader.u16(), let at = reader.skip(Int(length)) else {
                 check(false)
-                return names
+                return
             }
-            names.append(
-                String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
+            body(String(decoding: UnsafeRawBufferPointer(rebasing: memory[at..<(at + Int(length))]), as: UTF8.self))
         }
         check(reader.position == end)
-        return names
     }
 
     /// Stops on a section whose checksum holds but whose index does not add up: only a file
@@ -188,8 +200,37 @@ public final class SnapshotRows {
         return (fetched, 2..<(2 + keyLength), (6 + keyLength)..<fetched.count)
     }
 
+    /// The rows whose frames start at these offsets (index entries say where), read together:
+    /// a page of a list is mostly rows added one after another, so one `pread` of the span
+    /// they lie in (when it is short) replaces one or two per row. Each frame's lengths are
+    /// checked as `frameBytes(from:)` checks them; a frame reaching past the span is read alone,
+    /// and offsets further apart than `spanRead` are read one by one.
+    public func rowsBytes(at offsets: [Int], spanRead: Int = 64 << 10) -> [[UInt8]] {
+        guard offsets.count > 1, let low = offsets.min(), let high = offsets.max(), low >= 0,
+            high - low <= spanRead, high <= rowsEnd - rowsStart
+        else { return offsets.map { rowBytes(0, offset: $0) } }
+        let start = rowsStart + low
+        let end = min(rowsEnd, rowsStart + high + 1024)
+        let fetched = bytes(start..<end)
+        check(fetched?.count == end - start)
+        let span = fetched ?? []
+        return offsets.map { offset in
+            let at = offset - low
+            guard span.count - at >= 6 else { return rowBytes(0, offset: offset) }
+            let keyLength = Int(span[at]) | Int(span[at + 1]) << 8
+            check(rowsEnd - start - at - 6 >= keyLength)
+            guard span.count - at - 6 >= keyLength else { return rowBytes(0, offset: offset) }
+            var rowLength = 0
+            for shift in 0..<4 { rowLength |= Int(span[at + 2 + keyLength + shift]) << (8 * shift) }
+            check(rowsEnd - start - at - 6 - keyLength >= rowLength)
+            let rowStart = at + 6 + keyLength
+            guard span.count - rowStart >= rowLength else { return rowBytes(0, offset: offset) }
+            return Array(span[rowStart..<(rowStart + rowLength)])
+        }
+    }
+
     /// Where row `ordinal`'s frame starts in the file (its offset checked).
-    private func frameStart(_ ordinal: Int) -> Int {
+    func frameStart(_ ordinal: Int) -> Int {
         check(ordinal >= 0 && ordinal < count)
         let offset = load(UInt64.self, offsetsStart + ordinal * 8)
         check(offset <= UInt64(rowsEnd - rowsStart) && rowsEnd - rowsStart - Int(offset) >= 6)

@@ -143,8 +143,8 @@ public enum SnapshotSection {
         writeIndex(
             &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.value) },
             keyPrefixes: sorted.map(\.key), buckets: indexed ? columns.buckets : [],
-            orders: indexed ? columns.orders : [], bucketLists: lists,
-            blobNames: columns.blobNames)
+            orders: indexed ? columns.orders : [], bucketLists: lists
+        ) { writeBlobNames(columns.blobNames.sorted(), into: &$0) }
     }
 
     /// Writes an index from its columns: `sortedKeys` the ordinals in key order with
@@ -152,11 +152,12 @@ public enum SnapshotSection {
     /// buckets, else one list per bucket (its ordinals in the order the layout above states).
     static func writeIndex(
         _ writer: inout ByteWriter, offsets: [UInt64], sortedKeys: [UInt32], keyPrefixes: [UInt64],
-        buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], blobNames: Set<String>
+        buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], writeNames: (inout ByteWriter) -> Void
     ) {
         let count = offsets.count
         writer.reserve(count * (bucketLists.isEmpty ? 20 : 49) + 64)
         writer.column(offsets)
+        writer.drainIfFull()
         appendEntries(&writer, count: count, size: 12) { entries, position in
             entries.storeBytes(of: keyPrefixes[position].littleEndian, toByteOffset: position * 12, as: UInt64.self)
             entries.storeBytes(of: sortedKeys[position].littleEndian, toByteOffset: position * 12 + 8, as: UInt32.self)
@@ -180,13 +181,52 @@ public enum SnapshotSection {
                 entries.storeBytes(of: offsets[ordinal].littleEndian, toByteOffset: at + 12, as: UInt64.self)
             }
         }
-        let names = blobNames.sorted()
+        writer.drainIfFull()
+        writeNames(&writer)
+    }
+
+    /// The blob names the rows refer to, sorted: a count, then each name.
+    static func writeBlobNames(_ names: [String], into writer: inout ByteWriter) {
         writer.u32(UInt32(names.count))
-        for name in names {
-            let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
-            writer.u16(UInt16(utf8.count))
-            writer.bytes += utf8
+        for name in names { writeBlobName(name, into: &writer) }
+    }
+
+    static func writeBlobName(_ name: String, into writer: inout ByteWriter) {
+        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
+        writer.u16(UInt16(utf8.count))
+        writer.bytes += utf8
+        writer.drainIfFull()
+    }
+
+    /// A section's names without `released` and with `added` (a name in both stays), merged in
+    /// order as they are read: none of the section's names is held (100,000 of them were 10 MB
+    /// of strings for each compaction of a market's products).
+    static func writeMergedBlobNames(
+        _ base: SnapshotRows, released: Set<String>, added: Set<String>, into writer: inout ByteWriter
+    ) {
+        let countAt = writer.position
+        writer.u32(0)
+        let additions = added.sorted()
+        var next = 0
+        var count = 0
+        func write(_ name: String) {
+            writeBlobName(name, into: &writer)
+            count += 1
         }
+        base.forEachBlobName { name in
+            while next < additions.count, additions[next] < name {
+                write(additions[next])
+                next += 1
+            }
+            if next < additions.count, additions[next] == name { next += 1 }
+            if released.contains(name), !added.contains(name) { return }
+            write(name)
+        }
+        while next < additions.count {
+            write(additions[next])
+            next += 1
+        }
+        writer.overwrite(at: countAt, with: (0..<4).map { UInt8(truncatingIfNeeded: UInt32(count) >> (8 * $0)) })
     }
 
     /// Appends `count` entries of `size` bytes, each written in place by `write`.

@@ -44,7 +44,9 @@ extension Table {
             descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
         }
         changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
-        var result: [Row] = []
+        // Rows from the journal as they are; snapshot rows by where they lie, read together at
+        // the end (`rowsBytes(at:)`).
+        var picked: [(row: Row?, ordinal: Int, offset: Int?)] = []
         var remaining = max(0, limit)
         var toSkip = max(0, skip)
         for group in groups where remaining > 0 {
@@ -83,11 +85,11 @@ extension Table {
                     if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
                 }
                 if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
-                    if toSkip == 0 { result.append(first.row) }
+                    if toSkip == 0 { picked.append((first.row, 0, nil)) }
                     extra = extra.dropFirst()
                 } else if let best {
                     if toSkip == 0, let head = cursors[best.cursor].head {
-                        result.append(decodeBase(head.ordinal, base, offset: head.offset))
+                        picked.append((nil, head.ordinal, head.offset))
                     }
                     cursors[best.cursor].advance()
                 } else {
@@ -96,7 +98,16 @@ extension Table {
                 if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
             }
         }
-        return result
+        let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
+        guard offsets.count == picked.count(where: { $0.row == nil }) else {
+            // Format 4's entries carry no offsets: each row found through the offsets column.
+            return picked.map { $0.row ?? decodeBase($0.ordinal, base, offset: $0.offset) }
+        }
+        var read = base.rowsBytes(at: offsets).makeIterator()
+        return picked.map { pick in
+            if let row = pick.row { return row }
+            return decode(baseRow: read.next() ?? [])
+        }
     }
 
     /// Whether an order key comes strictly after `after` in a walk's direction (nil: all do).

@@ -11,7 +11,7 @@ extension Table {
         var copy = SectionCopy(base: base)
         // A dropped or replaced row's blobs leave the list (a blob belongs to one row: its
         // name holds its owner's id); only decoded when the snapshot lists any.
-        let namesBlobs = !base.blobNames.isEmpty
+        let namesBlobs = base.blobNameCount > 0
         for (key, entry) in lazy.latest {
             if let ordinal = entry.baseOrdinal {
                 if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: decodeBase(ordinal, base))) }

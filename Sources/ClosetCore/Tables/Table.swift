@@ -561,7 +561,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     /// `offset`: where the row's frame starts, when an index entry said so.
     @inlinable func decodeBase(_ ordinal: Int, _ base: SnapshotRows, offset: Int? = nil) -> Row {
-        var reader = ByteReader(base.rowBytes(ordinal, offset: offset))
+        decode(baseRow: base.rowBytes(ordinal, offset: offset))
+    }
+
+    /// A snapshot row's bytes decoded; bytes that pass their checksum and still do not decode
+    /// are damage all the same.
+    @inlinable func decode(baseRow bytes: [UInt8]) -> Row {
+        var reader = ByteReader(bytes)
         guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd else {
             UnreadableRow.found("table '\(name)': a snapshot row passes its checksum but cannot be read")
         }

@@ -18,13 +18,13 @@ enum OpenMarketService {
         routes: [
             ServedRoute(["GET"], [.word("items"), .number("page", least: 1)]) { match, _, context in
                 try withMarket(context) { market in
-                    json(ItemJSON.list(list(try market.items(page: match.number("page")), context.baseURL)))
+                    json(ItemJSON.list(try market.items(page: match.number("page")), base: context.baseURL))
                 }
             },
             ServedRoute(["GET"], [.word("item"), .number("id", least: 1)]) { match, _, context in
                 try withMarket(context) { market in
                     guard let item = try? market.item(id: match.number("id")) else { return error("no such item", 404) }
-                    return json(ItemJSON.item(detail(item, context.baseURL)))
+                    return json(ItemJSON.item(item, base: context.baseURL))
                 }
             },
             ServedRoute(["POST"], [.word("item")]) { _, request, context in
@@ -164,24 +164,10 @@ enum OpenMarketService {
         } else {
             id = command.parameters.first.flatMap { Int($0) } ?? 0
         }
-        return json(ItemJSON.item(detail(try item(id), context.baseURL)))
+        return json(ItemJSON.item(try item(id), base: context.baseURL))
     }
 
     // MARK: answers
-
-    /// An item as the API gives it, its pictures as URLs on this server.
-    static func detail(_ item: Item, _ base: String) -> Item {
-        var item = item
-        item.thumbnails = item.thumbnails.map { base + "/thumbnails/" + $0 }
-        item.images = item.images.map { $0.map { base + "/images/" + $0 } }
-        return item
-    }
-
-    static func list(_ list: ItemList, _ base: String) -> ItemList {
-        var list = list
-        list.items = list.items.map { detail($0, base) }
-        return list
-    }
 
     static func json(_ body: Data) -> HTTPResponse {
         HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)

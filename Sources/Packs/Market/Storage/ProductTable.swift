@@ -24,10 +24,10 @@ public struct StoredProduct: Sendable, Hashable {
 
     /// As the API would return it.
     public var item: Item {
-        Item(
+        let names = pictures.map(\.name)
+        return Item(
             id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,
-            stock: stock,
-            discountedPrice: discountedPrice, thumbnails: pictures.map(\.name), images: pictures.map(\.name),
+            stock: stock, discountedPrice: discountedPrice, thumbnails: names, images: names,
             registrationDate: registeredAt.timeIntervalSince1970)
     }
 }

@@ -34,7 +34,7 @@ public struct ServedRequest: Sendable {
         headers.last { Self.sameName($0.name, name) }?.value
     }
 
-    static func sameName(_ a: String, _ b: String) -> Bool {
+    package static func sameName(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         return zip(a.utf8, b.utf8).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)

@@ -171,6 +171,16 @@ public struct RequestReader: Sendable {
 
     // MARK: the head
 
+    /// A list element without the optional whitespace around it (RFC 9110's OWS: spaces and
+    /// tabs only; Foundation's trimming knew every Unicode space and cost 3% of the loop).
+    static func trimmed(_ element: Substring) -> String {
+        let isSpace = { (byte: UInt8) in byte == 32 || byte == 9 }
+        let bytes = element.utf8
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(element[first...last])
+    }
+
     func refusal(_ status: Int, _ reason: String) -> Refusal { Refusal(status: status, reason: reason) }
 
     mutating func readHead() -> Result<Head?, Refusal> {
@@ -290,14 +300,10 @@ public struct RequestReader: Sendable {
         if minor == 1, values("Host").count != 1 {
             return .failure(refusal(400, "an HTTP/1.1 request needs one Host header"))
         }
-        let connection = values("Connection").flatMap { $0.lowercased().split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let connection = values("Connection").flatMap { $0.lowercased().split(separator: ",") }.map(Self.trimmed)
         let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
         let codings = values("Transfer-Encoding")
-        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }
+        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map(Self.trimmed)
         let framing: BodyFraming
         if !codings.isEmpty {
             guard lengths.isEmpty else {

@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
 // Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStore,
-// ClosetLineEditor) → ClosetNetwork → ClosetCore (→ CSHA256); a pack → ClosetLanguage, ClosetNetwork,
-// ClosetCore; ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP →
-// ClosetNetwork. The engine (ClosetCore, ClosetLanguage, ClosetNetwork) names no pack.
+// ClosetLineEditor) → ClosetNetwork → ClosetCore; ClosetLanguage → ClosetPictures → ClosetCore; a pack →
+// ClosetLanguage, ClosetNetwork, ClosetCore (and ClosetPictures, ClosetCrypto → CSHA256 where it needs
+// them); ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP → ClosetNetwork. The engine
+// (ClosetCore, ClosetLanguage, ClosetNetwork, ClosetPictures, ClosetCrypto) names no pack.
 import PackageDescription
 
 // In release builds, generic types the code names are instantiated through their metadata
@@ -28,6 +29,8 @@ let package = Package(
         .executable(name: "closet", targets: ["closet"]),
         .executable(name: "closet-http", targets: ["closet-http"]),
         .library(name: "ClosetCore", targets: ["ClosetCore"]),
+        .library(name: "ClosetCrypto", targets: ["ClosetCrypto"]),
+        .library(name: "ClosetPictures", targets: ["ClosetPictures"]),
         .library(name: "ClosetFuzzing", targets: ["ClosetFuzzing"]),
         .library(name: "ClosetLanguage", targets: ["ClosetLanguage"]),
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
@@ -38,21 +41,32 @@ let package = Package(
     targets: [
         // What every layer shares: vocabularies as data, entity kinds and schemas (output and
         // input), value kinds, output records, the store contract and its tables (rows in
-        // memory or read in place from a mapped snapshot), clocks, ids, checksums, dates, the
-        // picture codecs, PBKDF2. Its only reads of the system: random ids from /dev/urandom
-        // (else the system generator) and the memory a store maps for it.
-        // Optimized in debug builds too: PBKDF2's rounds and the checksums are loops a debug
-        // build runs 50 times slower, and every test, golden and seed script goes through them.
+        // memory or read in place from a mapped snapshot), clocks, ids, checksums, dates, image
+        // headers. Its only reads of the system: random ids from /dev/urandom (else the system
+        // generator) and the memory a store maps for it.
+        // Optimized in debug builds too: the checksums and row codecs are loops a debug build
+        // runs 50 times slower, and every test, golden and seed script goes through them.
         .target(
-            name: "ClosetCore", dependencies: ["CSHA256"],
+            name: "ClosetCore", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + startUp),
+        // Password hashes: SHA-256, PBKDF2-HMAC-SHA256 and the stored hash's text, for the packs
+        // that keep passwords (the market). Optimized in debug builds too: 600,000 rounds.
+        .target(
+            name: "ClosetCrypto", dependencies: ["CSHA256"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + startUp),
         // SHA-256 and PBKDF2-HMAC-SHA256 on the processor's SHA instructions (x86's SHA
         // extensions), portable C otherwise: a password check is 1.2 million compressions.
-        // Optimized in debug builds too, as ClosetCore is.
         .target(name: "CSHA256", cSettings: [.unsafeFlags(["-O2"])]),
+        // Pictures: the zlib inflater, the PNG and JPEG decoders and encoders, RGBA bitmaps,
+        // and the terminal outputs (kitty, iTerm2, sixel, half blocks). No I/O. Optimized in
+        // debug builds too: decoding is loops a debug build runs many times slower.
+        .target(
+            name: "ClosetPictures", dependencies: ["ClosetCore"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + startUp),
         // Lexer → parser → syntax tree → binder → evaluator, the registry and its packs,
         // diagnostics and output renderers. Does no I/O: the host injects output and files.
-        .target(name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetNetwork"], swiftSettings: startUp),
+        .target(
+            name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetNetwork", "ClosetPictures"],
+            swiftSettings: startUp),
         // The network port packs send requests through: requests, responses, recordings
         // (replay, record), offline, and the client of the live helper. Foundation only:
         // it never links FoundationNetworking, so start-up does not load libcurl.
@@ -74,7 +88,9 @@ let package = Package(
         // declarations; `Fuzz/` (built with the sanitizers by `Scripts/fuzz`) calls it.
         .target(
             name: "ClosetFuzzing",
-            dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServer", "ClosetShell"]),
+            dependencies: [
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServer", "ClosetShell",
+            ]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(
             name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe",
@@ -85,7 +101,8 @@ let package = Package(
             path: "Sources/Packs/BoxOffice", swiftSettings: startUp),
         // The open market: products embedded in the store (or a remote server).
         .target(
-            name: "MarketPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            name: "MarketPack",
+            dependencies: ["ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures"],
             path: "Sources/Packs/Market", swiftSettings: startUp),
         // 사랑할개, the dog-adoption community.
         .target(
@@ -110,7 +127,8 @@ let package = Package(
         .target(
             name: "ClosetShell",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore", "WardrobePack",
+                "PhotosPack",
                 "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "CStoreSupport",
             ], swiftSettings: startUp),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"], swiftSettings: startUp),
@@ -118,13 +136,16 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetStore", "WardrobePack", "PhotosPack",
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore", "WardrobePack",
+                "PhotosPack",
                 "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetShell", "ClosetLineEditor",
             ],
             path: "Tests/TestSupport"),
         // Each test target names every module it imports: SwiftPM rebuilds a target when a module
         // it names changes, not one it reaches only through another (stale tests failed to link).
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
+        .testTarget(name: "ClosetCryptoTests", dependencies: ["ClosetCore", "ClosetCrypto"]),
+        .testTarget(name: "ClosetPicturesTests", dependencies: ["ClosetCore", "ClosetPictures", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
         .testTarget(name: "ClosetServerTests", dependencies: ["ClosetServer", "ClosetNetwork", "TestSupport"]),
         .testTarget(
@@ -140,7 +161,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "MarketPackTests",
-            dependencies: ["MarketPack", "ClosetCore", "ClosetLanguage", "ClosetShell", "TestSupport"]),
+            dependencies: [
+                "MarketPack", "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetPictures", "ClosetShell",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(
@@ -148,15 +172,14 @@ let package = Package(
         .testTarget(
             name: "ClosetLanguageTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetStore", "ClosetShell",
-                "WardrobePack",
-                "TestSupport",
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetStore",
+                "ClosetShell", "WardrobePack", "TestSupport",
             ]),
         .testTarget(
             name: "ClosetShellTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetShell", "ClosetStore",
-                "WardrobePack", "TestSupport",
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetShell",
+                "ClosetStore", "WardrobePack", "TestSupport",
             ]),
     ]
 )

@@ -17,7 +17,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The picture decoders (issue 26): PNG and zlib, from files and network answers.
         .executableTarget(
-            name: "PictureFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
+            name: "PictureFuzz",
+            dependencies: [
+                "FuzzDriver", .product(name: "ClosetCore", package: "closet"),
+                .product(name: "ClosetPictures", package: "closet"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The whole of `closet serve` (issues 27 and 40): the request reader, the multipart
         // parser, the handler and every route against a market in memory.
@@ -27,7 +31,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         // The JPEG decoder (issue 26).
         .executableTarget(
-            name: "JPEGFuzz", dependencies: ["FuzzDriver", .product(name: "ClosetCore", package: "closet")],
+            name: "JPEGFuzz",
+            dependencies: [
+                "FuzzDriver", .product(name: "ClosetCore", package: "closet"),
+                .product(name: "ClosetPictures", package: "closet"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

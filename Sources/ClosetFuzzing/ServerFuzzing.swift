@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
+import ClosetPictures
 import ClosetServer
 import ClosetShell
 import Foundation

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import Testing
 
 @testable import ClosetLanguage

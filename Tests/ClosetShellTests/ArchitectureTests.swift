@@ -10,7 +10,9 @@ import Testing
     static let sources = repositoryRoot + "/Sources"
     /// Modules every layer may use: the standard library's neighbours, not ours.
     static let system: Set<String> = ["Foundation", "FoundationNetworking", "Glibc", "Darwin", "Dispatch"]
-    static let engine: Set<String> = ["ClosetCore", "ClosetLanguage", "ClosetNetwork"]
+    static let engine: Set<String> = [
+        "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures",
+    ]
 
     /// Each module's Swift files → the modules they import.
     static func imports(under folder: String) -> [String: Set<String>] {
@@ -44,12 +46,17 @@ import Testing
         }
     }
 
-    /// But its C: SHA-256 on the processor's instructions, for password hashes.
-    @Test func theCoreImportsNothingOfOurs() { expect("ClosetCore", importsOnly: ["CSHA256"]) }
+    @Test func theCoreImportsNothingOfOurs() { expect("ClosetCore", importsOnly: []) }
 
-    @Test func theLanguageImportsOnlyTheCoreAndTheNetworkPort() {
-        expect("ClosetLanguage", importsOnly: ["ClosetCore", "ClosetNetwork"])
+    /// But its C: SHA-256 on the processor's instructions, for password hashes.
+    @Test func theCryptoImportsOnlyItsC() { expect("ClosetCrypto", importsOnly: ["CSHA256"]) }
+
+    @Test func theLanguageImportsOnlyTheCoreTheNetworkPortAndThePictures() {
+        expect("ClosetLanguage", importsOnly: ["ClosetCore", "ClosetNetwork", "ClosetPictures"])
     }
+
+    /// Codecs and terminal outputs: bytes in, bytes out, on the core's values alone.
+    @Test func thePicturesImportOnlyTheCore() { expect("ClosetPictures", importsOnly: ["ClosetCore"]) }
 
     @Test func theNetworkPortImportsOnlyTheCore() { expect("ClosetNetwork", importsOnly: ["ClosetCore"]) }
 

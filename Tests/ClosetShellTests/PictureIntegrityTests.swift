@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetPictures
 import ClosetShell
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import Foundation
 import TestSupport
 import Testing

@@ -1,5 +1,7 @@
 import ClosetCore
+import ClosetCrypto
 import ClosetLanguage
+import ClosetPictures
 import ClosetShell
 import Foundation
 import TestSupport

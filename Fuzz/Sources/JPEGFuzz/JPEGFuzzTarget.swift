@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import FuzzDriver
 
 /// Arbitrary bytes through the JPEG decoder (issue 26): a picture from the network or a file must

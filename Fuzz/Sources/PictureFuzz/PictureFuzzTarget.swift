@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import FuzzDriver
 
 /// Arbitrary bytes through the picture decoders: the first byte picks PNG (CRCs not checked, so

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 
 /// A result's pictures as terminal output: each decoded, arranged as its app shows them onto one
 /// canvas (scaled by area averaging, the aspect kept, within the terminal's width and height),

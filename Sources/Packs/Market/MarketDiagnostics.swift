@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetCrypto
 import ClosetLanguage
 
 /// The market's own messages, by id (`market.*`).

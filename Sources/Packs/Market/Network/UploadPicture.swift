@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 
 /// The app's `compress(target: 300)`: every picture goes up as a JPEG of about 300 KB (20 % over
 /// is accepted). A JPEG already within that is sent as it is (re-encoding would only lose

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetCrypto
 import Foundation
 
 /// What a new or edited product carries; nil fields are unchanged on edit.

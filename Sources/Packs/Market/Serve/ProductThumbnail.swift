@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import Foundation
 
 /// `/thumbnails/<name>`: a product's picture at the size the list screen's cell shows it, not

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetCrypto
 import Foundation
 
 /// A product of the embedded market as stored: never the password, only its salted hash.

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// A stored picture's bytes to pixels, by what the bytes are (PNG or JPEG, as `ImageHeader`
 /// tells them apart), with one message for whatever stops it.
 public enum PictureDecoder {

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// JPEG (ITU-T T.81, JFIF) to RGBA8: baseline and progressive Huffman coding, any sampling
 /// factors (4:4:4, 4:2:2, 4:2:0, 4:4:0, grayscale), restart markers, the EXIF orientation
 /// applied. Chroma is upsampled as libjpeg-turbo's `djpeg` does by default (its "fancy"

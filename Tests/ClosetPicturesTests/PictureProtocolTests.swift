@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ClosetCore
+@testable import ClosetPictures
 
 /// Issue 26, part 2: each terminal protocol's bytes, pinned.
 @Suite struct PictureProtocolTests {

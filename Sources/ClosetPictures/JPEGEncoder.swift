@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// RGBA8 to a baseline JPEG (JFIF, 4:2:0, the standard tables of T.81 Annex K scaled by quality
 /// as libjpeg scales them), for the market's uploads: the app sent every picture as a JPEG of about
 /// 300 KB. Transparent pixels are flattened onto white, as a photo of a product on a page is.

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// EXIF orientations (TIFF tag 0x0112): how a camera's picture is turned to be seen upright.
 extension Bitmap {
     /// The bitmap as orientation `value` (1-8) says to show it; 1 and unknown values leave it.

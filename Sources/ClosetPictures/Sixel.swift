@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// DEC sixel graphics (xterm with `-ti vt340`, foot, mlterm, WezTerm, Windows Terminal): the
 /// picture reduced to at most 255 colours by median cut, dithered (Floyd–Steinberg), then
 /// written six rows at a time, each colour's run of columns in one pass, runs compressed.

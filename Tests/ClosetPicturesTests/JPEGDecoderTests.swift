@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ClosetCore
+@testable import ClosetPictures
 
 /// Issue 26, part 1: the JPEG decoder held to libjpeg-turbo's `djpeg`. Each `NAME.jpg` beside
 /// `NAME.rgba` (width and height, big-endian, then djpeg's pixels) is written by

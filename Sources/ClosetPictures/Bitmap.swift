@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// A decoded picture: 8-bit red, green, blue and alpha per pixel, rows top to bottom.
 public struct Bitmap: Equatable, Sendable {
     public let width: Int

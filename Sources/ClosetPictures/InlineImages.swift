@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// iTerm2's inline images (also WezTerm and VS Code's terminal): OSC 1337 with the picture as a

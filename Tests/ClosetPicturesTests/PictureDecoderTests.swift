@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ClosetCore
+@testable import ClosetPictures
 
 /// Issue 26, part 1: the decoders held to references. The corpus in `Tests/Fixtures/pictures`
 /// is written by `Scripts/lib/make-picture-fixtures.py`: zlib streams made by Python's zlib at every

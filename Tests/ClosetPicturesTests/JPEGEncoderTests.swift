@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ClosetCore
+@testable import ClosetPictures
 
 /// Issue 26, part 6: the baseline JPEG encoder the market's uploads use, held to libjpeg-turbo's
 /// `djpeg` decoding its output (the test command installs it) and to closet's own decoder.

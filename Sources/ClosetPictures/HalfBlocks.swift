@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// A picture as Unicode half blocks for any truecolor terminal (tmux included): each character
 /// cell shows two pixels, the upper as the `▀`'s foreground and the lower as its background,
 /// in 24-bit colour. Transparent pixels are blended onto the given background colour.

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// PNG (ISO/IEC 15948, the W3C specification) to RGBA8: every colour type and bit depth,
 /// palettes with `tRNS`, Adam7 interlace, every row filter; each chunk's CRC checked. Samples
 /// below 8 bits are scaled to 0-255, 16-bit samples keep their high byte, and `tRNS` makes the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ClosetCore
+@testable import ClosetPictures
 
 /// Issue 26, parts 2 and 3 in part: scaling by area averaging and half-block output, as pure
 /// functions of a bitmap (the prompt's rendering builds on them).

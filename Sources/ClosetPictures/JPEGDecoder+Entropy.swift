@@ -1,3 +1,5 @@
+import ClosetCore
+
 extension JPEGDecoder {
     /// A Huffman table (T.81 Annex C): codes up to 9 bits found in one lookup, longer ones by
     /// the first code and count of each length.

@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// Scaling by area averaging: each new pixel is the mean of the source area it covers, partly
 /// covered pixels weighted by how much of them it covers (never nearest neighbour, which drops
 /// detail and shimmers). Colours are averaged premultiplied by alpha, so a transparent pixel's

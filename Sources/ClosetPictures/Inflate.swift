@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// DEFLATE (RFC 1951) and the zlib wrapper around it (RFC 1950), for PNG: stored, fixed and
 /// dynamic Huffman blocks. Written for hostile input: every length is checked before it is
 /// used, the output has a limit given in advance (a PNG knows how many bytes its rows take), and

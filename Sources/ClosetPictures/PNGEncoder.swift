@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// RGBA8 to PNG, for terminals that take a picture file (iTerm2's inline images): colour type
 /// 6, no row filter, the zlib stream in stored blocks. Larger than a compressed PNG, but
 /// written at memory speed and trivially correct; a terminal on the same machine reads it.

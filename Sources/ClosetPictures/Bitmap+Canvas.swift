@@ -1,3 +1,5 @@
+import ClosetCore
+
 /// Pictures laid out together (a gallery in a row, a collage, a masonry) are drawn onto one
 /// canvas, so every terminal output shows an arrangement as one picture.
 extension Bitmap {

@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// The 8×8 inverse DCT of T.81 (A.3.3), in floating point and separable: rows of eight samples

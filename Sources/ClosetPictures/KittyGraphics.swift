@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// The kitty graphics protocol (kitty, Ghostty, Konsole, WezTerm): the picture's raw RGBA

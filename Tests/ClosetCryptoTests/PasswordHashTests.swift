@@ -1,6 +1,8 @@
+import ClosetCore
+import Foundation
 import Testing
 
-@testable import ClosetCore
+@testable import ClosetCrypto
 
 /// SHA-256, HMAC-SHA256 and PBKDF2-HMAC-SHA256 against published vectors (FIPS 180-4's
 /// examples, RFC 4231, RFC 7914 §11, each also what Python's hashlib computes), and the

@@ -122,7 +122,7 @@ public protocol ByteSink: AnyObject {
     var pieceSize: Int { get }
     func append(_ bytes: [UInt8])
     func overwrite(at position: Int, with bytes: [UInt8])
-    /// Bytes already handed over, read back (empty if they cannot be).
+    /// Bytes already handed over, read back (empty if they cannot be, and the write then fails).
     func read(at position: Int, count: Int) -> [UInt8]
 }
 

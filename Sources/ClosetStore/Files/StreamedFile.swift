@@ -52,7 +52,11 @@ final class StreamedFile: ByteSink {
                 pread(descriptor, $0.pointer(at: done), count - done, off_t(position + done))
             }
             if read < 0, errno == EINTR { continue }
-            guard read > 0 else { return [] }
+            guard read > 0 else {
+                // What was made from it would be wrong: the whole write fails.
+                if failure == nil { failure = POSIXFile.failure("cannot read back", path) }
+                return []
+            }
             done += read
         }
         return bytes

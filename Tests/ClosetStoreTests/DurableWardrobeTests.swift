@@ -111,6 +111,29 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(try reopened.fetchStyles()[1].clothes[.top] == nil)  // top2's slot emptied
     }
 
+    /// A compaction killed before its rename leaves `snapshot.tmp` (megabytes): the next writer
+    /// removes it, and what it names was never the store's.
+    @Test func theNextWriterRemovesWhatACrashLeftBeforeItsRename() throws {
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+        }
+        for name in ["snapshot.tmp", "journal.tmp", "closet-store.tmp"] {
+            FileManager.default.createFile(atPath: path + "/" + name, contents: Data(repeating: 7, count: 4096))
+        }
+        do {
+            let (store, _) = try open(path)
+            #expect(store.fetchAllClothes() == [mocks.top1])
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "\(left)")
+        #expect(try open(path).0.fetchAllClothes() == [mocks.top1, mocks.top2])
+    }
+
     @Test func uncommittedAndRolledBackChangesAreNotKept() throws {
         let path = temporaryStore()
         do {

@@ -73,6 +73,9 @@ extension DurableStore {
         }
         if !leftoversRemoved {
             leftoversRemoved = true
+            // A write that a crash cut short before its rename (a compaction's snapshot of tens of
+            // megabytes): with the lock held, nobody is writing them.
+            for name in Self.temporaryNames { unlink(path + "/" + name) }
             let entries = files.entries
             if !entries.isEmpty {
                 files.removeTemporaryLeftovers(among: entries)

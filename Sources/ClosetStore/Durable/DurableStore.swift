@@ -24,6 +24,9 @@ package final class DurableStore: Store {
     /// The file that marks a directory as a closet store; without it a non-empty directory
     /// is refused and left alone.
     package static let markerName = "closet-store"
+    /// The files a write makes before renaming them into place (`POSIXFile.replace`,
+    /// `StreamedFile`): found with the lock free, they are a write a crash cut short.
+    static let temporaryNames: Set<String> = [markerName + ".tmp", "snapshot.tmp", "journal.tmp"]
     /// The newest store format this build reads and writes; the marker names a store's format.
     package static let formatVersion = StoreFormat.currentFormat
     static let markerPrefix = "closet store, format "
@@ -232,7 +235,8 @@ package final class DurableStore: Store {
     static func isCutCreation(_ path: String, contents: [String]) -> Bool {
         for name in contents {
             switch name {
-            case markerName + ".tmp", "lock", "snapshot.tmp", "journal.tmp": continue
+            case "lock": continue
+            case _ where temporaryNames.contains(name): continue
             case "images":
                 guard (POSIXFile.entries(path + "/images") ?? ["?"]).isEmpty
                 else { return false }

@@ -14,7 +14,7 @@ Rows (each figure from one run, closet paired with its peer in the same run):
   S5  GET p99 while 1,000 idle connections are held open (< 20 ms)
   S6  closet's largest resident memory over every run above (< 150 MB)
 """
-import json, os, re, shutil, socket, subprocess, threading, time, urllib.request
+import atexit, json, os, re, shutil, socket, subprocess, threading, time, urllib.request
 
 BOUNDARY = "closetbenchboundary"
 
@@ -282,6 +282,8 @@ def serve_rows(closet, store, db, work, quick):
     port = free_port()
     server = subprocess.Popen([closet, "--store", served, "serve", "--port", str(port), "--quiet"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A row that raises (refused requests) must not leave the server running after the bench.
+    atexit.register(server.kill)
     wait_for(port)
     peak = Peak(server.pid)
     peak.start()

@@ -340,14 +340,12 @@ enum StoreFormat {
         }
     }
 
-    /// Writes every table's section (committed rows only when `committed`), in memory.
-    /// `expectedLength`: about what it will take (the old snapshot and the journal's changes),
-    /// reserved at once, so the bytes grow in place instead of doubling and copying.
-    static func snapshot(_ tables: [StoredTable], generation: UInt64, committed: Bool, expectedLength: Int = 0)
+    /// Writes every table's section (committed rows only when `committed`), in memory: a new
+    /// store's first snapshot, tools and tests (a compaction streams to its file instead).
+    static func snapshot(_ tables: [StoredTable], generation: UInt64, committed: Bool)
         -> (bytes: [UInt8], header: SnapshotHeader)
     {
         var writer = ByteWriter()
-        writer.bytes.reserveCapacity(expectedLength)
         let header = writeSnapshot(tables, generation: generation, committed: committed, into: &writer) {
             (writer, range) throws(Never) in
             writer.bytes.withUnsafeBytes { bytes in

@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
-// Dependencies point one way: closet → ClosetShell → (packs, ClosetLanguage, ClosetStore,
-// ClosetLineEditor) → ClosetNetwork → ClosetCore; ClosetLanguage → ClosetPictures → ClosetCore; a pack →
-// ClosetLanguage, ClosetNetwork, ClosetCore (and ClosetPictures, ClosetCrypto → CSHA256 where it needs
-// them); ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP → ClosetNetwork. The engine
-// (ClosetCore, ClosetLanguage, ClosetNetwork, ClosetPictures, ClosetCrypto) names no pack.
+// Dependencies point one way: closet → ClosetShell → (packs, ClosetServing, ClosetServer, ClosetStore,
+// ClosetLineEditor) → ClosetLanguage → ClosetNetwork → ClosetCore; ClosetLanguage → ClosetPictures →
+// ClosetCore; a pack → ClosetLanguage, ClosetNetwork, ClosetCore (and ClosetServing, ClosetPictures,
+// ClosetCrypto → CSHA256 where it needs them); ClosetLineEditor → CEditLine → libedit; closet-http →
+// ClosetHTTP → ClosetNetwork. The engine (ClosetCore, ClosetLanguage, ClosetNetwork, ClosetPictures,
+// ClosetCrypto, ClosetServing) names no pack.
 import PackageDescription
 
 // In release builds, generic types the code names are instantiated through their metadata
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "ClosetStore", targets: ["ClosetStore"]),
         .library(name: "ClosetShell", targets: ["ClosetShell"]),
         .library(name: "ClosetServer", targets: ["ClosetServer"]),
+        .library(name: "ClosetServing", targets: ["ClosetServing"]),
         .library(name: "ClosetNetwork", targets: ["ClosetNetwork"]),
     ],
     targets: [
@@ -71,10 +73,16 @@ let package = Package(
         // (replay, record), offline, and the client of the live helper. Foundation only:
         // it never links FoundationNetworking, so start-up does not load libcurl.
         .target(name: "ClosetNetwork", dependencies: ["ClosetCore"], swiftSettings: startUp),
-        // The HTTP/1.1 server of `closet serve`: one I/O thread under poll, worker lanes, the request reader, limits
+        // The HTTP/1.1 server of `closet serve`: one I/O thread under epoll (poll elsewhere), worker lanes, the request reader, limits
         // and timeouts. Knows no API: packs answer requests through the registry.
         .target(
             name: "ClosetServer", dependencies: ["ClosetCore", "ClosetNetwork", "CServerSupport"],
+            swiftSettings: startUp),
+        // What packs declare their served APIs with: routes and their router, the context an
+        // answer reads, served pictures and recordings, and a request as one transaction on a
+        // session. Knows no socket: `ClosetServer` carries the bytes, the shell joins the two.
+        .target(
+            name: "ClosetServing", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
             swiftSettings: startUp),
         // What the server needs from C that Swift's Glibc module leaves out: epoll, a thread's
         // own priority.
@@ -89,7 +97,8 @@ let package = Package(
         .target(
             name: "ClosetFuzzing",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServer", "ClosetShell",
+                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServer", "ClosetServing",
+                "ClosetShell",
             ]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(
@@ -97,20 +106,22 @@ let package = Package(
             swiftSettings: startUp),
         // BoxOffice_MVVM: the daily box office, movies and posters through a two-tier cache.
         .target(
-            name: "BoxOfficePack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            name: "BoxOfficePack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
             path: "Sources/Packs/BoxOffice", swiftSettings: startUp),
         // The open market: products embedded in the store (or a remote server).
         .target(
             name: "MarketPack",
-            dependencies: ["ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures"],
+            dependencies: [
+                "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+            ],
             path: "Sources/Packs/Market", swiftSettings: startUp),
         // 사랑할개, the dog-adoption community.
         .target(
-            name: "AdoptionPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            name: "AdoptionPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
             path: "Sources/Packs/Adoption", swiftSettings: startUp),
         // Picterest, the photo saver: the Unsplash feed and saved photos.
         .target(
-            name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
             path: "Sources/Packs/Photos", swiftSettings: startUp),
         // CRC-32C on the processor's instruction (SSE4.2, ARMv8 CRC), with the table-driven
         // fallback: the store's files are verified on every open. Also the C library calls
@@ -129,7 +140,8 @@ let package = Package(
             dependencies: [
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore", "WardrobePack",
                 "PhotosPack",
-                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "CStoreSupport",
+                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "ClosetServing",
+                "CStoreSupport",
             ], swiftSettings: startUp),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"], swiftSettings: startUp),
 
@@ -147,6 +159,9 @@ let package = Package(
         .testTarget(name: "ClosetCryptoTests", dependencies: ["ClosetCore", "ClosetCrypto"]),
         .testTarget(name: "ClosetPicturesTests", dependencies: ["ClosetCore", "ClosetPictures", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
+        .testTarget(
+            name: "ClosetServingTests",
+            dependencies: ["ClosetServing", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(name: "ClosetServerTests", dependencies: ["ClosetServer", "ClosetNetwork", "TestSupport"]),
         .testTarget(
             name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetCore", "ClosetStore", "TestSupport"]),
@@ -178,7 +193,8 @@ let package = Package(
         .testTarget(
             name: "ClosetShellTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetShell",
+                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+                "ClosetShell",
                 "ClosetStore", "WardrobePack", "TestSupport",
             ]),
     ]

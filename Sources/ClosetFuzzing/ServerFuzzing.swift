@@ -3,6 +3,7 @@ import ClosetLanguage
 import ClosetNetwork
 import ClosetPictures
 import ClosetServer
+import ClosetServing
 import ClosetShell
 import Foundation
 
@@ -42,7 +43,7 @@ public enum ServerFuzzing {
         // The faults too, from the first byte: latency only marks the answer (nothing waits here).
         options.failRate = data[0] & 0x20 != 0 ? 0.2 : 0
         options.dropRate = data[0] & 0x40 != 0 ? 0.2 : 0
-        let apis = InstalledPacks.registry.packs.flatMap(\.served)
+        let apis = InstalledPacks.installed.flatMap(\.apis)
         let handler = ServeHandler(
             apis: apis + [ServedPictures.api(asking: apis)], sessions: sessions, recordings: nil,
             cache: ServedReadCache(storeFolder: nil), log: nil, options: options)

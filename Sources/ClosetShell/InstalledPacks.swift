@@ -1,6 +1,7 @@
 import AdoptionPack
 import BoxOfficePack
 import ClosetLanguage
+import ClosetServing
 import MarketPack
 import PhotosPack
 import WardrobePack
@@ -8,15 +9,29 @@ import WardrobePack
 /// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs`, a
 /// target in `Package.swift`, and one line here.
 package enum InstalledPacks {
-    public static let all: [Pack] = [
-        Wardrobe.pack,
-        Photos.pack,
-        BoxOfficePack.pack,
-        Market.pack,
-        Adoption.pack,
+    package static let installed: [InstalledPack] = [
+        InstalledPack(Wardrobe.pack),
+        InstalledPack(Photos.pack, serving: Photos.served),
+        InstalledPack(BoxOfficePack.pack, serving: BoxOfficePack.served),
+        InstalledPack(Market.pack, serving: Market.served),
+        InstalledPack(Adoption.pack, serving: Adoption.served),
     ]
+
+    public static let all: [Pack] = installed.map(\.pack)
 
     /// The registry every session of this build reads: the shell's dot commands and every
     /// installed pack's commands.
     package static let registry = CommandRegistry(packs: all)
+}
+
+/// A pack as this build hosts it: its declaration (commands, entities, tables), read by every
+/// session, and the APIs `closet serve` answers for it.
+package struct InstalledPack: Sendable {
+    package var pack: Pack
+    package var apis: [ServedAPI]
+
+    package init(_ pack: Pack, serving apis: [ServedAPI] = []) {
+        self.pack = pack
+        self.apis = apis
+    }
 }

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetServer
+import ClosetServing
 import ClosetStore
 import Foundation
 
@@ -12,7 +13,7 @@ import Foundation
 /// Set by SIGINT and SIGTERM: the server stops at its next turn (a quarter of a second at most).
 nonisolated(unsafe) private var serveStopRequested: sig_atomic_t = 0
 
-/// `closet serve`: the installed packs' APIs (`Pack.served`) over HTTP, answered from the store
+/// `closet serve`: the installed packs' APIs (`InstalledPacks.installed`) over HTTP, answered from the store
 /// the prompt uses, each request one transaction (`Session.serving`) on a worker's session
 /// (`ServeHandler`), so a change made at a prompt in another terminal is what the next request
 /// sees. One line per request on standard output (method, path, status, time) unless
@@ -25,22 +26,22 @@ enum ServeCommand {
             ProcessHost.writeAll(Array((ServeOptions.help + "\n").utf8), to: STDOUT_FILENO)
             return .success
         }
-        let registry = InstalledPacks.registry
+        let installed = InstalledPacks.installed
         var apis: [ServedAPI] = []
         for name in serve.packs {
-            guard let pack = registry.packs.first(where: { $0.name == name.lowercased() }) else {
+            guard let pack = installed.first(where: { $0.pack.name == name.lowercased() }) else {
                 ClosetCommand.complain(
-                    "error: no pack is named '\(name)'; installed: \(registry.packs.map(\.name).joined(separator: ", "))"
+                    "error: no pack is named '\(name)'; installed: \(installed.map(\.pack.name).joined(separator: ", "))"
                 )
                 return .usage
             }
-            guard !pack.served.isEmpty else {
-                ClosetCommand.complain("error: the \(pack.name) pack serves no API")
+            guard !pack.apis.isEmpty else {
+                ClosetCommand.complain("error: the \(pack.pack.name) pack serves no API")
                 return .usage
             }
-            apis += pack.served
+            apis += pack.apis
         }
-        if serve.packs.isEmpty { apis = registry.packs.flatMap(\.served) }
+        if serve.packs.isEmpty { apis = installed.flatMap(\.apis) }
         // The pictures the replaying APIs' answers name, from the store or the recordings.
         if apis.contains(where: { $0.picture != nil }) { apis.append(ServedPictures.api(asking: apis)) }
 

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetServer
+import ClosetServing
 import Foundation
 
 /// What `closet serve` does with each request. On the server's I/O thread (`dispatch`), only

@@ -1,4 +1,5 @@
 import ClosetLanguage
+import ClosetServing
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     /// Modules every layer may use: the standard library's neighbours, not ours.
     static let system: Set<String> = ["Foundation", "FoundationNetworking", "Glibc", "Darwin", "Dispatch"]
     static let engine: Set<String> = [
-        "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures",
+        "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServing",
     ]
 
     /// Each module's Swift files → the modules they import.
@@ -57,6 +58,12 @@ import Testing
 
     /// Codecs and terminal outputs: bytes in, bytes out, on the core's values alone.
     @Test func thePicturesImportOnlyTheCore() { expect("ClosetPictures", importsOnly: ["ClosetCore"]) }
+
+    /// The serving framework packs declare their APIs with: above the language (a served
+    /// request runs the pack's own commands on a session), beside the server it never names.
+    @Test func theServingFrameworkImportsOnlyTheLanguageAndBelow() {
+        expect("ClosetServing", importsOnly: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"])
+    }
 
     @Test func theNetworkPortImportsOnlyTheCore() { expect("ClosetNetwork", importsOnly: ["ClosetCore"]) }
 
@@ -199,17 +206,13 @@ import Testing
         let spec = doubled.commands[command]
         #expect(problems.contains { $0.contains("'\(spec.name)' declares key '\(spec.keys[0].name)' 2 times") })
         // A served API's name is one pack's too (`--log` and the banner name it).
-        guard let serving = InstalledPacks.all.first(where: { !$0.served.isEmpty }) else {
+        guard let serving = InstalledPacks.installed.first(where: { !$0.apis.isEmpty }) else {
             Issue.record("no installed pack serves an API")
             return
         }
-        var copy = serving
-        copy.name = "copy"
-        copy.entityKinds = []
-        copy.tables = []
-        copy.commands = []
-        let served = RegistryValidator.problems(CommandRegistry(packs: [serving, copy]))
-        #expect(served.contains { $0.hasPrefix("served API '\(serving.served[0].name)' is claimed by") }, "\(served)")
+        let served = ServedAPINames.problems([(serving.pack.name, serving.apis), ("copy", serving.apis)])
+        #expect(served.contains { $0.hasPrefix("served API '\(serving.apis[0].name)' is claimed by") }, "\(served)")
+        #expect(ServedAPINames.problems(InstalledPacks.installed.map { ($0.pack.name, $0.apis) }) == [])
     }
 
     @Test func everyCommandAppearsInAGoldenFile() throws {

@@ -327,72 +327,44 @@ public final class Session {
         }
         // Another process may commit between this statement's reads and its first write:
         // the store says so, and the statement runs again on the new state, under the lock.
-        var conflicts = 0
         let remoteWritesBefore = network.remoteWrites
-        while true {
-            do {
-                notice = nil
-                let outcome: Outcome
-                if let quick {
-                    outcome = try perform(quick)
-                } else if let statement {
-                    outcome = try evaluate(statement)
-                } else {
-                    outcome = .nothing
-                }
-                switch store.takeWriteProblem() {
-                case nil:
-                    print(outcome)
-                    printNotice()
-                case .conflict where network.remoteWrites != remoteWritesBefore:
+        do {
+            let outcome = try store.retryingConflicts(
+                from: savepoint, unit: "statement",
+                refusal: {
                     // Running it again would repeat what a server already did.
-                    throw StoreWriteFailure(
-                        error: StoreError(
-                            "another process changed the store while this statement ran; its remote writes were made, nothing of it was kept here"
-                        ))
-                case .conflict where conflicts < Self.maximumConflicts:
-                    conflicts += 1
-                    store.rollback(to: savepoint)
-                    if quick != nil {
+                    network.remoteWrites == remoteWritesBefore
+                        ? nil
+                        : "another process changed the store while this statement ran; its remote writes were made, nothing of it was kept here"
+                },
+                attempt: { again in
+                    notice = nil
+                    if again, quick != nil {
                         // Bound again the general way, on the new state.
                         quick = nil
                         statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
                     }
-                    do throws(StoreError) {
-                        try store.refresh()
-                    } catch {
-                        throw StoreWriteFailure(error: error)
-                    }
-                    continue
-                case .conflict:
-                    throw StoreWriteFailure(
-                        error: StoreError("other processes kept changing the store; nothing of this statement was kept")
-                    )
-                case .failed(let message):
-                    storeBusyFailures += 1
-                    throw StoreWriteFailure(error: StoreError(message))
-                }
-            } catch {
-                _ = store.takeWriteProblem()
-                store.rollback(to: savepoint)
-                if let failure = error as? StoreWriteFailure {
-                    // About the statement as a whole: its line is named, nothing is marked.
-                    report(Diagnostic.storeFailed(failure.error, at: nil), source: shown, origin: origin)
-                } else {
-                    report(error, source: shown, origin: origin)
-                }
-                failureCount += 1
-                return false
+                    if let quick { return try perform(quick) }
+                    if let statement { return try evaluate(statement) }
+                    return Outcome.nothing
+                })
+            print(outcome)
+            printNotice()
+        } catch {
+            if let failure = error as? StoreWriteFailure {
+                if failure.busy { storeBusyFailures += 1 }
+                // About the statement as a whole: its line is named, nothing is marked.
+                report(Diagnostic.storeFailed(failure.error, at: nil), source: shown, origin: origin)
+            } else {
+                report(error, source: shown, origin: origin)
             }
-            break
+            failureCount += 1
+            return false
         }
         // Statements are timed, not dot commands (as sqlite3's `.timer`).
         if timed, settings.timer, !isDot { printTime(since: started) }
         return true
     }
-
-    /// How many times a statement is run again because another process committed first.
-    static let maximumConflicts = 5
 
     /// A statement at the prompt or in `-c`: on success it is committed before returning.
     @discardableResult
@@ -521,11 +493,6 @@ public final class Session {
 package enum Prompt {
     package static let primary = "closet> "
     public static let continuation = "   ...> "
-}
-
-/// The store refused a statement's writes (its lock, or a conflict that kept coming back).
-struct StoreWriteFailure: Error {
-    var error: StoreError
 }
 
 /// A failure whose cause was already printed (a script `.read` stopped by `--bail`): it

@@ -17,15 +17,12 @@ public struct Pack: Sendable {
     public var syntaxExamples: SyntaxExamples?
     /// The pack's state for one session: repositories, view models, caches.
     public var makeState: @Sendable (PackServices) throws -> any PackState
-    /// The app's APIs `closet serve` answers from the store.
-    public var served: [ServedAPI]
 
     public init(
         name: String, summary: String, vocabularies: [VocabularyInfo], entityKinds: [EntityKind],
         tables: [AnyTableSchema] = [], commands: [CommandSpec], syntaxExamples: SyntaxExamples? = nil,
-        served: [ServedAPI] = [], makeState: @escaping @Sendable (PackServices) throws -> any PackState
+        makeState: @escaping @Sendable (PackServices) throws -> any PackState
     ) {
-        self.served = served
         self.syntaxExamples = syntaxExamples
         self.tables = tables
         self.name = name

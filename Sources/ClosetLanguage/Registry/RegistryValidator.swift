@@ -1,7 +1,7 @@
 import ClosetCore
 
 /// Checks what the registry cannot check as packs register one by one: command paths and
-/// aliases unique across packs, entity words, pack, table and served API names unique, key
+/// aliases unique across packs, entity words, pack and table names unique, key
 /// names in lowercase ASCII and each declared once per command, and every example
 /// in the help well-formed (it parses, names its own command, uses only known keys with
 /// values of the right shape, and gives every required key). Run as a test, so a pack that
@@ -26,11 +26,6 @@ package enum RegistryValidator {
                 for word in Set(kind.words.map { $0.lowercased() }) {
                     claim(word, by: "pack \(pack.name)", what: "entity word")
                 }
-            }
-            // `--log` and the banner name a served API by its name, and a request goes to the
-            // first API that claims its path: both must be one pack's.
-            for api in pack.served {
-                claim(api.name, by: "pack \(pack.name)", what: "served API")
             }
             for table in pack.tables {
                 claim(table.name, by: "pack \(pack.name)", what: "table")

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetServing
 
 /// 사랑할개, the dog-adoption community, as a pack: the shelter dogs from the public
 /// animal-protection API, and the community (stories, comments, likes, donations, profiles)
@@ -22,8 +23,10 @@ public enum Adoption {
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
             Imports.donations,
         ],
-        served: [AnimalService.api],
         makeState: { try AdoptionState($0) })
+
+    /// The app's APIs `closet serve` answers from the store (or from recordings).
+    public static let served: [ServedAPI] = [AnimalService.api]
 
     public static let dog = DogRecords.dogKind
 

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetServing
 
 /// BoxOffice_MVVM as a pack: the daily box office from KOBIS, a movie's details, and its
 /// posters from the Kakao image search through the app's two-tier expiring cache.
@@ -13,8 +14,10 @@ public enum BoxOfficePack {
             ListBoxOffice.spec, Counts.ranking, ShowMovie.spec, SearchPosters.spec, Counts.posters, ShowPoster.spec,
             CacheStatsPosters.spec, CacheClearPosters.spec,
         ],
-        served: [KobisService.api, KakaoImageSearchService.api],
         makeState: { try BoxOfficeState($0) })
+
+    /// The app's APIs `closet serve` answers from the store (or from recordings).
+    public static let served: [ServedAPI] = [KobisService.api, KakaoImageSearchService.api]
 
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
     public static let ranking = BoxOfficeRecords.rankingKind

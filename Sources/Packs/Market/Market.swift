@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetServing
 
 /// The open market (reference §3) as a pack: products in pages of 20, the detail screen,
 /// register and edit with up to five images, delete with the registrant's password.
@@ -15,8 +16,10 @@ public enum Market {
             ListProducts.spec, CountProducts.spec, ShowProduct.spec, AddProduct.spec, EditProduct.spec,
             RemoveProduct.spec, ExportProducts.spec, ImportProducts.spec,
         ],
-        served: [OpenMarketService.api],
         makeState: { try MarketState($0) })
+
+    /// The app's APIs `closet serve` answers from the store (or from recordings).
+    public static let served: [ServedAPI] = [OpenMarketService.api]
 
     public static let product = MarketRecords.productKind
 

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetServing
 
 /// Picterest, the photo saver, as a pack: the Unsplash feed (`photo`, remote) and the photos
 /// saved from it (`saved`, in the store with their pictures).
@@ -15,8 +16,10 @@ public enum Photos {
             ShowSaved.spec,
             EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec, ImportSaved.spec,
         ],
-        served: [UnsplashService.api],
         makeState: { try PhotosState($0) })
+
+    /// The app's APIs `closet serve` answers from the store (or from recordings).
+    public static let served: [ServedAPI] = [UnsplashService.api]
 
     /// A photo of the feed, keyed by its Unsplash id.
     public static let photo = PhotosRecords.photoKind

@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import ClosetServing
 import Foundation
 
 /// The animal-protection API v2 as `closet serve --replay <folder>` answers it

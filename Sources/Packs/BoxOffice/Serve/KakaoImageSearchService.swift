@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import ClosetServing
 import Foundation
 
 /// The Kakao image search as `closet serve --replay <folder>` answers it, from recordings. Any

@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import ClosetServing
 import Foundation
 
 /// The KOBIS API as `closet serve --replay <folder>` answers it (the daily box office and a

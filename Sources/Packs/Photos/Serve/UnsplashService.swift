@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import ClosetServing
 import Foundation
 
 /// The Unsplash API as `closet serve --replay <folder>` answers it (`/photos?page=&per_page=`,

@@ -1,3 +1,4 @@
+import ClosetLanguage
 import ClosetNetwork
 
 /// The exchanges `closet serve --replay <folder>` answers from, in closet's own recording format

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import ClosetNetwork
 
 /// One route of a served API, declared: its methods (GET answers HEAD too), its path as

@@ -2,7 +2,7 @@ import ClosetNetwork
 import Foundation
 import Testing
 
-@testable import ClosetLanguage
+@testable import ClosetServing
 
 /// The picture URLs of served answers pointed at the server, and back.
 @Suite struct ServedPicturesTests {

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import ClosetNetwork
 import Foundation
 

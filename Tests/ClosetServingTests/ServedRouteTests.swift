@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import ClosetLanguage
+@testable import ClosetServing
 
 /// Issue 41 (item 3): a served route is one declaration, and one router checks every
 /// parameter before a route runs and answers what no route takes, in the API's error shape.

@@ -1,0 +1,29 @@
+import ClosetLanguage
+
+/// What an API answers with: the session (its packs' states, on the served store) and the
+/// server's own base URL, for the URLs its answers name (pictures).
+public struct ServedContext {
+    public let session: Session
+    /// `http://127.0.0.1:8080`, no trailing slash.
+    public let baseURL: String
+    /// What `--replay <folder>` holds; nil without one.
+    public let recordings: ServedRecordings?
+    private let report = Report()
+
+    /// What the server learns from answering: a password check that failed counts against the
+    /// client's budget (`closet serve` slows guessing per address).
+    final class Report {
+        var passwordRefused = false
+    }
+
+    public init(session: Session, baseURL: String, recordings: ServedRecordings? = nil) {
+        self.session = session
+        self.baseURL = baseURL
+        self.recordings = recordings
+    }
+
+    /// The request failed a password check: the server counts it for the client's address.
+    public func passwordRefused() { report.passwordRefused = true }
+
+    package var wasPasswordRefused: Bool { report.passwordRefused }
+}

@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 // closet: a command shell for app domains, hosting each app as a pack.
 // Dependencies point one way: closet → ClosetShell → (packs, ClosetServing, ClosetServer, ClosetStore,
-// ClosetLineEditor) → ClosetLanguage → ClosetNetwork → ClosetCore; ClosetLanguage → ClosetPictures →
-// ClosetCore; a pack → ClosetLanguage, ClosetNetwork, ClosetCore (and ClosetServing, ClosetPictures,
-// ClosetCrypto → CSHA256 where it needs them); ClosetLineEditor → CEditLine → libedit; closet-http →
-// ClosetHTTP → ClosetNetwork. The engine (ClosetCore, ClosetLanguage, ClosetNetwork, ClosetPictures,
+// ClosetLineEditor) → ClosetLanguage → ClosetNetwork → ClosetCore; ClosetLanguage and ClosetStore →
+// ClosetTables → ClosetCore; ClosetLanguage → ClosetPictures → ClosetCore; a pack → ClosetLanguage,
+// ClosetNetwork, ClosetCore (and ClosetTables, ClosetServing, ClosetPictures, ClosetCrypto → CSHA256
+// where it needs them); ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP →
+// ClosetNetwork. The engine (ClosetCore, ClosetTables, ClosetLanguage, ClosetNetwork, ClosetPictures,
 // ClosetCrypto, ClosetServing) names no pack.
 import PackageDescription
 
@@ -30,6 +31,7 @@ let package = Package(
         .executable(name: "closet", targets: ["closet"]),
         .executable(name: "closet-http", targets: ["closet-http"]),
         .library(name: "ClosetCore", targets: ["ClosetCore"]),
+        .library(name: "ClosetTables", targets: ["ClosetTables"]),
         .library(name: "ClosetCrypto", targets: ["ClosetCrypto"]),
         .library(name: "ClosetPictures", targets: ["ClosetPictures"]),
         .library(name: "ClosetFuzzing", targets: ["ClosetFuzzing"]),
@@ -42,14 +44,22 @@ let package = Package(
     ],
     targets: [
         // What every layer shares: vocabularies as data, entity kinds and schemas (output and
-        // input), value kinds, output records, the store contract and its tables (rows in
-        // memory or read in place from a mapped snapshot), clocks, ids, checksums, dates, image
-        // headers. Its only reads of the system: random ids from /dev/urandom (else the system
-        // generator) and the memory a store maps for it.
-        // Optimized in debug builds too: the checksums and row codecs are loops a debug build
-        // runs 50 times slower, and every test, golden and seed script goes through them.
+        // input), value kinds, output records, clocks, ids, checksums, byte coding, dates, image
+        // headers. Its only read of the system: random ids from /dev/urandom (else the system
+        // generator).
+        // Optimized in debug builds too: the checksums are loops a debug build runs 50 times
+        // slower, and every test, golden and seed script goes through them.
         .target(
             name: "ClosetCore", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + startUp),
+        // The storage engine's tables: the store contract (savepoints, commits, write
+        // problems), typed tables with one undo log, rows read in place from a mapped snapshot
+        // section, indexes and groupings, row codecs, compaction's section copy, the store check.
+        // It reads only the memory a store maps for it; `ClosetStore` owns the files.
+        // Optimized in debug builds too: row codecs and snapshot reads are loops a debug build
+        // runs many times slower, and every test, golden and seed script goes through them.
+        .target(
+            name: "ClosetTables", dependencies: ["ClosetCore"],
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))] + startUp),
         // Password hashes: SHA-256, PBKDF2-HMAC-SHA256 and the stored hash's text, for the packs
         // that keep passwords (the market). Optimized in debug builds too: 600,000 rounds.
         .target(
@@ -67,7 +77,7 @@ let package = Package(
         // Lexer → parser → syntax tree → binder → evaluator, the registry and its packs,
         // diagnostics and output renderers. Does no I/O: the host injects output and files.
         .target(
-            name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetNetwork", "ClosetPictures"],
+            name: "ClosetLanguage", dependencies: ["ClosetCore", "ClosetTables", "ClosetNetwork", "ClosetPictures"],
             swiftSettings: startUp),
         // The network port packs send requests through: requests, responses, recordings
         // (replay, record), offline, and the client of the live helper. Foundation only:
@@ -82,7 +92,7 @@ let package = Package(
         // answer reads, served pictures and recordings, and a request as one transaction on a
         // session. Knows no socket: `ClosetServer` carries the bytes, the shell joins the two.
         .target(
-            name: "ClosetServing", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"],
+            name: "ClosetServing", dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork"],
             swiftSettings: startUp),
         // What the server needs from C that Swift's Glibc module leaves out: epoll, a thread's
         // own priority.
@@ -102,7 +112,8 @@ let package = Package(
             ]),
         // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
         .target(
-            name: "WardrobePack", dependencies: ["ClosetCore", "ClosetLanguage"], path: "Sources/Packs/Wardrobe",
+            name: "WardrobePack", dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage"],
+            path: "Sources/Packs/Wardrobe",
             swiftSettings: startUp),
         // BoxOffice_MVVM: the daily box office, movies and posters through a two-tier cache.
         .target(
@@ -112,23 +123,27 @@ let package = Package(
         .target(
             name: "MarketPack",
             dependencies: [
-                "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+                "ClosetCore", "ClosetTables", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures",
+                "ClosetServing",
             ],
             path: "Sources/Packs/Market", swiftSettings: startUp),
         // 사랑할개, the dog-adoption community.
         .target(
-            name: "AdoptionPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
+            name: "AdoptionPack",
+            dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
             path: "Sources/Packs/Adoption", swiftSettings: startUp),
         // Picterest, the photo saver: the Unsplash feed and saved photos.
         .target(
-            name: "PhotosPack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
+            name: "PhotosPack",
+            dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
             path: "Sources/Packs/Photos", swiftSettings: startUp),
         // CRC-32C on the processor's instruction (SSE4.2, ARMv8 CRC), with the table-driven
         // fallback: the store's files are verified on every open. Also the C library calls
         // Swift's Glibc module leaves out (syncfs, mallopt).
         .target(name: "CStoreSupport"),
         // The durable store: journal, snapshots, lock, blob files. Knows tables, not packs.
-        .target(name: "ClosetStore", dependencies: ["ClosetCore", "CStoreSupport"], swiftSettings: startUp),
+        .target(
+            name: "ClosetStore", dependencies: ["ClosetCore", "ClosetTables", "CStoreSupport"], swiftSettings: startUp),
         // libedit's variadic C API wrapped in plain functions Swift can call (needs libedit-dev).
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("edit")]),
         // The `LineEditor` protocol: libedit on a terminal, a plain reader for pipes.
@@ -138,7 +153,8 @@ let package = Package(
         .target(
             name: "ClosetShell",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore", "WardrobePack",
+                "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore",
+                "WardrobePack",
                 "PhotosPack",
                 "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "ClosetServing",
                 "CStoreSupport",
@@ -148,7 +164,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore", "WardrobePack",
+                "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore",
+                "WardrobePack",
                 "PhotosPack",
                 "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetShell", "ClosetLineEditor",
             ],
@@ -156,6 +173,7 @@ let package = Package(
         // Each test target names every module it imports: SwiftPM rebuilds a target when a module
         // it names changes, not one it reaches only through another (stale tests failed to link).
         .testTarget(name: "ClosetCoreTests", dependencies: ["ClosetCore", "TestSupport"]),
+        .testTarget(name: "ClosetTablesTests", dependencies: ["ClosetCore", "ClosetTables", "TestSupport"]),
         .testTarget(name: "ClosetCryptoTests", dependencies: ["ClosetCore", "ClosetCrypto"]),
         .testTarget(name: "ClosetPicturesTests", dependencies: ["ClosetCore", "ClosetPictures", "TestSupport"]),
         .testTarget(name: "ClosetNetworkTests", dependencies: ["ClosetNetwork", "ClosetHTTP", "TestSupport"]),
@@ -171,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "AdoptionPackTests",
             dependencies: [
-                "AdoptionPack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetShell", "ClosetStore",
+                "AdoptionPack", "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetShell",
+                "ClosetStore",
                 "TestSupport",
             ]),
         .testTarget(
@@ -183,17 +202,20 @@ let package = Package(
         .testTarget(
             name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(
-            name: "ClosetStoreTests", dependencies: ["ClosetCore", "ClosetStore", "WardrobePack", "TestSupport"]),
+            name: "ClosetStoreTests",
+            dependencies: ["ClosetCore", "ClosetTables", "ClosetStore", "WardrobePack", "TestSupport"]),
         .testTarget(
             name: "ClosetLanguageTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetStore",
+                "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures",
+                "ClosetStore",
                 "ClosetShell", "WardrobePack", "TestSupport",
             ]),
         .testTarget(
             name: "ClosetShellTests",
             dependencies: [
-                "ClosetCore", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+                "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetLineEditor", "ClosetNetwork", "ClosetPictures",
+                "ClosetServing",
                 "ClosetShell",
                 "ClosetStore", "WardrobePack", "TestSupport",
             ]),

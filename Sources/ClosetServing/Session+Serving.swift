@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 
 /// `closet serve`: each request is one transaction on the served store, as a statement at the
 /// prompt is, and retried as one is (`retryingConflicts`). What other processes committed is

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetStore
+import ClosetTables
 import Foundation
 
 /// `closet test`: runs each `NAME.closet` with `--deterministic --store :memory: --echo` and

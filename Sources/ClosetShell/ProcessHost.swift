@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 import Foundation
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import ClosetNetwork
 import ClosetServer
 import ClosetServing
 import ClosetStore
+import ClosetTables
 import Foundation
 
 #if canImport(Glibc)

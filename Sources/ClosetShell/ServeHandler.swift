@@ -3,6 +3,7 @@ import ClosetLanguage
 import ClosetNetwork
 import ClosetServer
 import ClosetServing
+import ClosetTables
 import Foundation
 
 /// What `closet serve` does with each request. On the server's I/O thread (`dispatch`), only

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 import Foundation
 
 /// `--log <file.jsonl>`: one JSON object a line per exchange, appended: when, the method, the

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetStore
+import ClosetTables
 import Foundation
 
 /// The one place sessions are made: the command line, the golden runner, the tests and the

@@ -5,6 +5,7 @@ import Testing
 @testable import AdoptionPack
 @testable import ClosetCore
 @testable import ClosetStore
+@testable import ClosetTables
 
 /// Issue 24: a story's likes and comments, a user's liked stories and an author's stories
 /// come from the snapshot's grouping sections (decoding only the group), adjusted by the

@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetShell
+import ClosetTables
 import Foundation
 import TestSupport
 import Testing

@@ -13,6 +13,7 @@ import Testing
     static let system: Set<String> = ["Foundation", "FoundationNetworking", "Glibc", "Darwin", "Dispatch"]
     static let engine: Set<String> = [
         "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+        "ClosetTables",
     ]
 
     /// Each module's Swift files → the modules they import.
@@ -49,11 +50,14 @@ import Testing
 
     @Test func theCoreImportsNothingOfOurs() { expect("ClosetCore", importsOnly: []) }
 
+    /// The storage engine's tables, on the core's values alone: files are the store's.
+    @Test func theTablesImportOnlyTheCore() { expect("ClosetTables", importsOnly: ["ClosetCore"]) }
+
     /// But its C: SHA-256 on the processor's instructions, for password hashes.
     @Test func theCryptoImportsOnlyItsC() { expect("ClosetCrypto", importsOnly: ["CSHA256"]) }
 
-    @Test func theLanguageImportsOnlyTheCoreTheNetworkPortAndThePictures() {
-        expect("ClosetLanguage", importsOnly: ["ClosetCore", "ClosetNetwork", "ClosetPictures"])
+    @Test func theLanguageImportsOnlyTheCoreTheTablesTheNetworkPortAndThePictures() {
+        expect("ClosetLanguage", importsOnly: ["ClosetCore", "ClosetNetwork", "ClosetPictures", "ClosetTables"])
     }
 
     /// Codecs and terminal outputs: bytes in, bytes out, on the core's values alone.
@@ -62,7 +66,7 @@ import Testing
     /// The serving framework packs declare their APIs with: above the language (a served
     /// request runs the pack's own commands on a session), beside the server it never names.
     @Test func theServingFrameworkImportsOnlyTheLanguageAndBelow() {
-        expect("ClosetServing", importsOnly: ["ClosetCore", "ClosetLanguage", "ClosetNetwork"])
+        expect("ClosetServing", importsOnly: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetTables"])
     }
 
     @Test func theNetworkPortImportsOnlyTheCore() { expect("ClosetNetwork", importsOnly: ["ClosetCore"]) }
@@ -79,7 +83,9 @@ import Testing
         #expect(Self.imports(under: "ClosetHTTP").values.contains { $0.contains("FoundationNetworking") })
     }
 
-    @Test func theStoreImportsOnlyTheCore() { expect("ClosetStore", importsOnly: ["ClosetCore", "CStoreSupport"]) }
+    @Test func theStoreImportsOnlyTheCoreAndTheTables() {
+        expect("ClosetStore", importsOnly: ["ClosetCore", "ClosetTables", "CStoreSupport"])
+    }
 
     @Test func aPackImportsOnlyTheEngineNeverAnotherPackTheStoreOrTheShell() {
         #expect(!Self.packFolders.isEmpty)

@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetStore
+import ClosetTables
 import Foundation
 import TestSupport
 import Testing

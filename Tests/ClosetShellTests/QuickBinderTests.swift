@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetShell
+import ClosetTables
 import Foundation
 import TestSupport
 import Testing

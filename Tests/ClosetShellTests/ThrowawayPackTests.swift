@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetShell
 import ClosetStore
+import ClosetTables
 import Foundation
 import TestSupport
 import Testing

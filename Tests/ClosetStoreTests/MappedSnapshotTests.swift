@@ -4,6 +4,7 @@ import Testing
 
 @testable import ClosetCore
 @testable import ClosetStore
+@testable import ClosetTables
 @testable import WardrobePack
 
 /// A snapshot read in place (rows decoded on demand, the journal's changes beside them, the

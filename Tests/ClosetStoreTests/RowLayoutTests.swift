@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetStore
+import ClosetTables
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 import TestSupport
 import Testing

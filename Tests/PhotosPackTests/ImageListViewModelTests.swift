@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 import Foundation
 import Testing
 

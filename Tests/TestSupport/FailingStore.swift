@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// A store whose commits fail (a full disk, say), over an in-memory one: for checking that a

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 
 /// Every message the engine gives, by id, in one place: the wording is checked here once and
 /// the stages name the problem instead of spelling it. Grouped by the stage that finds it.

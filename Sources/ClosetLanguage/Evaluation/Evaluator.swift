@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 import Foundation
 
 /// The evaluator: a parsed statement → resolved command → bound invocation → the command's

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// A command given as data rather than typed (a served request's form): its words, parameters
 /// and `key=value` arguments, and the files its arguments name by attachment instead of path.

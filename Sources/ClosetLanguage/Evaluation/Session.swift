@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 import Foundation
 
 /// A session: the engine's state between statements (settings, variables, the last listing,

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// What a session needs from the world, injected by whoever hosts it (the command-line
 /// program, the golden-test runner, unit tests), so the language itself does no I/O.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// An app hosted by the engine, registered through this one door: its vocabularies, entity
 /// kinds and commands, and how to make its per-session state. Help, completion, suggestions,

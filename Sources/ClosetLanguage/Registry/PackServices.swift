@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetNetwork
+import ClosetTables
 
 /// What a pack's state may use: never the session itself.
 public struct PackServices {

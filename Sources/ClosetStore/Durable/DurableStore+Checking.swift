@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// `.check` and `closet check`: everything the store holds read and checked, as sqlite3's
 /// `PRAGMA integrity_check` (opening checks the headers, the block checksums and the journal;

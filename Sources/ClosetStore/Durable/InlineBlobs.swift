@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// A picture smaller than a file-system block, kept as a row of the store's own table
 /// instead of a file of its own (as sqlite keeps a small blob in its page): it is journaled

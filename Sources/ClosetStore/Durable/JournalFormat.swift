@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// Store formats 1 and 2, read (and rewritten as format 3 by the first commit), and the
 /// operation encoding format 3 kept. Format 2 names each operation's table and carries each

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// The store's blobs as packs see them: writing one takes the write lock first, so another
 /// writer's clean-up of unreferenced files can never delete a picture before its row commits.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// Store format 5 (formats 3 and 4 are read): every header field checksummed, the journal naming the
 /// snapshot it follows, the journal recording how far its commits reach, and the snapshot

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// `closet recover <store> [<new store>]`: copies everything intact of a damaged store into a

@@ -1,5 +1,6 @@
 import CStoreSupport
 import ClosetCore
+import ClosetTables
 import Foundation
 
 #if canImport(Glibc)

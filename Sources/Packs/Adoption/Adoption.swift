@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetServing
+import ClosetTables
 
 /// 사랑할개, the dog-adoption community, as a pack: the shelter dogs from the public
 /// animal-protection API, and the community (stories, comments, likes, donations, profiles)

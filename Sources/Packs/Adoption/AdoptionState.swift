@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
+import ClosetTables
 import Foundation
 
 #if canImport(Glibc)

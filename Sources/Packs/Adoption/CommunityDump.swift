@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 import Foundation
 
 /// The community's part of `.dump`: stories (pictures copied with `--images`), comments,

@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetServing
+import ClosetTables
 
 /// The open market (reference §3) as a pack: products in pages of 20, the detail screen,
 /// register and edit with up to five images, delete with the registrant's password.

@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetCrypto
 import ClosetLanguage
 import ClosetNetwork
+import ClosetTables
 import Foundation
 
 /// The market in one session: the repository (embedded) and the list's use case.

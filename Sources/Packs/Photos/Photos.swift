@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetServing
+import ClosetTables
 
 /// Picterest, the photo saver, as a pack: the Unsplash feed (`photo`, remote) and the photos
 /// saved from it (`saved`, in the store with their pictures).

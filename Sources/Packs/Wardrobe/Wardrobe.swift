@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 
 /// The EasyCloset wardrobe as a pack: clothes and styles, their vocabularies and commands.
 /// Everything the engine knows about the wardrobe comes through `pack`.

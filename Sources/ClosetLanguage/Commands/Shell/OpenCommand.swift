@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 
 /// `.open <store>|:memory:` (sqlite3's `.open`): what was done so far is committed to the
 /// store in use, then statements work on the other one (a folder is made if new). Variables

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 
 /// `count dogs|stories|comments|donations`: how many `list` would give in all, without moving
 /// a listing `next` is paging through.

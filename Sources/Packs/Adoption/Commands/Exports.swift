@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 
 /// `export stories|comments|donations to=<file>`: the community's rows to JSON or CSV, as
 /// their listings show them (every story, every comment or a story's, my donations).

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 import Foundation
 
 /// `import stories|comments|donations from=<file>`: what the exports write, read back, every

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetTables
 import Foundation
 
 /// The stories of the community: add, list by cursor, show, like, unlike, remove.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The community in the store: its tables and the rules that span them (removing a story

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The community's stored rows: stories, comments, likes, donations, and the last id of

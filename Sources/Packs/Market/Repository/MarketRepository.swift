@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetCrypto
+import ClosetTables
 import Foundation
 
 /// What a new or edited product carries; nil fields are unchanged on edit.

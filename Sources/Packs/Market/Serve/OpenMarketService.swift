@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetServing
+import ClosetTables
 import Foundation
 
 /// The 2021 open-market API (reference §3.1, SPEC-packs §12), answered by `closet serve` from the

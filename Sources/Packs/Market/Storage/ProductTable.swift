@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetCrypto
+import ClosetTables
 import Foundation
 
 /// A product of the embedded market as stored: never the password, only its salted hash.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The app's `CoreDataManager` and `PicterestFileManager` in one: saved photos and their

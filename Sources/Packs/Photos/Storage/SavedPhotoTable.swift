@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// Saved photos in the store, keyed by photo id, in the order saved.

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// Both repositories over one set of data, and the clothes' pictures. Transactions belong to

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The wardrobe's clothes table. Its row coding is byte for byte what store format 1 wrote

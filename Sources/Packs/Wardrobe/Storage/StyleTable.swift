@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The wardrobe's style table: a style keeps its clothes by id. Its row coding is byte for

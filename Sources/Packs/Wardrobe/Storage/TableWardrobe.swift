@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetTables
 import Foundation
 
 /// The app's repositories over the engine's tables: clothes and styles in two stored tables,

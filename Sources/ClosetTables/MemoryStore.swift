@@ -1,0 +1,28 @@
+import ClosetCore
+
+/// A store kept in memory (`:memory:`): tables with statement-level undo, blobs in a
+/// dictionary, forgotten at exit. A commit only forgets the undo log and the blobs that
+/// committed changes released.
+public final class MemoryStore: Store {
+    public let tables: Tables
+    public let blobs: BlobStore
+
+    public init(_ schemas: [AnyTableSchema] = []) {
+        tables = Tables(schemas)
+        blobs = MemoryBlobs()
+    }
+
+    public var location: String { ":memory:" }
+
+    public var details: [(String, String)] { [("images", "\(blobs.names.count) files, \(blobs.totalBytes) bytes")] }
+
+    public func savepoint() -> Savepoint { tables.savepoint() }
+
+    public func rollback(to savepoint: Savepoint) { tables.rollback(to: savepoint) }
+
+    public func commit() throws(StoreError) {
+        let released = tables.releasedBlobs()
+        tables.forgetPendingChanges()
+        tables.removeReleased(released, from: blobs)
+    }
+}

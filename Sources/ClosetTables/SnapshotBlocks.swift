@@ -1,0 +1,103 @@
+import ClosetCore
+
+/// Which blocks of a mapped snapshot have passed their checksums. Opening checks only the
+/// header and the block checksums themselves; a block's bytes are checked the first time
+/// anything reads them (`SnapshotRows` asks before every read), so a statement pays for the
+/// blocks it reads, not for the whole file. A block that fails is damage, found where it is
+/// read: `UnreadableRow` (the shell says so and exits 3, writing nothing). `damagedBlocks()`
+/// checks every block that was not checked yet, for `.check` and before a compaction copies
+/// rows into a new snapshot.
+public final class SnapshotBlocks {
+    /// Where the checksummed body starts and ends in the file (bytes before it are the
+    /// header, checked at open).
+    let bodyStart: Int
+    let bodyEnd: Int
+    /// log2 of the block size; a format-3 body (one checksum) is one block of any size.
+    let shift: Int
+    /// Each block's stored checksum.
+    let expected: [UInt32]
+    /// One bit per block: set once it passed. Raw memory the object owns: every read of a row
+    /// or index entry asks it, and an array property of a class pays an exclusivity check
+    /// per access (a sixth of a key search).
+    let checked: UnsafeMutableBufferPointer<UInt64>
+    /// CRC-32C of a range of the file (read without the mapping, so checking does not make
+    /// the pages part of this process's memory); nil if it cannot be read.
+    let checksum: (Range<Int>) -> UInt32?
+
+    public init(
+        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?
+    ) {
+        self.bodyStart = bodyStart
+        self.bodyEnd = bodyEnd
+        shift = blockShift
+        self.expected = expected
+        checked = .allocate(capacity: (expected.count + 63) / 64)
+        checked.initialize(repeating: 0)
+        self.checksum = checksum
+    }
+
+    deinit { checked.deallocate() }
+
+    public var blockCount: Int { expected.count }
+
+    /// The bytes of block `index` in the file.
+    public func block(_ index: Int) -> Range<Int> {
+        let start = bodyStart + index << shift
+        return start..<min(bodyEnd, shift >= 62 ? bodyEnd : start + 1 << shift)
+    }
+
+    /// Checks the blocks holding `count` bytes at `start` (once each); stops on damage.
+    @inline(__always) public func verify(_ start: Int, _ count: Int) {
+        let first = (start &- bodyStart) >> shift
+        if count > 0, first == (start &+ count &- 1 &- bodyStart) >> shift, first >= 0, first < expected.count,
+            checked[first >> 6] & (1 << UInt64(first & 63)) != 0
+        {
+            return
+        }
+        verifySlowly(start, count)
+    }
+
+    @inline(__always) public func verify(_ range: Range<Int>) { verify(range.lowerBound, range.count) }
+
+    @inline(never) func verifySlowly(_ start: Int, _ count: Int) {
+        // Bytes outside the body (the header) were checked at open.
+        let low = max(start, bodyStart)
+        let high = min(start + count, bodyEnd)
+        guard low < high else { return }
+        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift) where !passes(index) {
+            let range = block(index)
+            UnreadableRow.found("its snapshot fails its checksum in bytes \(range.lowerBound)-\(range.upperBound - 1)")
+        }
+    }
+
+    /// Whether the blocks holding `count` bytes at `start` pass, without stopping (opening
+    /// reads each section's lengths this way, so damage there is an error opening reports);
+    /// the first block that fails is kept in `failed`.
+    public func holds(_ start: Int, _ count: Int) -> Bool {
+        let low = max(start, bodyStart)
+        let high = min(start + count, bodyEnd)
+        guard low < high else { return true }
+        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift) where !passes(index) {
+            failed = failed ?? index
+            return false
+        }
+        return true
+    }
+
+    /// The first block `holds` found failing.
+    public private(set) var failed: Int?
+
+    /// Whether block `index` passes (checked now unless it was before).
+    func passes(_ index: Int) -> Bool {
+        if checked[index >> 6] & (1 << UInt64(index & 63)) != 0 { return true }
+        guard let sum = checksum(block(index)), sum == expected[index] else { return false }
+        checked[index >> 6] |= 1 << UInt64(index & 63)
+        return true
+    }
+
+    /// Every block that fails its checksum, checking each not checked yet.
+    public func damagedBlocks() -> [Int] { (0..<expected.count).filter { !passes($0) } }
+
+    /// How many blocks have been checked so far (tests, `.check`).
+    public var checkedCount: Int { checked.reduce(0) { $0 + $1.nonzeroBitCount } }
+}

@@ -1,0 +1,255 @@
+import ClosetCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One table's part of a snapshot, laid out to be read in place from a mapped file: the rows
+/// (framed as `RowFrame` says), then an index that finds any row without decoding the others.
+///
+///     row count u64 | rows length u64 | rows | index length u64 | index
+///     index = row offsets u64×n (from the first row)
+///             | key order: (key prefix u64 | ordinal u32)×n, by key bytes
+///             | bucket count u32
+///             | (bucket count > 0: bucket u8×n | order key i64×n | bucket starts u32×(buckets+1)
+///                | (ordinal u32 | order key i64 | row offset u64)×n, bucket by bucket, each by
+///                  order key descending, equal keys by ordinal descending: backwards, the exact
+///                  ascending order)
+///             | blob name count u32 | (length u16 | name)×
+///
+/// Ordinals are row positions in the section, which is insertion order. A key's prefix is its
+/// first eight bytes as a big-endian number (zeros past its end), so prefixes sort as the keys
+/// do: a search compares them where they lie together and reads a key from its row only where
+/// two prefixes are equal. A bucket's entries carry each member's order key and row offset, so
+/// a page reads its bucket's entries side by side and then only its rows. (Format 4, still read:
+/// the key order held the ordinals alone, the bucket lists the ordinals alone.)
+public enum SnapshotSection {
+    /// How a section's index is laid out: the one written now, or format 4's (read, never
+    /// written: a format-4 store is rewritten before its first commit).
+    public enum Layout: Sendable {
+        case formatFour
+        case formatFive
+
+        /// Bytes per entry of the key order, and where the ordinal lies in one.
+        var keyEntrySize: Int {
+            switch self {
+            case .formatFour: 4
+            case .formatFive: 12
+            }
+        }
+        var keyOrdinalOffset: Int {
+            switch self {
+            case .formatFour: 0
+            case .formatFive: 8
+            }
+        }
+        /// Bytes per entry of the bucket lists (the ordinal first).
+        var bucketEntrySize: Int {
+            switch self {
+            case .formatFour: 4
+            case .formatFive: 20
+            }
+        }
+    }
+
+    /// A key's first eight bytes as one big-endian number, zeros past its end: prefixes
+    /// order as the keys do (a smaller prefix, a smaller key), equal ones say nothing.
+    @inline(__always) package static func keyPrefix(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        var prefix: UInt64 = 0
+        for index in 0..<min(8, key.count) { prefix |= UInt64(key[index]) << (56 - 8 * UInt64(index)) }
+        return prefix
+    }
+
+    /// What a table knows of its rows while writing them, for the index.
+    public struct Columns {
+        public var buckets: [UInt8] = []
+        public var orders: [Int64] = []
+        public var blobNames: Set<String> = []
+        public var bucketCount = 0
+
+        public init() {}
+    }
+
+    /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index.
+    public static func write(
+        into writer: inout ByteWriter, writeRows: (inout ByteWriter, inout Columns) -> Int
+    ) {
+        // Written whole in `bytes` (the index is made by walking the rows just written); the
+        // writer may have handed earlier sections to its sink.
+        let countAt = writer.position
+        writer.u64(0)
+        writer.u64(0)
+        let rowsStart = writer.position
+        var columns = Columns()
+        let count = writeRows(&writer, &columns)
+        writer.patch(at: countAt, UInt64(count))
+        writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
+        let indexAt = writer.position
+        writer.u64(0)
+        writeIndex(&writer, rowsStart: rowsStart - writer.drained, count: count, columns: columns)
+        writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
+    }
+
+    private static func writeIndex(_ writer: inout ByteWriter, rowsStart: Int, count: Int, columns: Columns) {
+        var offsets = [Int](repeating: 0, count: count)
+        var position = rowsStart
+        writer.bytes.withUnsafeBytes { bytes in
+            for ordinal in 0..<count {
+                offsets[ordinal] = position - rowsStart
+                let keyLength = Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian)
+                let rowLength = Int(
+                    bytes.loadUnaligned(fromByteOffset: position + 2 + keyLength, as: UInt32.self).littleEndian)
+                position += 2 + keyLength + 4 + rowLength
+            }
+        }
+        // Sorted by each key's first eight bytes as one number, the whole keys compared only
+        // where those are equal: a fraction of the cost of comparing bytes through offsets.
+        var sorted: [(key: UInt64, value: Int)] = []
+        sorted.reserveCapacity(count)
+        writer.bytes.withUnsafeBytes { bytes in
+            func key(_ ordinal: Int) -> UnsafeRawBufferPointer {
+                let at = rowsStart + offsets[ordinal]
+                let length = Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
+                return UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 2 + length)])
+            }
+            for ordinal in 0..<count { sorted.append((keyPrefix(key(ordinal)), ordinal)) }
+            RadixSort.sortByKey(&sorted)
+            // Runs of equal prefixes (rare but for long keys sharing a start) by whole key.
+            var start = 0
+            while start < count {
+                var end = start + 1
+                while end < count, sorted[end].key == sorted[start].key { end += 1 }
+                if end - start > 1 { sorted[start..<end].sort { compare(key($0.value), key($1.value)) < 0 } }
+                start = end
+            }
+        }
+        let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
+        var lists: [[UInt32]] = []
+        if indexed {
+            // Largest key first, equal keys the later-added first: walked backwards it is
+            // smallest first, equal keys the earlier-added first. Gathered latest first and
+            // sorted stably by the order key turned around (sign bit flipped, then inverted).
+            var members = [[(key: UInt64, value: Int)]](repeating: [], count: columns.bucketCount)
+            for ordinal in stride(from: count - 1, through: 0, by: -1) {
+                let order = ~(UInt64(bitPattern: columns.orders[ordinal]) ^ (1 << 63))
+                members[Int(columns.buckets[ordinal])].append((order, ordinal))
+            }
+            lists = members.map { list in
+                var list = list
+                RadixSort.sortByKey(&list)
+                return list.map { UInt32($0.value) }
+            }
+        }
+        writeIndex(
+            &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.value) },
+            keyPrefixes: sorted.map(\.key), buckets: indexed ? columns.buckets : [],
+            orders: indexed ? columns.orders : [], bucketLists: lists
+        ) { writeBlobNames(columns.blobNames.sorted(), into: &$0) }
+    }
+
+    /// Writes an index from its columns: `sortedKeys` the ordinals in key order with
+    /// `keyPrefixes` beside them, `orders` by ordinal, `bucketLists` empty for a table without
+    /// buckets, else one list per bucket (its ordinals in the order the layout above states).
+    static func writeIndex(
+        _ writer: inout ByteWriter, offsets: [UInt64], sortedKeys: [UInt32], keyPrefixes: [UInt64],
+        buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], writeNames: (inout ByteWriter) -> Void
+    ) {
+        let count = offsets.count
+        writer.reserve(count * (bucketLists.isEmpty ? 20 : 49) + 64)
+        writer.column(offsets)
+        writer.drainIfFull()
+        appendEntries(&writer, count: count, size: 12) { entries, position in
+            entries.storeBytes(of: keyPrefixes[position].littleEndian, toByteOffset: position * 12, as: UInt64.self)
+            entries.storeBytes(of: sortedKeys[position].littleEndian, toByteOffset: position * 12 + 8, as: UInt32.self)
+        }
+        writer.u32(UInt32(bucketLists.count))
+        if !bucketLists.isEmpty {
+            writer.bytes += buckets
+            writer.column(orders)
+            var start = 0
+            for list in bucketLists {
+                writer.u32(UInt32(start))
+                start += list.count
+            }
+            writer.u32(UInt32(start))
+            let members = bucketLists.flatMap { $0 }
+            appendEntries(&writer, count: members.count, size: 20) { entries, position in
+                let ordinal = Int(members[position])
+                let at = position * 20
+                entries.storeBytes(of: members[position].littleEndian, toByteOffset: at, as: UInt32.self)
+                entries.storeBytes(of: orders[ordinal].littleEndian, toByteOffset: at + 4, as: Int64.self)
+                entries.storeBytes(of: offsets[ordinal].littleEndian, toByteOffset: at + 12, as: UInt64.self)
+            }
+        }
+        writer.drainIfFull()
+        writeNames(&writer)
+    }
+
+    /// The blob names the rows refer to, sorted: a count, then each name.
+    static func writeBlobNames(_ names: [String], into writer: inout ByteWriter) {
+        writer.u32(UInt32(names.count))
+        for name in names { writeBlobName(name, into: &writer) }
+    }
+
+    static func writeBlobName(_ name: String, into writer: inout ByteWriter) {
+        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
+        writer.u16(UInt16(utf8.count))
+        writer.bytes += utf8
+        writer.drainIfFull()
+    }
+
+    /// A section's names without `released` and with `added` (a name in both stays), merged in
+    /// order as they are read: none of the section's names is held (100,000 of them were 10 MB
+    /// of strings for each compaction of a market's products).
+    static func writeMergedBlobNames(
+        _ base: SnapshotRows, released: Set<String>, added: Set<String>, into writer: inout ByteWriter
+    ) {
+        let countAt = writer.position
+        writer.u32(0)
+        let additions = added.sorted()
+        var next = 0
+        var count = 0
+        func write(_ name: String) {
+            writeBlobName(name, into: &writer)
+            count += 1
+        }
+        base.forEachBlobName { name in
+            while next < additions.count, additions[next] < name {
+                write(additions[next])
+                next += 1
+            }
+            if next < additions.count, additions[next] == name { next += 1 }
+            if released.contains(name), !added.contains(name) { return }
+            write(name)
+        }
+        while next < additions.count {
+            write(additions[next])
+            next += 1
+        }
+        writer.overwrite(at: countAt, with: (0..<4).map { UInt8(truncatingIfNeeded: UInt32(count) >> (8 * $0)) })
+    }
+
+    /// Appends `count` entries of `size` bytes, each written in place by `write`.
+    private static func appendEntries(
+        _ writer: inout ByteWriter, count: Int, size: Int, write: (UnsafeMutableRawBufferPointer, Int) -> Void
+    ) {
+        let start = writer.bytes.count
+        writer.bytes.append(contentsOf: repeatElement(0, count: count * size))
+        writer.bytes.withUnsafeMutableBytes { bytes in
+            let entries = UnsafeMutableRawBufferPointer(rebasing: bytes[start...])
+            for position in 0..<count { write(entries, position) }
+        }
+    }
+
+    /// Byte-wise comparison, shorter first on a common prefix.
+    package static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let result = memcmp(left, right, common)
+            if result != 0 { return Int(result) }
+        }
+        return a.count - b.count
+    }
+}

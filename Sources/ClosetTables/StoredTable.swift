@@ -1,0 +1,112 @@
+import ClosetCore
+
+/// What the transaction set needs of any table, typed or not: undo, the net change since the
+/// last commit, replay, and snapshots. `Table<Codec>` and `RawTable` implement it.
+public protocol StoredTable: AnyObject {
+    var name: String { get }
+    var count: Int { get }
+    /// Undoes the most recent change (the transaction set pops its log in step).
+    func undoLast()
+    /// The net change of each key touched since the last commit, with the log position of
+    /// its first touch (the set merges tables in that order).
+    func pendingOperations() -> [(position: Int, operation: EncodedOperation)]
+    /// Blob names rows stopped referring to since the last commit: every change's row before
+    /// it, so a picture added and replaced (or removed) in one transaction is among them.
+    func releasedBlobs() -> [String]
+    func forgetChanges()
+    /// Every row as a put, framed straight into a file's buffer (`RowFrame`), in table order;
+    /// `committed` leaves out what is not committed yet. Returns how many rows.
+    func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int
+    /// The pending operations (see `pendingOperations`), framed (`RowFrame`) in one buffer.
+    func framePendingOperations() -> FramedOperations
+    /// Applies a replayed change without logging it (opening a store is not a change).
+    func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed)
+    /// Loads `count` snapshot rows of this table (all distinct, so no lookups), framed as
+    /// `RowFrame` says, from the reader's position; leaves the reader after them.
+    func loadSnapshotRows(count: Int, from reader: inout ByteReader) throws(ByteReader.Malformed)
+    /// Applies a run of replayed changes (a row range: put; none: delete by key), unlogged.
+    func apply(_ bytes: [UInt8], operations: [RowLocation]) throws(ByteReader.Malformed)
+    /// Applies a format-1 operation read straight from its file (no length to skip by).
+    func applyFormatOne(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed)
+    /// Every blob any row refers to.
+    var referencedBlobs: Set<String> { get }
+    func reserveCapacity(_ capacity: Int)
+    /// Forgets every row (between transactions only), before the store is read again.
+    func removeAllRows()
+    /// Writes this table's snapshot section (`SnapshotSection`): rows and index.
+    func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter)
+    /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
+    /// (the caller then loads them the ordinary way).
+    func attach(_ rows: SnapshotRows) -> Bool
+    /// What does not add up in the rows still read in place (`.check`); nil when all do.
+    func checkSnapshotRows() -> String?
+    /// The sections a snapshot holds beside this table's, derived from its rows
+    /// (`<table>#<grouping>`), written right after it with `writeDerivedSection`.
+    var derivedSectionNames: [String] { get }
+    func writeDerivedSection(_ number: Int, generation: UInt64, into writer: inout ByteWriter)
+    /// Takes a derived section met in a snapshot (used only if written with it); false when
+    /// the name is none of this table's.
+    func attachDerived(_ sectionName: String, _ rows: SnapshotRows, generation: UInt64) -> Bool
+}
+
+extension StoredTable {
+    public func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter) {
+        SnapshotSection.write(into: &writer) { writer, _ in writeSnapshot(committed: committed, into: &writer) }
+    }
+
+    public func attach(_ rows: SnapshotRows) -> Bool { false }
+
+    public func checkSnapshotRows() -> String? { nil }
+
+    public var derivedSectionNames: [String] { [] }
+
+    public func writeDerivedSection(_ number: Int, generation: UInt64, into writer: inout ByteWriter) {}
+
+    public func attachDerived(_ sectionName: String, _ rows: SnapshotRows, generation: UInt64) -> Bool { false }
+}
+
+extension StoredTable {
+    /// Every row as a put (`writeSnapshot` read back): for tools, tests and adopting raw rows.
+    public func snapshot(committed: Bool) -> [EncodedOperation] {
+        var writer = ByteWriter()
+        let count = writeSnapshot(committed: committed, into: &writer)
+        var reader = ByteReader(writer.bytes)
+        var operations: [EncodedOperation] = []
+        for _ in 0..<count {
+            guard let key = try? reader.raw(Int(reader.u16())), let row = try? reader.raw(Int(reader.u32())) else {
+                break
+            }
+            operations.append(EncodedOperation(table: name, key: key, row: row))
+        }
+        return operations
+    }
+}
+
+/// Where one stored row (or, for a deletion, only its key) lies inside a file's bytes.
+public struct RowLocation: Sendable {
+    public var key: Range<Int>
+    public var row: Range<Int>?
+
+    public init(key: Range<Int>, row: Range<Int>?) {
+        self.key = key
+        self.row = row
+    }
+}
+
+/// Which table each change since the last commit went to, oldest first: one log shared by
+/// every table of a transaction set, so a rollback undoes changes across tables in order.
+public final class TransactionLog {
+    @usableFromInline var entries: [Int] = []
+    /// Called when a transaction makes its first change: a durable store takes its write
+    /// lock there, so a writer holds it from its first write to its commit and no longer.
+    @usableFromInline var onFirstChange: (() -> Void)?
+
+    public init() {}
+
+    /// Notes a change to table `number`; returns its position.
+    @inlinable func record(_ number: Int) -> Int {
+        entries.append(number)
+        if entries.count == 1, let onFirstChange { onFirstChange() }
+        return entries.count - 1
+    }
+}

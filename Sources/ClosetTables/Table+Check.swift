@@ -1,0 +1,54 @@
+import ClosetCore
+
+/// `.check` for a table still read in place: its section's index, and every row decoded once
+/// and dropped (memory stays at one row), each row's key the key its frame holds.
+extension Table {
+    public func checkSnapshotRows() -> String? { checkRows(self) }
+
+    @inlinable func checkSnapshotRowsSpecialized() -> String? {
+        guard let base = lazy?.base else { return nil }
+        if let problem = base.indexProblem() {
+            return "table '\(name)': its snapshot section passes its checksum but \(problem)"
+        }
+        // Each grouping section in use: what the rows' own keys say.
+        var groups = groupSections.map { $0 == nil ? nil : [[UInt8]: [Int]]() }
+        for ordinal in 0..<base.count {
+            let frame = base.frameBytes(ordinal)
+            var reader = ByteReader(frame.bytes, from: frame.row.lowerBound, to: frame.row.upperBound)
+            guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd,
+                Self.keyBytes(Codec.key(of: row)) == Array(frame.bytes[frame.key])
+            else {
+                return "table '\(name)': snapshot row \(ordinal) passes its checksum but cannot be read"
+            }
+            for number in groups.indices where groups[number] != nil {
+                groups[number]?[groupings[number].key(row), default: []].append(ordinal)
+            }
+        }
+        for (number, expected) in groups.enumerated() {
+            guard let expected, let section = groupSections[number] else { continue }
+            if let problem = section.indexProblem() ?? Self.groupProblem(section, expected) {
+                return
+                    "table '\(name)': its grouping section '\(groupings[number].name)' passes its checksum but \(problem)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether a grouping section lists exactly the groups the rows give.
+    @usableFromInline static func groupProblem(_ section: SnapshotRows, _ expected: [[UInt8]: [Int]]) -> String? {
+        var found = 0
+        for ordinal in 0..<section.count {
+            let frame = section.frameBytes(ordinal)
+            let key = Array(frame.bytes[frame.key])
+            guard key != GroupSection.recordKey else { continue }
+            var reader = ByteReader(frame.bytes, from: frame.row.lowerBound, to: frame.row.upperBound)
+            guard let count = try? reader.u32(), Int(count) * 4 == reader.end - reader.position else {
+                return "a group's row does not add up"
+            }
+            let ordinals = (0..<Int(count)).compactMap { _ in (try? reader.u32()).map(Int.init) }
+            guard expected[key] == ordinals else { return "a group does not list the rows that belong to it" }
+            found += 1
+        }
+        return found == expected.count ? nil : "it lacks a group"
+    }
+}

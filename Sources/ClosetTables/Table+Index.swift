@@ -1,0 +1,202 @@
+import ClosetCore
+
+/// Answers from the table's declared index (`TableIndex`): counts and pages of buckets, by
+/// order key, without decoding or sorting the rows they do not return.
+extension Table {
+    /// How many rows fall in these buckets of the table's index; nil when the rows are not
+    /// in a mapped snapshot any more (count them the ordinary way then).
+    @inlinable public func indexedCount(buckets: [Int]) -> Int? {
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
+        var inBuckets = [Bool](repeating: false, count: index.bucketCount)
+        for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
+        var count = 0
+        for bucket in 0..<index.bucketCount where inBuckets[bucket] { count += lazy.base.bucketSize(bucket) }
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal, inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
+            if let row = entry.row, inBuckets[index.bucket(row)] { count += 1 }
+        }
+        return count
+    }
+
+    /// The first `limit` rows of the given groups of buckets, group after group, each group
+    /// by order key descending (equal keys the later-added first) or exactly the reverse: a
+    /// top-K that decodes only the rows it returns (the first `skip` are stepped over, not
+    /// decoded). Nil when the rows are not in a mapped snapshot.
+    @inlinable public func indexedRows(
+        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
+    ) -> [Row]? {
+        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+            return nil
+        }
+        let base = lazy.base
+        var replaced = Set<Int>()
+        var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
+            guard let row = entry.row else { continue }
+            let order = index.order(row)
+            if Self.isAfter(order, after, descending) {
+                changed.append((order, entry.position, index.bucket(row), row))
+            }
+        }
+        // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
+        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
+            descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
+        }
+        changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
+        // Rows from the journal as they are; snapshot rows by where they lie, read together at
+        // the end (`rowsBytes(at:)`).
+        var picked: [(row: Row?, ordinal: Int, offset: Int?)] = []
+        var remaining = max(0, limit)
+        var toSkip = max(0, skip)
+        for group in groups where remaining > 0 {
+            var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
+                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced, after: after)
+            }
+            var extra = changed.filter { group.contains($0.bucket) }[...]
+            // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
+            // the bucket's members by binary search between the changed rows (a page far down
+            // a list costs what its own rows cost, not what every row before it does).
+            if cursors.count == 1, replaced.isEmpty {
+                while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
+                    guard let first = extra.first else {
+                        let step = min(toSkip, cursors[0].remainingCount)
+                        cursors[0].jump(step)
+                        toSkip -= step
+                        if step == 0 { break }
+                        continue
+                    }
+                    let before = cursors[0].countPreceding((first.order, first.position), precedes)
+                    if before >= toSkip {
+                        cursors[0].jump(toSkip)
+                        toSkip = 0
+                    } else {
+                        cursors[0].jump(before)
+                        toSkip -= before + 1
+                        extra = extra.dropFirst()
+                    }
+                }
+            }
+            while remaining > 0 {
+                var best: (cursor: Int, key: (Int64, Int))?
+                for (number, cursor) in cursors.enumerated() {
+                    guard let head = cursor.head else { continue }
+                    let key = (head.order, head.ordinal)
+                    if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
+                }
+                if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
+                    if toSkip == 0 { picked.append((first.row, 0, nil)) }
+                    extra = extra.dropFirst()
+                } else if let best {
+                    if toSkip == 0, let head = cursors[best.cursor].head {
+                        picked.append((nil, head.ordinal, head.offset))
+                    }
+                    cursors[best.cursor].advance()
+                } else {
+                    break
+                }
+                if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
+            }
+        }
+        let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
+        guard offsets.count == picked.count(where: { $0.row == nil }) else {
+            // Format 4's entries carry no offsets: each row found through the offsets column.
+            return picked.map { $0.row ?? decodeBase($0.ordinal, base, offset: $0.offset) }
+        }
+        var read = base.rowsBytes(at: offsets).makeIterator()
+        return picked.map { pick in
+            if let row = pick.row { return row }
+            return decode(baseRow: read.next() ?? [])
+        }
+    }
+
+    /// Whether an order key comes strictly after `after` in a walk's direction (nil: all do).
+    @inlinable static func isAfter(_ order: Int64, _ after: Int64?, _ descending: Bool) -> Bool {
+        guard let after else { return true }
+        return descending ? order < after : order > after
+    }
+
+    /// The rows of the given groups of buckets, group after group, each by order key
+    /// descending (equal keys the later-added first) or exactly the reverse, from the first
+    /// whose order key is strictly after `after` (keyset paging over a unique key), after the
+    /// first `skip`: from the snapshot's index while the rows are read in place, else from decoded
+    /// rows sorted once per change (`sortedBuckets`). A table without an index has none.
+    @inlinable public func orderedRows(
+        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
+    ) -> [Row] {
+        if let rows = indexedRows(groups: groups, descending: descending, after: after, skip: skip, limit: limit) {
+            return rows
+        }
+        guard let index else { return [] }
+        materialize()
+        if sortedBuckets?.revision != changeCount {
+            var lists = [[Int]](repeating: [], count: index.bucketCount)
+            var orders = [Int64](repeating: 0, count: slots.count)
+            for (slot, entry) in slots.enumerated() {
+                guard let row = entry?.row else { continue }
+                let bucket = index.bucket(row)
+                guard (0..<index.bucketCount).contains(bucket) else { continue }
+                orders[slot] = index.order(row)
+                lists[bucket].append(slot)
+            }
+            for bucket in lists.indices {
+                lists[bucket].sort { orders[$0] != orders[$1] ? orders[$0] > orders[$1] : $0 > $1 }
+            }
+            sortedBuckets = (changeCount, lists)
+        }
+        let lists = sortedBuckets?.lists ?? []
+        var result: [Row] = []
+        var remaining = max(0, limit)
+        var toSkip = max(0, skip)
+        for group in groups where remaining > 0 {
+            let members = group.filter { lists.indices.contains($0) }
+            // Each list walked from its front (descending) or back (ascending), from the first
+            // member after `after` (binary search).
+            var taken = members.map { bucket -> Int in
+                guard let after else { return 0 }
+                let list = lists[bucket]
+                var (low, high) = (0, list.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    let slot = descending ? list[middle] : list[list.count - 1 - middle]
+                    if let row = slots[slot]?.row, Self.isAfter(index.order(row), after, descending) {
+                        high = middle
+                    } else {
+                        low = middle + 1
+                    }
+                }
+                return low
+            }
+            func head(_ number: Int) -> Int? {
+                let list = lists[members[number]]
+                guard taken[number] < list.count else { return nil }
+                return descending ? list[taken[number]] : list[list.count - 1 - taken[number]]
+            }
+            while remaining > 0 {
+                var best: (number: Int, slot: Int, order: Int64)?
+                for number in members.indices {
+                    guard let slot = head(number), let row = slots[slot]?.row else { continue }
+                    let order = index.order(row)
+                    let first =
+                        best.map { best in
+                            descending
+                                ? (order != best.order ? order > best.order : slot > best.slot)
+                                : (order != best.order ? order < best.order : slot < best.slot)
+                        } ?? true
+                    if first { best = (number, slot, order) }
+                }
+                guard let best, let row = slots[best.slot]?.row else { break }
+                taken[best.number] += 1
+                if toSkip > 0 {
+                    toSkip -= 1
+                } else {
+                    result.append(row)
+                    remaining -= 1
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,42 @@
+import ClosetCore
+
+extension Table {
+    /// Writes this table's next snapshot section by copying the current snapshot's unchanged
+    /// rows as bytes (`SectionCopy`), when its rows are still read in place and every change
+    /// is committed; false (nothing written) when it cannot: pending changes, groupings (their
+    /// sections are rebuilt from every row), or an index the snapshot's section lacks.
+    @inlinable func writeSectionCopying(into writer: inout ByteWriter) -> Bool {
+        guard let lazy = settled, groupings.isEmpty, changes.isEmpty, lazy.undo.isEmpty,
+            lazy.base.bucketCount == (index?.bucketCount ?? 0)
+        else { return false }
+        let base = lazy.base
+        var copy = SectionCopy(base: base)
+        // A dropped or replaced row's blobs leave the list (a blob belongs to one row: its
+        // name holds its owner's id); only decoded when the snapshot lists any.
+        let namesBlobs = base.blobNameCount > 0
+        for (key, entry) in lazy.latest {
+            if let ordinal = entry.baseOrdinal {
+                if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: decodeBase(ordinal, base))) }
+                if let row = entry.row, entry.position == ordinal {
+                    copy.replaced.append((ordinal, freshRow(key, row, &copy)))
+                    continue
+                }
+                copy.dropped.append(ordinal)
+            }
+            if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, &copy))) }
+        }
+        copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0)
+        writtenGroups = []
+        return true
+    }
+
+    @inlinable func freshRow(_ key: Key, _ row: Row, _ copy: inout SectionCopy) -> SectionCopy.FreshRow {
+        var frame = ByteWriter()
+        RowFrame.part16(&frame) { Codec.encode(key: key, into: &$0) }
+        RowFrame.part32(&frame) { Codec.encode(row, into: &$0) }
+        copy.addedBlobs.formUnion(Codec.blobs(of: row))
+        return SectionCopy.FreshRow(
+            frame: frame.bytes, bucket: index.map { UInt8(truncatingIfNeeded: $0.bucket(row)) } ?? 0,
+            order: index?.order(row) ?? 0)
+    }
+}

@@ -54,8 +54,12 @@ package enum ClosetCommand {
         do {
             options = try Options.parse(arguments)
         } catch {
-            ProcessHost.writeAll(
-                Array("error: \(error.message)\nrun 'closet --help' for usage\n".utf8), to: STDERR_FILENO)
+            // The message quotes the user's words: `complain` shows their controls escaped (a
+            // usage it ends with keeps its lines).
+            for line in ("error: " + error.message).split(separator: "\n", omittingEmptySubsequences: false) {
+                complain(String(line))
+            }
+            complain("run 'closet --help' for usage")
             return ExitStatus.usage.rawValue
         }
         switch options.action {

@@ -54,26 +54,40 @@ package struct Options: Equatable {
         public var message: String
     }
 
-    static let valueOptions = [
-        "--store", "--format", "--lang", "--pictures", "--seed", "--replay", "--record", "--timeout", "--busy-timeout",
-        "--user",
-        "-c",
-        "--init", "--max-response",
-    ]
     /// The largest `--max-response`: an answer must fit in one frame to the helper.
     static let maximumResponseLimit = 200 << 20
-    static let flagOptions = [
-        "--bail", "--echo", "--deterministic", "--offline", "--no-rc", "--help", "-h", "--version",
-    ]
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    /// What parsing has read so far: the options, and the `-c` statements in order.
+    struct Parsing {
         var options = Options()
-        var index = 0
         var statements: [String] = []
-        /// After `--`, no word is an option.
-        var optionsEnded = false
+    }
+
+    /// One option before the command, as a row of `rules`: its names, whether it takes a value
+    /// (`--name value` or `--name=value`) or is a flag (on alone; `--name=on|off|...` says which),
+    /// and what it sets.
+    struct Rule: Sendable {
+        var names: [String]
+        var takesValue: Bool
+        /// Given the name as written (one of `names`) and the value, if any.
+        var apply: @Sendable (inout Parsing, _ name: String, _ value: String?) throws(UsageError) -> Void
+
+        static func value(
+            _ name: String, _ set: @escaping @Sendable (inout Parsing, String) throws(UsageError) -> Void
+        ) -> Rule {
+            Rule(names: [name], takesValue: true) { parsing, _, value throws(UsageError) in
+                try set(&parsing, value ?? "")
+            }
+        }
+
+        static func flag(_ name: String, _ set: @escaping @Sendable (inout Options, Bool) -> Void) -> Rule {
+            Rule(names: [name], takesValue: false) { parsing, _, value throws(UsageError) in
+                set(&parsing.options, try Rule.switchedOn(name, value))
+            }
+        }
+
         /// `--bail` alone is on; `--bail=true|on|yes|1` and `--bail=false|off|no|0` say which.
-        func flag(_ name: String, _ inline: String?) throws(UsageError) -> Bool {
+        static func switchedOn(_ name: String, _ inline: String?) throws(UsageError) -> Bool {
             guard let inline else { return true }
             switch inline.lowercased() {
             case "true", "on", "yes", "1": return true
@@ -82,14 +96,98 @@ package struct Options: Equatable {
                 throw UsageError(message: "'\(name)' takes true, false, on, off, yes, no, 1 or 0, not '\(inline)'")
             }
         }
+    }
 
-        func value(_ name: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "'\(name)' needs a value") }
-            return arguments[index]
-        }
+    /// Every option before the command, in the order `did you mean` prefers them.
+    static let rules: [Rule] = [
+        .value("--store") { parsing, store throws(UsageError) in
+            guard !store.isEmpty else { throw UsageError(message: "'--store' needs a folder or :memory:") }
+            parsing.options.store = store
+        },
+        .value("--format") { parsing, text throws(UsageError) in
+            guard let format = OutputFormat(rawValue: text.lowercased()) else {
+                throw UsageError(message: "unknown format '\(text)'; use \(OutputFormat.spelledOut)")
+            }
+            parsing.options.format = format
+        },
+        .value("--lang") { parsing, text throws(UsageError) in
+            guard let language = OutputLanguage(rawValue: text.lowercased()) else {
+                throw UsageError(message: "unknown language '\(text)'; use en or ko")
+            }
+            parsing.options.language = language
+        },
+        .value("--pictures") { parsing, text throws(UsageError) in
+            guard let mode = PictureMode(rawValue: text.lowercased()) else {
+                throw UsageError(
+                    message: "unknown picture output '\(text)'; use auto, kitty, iterm, sixel, blocks or off")
+            }
+            parsing.options.pictures = mode
+        },
+        .value("--seed") { parsing, text throws(UsageError) in
+            guard let seed = UInt64(text) else {
+                throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
+            }
+            parsing.options.seed = seed
+        },
+        .value("--replay") { parsing, folder in parsing.options.replay = folder },
+        .value("--record") { parsing, folder in parsing.options.record = folder },
+        .value("--timeout") { parsing, text throws(UsageError) in
+            guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                throw UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '\(text)'")
+            }
+            parsing.options.timeoutSeconds = seconds
+        },
+        .value("--busy-timeout") { parsing, text throws(UsageError) in
+            guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
+                throw UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(text)'")
+            }
+            parsing.options.busyTimeout = seconds
+        },
+        .value("--user") { parsing, user throws(UsageError) in
+            guard UserName.isValid(user) else { throw UsageError(message: UserName.rule(user)) }
+            parsing.options.user = user
+        },
+        .value("-c") { parsing, statement in parsing.statements.append(statement) },
+        .value("--init") { parsing, statement in parsing.options.initStatements.append(statement) },
+        .value("--max-response") { parsing, text throws(UsageError) in
+            guard let bytes = ByteSize.parse(text), (1 << 10...maximumResponseLimit).contains(bytes) else {
+                throw UsageError(
+                    message:
+                        "'--max-response' takes a size from 1KB to \(ByteSize.format(maximumResponseLimit)), not '\(text)'"
+                )
+            }
+            parsing.options.maximumResponseBytes = bytes
+        },
+        .flag("--bail") { $0.bail = $1 },
+        .flag("--echo") { $0.echo = $1 },
+        .flag("--deterministic") { $0.deterministic = $1 },
+        .flag("--offline") { $0.offline = $1 },
+        .flag("--no-rc") { $0.noRC = $1 },
+        Rule(names: ["--help", "-h", "--version"], takesValue: false) { parsing, name, value throws(UsageError) in
+            if value != nil { throw UsageError(message: "'\(name)' takes no value") }
+            parsing.options.action = name == "--version" ? .version : .help
+        },
+    ]
 
-        while index < arguments.count {
+    /// The commands after the options, as a table: each reads every word after its name.
+    struct Command: Sendable {
+        var name: String
+        var parse: @Sendable (ArraySlice<String>, _ optionsEnded: Bool) throws(UsageError) -> Action
+    }
+
+    static let commands = [
+        Command(name: "run", parse: parseRun), Command(name: "test", parse: parseTest),
+        Command(name: "dump", parse: parseDump), Command(name: "recover", parse: parseRecover),
+        Command(name: "check", parse: parseCheck),
+        Command(name: "serve") { words, _ throws(UsageError) in .serve(try ServeOptions.parse(Array(words))) },
+    ]
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var parsing = Parsing()
+        var index = 0
+        /// After `--`, no word is an option.
+        var optionsEnded = false
+        words: while index < arguments.count {
             var argument = arguments[index]
             var inlineValue: String?
             if argument == "--", !optionsEnded {
@@ -104,216 +202,23 @@ package struct Options: Equatable {
                 inlineValue = String(argument[argument.index(after: equals)...])
                 argument = String(argument[..<equals])
             }
-            func optionValue() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                return try value(argument)
+            if let command = commands.first(where: { $0.name == argument }) {
+                parsing.options.action = try command.parse(arguments[(index + 1)...], optionsEnded)
+                break words
             }
-            switch argument {
-            case "--store":
-                let store = try optionValue()
-                guard !store.isEmpty else { throw UsageError(message: "'--store' needs a folder or :memory:") }
-                options.store = store
-            case "--format":
-                let text = try optionValue()
-                guard let format = OutputFormat(rawValue: text.lowercased()) else {
-                    throw UsageError(message: "unknown format '\(text)'; use \(OutputFormat.spelledOut)")
-                }
-                options.format = format
-            case "--lang":
-                let text = try optionValue()
-                guard let language = OutputLanguage(rawValue: text.lowercased()) else {
-                    throw UsageError(message: "unknown language '\(text)'; use en or ko")
-                }
-                options.language = language
-            case "--pictures":
-                let text = try optionValue()
-                guard let mode = PictureMode(rawValue: text.lowercased()) else {
-                    throw UsageError(
-                        message: "unknown picture output '\(text)'; use auto, kitty, iterm, sixel, blocks or off")
-                }
-                options.pictures = mode
-            case "--seed":
-                let text = try optionValue()
-                guard let seed = UInt64(text) else {
-                    throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
-                }
-                options.seed = seed
-            case "--replay": options.replay = try optionValue()
-            case "--record": options.record = try optionValue()
-            case "--timeout":
-                let text = try optionValue()
-                guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                    throw UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '\(text)'")
-                }
-                options.timeoutSeconds = seconds
-            case "--max-response":
-                let text = try optionValue()
-                guard let bytes = ByteSize.parse(text), (1 << 10...Self.maximumResponseLimit).contains(bytes) else {
-                    throw UsageError(
-                        message:
-                            "'--max-response' takes a size from 1KB to \(ByteSize.format(Self.maximumResponseLimit)), not '\(text)'"
-                    )
-                }
-                options.maximumResponseBytes = bytes
-            case "--busy-timeout":
-                let text = try optionValue()
-                guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
-                    throw UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(text)'")
-                }
-                options.busyTimeout = seconds
-            case "--offline": options.offline = try flag(argument, inlineValue)
-            case "--user":
-                let user = try optionValue()
-                guard UserName.isValid(user) else { throw UsageError(message: UserName.rule(user)) }
-                options.user = user
-            case "--bail": options.bail = try flag(argument, inlineValue)
-            case "--echo": options.echo = try flag(argument, inlineValue)
-            case "--deterministic": options.deterministic = try flag(argument, inlineValue)
-            case "--help", "-h", "--version":
-                if inlineValue != nil { throw UsageError(message: "'\(argument)' takes no value") }
-                options.action = argument == "--version" ? .version : .help
-            case "-c":
-                statements.append(try value(argument))
-            case "--init":
-                options.initStatements.append(try optionValue())
-            case "--no-rc": options.noRC = try flag(argument, inlineValue)
-            case "run":
-                var files: [String] = []
-                var filesOnly = optionsEnded
-                var separated = false
-                for word in arguments[(index + 1)...] {
-                    // `--` here too (once, before the files, even after `closet --`): a file
-                    // whose name starts with `-` comes after it.
-                    if word == "--", !separated, files.isEmpty {
-                        separated = true
-                        filesOnly = true
-                        continue
-                    }
-                    if !filesOnly, word.hasPrefix("-"), word != "-" {
-                        throw UsageError(message: "put options before 'run': '\(word)'")
-                    }
-                    files.append(word)
-                }
-                guard !files.isEmpty else { throw UsageError(message: "'run' needs at least one .closet file") }
-                options.action = .run(files)
-                index = arguments.count
-                continue
-            case "test":
-                var update = false
-                var record = false
-                var junit: String?
-                var paths: [String] = []
-                var selection = GoldenRunner.Selection()
-                var rest = arguments[(index + 1)...].makeIterator()
-                while let word = rest.next() {
-                    if word == "-k" {
-                        guard let pattern = rest.next(), !pattern.isEmpty else {
-                            throw UsageError(message: "'-k' needs a pattern (part of a test's path)")
-                        }
-                        selection.pattern = pattern
-                    } else if word == "-j" || word == "--jobs" {
-                        guard let text = rest.next(), let jobs = Int(text), (1...256).contains(jobs) else {
-                            throw UsageError(message: "'\(word)' needs a number of jobs from 1 to 256")
-                        }
-                        selection.jobs = jobs
-                    } else if word == "--shard" {
-                        guard let text = rest.next(), let shard = GoldenRunner.Shard(text) else {
-                            throw UsageError(
-                                message: "'--shard' needs i/n: this machine's part of n, from 1 to n (--shard 2/4)")
-                        }
-                        selection.shard = shard
-                    } else if word == "--list" {
-                        selection.list = true
-                    } else if word == "-v" || word == "--verbose" {
-                        selection.verbose = true
-                    } else if word == "--update" {
-                        update = true
-                    } else if word == "--review" {
-                        selection.review = true
-                    } else if word == "--record" {
-                        record = true
-                    } else if word == "--tap" {
-                        guard let file = rest.next() else { throw UsageError(message: "'--tap' needs a file") }
-                        selection.tap = file
-                    } else if word == "--junit" {
-                        guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
-                        junit = file
-                    } else if word.hasPrefix("-") {
-                        throw UsageError(
-                            message:
-                                "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
-                        )
-                    } else {
-                        paths.append(word)
-                    }
-                }
-                if update, selection.review {
-                    throw UsageError(
-                        message: "'--update' records every change and '--review' asks about each: choose one")
-                }
-                options.action = .test(
-                    update: update, record: record, junit: junit, paths: paths, selection: selection)
-                index = arguments.count
-                continue
-            case "dump":
-                var images: String?
-                var output: String?
-                var rest = arguments[(index + 1)...].makeIterator()
-                let usage = UsageError(message: "usage: closet [options] dump [--output <file>] [--images <dir>]")
-                while let word = rest.next() {
-                    switch word {
-                    case "--images" where images == nil:
-                        guard let folder = rest.next(), !folder.isEmpty else { throw usage }
-                        images = folder
-                    case "--output" where output == nil:
-                        guard let file = rest.next(), !file.isEmpty else { throw usage }
-                        output = file
-                    default: throw usage
-                    }
-                }
-                options.action = .dump(images: images, output: output)
-                index = arguments.count
-                continue
-            case "recover":
-                let rest = Array(arguments[(index + 1)...])
-                guard (1...2).contains(rest.count), !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
-                    throw UsageError(message: "usage: closet recover <store> [<new store>]")
-                }
-                options.action = .recover(store: rest[0], target: rest.count == 2 ? rest[1] : nil)
-                index = arguments.count
-                continue
-            case "serve":
-                options.action = .serve(try ServeOptions.parse(Array(arguments[(index + 1)...])))
-                index = arguments.count
-                continue
-            case "check":
-                let rest = Array(arguments[(index + 1)...])
-                guard rest.count <= 1, !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
-                    throw UsageError(message: "usage: closet check [<store>]")
-                }
-                options.action = .check(store: rest.first)
-                index = arguments.count
-                continue
-            default:
-                if argument.hasPrefix("-") {
-                    var message = "unknown option '\(argument)'"
-                    if let near = Suggestion.closest(to: argument, among: valueOptions + flagOptions) {
-                        message += "; did you mean '\(near)'?"
-                    }
-                    throw UsageError(message: message)
-                }
-                var message = "unknown command '\(argument)'"
-                if let near = Suggestion.closest(
-                    to: argument, among: ["run", "test", "dump", "recover", "check", "serve"])
-                {
-                    message += "; did you mean '\(near)'?"
-                } else {
-                    message += "; to run a statement, use -c '\(argument) ...'"
-                }
-                throw UsageError(message: message)
+            guard let rule = rules.first(where: { $0.names.contains(argument) }) else {
+                throw unknown(argument)
             }
+            var value = inlineValue
+            if rule.takesValue, value == nil {
+                index += 1
+                guard index < arguments.count else { throw UsageError(message: "'\(argument)' needs a value") }
+                value = arguments[index]
+            }
+            try rule.apply(&parsing, argument, value)
             index += 1
         }
+        var options = parsing.options
         let networkModes = [
             options.offline ? "--offline" : nil, options.replay.map { _ in "--replay" },
             options.record.map { _ in "--record" },
@@ -322,13 +227,141 @@ package struct Options: Equatable {
             throw UsageError(
                 message: "'\(networkModes[0])' and '\(networkModes[1])' cannot be combined: choose where requests go")
         }
-        if !statements.isEmpty {
+        if !parsing.statements.isEmpty {
             guard options.action == .interactiveOrStdin else {
                 throw UsageError(message: "'-c' cannot be combined with 'run', 'test' or 'dump'")
             }
-            options.action = .statements(statements)
+            options.action = .statements(parsing.statements)
         }
         return options
+    }
+
+    /// An option or command no row names, with the nearest that one does.
+    static func unknown(_ argument: String) -> UsageError {
+        if argument.hasPrefix("-") {
+            var message = "unknown option '\(argument)'"
+            if let near = Suggestion.closest(to: argument, among: rules.flatMap(\.names)) {
+                message += "; did you mean '\(near)'?"
+            }
+            return UsageError(message: message)
+        }
+        var message = "unknown command '\(argument)'"
+        if let near = Suggestion.closest(to: argument, among: commands.map(\.name)) {
+            message += "; did you mean '\(near)'?"
+        } else {
+            message += "; to run a statement, use -c '\(argument) ...'"
+        }
+        return UsageError(message: message)
+    }
+
+    /// `run [--] <file.closet>...`
+    static func parseRun(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
+        var files: [String] = []
+        var filesOnly = optionsEnded
+        var separated = false
+        for word in words {
+            // `--` here too (once, before the files, even after `closet --`): a file whose name
+            // starts with `-` comes after it.
+            if word == "--", !separated, files.isEmpty {
+                separated = true
+                filesOnly = true
+                continue
+            }
+            if !filesOnly, word.hasPrefix("-"), word != "-" {
+                throw UsageError(message: "put options before 'run': '\(word)'")
+            }
+            files.append(word)
+        }
+        guard !files.isEmpty else { throw UsageError(message: "'run' needs at least one .closet file") }
+        return .run(files)
+    }
+
+    /// `test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]`
+    static func parseTest(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
+        var update = false
+        var record = false
+        var junit: String?
+        var paths: [String] = []
+        var selection = GoldenRunner.Selection()
+        var rest = words.makeIterator()
+        while let word = rest.next() {
+            switch word {
+            case "-k":
+                guard let pattern = rest.next(), !pattern.isEmpty else {
+                    throw UsageError(message: "'-k' needs a pattern (part of a test's path)")
+                }
+                selection.pattern = pattern
+            case "-j", "--jobs":
+                guard let text = rest.next(), let jobs = Int(text), (1...256).contains(jobs) else {
+                    throw UsageError(message: "'\(word)' needs a number of jobs from 1 to 256")
+                }
+                selection.jobs = jobs
+            case "--shard":
+                guard let text = rest.next(), let shard = GoldenRunner.Shard(text) else {
+                    throw UsageError(
+                        message: "'--shard' needs i/n: this machine's part of n, from 1 to n (--shard 2/4)")
+                }
+                selection.shard = shard
+            case "--list": selection.list = true
+            case "-v", "--verbose": selection.verbose = true
+            case "--update": update = true
+            case "--review": selection.review = true
+            case "--record": record = true
+            case "--tap":
+                guard let file = rest.next() else { throw UsageError(message: "'--tap' needs a file") }
+                selection.tap = file
+            case "--junit":
+                guard let file = rest.next() else { throw UsageError(message: "'--junit' needs a file") }
+                junit = file
+            case _ where word.hasPrefix("-"):
+                throw UsageError(
+                    message:
+                        "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
+                )
+            default: paths.append(word)
+            }
+        }
+        if update, selection.review {
+            throw UsageError(message: "'--update' records every change and '--review' asks about each: choose one")
+        }
+        return .test(update: update, record: record, junit: junit, paths: paths, selection: selection)
+    }
+
+    /// `dump [--output <file>] [--images <dir>]`
+    static func parseDump(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
+        var images: String?
+        var output: String?
+        var rest = words.makeIterator()
+        let usage = UsageError(message: "usage: closet [options] dump [--output <file>] [--images <dir>]")
+        while let word = rest.next() {
+            switch word {
+            case "--images" where images == nil:
+                guard let folder = rest.next(), !folder.isEmpty else { throw usage }
+                images = folder
+            case "--output" where output == nil:
+                guard let file = rest.next(), !file.isEmpty else { throw usage }
+                output = file
+            default: throw usage
+            }
+        }
+        return .dump(images: images, output: output)
+    }
+
+    /// `recover <store> [<new store>]`
+    static func parseRecover(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
+        let rest = Array(words)
+        guard (1...2).contains(rest.count), !rest.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
+            throw UsageError(message: "usage: closet recover <store> [<new store>]")
+        }
+        return .recover(store: rest[0], target: rest.count == 2 ? rest[1] : nil)
+    }
+
+    /// `check [<store>]`
+    static func parseCheck(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
+        guard words.count <= 1, !words.contains(where: { $0.isEmpty || $0.hasPrefix("-") }) else {
+            throw UsageError(message: "usage: closet check [<store>]")
+        }
+        return .check(store: words.first)
     }
 
     package static let usage = """

@@ -272,6 +272,21 @@ extension ServeTests {
             let run = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:"] + arguments)
             #expect(run.status == 2 && run.err.contains(message), "\(arguments): \(run.err)")
         }
+        // The user's words are quoted with their terminal controls shown, never sent (issue 44):
+        // a usage error is the one place a command line's bytes reach the terminal.
+        let escape = "\u{1B}]0;owned\u{07}\u{1B}[31m"
+        for arguments in [
+            ["--user", escape], ["--format", escape], ["--pictures", escape], ["--timeout", escape],
+            ["serve", "--port", escape], [escape],
+        ] {
+            let run = try ChildProcess.run(BuiltProducts.closet, ["--store", ":memory:"] + arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(!run.err.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(arguments): \(run.err)")
+            #expect(run.err.contains("\\e]0;owned"), "\(arguments): \(run.err)")
+        }
+        // A usage the message ends with keeps its lines.
+        let unknown = try ChildProcess.run(BuiltProducts.closet, ["serve", "--colour"])
+        #expect(unknown.err.split(separator: "\n").count == 3 && !unknown.err.contains("\\n"), "\(unknown.err)")
         // A missing recordings folder is one line too; --help says every option and serves nothing.
         let missing = try ChildProcess.run(
             BuiltProducts.closet, ["--store", ":memory:", "serve", "--replay", "/nonexistent/recordings"])

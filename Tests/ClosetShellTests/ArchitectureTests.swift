@@ -172,6 +172,62 @@ import Testing
         }
     }
 
+    /// A pack exposes what its users need and no more (issue 41): `public` only for what the
+    /// shell installs (the pack's value and its served APIs); a type or function `package` only
+    /// when the shell, the fuzzer or a test names it, or a `package` declaration of the pack
+    /// uses it (a repository protocol a test's double conforms to). The rest is the pack's own
+    /// (internal), so it can change without touching anyone.
+    @Test func aPackExposesOnlyWhatTheShellAndTheTestsUse() throws {
+        let declaration = try Regex(
+            #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(package|public)\s+(?:(?:static|final|override|mutating|nonisolated|convenience|indirect|lazy|class|private\(set\))\s+)*(func|var|let|struct|enum|class|protocol|typealias|actor|case)\s+`?(\w+)"#
+        )
+        func words(_ text: String) -> [String] {
+            text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        }
+        func tokens(under folder: String) throws -> Set<String> {
+            var found = Set<String>()
+            guard let files = FileManager.default.enumerator(atPath: folder) else { return found }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                found.formUnion(words(try String(contentsOfFile: folder + "/" + file, encoding: .utf8)))
+            }
+            return found
+        }
+        let shell = try tokens(under: Self.sources + "/ClosetShell").union(
+            tokens(under: Self.sources + "/ClosetFuzzing"))
+        let outside = try shell.union(tokens(under: repositoryRoot + "/Tests"))
+        var publicCount = 0
+        for pack in Self.packFolders {
+            guard let files = FileManager.default.enumerator(atPath: Self.sources + "/Packs/" + pack) else { continue }
+            var declared: [(file: String, name: String, topLevel: Bool, isPublic: Bool)] = []
+            var signatures = Set<String>()
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: Self.sources + "/Packs/\(pack)/\(file)", encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    // An extension's constraints are part of its members' signatures.
+                    if line.hasPrefix("extension ") { signatures.formUnion(words(String(line))) }
+                    guard let match = try declaration.firstMatch(in: String(line)),
+                        let indent = match.output[1].substring, let level = match.output[2].substring,
+                        let name = match.output[4].substring
+                    else { continue }
+                    declared.append((file, String(name), indent.isEmpty, level == "public"))
+                    signatures.formUnion(words(String(line)).filter { $0 != name })
+                }
+            }
+            for (file, name, topLevel, isPublic) in declared {
+                if isPublic {
+                    publicCount += 1
+                    if !shell.contains(name) {
+                        Issue.record("Packs/\(pack)/\(file): '\(name)' is public, but the shell never names it")
+                    }
+                } else if topLevel, !outside.contains(name), !signatures.contains(name) {
+                    Issue.record("Packs/\(pack)/\(file): '\(name)' is package, but nothing outside the pack names it")
+                }
+            }
+        }
+        // The pack's value and its served APIs, and the enum that holds them: a few per pack.
+        #expect(publicCount > 0 && publicCount <= 3 * Self.packFolders.count, "\(publicCount) public declarations")
+    }
+
     @Test func everyPackFolderIsInstalled() {
         #expect(InstalledPacks.all.count == Self.packFolders.count)
     }

@@ -10,9 +10,9 @@ import Foundation
 ///
 /// Special cases: a wrong `serviceKey` is XML reason 30 (HTTP 200); `bgnde=20000101` is XML
 /// reason 22 (rate limit, HTTP 403); `bgnde=20010101` is `resultCode` 10 in JSON.
-public enum AnimalFixture {
+package enum AnimalFixture {
     /// As issued: `+`, `/` and `=` must reach the server percent-encoded.
-    public static let serviceKey = "fixture/Key+with=="
+    package static let serviceKey = "fixture/Key+with=="
 
     struct Animal {
         var number: String
@@ -74,7 +74,7 @@ public enum AnimalFixture {
         """
     }
 
-    public static func handler(imageBase: String?)
+    package static func handler(imageBase: String?)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
         { request, serverBase in
@@ -136,7 +136,7 @@ public enum AnimalFixture {
         }
     }
 
-    public static func server(imageBase: String? = nil) throws -> LoopbackServer {
+    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
         let handler = handler(imageBase: imageBase)
         let base = UnsplashFixture.BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
@@ -144,7 +144,7 @@ public enum AnimalFixture {
         return server
     }
 
-    public static func environment(_ server: LoopbackServer) -> [String: String] {
+    package static func environment(_ server: LoopbackServer) -> [String: String] {
         ["CLOSET_ANIMAL_URL": server.baseURL, "ANIMAL_API_KEY": serviceKey, "CLOSET_HTTP_HELPER": HelperPath.path]
     }
 }

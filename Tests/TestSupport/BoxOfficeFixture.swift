@@ -9,9 +9,9 @@ import Foundation
 /// movies (광해 new); a wrong KOBIS key is `faultInfo` 320010 in a 200; a missing
 /// `targetDt` is 320102; "마이 웨이" has no poster; "셜록홈즈 : 그림자 게임"'s first poster is
 /// an HTML page; a wrong Kakao key is a 401.
-public enum BoxOfficeFixture {
-    public static let kobisKey = "fixture-kobis-key"
-    public static let kakaoKey = "fixture-kakao-key"
+package enum BoxOfficeFixture {
+    package static let kobisKey = "fixture-kobis-key"
+    package static let kakaoKey = "fixture-kakao-key"
 
     struct Movie {
         var code, title, english, year, open, runtime, grade, nation: String
@@ -90,7 +90,7 @@ public enum BoxOfficeFixture {
     }
 
     /// The poster picture at `/img/<name>`: a tiny JPEG, or a page for `sherlock-0`.
-    public static func poster(_ name: String) -> (type: String, bytes: [UInt8]) {
+    package static func poster(_ name: String) -> (type: String, bytes: [UInt8]) {
         if name.hasPrefix("sherlock-0") { return ("text/html", Array("<html>moved</html>".utf8)) }
         // One poster with real pixels, for the picture goldens.
         if name.hasPrefix("masquerade-1") { return ("image/jpeg", SampleImages.fixture("served-poster.jpg")) }
@@ -123,7 +123,7 @@ public enum BoxOfficeFixture {
     }
 
     /// Answers like the APIs; poster URLs under `imageBase` (by default this server's `/img`).
-    public static func handler(imageBase: String?)
+    package static func handler(imageBase: String?)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
         { request, serverBase in
@@ -164,7 +164,7 @@ public enum BoxOfficeFixture {
         }
     }
 
-    public static func server(imageBase: String? = nil) throws -> LoopbackServer {
+    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
         let handler = handler(imageBase: imageBase)
         let base = UnsplashFixture.BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
@@ -172,7 +172,7 @@ public enum BoxOfficeFixture {
         return server
     }
 
-    public static func environment(_ server: LoopbackServer) -> [String: String] {
+    package static func environment(_ server: LoopbackServer) -> [String: String] {
         [
             "CLOSET_KOBIS_URL": server.baseURL + "/kobis", "CLOSET_KAKAO_URL": server.baseURL + "/kakao",
             "KOBIS_API_KEY": kobisKey, "KAKAO_REST_API_KEY": kakaoKey, "CLOSET_HTTP_HELPER": HelperPath.path,

@@ -2,8 +2,8 @@ import Foundation
 
 /// A program run to its end, as the process tests run closet: standard input given as bytes,
 /// standard output and error read whole, `environment` added to this process's.
-public enum ChildProcess {
-    public static func run(
+package enum ChildProcess {
+    package static func run(
         _ executable: String, _ arguments: [String], stdinBytes: [UInt8] = [], environment: [String: String] = [:],
         in directory: String? = nil
     ) throws -> (status: Int32, out: String, err: String) {

@@ -8,29 +8,29 @@ import Foundation
 /// live path and of packs against "real" APIs talk to it. Each connection gets a thread and
 /// one exchange (`Connection: close`); the handler decides the answer. Call `stop()` when
 /// done (the accepting thread holds the server).
-public final class LoopbackServer: @unchecked Sendable {
-    public struct Request: Sendable {
-        public var method: String
+package final class LoopbackServer: @unchecked Sendable {
+    package struct Request: Sendable {
+        package var method: String
         /// The path and query as sent (`/photos?page=1`).
-        public var target: String
-        public var headers: [(name: String, value: String)]
-        public var body: Data
+        package var target: String
+        package var headers: [(name: String, value: String)]
+        package var body: Data
 
-        public init(method: String, target: String, headers: [(name: String, value: String)], body: Data) {
+        package init(method: String, target: String, headers: [(name: String, value: String)], body: Data) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
         }
 
-        public func header(_ name: String) -> String? {
+        package func header(_ name: String) -> String? {
             headers.last { $0.name.lowercased() == name.lowercased() }?.value
         }
 
-        public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+        package var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
         /// The query's items, percent-decoded.
-        public var query: [String: String] {
+        package var query: [String: String] {
             var items: [String: String] = [:]
             guard let mark = target.firstIndex(of: "?") else { return items }
             for pair in target[target.index(after: mark)...].split(separator: "&") {
@@ -41,7 +41,7 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    public indirect enum Action: Sendable {
+    package indirect enum Action: Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         /// Waits, then acts.
         case delay(Double, Action)
@@ -57,13 +57,13 @@ public final class LoopbackServer: @unchecked Sendable {
         /// Accepts and reads the request, then says nothing for `seconds`.
         case silence(seconds: Double)
 
-        public static func json(_ text: String, status: Int = 200) -> Action {
+        package static func json(_ text: String, status: Int = 200) -> Action {
             .respond(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
         }
     }
 
-    public let port: Int
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package let port: Int
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let listener: Int32
     private let handler: @Sendable (Request) -> Action
     private let lock = NSLock()
@@ -71,13 +71,13 @@ public final class LoopbackServer: @unchecked Sendable {
     private var stopped = false
 
     /// Every request so far, in the order they arrived.
-    public var requests: [Request] {
+    package var requests: [Request] {
         lock.lock()
         defer { lock.unlock() }
         return received
     }
 
-    public init(handler: @escaping @Sendable (Request) -> Action) throws {
+    package init(handler: @escaping @Sendable (Request) -> Action) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError.socket(errno) }
@@ -106,7 +106,7 @@ public final class LoopbackServer: @unchecked Sendable {
         thread.start()
     }
 
-    public func stop() {
+    package func stop() {
         lock.lock()
         let wasStopped = stopped
         stopped = true
@@ -123,7 +123,7 @@ public final class LoopbackServer: @unchecked Sendable {
         return stopped
     }
 
-    public enum ServerError: Error { case socket(Int32) }
+    package enum ServerError: Error { case socket(Int32) }
 
     private func acceptLoop() {
         defer { close(listener) }

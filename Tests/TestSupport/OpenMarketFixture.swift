@@ -4,7 +4,7 @@ import Foundation
 /// ids 1, 2, 3… never reused, registration times from 2024-01-01T00:00:00Z one second apart
 /// (as a `--deterministic` session's clock), multipart POST and PATCH with `images[]`, DELETE
 /// with a JSON password, 404 for an unknown id or a wrong password.
-public final class OpenMarketFixture: @unchecked Sendable {
+package final class OpenMarketFixture: @unchecked Sendable {
     struct Stored {
         var id: Int
         var title: String
@@ -22,15 +22,15 @@ public final class OpenMarketFixture: @unchecked Sendable {
     private var items: [Int: Stored] = [:]
     private var lastID = 0
     private var created = 0
-    public private(set) var server: LoopbackServer!
+    package private(set) var server: LoopbackServer!
 
-    public init() throws {
+    package init() throws {
         server = try LoopbackServer { [unowned self] request in self.handle(request) }
     }
 
-    public var baseURL: String { server.baseURL }
+    package var baseURL: String { server.baseURL }
 
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     func json(_ item: Stored, detail: Bool) -> String {
         let base = server.baseURL
@@ -118,7 +118,7 @@ public final class OpenMarketFixture: @unchecked Sendable {
     }
 
     /// Text fields and the number of `images[]` files of a multipart body.
-    public static func multipart(_ request: LoopbackServer.Request) -> (fields: [String: String], images: Int) {
+    package static func multipart(_ request: LoopbackServer.Request) -> (fields: [String: String], images: Int) {
         guard let type = request.header("Content-Type"), let range = type.range(of: "boundary=") else {
             return ([:], 0)
         }

@@ -7,8 +7,8 @@ import Foundation
 /// A program run on a pseudo-terminal of a given size, as a person's terminal runs it: its
 /// standard input, output and error are the terminal, and what it wrote is read back whole
 /// (with `\r\n` line ends, as a terminal's line discipline makes them).
-public enum PseudoTerminal {
-    public static func run(
+package enum PseudoTerminal {
+    package static func run(
         _ executable: String, _ arguments: [String], columns: Int, rows: Int, environment: [String: String] = [:],
         removing: [String] = []
     ) throws -> (status: Int32, output: String) {

@@ -5,15 +5,15 @@ import WardrobePack
 
 /// A session host that keeps what was written, separately and interleaved, and serves
 /// `.read` from an in-memory table of files.
-public final class RecordingHost: SessionHost {
-    public private(set) var standardOutput = ""
-    public private(set) var standardError = ""
-    public private(set) var transcript = ""
-    public var files: [String: String] = [:]
+package final class RecordingHost: SessionHost {
+    package private(set) var standardOutput = ""
+    package private(set) var standardError = ""
+    package private(set) var transcript = ""
+    package var files: [String: String] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func write(_ text: String, to stream: OutputChannel) {
+    package func write(_ text: String, to stream: OutputChannel) {
         switch stream {
         case .standardOutput: standardOutput += text
         case .standardError: standardError += text
@@ -21,38 +21,38 @@ public final class RecordingHost: SessionHost {
         transcript += text
     }
 
-    public func readScript(at path: String) throws -> (text: String, displayName: String) {
+    package func readScript(at path: String) throws -> (text: String, displayName: String) {
         guard let text = files[path] else { throw Diagnostic.cannotRead(path, because: "no such file") }
         return (text, path)
     }
 
-    public var binaryFiles: [String: [UInt8]] = [:]
+    package var binaryFiles: [String: [UInt8]] = [:]
 
-    public func readFile(at path: String, limit: Int) throws -> [UInt8] {
+    package func readFile(at path: String, limit: Int) throws -> [UInt8] {
         guard let bytes = binaryFiles[path] else { throw Diagnostic.cannotRead(path, because: "no such file") }
         guard bytes.count <= limit else { throw Diagnostic.fileTooLarge(path, bytes: bytes.count, limit: limit) }
         return bytes
     }
 
-    public func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
+    package func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws {
         binaryFiles[path] = bytes
         files[path] = String(decoding: bytes, as: UTF8.self)
     }
 
-    public func monotonicSeconds() -> Double { 0 }
+    package func monotonicSeconds() -> Double { 0 }
 
     /// What a person at the prompt answers to `remove ...? [y/N]` (nil: nobody to ask), and
     /// the questions asked.
-    public var confirmation: Bool?
-    public private(set) var questions: [String] = []
+    package var confirmation: Bool?
+    package private(set) var questions: [String] = []
 
-    public func confirm(_ question: String) -> Bool? {
+    package func confirm(_ question: String) -> Bool? {
         guard let confirmation else { return nil }
         questions.append(question)
         return confirmation
     }
 
-    public func clear() {
+    package func clear() {
         standardOutput = ""
         standardError = ""
         transcript = ""
@@ -60,10 +60,10 @@ public final class RecordingHost: SessionHost {
 }
 
 /// A deterministic session on a fresh in-memory store, as golden tests run.
-public struct Harness {
-    public let host = RecordingHost()
-    public let store: MemoryWardrobe
-    public let session: Session
+package struct Harness {
+    package let host = RecordingHost()
+    package let store: MemoryWardrobe
+    package let session: Session
 
     /// `network` and `environment` reach remote APIs (a loopback server's base URL and key);
     /// by default the network is off, as in golden tests without recordings.
@@ -83,19 +83,19 @@ public struct Harness {
 
     /// Runs one statement as the prompt would (committed on success).
     @discardableResult
-    public func run(_ line: String) -> Bool {
+    package func run(_ line: String) -> Bool {
         session.executeAndCommit(StatementSource(line))
     }
 
     /// Runs a statement and returns what it printed on standard output.
-    public func output(_ line: String) -> String {
+    package func output(_ line: String) -> String {
         host.clear()
         run(line)
         return host.standardOutput
     }
 
     /// Runs a statement and returns its error text.
-    public func error(_ line: String) -> String {
+    package func error(_ line: String) -> String {
         host.clear()
         run(line)
         return host.standardError
@@ -104,7 +104,7 @@ public struct Harness {
 
 extension Session {
     /// The wardrobe's repositories over a test's session store (the same tables its pack uses).
-    public var wardrobe: TableWardrobe {
+    package var wardrobe: TableWardrobe {
         guard let wardrobe = try? TableWardrobe(store) else { fatalError("the session's store has no wardrobe tables") }
         return wardrobe
     }

@@ -1,6 +1,6 @@
 /// The lines where two transcripts expected to be equal differ, each beside its counterpart:
 /// a failing comparison records these, naming the lines instead of two whole transcripts.
-public func differingLines(_ actual: String, _ expected: String) -> [(actual: Substring, expected: Substring)] {
+package func differingLines(_ actual: String, _ expected: String) -> [(actual: Substring, expected: Substring)] {
     guard actual != expected else { return [] }
     let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
     let b = expected.split(separator: "\n", omittingEmptySubsequences: false)

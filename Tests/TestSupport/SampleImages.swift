@@ -4,16 +4,16 @@ import WardrobePack
 
 /// Real, small pictures made in code: a PNG with a valid zlib stream (stored blocks) and a
 /// baseline JPEG skeleton (SOI, APP0, SOF0, EOI) that header readers accept.
-public enum SampleImages {
+package enum SampleImages {
     /// A real picture from `Tests/Fixtures/pictures` (made by libjpeg-turbo's cjpeg), for the
     /// fixture servers' answers that the picture goldens draw.
-    public static func fixture(_ name: String) -> [UInt8] {
+    package static func fixture(_ name: String) -> [UInt8] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
         return (FileManager.default.contents(atPath: root + "/Fixtures/pictures/" + name)).map { [UInt8]($0) } ?? []
     }
 
     /// A PNG whose header claims any size, with no pixels (header readers only).
-    public static func pngHeader(width: Int, height: Int) -> [UInt8] {
+    package static func pngHeader(width: Int, height: Int) -> [UInt8] {
         let header = be32(width) + be32(height) + [8, 2, 0, 0, 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IEND", [])
     }
@@ -23,7 +23,7 @@ public enum SampleImages {
         return be32(data.count) + typed + be32(Int(Checksum.crc32(typed)))
     }
 
-    public static func png(width: Int, height: Int) -> [UInt8] {
+    package static func png(width: Int, height: Int) -> [UInt8] {
         var raw: [UInt8] = []
         for row in 0..<height {
             raw.append(0)  // filter: none
@@ -48,7 +48,7 @@ public enum SampleImages {
             + chunk("IEND", [])
     }
 
-    public static func jpeg(width: Int, height: Int) -> [UInt8] {
+    package static func jpeg(width: Int, height: Int) -> [UInt8] {
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
         let sof0: [UInt8] =
             [0xFF, 0xC0, 0x00, 0x11, 8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]

@@ -2,10 +2,10 @@ import ClosetCore
 
 /// The engine's SplitMix64 as a generator for property tests, so a failing case can be made
 /// again from its seed.
-public struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator {
     private var words: SplitMix64
 
-    public init(seed: UInt64) { words = SplitMix64(seed: seed) }
+    package init(seed: UInt64) { words = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 { words.next() }
+    package mutating func next() -> UInt64 { words.next() }
 }

@@ -2,15 +2,15 @@ import Foundation
 
 /// `closet serve` in a process of its own, as a person starts it: on a port the system picks
 /// (`--port 0`), its base URL read from the first line it prints; its output kept whole.
-public final class ServeProcess: @unchecked Sendable {
-    public let process = Process()
-    public private(set) var baseURL = ""
+package final class ServeProcess: @unchecked Sendable {
+    package let process = Process()
+    package private(set) var baseURL = ""
     private let lock = NSLock()
     private var collected = Data()
     private let output = Pipe()
 
     /// `closet [options] serve --port 0 [serveArguments]` on `store`.
-    public init(
+    package init(
         store: String, options: [String] = ["--deterministic"], serveArguments: [String] = [],
         environment: [String: String] = [:]
     ) throws {
@@ -44,7 +44,7 @@ public final class ServeProcess: @unchecked Sendable {
     }
 
     /// Everything it printed so far.
-    public var text: String {
+    package var text: String {
         lock.lock()
         defer { lock.unlock() }
         return String(decoding: collected, as: UTF8.self)
@@ -52,7 +52,7 @@ public final class ServeProcess: @unchecked Sendable {
 
     /// SIGTERM, then its exit status once it has stopped.
     @discardableResult
-    public func stop() -> Int32 {
+    package func stop() -> Int32 {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         // What the handler has not read yet (the last lines) is read here, whole.

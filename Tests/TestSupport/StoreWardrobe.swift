@@ -5,11 +5,11 @@ import WardrobePack
 
 /// A store and the wardrobe's repositories over it in one object, as tests like to hold
 /// them: commit and roll back, save and fetch, on the same value.
-public final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
-    public let base: Base
-    public let wardrobe: TableWardrobe
+package final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
+    package let base: Base
+    package let wardrobe: TableWardrobe
 
-    public init(_ base: Base) {
+    package init(_ base: Base) {
         self.base = base
         // The wardrobe's tables always open on a store made for tests.
         guard let wardrobe = try? TableWardrobe(base) else { fatalError("the wardrobe's tables did not open") }
@@ -17,41 +17,41 @@ public final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
     }
 
     // Store
-    public var tables: Tables { base.tables }
-    public var blobs: BlobStore { base.blobs }
-    public func savepoint() -> Savepoint { base.savepoint() }
-    public func rollback(to savepoint: Savepoint) { base.rollback(to: savepoint) }
-    public func commit() throws(StoreError) { try base.commit() }
-    public func refresh() throws(StoreError) { try base.refresh() }
-    public func takeWriteProblem() -> WriteProblem? { base.takeWriteProblem() }
-    public var location: String { base.location }
-    public var details: [(String, String)] { base.details }
-    public func check() -> StoreCheck { base.check() }
+    package var tables: Tables { base.tables }
+    package var blobs: BlobStore { base.blobs }
+    package func savepoint() -> Savepoint { base.savepoint() }
+    package func rollback(to savepoint: Savepoint) { base.rollback(to: savepoint) }
+    package func commit() throws(StoreError) { try base.commit() }
+    package func refresh() throws(StoreError) { try base.refresh() }
+    package func takeWriteProblem() -> WriteProblem? { base.takeWriteProblem() }
+    package var location: String { base.location }
+    package var details: [(String, String)] { base.details }
+    package func check() -> StoreCheck { base.check() }
 
     // WardrobeStore
-    public var revision: Int { wardrobe.revision }
-    public var clothesCount: Int { wardrobe.clothesCount }
-    public var styleCount: Int { wardrobe.styleCount }
-    public func fetchClothesList() throws(RepositoryError) -> ClothesList { try wardrobe.fetchClothesList() }
-    public func fetchAllClothes() -> [Clothes] { wardrobe.fetchAllClothes() }
-    public func clothes(withID id: UUID) -> Clothes? { wardrobe.clothes(withID: id) }
-    public func save(clothes: Clothes) throws(RepositoryError) { try wardrobe.save(clothes: clothes) }
-    public func remove(clothes: Clothes) throws(RepositoryError) { try wardrobe.remove(clothes: clothes) }
-    public func removeAllClothes() throws(RepositoryError) { try wardrobe.removeAllClothes() }
-    public func fetchStyles() throws(RepositoryError) -> [Style] { try wardrobe.fetchStyles() }
-    public func style(withID id: UUID) -> Style? { wardrobe.style(withID: id) }
-    public func save(style: Style) throws(RepositoryError) { try wardrobe.save(style: style) }
-    public func remove(style: Style) throws(RepositoryError) { try wardrobe.remove(style: style) }
-    public func removeAllStyles() throws(RepositoryError) { try wardrobe.removeAllStyles() }
-    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
+    package var revision: Int { wardrobe.revision }
+    package var clothesCount: Int { wardrobe.clothesCount }
+    package var styleCount: Int { wardrobe.styleCount }
+    package func fetchClothesList() throws(RepositoryError) -> ClothesList { try wardrobe.fetchClothesList() }
+    package func fetchAllClothes() -> [Clothes] { wardrobe.fetchAllClothes() }
+    package func clothes(withID id: UUID) -> Clothes? { wardrobe.clothes(withID: id) }
+    package func save(clothes: Clothes) throws(RepositoryError) { try wardrobe.save(clothes: clothes) }
+    package func remove(clothes: Clothes) throws(RepositoryError) { try wardrobe.remove(clothes: clothes) }
+    package func removeAllClothes() throws(RepositoryError) { try wardrobe.removeAllClothes() }
+    package func fetchStyles() throws(RepositoryError) -> [Style] { try wardrobe.fetchStyles() }
+    package func style(withID id: UUID) -> Style? { wardrobe.style(withID: id) }
+    package func save(style: Style) throws(RepositoryError) { try wardrobe.save(style: style) }
+    package func remove(style: Style) throws(RepositoryError) { try wardrobe.remove(style: style) }
+    package func removeAllStyles() throws(RepositoryError) { try wardrobe.removeAllStyles() }
+    package func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
         try wardrobe.storeImage(bytes, image, for: id)
     }
-    public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? { wardrobe.loadImage(image, for: id) }
+    package func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? { wardrobe.loadImage(image, for: id) }
 }
 
 /// The wardrobe on a fresh in-memory store.
-public typealias MemoryWardrobe = StoreWardrobe<MemoryStore>
+package typealias MemoryWardrobe = StoreWardrobe<MemoryStore>
 
 extension StoreWardrobe where Base == MemoryStore {
-    public convenience init() { self.init(MemoryStore(Wardrobe.pack.tables)) }
+    package convenience init() { self.init(MemoryStore(Wardrobe.pack.tables)) }
 }

@@ -7,16 +7,16 @@ import Foundation
 ///
 /// Special pages: 94 closes the connection mid-body, 95 hangs up without answering, 97 answers 403 `Rate Limit Exceeded` (text), 98 a 200 that is not JSON,
 /// 99 a 500, 96 a 200 with an `errors` object. Photo `BrokenPic000` has an HTML "picture".
-public enum UnsplashFixture {
-    public static let accessKey = "fixture-access-key"
+package enum UnsplashFixture {
+    package static let accessKey = "fixture-access-key"
 
-    public struct Photo: Sendable {
-        public var id: String
-        public var width: Int
-        public var height: Int
+    package struct Photo: Sendable {
+        package var id: String
+        package var width: Int
+        package var height: Int
     }
 
-    public static let photos: [Photo] = (0..<40).map { n in
+    package static let photos: [Photo] = (0..<40).map { n in
         let id =
             n == 7
             ? "BrokenPic000"
@@ -29,7 +29,7 @@ public enum UnsplashFixture {
     }
 
     /// The picture a photo's `small` URL serves: a tiny PNG of the photo's proportions.
-    public static func picture(_ photo: Photo) -> [UInt8] {
+    package static func picture(_ photo: Photo) -> [UInt8] {
         photo.id == "BrokenPic000"
             ? Array("<html>not found</html>".utf8)
             : SampleImages.png(width: photo.width / 200, height: photo.height / 200)
@@ -48,7 +48,7 @@ public enum UnsplashFixture {
     }
 
     /// Answers like the API, with picture URLs under `imageBase` (by default this server).
-    public static func handler(imageBase: String?)
+    package static func handler(imageBase: String?)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
         { request, serverBase in
@@ -98,7 +98,7 @@ public enum UnsplashFixture {
     }
 
     /// A running fixture server.
-    public static func server(imageBase: String? = nil) throws -> LoopbackServer {
+    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
         let handler = handler(imageBase: imageBase)
         let base = BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
@@ -106,9 +106,9 @@ public enum UnsplashFixture {
         return server
     }
 
-    public final class BaseBox: @unchecked Sendable {
-        public var value = ""
-        public init() {}
+    package final class BaseBox: @unchecked Sendable {
+        package var value = ""
+        package init() {}
     }
 }
 

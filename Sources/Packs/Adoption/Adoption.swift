@@ -29,11 +29,11 @@ public enum Adoption {
     /// The app's APIs `closet serve` answers from the store (or from recordings).
     public static let served: [ServedAPI] = [AnimalService.api]
 
-    public static let dog = DogRecords.dogKind
+    package static let dog = DogRecords.dogKind
 
-    public static let story = CommunityRecords.storyKind
-    public static let comment = CommunityRecords.commentKind
-    public static let donation = CommunityRecords.donationKind
+    package static let story = CommunityRecords.storyKind
+    package static let comment = CommunityRecords.commentKind
+    package static let donation = CommunityRecords.donationKind
 
     static let storyParameter = ParameterSpec(
         "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")

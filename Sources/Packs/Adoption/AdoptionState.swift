@@ -10,7 +10,7 @@ import Foundation
 
 /// The adoption pack in one session: the dogs seen (for `show dog` and completion) and the
 /// query the last `list dogs` paged through.
-public final class AdoptionState: PackState {
+final class AdoptionState: PackState {
     let network: Network
     private(set) var seen: [String: ShelterDog] = [:]
     private(set) var seenOrder: [String] = []
@@ -94,14 +94,14 @@ public final class AdoptionState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] {
+    package var counts: [(EntityKind, Int)] {
         [
             (Adoption.story, community.stories.count), (Adoption.comment, community.comments.count),
             (Adoption.donation, community.donations.count),
         ]
     }
 
-    public func keys(of kind: EntityKind) -> [EntityKey] {
+    package func keys(of kind: EntityKind) -> [EntityKey] {
         if kind == Adoption.story { return community.stories.rows.map { .opaque(String($0.id)) } }
         if kind == Adoption.comment { return community.comments.rows.map { .opaque(String($0.id)) } }
         if kind == Adoption.donation { return community.donations.rows.map { .opaque($0.receipt) } }
@@ -110,17 +110,17 @@ public final class AdoptionState: PackState {
 
     /// Any key may name one: the commands say "no story 9" or "not a desertion number" in
     /// their own words.
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool { true }
+    package func contains(_ key: EntityKey, kind: EntityKind) -> Bool { true }
 
-    public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
+    package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? {
+    package func label(of key: EntityKey, kind: EntityKind) -> String? {
         if kind == Adoption.story { return Int(key.text).flatMap { community.stories[$0]?.title } }
         return seen[key.text].map { $0["kindFullNm"] }
     }
 
-    public func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
+    package func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
 
     /// The community (shelter dogs come from the API each time).
-    public func dump(into writer: inout DumpWriter) throws { try CommunityDump.write(community, into: &writer) }
+    package func dump(into writer: inout DumpWriter) throws { try CommunityDump.write(community, into: &writer) }
 }

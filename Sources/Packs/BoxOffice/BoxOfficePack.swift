@@ -20,10 +20,10 @@ public enum BoxOfficePack {
     public static let served: [ServedAPI] = [KobisService.api, KakaoImageSearchService.api]
 
     /// A row of a day's ranking, keyed by movie code: `show movie @3` takes row 3.
-    public static let ranking = BoxOfficeRecords.rankingKind
-    public static let movie = BoxOfficeRecords.movieKind
+    package static let ranking = BoxOfficeRecords.rankingKind
+    package static let movie = BoxOfficeRecords.movieKind
     /// A poster the image search found, keyed by its URL.
-    public static let poster = BoxOfficeRecords.posterKind
+    package static let poster = BoxOfficeRecords.posterKind
 
     static let movieParameter = ParameterSpec(
         "ref", .reference(movie, many: false, allowsNone: false, constraint: nil),

@@ -6,7 +6,7 @@ import Foundation
 /// The box office pack in one session: the KOBIS and Kakao services, the ranking's view
 /// model, titles seen, and the poster cache under `$XDG_CACHE_HOME/closet/posters` (a
 /// private temporary folder, removed at the end, with a `:memory:` store).
-public final class BoxOfficeState: PackState {
+package final class BoxOfficeState: PackState {
     let network: Network
     let boxOffice: BoxOffice
     let searcher: DaumImageSearcher
@@ -103,24 +103,24 @@ public final class BoxOfficeState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] { [] }
+    package var counts: [(EntityKind, Int)] { [] }
 
-    public func keys(of kind: EntityKind) -> [EntityKey] {
+    package func keys(of kind: EntityKind) -> [EntityKey] {
         kind == BoxOfficePack.movie || kind == BoxOfficePack.ranking ? seenCodes.map { .opaque($0) } : []
     }
 
     /// Any key may name a movie or a poster: KOBIS says whether it exists, and the commands
     /// check a code's shape ("not a KOBIS movie code" says more than "no movie has id").
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
+    package func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
         kind == BoxOfficePack.movie || kind == BoxOfficePack.ranking || kind == BoxOfficePack.poster
     }
 
-    public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
+    package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? { titles[key.text] }
+    package func label(of key: EntityKey, kind: EntityKind) -> String? { titles[key.text] }
 
-    public func completionLabel(of key: EntityKey, kind: EntityKind) -> String { titles[key.text] ?? "" }
+    package func completionLabel(of key: EntityKey, kind: EntityKind) -> String { titles[key.text] ?? "" }
 
     /// Nothing of the box office is stored: it comes from KOBIS each time.
-    public func dump(into writer: inout DumpWriter) throws {}
+    package func dump(into writer: inout DumpWriter) throws {}
 }

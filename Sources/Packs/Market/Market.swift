@@ -22,7 +22,7 @@ public enum Market {
     /// The app's APIs `closet serve` answers from the store (or from recordings).
     public static let served: [ServedAPI] = [OpenMarketService.api]
 
-    public static let product = MarketRecords.productKind
+    package static let product = MarketRecords.productKind
 
     static let productParameter = ParameterSpec(
         "ref", .reference(product, many: false, allowsNone: false, constraint: nil),

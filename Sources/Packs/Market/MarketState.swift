@@ -6,7 +6,7 @@ import ClosetTables
 import Foundation
 
 /// The market in one session: the repository (embedded) and the list's use case.
-public final class MarketState: PackState {
+package final class MarketState: PackState {
     let embedded: EmbeddedMarket
     /// The open-market server when `CLOSET_MARKET_URL` is set (or why it cannot be used).
     let remote: Result<RemoteMarket, NetworkError>?
@@ -112,25 +112,25 @@ public final class MarketState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] { [(Market.product, embedded.count ?? 0)] }
+    package var counts: [(EntityKind, Int)] { [(Market.product, embedded.count ?? 0)] }
 
-    public func keys(of kind: EntityKind) -> [EntityKey] {
+    package func keys(of kind: EntityKind) -> [EntityKey] {
         embedded.products.rows.map { .opaque(String($0.id)) }
     }
 
     /// Any key may name a product (a remote market says whether it exists); commands
     /// check its shape.
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool { kind == Market.product }
+    package func contains(_ key: EntityKey, kind: EntityKind) -> Bool { kind == Market.product }
 
-    public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
+    package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? {
+    package func label(of key: EntityKey, kind: EntityKind) -> String? {
         Int(key.text).flatMap { embedded.products[$0]?.title }
     }
 
-    public func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
+    package func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }
 
-    public func dump(into writer: inout DumpWriter) throws {
+    package func dump(into writer: inout DumpWriter) throws {
         try MarketDump.write(embedded, into: &writer)
     }
 }

@@ -23,11 +23,11 @@ public enum Photos {
     public static let served: [ServedAPI] = [UnsplashService.api]
 
     /// A photo of the feed, keyed by its Unsplash id.
-    public static let photo = PhotosRecords.photoKind
+    package static let photo = PhotosRecords.photoKind
 
     /// A saved photo. The Korean word is written without its space (저장한 사진), since an
     /// entity word is one word.
-    public static let saved = PhotosRecords.savedKind
+    package static let saved = PhotosRecords.savedKind
 
     static let photoParameter = ParameterSpec(
         "ref", .reference(photo, many: false, allowsNone: false, constraint: nil),

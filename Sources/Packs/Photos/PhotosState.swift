@@ -5,7 +5,7 @@ import Foundation
 
 /// The photos pack in one session: the saved photos' repository, the feed's view model and
 /// the network it loads through.
-public final class PhotosState: PackState {
+final class PhotosState: PackState {
     let repository: SavedPhotoRepository
     let network: Network
     private(set) lazy var feed = ImageListViewModel(repository: repository) { [network] page throws(NetworkError) in
@@ -63,10 +63,10 @@ public final class PhotosState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] { [(Photos.saved, repository.count)] }
+    package var counts: [(EntityKind, Int)] { [(Photos.saved, repository.count)] }
 
     /// Ids seen in this session (the feed) and saved ones: completion never asks the API.
-    public func keys(of kind: EntityKind) -> [EntityKey] {
+    package func keys(of kind: EntityKind) -> [EntityKey] {
         let savedIDs = repository.fetchPictures().map(\.id)
         if kind == Photos.saved { return savedIDs.map { .opaque($0) } }
         guard kind == Photos.photo else { return [] }
@@ -77,23 +77,23 @@ public final class PhotosState: PackState {
     /// Any id may name a photo (the API says whether it exists) or a saved one: the
     /// commands check, and say "not an Unsplash photo id" or "is not saved" rather than the
     /// engine's "no photo has id".
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
+    package func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
         kind == Photos.photo || kind == Photos.saved
     }
 
-    public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
+    package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? {
+    package func label(of key: EntityKey, kind: EntityKind) -> String? {
         kind == Photos.saved ? repository.searchPicture(id: key.text)?.memo : nil
     }
 
-    public func completionLabel(of key: EntityKey, kind: EntityKind) -> String {
+    package func completionLabel(of key: EntityKey, kind: EntityKind) -> String {
         if let photo = repository.searchPicture(id: key.text) { return "★ " + photo.memo }
         if let picture = feed.picture(id: key.text) { return "\(picture.width)x\(picture.height)" }
         return ""
     }
 
-    public func dump(into writer: inout DumpWriter) throws {
+    package func dump(into writer: inout DumpWriter) throws {
         try PhotosDump.write(self, into: &writer)
     }
 }

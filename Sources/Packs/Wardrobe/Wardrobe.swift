@@ -20,8 +20,8 @@ public enum Wardrobe {
         syntaxExamples: SyntaxExamples(binding: "let $coat = add clothes ...", list: "season=fall,winter"),
         makeState: { try WardrobeState($0) })
 
-    public static let clothes = WardrobeRecords.clothesKind
-    public static let style = WardrobeRecords.styleKind
+    package static let clothes = WardrobeRecords.clothesKind
+    package static let style = WardrobeRecords.styleKind
 
     /// The filter keys shared by `list clothes` and `count clothes`.
     static let clothesFilterKeys = [

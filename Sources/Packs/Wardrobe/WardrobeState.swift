@@ -5,10 +5,10 @@ import Foundation
 /// The wardrobe in one session: the store's repositories, the app's view models and its
 /// image cache. The engine asks it which clothes and styles exist (references, completion,
 /// `.vars`), how many (`.store`, the banner) and for the dump.
-public final class WardrobeState: PackState {
+final class WardrobeState: PackState {
     let store: TableWardrobe
     /// Pictures read by `show` go through this (the app's `ImageCacheManager`).
-    public let imageCache = ImageCacheManager()
+    let imageCache = ImageCacheManager()
     private(set) lazy var clothesViewModel = ClothesViewModel(repository: store, fetchNow: false)
     private(set) lazy var styleViewModel = StyleViewModel(repository: store, fetchNow: false)
 
@@ -58,24 +58,24 @@ public final class WardrobeState: PackState {
 
     // MARK: the engine's questions
 
-    public var counts: [(EntityKind, Int)] {
+    package var counts: [(EntityKind, Int)] {
         [(Wardrobe.clothes, store.clothesCount), (Wardrobe.style, store.styleCount)]
     }
 
-    public func keys(of kind: EntityKind) -> [EntityKey] {
+    package func keys(of kind: EntityKind) -> [EntityKey] {
         if kind == Wardrobe.clothes { return store.fetchAllClothes().map { .uuid($0.id) } }
         if kind == Wardrobe.style { return store.styleIDs.map { .uuid($0) } }
         return []
     }
 
-    public func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
+    package func contains(_ key: EntityKey, kind: EntityKind) -> Bool {
         guard let id = key.uuid else { return false }
         if kind == Wardrobe.clothes { return store.clothes(withID: id) != nil }
         if kind == Wardrobe.style { return store.style(withID: id) != nil }
         return false
     }
 
-    public func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? {
+    package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? {
         guard kind == Wardrobe.clothes, constraint.vocabulary == ClothesCategory.vocabularyName,
             let slot = ClothesCategory(code: constraint.code), let id = key.uuid,
             let clothes = store.clothes(withID: id),
@@ -85,14 +85,14 @@ public final class WardrobeState: PackState {
         return "is \(Self.article(wrong)) \(wrong.englishName), not \(Self.article(slot)) \(slot.englishName)"
     }
 
-    public func label(of key: EntityKey, kind: EntityKind) -> String? {
+    package func label(of key: EntityKey, kind: EntityKind) -> String? {
         guard let id = key.uuid else { return nil }
         if kind == Wardrobe.clothes { return store.clothes(withID: id)?.descriptions }
         if kind == Wardrobe.style { return store.style(withID: id)?.name }
         return nil
     }
 
-    public func completionLabel(of key: EntityKey, kind: EntityKind) -> String {
+    package func completionLabel(of key: EntityKey, kind: EntityKind) -> String {
         guard let id = key.uuid else { return "" }
         if kind == Wardrobe.clothes, let clothes = store.clothes(withID: id) {
             return clothes.category.englishName + (clothes.descriptions.isEmpty ? "" : "  \(clothes.descriptions)")
@@ -101,7 +101,7 @@ public final class WardrobeState: PackState {
         return ""
     }
 
-    public func dump(into writer: inout DumpWriter) throws {
+    package func dump(into writer: inout DumpWriter) throws {
         try WardrobeDump.write(store, into: &writer)
     }
 

@@ -2,18 +2,18 @@ import Foundation
 
 /// A shelter animal as the v2 API gives it: every field kept by its API name (`DogRecords`
 /// lists them in the API's order), with the labels the app shows.
-public struct ShelterDog: Sendable, Equatable {
+package struct ShelterDog: Sendable, Equatable {
     /// The API's values by field name (numbers the API sends as numbers kept as their text).
-    public var fields: [String: String]
+    package var fields: [String: String]
 
-    public init(fields: [String: String]) { self.fields = fields }
+    package init(fields: [String: String]) { self.fields = fields }
 
-    public subscript(_ name: String) -> String { fields[name] ?? "" }
+    package subscript(_ name: String) -> String { fields[name] ?? "" }
 
-    public var desertionNo: String { self["desertionNo"] }
+    package var desertionNo: String { self["desertionNo"] }
 
     /// 수컷, 암컷, 미상.
-    public var sexLabel: String {
+    package var sexLabel: String {
         switch self["sexCd"] {
         case "M": "수컷"
         case "F": "암컷"
@@ -22,7 +22,7 @@ public struct ShelterDog: Sendable, Equatable {
     }
 
     /// 중성화 O, 중성화 X, 중성화 미상.
-    public var neuteredLabel: String {
+    package var neuteredLabel: String {
         switch self["neuterYn"] {
         case "Y": "중성화 O"
         case "N": "중성화 X"
@@ -31,7 +31,7 @@ public struct ShelterDog: Sendable, Equatable {
     }
 
     /// `2024-05-01 ~ 2024-05-11`.
-    public var noticePeriod: String {
+    package var noticePeriod: String {
         "\(Self.dashed(self["noticeSdt"])) ~ \(Self.dashed(self["noticeEdt"]))"
     }
 

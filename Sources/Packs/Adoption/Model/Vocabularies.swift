@@ -1,14 +1,14 @@
 import ClosetCore
 
 /// `kind=`: the API's `upkind` codes.
-public enum AnimalKind: Int, Vocabulary, Codable {
+package enum AnimalKind: Int, Vocabulary, Codable {
     case dog, cat, other
 
-    public static let vocabularyName = "kind"
-    public static let info = makeInfo()
-    public static let spelledOutInUsage = true
+    package static let vocabularyName = "kind"
+    package static let info = makeInfo()
+    static package let spelledOutInUsage = true
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .dog: "dog"
         case .cat: "cat"
@@ -16,7 +16,7 @@ public enum AnimalKind: Int, Vocabulary, Codable {
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .dog: "개"
         case .cat: "고양이"
@@ -25,7 +25,7 @@ public enum AnimalKind: Int, Vocabulary, Codable {
     }
 
     /// `417000`, `422400`, `429900`.
-    public var upkind: String {
+    package var upkind: String {
         switch self {
         case .dog: "417000"
         case .cat: "422400"
@@ -35,21 +35,21 @@ public enum AnimalKind: Int, Vocabulary, Codable {
 }
 
 /// `state=`: notice 공고중, protect 보호중.
-public enum ShelterState: Int, Vocabulary, Codable {
+enum ShelterState: Int, Vocabulary, Codable {
     case notice, protect
 
-    public static let vocabularyName = "state"
-    public static let info = makeInfo()
-    public static let spelledOutInUsage = true
+    package static let vocabularyName = "state"
+    package static let info = makeInfo()
+    static package let spelledOutInUsage = true
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .notice: "notice"
         case .protect: "protect"
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .notice: "공고중"
         case .protect: "보호중"
@@ -58,14 +58,14 @@ public enum ShelterState: Int, Vocabulary, Codable {
 }
 
 /// `region=`: the 시도 (province) and its `upr_cd` code.
-public enum Region: Int, Vocabulary, Codable {
+package enum Region: Int, Vocabulary, Codable {
     case seoul, busan, daegu, incheon, gwangju, daejeon, ulsan, sejong, gyeonggi, gangwon, chungbuk, chungnam,
         jeonbuk, jeonnam, gyeongbuk, gyeongnam, jeju
 
-    public static let vocabularyName = "region"
-    public static let info = makeInfo()
+    package static let vocabularyName = "region"
+    package static let info = makeInfo()
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .seoul: "seoul"
         case .busan: "busan"
@@ -87,7 +87,7 @@ public enum Region: Int, Vocabulary, Codable {
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .seoul: "서울특별시"
         case .busan: "부산광역시"
@@ -110,7 +110,7 @@ public enum Region: Int, Vocabulary, Codable {
     }
 
     /// The short names people write: 서울, 부산, 경기, ...
-    public var aliases: [String] {
+    package var aliases: [String] {
         switch self {
         case .seoul: ["서울"]
         case .busan: ["부산"]
@@ -133,7 +133,7 @@ public enum Region: Int, Vocabulary, Codable {
     }
 
     /// The API's `upr_cd`.
-    public var uprCode: String {
+    package var uprCode: String {
         switch self {
         case .seoul: "6110000"
         case .busan: "6260000"

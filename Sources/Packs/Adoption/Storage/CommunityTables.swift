@@ -4,47 +4,47 @@ import Foundation
 
 /// The community's stored rows: stories, comments, likes, donations, and the last id of
 /// each (so an id is never given twice).
-public struct StoryPicture: Sendable, Hashable {
-    public var id: UUID
-    public var info: ImageInfo
+struct StoryPicture: Sendable, Hashable {
+    package var id: UUID
+    package var info: ImageInfo
 
     /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
-    public var name: String { info.blobName(owner: id) }
+    package var name: String { info.blobName(owner: id) }
 }
 
-public struct Story: Sendable, Hashable {
-    public var id: Int
-    public var author: String
-    public var title: String
-    public var content: String
-    public var dog: String?
-    public var pictures: [StoryPicture]
-    public var createdAt: Date
+package struct Story: Sendable, Hashable {
+    package var id: Int
+    package var author: String
+    package var title: String
+    package var content: String
+    package var dog: String?
+    var pictures: [StoryPicture]
+    package var createdAt: Date
 }
 
-public struct Comment: Sendable, Hashable {
-    public var id: Int
-    public var story: Int
-    public var author: String
-    public var text: String
-    public var createdAt: Date
+package struct Comment: Sendable, Hashable {
+    package var id: Int
+    package var story: Int
+    package var author: String
+    package var text: String
+    package var createdAt: Date
 }
 
-public struct Like: Sendable, Hashable {
-    public var story: Int
-    public var user: String
+package struct Like: Sendable, Hashable {
+    package var story: Int
+    package var user: String
 }
 
-public struct Donation: Sendable, Hashable {
-    public var id: Int
-    public var user: String
-    public var amount: Int
-    public var dog: String?
-    public var message: String?
-    public var createdAt: Date
+struct Donation: Sendable, Hashable {
+    package var id: Int
+    package var user: String
+    package var amount: Int
+    package var dog: String?
+    package var message: String?
+    package var createdAt: Date
 
     /// `R-000001`.
-    public var receipt: String { "R-" + String(repeating: "0", count: max(0, 6 - String(id).count)) + String(id) }
+    var receipt: String { "R-" + String(repeating: "0", count: max(0, 6 - String(id).count)) + String(id) }
 }
 
 extension ByteWriter {

@@ -1,11 +1,11 @@
 import Foundation
 
 /// How long a cached entry lives (reference §2.4).
-public enum CacheExpiration: Equatable, Sendable {
+enum CacheExpiration: Equatable, Sendable {
     case seconds(TimeInterval)
     case days(Int)
 
-    public func estimatedExpirationSince(_ date: Date) -> Date {
+    func estimatedExpirationSince(_ date: Date) -> Date {
         switch self {
         case .seconds(let seconds): date.addingTimeInterval(seconds)
         case .days(let days): date.addingTimeInterval(TimeInterval(days) * 86_400)
@@ -13,14 +13,14 @@ public enum CacheExpiration: Equatable, Sendable {
     }
 
     /// `300 s`, `7 d`: for `cache stats`.
-    public var label: String {
+    package var label: String {
         switch self {
         case .seconds(let seconds): "\(JSONSafe.number(seconds)) s"
         case .days(let days): "\(days) d"
         }
     }
 
-    public var seconds: TimeInterval {
+    package var seconds: TimeInterval {
         switch self {
         case .seconds(let seconds): seconds
         case .days(let days): TimeInterval(days) * 86_400
@@ -29,7 +29,7 @@ public enum CacheExpiration: Equatable, Sendable {
 }
 
 /// What a read does to an entry's expiry.
-public enum ExpirationExtending: Equatable, Sendable {
+enum ExpirationExtending: Equatable, Sendable {
     case none
     /// The whole duration again, added to the current estimated expiry (memory) or to now
     /// (disk), as the app does.
@@ -39,7 +39,7 @@ public enum ExpirationExtending: Equatable, Sendable {
 
 extension Date {
     /// The app's rule: a date equal to the reference counts as past.
-    public func isPast(referenceDate: Date) -> Bool { timeIntervalSince(referenceDate) <= 0 }
+    package func isPast(referenceDate: Date) -> Bool { timeIntervalSince(referenceDate) <= 0 }
 }
 
 enum JSONSafe {

@@ -3,21 +3,21 @@ import Foundation
 /// The app's two-tier image cache (reference §2.4 `ImageCache`): memory first, then disk,
 /// a disk hit promoted into memory. The default is 30 entries for 300 s in memory (cleaned
 /// every 180 s) and 100 entries for 7 days on disk.
-public final class ImageCache {
-    public enum CacheOption: String, Sendable {
+package final class ImageCache {
+    package enum CacheOption: String, Sendable {
         case all, memory, disk
     }
 
     /// Where a retrieved image came from.
-    public enum Tier: String, Sendable {
+    package enum Tier: String, Sendable {
         case memory, disk
     }
 
-    public let memory: InMemoryCacheStorage<PosterImage>
-    public let disk: OnDiskCacheStorage<PosterImage>
-    public let option: CacheOption
+    package let memory: InMemoryCacheStorage<PosterImage>
+    let disk: OnDiskCacheStorage<PosterImage>
+    package let option: CacheOption
 
-    public init(
+    init(
         memory: InMemoryCacheStorage<PosterImage>, disk: OnDiskCacheStorage<PosterImage>, option: CacheOption = .all
     ) {
         self.memory = memory
@@ -26,7 +26,7 @@ public final class ImageCache {
     }
 
     /// `ImageCache.default` over a folder.
-    public static func standard(directory: String, now: @escaping () -> Date) throws -> ImageCache {
+    package static func standard(directory: String, now: @escaping () -> Date) throws -> ImageCache {
         ImageCache(
             memory: InMemoryCacheStorage(countLimit: 30, cacheExpiration: .seconds(300), cleanInterval: 180, now: now),
             disk: try OnDiskCacheStorage(directory: directory, countLimit: 100, cacheExpiration: .days(7), now: now))
@@ -40,14 +40,14 @@ public final class ImageCache {
         }
     }
 
-    public func store(_ image: PosterImage, for key: String, option: CacheOption? = nil) {
+    package func store(_ image: PosterImage, for key: String, option: CacheOption? = nil) {
         let tiers = tiers(option)
         if tiers.memory { memory.store(image, for: key) }
         // A disk that cannot be written only loses the cache, never the statement.
         if tiers.disk { try? disk.store(image, for: key) }
     }
 
-    public func retrieveImage(for key: String) -> (image: PosterImage, tier: Tier)? {
+    package func retrieveImage(for key: String) -> (image: PosterImage, tier: Tier)? {
         if let image = memory.value(for: key) { return (image, .memory) }
         if let image = try? disk.value(for: key) {
             memory.store(image, for: key)
@@ -56,21 +56,21 @@ public final class ImageCache {
         return nil
     }
 
-    public func isCached(for key: String) -> Bool { memory.isCached(for: key) || disk.isCached(for: key) }
+    package func isCached(for key: String) -> Bool { memory.isCached(for: key) || disk.isCached(for: key) }
 
-    public func removeImage(for key: String, option: CacheOption? = nil) {
+    package func removeImage(for key: String, option: CacheOption? = nil) {
         let tiers = tiers(option)
         if tiers.memory { memory.removeValue(for: key) }
         if tiers.disk { disk.removeValue(for: key) }
     }
 
-    public func removeAll(option: CacheOption? = nil) {
+    package func removeAll(option: CacheOption? = nil) {
         let tiers = tiers(option)
         if tiers.memory { memory.removeAll() }
         if tiers.disk { try? disk.removeAll() }
     }
 
-    public func removeExpired(option: CacheOption? = nil) {
+    package func removeExpired(option: CacheOption? = nil) {
         let tiers = tiers(option)
         if tiers.memory { memory.removeExpired() }
         if tiers.disk { disk.removeExpired() }
@@ -79,7 +79,7 @@ public final class ImageCache {
 
 extension String {
     /// The app's `URL.cacheKey`: the path without its extension, `/` removed, `.` as `_`.
-    public var cacheKey: String {
+    package var cacheKey: String {
         guard let url = URL(string: self) else { return self }
         return url.deletingPathExtension().path.replacingOccurrences(of: "/", with: "")
             .replacingOccurrences(of: ".", with: "_")

@@ -5,12 +5,12 @@ import Foundation
 /// current expiry, and a periodic clean. The app cleaned on a Timer every `cleanInterval`;
 /// a shell has no run loop, so the clean runs at the first use after each interval has
 /// passed (by the session clock, so goldens move time with `.clock advance`).
-public final class InMemoryCacheStorage<T> {
-    public struct CacheObject {
-        public var value: T
+package final class InMemoryCacheStorage<T> {
+    package struct CacheObject {
+        package var value: T
         /// The duration it was stored with (a `.newExpiration` read leaves it unchanged).
-        public var expiration: CacheExpiration
-        public private(set) var estimatedExpiration: Date
+        var expiration: CacheExpiration
+        private(set) var estimatedExpiration: Date
 
         init(value: T, expiration: CacheExpiration, now: Date) {
             self.value = value
@@ -18,7 +18,7 @@ public final class InMemoryCacheStorage<T> {
             estimatedExpiration = expiration.estimatedExpirationSince(now)
         }
 
-        public func isExpired(at now: Date) -> Bool { estimatedExpiration.isPast(referenceDate: now) }
+        package func isExpired(at now: Date) -> Bool { estimatedExpiration.isPast(referenceDate: now) }
 
         mutating func extendExpiration(_ extending: ExpirationExtending, now: Date) {
             switch extending {
@@ -29,17 +29,17 @@ public final class InMemoryCacheStorage<T> {
         }
     }
 
-    public let countLimit: Int
-    public let cacheExpiration: CacheExpiration
-    public let cleanInterval: TimeInterval
-    public private(set) var counters = CacheCounters()
+    package let countLimit: Int
+    let cacheExpiration: CacheExpiration
+    package let cleanInterval: TimeInterval
+    private(set) var counters = CacheCounters()
     private var objects: [String: CacheObject] = [:]
     /// Keys in the order stored: the first is evicted first.
     private var order: [String] = []
     private var lastClean: Date
     private let now: () -> Date
 
-    public init(
+    init(
         countLimit: Int, cacheExpiration: CacheExpiration = .seconds(300), cleanInterval: TimeInterval = 180,
         now: @escaping () -> Date
     ) {
@@ -50,17 +50,17 @@ public final class InMemoryCacheStorage<T> {
         lastClean = now()
     }
 
-    public var count: Int {
+    package var count: Int {
         cleanIfDue()
         return objects.count
     }
 
-    public var keys: Set<String> { Set(objects.keys) }
+    package var keys: Set<String> { Set(objects.keys) }
 
-    public func object(for key: String) -> CacheObject? { objects[key] }
+    package func object(for key: String) -> CacheObject? { objects[key] }
 
     /// Stores (or overwrites) a value; the oldest entries go while over the count limit.
-    public func store(_ value: T, for key: String, expiration: CacheExpiration? = nil) {
+    func store(_ value: T, for key: String, expiration: CacheExpiration? = nil) {
         cleanIfDue()
         if objects[key] != nil { order.removeAll { $0 == key } }
         objects[key] = CacheObject(value: value, expiration: expiration ?? cacheExpiration, now: now())
@@ -73,7 +73,7 @@ public final class InMemoryCacheStorage<T> {
     }
 
     /// The value if present and not expired, its expiry extended as asked.
-    public func value(for key: String, extendingExpiration: ExpirationExtending = .cacheTime) -> T? {
+    func value(for key: String, extendingExpiration: ExpirationExtending = .cacheTime) -> T? {
         cleanIfDue()
         let now = now()
         guard var object = objects[key], !object.isExpired(at: now) else {
@@ -86,9 +86,9 @@ public final class InMemoryCacheStorage<T> {
         return object.value
     }
 
-    public func isCached(for key: String) -> Bool { value(for: key, extendingExpiration: .none) != nil }
+    package func isCached(for key: String) -> Bool { value(for: key, extendingExpiration: .none) != nil }
 
-    public func removeExpired() {
+    package func removeExpired() {
         let now = now()
         for (key, object) in objects where object.isExpired(at: now) {
             objects[key] = nil
@@ -98,12 +98,12 @@ public final class InMemoryCacheStorage<T> {
         lastClean = now
     }
 
-    public func removeValue(for key: String) {
+    package func removeValue(for key: String) {
         objects[key] = nil
         order.removeAll { $0 == key }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         objects = [:]
         order = []
     }
@@ -115,5 +115,5 @@ public final class InMemoryCacheStorage<T> {
 }
 
 extension InMemoryCacheStorage where T == PosterImage {
-    public var bytes: Int { objects.values.reduce(0) { $0 + $1.value.bytes.count } }
+    package var bytes: Int { objects.values.reduce(0) { $0 + $1.value.bytes.count } }
 }

@@ -6,16 +6,16 @@ import Foundation
 /// and modification dates; Linux cannot set a creation date, so a 20-byte header holds
 /// them). Over the count limit, `count − limit + 1` files with the earliest expiry go before
 /// a new one is written, as the app does. Time is the session clock's.
-public final class OnDiskCacheStorage<T: DataConvertible> {
-    public let directory: String
-    public let countLimit: Int
-    public let cacheExpiration: CacheExpiration
-    public private(set) var counters = CacheCounters()
+final class OnDiskCacheStorage<T: DataConvertible> {
+    package let directory: String
+    package let countLimit: Int
+    let cacheExpiration: CacheExpiration
+    private(set) var counters = CacheCounters()
     private let now: () -> Date
 
-    public typealias Failure = OnDiskCacheFailure
+    package typealias Failure = OnDiskCacheFailure
 
-    public init(
+    init(
         directory: String, countLimit: Int, cacheExpiration: CacheExpiration = .days(7), now: @escaping () -> Date
     ) throws(Failure) {
         self.directory = directory
@@ -34,11 +34,11 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
         }
     }
 
-    public typealias FileMeta = CacheFileMeta
+    package typealias FileMeta = CacheFileMeta
 
     /// The file for a key: letters, digits, `-` and `_` kept; anything else, or a very long
     /// key, becomes a digest, so no key can name a path outside the folder.
-    public func path(for key: String) -> String {
+    package func path(for key: String) -> String {
         let safe =
             !key.isEmpty && key.count <= 120
             && key.unicodeScalars.allSatisfy {
@@ -57,17 +57,17 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
         }
     }
 
-    public var count: Int { files().count }
+    package var count: Int { files().count }
 
     /// Bytes of the values stored (headers not counted).
-    public var bytes: Int {
+    package var bytes: Int {
         files().reduce(0) { total, path in
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             return total + max(0, size - FileMeta.size)
         }
     }
 
-    public func store(_ value: T, for key: String, expiration: CacheExpiration? = nil) throws {
+    func store(_ value: T, for key: String, expiration: CacheExpiration? = nil) throws {
         if !FileManager.default.fileExists(atPath: directory) { try makeDirectory() }
         let existing = files()
         let exceeding = existing.count - countLimit
@@ -103,7 +103,7 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
 
     /// The value if present and not expired; `.cacheTime` moves the expiry to now plus what
     /// was left between the last access and the old expiry, and the last access to now.
-    public func value(for key: String, extendingExpiration: ExpirationExtending = .cacheTime) throws -> T? {
+    func value(for key: String, extendingExpiration: ExpirationExtending = .cacheTime) throws -> T? {
         let path = path(for: key)
         let now = now()
         guard let meta = try? FileMeta(path: path), !meta.isExpired(at: now),
@@ -129,21 +129,21 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
         return value
     }
 
-    public func isCached(for key: String) -> Bool {
+    package func isCached(for key: String) -> Bool {
         guard let meta = try? FileMeta(path: path(for: key)) else { return false }
         return !meta.isExpired(at: now())
     }
 
-    public func removeValue(for key: String) { try? FileManager.default.removeItem(atPath: path(for: key)) }
+    package func removeValue(for key: String) { try? FileManager.default.removeItem(atPath: path(for: key)) }
 
     /// Deletes the folder and makes it again.
-    public func removeAll() throws {
+    package func removeAll() throws {
         try? FileManager.default.removeItem(atPath: directory)
         try makeDirectory()
     }
 
     /// Removes expired files and files whose header cannot be read.
-    public func removeExpired() {
+    package func removeExpired() {
         let now = now()
         for path in files() {
             let meta = try? FileMeta(path: path)
@@ -155,22 +155,22 @@ public final class OnDiskCacheStorage<T: DataConvertible> {
     }
 }
 
-public enum OnDiskCacheFailure: Error, Equatable {
+package enum OnDiskCacheFailure: Error, Equatable {
     case cannotCreateDirectory(path: String)
     case cannotWrite(path: String)
     case expirationNotContained(path: String)
 }
 
 /// A disk-cache file's header: its last access and estimated expiry.
-public struct CacheFileMeta: Equatable {
-    public static let magic: [UInt8] = Array("CLC1".utf8)
-    public static let size = 20
-    public var path: String
-    public var lastAccessDate: Date
-    public var estimatedExpirationDate: Date
+package struct CacheFileMeta: Equatable {
+    package static let magic: [UInt8] = Array("CLC1".utf8)
+    package static let size = 20
+    package var path: String
+    package var lastAccessDate: Date
+    package var estimatedExpirationDate: Date
 
     /// Reads a file's header; throws when the file is missing or has none.
-    public init(path: String) throws(OnDiskCacheFailure) {
+    package init(path: String) throws(OnDiskCacheFailure) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .expirationNotContained(path: path) }
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: Self.size)) ?? Data())
@@ -188,7 +188,7 @@ public struct CacheFileMeta: Equatable {
         self.estimatedExpirationDate = estimatedExpirationDate
     }
 
-    public func isExpired(at now: Date) -> Bool { estimatedExpirationDate.isPast(referenceDate: now) }
+    package func isExpired(at now: Date) -> Bool { estimatedExpirationDate.isPast(referenceDate: now) }
 
     var header: [UInt8] { Self.magic + Self.bytes(lastAccessDate) + Self.bytes(estimatedExpirationDate) }
 

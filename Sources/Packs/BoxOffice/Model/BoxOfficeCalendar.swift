@@ -3,24 +3,24 @@ import Foundation
 
 /// Dates as the app and KOBIS read them: Korean days (UTC+9), `yyyy-MM-dd` for people,
 /// `yyyyMMdd` for the API, and the calendar's range from 2003-11-11 to yesterday.
-public enum BoxOfficeCalendar {
+package enum BoxOfficeCalendar {
     /// UTC+9 all year (no daylight saving); `Asia/Seoul` is the same where the offset is refused.
     static let korea = TimeZone(secondsFromGMT: 9 * 3600) ?? TimeZone(identifier: "Asia/Seoul") ?? .gmt
-    public static let firstDay = "2003-11-11"
+    static let firstDay = "2003-11-11"
 
     /// The Korean day of an instant, `yyyy-MM-dd`.
-    public static func day(of date: Date) -> String {
+    package static func day(of date: Date) -> String {
         String(Timestamp.format(date.addingTimeInterval(TimeInterval(korea.secondsFromGMT()))).prefix(10))
     }
 
     /// Yesterday in Korea (the app's `DateConstant.yesterday`: now − 86,400 s).
-    public static func yesterday(now: Date) -> String { day(of: now.addingTimeInterval(-86_400)) }
+    package static func yesterday(now: Date) -> String { day(of: now.addingTimeInterval(-86_400)) }
 
     /// `2012-01-01` → `20120101`.
-    public static func targetDate(_ day: String) -> String { day.replacingOccurrences(of: "-", with: "") }
+    package static func targetDate(_ day: String) -> String { day.replacingOccurrences(of: "-", with: "") }
 
     /// `20120913` → `2012-09-13` (dashes at 4 and 7, as the app inserts them); other text as is.
-    public static func dashed(_ text: String) -> String {
+    static func dashed(_ text: String) -> String {
         guard text.count == 8, text.allSatisfy(\.isNumber) else { return text }
         var out = text
         out.insert("-", at: out.index(out.startIndex, offsetBy: 4))

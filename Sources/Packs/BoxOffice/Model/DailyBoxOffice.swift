@@ -2,14 +2,14 @@ import Foundation
 
 /// `searchDailyBoxOfficeList.json` (reference §2.2). Every value arrives as a string; the
 /// two audience counts are parsed, and a count that is not a number is a decoding error.
-public struct DailyBoxOffice: Decodable, Sendable, Equatable {
-    public var boxOfficeResult: BoxOfficeResult
+package struct DailyBoxOffice: Decodable, Sendable, Equatable {
+    var boxOfficeResult: BoxOfficeResult
 }
 
-public struct BoxOfficeResult: Decodable, Sendable, Equatable {
-    public var boxOfficeType: String
-    public var showRange: String
-    public var dailyBoxOfficeList: [DailyBoxOfficeMovie]
+struct BoxOfficeResult: Decodable, Sendable, Equatable {
+    package var boxOfficeType: String
+    package var showRange: String
+    package var dailyBoxOfficeList: [DailyBoxOfficeMovie]
 
     enum CodingKeys: String, CodingKey {
         case boxOfficeType = "boxofficeType"
@@ -17,30 +17,30 @@ public struct BoxOfficeResult: Decodable, Sendable, Equatable {
     }
 }
 
-public enum RankOldAndNew: String, Decodable, Sendable {
+enum RankOldAndNew: String, Decodable, Sendable {
     case new = "NEW"
     case old = "OLD"
 }
 
-public struct DailyBoxOfficeMovie: Decodable, Hashable, Sendable {
-    public var rankNumber: String
-    public var rank: String
-    public var rankDifference: String
-    public var rankOldAndNew: RankOldAndNew
-    public var movieCode: String
-    public var movieName: String
-    public var openDate: String
-    public var salesAmount: String
-    public var salesShare: String
-    public var salesDifference: String
-    public var salesChangeRatio: String
-    public var salesAccumulate: String
-    public var audienceCountOfDate: Int
-    public var audienceDifferenceFromYesterday: String
-    public var audienceChangeRatio: String
-    public var accumulatedAudienceCount: Int
-    public var screenCount: String
-    public var showCount: String
+struct DailyBoxOfficeMovie: Decodable, Hashable, Sendable {
+    var rankNumber: String
+    package var rank: String
+    package var rankDifference: String
+    package var rankOldAndNew: RankOldAndNew
+    package var movieCode: String
+    package var movieName: String
+    package var openDate: String
+    var salesAmount: String
+    package var salesShare: String
+    var salesDifference: String
+    var salesChangeRatio: String
+    var salesAccumulate: String
+    package var audienceCountOfDate: Int
+    var audienceDifferenceFromYesterday: String
+    var audienceChangeRatio: String
+    package var accumulatedAudienceCount: Int
+    var screenCount: String
+    var showCount: String
 
     enum CodingKeys: String, CodingKey {
         case rankNumber = "rnum"
@@ -63,7 +63,7 @@ public struct DailyBoxOfficeMovie: Decodable, Hashable, Sendable {
         case showCount = "showCnt"
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String { try container.decode(String.self, forKey: key) }
         func number(_ key: CodingKeys) throws -> Int {

@@ -1,17 +1,17 @@
 /// The Kakao (Daum) image search's answer (reference §2.2).
-public struct DaumImageSearchResult: Decodable, Sendable, Equatable {
-    public var metadata: Metadata
-    public var documents: [Document]
+package struct DaumImageSearchResult: Decodable, Sendable, Equatable {
+    package var metadata: Metadata
+    package var documents: [Document]
 
     enum CodingKeys: String, CodingKey {
         case metadata = "meta"
         case documents
     }
 
-    public struct Metadata: Decodable, Sendable, Equatable {
-        public var totalCount: Int
-        public var pageableCount: Int
-        public var isEnd: Bool
+    package struct Metadata: Decodable, Sendable, Equatable {
+        package var totalCount: Int
+        var pageableCount: Int
+        var isEnd: Bool
         enum CodingKeys: String, CodingKey {
             case totalCount = "total_count"
             case pageableCount = "pageable_count"
@@ -19,15 +19,15 @@ public struct DaumImageSearchResult: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct Document: Decodable, Sendable, Equatable {
-        public var collection: String
-        public var thumbnailURL: String
-        public var imageURL: String
-        public var width: Int
-        public var height: Int
-        public var displaySitename: String
-        public var documentURL: String
-        public var datetime: String
+    package struct Document: Decodable, Sendable, Equatable {
+        package var collection: String
+        var thumbnailURL: String
+        package var imageURL: String
+        package var width: Int
+        package var height: Int
+        var displaySitename: String
+        var documentURL: String
+        package var datetime: String
         enum CodingKeys: String, CodingKey {
             case collection
             case thumbnailURL = "thumbnail_url"

@@ -1,31 +1,31 @@
 /// `searchMovieInfo.json` (reference §2.2).
-public struct MovieDetails: Decodable, Sendable, Equatable {
-    public var movieInfoResult: MovieInfoResult
+package struct MovieDetails: Decodable, Sendable, Equatable {
+    var movieInfoResult: MovieInfoResult
 }
 
-public struct MovieInfoResult: Decodable, Sendable, Equatable {
-    public var movieInfo: MovieInfo
-    public var source: String
+struct MovieInfoResult: Decodable, Sendable, Equatable {
+    package var movieInfo: MovieInfo
+    package var source: String
 }
 
-public struct MovieInfo: Decodable, Sendable, Equatable {
-    public var movieCode: String
-    public var movieName: String
-    public var movieEnglishName: String
-    public var movieOriginalName: String
-    public var runningTime: String
-    public var productionYear: String
-    public var openDate: String
-    public var productionStateName: String
-    public var typeName: String
-    public var nations: [Nation]
-    public var genres: [Genre]
-    public var directors: [Director]
-    public var actors: [Actor]
-    public var showTypes: [ShowType]
-    public var companies: [Company]
-    public var audits: [Audit]
-    public var staff: [Staff]
+struct MovieInfo: Decodable, Sendable, Equatable {
+    package var movieCode: String
+    package var movieName: String
+    var movieEnglishName: String
+    var movieOriginalName: String
+    package var runningTime: String
+    package var productionYear: String
+    package var openDate: String
+    var productionStateName: String
+    var typeName: String
+    package var nations: [Nation]
+    package var genres: [Genre]
+    package var directors: [Director]
+    package var actors: [Actor]
+    package var showTypes: [ShowType]
+    var companies: [Company]
+    package var audits: [Audit]
+    var staff: [Staff]
 
     enum CodingKeys: String, CodingKey {
         case movieCode = "movieCd"
@@ -42,30 +42,30 @@ public struct MovieInfo: Decodable, Sendable, Equatable {
         case staff = "staffs"
     }
 
-    public struct Nation: Decodable, Sendable, Equatable {
-        public var nationName: String
+    package struct Nation: Decodable, Sendable, Equatable {
+        package var nationName: String
         enum CodingKeys: String, CodingKey { case nationName = "nationNm" }
     }
 
-    public struct Genre: Decodable, Sendable, Equatable {
-        public var genreName: String
+    package struct Genre: Decodable, Sendable, Equatable {
+        package var genreName: String
         enum CodingKeys: String, CodingKey { case genreName = "genreNm" }
     }
 
-    public struct Director: Decodable, Sendable, Equatable {
-        public var personName: String
-        public var personEnglishName: String
+    package struct Director: Decodable, Sendable, Equatable {
+        package var personName: String
+        var personEnglishName: String
         enum CodingKeys: String, CodingKey {
             case personName = "peopleNm"
             case personEnglishName = "peopleNmEn"
         }
     }
 
-    public struct Actor: Decodable, Sendable, Equatable {
-        public var personName: String
-        public var personEnglishName: String
-        public var castName: String
-        public var castEnglishName: String
+    package struct Actor: Decodable, Sendable, Equatable {
+        package var personName: String
+        var personEnglishName: String
+        var castName: String
+        var castEnglishName: String
         enum CodingKeys: String, CodingKey {
             case personName = "peopleNm"
             case personEnglishName = "peopleNmEn"
@@ -74,20 +74,20 @@ public struct MovieInfo: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct ShowType: Decodable, Sendable, Equatable {
-        public var showTypeGroupName: String
-        public var showTypeName: String
+    package struct ShowType: Decodable, Sendable, Equatable {
+        var showTypeGroupName: String
+        var showTypeName: String
         enum CodingKeys: String, CodingKey {
             case showTypeGroupName = "showTypeGroupNm"
             case showTypeName = "showTypeNm"
         }
     }
 
-    public struct Company: Decodable, Sendable, Equatable {
-        public var companyCode: String
-        public var companyName: String
-        public var companyEnglishName: String
-        public var companyPartName: String
+    package struct Company: Decodable, Sendable, Equatable {
+        var companyCode: String
+        var companyName: String
+        var companyEnglishName: String
+        var companyPartName: String
         enum CodingKeys: String, CodingKey {
             case companyCode = "companyCd"
             case companyName = "companyNm"
@@ -96,19 +96,19 @@ public struct MovieInfo: Decodable, Sendable, Equatable {
         }
     }
 
-    public struct Audit: Decodable, Sendable, Equatable {
-        public var auditNumber: String
-        public var watchGradeName: String
+    package struct Audit: Decodable, Sendable, Equatable {
+        var auditNumber: String
+        package var watchGradeName: String
         enum CodingKeys: String, CodingKey {
             case auditNumber = "auditNo"
             case watchGradeName = "watchGradeNm"
         }
     }
 
-    public struct Staff: Decodable, Sendable, Equatable {
-        public var personName: String
-        public var personEnglishName: String
-        public var staffRoleName: String
+    package struct Staff: Decodable, Sendable, Equatable {
+        package var personName: String
+        var personEnglishName: String
+        var staffRoleName: String
         enum CodingKeys: String, CodingKey {
             case personName = "peopleNm"
             case personEnglishName = "peopleNmEn"

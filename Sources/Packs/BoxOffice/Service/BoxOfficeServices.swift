@@ -3,15 +3,15 @@ import Foundation
 
 /// The app's model services (reference §2.3), synchronous: a shell runs one statement at a
 /// time, so a completion handler would only hide the order of events.
-public protocol DailyBoxOfficeProvidable: AnyObject {
+protocol DailyBoxOfficeProvidable: AnyObject {
     func getDaily(targetDate: String) throws -> DailyBoxOffice
 }
 
-public protocol MovieDetailsProvidable: AnyObject {
+protocol MovieDetailsProvidable: AnyObject {
     func getMovieDetails(movieCode: String) throws -> MovieDetails
 }
 
-public protocol BoxOfficeType: DailyBoxOfficeProvidable, MovieDetailsProvidable {}
+protocol BoxOfficeType: DailyBoxOfficeProvidable, MovieDetailsProvidable {}
 
 /// KOBIS behind the two protocols.
 final class BoxOffice: BoxOfficeType {
@@ -28,11 +28,11 @@ final class BoxOffice: BoxOfficeType {
     }
 }
 
-public enum ImageURLSearchError: Error, Equatable {
+package enum ImageURLSearchError: Error, Equatable {
     case urlNotFound(keyword: String)
 }
 
-public protocol ImageURLSearchable: AnyObject {
+package protocol ImageURLSearchable: AnyObject {
     /// The first document's `image_url`.
     func searchSingle(for keyword: String) throws -> String
     /// Every valid `image_url`, with what the search said of each.
@@ -66,27 +66,27 @@ final class DaumImageSearcher: ImageURLSearchable {
     }
 }
 
-public enum ImageProviderError: Error, Equatable {
+package enum ImageProviderError: Error, Equatable {
     case imageConvertingFail(imageURL: String)
 }
 
 /// Fetches images through the two-tier cache (reference §2.3 `ImageProvider`). Its init
 /// removes the disk tier's expired files, as the app's does.
-public final class ImageProvider {
-    public let cache: ImageCache
+package final class ImageProvider {
+    package let cache: ImageCache
     let loader: (String) throws -> [UInt8]
 
-    public init(cache: ImageCache, loader: @escaping (String) throws -> [UInt8]) {
+    package init(cache: ImageCache, loader: @escaping (String) throws -> [UInt8]) {
         self.cache = cache
         self.loader = loader
         cache.removeExpired(option: .disk)
     }
 
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         case memory, disk, network
     }
 
-    public func fetchImage(from url: String) throws -> (image: PosterImage, source: Source) {
+    package func fetchImage(from url: String) throws -> (image: PosterImage, source: Source) {
         let key = url.cacheKey
         // The app asked `isCached` first; retrieving directly gives the same answer and lets
         // each tier count its hit or miss.

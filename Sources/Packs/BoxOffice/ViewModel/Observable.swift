@@ -1,7 +1,7 @@
 /// The app's binding (reference §2.5): listeners hear every non-nil value, and a new
 /// listener hears the current one at once.
-public final class Observable<T> {
-    public var value: T? {
+package final class Observable<T> {
+    package var value: T? {
         didSet {
             guard let value else { return }
             for listener in listeners { listener(value) }
@@ -9,9 +9,9 @@ public final class Observable<T> {
     }
     private var listeners: [(T) -> Void] = []
 
-    public init(_ value: T? = nil) { self.value = value }
+    package init(_ value: T? = nil) { self.value = value }
 
-    public func subscribe(listener: @escaping (T) -> Void) {
+    package func subscribe(listener: @escaping (T) -> Void) {
         listeners.append(listener)
         if let value { listener(value) }
     }

@@ -1,13 +1,13 @@
 import ClosetCore
 
 /// The market's currencies (`ItemEditViewModel.currencies`, sorted as the app sorts them).
-public enum Currency: Int, Vocabulary, Codable {
+package enum Currency: Int, Vocabulary, Codable {
     case btc, cny, eur, jpy, krw, usd
 
-    public static let vocabularyName = "currency"
-    public static let info = makeInfo()
+    package static let vocabularyName = "currency"
+    package static let info = makeInfo()
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .btc: "BTC"
         case .cny: "CNY"
@@ -18,7 +18,7 @@ public enum Currency: Int, Vocabulary, Codable {
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .btc: "비트코인"
         case .cny: "위안"

@@ -4,23 +4,23 @@ import ClosetTables
 import Foundation
 
 /// What a new or edited product carries; nil fields are unchanged on edit.
-public struct ItemForm: Sendable {
-    public var title: String?
-    public var descriptions: String?
-    public var price: Int?
-    public var currency: Currency?
-    public var stock: Int?
+package struct ItemForm: Sendable {
+    package var title: String?
+    package var descriptions: String?
+    package var price: Int?
+    package var currency: Currency?
+    package var stock: Int?
     /// `.some(nil)`: remove the discount (edit's `discounted=none`).
-    public var discountedPrice: Int??
+    package var discountedPrice: Int??
     /// Checked pictures, in order; nil keeps the product's.
-    public var images: [(bytes: [UInt8], info: ImageInfo)]?
+    package var images: [(bytes: [UInt8], info: ImageInfo)]?
 
-    public init() {}
+    package init() {}
 }
 
 /// The market behind one protocol: embedded in the store, or a remote open-market server.
 /// Both give the same `Item`s, so commands print the same bytes whichever answers.
-public protocol MarketRepository: AnyObject {
+package protocol MarketRepository: AnyObject {
     /// One page of 20, newest first (`page` counts from 1).
     func items(page: Int) throws -> ItemList
     func item(id: Int) throws -> Item
@@ -32,7 +32,7 @@ public protocol MarketRepository: AnyObject {
 }
 
 /// The app's errors, with its own words.
-public enum MarketError: Error, Equatable, LocalizedMessage {
+package enum MarketError: Error, Equatable, LocalizedMessage {
     case wrongPassword
     case noSuchProduct(Int)
     case tooManyImages
@@ -41,9 +41,9 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
     /// The last id a statement can write is taken.
     case noIDLeft
 
-    public static let maximumImageCount = 5
+    static let maximumImageCount = 5
 
-    public var diagnosticID: String? {
+    package var diagnosticID: String? {
         switch self {
         case .wrongPassword: "market.wrong-password"
         case .noSuchProduct: "market.no-such-product"
@@ -51,7 +51,7 @@ public enum MarketError: Error, Equatable, LocalizedMessage {
         }
     }
 
-    public var message: String {
+    package var message: String {
         switch self {
         case .wrongPassword: "wrong password (비밀번호 오류: 올바른 비밀번호가 아닙니다)"
         case .noSuchProduct(let id): "no product has id \(id)"

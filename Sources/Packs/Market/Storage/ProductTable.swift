@@ -4,28 +4,28 @@ import ClosetTables
 import Foundation
 
 /// A product of the embedded market as stored: never the password, only its salted hash.
-public struct StoredProduct: Sendable, Hashable {
-    public struct Picture: Sendable, Hashable {
-        public var id: UUID
-        public var info: ImageInfo
+struct StoredProduct: Sendable, Hashable {
+    package struct Picture: Sendable, Hashable {
+        package var id: UUID
+        package var info: ImageInfo
 
         /// `<UUID>-<CRC32>.png|jpg`, the store's blob name (and the name `images` shows).
-        public var name: String { info.blobName(owner: id) }
+        package var name: String { info.blobName(owner: id) }
     }
 
-    public var id: Int
-    public var title: String
-    public var descriptions: String?
-    public var price: Int
-    public var currency: Currency
-    public var stock: Int
-    public var discountedPrice: Int?
-    public var pictures: [Picture]
-    public var passwordHash: PasswordHash
-    public var registeredAt: Date
+    package var id: Int
+    package var title: String
+    package var descriptions: String?
+    package var price: Int
+    package var currency: Currency
+    package var stock: Int
+    package var discountedPrice: Int?
+    package var pictures: [Picture]
+    var passwordHash: PasswordHash
+    package var registeredAt: Date
 
     /// As the API would return it.
-    public var item: Item {
+    package var item: Item {
         let names = pictures.map(\.name)
         return Item(
             id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,

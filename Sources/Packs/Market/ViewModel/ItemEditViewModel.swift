@@ -4,8 +4,8 @@ import ClosetCore
 /// removed, the form checked (`validate`: a discount lower than the price; title, stock,
 /// currency, price, a description other than the placeholder and at least one picture), then
 /// registered or updated through the market, and an existing product loaded for editing.
-public final class ItemEditViewModel {
-    public enum State: Equatable {
+package final class ItemEditViewModel {
+    package enum State: Equatable {
         case empty, loading, satisfied, dissatisfied
         case initial(Item)
         /// A picture was added; its cell (item 0 is the "add photo" cell).
@@ -19,11 +19,11 @@ public final class ItemEditViewModel {
     /// The screen's errors (the app's `ItemEditViewModelError`), with the app's texts:
     /// `Item Edit UseCase Networking Error - Response StatusCode 500`,
     /// `Image Load UseCase Can't convert Data to Image error`.
-    public enum ItemEditError: Error, Equatable {
+    package enum ItemEditError: Error, Equatable {
         case editUseCaseError(String)
         case imageUseCaseError(String)
 
-        public var message: String {
+        package var message: String {
             switch self {
             case .editUseCaseError(let message), .imageUseCaseError(let message): message
             }
@@ -38,20 +38,20 @@ public final class ItemEditViewModel {
         }
     }
 
-    public static let currencies = ["KRW", "JPY", "USD", "EUR", "CNY", "BTC"].sorted()
-    public static let descriptionPlaceholder = "제품 설명을 입력하세요"
-    public static let dissatisfiedTitle = "필수 요소 작성 불만족"
-    public static let dissatisfiedMessage = "할인 가격을 제외한 모든 요소를 채워야 하며,\n할인 가격은 제품 가격에 비해 낮아야 합니다"
+    package static let currencies = ["KRW", "JPY", "USD", "EUR", "CNY", "BTC"].sorted()
+    package static let descriptionPlaceholder = "제품 설명을 입력하세요"
+    static let dissatisfiedTitle = "필수 요소 작성 불만족"
+    static let dissatisfiedMessage = "할인 가격을 제외한 모든 요소를 채워야 하며,\n할인 가격은 제품 가격에 비해 낮아야 합니다"
 
-    public private(set) var state = State.empty
-    public private(set) var images: [(bytes: [UInt8], info: ImageInfo)] = []
-    public var imageCount: Int { images.count }
-    public private(set) var discountedPrice: Int?
-    public private(set) var title: String?
-    public private(set) var stock: Int?
-    public private(set) var currency: String?
-    public private(set) var price: Int?
-    public private(set) var descriptions: String?
+    package private(set) var state = State.empty
+    package private(set) var images: [(bytes: [UInt8], info: ImageInfo)] = []
+    package var imageCount: Int { images.count }
+    package private(set) var discountedPrice: Int?
+    package private(set) var title: String?
+    package private(set) var stock: Int?
+    package private(set) var currency: String?
+    package private(set) var price: Int?
+    package private(set) var descriptions: String?
 
     private let id: Int?
     private let market: MarketRepository?
@@ -59,7 +59,7 @@ public final class ItemEditViewModel {
     private let imageUseCase: ImageNetworkUseCase?
 
     /// `id` edits that product; `market` is where it is loaded from and registered to.
-    public convenience init(id: Int? = nil, market: MarketRepository? = nil) {
+    package convenience init(id: Int? = nil, market: MarketRepository? = nil) {
         self.init(id: id, market: market, images: nil)
     }
 
@@ -71,7 +71,7 @@ public final class ItemEditViewModel {
 
     /// `addImage`: at most five (the app's screen refused a sixth); the new picture's cell.
     @discardableResult
-    public func addImage(_ image: (bytes: [UInt8], info: ImageInfo)) -> Bool {
+    package func addImage(_ image: (bytes: [UInt8], info: ImageInfo)) -> Bool {
         guard images.count < MarketError.maximumImageCount else { return false }
         images.append(image)
         state = .addPhoto(images.count)
@@ -79,13 +79,13 @@ public final class ItemEditViewModel {
     }
 
     /// `deleteImage`: cell `item` (item 0 is the "add photo" cell, so picture `item - 1`).
-    public func deleteImage(at item: Int) {
+    package func deleteImage(at item: Int) {
         guard item >= 1, item <= images.count else { return }
         images.remove(at: item - 1)
         state = .deletePhoto(item)
     }
 
-    public func validate(
+    package func validate(
         titleText: String?, stockText: String?, currencyText: String?, priceText: String?,
         discountedPriceText: String?, descriptionsText: String?
     ) -> State {
@@ -113,7 +113,7 @@ public final class ItemEditViewModel {
 
     /// `loadItem` (edit mode): the product, to fill the form, and (from a server) its
     /// pictures, in order, before `.initial`.
-    public func loadItem() {
+    package func loadItem() {
         guard let id, let market else { return }
         state = .loading
         let item: Item
@@ -139,7 +139,7 @@ public final class ItemEditViewModel {
     }
 
     /// `registerItem`: the checked form, registered with the password.
-    public func registerItem(password: String) {
+    package func registerItem(password: String) {
         guard let market, let form = checkedForm() else { return }
         state = .loading
         do {
@@ -150,7 +150,7 @@ public final class ItemEditViewModel {
     }
 
     /// `updateItem`: the checked form over the product being edited.
-    public func updateItem(password: String) {
+    package func updateItem(password: String) {
         guard let id, let market, let form = checkedForm() else { return }
         state = .loading
         do {

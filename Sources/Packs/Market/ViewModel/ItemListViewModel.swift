@@ -1,8 +1,8 @@
 /// The list screen (reference §3.4 `ItemListViewModel`): items appended page by page
 /// through the list use case; `.refresh` when emptied, `.update(range)` for the rows a page
 /// added, `.error` when a load fails.
-public final class ItemListViewModel {
-    public enum State: Equatable {
+package final class ItemListViewModel {
+    package enum State: Equatable {
         case empty
         case refresh
         case update(Range<Int>)
@@ -10,10 +10,10 @@ public final class ItemListViewModel {
     }
 
     /// What loads a page: the list use case (`retrieveItems`), nil while one is loading.
-    public typealias UseCase = () throws -> ItemList?
+    package typealias UseCase = () throws -> ItemList?
 
-    public private(set) var state = State.empty
-    public private(set) var items: [Item] = [] {
+    package private(set) var state = State.empty
+    package private(set) var items: [Item] = [] {
         didSet {
             if items.isEmpty {
                 state = .refresh
@@ -25,14 +25,14 @@ public final class ItemListViewModel {
     private let useCase: UseCase
     private let resetUseCase: () -> Void
 
-    public init(useCase: @escaping UseCase, reset: @escaping () -> Void) {
+    package init(useCase: @escaping UseCase, reset: @escaping () -> Void) {
         self.useCase = useCase
         resetUseCase = reset
     }
 
     /// Appends the next page; the page's rows, or nil while a load is under way.
     @discardableResult
-    public func loadItems() throws -> Range<Int>? {
+    package func loadItems() throws -> Range<Int>? {
         do {
             guard let list = try useCase() else { return nil }
             let start = items.count
@@ -46,7 +46,7 @@ public final class ItemListViewModel {
 
     /// Pull to refresh: empty the list, start the use case over, load the first page.
     @discardableResult
-    public func reset() throws -> Range<Int>? {
+    package func reset() throws -> Range<Int>? {
         items.removeAll()
         resetUseCase()
         return try loadItems()
@@ -56,22 +56,22 @@ public final class ItemListViewModel {
 /// One list cell's labels (reference §3.4 `ItemListCellViewModel.MetaData`). The app's
 /// inverted `isneededDiscountedLabel` is not copied: it is true when there is a discount,
 /// as on the detail screen.
-public struct ItemCellLabels: Equatable, Sendable {
-    public enum Problem: Error, Equatable {
+package struct ItemCellLabels: Equatable, Sendable {
+    package enum Problem: Error, Equatable {
         /// "URL 주소 존재하지 않음": no thumbnail to show.
         case emptyPath
     }
 
-    public var title: String
-    public var price: String
-    public var isPriceStruckThrough: Bool
-    public var isNeededDiscountedLabel: Bool
-    public var discountedPrice: String
-    public var stock: String
-    public var isSoldOut: Bool
-    public var thumbnail: String
+    package var title: String
+    package var price: String
+    package var isPriceStruckThrough: Bool
+    package var isNeededDiscountedLabel: Bool
+    package var discountedPrice: String
+    package var stock: String
+    package var isSoldOut: Bool
+    package var thumbnail: String
 
-    public init(_ item: Item) throws(Problem) {
+    package init(_ item: Item) throws(Problem) {
         guard let thumbnail = item.thumbnails.first else { throw .emptyPath }
         self.thumbnail = thumbnail
         title = item.title

@@ -1,17 +1,17 @@
 /// The feed's two-column masonry layout: each photo goes to the shorter column
 /// (`column = yOffset[0] > yOffset[1] ? 1 : 0`), which then grows by the photo's display
 /// height and the cell's padding above and below.
-public struct MasonryLayout: Sendable, Equatable {
-    public enum Column: String, Sendable {
+package struct MasonryLayout: Sendable, Equatable {
+    package enum Column: String, Sendable {
         case left, right
     }
 
-    public static let cellPadding = 6
-    public private(set) var yOffset = [0, 0]
+    static let cellPadding = 6
+    package private(set) var yOffset = [0, 0]
 
-    public init() {}
+    package init() {}
 
-    public mutating func place(displayHeight: Int) -> Column {
+    package mutating func place(displayHeight: Int) -> Column {
         let column = yOffset[0] > yOffset[1] ? 1 : 0
         yOffset[column] += displayHeight + 2 * Self.cellPadding
         return column == 0 ? .left : .right

@@ -4,18 +4,18 @@ import Foundation
 /// A saved photo (the app's CoreData `Picture` and its file): the photo's id, the memo, the
 /// original (`raw`) URL, the picture kept in the store, the display height, and when it was
 /// saved. The picture is named by `pictureID`, since Unsplash ids are not store names.
-public struct SavedPhoto: Sendable, Hashable {
-    public var id: String
-    public var memo: String
+package struct SavedPhoto: Sendable, Hashable {
+    package var id: String
+    package var memo: String
     /// `originUrl`: the photo's raw URL.
-    public var url: String
-    public var image: ImageInfo
-    public var pictureID: UUID
+    package var url: String
+    package var image: ImageInfo
+    package var pictureID: UUID
     /// `imageSize`: the height in the 150-point column when it was saved.
-    public var displayHeight: Int
-    public var savedAt: Date
+    package var displayHeight: Int
+    package var savedAt: Date
 
-    public init(
+    package init(
         id: String, memo: String, url: String, image: ImageInfo, pictureID: UUID, displayHeight: Int, savedAt: Date
     ) {
         self.id = id
@@ -28,5 +28,5 @@ public struct SavedPhoto: Sendable, Hashable {
     }
 
     /// `<UUID>-<CRC32>.png|jpg`, the store's blob name.
-    public var pictureName: String { image.blobName(owner: pictureID) }
+    var pictureName: String { image.blobName(owner: pictureID) }
 }

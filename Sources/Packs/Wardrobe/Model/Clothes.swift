@@ -2,15 +2,15 @@ import ClosetCore
 import Foundation
 
 /// The app's `Clothes`. `descriptions` keeps the app's plural name; users see "description".
-public struct Clothes: Hashable, Sendable, Identifiable {
-    public let id: UUID
-    public let createdAt: Date
-    public var image: ImageInfo?
-    public var category: ClothesCategory
-    public var weatherType: WeatherType
-    public var descriptions: String
+package struct Clothes: Hashable, Sendable, Identifiable {
+    package let id: UUID
+    package let createdAt: Date
+    package var image: ImageInfo?
+    package var category: ClothesCategory
+    package var weatherType: WeatherType
+    package var descriptions: String
 
-    public init(
+    package init(
         id: UUID = UUID(), createdAt: Date = Date(), image: ImageInfo? = nil,
         category: ClothesCategory, weatherType: WeatherType, descriptions: String = ""
     ) {
@@ -25,14 +25,14 @@ public struct Clothes: Hashable, Sendable, Identifiable {
 
 extension Array where Element == Clothes {
     /// Keys by category; when two clothes share a category the last one wins (as in the app).
-    public func toClothesDictionary() -> [ClothesCategory: Clothes] {
+    package func toClothesDictionary() -> [ClothesCategory: Clothes] {
         var result: [ClothesCategory: Clothes] = [:]
         for clothes in self { result[clothes.category] = clothes }
         return result
     }
 
     /// Groups by category keeping input order inside each group; empty categories are absent.
-    public func toClothesList() -> ClothesList {
+    package func toClothesList() -> ClothesList {
         var groups: [ClothesCategory: [Clothes]] = [:]
         for clothes in self { groups[clothes.category, default: []].append(clothes) }
         return ClothesList(clothesByCategory: groups)

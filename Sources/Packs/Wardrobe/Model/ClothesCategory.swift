@@ -2,13 +2,13 @@ import ClosetCore
 
 /// The app's `ClothesCategory`. Declaration order is display order: sections, style slots
 /// and grouped results all follow it.
-public enum ClothesCategory: Int, Vocabulary, Comparable, Codable {
+package enum ClothesCategory: Int, Vocabulary, Comparable, Codable {
     case outer, top, bottom, shoes, accessory
 
-    public static let vocabularyName = "category"
-    public static let info = makeInfo()
+    package static let vocabularyName = "category"
+    package static let info = makeInfo()
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .outer: "outer"
         case .top: "top"
@@ -18,7 +18,7 @@ public enum ClothesCategory: Int, Vocabulary, Comparable, Codable {
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .outer: "외투"
         case .top: "상의"
@@ -28,12 +28,12 @@ public enum ClothesCategory: Int, Vocabulary, Comparable, Codable {
         }
     }
 
-    public var aliases: [String] {
+    package var aliases: [String] {
         switch self {
         case .accessory: ["액세서리"]
         case .outer, .top, .bottom, .shoes: []
         }
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    static package func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

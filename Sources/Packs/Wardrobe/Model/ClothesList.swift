@@ -1,15 +1,15 @@
 import ClosetCore
 
 /// The app's `ClothesList`: clothes grouped by category.
-public struct ClothesList: Hashable, Sendable {
-    public var clothesByCategory: [ClothesCategory: [Clothes]]
+package struct ClothesList: Hashable, Sendable {
+    package var clothesByCategory: [ClothesCategory: [Clothes]]
 
-    public init(clothesByCategory: [ClothesCategory: [Clothes]]) {
+    package init(clothesByCategory: [ClothesCategory: [Clothes]]) {
         self.clothesByCategory = clothesByCategory
     }
 
     /// All clothes, categories in display order, each category in its own order.
-    public var flattened: [Clothes] {
+    package var flattened: [Clothes] {
         ClothesCategory.allCases.flatMap { clothesByCategory[$0] ?? [] }
     }
 }

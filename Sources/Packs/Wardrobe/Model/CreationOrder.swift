@@ -2,7 +2,7 @@ import ClosetCore
 import Foundation
 
 /// Anything with a creation time: clothes and styles sort the same way.
-public protocol CreationDated {
+package protocol CreationDated {
     var createdAt: Date { get }
 }
 
@@ -14,7 +14,7 @@ extension Array where Element: CreationDated {
     /// millisecond, as a script adds them) go by their order here, which is the order they
     /// were added: the later-added first when newest first, last when oldest first. So
     /// `sort=new` is exactly `sort=old` reversed.
-    public func sorted(by sort: SortBy) -> [Element] {
+    package func sorted(by sort: SortBy) -> [Element] {
         // Sort positions by a plain array of keys: moving Ints is far cheaper than moving
         // structs holding strings, and the position breaks ties.
         let keys: [Double] = map { $0.createdAt.timeIntervalSince1970 }

@@ -2,7 +2,7 @@ import ClosetCore
 
 /// One item of the app's filter screen (`ClothesFilterController.Item`), plus the two
 /// filters the command language adds: a description search and a row limit.
-public enum FilterItem: Hashable, Sendable {
+package enum FilterItem: Hashable, Sendable {
     case sort(SortBy)
     case weather(WeatherType)
     case clothes(ClothesCategory)
@@ -15,7 +15,7 @@ public enum FilterItem: Hashable, Sendable {
     case limit(Int)
 
     /// The app's label for the item: the Korean name of its payload.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sort(let sort): sort.korean
         case .weather(let weather): weather.korean
@@ -29,4 +29,4 @@ public enum FilterItem: Hashable, Sendable {
 }
 
 /// The app's `FilterItems`.
-public typealias FilterItems = [FilterItem]
+package typealias FilterItems = [FilterItem]

@@ -4,12 +4,12 @@ import Foundation
 /// The app's `Clothes.Mock`, `ClothesList.mocks` and `Style.Mock.mocks`: ten clothes, all
 /// `.allWeather`, and five styles. Used by the unit tests ported from the app; the same data
 /// ships as `Examples/mock-data.closet`.
-public struct MockWardrobe: Sendable {
-    public let top1, top2, top3, bottom1, bottom2, bottom3: Clothes
-    public let accessory1, accessory2, outer1, shoes1: Clothes
+package struct MockWardrobe: Sendable {
+    package let top1, top2, top3, bottom1, bottom2, bottom3: Clothes
+    package let accessory1, accessory2, outer1, shoes1: Clothes
 
     /// `createdAt` steps one second apart in declaration order from `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_684_281_600)) {
+    package init(start: Date = Date(timeIntervalSince1970: 1_684_281_600)) {
         func make(_ offset: Int, _ category: ClothesCategory, _ text: String) -> Clothes {
             Clothes(
                 createdAt: start.addingTimeInterval(TimeInterval(offset)), category: category,
@@ -28,19 +28,19 @@ public struct MockWardrobe: Sendable {
     }
 
     /// `ClothesList.mocks`.
-    public var clothesList: ClothesList {
+    package var clothesList: ClothesList {
         ClothesList(clothesByCategory: [
             .top: [top1, top2, top3], .bottom: [bottom1, bottom2, bottom3],
             .accessory: [accessory1, accessory2], .outer: [outer1], .shoes: [shoes1],
         ])
     }
 
-    public var allClothes: [Clothes] {
+    package var allClothes: [Clothes] {
         [top1, top2, top3, bottom1, bottom2, bottom3, accessory1, accessory2, outer1, shoes1]
     }
 
     /// `Style.Mock.mocks`.
-    public var styles: [Style] {
+    package var styles: [Style] {
         [
             Style(
                 clothes: [top1, bottom1, outer1, accessory1, shoes1].toClothesDictionary(), weather: .fall,

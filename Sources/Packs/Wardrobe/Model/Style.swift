@@ -3,14 +3,14 @@ import Foundation
 
 /// The app's `Style`: a named outfit holding at most one clothes per category.
 /// (The app's `collageImage` was never assigned; closet has no collage.)
-public struct Style: Hashable, Sendable, Identifiable {
-    public let id: UUID
-    public let createdAt: Date
-    public var clothes: [ClothesCategory: Clothes]
-    public var weather: WeatherType
-    public var name: String?
+package struct Style: Hashable, Sendable, Identifiable {
+    package let id: UUID
+    package let createdAt: Date
+    package var clothes: [ClothesCategory: Clothes]
+    package var weather: WeatherType
+    package var name: String?
 
-    public init(
+    package init(
         uuid: UUID = UUID(), createdAt: Date = Date(), clothes: [ClothesCategory: Clothes],
         weather: WeatherType, name: String? = nil
     ) {
@@ -22,7 +22,7 @@ public struct Style: Hashable, Sendable, Identifiable {
     }
 
     /// The clothes in category display order.
-    public var orderedClothes: [Clothes] {
+    var orderedClothes: [Clothes] {
         ClothesCategory.allCases.compactMap { clothes[$0] }
     }
 }

@@ -1,13 +1,13 @@
 import ClosetCore
 
 /// The app's `WeatherType`, shown to users as "season".
-public enum WeatherType: Int, Vocabulary, Codable {
+package enum WeatherType: Int, Vocabulary, Codable {
     case allWeather, spring, summer, fall, winter
 
-    public static let vocabularyName = "season"
-    public static let info = makeInfo()
+    package static let vocabularyName = "season"
+    package static let info = makeInfo()
 
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .allWeather: "all"
         case .spring: "spring"
@@ -17,7 +17,7 @@ public enum WeatherType: Int, Vocabulary, Codable {
         }
     }
 
-    public var korean: String {
+    package var korean: String {
         switch self {
         case .allWeather: "사계절"
         case .spring: "봄"
@@ -27,7 +27,7 @@ public enum WeatherType: Int, Vocabulary, Codable {
         }
     }
 
-    public var aliases: [String] {
+    package var aliases: [String] {
         switch self {
         case .allWeather: ["allWeather"]
         case .fall: ["autumn"]

@@ -3,7 +3,7 @@ import Foundation
 
 /// The app's `ClothesRepositoryProtocol`, made synchronous: closet evaluates one statement at
 /// a time, so publishers would only add ceremony.
-public protocol ClothesRepository: AnyObject {
+package protocol ClothesRepository: AnyObject {
     /// Every clothes grouped by category, insertion order inside each group. An empty closet
     /// is an empty list (the app failed with `.invalidData` here: a quirk not copied).
     func fetchClothesList() throws(RepositoryError) -> ClothesList
@@ -29,6 +29,6 @@ public protocol ClothesRepository: AnyObject {
 }
 
 extension ClothesRepository {
-    public func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
-    public func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
+    package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
+    package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
 }

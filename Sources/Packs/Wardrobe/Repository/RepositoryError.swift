@@ -1,15 +1,15 @@
 import ClosetCore
 
 /// The app's `RepositoryError`, with its Korean messages.
-public enum RepositoryError: Error, Equatable, Sendable, LocalizedMessage {
+package enum RepositoryError: Error, Equatable, Sendable, LocalizedMessage {
     case invalidImage
     case invalidData
     case transferError(String)
     case failToSave
 
-    public var message: String { errorDescription }
+    package var message: String { errorDescription }
 
-    public var errorDescription: String {
+    package var errorDescription: String {
         switch self {
         case .invalidImage: "이미지가 올바르지 않습니다."
         case .invalidData: "데이터가 잘못되었습니다."

@@ -2,7 +2,7 @@ import ClosetCore
 import Foundation
 
 /// The app's `StyleRepositoryProtocol`, synchronous.
-public protocol StyleRepository: AnyObject {
+package protocol StyleRepository: AnyObject {
     /// Every style in insertion order, each with its clothes as they are now.
     func fetchStyles() throws(RepositoryError) -> [Style]
     func style(withID id: UUID) -> Style?

@@ -3,14 +3,14 @@ import Foundation
 
 /// How a style is kept: its clothes by id, so an edit to a clothes shows in every style
 /// holding it and a removed clothes can leave its slots.
-public struct StyleRecord: Hashable, Sendable {
-    public let id: UUID
-    public let createdAt: Date
-    public var name: String?
-    public var weather: WeatherType
-    public var clothesIDs: [ClothesCategory: UUID]
+package struct StyleRecord: Hashable, Sendable {
+    package let id: UUID
+    package let createdAt: Date
+    package var name: String?
+    package var weather: WeatherType
+    package var clothesIDs: [ClothesCategory: UUID]
 
-    public init(id: UUID, createdAt: Date, name: String?, weather: WeatherType, clothesIDs: [ClothesCategory: UUID]) {
+    package init(id: UUID, createdAt: Date, name: String?, weather: WeatherType, clothesIDs: [ClothesCategory: UUID]) {
         self.id = id
         self.createdAt = createdAt
         self.name = name
@@ -18,7 +18,7 @@ public struct StyleRecord: Hashable, Sendable {
         self.clothesIDs = clothesIDs
     }
 
-    public init(_ style: Style) {
+    package init(_ style: Style) {
         id = style.id
         createdAt = style.createdAt
         name = style.name
@@ -26,7 +26,7 @@ public struct StyleRecord: Hashable, Sendable {
         clothesIDs = style.clothes.mapValues(\.id)
     }
 
-    public func style(resolving clothes: (UUID) -> Clothes?) -> Style {
+    package func style(resolving clothes: (UUID) -> Clothes?) -> Style {
         var slots: [ClothesCategory: Clothes] = [:]
         for (category, id) in clothesIDs { slots[category] = clothes(id) }
         return Style(uuid: id, createdAt: createdAt, clothes: slots, weather: weather, name: name)

@@ -5,41 +5,41 @@ import Foundation
 /// The app's repositories over the engine's tables: clothes and styles in two stored tables,
 /// pictures as blobs. The app's rule that removing clothes empties every style slot holding
 /// it lives here, in the same transaction as the removal.
-public final class TableWardrobe: WardrobeStore {
+package final class TableWardrobe: WardrobeStore {
     let clothesTable: Table<ClothesTable>
     let styleTable: Table<StyleTable>
     let blobs: BlobStore
     /// The store underneath, whose transactions these changes belong to.
-    public let store: Store
+    package let store: Store
 
     /// The wardrobe's tables in a store (opened with `Wardrobe.pack.tables`, or made now).
-    public init(_ store: Store) throws(StoreError) {
+    package init(_ store: Store) throws(StoreError) {
         self.store = store
         clothesTable = try store.tables.table(ClothesTable.schema)
         styleTable = try store.tables.table(StyleTable.schema)
         blobs = store.blobs
     }
 
-    public var revision: Int { clothesTable.revision &+ styleTable.revision }
+    package var revision: Int { clothesTable.revision &+ styleTable.revision }
 
     // MARK: pictures
 
     /// A picture that cannot be written is the store's failure (a full disk), reported in
     /// the engine's words, not under the app's alert text.
-    public func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
+    package func storeImage(_ bytes: [UInt8], _ image: ImageInfo, for id: UUID) throws(StoreError) {
         try blobs.write(bytes, named: ClothesTable.pictureName(for: id, image))
     }
 
-    public func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? {
+    package func loadImage(_ image: ImageInfo, for id: UUID) -> [UInt8]? {
         blobs.read(named: ClothesTable.pictureName(for: id, image))
     }
 
     // MARK: clothes
 
-    public var clothesCount: Int { clothesTable.count }
+    package var clothesCount: Int { clothesTable.count }
 
     /// Grouped in one pass over the table (no intermediate array of every row).
-    public func fetchClothesList() throws(RepositoryError) -> ClothesList {
+    package func fetchClothesList() throws(RepositoryError) -> ClothesList {
         var groups = [[Clothes]](repeating: [], count: ClothesCategory.allCases.count)
         clothesTable.forEachRow { groups[$0.category.rawValue].append($0) }
         var byCategory: [ClothesCategory: [Clothes]] = [:]
@@ -49,13 +49,13 @@ public final class TableWardrobe: WardrobeStore {
         return ClothesList(clothesByCategory: byCategory)
     }
 
-    public func fetchAllClothes() -> [Clothes] { clothesTable.rows }
+    package func fetchAllClothes() -> [Clothes] { clothesTable.rows }
 
-    public func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
+    package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
         clothesTable.indexedCount(buckets: Self.groups(categories, seasons).flatMap { $0 })
     }
 
-    public func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? {
+    package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? {
         clothesTable.indexedRows(groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit)
     }
 
@@ -68,13 +68,13 @@ public final class TableWardrobe: WardrobeStore {
         }
     }
 
-    public func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
+    package func clothes(withID id: UUID) -> Clothes? { clothesTable[id] }
 
-    public func containsClothes(_ id: UUID) -> Bool { clothesTable.contains(id) }
+    func containsClothes(_ id: UUID) -> Bool { clothesTable.contains(id) }
 
-    public func save(clothes: Clothes) throws(RepositoryError) { clothesTable.upsert(clothes) }
+    package func save(clothes: Clothes) throws(RepositoryError) { clothesTable.upsert(clothes) }
 
-    public func remove(clothes: Clothes) throws(RepositoryError) {
+    package func remove(clothes: Clothes) throws(RepositoryError) {
         guard clothesTable.remove(clothes.id) != nil else { throw .invalidData }
         for record in styleTable.rows where record.clothesIDs.values.contains(clothes.id) {
             var updated = record
@@ -83,22 +83,22 @@ public final class TableWardrobe: WardrobeStore {
         }
     }
 
-    public func removeAllClothes() throws(RepositoryError) {
+    package func removeAllClothes() throws(RepositoryError) {
         for clothes in clothesTable.rows { try remove(clothes: clothes) }
     }
 
     // MARK: styles
 
-    public var styleCount: Int { styleTable.count }
+    package var styleCount: Int { styleTable.count }
 
-    public func fetchStyles() throws(RepositoryError) -> [Style] { styleTable.rows.map(resolve) }
+    package func fetchStyles() throws(RepositoryError) -> [Style] { styleTable.rows.map(resolve) }
 
-    public func style(withID id: UUID) -> Style? { styleTable[id].map(resolve) }
+    package func style(withID id: UUID) -> Style? { styleTable[id].map(resolve) }
 
     /// Style ids in insertion order, without resolving their clothes.
-    public var styleIDs: [UUID] { styleTable.rows.map(\.id) }
+    var styleIDs: [UUID] { styleTable.rows.map(\.id) }
 
-    public func save(style: Style) throws(RepositoryError) {
+    package func save(style: Style) throws(RepositoryError) {
         for clothes in style.clothes.values where !clothesTable.contains(clothes.id) { throw .invalidData }
         var record = StyleRecord(style)
         // A style has a name or none: an empty name is none (as `name=""` means), so every
@@ -107,11 +107,11 @@ public final class TableWardrobe: WardrobeStore {
         styleTable.upsert(record)
     }
 
-    public func remove(style: Style) throws(RepositoryError) {
+    package func remove(style: Style) throws(RepositoryError) {
         guard styleTable.remove(style.id) != nil else { throw .invalidData }
     }
 
-    public func removeAllStyles() throws(RepositoryError) {
+    package func removeAllStyles() throws(RepositoryError) {
         for record in styleTable.rows { styleTable.remove(record.id) }
     }
 

@@ -3,18 +3,18 @@ import Foundation
 
 /// The app's `ClothesDetailViewModel`, with the validation its view controller did
 /// (`clothesFromUserInput`) moved here so every front end shares it.
-public final class ClothesDetailViewModel {
+package final class ClothesDetailViewModel {
     private let repository: ClothesRepository
-    public private(set) var clothes: Clothes?
+    package private(set) var clothes: Clothes?
 
     /// What the add/edit screen collects. `nil` means "not chosen".
-    public struct Input: Sendable {
-        public var category: ClothesCategory?
-        public var weatherType: WeatherType?
-        public var descriptions: String?
-        public var image: ImageInfo?
+    package struct Input: Sendable {
+        package var category: ClothesCategory?
+        package var weatherType: WeatherType?
+        package var descriptions: String?
+        package var image: ImageInfo?
 
-        public init(
+        package init(
             category: ClothesCategory? = nil, weatherType: WeatherType? = nil,
             descriptions: String? = nil, image: ImageInfo? = nil
         ) {
@@ -26,11 +26,11 @@ public final class ClothesDetailViewModel {
     }
 
     /// The screen's required-field messages, verbatim from the app.
-    public enum ValidationError: Error, Equatable, Sendable {
+    package enum ValidationError: Error, Equatable, Sendable {
         case missingCategory
         case missingWeather
 
-        public var message: String {
+        package var message: String {
             switch self {
             case .missingCategory: "카테고리는 필수 항목입니다."
             case .missingWeather: "계절은 필수 항목입니다."
@@ -38,7 +38,7 @@ public final class ClothesDetailViewModel {
         }
     }
 
-    public init(clothes: Clothes?, repository: ClothesRepository) {
+    package init(clothes: Clothes?, repository: ClothesRepository) {
         self.clothes = clothes
         self.repository = repository
     }
@@ -47,7 +47,7 @@ public final class ClothesDetailViewModel {
     /// clothes and unset fields keep their value; on add, the category and season are
     /// required and a missing description becomes "". (The app also required a photo;
     /// SPEC §4 makes it optional.)
-    public func clothesFromInput(
+    package func clothesFromInput(
         _ input: Input, newID: () -> UUID, now: () -> Date
     ) throws(ValidationError) -> Clothes {
         if var existing = clothes {
@@ -66,7 +66,7 @@ public final class ClothesDetailViewModel {
 
     /// The app's `save(clothes:)`: remembers the clothes, then saves it. The app's
     /// `didSuccessToSave`/`didFailToSave(message)` become the returned result.
-    public func save(clothes: Clothes) throws(RepositoryError) {
+    package func save(clothes: Clothes) throws(RepositoryError) {
         self.clothes = clothes
         try repository.save(clothes: clothes)
     }

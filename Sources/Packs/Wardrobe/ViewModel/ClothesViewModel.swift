@@ -5,20 +5,20 @@ import Foundation
 /// is a call. Filters apply as in the app: per category, in the order given, exact season match,
 /// category keys kept when their array empties. A failed fetch is remembered in `lastError` and
 /// the next refresh tries again (the app's chain died after one failure: a quirk not copied).
-public final class ClothesViewModel {
+package final class ClothesViewModel {
     private let repository: ClothesRepository
     /// The repository's clothes, fetched again when it has changed since (on first use after
     /// a change, not at the change: a script removing 1,000 clothes fetches nothing between).
-    public var clothesList: ClothesList {
+    package var clothesList: ClothesList {
         refresh()
         return fetched.value
     }
     private var fetched = RevisionedFetch(ClothesList(clothesByCategory: [:]))
-    public var lastError: RepositoryError? { fetched.lastError }
+    package var lastError: RepositoryError? { fetched.lastError }
     /// The app's default: newest first.
-    public var searchFilters: FilterItems = [.sort(.new)]
+    package var searchFilters: FilterItems = [.sort(.new)]
 
-    public init(repository: ClothesRepository, fetchNow: Bool = true) {
+    package init(repository: ClothesRepository, fetchNow: Bool = true) {
         self.repository = repository
         if fetchNow { refresh() }
     }
@@ -26,7 +26,7 @@ public final class ClothesViewModel {
     /// The app's `clothesListDidUpdate`. Skipped when the repository has not changed since
     /// the last fetch (each statement refreshes; a wardrobe of 100,000 need not be copied
     /// twice for two queries).
-    public func refresh() {
+    package func refresh() {
         let repository = repository
         fetched.refresh(revision: repository.revision) { () throws(RepositoryError) in
             try repository.fetchClothesList()
@@ -35,17 +35,17 @@ public final class ClothesViewModel {
 
     /// The app's `deleteClothes`: remove, then refresh (lazily: `clothesList` fetches again
     /// when next read).
-    public func delete(clothes: Clothes) throws(RepositoryError) {
+    package func delete(clothes: Clothes) throws(RepositoryError) {
         try repository.remove(clothes: clothes)
     }
 
-    public var filteredClothesList: ClothesList {
+    package var filteredClothesList: ClothesList {
         Self.applyFilters(to: clothesList, filters: searchFilters)
     }
 
     /// `filteredClothes` for a command: answered from the store's index when the filters allow
     /// (no search text, a sort and a limit), so nothing else is fetched; else fetched and filtered.
-    public func queryClothes() throws(RepositoryError) -> [Clothes] {
+    package func queryClothes() throws(RepositoryError) -> [Clothes] {
         let plan = FilterPlan(searchFilters)
         if plan.searches.isEmpty, let sort = plan.sort, let limit = plan.limit,
             let rows = repository.indexedClothes(
@@ -60,7 +60,7 @@ public final class ClothesViewModel {
 
     /// `filteredClothes.count`, counted from the store's index when there is no search text,
     /// else without sorting what it counts.
-    public func queryCount() throws(RepositoryError) -> Int {
+    package func queryCount() throws(RepositoryError) -> Int {
         let plan = FilterPlan(searchFilters)
         var count: Int
         if plan.searches.isEmpty,
@@ -78,7 +78,7 @@ public final class ClothesViewModel {
     }
 
     /// The filtered list flattened in category display order, then cut by any `limit`.
-    public var filteredClothes: [Clothes] {
+    package var filteredClothes: [Clothes] {
         let rows = filteredClothesList.flattened
         var limit: Int?
         for case .limit(let count) in searchFilters { limit = min(limit ?? count, count) }
@@ -87,7 +87,7 @@ public final class ClothesViewModel {
     }
 
     /// Unfiltered clothes of one category (the style screen's picker).
-    public func clothes(of category: ClothesCategory) -> [Clothes] {
+    package func clothes(of category: ClothesCategory) -> [Clothes] {
         clothesList.clothesByCategory[category] ?? []
     }
 
@@ -98,7 +98,7 @@ public final class ClothesViewModel {
     /// later-added first when newest first), which the list holds; so only the last sort
     /// shows. (The unit tests check this against the one-by-one reduction.) Sorting once,
     /// and only what survived, is what makes a 100,000-row wardrobe answer quickly.
-    public static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
+    package static func applyFilters(to list: ClothesList, filters: FilterItems) -> ClothesList {
         let plan = FilterPlan(filters)
         let filtering = plan.categories != 0xFF || plan.seasons != 0xFF || !plan.searches.isEmpty
         return ClothesList(

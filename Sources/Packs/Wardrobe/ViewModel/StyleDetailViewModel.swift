@@ -3,37 +3,37 @@ import Foundation
 
 /// The app's `StyleDetailViewModel`: a style is built slot by slot. `update` puts clothes into
 /// its own category's slot (replacing what was there), `removeClothes(of:)` empties a slot.
-public final class StyleDetailViewModel {
+package final class StyleDetailViewModel {
     private let repository: StyleRepository
     private let makeStyle: (WeatherType) -> Style
-    public private(set) var styleToEdit: Style?
+    package private(set) var styleToEdit: Style?
 
     /// What `save` did. The app returned silently when there was nothing to save; closet
     /// reports it so the user is told.
-    public enum SaveResult: Equatable, Sendable {
+    package enum SaveResult: Equatable, Sendable {
         case saved(Style)
         case nothingToSave
     }
 
     /// `makeStyle` mints the new, empty style the first `update` creates (its id and time).
-    public init(style: Style?, repository: StyleRepository, makeStyle: @escaping (WeatherType) -> Style) {
+    package init(style: Style?, repository: StyleRepository, makeStyle: @escaping (WeatherType) -> Style) {
         self.styleToEdit = style
         self.repository = repository
         self.makeStyle = makeStyle
     }
 
-    public func update(clothes: Clothes, weather: WeatherType) {
+    package func update(clothes: Clothes, weather: WeatherType) {
         var style = styleToEdit ?? makeStyle(weather)
         style.clothes[clothes.category] = clothes
         styleToEdit = style
     }
 
-    public func removeClothes(of category: ClothesCategory) {
+    package func removeClothes(of category: ClothesCategory) {
         styleToEdit?.clothes.removeValue(forKey: category)
     }
 
     /// Sets name and weather, then saves. An empty name is stored as no name.
-    public func save(name: String?, weather: WeatherType) throws(RepositoryError) -> SaveResult {
+    package func save(name: String?, weather: WeatherType) throws(RepositoryError) -> SaveResult {
         guard var style = styleToEdit else { return .nothingToSave }
         style.name = (name?.isEmpty ?? true) ? nil : name
         style.weather = weather

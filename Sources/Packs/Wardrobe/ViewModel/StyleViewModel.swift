@@ -3,30 +3,30 @@ import ClosetCore
 /// The app's `StyleViewModel`. The app never sorted (its `sortByNew` was dead code) and its
 /// merge order was arbitrary; here `styles` is the repository's insertion order, and callers
 /// that want an order ask `sorted(_:)`.
-public final class StyleViewModel {
+package final class StyleViewModel {
     private let repository: StyleRepository
-    public var styles: [Style] { fetched.value }
-    public var lastError: RepositoryError? { fetched.lastError }
+    package var styles: [Style] { fetched.value }
+    package var lastError: RepositoryError? { fetched.lastError }
     private var fetched = RevisionedFetch([Style]())
 
-    public init(repository: StyleRepository, fetchNow: Bool = true) {
+    package init(repository: StyleRepository, fetchNow: Bool = true) {
         self.repository = repository
         if fetchNow { refresh() }
     }
 
     /// The app's `stylesDidUpdate`, skipped when nothing changed. A failure is remembered;
     /// later refreshes still run.
-    public func refresh() {
+    package func refresh() {
         let repository = repository
         fetched.refresh(revision: repository.revision) { () throws(RepositoryError) in try repository.fetchStyles() }
     }
 
     /// The app's `deleteStyle`: remove, then refresh.
-    public func delete(style: Style) throws(RepositoryError) {
+    package func delete(style: Style) throws(RepositoryError) {
         try repository.remove(style: style)
         refresh()
     }
 
     /// Styles by creation time; equal instants keep insertion order.
-    public func sorted(_ sort: SortBy) -> [Style] { styles.sorted(by: sort) }
+    package func sorted(_ sort: SortBy) -> [Style] { styles.sorted(by: sort) }
 }

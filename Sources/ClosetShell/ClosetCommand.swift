@@ -114,7 +114,7 @@ package enum ClosetCommand {
                     host.baseDirectory = nil
                     _ = session.commit()
                 } catch {
-                    session.fail(
+                    session.output.fail(
                         error as? Diagnostic ?? .cannotRead(path, because: "\(error)"), source: nil, origin: nil)
                 }
             }
@@ -295,7 +295,7 @@ package enum ClosetCommand {
         // `-c` and from stdin, per file for `run` (errors held with results, in order).
         session.settings.holdResultsUntilCommit = true
         defer {
-            session.finishOutput()
+            session.output.finish()
             if let code = session.exitCode { exitCode(code) }
         }
 
@@ -315,13 +315,13 @@ package enum ClosetCommand {
                     lineNumber += 1
                     if let source = assembler.add(line, lineNumber: lineNumber) {
                         session.executeAndCommit(source, origin: origin)
-                        if session.quitRequested || (options.bail && session.failureCount > 0) { break }
+                        if session.quitRequested || (options.bail && session.tally.failures > 0) { break }
                     }
                 }
                 if let rest = assembler.finish(), !session.quitRequested {
                     session.executeAndCommit(rest, origin: origin)
                 }
-                if session.quitRequested || (options.bail && session.failureCount > 0) { break }
+                if session.quitRequested || (options.bail && session.tally.failures > 0) { break }
             }
         case .run(let files):
             for file in files {
@@ -329,7 +329,7 @@ package enum ClosetCommand {
                 do {
                     script = try ScriptFile.read(file, relativeTo: nil)
                 } catch {
-                    session.report(error, source: nil, origin: nil)
+                    session.output.report(error, source: nil, origin: nil)
                     return .failure
                 }
                 // Paths inside a script are its own: relative to its folder (as psql's \ir).
@@ -355,8 +355,8 @@ package enum ClosetCommand {
             break
         }
         // A writer that waited out --busy-timeout exits as a store that cannot be opened does.
-        if session.storeBusyFailures > 0 { return .store }
-        return session.failureCount > 0 ? .failure : .success
+        if session.tally.storeBusy > 0 { return .store }
+        return session.tally.failures > 0 ? .failure : .success
     }
 }
 

@@ -21,7 +21,8 @@ enum DumpFile {
             try host.writeFile(at: file, bytes: Array(text.utf8), creatingFolder: false)
             return true
         } catch {
-            session.fail(error as? Diagnostic ?? .cannotWrite(output, because: "\(error)"), source: nil, origin: nil)
+            session.output.fail(
+                error as? Diagnostic ?? .cannotWrite(output, because: "\(error)"), source: nil, origin: nil)
             return false
         }
     }

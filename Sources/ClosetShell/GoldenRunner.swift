@@ -336,8 +336,8 @@ package struct GoldenRunner {
         }
         return Transcript(
             text: host.text, owners: host.lineOwners,
-            unmarkedFailures: session.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
-            markedSuccesses: session.markedSuccesses.filter { $0.origin == testLabel }.map(\.line),
+            unmarkedFailures: session.tally.unmarkedFailures.filter { $0.origin == testLabel }.map(\.line),
+            markedSuccesses: session.tally.markedSuccesses.filter { $0.origin == testLabel }.map(\.line),
             anyOrderEchoes: echoes, files: files)
     }
 

@@ -31,7 +31,7 @@ package final class PromptLoop {
 
     public static func banner(_ session: Session) -> String {
         // What the store holds (every pack's), or that it is empty; `1 donation`, `3 stories`.
-        let held = session.entityCounts.filter { $0.1 > 0 }
+        let held = session.packs.entityCounts.filter { $0.1 > 0 }
         let counts = held.isEmpty ? "empty" : held.map { $0.0.counted($0.1) }.joined(separator: ", ")
         return
             "closet \(ClosetCommand.version) · store \(TerminalText.visible(session.store.location)) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
@@ -71,7 +71,7 @@ package final class PromptLoop {
             case .invalidText(let offset):
                 lineNumber += 1
                 assembler.reset()
-                session.fail(
+                session.output.fail(
                     Diagnostic.notUTF8("line \(lineNumber)", offset: offset),
                     source: StatementSource(lines: [""], firstLine: lineNumber), origin: origin)
                 if !isTerminal, session.settings.bail {
@@ -83,7 +83,7 @@ package final class PromptLoop {
                 guard let source = assembler.add(line, lineNumber: lineNumber) else { continue }
                 editor.remember(Self.historyEntry(source, masked: session.registry.masked))
                 execute(source, origin: origin)
-                if !isTerminal, session.settings.bail, session.failureCount > 0 {
+                if !isTerminal, session.settings.bail, session.tally.failures > 0 {
                     editor.close()
                     return
                 }

@@ -15,7 +15,7 @@ func diagnostic(_ line: String, in harness: Harness) -> Diagnostic? {
         }
         let savepoint = harness.session.store.savepoint()
         defer { harness.session.store.rollback(to: savepoint) }
-        _ = try harness.session.evaluate(statement)
+        _ = try Evaluator(session: harness.session).evaluate(statement)
         return nil
     } catch let error as Diagnostic {
         return error

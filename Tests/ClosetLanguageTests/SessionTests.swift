@@ -36,7 +36,7 @@ import WardrobePack
 
                 """)
         #expect(harness.store.fetchAllClothes() == before)
-        #expect(harness.session.failureCount == 1)
+        #expect(harness.session.tally.failures == 1)
     }
 
     @Test func ambiguousPrefixNamesTheCandidates() throws {
@@ -148,7 +148,7 @@ import WardrobePack
         let session = try! SessionFactory.makeSession(store: store, host: host, configuration)
         #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall")))
         #expect(session.wardrobe.clothesCount == 0)
-        #expect(session.failureCount == 1)
+        #expect(session.tally.failures == 1)
         // The store's own failure, in the engine's words (not the app's Korean alert text).
         #expect(host.standardError == "error: could not save: disk full\n")
         // Results are held until their commit: nothing was printed as done.

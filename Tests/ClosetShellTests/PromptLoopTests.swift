@@ -32,7 +32,7 @@ import Testing
         ])
         #expect(editor.prompts.prefix(3) == ["closet> ", "   ...> ", "closet> "])
         #expect(harness.store.clothesCount == 0)  // the continued statement never ran
-        #expect(harness.session.failureCount == 1, "\(text)")  // season=fall alone is not a command
+        #expect(harness.session.tally.failures == 1, "\(text)")  // season=fall alone is not a command
     }
 
     /// A secret key's value never reaches the history file or the screen's error listing, and

@@ -108,7 +108,7 @@ import Testing
             }
             let dumped = try Dump.script(of: quick, imageFolder: nil) { _, _ in }
             #expect(dumped == (try Dump.script(of: general, imageFolder: nil) { _, _ in }))
-            #expect(quick.failureCount == general.failureCount)
+            #expect(quick.tally.failures == general.tally.failures)
         }
         // Both paths are exercised: many statements are taken quickly, many are not.
         #expect(taken > statements / 5 && taken < statements * 4 / 5, "\(taken) of \(statements)")

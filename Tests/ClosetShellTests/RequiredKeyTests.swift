@@ -120,7 +120,7 @@ import Testing
         configuration.settings.echo = false
         let session = try SessionFactory.makeSession(
             store: SessionFactory.memoryStore(), host: RecordingHost(), configuration)
-        let stored = session.entityCounts.map(\.0)
+        let stored = session.packs.entityCounts.map(\.0)
         #expect(stored.count >= 7)
         for kind in stored {
             #expect(commands.contains { $0.path == ["export", kind.plural] }, "export \(kind.plural)")

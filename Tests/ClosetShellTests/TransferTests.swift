@@ -39,7 +39,7 @@ import WardrobePack
         #expect(first.wardrobe.clothesCount > 0)
         let dumped = try dump(first)
         let (second, host) = session(running: dumped, in: examples)
-        #expect(second.failureCount == 0, "\(host.text)")
+        #expect(second.tally.failures == 0, "\(host.text)")
         #expect(try dump(second) == dumped)
         #expect(second.wardrobe.fetchAllClothes() == first.wardrobe.fetchAllClothes())
         #expect(try second.wardrobe.fetchStyles() == first.wardrobe.fetchStyles())
@@ -56,7 +56,7 @@ import WardrobePack
         let dumped = try dump(first, images: folder)
         #expect(dumped.contains("hash=\"pbkdf2-sha256$10000$") && !dumped.contains("password="))
         let (second, host) = session(running: dumped, in: examples)
-        #expect(second.failureCount == 0, "\(host.text)")
+        #expect(second.tally.failures == 0, "\(host.text)")
         #expect(try dump(second, images: folder) == dumped)
         #expect(second.executeAndCommit(StatementSource("edit product 1 password=1234 stock=3")))
         #expect(!second.executeAndCommit(StatementSource("edit product 1 password=4321 stock=4")))
@@ -71,7 +71,7 @@ import WardrobePack
             in: folder)
         let dumped = try dump(first, images: folder + "/pictures")
         let (second, host) = session(running: dumped, in: folder)
-        #expect(second.failureCount == 0, "\(host.text)")
+        #expect(second.tally.failures == 0, "\(host.text)")
         #expect(try dump(second, images: folder + "/pictures") == dumped)
         let picture = try #require(second.wardrobe.fetchAllClothes().first?.image)
         #expect(
@@ -111,6 +111,19 @@ enum SampleImagesOnDisk {
         // The header is line 1, so row 637 (0-based) is line 639.
         #expect(harness.host.standardError.hasPrefix("thousand.csv:639: unknown season 'fal'; did you mean 'fall'?\n"))
         #expect(harness.host.standardError.contains("error: 1 bad row in 'thousand.csv'; nothing was imported"))
+    }
+
+    /// A bad row's message quotes the file's value: its terminal controls are shown escaped,
+    /// never sent to the terminal (issue 44).
+    @Test func aBadRowsControlsAreShownNotSent() throws {
+        let harness = Harness()
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J"
+        harness.host.binaryFiles["bad.csv"] = Array("category,season,description\ntop,\(hostile),x\n".utf8)
+        #expect(!harness.run("import clothes from=bad.csv"))
+        #expect(harness.store.clothesCount == 0)
+        let said = harness.host.standardError
+        #expect(!said.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(said)")
+        #expect(said.contains("bad.csv:2: unknown season '\\e]0;owned\\u{7}\\e[2J'"), "\(said)")
     }
 
     @Test func aThousandGoodRowsImportInOneStatement() throws {

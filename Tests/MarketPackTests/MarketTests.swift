@@ -95,7 +95,7 @@ import Testing
     /// update, their failures, and the picture cells.
     @Test func loadRegisterUpdateAndTheirFailures() throws {
         let harness = Harness(format: .json)
-        let state = harness.session.catalog(for: Market.product) as? MarketState
+        let state = harness.session.packs.catalog(for: Market.product) as? MarketState
         let market = try #require(try state?.market())
         let viewModel = ItemEditViewModel(market: market)
         #expect(viewModel.addImage(Self.picture) && viewModel.state == .addPhoto(1))
@@ -174,7 +174,7 @@ final class ReentrantMarket: MarketRepository {
 @Suite struct MarketUseCaseTests {
     @Test func oneRequestInFlightAndThePageAfterTheListsPage() throws {
         let harness = Harness(format: .json)
-        let state = try #require(harness.session.packStates.first { $0 is MarketState } as? MarketState)
+        let state = try #require(harness.session.packs.all.first { $0 is MarketState } as? MarketState)
         let market = ReentrantMarket()
         market.state = state
         state.repositoryOverride = market

@@ -165,7 +165,7 @@ struct ArgumentBinder {
     private func check(_ constraint: ReferenceConstraint, _ keys: [EntityKey], kind: EntityKind, word: Word)
         throws(Diagnostic)
     {
-        guard let catalog = session.catalog(for: kind) else { return }
+        guard let catalog = session.packs.catalog(for: kind) else { return }
         for key in keys {
             if let reason = catalog.violation(of: constraint, by: key, kind: kind) {
                 throw .constraintNotMet(word.text, reason: reason, at: word.range)

@@ -29,7 +29,8 @@ public final class Invocation {
     /// Made on first use; a pack that cannot start on the store fails the statement.
     public func state<State: PackState>(_ type: State.Type) throws -> State {
         // The running command's pack is looked up only the first time (made states are checked first).
-        guard let state = try session.state(State.self, preferring: { session.registry.packNumber(of: spec) }) else {
+        guard let state = try session.packs.state(State.self, preferring: { session.registry.packNumber(of: spec) })
+        else {
             throw Diagnostic.packNotInstalled(command: spec.name, at: call.range)
         }
         return state

@@ -16,7 +16,7 @@ package struct References {
     /// The keys a word names: one, or a list variable's when `expectOne` is false. Each
     /// still exists.
     func resolve(_ word: Word, kind: EntityKind, expectOne: Bool) throws(Diagnostic) -> [EntityKey] {
-        guard let catalog = session.catalog(for: kind) else {
+        guard let catalog = session.packs.catalog(for: kind) else {
             throw .noPackHolds(kind, at: word.range)
         }
         let keys: [EntityKey]
@@ -86,7 +86,7 @@ package struct References {
             guard let n = Int(text.dropFirst()), n >= 1 else {
                 throw .notARowReference(text, at: word.range)
             }
-            guard let listing = session.lastListing else {
+            guard let listing = session.listings.last else {
                 throw .nothingListed(text, at: word.range)
             }
             guard n <= listing.keys.count else {

@@ -169,7 +169,7 @@ package struct Completer {
     private func references(_ partial: String, kind: EntityKind, constraint: ReferenceConstraint?) -> [Candidate] {
         if partial.hasPrefix("$") {
             // Only variables that fit the slot: the kind, and the constraint (a top for `top=`).
-            let catalog = session.catalog(for: kind)
+            let catalog = session.packs.catalog(for: kind)
             let names = session.variables.names.filter { name in
                 switch session.variables[name] {
                 case .entities(let held, let keys, _)?:
@@ -181,7 +181,7 @@ package struct Completer {
             }
             return matching(partial, names.map { Candidate(text: "$" + $0, display: "$" + $0, isComplete: true) })
         }
-        guard let catalog = session.catalog(for: kind) else { return [] }
+        guard let catalog = session.packs.catalog(for: kind) else { return [] }
         let prefix: String
         switch kind.keyStyle {
         case .uuid:

@@ -4,9 +4,9 @@ import ClosetTables
 import Foundation
 
 /// The evaluator: a parsed statement → resolved command → bound invocation → the command's
-/// outcome. The last listing (for `@N`) and `let` bindings are recorded here.
-extension Session {
-    // MARK: evaluation
+/// outcome. The last listing (for `@N`) and `let` bindings are recorded on the session here.
+struct Evaluator {
+    let session: Session
 
     func evaluate(_ statement: Statement) throws -> Outcome {
         switch statement.kind {
@@ -14,15 +14,15 @@ extension Session {
             return try run(call)
         case .binding(let binding):
             let outcome = try run(binding.command)
-            variables[binding.name] = try value(toBind: outcome, binding)
+            session.variables[binding.name] = try value(toBind: outcome, binding)
             return .nothing
         case .dot(let call):
-            guard let spec = registry.dotCommand(named: call.name.text) else {
+            guard let spec = session.registry.dotCommand(named: call.name.text) else {
                 throw Diagnostic.unknown(
-                    "dot command", call.name.text, at: call.name.range, among: registry.dotCommands.map(\.name),
+                    "dot command", call.name.text, at: call.name.range, among: session.registry.dotCommands.map(\.name),
                     hint: "'.help' lists them")
             }
-            return try spec.run(DotInvocation(session: self, spec: spec, call: call))
+            return try spec.run(DotInvocation(session: session, spec: spec, call: call))
         }
     }
 
@@ -31,7 +31,7 @@ extension Session {
             throw Diagnostic.expectedCommand(before: first.key.text + "=", at: first.range)
         }
         let (spec, words) = try resolve(call.words)
-        return try perform(try ArgumentBinder(session: self).bind(spec, words: words, call: call))
+        return try perform(try ArgumentBinder(session: session).bind(spec, words: words, call: call))
     }
 
     /// Runs a bound invocation: the command, its errors said as diagnostics, the engine's
@@ -66,54 +66,57 @@ extension Session {
             if let page = entities.page {
                 // A page `next` fetched numbers on from the rows already listed.
                 var keys = entities.keys
-                if page.firstRow > 1, let paged = pagedListing, paged.listing.kind == entities.kind {
+                if page.firstRow > 1, let paged = session.listings.paged, paged.listing.kind == entities.kind {
                     keys = paged.listing.keys + keys
                 }
                 var pictures = entities.pictures?.items
-                if page.firstRow > 1, let paged = pagedListing, paged.listing.kind == entities.kind {
-                    pictures = pictures.map { (listedPictures ?? []) + $0 }
+                if page.firstRow > 1, let paged = session.listings.paged, paged.listing.kind == entities.kind {
+                    pictures = pictures.map { (session.listings.pictures ?? []) + $0 }
                 }
-                pagedListing = PagedListing(listing: Listing(kind: entities.kind, keys: keys), next: page.next)
-                lastListing = pagedListing?.listing
-                listedPictures = pictures
-                unpagedListing = nil
+                session.listings.paged = PagedListing(
+                    listing: Listing(kind: entities.kind, keys: keys), next: page.next)
+                session.listings.last = session.listings.paged?.listing
+                session.listings.pictures = pictures
+                session.listings.unpaged = nil
             } else {
-                lastListing = Listing(kind: entities.kind, keys: entities.keys)
-                listedPictures = entities.pictures?.items
-                unpagedListing = spec.name
+                session.listings.last = Listing(kind: entities.kind, keys: entities.keys)
+                session.listings.pictures = entities.pictures?.items
+                session.listings.unpaged = spec.name
             }
         case .count, .removed, .fields, .text, .settings, .table, .nothing: break
         }
         return outcome
     }
 
-    /// The registry's answer, from `lastCommand` for the same two words as text (`add <entity>`
+    /// The registry's answer, from the session's `lastCommand` for the same two words as text (`add <entity>`
     /// with only `key=value` arguments after them): resolving two words depends on nothing
     /// else, and the registry never changes in a session. Three or more words are resolved
     /// every time (a three-word command may start with a two-word one's words).
     private func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
-        guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else { return try registry.resolve(words) }
-        if let last = lastCommand, words[0].text == last.words.0, words[1].text == last.words.1 {
+        guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else {
+            return try session.registry.resolve(words)
+        }
+        if let last = session.lastCommand, words[0].text == last.words.0, words[1].text == last.words.1 {
             return (last.spec, [])
         }
-        let (spec, rest) = try registry.resolve(words)
-        if rest.isEmpty { lastCommand = QuickCommand(words: (words[0].text, words[1].text), spec: spec) }
+        let (spec, rest) = try session.registry.resolve(words)
+        if rest.isEmpty { session.lastCommand = QuickCommand(words: (words[0].text, words[1].text), spec: spec) }
         return (spec, rest)
     }
 
     /// `remove` typed at the prompt asks first, as the apps ask (정말 삭제하시겠습니까?);
     /// scripts, `-c` and pipes never ask (the host has no one to ask there).
     private func confirmRemoval(_ invocation: Invocation) throws(Diagnostic) {
-        guard settings.confirm, scriptDepth == 0, invocation.spec.path.first == "remove",
+        guard session.settings.confirm, session.scriptDepth == 0, invocation.spec.path.first == "remove",
             let reference = invocation.parameters.first, case .references(let kind, let keys) = reference.value,
             let key = keys.first
         else { return }
-        let label = catalog(for: kind)?.label(of: key, kind: kind).map { " '\($0)'" } ?? ""
+        let label = session.packs.catalog(for: kind)?.label(of: key, kind: kind).map { " '\($0)'" } ?? ""
         let question =
-            settings.language.isKorean
+            session.settings.language.isKorean
             ? "정말 삭제하시겠습니까? (\(kind.korean) \(key.short)\(label)) [y/N] "
             : "remove \(kind.singular) \(key.short)\(label)? [y/N] "
-        guard let answer = host.confirm(question) else { return }
+        guard let answer = session.host.confirm(question) else { return }
         if !answer { throw .notConfirmed(invocation.spec.name, at: invocation.call.range) }
     }
 
@@ -122,7 +125,7 @@ extension Session {
         case .entities(let entities): return .entities(entities.kind, entities.keys, isList: entities.isListing)
         case .count(let count): return .count(count)
         case .removed, .fields, .text, .settings, .table, .nothing:
-            let kinds = registry.entityKinds.map(\.plural)
+            let kinds = session.registry.entityKinds.map(\.plural)
             let returnable = kinds.isEmpty ? "a count" : kinds.joined(separator: ", ") + " or a count"
             throw .nothingToBind(
                 binding.command.words.map(\.text).joined(separator: " "), returnable: returnable,

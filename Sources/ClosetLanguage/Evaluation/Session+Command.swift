@@ -60,7 +60,7 @@ extension Session {
             guard case .command(let call)? = try Parser.parse(text).map(\.kind) else {
                 throw Diagnostic.appMessage("'\(request.words.joined(separator: " "))' is not a command", at: nil)
             }
-            return try run(call)
+            return try Evaluator(session: self).run(call)
         } catch let diagnostic as Diagnostic {
             throw failure(diagnostic)
         } catch let error as StoreError {

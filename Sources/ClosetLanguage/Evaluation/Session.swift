@@ -5,7 +5,8 @@ import Foundation
 
 /// A session: the engine's state between statements (settings, variables, the last listing,
 /// failure counts), the installed packs' states, and the store's transactions. Statements
-/// run through the evaluator (`Evaluator.swift`) and print through `SessionOutput.swift`.
+/// run through the evaluator (`Evaluator`) and print through `SessionOutput`; the packs'
+/// states are `PackStates`.
 ///
 /// Each statement runs inside a savepoint: if it fails, the store is rolled back to it, so a
 /// failed statement changes nothing. Committing is the caller's choice: after every statement
@@ -76,50 +77,16 @@ public final class Session {
     /// of what is written and allow only authors to remove their own.
     public var user: String
     public let network: Network
-    /// Each installed pack's state, in registry order, made when first needed: a statement
-    /// pays for the packs it uses (their tables, repositories and caches), not for every
-    /// installed one. Nil until made.
-    private var states: [(any PackState)?] = []
-    /// What a pack's state is made with (the session's store, clock, ids and network).
-    private var services: PackServices
-    /// Entity kind (singular) → the number of the pack that holds it.
-    private var catalogIndex: [String: Int] = [:]
-
-    /// Every installed pack's state (made now if it was not yet); a pack that cannot start on
-    /// the store is left out here and fails the statements that need it.
-    public var packStates: [any PackState] { registry.packs.indices.compactMap { try? state(ofPack: $0) } }
-
-    /// The state of pack number `number`, made on first use.
-    package func state(ofPack number: Int) throws -> any PackState {
-        if let made = states[number] { return made }
-        let made = try registry.packs[number].makeState(services)
-        states[number] = made
-        return made
-    }
+    /// Each installed pack's state, made when first needed.
+    package let packs: PackStates
 
     /// A pack's state, for work done after its command returned (pictures loaded when shown).
-    public func state<State: PackState>(_ type: State.Type) -> State? { try? state(type, preferring: { nil }) }
-
-    /// The state of type `State`: already made, or the pack whose command is running, or the
-    /// first pack whose state is one.
-    package func state<State: PackState>(_ type: State.Type, preferring pack: () -> Int?) throws -> State? {
-        for case let made? in states { if let state = made as? State { return state } }
-        if let pack = pack(), let state = try state(ofPack: pack) as? State { return state }
-        for number in registry.packs.indices where states[number] == nil {
-            if let state = try state(ofPack: number) as? State { return state }
-        }
-        return nil
+    public func state<State: PackState>(_ type: State.Type) -> State? {
+        try? packs.state(type, preferring: { nil })
     }
     public internal(set) var variables = Variables()
-    public internal(set) var lastListing: Listing?
-    /// The last listing's pictures, row by row (nil: it shows none), for `export picture @N`
-    /// and `export pictures`; loaded only when exported.
-    var listedPictures: [@Sendable (Session) -> Picture]?
-    /// The most recent paged listing (a remote feed), which `next` continues.
-    public internal(set) var pagedListing: PagedListing?
-    /// The command of the most recent listing when that listing does not page (`list
-    /// boxoffice`): `next` says it has no next page rather than continuing an older one.
-    public internal(set) var unpagedListing: String?
+    /// The last listing (`@N`), its pictures, and what `next` continues.
+    var listings = Listings()
     /// Set by `.quit`; the host stops feeding statements.
     public internal(set) var quitRequested = false
     /// Set by `.exit <code>`: the process's exit status.
@@ -133,47 +100,30 @@ public final class Session {
     /// Runs `body` with every problem reported as a warning that counts as no failure (the rc
     /// file: a person's settings must not make every run fail).
     package func reportingWarnings(_ body: () -> Void) {
-        let failures = failureCount
+        let failures = tally.failures
         reportsWarnings = true
         defer {
             reportsWarnings = false
-            failureCount = failures
+            tally.failures = failures
         }
         body()
     }
     /// Rows the last statement changed (`.changes`).
     public internal(set) var lastChanges = 0
-    /// `.once <file>`: the next statement's results go there.
-    var onceOutput: String?
-    /// The file the running statement's results go to (`.once`, else `.output`).
-    var outputFile: String?
-    /// The `.output`/`.once` file a write to failed: the rest of that statement's results are
-    /// not written to it (a gap would follow). Cleared when a file is named again.
-    var failedOutputFile: String?
     /// Set when Ctrl-C stopped a script; every enclosing `.read` stops too. The prompt clears it.
     package var interrupted = false
-    /// Statements that failed so far (the host's exit status depends on it).
-    public internal(set) var failureCount = 0
-    /// Statements that failed because the store's write lock could not be had (or the store
-    /// became unwritable): a script then exits with status 3, as for a store that cannot open.
-    public internal(set) var storeBusyFailures = 0
     /// The text of the statement running now (`.shell` passes its words on as typed).
     var currentSourceText = ""
     /// The statement running now (or last), so a host can tell which one printed what.
     public private(set) var currentStatement: StatementLocation?
     unowned let host: SessionHost
     var readDepth = 0
-    /// Output written since the last commit while results are held, in order.
-    var heldOutput: [(text: String, channel: OutputChannel, file: String?)] = []
-    /// Bytes in `heldOutput`. Past `maximumHeldBytes` the output of a huge file is written as
-    /// it comes (memory stays bounded; its commit is still reported if it fails).
-    var heldBytes = 0
-    /// How many times held output was written out: a script's mark into `heldOutput` is only
-    /// good while this has not changed.
-    var heldReleases = 0
-    package static let maximumHeldBytes = 64 << 20
 
     var references: References { References(session: self) }
+    /// What the statements so far came to: failures (the host's exit status), and which.
+    public internal(set) var tally = StatementTally()
+    /// Where results, echoes and diagnostics go, and what is held until a commit.
+    package private(set) lazy var output = SessionOutput(session: self)
 
     /// Makes every installed pack's state over the store (a pack that cannot start, say
     /// because the store is not one it can use, fails the session).
@@ -193,13 +143,11 @@ public final class Session {
         self.network = network
         let userBox = UserBox()
         self.userBox = userBox
-        services = PackServices(
-            store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-            user: { [userBox] in userBox.session?.user ?? "me" })
-        states = Array(repeating: nil, count: registry.packs.count)
-        for (number, pack) in registry.packs.enumerated() {
-            for kind in pack.entityKinds { catalogIndex[kind.singular] = number }
-        }
+        packs = PackStates(
+            packs: registry.packs,
+            services: PackServices(
+                store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
+                user: { [userBox] in userBox.session?.user ?? "me" }))
         userBox.session = self
     }
 
@@ -212,37 +160,15 @@ public final class Session {
         let newServices = PackServices(
             store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
             user: { [userBox] in userBox.session?.user ?? "me" })
-        let made = try registry.packs.map { try $0.makeState(newServices) }
+        try packs.replace(with: newServices)
         store = newStore
-        services = newServices
-        states = made
         variables = Variables()
-        lastListing = nil
-        listedPictures = nil
-        pagedListing = nil
-        unpagedListing = nil
+        listings = Listings()
     }
 
     /// Scripts running now (`run`, `.read`): `.open` is refused inside one, which is a
     /// single transaction on one store.
     var scriptDepth = 0
-
-    /// The state of the pack that holds a kind of entity.
-    package func catalog(for kind: EntityKind) -> EntityCatalog? {
-        catalogIndex[kind.singular].flatMap { try? state(ofPack: $0) }
-    }
-
-    /// How many of each stored entity kind there are, across packs (`.store`, the banner).
-    package var entityCounts: [(EntityKind, Int)] { packStates.flatMap(\.counts) }
-
-    /// The counts a one-line summary names (the banner, a dump's first line): each pack
-    /// that holds something, or the first pack's when the store is empty. So a store of one
-    /// app reads the same whatever other packs are installed.
-    package var summaryCounts: [(EntityKind, Int)] {
-        let perPack = packStates.map(\.counts).filter { !$0.isEmpty }
-        let holding = perPack.filter { $0.contains { $0.1 > 0 } }
-        return (holding.isEmpty ? Array(perPack.prefix(1)) : holding).flatMap { $0 }
-    }
 
     // MARK: running statements
 
@@ -252,29 +178,23 @@ public final class Session {
     package func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
         guard let blanked = source.mustFailBlanked else {
             let succeeded = execute(source, shown: source, origin: origin)
-            if !succeeded { unmarkedFailures.append(StatementLocation(origin: origin, line: source.firstLine)) }
+            if !succeeded { tally.unmarkedFailures.append(StatementLocation(origin: origin, line: source.firstLine)) }
             return succeeded
         }
         // `! statement`: its failure is what was expected (not counted); its success is one,
         // and what it did is undone.
-        let failures = failureCount
+        let failures = tally.failures
         let savepoint = store.savepoint()
         guard execute(blanked, shown: source, origin: origin) else {
-            failureCount = failures
+            tally.failures = failures
             return true
         }
         store.rollback(to: savepoint)
-        report(Diagnostic.expectedToFail, source: source, origin: origin)
-        markedSuccesses.append(StatementLocation(origin: origin, line: source.firstLine))
-        failureCount += 1
+        output.report(Diagnostic.expectedToFail, source: source, origin: origin)
+        tally.markedSuccesses.append(StatementLocation(origin: origin, line: source.firstLine))
+        tally.failures += 1
         return false
     }
-
-    /// Statements that failed without a `!` (the golden runner's `--update` names each: an
-    /// error recorded by accident is then seen).
-    public private(set) var unmarkedFailures: [StatementLocation] = []
-    /// Statements marked `!` that succeeded: a golden test with one fails, whatever its text.
-    public private(set) var markedSuccesses: [StatementLocation] = []
 
     private func execute(_ source: StatementSource, shown: StatementSource, origin: String?) -> Bool {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
@@ -290,20 +210,20 @@ public final class Session {
             do {
                 statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
             } catch {
-                echo(shown)
-                report(error, source: shown, origin: origin)
-                failureCount += 1
+                output.echo(shown)
+                output.report(error, source: shown, origin: origin)
+                tally.failures += 1
                 return false
             }
             guard statement != nil else { return true }
         }
-        echo(shown)
+        output.echo(shown)
         // `.once` applies to the statement after it; `.output` to every one.
-        outputFile = onceOutput ?? settings.output
-        let isOnceTarget = onceOutput != nil
+        output.file = output.once ?? settings.output
+        let isOnceTarget = output.once != nil
         defer {
-            if isOnceTarget { onceOutput = nil }
-            outputFile = settings.output
+            if isOnceTarget { output.once = nil }
+            output.file = settings.output
         }
 
         // Timed only if the timer was on when the statement began (`.timer on` itself is not).
@@ -314,8 +234,8 @@ public final class Session {
             do throws(StoreError) {
                 try store.refresh()
             } catch {
-                report(Diagnostic.storeFailed(error, at: nil), source: shown, origin: origin)
-                failureCount += 1
+                output.report(Diagnostic.storeFailed(error, at: nil), source: shown, origin: origin)
+                tally.failures += 1
                 return false
             }
         }
@@ -345,25 +265,25 @@ public final class Session {
                         quick = nil
                         statement = try Parser.parse(source.text, examples: registry.syntaxExamples)
                     }
-                    if let quick { return try perform(quick) }
-                    if let statement { return try evaluate(statement) }
+                    if let quick { return try Evaluator(session: self).perform(quick) }
+                    if let statement { return try Evaluator(session: self).evaluate(statement) }
                     return Outcome.nothing
                 })
-            print(outcome)
-            printNotice()
+            output.print(outcome)
+            output.printNotice()
         } catch {
             if let failure = error as? StoreWriteFailure {
-                if failure.busy { storeBusyFailures += 1 }
+                if failure.busy { tally.storeBusy += 1 }
                 // About the statement as a whole: its line is named, nothing is marked.
-                report(Diagnostic.storeFailed(failure.error, at: nil), source: shown, origin: origin)
+                output.report(Diagnostic.storeFailed(failure.error, at: nil), source: shown, origin: origin)
             } else {
-                report(error, source: shown, origin: origin)
+                output.report(error, source: shown, origin: origin)
             }
-            failureCount += 1
+            tally.failures += 1
             return false
         }
         // Statements are timed, not dot commands (as sqlite3's `.timer`).
-        if timed, settings.timer, !isDot { printTime(since: started) }
+        if timed, settings.timer, !isDot { output.printTime(since: started) }
         return true
     }
 
@@ -372,19 +292,19 @@ public final class Session {
     package func executeAndCommit(_ source: StatementSource, origin: String? = nil) -> Bool {
         let savepoint = store.savepoint()
         guard execute(source, origin: origin) else {
-            releaseHeldOutput()
+            output.releaseHeld()
             return false
         }
         do {
             try store.commit()
-            releaseHeldOutput()
+            output.releaseHeld()
             return true
         } catch {
             store.rollback(to: savepoint)
-            dropHeldResults()
-            report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
-            releaseHeldOutput()
-            failureCount += 1
+            output.dropHeldResults()
+            output.report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
+            output.releaseHeld()
+            tally.failures += 1
             return false
         }
     }
@@ -404,7 +324,7 @@ public final class Session {
         scriptDepth += 1
         defer { scriptDepth -= 1 }
         let savepoint = store.savepoint()
-        let heldMark = (count: heldOutput.count, releases: heldReleases)
+        let heldMark = (count: output.held.count, releases: output.releases)
         let remoteWritesBefore = network.remoteWrites
         var result = ScriptResult()
         var assembler = LineAssembler()
@@ -415,7 +335,7 @@ public final class Session {
             if interrupted || host.interruptRequested() {
                 // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
                 if !interrupted {
-                    writeOutput(
+                    output.write(
                         "interrupted: stopped '\(TerminalText.visible(name))' before line \(source.firstLine); nothing of it was kept\n",
                         to: .standardError)
                 }
@@ -443,18 +363,18 @@ public final class Session {
             result.stopped = true
             let resultsShown =
                 !interrupted
-                && heldOutput[min(heldMark.count, heldOutput.count)...].contains {
+                && output.held[min(heldMark.count, output.held.count)...].contains {
                     $0.channel == .standardOutput
                 }
             if !interrupted {
-                writeOutput(
+                output.write(
                     "note: '\(TerminalText.visible(name))' stopped at its first error (bail); nothing of it was kept\(resultsShown ? " (the results above were undone)" : "")\n",
                     to: .standardError)
             }
             // A remote server's writes are not in the store's hands.
             let remote = network.remoteWrites - remoteWritesBefore
             if remote > 0 {
-                writeOutput(
+                output.write(
                     "note: \(remote) remote write\(remote == 1 ? " was" : "s were") made before it stopped and cannot be undone\n",
                     to: .standardError)
             }
@@ -462,9 +382,9 @@ public final class Session {
             // Bail shows the results before the failing statement, as sqlite3's -bail does,
             // and the note after them says they were undone.
             if interrupted {
-                let mark = heldMark.releases == heldReleases ? min(heldMark.count, heldOutput.count) : 0
-                heldOutput = Array(heldOutput[..<mark]) + heldOutput[mark...].filter { $0.channel == .standardError }
-                heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
+                let mark = heldMark.releases == output.releases ? min(heldMark.count, output.held.count) : 0
+                output.held = Array(output.held[..<mark]) + output.held[mark...].filter { $0.channel == .standardError }
+                output.heldBytes = output.held.reduce(0) { $0 + $1.text.utf8.count }
             }
         }
         return result
@@ -475,16 +395,16 @@ public final class Session {
     public func commit() -> Bool {
         do {
             try store.commit()
-            releaseHeldOutput()
+            output.releaseHeld()
             return true
         } catch {
             // Undone whole, so the store lets go of its write lock (and its pid file) now, not
             // at exit.
             store.rollback(to: Savepoint(position: 0))
-            dropHeldResults()
-            report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
-            releaseHeldOutput()
-            failureCount += 1
+            output.dropHeldResults()
+            output.report(Diagnostic.couldNotSave(error), source: nil, origin: nil)
+            output.releaseHeld()
+            tally.failures += 1
             return false
         }
     }

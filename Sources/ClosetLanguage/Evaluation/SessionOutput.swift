@@ -1,10 +1,34 @@
 import ClosetCore
 import Foundation
 
-/// Output: results in the chosen format, the echo of statements, diagnostics and timings,
-/// all through the host.
-extension Session {
-    public func print(_ outcome: Outcome) {
+/// A session's output: results in the chosen format, the echo of statements, diagnostics and
+/// timings, all through the host; and where they go (`.output`, `.once`) and what is held
+/// until its statement or file is committed.
+package final class SessionOutput {
+    unowned let session: Session
+    /// `.once <file>`: the next statement's results go there.
+    var once: String?
+    /// The file the running statement's results go to (`.once`, else `.output`).
+    var file: String?
+    /// The `.output`/`.once` file a write to failed: the rest of that statement's results are
+    /// not written to it (a gap would follow). Cleared when a file is named again.
+    var failedFile: String?
+    /// Output written since the last commit while results are held, in order.
+    var held: [(text: String, channel: OutputChannel, file: String?)] = []
+    /// Bytes in `held`. Past `maximumHeldBytes` the output of a huge file is written as it
+    /// comes (memory stays bounded; its commit is still reported if it fails).
+    var heldBytes = 0
+    /// How many times held output was written out: a script's mark into `held` is only good
+    /// while this has not changed.
+    var releases = 0
+    package static let maximumHeldBytes = 64 << 20
+
+    init(session: Session) { self.session = session }
+
+    private var settings: Session.Settings { session.settings }
+    private var host: SessionHost { session.host }
+
+    package func print(_ outcome: Outcome) {
         if settings.discardResults { return }
         switch outcome {
         case .nothing:
@@ -12,12 +36,12 @@ extension Session {
         case .text(let text):
             // At a terminal, fitted to its width (help is read there).
             let fitted = settings.table.maxWidth.map { TextWrapper.wrap(text, toCells: $0) } ?? text
-            writeOutput(fitted.hasSuffix("\n") ? fitted : fitted + "\n")
+            write(fitted.hasSuffix("\n") ? fitted : fitted + "\n")
             return
         case .settings(let pairs) where settings.format != .json:
-            if pairs.count == 1 { return writeOutput(TerminalText.visible(pairs[0].value) + "\n") }
+            if pairs.count == 1 { return write(TerminalText.visible(pairs[0].value) + "\n") }
             let width = pairs.map { TextWidth.of($0.name) }.max() ?? 0
-            writeOutput(
+            write(
                 pairs.map {
                     String(repeating: " ", count: width - TextWidth.of($0.name)) + $0.name + ": "
                         + TerminalText.visible($0.value) + "\n"
@@ -29,7 +53,7 @@ extension Session {
         let format = settings.format
         switch format {
         case .json:
-            if let text = JSONRenderer.render(outcome) { writeOutput(text) }
+            if let text = JSONRenderer.render(outcome) { write(text) }
         case .table, .csv, .line, .box, .markdown:
             if format.isForPeople, let detail = DetailRenderer.detail(of: outcome) {
                 var table = settings.table
@@ -38,7 +62,7 @@ extension Session {
                 if format == .box { table.boxDrawing = true }
                 let renderer = DetailRenderer(
                     table: table, markdown: format == .markdown, korean: settings.language.isKorean)
-                writeOutput(renderer.render(detail))
+                write(renderer.render(detail))
                 return printPictures(of: outcome)
             }
             guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
@@ -55,7 +79,7 @@ extension Session {
             case .line: text = LineRenderer.render(grid)
             case .json: text = ""
             }
-            writeOutput(text)
+            write(text)
             printPictures(of: outcome)
         }
     }
@@ -64,7 +88,7 @@ extension Session {
     /// results go to a file (`.output`, `.once`).
     package var shownPictures: PictureMode {
         guard settings.pictures == .auto else { return settings.pictures }
-        return outputFile == nil ? settings.terminalPictures : .off
+        return file == nil ? settings.terminalPictures : .off
     }
 
     /// A result's pictures under its text, in tables only (JSON, csv, line and Markdown stay
@@ -78,16 +102,17 @@ extension Session {
         let renderer = PictureRenderer(
             mode: mode, columns: settings.pictureSize.columns(within: width),
             rows: max(4, (settings.terminalRows ?? 24) - 2), cellPixels: settings.cellPixels ?? (10, 20))
-        writeOutput(
+        write(
             renderer.render(
-                pictures.items.lazy.map { $0(self) }, pictures.arrangement, stop: { host.interruptRequested() }))
+                pictures.items.lazy.map { [session] in $0(session) }, pictures.arrangement,
+                stop: { [host] in host.interruptRequested() }))
     }
 
     /// The app's success text, for people only: JSON, csv and line stay data.
     func printNotice() {
-        guard let notice, settings.format.isForPeople, !settings.discardResults else { return }
+        guard let notice = session.notice, settings.format.isForPeople, !settings.discardResults else { return }
         let text = RecordGrid.cell(notice, forPeople: true, korean: settings.language.isKorean)
-        if !text.isEmpty { writeOutput(TerminalText.visible(text) + "\n") }
+        if !text.isEmpty { write(TerminalText.visible(text) + "\n") }
     }
 
     func echo(_ source: StatementSource) {
@@ -96,9 +121,9 @@ extension Session {
         for (index, line) in source.lines.enumerated() {
             text +=
                 (index == 0 ? Prompt.primary : Prompt.continuation)
-                + TerminalText.visible(registry.masked(line), keepingTabs: true) + "\n"
+                + TerminalText.visible(session.registry.masked(line), keepingTabs: true) + "\n"
         }
-        writeOutput(text)
+        write(text)
     }
 
     package func report(_ error: Error, source: StatementSource?, origin: String?) {
@@ -110,11 +135,11 @@ extension Session {
         default: diagnostic = .unexpected(error)
         }
         // The statement is listed under its error with its secrets masked.
-        let registry = registry
-        writeOutput(
+        let registry = session.registry
+        write(
             DiagnosticRenderer.render(
                 diagnostic, source: source, origin: origin, color: settings.color, mask: { registry.masked($0) },
-                warning: reportsWarnings),
+                warning: session.reportsWarnings),
             to: .standardError)
     }
 
@@ -123,30 +148,30 @@ extension Session {
     func printTime(since start: Double) {
         let channel: OutputChannel =
             settings.format == .json || settings.format == .csv ? .standardError : .standardOutput
-        if isDeterministic {
-            writeOutput("time: (hidden by --deterministic)\n", to: channel)
+        if session.isDeterministic {
+            write("time: (hidden by --deterministic)\n", to: channel)
         } else {
             let elapsed = host.monotonicSeconds() - start
-            writeOutput("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: channel)
+            write("time: \(String(format: "%.3f", elapsed * 1000)) ms\n", to: channel)
         }
     }
 
     /// Output, held while `holdResultsUntilCommit` asks for it.
-    func writeOutput(_ text: String, to channel: OutputChannel = .standardOutput) {
+    func write(_ text: String, to channel: OutputChannel = .standardOutput) {
         // Results go where `.output`/`.once` said when they were made; errors stay on stderr.
-        let file = channel == .standardOutput ? outputFile : nil
+        let file = channel == .standardOutput ? file : nil
         if settings.holdResultsUntilCommit, heldBytes + text.utf8.count <= Self.maximumHeldBytes {
-            heldOutput.append((text, channel, file))
+            held.append((text, channel, file))
             heldBytes += text.utf8.count
         } else {
-            if !heldOutput.isEmpty { releaseHeldOutput() }  // past the cap: keep the order
+            if !held.isEmpty { releaseHeld() }  // past the cap: keep the order
             emit(text, to: channel, file: file)
         }
     }
 
     private func emit(_ text: String, to channel: OutputChannel, file: String?) {
         guard let file else { return host.write(text, to: channel) }
-        if failedOutputFile == file { return }
+        if failedFile == file { return }
         do {
             try host.appendOutput(text, toFile: file, truncating: false)
         } catch {
@@ -154,9 +179,9 @@ extension Session {
             // (this may run while held output is being released), counted as a failure, and
             // results go to standard output again from the next statement. What could not be
             // written is not sent elsewhere too: part of it may be in the file.
-            if settings.output == file { settings.output = nil }
-            failedOutputFile = file
-            failureCount += 1
+            if settings.output == file { session.settings.output = nil }
+            failedFile = file
+            session.tally.failures += 1
             let diagnostic = error as? Diagnostic ?? .cannotWrite(file, because: "\(error)")
             host.write(
                 DiagnosticRenderer.render(diagnostic, source: nil, origin: nil, color: settings.color),
@@ -165,31 +190,31 @@ extension Session {
     }
 
     /// Writes what was held, in order, once what it reports is committed (or failed).
-    func releaseHeldOutput() {
-        for (text, channel, file) in heldOutput { emit(text, to: channel, file: file) }
-        heldOutput.removeAll()
+    func releaseHeld() {
+        for (text, channel, file) in held { emit(text, to: channel, file: file) }
+        held.removeAll()
         heldBytes = 0
-        heldReleases += 1
+        releases += 1
     }
 
     /// At the end of a session: what is still held was never committed, so its results are
     /// dropped; its diagnostics are written.
-    package func finishOutput() {
+    package func finish() {
         dropHeldResults()
-        releaseHeldOutput()
+        releaseHeld()
     }
 
     /// A commit failed: the results it would have made true are not shown; the diagnostics
     /// (true whatever the commit did) still are.
     func dropHeldResults() {
-        heldOutput.removeAll { $0.channel == .standardOutput }
-        heldBytes = heldOutput.reduce(0) { $0 + $1.text.utf8.count }
+        held.removeAll { $0.channel == .standardOutput }
+        heldBytes = held.reduce(0) { $0 + $1.text.utf8.count }
     }
 
     /// Reports a problem found outside any statement (input that could not be read) and
     /// counts it as a failed statement.
     package func fail(_ diagnostic: Diagnostic, source: StatementSource?, origin: String?) {
         report(diagnostic, source: source, origin: origin)
-        failureCount += 1
+        session.tally.failures += 1
     }
 }

@@ -182,9 +182,10 @@ public enum TransferFiles {
         }
         guard !problems.isEmpty else { return items }
         let name = fileName(path)
-        var report = problems.prefix(listedBadRows).map { $0.text(in: name) + "\n" }.joined()
+        // The file's values are quoted in the messages: their terminal controls are shown, never sent.
+        var report = problems.prefix(listedBadRows).map { TerminalText.visible($0.text(in: name)) + "\n" }.joined()
         if problems.count > listedBadRows {
-            report += "\(name): ... and \(problems.count - listedBadRows) more bad rows\n"
+            report += TerminalText.visible("\(name): ... and \(problems.count - listedBadRows) more bad rows") + "\n"
         }
         invocation.host.write(report, to: .standardError)
         throw .badRows(problems.count, in: name, at: invocation.argument("from")?.range)

@@ -50,7 +50,7 @@ enum ExportPictureCommand {
                 throw invocation.missing("to")
             }
             let session = invocation.session
-            guard let listing = session.lastListing else {
+            guard let listing = session.listings.last else {
                 throw Diagnostic.nothingWithPictures(at: invocation.call.range)
             }
             // Every picture read first: nothing is written unless all of them can be.
@@ -81,7 +81,7 @@ enum ExportPictureCommand {
     static func pictures(
         of kind: EntityKind, _ key: EntityKey, row: Int?, _ session: Session, at range: SourceRange
     ) throws -> [@Sendable (Session) -> Picture] {
-        if let row, let listed = session.listedPictures, row <= listed.count { return [listed[row - 1]] }
+        if let row, let listed = session.listings.pictures, row <= listed.count { return [listed[row - 1]] }
         let show = CommandCall(
             words: [
                 Word(text: "show", isQuoted: false, range: range),
@@ -89,7 +89,7 @@ enum ExportPictureCommand {
                 Word(text: key.text, isQuoted: false, range: range),
             ], arguments: [], range: range)
         guard (try? session.registry.resolve(show.words)) != nil else { return [] }
-        return try session.run(show).pictures?.items ?? []
+        return try Evaluator(session: session).run(show).pictures?.items ?? []
     }
 
     static func bytes(of picture: Picture, _ what: String, at range: SourceRange) throws(Diagnostic) -> [UInt8] {

@@ -10,10 +10,10 @@ enum NextCommand {
         summary: "fetch the page after the last paged listing (rows number on, for @N)",
         examples: ["next"],
         run: { invocation in
-            if let listing = invocation.session.unpagedListing {
+            if let listing = invocation.session.listings.unpaged {
                 throw Diagnostic.noNextPage(listing, at: invocation.call.range)
             }
-            guard let paged = invocation.session.pagedListing else {
+            guard let paged = invocation.session.listings.paged else {
                 throw Diagnostic.nothingToContinue(at: invocation.call.range)
             }
             guard let next = paged.next else { throw Diagnostic.noMore(paged.listing.kind, at: invocation.call.range) }

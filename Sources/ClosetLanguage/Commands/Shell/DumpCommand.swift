@@ -42,7 +42,7 @@ package enum Dump {
     )
         throws -> String
     {
-        let counts = session.summaryCounts.map { $0.0.counted($0.1) }
+        let counts = session.packs.summaryCounts.map { $0.0.counted($0.1) }
         var writer = DumpWriter(imageFolder: imageFolder, namedAs: namedAs, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
@@ -50,7 +50,7 @@ package enum Dump {
         writer.line(".bail on")
         // Every pack, made here if it was not yet: one that cannot start fails the dump rather
         // than leave its data out of it.
-        for number in session.registry.packs.indices { try session.state(ofPack: number).dump(into: &writer) }
+        for number in session.registry.packs.indices { try session.packs.state(ofPack: number).dump(into: &writer) }
         writer.line(".bail off")
         return writer.text
     }

@@ -28,7 +28,7 @@ enum OpenCommand {
                 throw Diagnostic.storeFailed(error, at: invocation.call.range)
             }
             try session.open(opened.store, cacheRoot: opened.cacheRoot)
-            let counts = session.summaryCounts.map { $0.0.counted($0.1) }.joined(separator: ", ")
+            let counts = session.packs.summaryCounts.map { $0.0.counted($0.1) }.joined(separator: ", ")
             return .text("store \(TerminalText.visible(opened.store.location)) (\(counts))\n")
         })
 }

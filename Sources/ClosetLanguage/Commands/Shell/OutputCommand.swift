@@ -16,7 +16,7 @@ enum OutputCommand {
         name: ".once", summary: "send the next statement's results to a file", arguments: ["<file>"],
         takesPath: true, examples: [".once results.csv"],
         run: { invocation in
-            invocation.session.onceOutput = try target(invocation, required: true)
+            invocation.session.output.once = try target(invocation, required: true)
             return .nothing
         })
 
@@ -33,7 +33,7 @@ enum OutputCommand {
         } catch let error as Diagnostic {
             throw error.at(word.range)
         }
-        invocation.session.failedOutputFile = nil
+        invocation.session.output.failedFile = nil
         return word.text
     }
 }

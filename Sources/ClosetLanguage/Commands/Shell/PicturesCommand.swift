@@ -38,7 +38,7 @@ enum PicturesCommand {
     /// print it.
     static func described(_ session: Session) -> String {
         let mode = session.settings.pictures
-        let how = mode == .auto ? "auto (\(session.shownPictures.rawValue) here)" : mode.rawValue
+        let how = mode == .auto ? "auto (\(session.output.shownPictures.rawValue) here)" : mode.rawValue
         return how + " " + session.settings.pictureSize.name
     }
 }

@@ -23,7 +23,7 @@ enum ShellEscapeCommand {
                 let shown =
                     invocation.session.settings.format == .json
                     ? JSONRenderer.string(output) + "\n" : output.hasSuffix("\n") ? output : output + "\n"
-                invocation.session.writeOutput(shown)
+                invocation.session.output.write(shown)
             }
             if status != 0 { throw Diagnostic.shellFailed(command, status: status, at: first.range.union(last.range)) }
             return .nothing

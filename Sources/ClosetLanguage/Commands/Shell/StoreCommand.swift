@@ -8,7 +8,7 @@ enum StoreCommand {
         run: { invocation in
             let session = invocation.session
             var rows = [["store", session.store.location]]
-            let held = session.entityCounts.filter { $0.1 > 0 }
+            let held = session.packs.entityCounts.filter { $0.1 > 0 }
             rows += held.isEmpty ? [["rows", "0"]] : held.map { [$0.0.plural, String($0.1)] }
             rows += session.store.details.map { [$0.0, $0.1] }
             return .table(Grid(columns: ["property", "value"], rows: rows))

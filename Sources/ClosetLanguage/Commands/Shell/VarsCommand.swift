@@ -11,7 +11,7 @@ enum VarsCommand {
                 case .entities(let kind, let keys, let isList)?:
                     if !isList, let key = keys.first {
                         let text: String
-                        if let catalog = session.catalog(for: kind), catalog.contains(key, kind: kind) {
+                        if let catalog = session.packs.catalog(for: kind), catalog.contains(key, kind: kind) {
                             text = catalog.label(of: key, kind: kind).map { " " + $0 } ?? ""
                         } else {
                             text = " (removed)"

@@ -45,9 +45,12 @@ public struct ServedRequest: Sendable {
 
     /// Query parameters whose values are secrets in the APIs closet serves (compared in lower
     /// case): kept out of the journal, and out of what a recording is looked up by (recordings
-    /// never keep them).
+    /// never keep them). Header names that carry credentials are among them: a client may put
+    /// `Authorization` in a query too.
     public static let secretQueryNames: Set<String> = [
-        "key", "servicekey", "client_id", "apikey", "api_key", "access_token", "token", "password", "secret",
+        "key", "servicekey", "client_id", "client_secret", "apikey", "api_key", "x-api-key", "access_token",
+        "refresh_token", "id_token", "token", "password", "secret", "authorization", "proxy-authorization", "cookie",
+        "signature", "sig",
     ]
 
     public static func isSecret(queryName name: String) -> Bool { secretQueryNames.contains(name.lowercased()) }

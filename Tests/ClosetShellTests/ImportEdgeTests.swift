@@ -25,10 +25,20 @@ import Testing
         #expect(csv.count == 0 && json.count == 0)
     }
 
-    @Test func anEmptyFileImportsNothingInEitherFormat() {
-        for (name, text) in [("empty.csv", ""), ("empty.json", ""), ("blank.json", " \n"), ("none.json", "[]")] {
+    @Test func anEmptyCSVOrAnEmptyArrayImportsNothing() {
+        for (name, text) in [("empty.csv", ""), ("none.json", "[]"), ("none-blank.json", " [ ]\n")] {
             let result = importing(name, text)
             #expect(result.ok && result.count == 0, "\(name): \(result.error)")
+        }
+    }
+
+    /// An empty JSON file is not JSON: a truncated export must not import as nothing (issue 44).
+    @Test func anEmptyJSONFileIsAnErrorNamingIt() {
+        for (name, text) in [("empty.json", ""), ("blank.json", " \n\t\n"), ("mark.json", "\u{FEFF}")] {
+            let result = importing(name, text)
+            #expect(!result.ok && result.count == 0, "\(name)")
+            #expect(
+                result.error.contains(name) && result.error.contains("the file is empty"), "\(name): \(result.error)")
         }
     }
 

@@ -235,7 +235,9 @@ extension ServeTests {
             defer { try? FileManager.default.removeItem(atPath: log) }
             server = try ServeProcess(
                 store: store, serveArguments: ["--fail", "0.4", "--latency", "1-9", "--seed", "42", "--log", log])
-            for _ in 0..<12 { _ = try Self.curl([server.baseURL + "/items/1?key=SECRET-KEY"]) }
+            for _ in 0..<12 {
+                _ = try Self.curl([server.baseURL + "/items/1?key=SECRET-KEY&Authorization=Bearer%20TOKEN-9"])
+            }
             _ = try Self.curl([
                 "-X", "DELETE", "-H", "Content-Type: application/json", "-d", #"{"password":"PASSWORD-1"}"#,
                 server.baseURL + "/item/1",
@@ -245,6 +247,7 @@ extension ServeTests {
             let lines = text.split(separator: "\n")
             #expect(lines.count == 13)
             #expect(!text.contains("SECRET-KEY") && !text.contains("PASSWORD-1") && text.contains("(redacted)"))
+            #expect(!text.contains("TOKEN-9"), "a query's Authorization is a secret too")
             sequences.append(lines.map { line in String(describing: Self.json(String(line))["faults"] ?? "") })
         }
         #expect(sequences[0] == sequences[1] && sequences[0].contains { $0.contains("fail") })

@@ -34,15 +34,17 @@ package struct JSONReader {
     private var position = 0
     private var line = 1
 
-    /// A top-level array: each element with the line it starts on.
-    /// An empty file (or only blanks) has no rows, as an empty CSV file has none; a leading
-    /// byte-order mark (as spreadsheets write) is skipped.
+    /// A top-level array: each element with the line it starts on. An empty file (or only
+    /// blanks) is not JSON, and refused: a truncated export must not import as nothing (`[]`
+    /// is the file of no rows). A leading byte-order mark (as spreadsheets write) is skipped.
     public static func rows(_ text: String) throws(Failure) -> [(line: Int, value: JSONValue)] {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var reader = JSONReader(bytes: bytes)
         reader.skipBlanks()
-        if reader.peek == nil { return [] }
+        if reader.peek == nil {
+            throw Failure(message: "the file is empty; a JSON file of no rows is []", line: reader.line)
+        }
         guard reader.peek == UInt8(ascii: "[") else {
             throw Failure(message: "expected a JSON array of objects", line: reader.line)
         }

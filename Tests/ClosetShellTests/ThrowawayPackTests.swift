@@ -1,5 +1,7 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetNetwork
+import ClosetServing
 import ClosetShell
 import ClosetStore
 import ClosetTables
@@ -7,9 +9,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A pack written inside this test target only, with no edit to the engine: one entity (a
-/// jar), one vocabulary (its size, English and Korean), one stored table, two commands. If
-/// adding a pack ever needs an engine change, this file stops compiling or these tests fail.
+/// A pack written inside this test target only, from `docs/writing-a-pack.md`, with no edit to
+/// the engine: one entity (a jar) declared once for output and input, one vocabulary (its
+/// size, English and Korean), one stored table, two commands, and a served API of two routes
+/// whose write runs the pack's own `add jar`. If adding a pack ever needs an engine change,
+/// this file stops compiling or these tests fail.
 enum Pantry {
     enum Size: Int, Vocabulary, Codable {
         case small, large
@@ -36,10 +40,12 @@ enum Pantry {
     static let schema = EntitySchema<Jar>(
         kind: jar,
         fields: [
-            .field("id") { .key(.uuid($0.id)) },
-            .field("size", word: true) { .text($0.size.englishName) },
-            .field("label") { .text($0.label) },
-            .field("created") { .date($0.created) },
+            .field("id", input: .restoring("id", .newID, "pin the id")) { .key(.uuid($0.id)) },
+            .field("size", word: true, input: .optional("size", .vocabulary(Size.info, many: false), "how big")) {
+                .text($0.size.englishName)
+            },
+            .field("label", input: .required("label", .text, "what is in it", api: "label")) { .text($0.label) },
+            .field("created", input: .restoring("created", .date, "when")) { .date($0.created) },
         ],
         listing: ["id", "size", "label"],
         restore: ["id", "size", "label", "created"])
@@ -62,14 +68,10 @@ enum Pantry {
 
     static let add = CommandSpec(
         path: ["add", "jar"], summary: "put a jar in the pantry",
-        keys: [
-            KeySpec("size", .vocabulary(Size.info, many: false), "how big"),
-            KeySpec("label", .text, "what is in it", required: true),
+        keys: schema.keys(.add) + [
             KeySpec(
-                "copy", .reference(jar, many: false, allowsNone: false, constraint: nil), "take the size of this jar"),
-            KeySpec("id", .newID, "pin the id"),
-            KeySpec("created", .date, "when"),
-        ],
+                "copy", .reference(jar, many: false, allowsNone: false, constraint: nil), "take the size of this jar")
+        ] + schema.keys(.restoring),
         examples: ["add jar size=small label=jam", "add jar copy=@1 label=honey"],
         run: { invocation in
             let state = try invocation.state(State.self)
@@ -108,6 +110,41 @@ enum Pantry {
     static let pack = Pack(
         name: "pantry", summary: "jars on a shelf", vocabularies: [Size.info], entityKinds: [jar],
         tables: [AnyTableSchema(jarTable)], commands: [add, list], makeState: { try State($0) })
+
+    /// The pantry's own API: the jars as `show` gives them (the schema's JSON), and a new jar
+    /// from a form whose fields are the schema's API names, through `add jar` itself.
+    static let served: [ServedAPI] = [
+        ServedAPI(
+            name: "pantry",
+            routes: [
+                ServedRoute(["GET"], [.word("jars")]) { _, _, context in
+                    guard let state = context.session.state(State.self) else { return unavailable }
+                    return json(schema.json(list: state.jars.rows), status: 200)
+                },
+                ServedRoute(["POST"], [.word("jar")]) { _, request, context in
+                    let names = Dictionary(uniqueKeysWithValues: schema.apiNames.map { ($0.api, $0.key) })
+                    let fields = (request.multipart ?? []).compactMap { part in
+                        names[part.name].map { (key: $0, value: String(decoding: part.data, as: UTF8.self)) }
+                    }
+                    do throws(CommandFailure) {
+                        let outcome = try context.session.run(CommandRequest(["add", "jar"], arguments: fields))
+                        guard case .entities(let added) = outcome, let id = added.keys.first?.uuid,
+                            let state = context.session.state(State.self), let jar = state.jars[id]
+                        else { return unavailable }
+                        return json(schema.json(jar), status: 201)
+                    } catch {
+                        return json(
+                            Array("{\"error\":\"\(error.id)\",\"key\":\"\(error.key ?? "")\"}".utf8), status: 400)
+                    }
+                },
+            ])
+    ]
+
+    static let unavailable = HTTPResponse.text("the pantry cannot be read\n", status: 500)
+
+    static func json(_ bytes: [UInt8], status: Int) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(bytes))
+    }
 }
 
 @Suite struct ThrowawayPackTests {
@@ -180,6 +217,36 @@ enum Pantry {
         #expect(completer.complete(line: "list ", cursor: 5).candidates.map(\.text) == ["jars"])
         let jars = completer.complete(line: "add jar copy=", cursor: 13).candidates
         #expect(jars.count == 1 && jars[0].display.hasSuffix("  jam"))
+    }
+
+    /// A served route is one declaration: what the prompt added, the API lists; what the API
+    /// adds went through `add jar`, with its rules (a label is required).
+    @Test func itsServedRoutesRunItsOwnCommands() throws {
+        #expect(
+            ServedAPINames.problems(
+                [("pantry", Pantry.served)] + InstalledPacks.installed.map { ($0.pack.name, $0.apis) }) == [])
+        let (session, host) = try session()
+        #expect(run(session, host, "add jar size=큰 label=\"매실청\"").ok)
+        let context = ServedContext(session: session, baseURL: "http://127.0.0.1:8080")
+        func answer(_ request: ServedRequest) throws -> (Int, String) {
+            let response = try session.serving { try Pantry.served[0].answer(request, context) }
+            return (response?.status ?? 0, String(decoding: response?.body ?? Data(), as: UTF8.self))
+        }
+        let listed = try answer(ServedRequest(method: "GET", path: "/jars"))
+        #expect(
+            listed.0 == 200 && listed.1.hasPrefix("[{\"id\":\"")
+                && listed.1.hasSuffix("\"size\":\"large\",\"label\":\"매실청\",\"created\":\"2024-01-01T00:00:00Z\"}]"),
+            "\(listed)")
+        func form(_ fields: [(String, String)]) -> ServedRequest {
+            let (body, type) = HTTPBody.multipart(fields.map { MultipartPart.field($0.0, $0.1) })
+                .encoded(boundary: "b")
+            return ServedRequest(method: "POST", path: "/jar", headers: [HTTPHeader("Content-Type", type)], body: body)
+        }
+        let added = try answer(form([("label", "jam")]))
+        #expect(added.0 == 201 && added.1.contains("\"size\":\"small\",\"label\":\"jam\""), "\(added)")
+        let refused = try answer(form([("label", "")]))
+        #expect(refused.0 == 400 && refused.1.contains("\"key\":\"label\""), "\(refused)")
+        #expect(run(session, host, "list jars").out.hasSuffix("(2 rows)\n"))
     }
 
     @Test func itsDumpReplaysToTheSameStoreAndSurvivesADurableReopen() throws {

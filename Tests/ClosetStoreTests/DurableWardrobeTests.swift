@@ -126,9 +126,15 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         }
         do {
             let (store, _) = try open(path)
+            // `closet check` names each with its size; they are no damage.
+            let check = store.check()
+            #expect(check.problems.isEmpty)
+            let named = check.checked.filter { $0.0 == "leftover" }.map(\.1)
+            #expect(named.count == 3 && named.allSatisfy { $0.contains(", 4096 bytes, ") }, "\(named)")
             #expect(store.fetchAllClothes() == [mocks.top1])
             try store.save(clothes: mocks.top2)
             try store.commit()
+            #expect(!store.check().checked.contains { $0.0 == "leftover" })
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".tmp") }
         #expect(left.isEmpty, "\(left)")

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetTables
+import Foundation
 
 /// `.check` and `closet check`: everything the store holds read and checked, as sqlite3's
 /// `PRAGMA integrity_check` (opening checks the headers, the block checksums and the journal;
@@ -19,6 +20,17 @@ extension DurableStore {
             result.problems += tables.all.compactMap { $0.checkSnapshotRows() }
         } else if view.snapshotLink != nil {
             result.checked.append(("snapshot", "\(view.snapshotLength) bytes, read whole when opened"))
+        }
+        // A temporary a killed compaction or a crash left is no damage (the store never reads
+        // it), but it holds disk until the next writer removes it: named, with its size.
+        for name in Self.temporaryNames.sorted() {
+            var info = stat()
+            guard stat(path + "/" + name, &info) == 0 else { continue }
+            result.checked.append(
+                (
+                    "leftover",
+                    "\(name), \(info.st_size) bytes, left by a process that was stopped; the next writer removes it"
+                ))
         }
         let records = "\(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
         result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))

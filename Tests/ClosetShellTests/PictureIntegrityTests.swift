@@ -68,6 +68,37 @@ import Testing
         #expect(try run(".dump", in: path).ok)
     }
 
+    /// Issue 44: in every pack, a backup never copies a damaged picture as good nor leaves a
+    /// row out in silence: `.dump --images` fails naming the product or the story.
+    @Test(arguments: [
+        (
+            "add product title=lamp price=100 currency=KRW stock=1 description=desk image=knit.png password=1234",
+            "product 1"
+        ),
+        ("add story title=\"콩이\" content=\"입양\" image=knit.png", "story 1"),
+    ])
+    func everyPacksBackupRefusesADamagedOrMissingPicture(_ add: String, _ what: String) throws {
+        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
+        do {
+            let (session, host, store) = try session(path)
+            #expect(session.executeAndCommit(StatementSource(add)), "\(host.standardError)")
+            withExtendedLifetime(store) {}
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        let file = path + "/images/" + (try #require(files.first))
+        #expect(try run(".dump --images \(path)-whole", in: path).ok)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let damaged = try run(".dump --images \(path)-damaged", in: path)
+        #expect(!damaged.ok && damaged.error.contains("of \(what) is damaged"), "\(damaged.error)")
+        try FileManager.default.removeItem(atPath: file)
+        let missing = try run(".dump --images \(path)-missing", in: path)
+        #expect(!missing.ok && missing.error.contains("of \(what) is missing from the store"), "\(missing.error)")
+        // Without --images nothing is read: the dump says the picture was not copied.
+        #expect(try run(".dump", in: path).ok)
+    }
+
     /// `.check` reads every picture: a whole one passes, a missing or damaged one is named.
     @Test func theCheckNamesAMissingOrDamagedPicture() throws {
         let (path, file) = try storeWithPicture()

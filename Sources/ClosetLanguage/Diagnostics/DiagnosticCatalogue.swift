@@ -424,6 +424,22 @@ extension Diagnostic {
         Diagnostic("file.cannot-write", "cannot write '\(path)': \(reason)", at: range)
     }
 
+    /// A backup that would copy a picture which is not there: the dump fails, naming it.
+    static func dumpPictureMissing(_ name: String, of what: String) -> Diagnostic {
+        Diagnostic(
+            "dump.picture-missing",
+            "the picture \(name) of \(what) is missing from the store; 'closet check' names what else is, 'closet recover' copies what is intact",
+            at: nil)
+    }
+
+    /// A backup that would copy damage as good: the dump fails, naming it.
+    static func dumpPictureDamaged(_ name: String, of what: String) -> Diagnostic {
+        Diagnostic(
+            "dump.picture-damaged",
+            "the picture \(name) of \(what) is damaged (its bytes do not match their checksum); 'closet check' names what else is, 'closet recover' copies what is intact",
+            at: nil)
+    }
+
     /// `bytes` is nil when the size is only known to be over (a pipe).
     package static func fileTooLarge(_ path: String, bytes: Int?, limit: Int) -> Diagnostic {
         let size = bytes.map { "\($0) bytes" } ?? "more than that"

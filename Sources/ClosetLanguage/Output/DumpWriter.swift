@@ -34,6 +34,21 @@ public struct DumpWriter {
         return namedAs.map { FilePath.join($0, file) } ?? path
     }
 
+    /// Copies a stored picture as `copyPicture` does, after checking it: it must be there, and
+    /// its bytes must match the checksum its blob name holds. A backup never copies damage as
+    /// good, nor leaves a row's picture out in silence: either fails the dump, naming it
+    /// (`what`: `product 12`). Nil when no folder was given (nothing is read).
+    public func copyCheckedPicture(named file: String, blobName: String, of what: String, bytes: () -> [UInt8]?)
+        throws -> String?
+    {
+        guard copiesPictures else { return nil }
+        guard let read = bytes() else { throw Diagnostic.dumpPictureMissing(blobName, of: what) }
+        if let expected = ImageInfo.checksum(inBlobName: blobName), expected != Checksum.crc32(read) {
+            throw Diagnostic.dumpPictureDamaged(blobName, of: what)
+        }
+        return try copyPicture(named: file, bytes: read)
+    }
+
     /// The statement that makes an entity again, from its schema's `restore` list:
     /// `add jar id=... size=small label="jam" created=...`. `supplied` fills the keys only the
     /// pack knows (a copied picture's path, a `$variable`), already written as they are.

@@ -12,11 +12,10 @@ enum CommunityDump {
             var paths: [String] = []
             for (index, picture) in story.pictures.enumerated() {
                 let file = "story-\(story.id)-\(index + 1).\(picture.info.format == .png ? "png" : "jpg")"
-                if let bytes = community.blobs.read(named: picture.name),
-                    let path = try writer.copyPicture(named: file, bytes: bytes)
-                {
-                    paths.append(path)
-                }
+                let copied = try writer.copyCheckedPicture(
+                    named: file, blobName: picture.name, of: "story \(story.id)"
+                ) { community.blobs.read(named: picture.name) }
+                if let copied { paths.append(copied) }
             }
             let row = CommunityRecords.StoryRow(story: story, likes: 0, liked: false, comments: [])
             let line = DumpWriter.statement(

@@ -14,8 +14,10 @@ enum MarketDump {
             var paths: [String] = []
             for (index, picture) in product.pictures.enumerated() {
                 let file = "product-\(product.id)-\(index + 1).\(picture.info.format == .png ? "png" : "jpg")"
-                guard let bytes = market.picture(named: picture.name) else { continue }
-                if let path = try writer.copyPicture(named: file, bytes: bytes) { paths.append(path) }
+                let copied = try writer.copyCheckedPicture(
+                    named: file, blobName: picture.name, of: "product \(product.id)"
+                ) { market.picture(named: picture.name) }
+                if let copied { paths.append(copied) }
             }
             let image = paths.isEmpty ? "<copy with .dump --images>" : paths.joined(separator: ",")
             var line = DumpWriter.statement(

@@ -15,7 +15,7 @@ func temporaryStore() -> String {
 /// A directory marked as an (empty) closet store, for tests that then write its files by hand.
 func markedStore(at path: String) throws {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    try Data(DurableStore.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
+    try Data(StoreFolder.markerContents).write(to: URL(fileURLWithPath: path + "/closet-store"))
 }
 
 /// A copy of a store's marker and snapshot, with `journal` as its journal.

@@ -182,7 +182,7 @@ import Testing
         let (path, clothes) = try bigStore()
         let (store, _) = try open(path)
         var model = clothes
-        let bound = max(DurableStore.compactionFloorChanges, clothes.count / DurableStore.journalShare)
+        let bound = max(CompactionPolicy.floorChanges, clothes.count / CompactionPolicy.journalShare)
         var compactions = 0
         for index in 0..<1_200 {
             let added = Clothes(

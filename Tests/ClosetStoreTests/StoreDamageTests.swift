@@ -459,7 +459,7 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         }
         let journal = try POSIXFile.readAll(path + "/journal")!
         try Data(journal.dropLast(10)).write(to: URL(fileURLWithPath: path + "/journal"))
-        try FileManager.default.removeItem(atPath: path + "/" + DurableStore.markerName)
+        try FileManager.default.removeItem(atPath: path + "/" + StoreFolder.markerName)
         let (report, rows) = try recover(path)
         #expect(rows == [mocks.top1, mocks.top2], "\(report.lines)")
         #expect(report.lines.first == "marker: missing (read as a closet store all the same)")

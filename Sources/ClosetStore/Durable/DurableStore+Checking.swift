@@ -23,7 +23,7 @@ extension DurableStore {
         }
         // A temporary a killed compaction or a crash left is no damage (the store never reads
         // it), but it holds disk until the next writer removes it: named, with its size.
-        for name in Self.temporaryNames.sorted() {
+        for name in StoreFolder.temporaryNames.sorted() {
             var info = stat()
             guard stat(path + "/" + name, &info) == 0 else { continue }
             result.checked.append(

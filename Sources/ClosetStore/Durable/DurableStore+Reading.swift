@@ -153,11 +153,11 @@ extension DurableStore {
             } catch {
                 switch error {
                 case .damaged: throw damaged("its snapshot fails its checksum")
-                case .newer: throw StoreError(Self.newer(path, format: "a newer snapshot").description)
+                case .newer: throw StoreError(StoreFolder.newer(path, format: "a newer snapshot").description)
                 }
             }
         case .newer:
-            throw StoreError(Self.newer(path, format: "a newer snapshot").description)
+            throw StoreError(StoreFolder.newer(path, format: "a newer snapshot").description)
         case nil:
             throw damaged("its snapshot is not a closet snapshot")
         }
@@ -275,7 +275,7 @@ extension DurableStore {
             return nil
         }
         let layout = JournalFormat.layout(bytes, journal: true)
-        if layout == .newer { throw StoreError(Self.newer(path, format: "a newer journal").description) }
+        if layout == .newer { throw StoreError(StoreFolder.newer(path, format: "a newer journal").description) }
         var header = ByteReader(bytes, from: 8, to: 16)
         let generation = (try? header.u64()) ?? 0
         if let snapshot = view.snapshotLink, layout != nil, generation <= snapshot.generation {

@@ -27,7 +27,7 @@ extension DurableStore {
         do {
             try lock.acquire(timeout: busyTimeout)
         } catch {
-            problem = .failed(Self.lockMessage(error, path: path, timeout: busyTimeout))
+            problem = .failed(StoreFolder.lockMessage(error, path: path, timeout: busyTimeout))
             return
         }
         if filesChanged {
@@ -76,7 +76,7 @@ extension DurableStore {
             leftoversRemoved = true
             // A write that a crash cut short before its rename (a compaction's snapshot of tens of
             // megabytes): with the lock held, nobody is writing them.
-            for name in Self.temporaryNames { unlink(path + "/" + name) }
+            for name in StoreFolder.temporaryNames { unlink(path + "/" + name) }
             let entries = files.entries
             if !entries.isEmpty {
                 files.removeTemporaryLeftovers(among: entries)
@@ -147,9 +147,8 @@ extension DurableStore {
         let released = tables.releasedBlobs()
         dropUnreferencedInlineBlobs(released: released)
         // A big first commit is written as the snapshot itself: not framed as a record first.
-        let intoSnapshot =
-            view.transactions == 0 && !needsUpgrade && nextCompactionAttempt == 0
-            && tables.pendingChangeCount * Self.bytesPerChange >= max(Self.snapshotCommitSize, view.snapshotLength)
+        let intoSnapshot = compaction.writesAsSnapshot(
+            view, changes: tables.pendingChangeCount, upgrading: needsUpgrade)
         let frames = intoSnapshot ? nil : tables.framePendingOperations()
         if let frames, frames.order.isEmpty {
             tables.forgetPendingChanges()
@@ -173,24 +172,18 @@ extension DurableStore {
         }
         tables.forgetPendingChanges()
         tables.removeReleased(released, from: files)
-        let cost = view.validLength + Self.costPerRecord * view.transactions
-        let manyChanges =
-            view.journalChanges > max(Self.compactionFloorChanges, view.snapshotRows / Self.journalShare)
-            && view.journalChanges > nextCompactionChanges
-        if cost > max(Self.compactionFloor, view.snapshotLength, nextCompactionAttempt) || manyChanges {
+        if compaction.isDue(view) {
+            let cost = CompactionPolicy.cost(view)
             do {
                 try compact()
-                nextCompactionAttempt = 0
-                nextCompactionChanges = 0
+                compaction.succeeded()
             } catch {
                 // Nothing is lost (the journal holds every commit); try again once it has grown.
-                if nextCompactionAttempt == 0 {
+                if compaction.failed(cost: cost, view) {
                     report(
                         "store '\(path)': could not write a new snapshot (\(error)); every commit is still in the journal, and this is tried again as it grows"
                     )
                 }
-                nextCompactionAttempt = cost + Self.compactionFloor
-                nextCompactionChanges = view.journalChanges + Self.compactionFloorChanges
             }
         }
     }
@@ -208,7 +201,7 @@ extension DurableStore {
             report(
                 "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
             )
-            nextCompactionAttempt = view.validLength + Self.compactionFloor
+            compaction.snapshotCommitFailed(view)
             try append(StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence))
             return
         }
@@ -268,7 +261,8 @@ extension DurableStore {
             let link = try writeSnapshot(generation: generation, committed: true)
             try startJournal(generation: generation + 1, follows: link)
             // Last: a store whose marker names this format always has both files.
-            try POSIXFile.replace(path + "/" + Self.markerName, with: Self.markerContents, directory: path)
+            try POSIXFile.replace(
+                path + "/" + StoreFolder.markerName, with: StoreFolder.markerContents, directory: path)
         } catch {
             throw StoreError(error.description)
         }

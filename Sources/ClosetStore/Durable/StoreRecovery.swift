@@ -35,14 +35,14 @@ package enum StoreRecovery {
         var isDirectory: ObjCBool = false
         let manager = FileManager.default
         guard manager.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue,
-            ["snapshot", "journal", DurableStore.markerName].contains(where: {
+            ["snapshot", "journal", StoreFolder.markerName].contains(where: {
                 manager.fileExists(atPath: source + "/" + $0)
             })
         else { throw Failure(description: "'\(source)' is not a closet store (no marker, snapshot or journal)") }
         if manager.fileExists(atPath: target), !((try? manager.contentsOfDirectory(atPath: target)) ?? [""]).isEmpty {
             throw Failure(description: "'\(target)' already exists and is not empty; name a new folder")
         }
-        if !manager.fileExists(atPath: source + "/" + DurableStore.markerName) {
+        if !manager.fileExists(atPath: source + "/" + StoreFolder.markerName) {
             report.lines.append("marker: missing (read as a closet store all the same)")
         }
         // The store's own table too: inline pictures are salvaged as rows, decoded and checked.

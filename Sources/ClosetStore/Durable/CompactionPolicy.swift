@@ -1,0 +1,64 @@
+/// When a store writes a new snapshot instead of appending to its journal, when a first
+/// commit is written as the snapshot itself, and when to try again after a compaction failed.
+struct CompactionPolicy {
+    /// Compact once replaying the journal costs more than reading the snapshot and this floor:
+    /// journal rows are decoded at every open, snapshot rows only when shown.
+    static let floor = 256 << 10
+    /// What replaying one record costs beyond its bytes, in bytes' worth: many small commits
+    /// make a slow journal before a big one.
+    static let costPerRecord = 256
+    /// Compact once the journal holds more changes than this share of the snapshot's rows
+    /// (and at least `floorChanges`): each is looked up in the snapshot when the store opens
+    /// (a search that checks a block or two at random, ~4 µs), while a compaction that copies
+    /// unchanged rows as bytes costs ~0.25 µs a row. So a store written by many small commits
+    /// opens about as fast as a compacted one, and the copy costs each commit about as much as
+    /// a thousandth of the snapshot's rows.
+    static let journalShare = 1024
+    static let floorChanges = 256
+    /// A first commit at least this big is written as the snapshot itself, not journaled and
+    /// then compacted (written twice).
+    static let snapshotCommitSize = 64 << 10
+    /// What a change is taken to weigh for that rule (a wardrobe row is about 60 bytes), so
+    /// the commit need not be framed to be measured.
+    static let bytesPerChange = 64
+
+    /// After a compaction failed (a full disk), the journal's cost at which to try again.
+    private(set) var nextAttempt = 0
+    /// After a compaction failed: the journal changes it waits for before trying again.
+    private(set) var nextChanges = 0
+
+    /// Whether a transaction's `changes` go straight into a new snapshot: the store's first
+    /// commit, big enough, on a store that needs no upgrade and has not failed to compact.
+    func writesAsSnapshot(_ view: DurableStore.View, changes: Int, upgrading: Bool) -> Bool {
+        view.transactions == 0 && !upgrading && nextAttempt == 0
+            && changes * Self.bytesPerChange >= max(Self.snapshotCommitSize, view.snapshotLength)
+    }
+
+    /// What replaying the journal at open costs, in bytes' worth.
+    static func cost(_ view: DurableStore.View) -> Int { view.validLength + costPerRecord * view.transactions }
+
+    /// Whether the store should compact after the commit just made.
+    func isDue(_ view: DurableStore.View) -> Bool {
+        let manyChanges =
+            view.journalChanges > max(Self.floorChanges, view.snapshotRows / Self.journalShare)
+            && view.journalChanges > nextChanges
+        return Self.cost(view) > max(Self.floor, view.snapshotLength, nextAttempt) || manyChanges
+    }
+
+    mutating func succeeded() {
+        nextAttempt = 0
+        nextChanges = 0
+    }
+
+    /// A compaction failed when the journal cost `cost`: it is tried again once the journal has
+    /// grown. Returns whether this is the first failure in a row (reported once).
+    mutating func failed(cost: Int, _ view: DurableStore.View) -> Bool {
+        let first = nextAttempt == 0
+        nextAttempt = cost + Self.floor
+        nextChanges = view.journalChanges + Self.floorChanges
+        return first
+    }
+
+    /// A first commit could not be written as the snapshot (it went to the journal).
+    mutating func snapshotCommitFailed(_ view: DurableStore.View) { nextAttempt = view.validLength + Self.floor }
+}

@@ -97,17 +97,27 @@ package enum HelpText {
                 """
         }
         if lowered.hasPrefix(".") {
-            guard let spec = registry.dotCommand(named: lowered) else { return nil }
-            var out = "\(spec.usage)\n  \(spec.summary)\n"
-            if !spec.aliases.isEmpty { out += "  also: \(spec.aliases.joined(separator: ", "))\n" }
-            out += "\nexample:\n" + spec.examples.map { "  \($0)\n" }.joined()
-            return out
+            return registry.dotCommand(named: lowered).map(dotCommand)
         }
         if let spec = registry.command(named: lowered) { return command(spec) }
         if let pack = registry.pack(named: lowered) { return self.pack(pack, registry) }
         let matching = registry.commands.filter { ([$0.path] + $0.aliases).contains { $0[0] == lowered } }
-        guard !matching.isEmpty else { return nil }
+        guard !matching.isEmpty else {
+            // `.help pictures`: a dot command named without its dot, where no command, pack
+            // or verb has the word.
+            return registry.dotCommand(named: "." + lowered).map(dotCommand)
+        }
         return matching.map(command).joined(separator: "\n")
+    }
+
+    /// A dot command's help: its usage, what it does, its other names, the words it takes
+    /// (`.pictures`: the outputs and the sizes), and examples.
+    static func dotCommand(_ spec: DotCommandSpec) -> String {
+        var out = "\(spec.usage)\n  \(spec.summary)\n"
+        if !spec.aliases.isEmpty { out += "  also: \(spec.aliases.joined(separator: ", "))\n" }
+        if !spec.choices.isEmpty { out += "  takes: \(spec.choices.joined(separator: ", "))\n" }
+        out += "\nexample:\n" + spec.examples.map { "  \($0)\n" }.joined()
+        return out
     }
 
     public static func command(_ spec: CommandSpec) -> String {

@@ -37,6 +37,13 @@ extension ImageInfo {
         guard digits.count == 8 else { return nil }
         return UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
     }
+
+    /// Whether a stored picture's bytes are what its blob name says they are: the one rule
+    /// `closet check` and a backup (`.dump --images`) hold a picture to. A name without a
+    /// checksum is not one closet made, so nothing matches it.
+    public static func isIntact(_ bytes: [UInt8], blobName name: String) -> Bool {
+        checksum(inBlobName: name) == Checksum.crc32(bytes)
+    }
 }
 
 extension ByteWriter {

@@ -35,7 +35,7 @@ public struct DumpWriter {
     }
 
     /// Copies a stored picture as `copyPicture` does, after checking it: it must be there, and
-    /// its bytes must match the checksum its blob name holds. A backup never copies damage as
+    /// its bytes must match the checksum its blob name holds (`ImageInfo.isIntact`, as `closet check`). A backup never copies damage as
     /// good, nor leaves a row's picture out in silence: either fails the dump, naming it
     /// (`what`: `product 12`). Nil when no folder was given (nothing is read).
     public func copyCheckedPicture(named file: String, blobName: String, of what: String, bytes: () -> [UInt8]?)
@@ -43,7 +43,7 @@ public struct DumpWriter {
     {
         guard copiesPictures else { return nil }
         guard let read = bytes() else { throw Diagnostic.dumpPictureMissing(blobName, of: what) }
-        if let expected = ImageInfo.checksum(inBlobName: blobName), expected != Checksum.crc32(read) {
+        guard ImageInfo.isIntact(read, blobName: blobName) else {
             throw Diagnostic.dumpPictureDamaged(blobName, of: what)
         }
         return try copyPicture(named: file, bytes: read)

@@ -52,9 +52,7 @@ extension DurableStore {
                 result.problems.append("picture \(name) is missing")
                 continue
             }
-            guard let bytes = inlineBytes ?? files.read(named: name),
-                ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes)
-            else {
+            guard let bytes = inlineBytes ?? files.read(named: name), ImageInfo.isIntact(bytes, blobName: name) else {
                 result.problems.append("picture \(name) is damaged (its bytes do not match their checksum)")
                 continue
             }

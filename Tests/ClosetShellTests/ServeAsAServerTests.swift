@@ -571,6 +571,9 @@ extension ServeAsAServerTests {
             let (status, body) = try Self.post(base, form)
             #expect(status == 400 && body.hasPrefix("{\"error\":true,\"reason\":"), "\(form): \(status) \(body)")
         }
+        // A field left out is named by its own API name, not by the last field the form gave.
+        let noTitle = try Self.post(base, replacing("title", nil)).body
+        #expect(noTitle.hasPrefix("{\"error\":true,\"reason\":\"title: "), "\(noTitle)")
         // Nothing refused was stored; a valid form is.
         #expect(try Self.request(base, "GET", "/items/1").body == "{\"page\":1,\"items\":[]}")
         #expect(

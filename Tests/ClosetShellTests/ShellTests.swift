@@ -247,7 +247,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(!FileManager.default.fileExists(atPath: dir + "/notes.txt"))
         let a = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8)
         // Read back from the scratch folder: its row is the one already in the store.
-        #expect(a.contains("all.csv:2: id") && a.contains("is already in the store"), "\(a)")
+        #expect(a.contains("all.csv:2: id") && a.contains("is already used"), "\(a)")
         let b = try String(contentsOfFile: dir + "/b.expected", encoding: .utf8)
         #expect(b.contains("cannot read 'out/all.csv'"), "\(b)")
         // An empty a.files/ opts in: --update records the files, then they are compared.

@@ -126,6 +126,37 @@ enum SampleImagesOnDisk {
         #expect(said.contains("bad.csv:2: unknown season '\\e]0;owned\\u{7}\\e[2J'"), "\(said)")
     }
 
+    /// Issue 41: an import is the entity's own `add`, row by row. A row `add` would refuse is
+    /// refused with `add`'s reason, named by the file's field; a row it takes is stored as the
+    /// statement stores it.
+    @Test func anImportRefusesWhatAddRefusesForTheSameReason() throws {
+        let harness = Harness()
+        harness.host.binaryFiles["rows.csv"] = Array(
+            "id,category,season,description,createdAt\n,top,fall,ok,2024-01-01\n,top,fall,,tomorrow\nnot-an-id,top,fall,,\n"
+                .utf8)
+        #expect(!harness.run("import clothes from=rows.csv"))
+        let said = harness.host.standardError
+        for (line, statement) in [
+            (3, "add clothes category=top season=fall created=tomorrow"),
+            (4, "add clothes category=top season=fall id=not-an-id"),
+        ] {
+            let alone = Harness()
+            #expect(!alone.run(statement))
+            // The statement's message (after `error: `), as the row's reason.
+            let reason =
+                alone.host.standardError.split(separator: "\n").compactMap { line in
+                    line.range(of: "error: ").map { String(line[$0.upperBound...]) }
+                }.first ?? "?"
+            #expect(said.contains("rows.csv:\(line): ") && said.contains(reason), "\(said) vs \(reason)")
+        }
+        #expect(said.contains("rows.csv:3: createdAt: 'tomorrow' is not a date"), "\(said)")
+        #expect(harness.store.clothesCount == 0)
+        harness.host.binaryFiles["rows.csv"] = Array("category,season,description\n상의,가을,\"a, b\"\n".utf8)
+        #expect(harness.run("import clothes from=rows.csv"))
+        #expect(harness.output("count clothes category=top season=fall") == "{\"count\":1}\n")
+        #expect(harness.output("list clothes").contains("\"description\":\"a, b\""))
+    }
+
     @Test func aThousandGoodRowsImportInOneStatement() throws {
         let harness = Harness()
         let rows = (0..<1000).map { "{\"category\":\"상의\",\"season\":\"가을\",\"description\":\"row \($0)\"}" }

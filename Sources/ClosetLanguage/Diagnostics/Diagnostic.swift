@@ -19,12 +19,22 @@ public struct Diagnostic: Error, Hashable, Sendable {
     package var suggestion: String?
     /// Other names as close as `suggestion` (a tie: `did you mean '가을' or '겨울'?`).
     package var alternatives: [String] = []
+    /// The key it is about when that key was left out, so has no range of its own (a served
+    /// form's or an imported row's field is named by it).
+    package var missingKey: String?
 
     public init(_ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil) {
         self.id = id
         self.message = message
         self.range = range
         self.suggestion = suggestion
+    }
+
+    /// The message with its `did you mean` (`unknown kind 'smal'; did you mean 'small'?`).
+    package var messageAndSuggestion: String {
+        guard let suggestion else { return message }
+        let names = ([suggestion] + alternatives).map { "'\($0)'" }
+        return message + "; did you mean \(names.joined(separator: " or "))?"
     }
 
     /// The same problem, reported at another place (a host's error placed at the word that

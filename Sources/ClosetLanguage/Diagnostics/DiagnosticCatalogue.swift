@@ -90,7 +90,10 @@ extension Diagnostic {
     /// for every pack, with the app's own words when it has them.
     public static func missingKey(_ key: KeySpec, command: String, at range: SourceRange?) -> Diagnostic {
         let why = key.whenMissing.map { " (\($0))" } ?? ""
-        return Diagnostic("binder.missing-key", "'\(command)' needs \(key.name)=\(key.placeholder)\(why)", at: range)
+        var diagnostic = Diagnostic(
+            "binder.missing-key", "'\(command)' needs \(key.name)=\(key.placeholder)\(why)", at: range)
+        diagnostic.missingKey = key.name
+        return diagnostic
     }
 
     /// None of the keys of which the command needs at least one.

@@ -27,11 +27,7 @@ package enum DiagnosticRenderer {
         let word = warning ? "warning:" : "error:"
         let label = color ? (warning ? "\u{1B}[1;33m" : "\u{1B}[1;31m") + word + "\u{1B}[0m" : word
         // User input inside messages and the echoed line is made terminal-safe.
-        var message = TerminalText.visible(diagnostic.message)
-        if let suggestion = diagnostic.suggestion {
-            let names = ([suggestion] + diagnostic.alternatives).map { "'\(TerminalText.visible($0))'" }
-            message += "; did you mean \(names.joined(separator: " or "))?"
-        }
+        var message = TerminalText.visible(diagnostic.messageAndSuggestion)
         if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
         let origin = origin.map { TerminalText.visible($0) }  // a file name is user input too
         guard let source, let range = diagnostic.range else {

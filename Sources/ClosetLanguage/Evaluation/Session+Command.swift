@@ -50,9 +50,12 @@ extension Session {
             spans.append((key, start..<text.utf8.count))
         }
         func failure(_ diagnostic: Diagnostic) -> CommandFailure {
+            // An argument's own problem lies within its span; one about the whole command does not.
             let at = diagnostic.range.map { $0.lower..<max($0.upper, $0.lower + 1) }
-            let key = at.flatMap { at in spans.last { $0.range.overlaps(at) }?.key }
-            return CommandFailure(diagnostic: diagnostic, key: key)
+            let key = at.flatMap { at in
+                spans.last { $0.range.lowerBound <= at.lowerBound && at.upperBound <= $0.range.upperBound }?.key
+            }
+            return CommandFailure(diagnostic: diagnostic, key: diagnostic.missingKey ?? key)
         }
         attachments = request.attachments
         defer { attachments = [:] }

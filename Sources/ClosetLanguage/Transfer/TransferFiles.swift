@@ -162,25 +162,43 @@ public enum TransferFiles {
         _ rows: [Row], path: String, fieldNames: [String], _ invocation: Invocation,
         check: (Row) throws(RowProblem) -> Item
     ) throws(Diagnostic) -> [Item] {
-        var problems: [RowProblem] = []
         var items: [Item] = []
+        let problems = collectProblems(rows, fieldNames: fieldNames, order: Array(rows.indices)) {
+            row throws(RowProblem) in items.append(try check(row))
+        }
+        try report(problems, path: path, invocation)
+        return items
+    }
+
+    /// Runs `check` on each row in `order`, after refusing a field no one reads; the problems
+    /// found, in the file's order.
+    static func collectProblems(
+        _ rows: [Row], fieldNames: [String], order: [Int], check: (Row) throws(RowProblem) -> Void
+    ) -> [RowProblem] {
+        var problems: [(index: Int, problem: RowProblem)] = []
         var rowsOnLine: [Int: Int] = [:]
         for row in rows { rowsOnLine[row.line, default: 0] += 1 }
-        for (number, row) in rows.enumerated() {
+        for number in order {
+            let row = rows[number]
             do throws(RowProblem) {
                 // `comments.0.id`: a part of a list the importer reads, under a known field.
                 for key in row.fields.keys
                 where !fieldNames.contains(key) && !fieldNames.contains(String(key.prefix { $0 != "." })) {
                     throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
                 }
-                items.append(try check(row))
+                try check(row)
             } catch {
                 var problem = error
                 if rowsOnLine[row.line, default: 0] > 1 { problem.row = number + 1 }
-                problems.append(problem)
+                problems.append((number, problem))
             }
         }
-        guard !problems.isEmpty else { return items }
+        return problems.sorted { $0.index < $1.index }.map(\.problem)
+    }
+
+    /// Lists the bad rows on the error stream and fails the import; nothing when there are none.
+    static func report(_ problems: [RowProblem], path: String, _ invocation: Invocation) throws(Diagnostic) {
+        guard !problems.isEmpty else { return }
         let name = fileName(path)
         // The file's values are quoted in the messages: their terminal controls are shown, never sent.
         var report = problems.prefix(listedBadRows).map { TerminalText.visible($0.text(in: name)) + "\n" }.joined()

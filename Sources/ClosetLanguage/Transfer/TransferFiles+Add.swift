@@ -1,0 +1,92 @@
+import ClosetCore
+import ClosetTables
+
+extension TransferFiles {
+    /// An import that is the entity's own `add`, row by row: each field of the file that the
+    /// schema declares an input for becomes that input's `key=value` argument (its JSON name to
+    /// its key, as `.dump` writes it), and the command is run through the door a typed
+    /// statement goes through (`Session.run`). So an import checks exactly what `add` checks,
+    /// with no reader of its own to drift from it. Pictures are found as the engine's exports
+    /// write them: the file names a `.paths` field lists, or `<id>.png`/`<id>.jpg` for a `.path`
+    /// field (an optional one that is not beside a file imported without `images=` is left out,
+    /// with a note). `supplied` arguments go to every row (a password hash made once). Rows that
+    /// restore their `id=` run first, so an id drawn for another never takes one of theirs;
+    /// every bad row is listed and nothing is kept if one is bad.
+    public static func importThroughAdd<Model>(
+        _ invocation: Invocation, schema: EntitySchema<Model>, ignoring: Set<String> = [],
+        supplied: [(key: String, value: String)] = []
+    ) throws(Diagnostic) -> Outcome {
+        let kind = schema.kind
+        let fieldNames = kind.fieldNames
+        let (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
+        let folder = pictureFolder(invocation, file: path)
+        let inputs = schema.inputs.compactMap { index in
+            schema.fields[index].input.map { (field: schema.fields[index].name, input: $0) }
+        }
+        let idField = inputs.first { $0.input.key == "id" && $0.input.use == .restoring }?.field
+        func restoresID(_ row: Row) -> Bool { idField.map { text(row, $0) != nil } ?? false }
+        let order = rows.indices.filter { restoresID(rows[$0]) } + rows.indices.filter { !restoresID(rows[$0]) }
+        let session = invocation.session
+        let add = session.registry.command(named: "add \(kind.singular)")
+        let folderGiven = invocation.argument("images") != nil
+        var leftOut = 0
+        let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
+            var request = CommandRequest(["add", kind.singular], arguments: supplied)
+            for (field, input) in inputs {
+                switch input.kind {
+                case .paths:
+                    let names = list(row, field).map { $0.contains("://") ? FilePath.lastComponent(of: $0) : $0 }
+                    guard !names.isEmpty else { continue }
+                    var attached: [String] = []
+                    for (number, name) in names.enumerated() {
+                        // A comma would split the argument's list: such a file is named by its place.
+                        let label = name.contains(",") ? "\(field) \(number + 1)" : name
+                        request.attachments[label] = try readPicture(name, in: folder, row: row, invocation).bytes
+                        attached.append(label)
+                    }
+                    request.arguments.append((input.key, attached.joined(separator: ",")))
+                case .path:
+                    // An optional picture is looked for where the row says there is one.
+                    let named = text(row, field) != nil || row.fields.keys.contains { $0.hasPrefix(field + ".") }
+                    guard input.use == .required || named,
+                        let id = idField.flatMap({ text(row, $0) }) ?? text(row, "id")
+                    else { continue }
+                    guard let picture = try self.picture(named: id, in: folder, row: row, invocation) else {
+                        // Without `images=`, one not beside the file was exported without it.
+                        if input.use == .required || folderGiven { throw missingPicture(id, in: folder, row: row) }
+                        leftOut += 1
+                        continue
+                    }
+                    request.attachments[id] = picture.bytes
+                    request.arguments.append((input.key, id))
+                case .text, .count, .size, .date, .newID, .vocabulary, .reference:
+                    if let value = text(row, field) { request.arguments.append((input.key, value)) }
+                }
+            }
+            // Undone when it fails, so the rows after it are checked against the store as it was.
+            let savepoint = session.store.savepoint()
+            do throws(CommandFailure) {
+                _ = try session.run(request)
+            } catch {
+                session.store.rollback(to: savepoint)
+                let field = error.key.flatMap { key in inputs.first { $0.input.key == key }?.field }
+                if error.id == "binder.missing-key", let field {
+                    let why = add?.keys.first { $0.name == error.key }?.whenMissing.map { " (\($0))" } ?? ""
+                    throw RowProblem(line: row.line, message: "missing \(field)\(why)")
+                }
+                // Named by the file's field unless the message names it (or its key) already.
+                let names = [field, error.key].compactMap { $0 }
+                let named = names.contains { error.message.contains($0) }
+                let message = error.diagnostic.messageAndSuggestion
+                throw RowProblem(line: row.line, message: (named ? "" : field.map { "\($0): " } ?? "") + message)
+            }
+        }
+        try report(problems, path: path, invocation)
+        if leftOut > 0 {
+            invocation.host.write(
+                "note: \(leftOut) row\(leftOut == 1 ? " names a picture" : "s name pictures") not beside '\(path)'; imported without (export \(kind.plural) images=<folder> copies them)\n",
+                to: .standardError)
+        }
+        return imported(rows.count, from: path)
+    }
+}

@@ -39,12 +39,19 @@ extension TransferFiles {
                     guard !names.isEmpty else { continue }
                     var attached: [String] = []
                     for (number, name) in names.enumerated() {
+                        // Without `images=`, an optional one not beside the file was exported without it.
+                        let optional = input.use != .required && !folderGiven
+                        guard let picture = try readPicture(name, in: folder, row: row, invocation, ifThere: optional)
+                        else {
+                            leftOut += 1
+                            continue
+                        }
                         // A comma would split the argument's list: such a file is named by its place.
                         let label = name.contains(",") ? "\(field) \(number + 1)" : name
-                        request.attachments[label] = try readPicture(name, in: folder, row: row, invocation).bytes
+                        request.attachments[label] = picture.bytes
                         attached.append(label)
                     }
-                    request.arguments.append((input.key, attached.joined(separator: ",")))
+                    if !attached.isEmpty { request.arguments.append((input.key, attached.joined(separator: ","))) }
                 case .path:
                     // An optional picture is looked for where the row says there is one.
                     let named = text(row, field) != nil || row.fields.keys.contains { $0.hasPrefix(field + ".") }
@@ -84,7 +91,7 @@ extension TransferFiles {
         try report(problems, path: path, invocation)
         if leftOut > 0 {
             invocation.host.write(
-                "note: \(leftOut) row\(leftOut == 1 ? " names a picture" : "s name pictures") not beside '\(path)'; imported without (export \(kind.plural) images=<folder> copies them)\n",
+                "note: \(leftOut) \(leftOut == 1 ? "picture the file names is" : "pictures the file names are") not beside '\(path)'; imported without (export \(kind.plural) images=<folder> copies them)\n",
                 to: .standardError)
         }
         return imported(rows.count, from: path)

@@ -4,8 +4,9 @@ import ClosetTables
 import Foundation
 
 /// `import stories|comments|donations from=<file>`: what the exports write, read back, every
-/// row checked first and nothing kept if one is bad (the engine's `TransferFiles`). Ids are
-/// kept when free; authors and users default to me; a story's pictures are read from
+/// row checked and nothing kept if one is bad. A story or a comment is its own `add`, row by
+/// row (`TransferFiles.importThroughAdd`); a donation's receipt is written `R-000012`, so its
+/// rows are read here. Authors and users default to me; a story's pictures are read from
 /// `images=` by the names the file gives; its comments come with `import comments`, and its
 /// likes (who liked it) are not in the file: `.dump` moves them.
 enum Imports {
@@ -18,59 +19,10 @@ enum Imports {
         ],
         examples: ["import stories from=stories.json", "import stories from=out/stories.json images=out/pictures"],
         run: { invocation in
-            let state = try invocation.state(AdoptionState.self)
-            var from = ""
-            if case .path(let path)? = invocation.argument("from")?.value { from = path }
-            let folder = TransferFiles.pictureFolder(invocation, file: from)
-            // Pictures are read when their row is checked and written once every row is good.
-            // Without `images=`, one not beside the file (exported without `images=`) is left
-            // out, with a note; with `images=`, a missing one is a bad row.
-            let folderGiven = invocation.argument("images") != nil
-            var left = 0
-            var bytes: [String: [UInt8]] = [:]
-            let outcome = try importRows(
-                invocation, state, Adoption.story, sequence: "story", id: \Story.id,
-                ignoring: ["images", "likes", "liked", "comments", "cursor"],
-                store: { story in
-                    for picture in story.pictures {
-                        if let data = bytes[picture.name] { try state.community.blobs.write(data, named: picture.name) }
-                    }
-                    state.community.stories.upsert(story)
-                }
-            ) { row, taken throws(TransferFiles.RowProblem) in
-                let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.stories[$0] != nil }
-                let names = TransferFiles.list(row, "images")
-                guard names.count <= 5 else {
-                    throw TransferFiles.RowProblem(
-                        line: row.line, message: "\(names.count) pictures: a story has at most 5")
-                }
-                var pictures: [StoryPicture] = []
-                for name in names {
-                    guard
-                        var read = try TransferFiles.readPicture(
-                            name, in: folder, row: row, invocation, ifThere: !folderGiven)
-                    else {
-                        left += 1
-                        continue
-                    }
-                    read.info.checksum = Checksum.crc32(read.bytes)
-                    let picture = StoryPicture(id: invocation.ids.next(), info: read.info)
-                    bytes[picture.name] = read.bytes
-                    pictures.append(picture)
-                }
-                return Story(
-                    id: id ?? 0, author: TransferFiles.text(row, "author") ?? state.user(),
-                    title: try TransferFiles.required(row, "title"),
-                    content: try TransferFiles.required(row, "content"), dog: TransferFiles.text(row, "dog"),
-                    pictures: pictures,
-                    createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
-            }
-            if left > 0 {
-                invocation.host.write(
-                    "note: \(left) \(left == 1 ? "picture" : "pictures") the file names \(left == 1 ? "is" : "are") not beside it; imported without (export stories images=<folder> copies them)\n",
-                    to: .standardError)
-            }
-            return outcome
+            _ = try invocation.state(AdoptionState.self)
+            return try TransferFiles.importThroughAdd(
+                invocation, schema: CommunityRecords.story,
+                ignoring: ["images", "likes", "liked", "comments", "cursor"])
         })
 
     static let comments = CommandSpec(
@@ -80,21 +32,8 @@ enum Imports {
         notes: ["Fields: story (an existing story's id) and text (required), author, createdAt, id (kept if free)."],
         examples: ["import comments from=comments.csv"],
         run: { invocation in
-            let state = try invocation.state(AdoptionState.self)
-            return try importRows(
-                invocation, state, Adoption.comment, sequence: "comment", id: \.id,
-                store: { state.community.add($0) }
-            ) { row, taken throws(TransferFiles.RowProblem) in
-                let id = try TransferFiles.freeID(row, "id", taken: &taken) { state.community.comments[$0] != nil }
-                let storyText = try TransferFiles.required(row, "story")
-                guard let story = Int(storyText), state.community.stories[story] != nil else {
-                    throw TransferFiles.RowProblem(line: row.line, message: "no story has id \(storyText)")
-                }
-                return Comment(
-                    id: id ?? 0, story: story, author: TransferFiles.text(row, "author") ?? state.user(),
-                    text: try TransferFiles.required(row, "text"),
-                    createdAt: try TransferFiles.date(row, "createdAt") ?? invocation.clock.now())
-            }
+            _ = try invocation.state(AdoptionState.self)
+            return try TransferFiles.importThroughAdd(invocation, schema: CommunityRecords.comment)
         })
 
     static let donations = CommandSpec(

@@ -9,7 +9,7 @@ import Foundation
 /// `{server}/pictures/{scheme}/{host}/{path}?{query}`, and a GET there is answered from what the
 /// store holds (a saved photo, a cached poster, a cached dog picture: each API's `picture`),
 /// then from a recording of the original URL; else a 404. A picture has an `ETag` (the
-/// recorded one, or one made of a stored picture's checksum), and a GET whose `If-None-Match`
+/// recorded one, or one made of the picture's bytes), and a GET whose `If-None-Match`
 /// names it gets a 304, as from a CDN (RFC 9110 §13.1.2), so an app's cache revalidates.
 public enum ServedPictures {
     static let prefix = "/pictures/"
@@ -52,7 +52,9 @@ public enum ServedPictures {
                 for api in apis {
                     if let bytes = try api.picture?(url, context) { return picture(bytes, for: request) }
                 }
-                if let recorded = try context.recordings?.answer(url: url) { return conditional(request, recorded) }
+                if let recorded = try context.recordings?.answer(url: url) {
+                    return conditional(request, taggedIfNot(recorded))
+                }
                 return HTTPResponse.text("no picture of \(url) in the store or the recordings\n", status: 404)
             })
     }
@@ -60,12 +62,26 @@ public enum ServedPictures {
     /// A picture's answer: its type, an `ETag` made of its bytes, and a 304 when the request's
     /// `If-None-Match` names that tag.
     public static func picture(_ bytes: [UInt8], for request: ServedRequest) -> HTTPResponse {
-        let tag = "\"" + String(Checksum.crc32(bytes), radix: 16) + "-" + String(bytes.count) + "\""
+        let tag = self.tag(of: bytes)
         return conditional(
             request,
             HTTPResponse(
                 status: 200, headers: [HTTPHeader("Content-Type", contentType(of: bytes)), HTTPHeader("ETag", tag)],
                 body: Data(bytes)))
+    }
+
+    /// The `ETag` closet gives a picture it has no tag for: its CRC-32 and its length.
+    static func tag(of bytes: [UInt8]) -> String {
+        "\"" + String(Checksum.crc32(bytes), radix: 16) + "-" + String(bytes.count) + "\""
+    }
+
+    /// A recorded picture answer as it was, with an `ETag` made of its bytes when the
+    /// recording kept none (a CDN's answer without one could not be revalidated).
+    static func taggedIfNot(_ response: HTTPResponse) -> HTTPResponse {
+        guard response.status == 200, response.header("ETag") == nil else { return response }
+        var tagged = response
+        tagged.headers.append(HTTPHeader("ETag", tag(of: [UInt8](response.body))))
+        return tagged
     }
 
     /// A 304 (its `ETag`, no body) when the request's `If-None-Match` names the answer's tag

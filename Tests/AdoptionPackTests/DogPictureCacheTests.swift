@@ -77,6 +77,32 @@ import Testing
         #expect(cache.diskEntries.isEmpty)
     }
 
+    /// Issue 42: asking whether a kept picture changed never loses it. The server gone, or
+    /// answering an error, the kept copy is shown; a kept copy that no longer decodes is
+    /// fetched again.
+    @Test func aFailedRevalidationKeepsTheCopyAndADamagedCopyIsFetchedAgain() throws {
+        let (server, _, network) = try fixture()
+        let directory = folder()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = DogPictureCache(directory: directory, memoryLimit: 0, diskLimit: 10_000)
+        let url = server.baseURL + "/a"
+        #expect(try cache.fetch(url, network: network) { _ in true }.source == .network)
+        // A copy the check refuses (as a picture that no longer decodes) is asked for afresh.
+        var checks = 0
+        let again = try cache.fetch(url, network: network) { _ in
+            checks += 1
+            return checks > 1
+        }
+        #expect(again.source == .network && checks == 2)
+        server.stop()
+        let kept = try cache.fetch(url, network: network) { _ in true }
+        #expect(kept.source == .disk && kept.bytes.count == 100)
+        let errors = try LoopbackServer { _ in .respond(status: 503, headers: [:], body: Data("busy".utf8)) }
+        defer { errors.stop() }
+        let other = errors.baseURL + "/a"
+        #expect(throws: (any Error).self) { try cache.fetch(other, network: network) { _ in true } }
+    }
+
     @Test func aPictureThatIsNotOneIsRefusedAndNotCached() throws {
         let (server, _, network) = try fixture()
         defer { server.stop() }

@@ -82,3 +82,26 @@ import Testing
         #expect(ServedPictures.pictureURLsRewritten(Array("{]".utf8), under: ["urls"]) { $0 } == nil)
     }
 }
+
+/// Issue 42: every picture answer has an `ETag`, a recorded one without its own too, and
+/// `If-None-Match` naming it gets a 304.
+@Suite struct ServedPictureTagTests {
+    @Test func aRecordedPictureWithoutATagGetsOneMadeOfItsBytesAndA304() {
+        let bytes = Data([0xFF, 0xD8, 0xFF, 0xD9, 1, 2, 3])
+        let recorded = HTTPResponse(
+            status: 200, headers: [HTTPHeader("Content-Type", "image/jpeg")], body: bytes)
+        let tagged = ServedPictures.taggedIfNot(recorded)
+        let tag = tagged.header("ETag")
+        #expect(tag == ServedPictures.tag(of: [UInt8](bytes)) && tagged.body == bytes)
+        #expect(tagged.header("Content-Type") == "image/jpeg")
+        // One the recording kept is left as it was; so is an answer that is not a picture's 200.
+        var own = recorded
+        own.headers.append(HTTPHeader("ETag", "\"cdn-1\""))
+        #expect(ServedPictures.taggedIfNot(own).header("ETag") == "\"cdn-1\"")
+        #expect(ServedPictures.taggedIfNot(HTTPResponse(status: 404)).header("ETag") == nil)
+        let again = ServedRequest(
+            method: "GET", path: "/pictures/https/x/a.jpg", headers: [HTTPHeader("If-None-Match", tag ?? "")])
+        let answer = ServedPictures.conditional(again, tagged)
+        #expect(answer.status == 304 && answer.body.isEmpty && answer.header("ETag") == tag)
+    }
+}

@@ -140,22 +140,27 @@ final class DogPictureCache {
     func fetch(_ url: String, network: Network, check: ([UInt8]) -> Bool) throws -> (bytes: [UInt8], source: Source) {
         if let entry = memory.get(for: url) { return (entry.bytes, .memory) }
         var request = HTTPRequest.get(url: url)
-        if let entry = readDisk(url) {
+        // A kept copy that no longer decodes is dropped and fetched again.
+        if let entry = readDisk(url), check(entry.bytes) {
             diskCounters.hits += 1
-            guard let tag = entry.tag else {
+            func keep() -> (bytes: [UInt8], source: Source) {
                 writeDisk(url, entry)
                 putMemory(url, entry)
                 return (entry.bytes, .disk)
             }
+            guard let tag = entry.tag else { return keep() }
             request.headers.append(HTTPHeader("If-None-Match", tag))
-            let response = try network.send(request)
+            // Asking whether it changed must not lose it: a failed question (offline, no
+            // recording of it, an error status) keeps the copy, as a browser's cache does.
+            guard let response = try? network.send(request) else { return keep() }
             if response.status == 304 {
                 diskCounters.revalidated += 1
-                writeDisk(url, entry)
-                putMemory(url, entry)
-                return (entry.bytes, .disk)
+                return keep()
             }
-            return try store(url, response, request: request, check: check)
+            guard response.isSuccess, let stored = try? store(url, response, request: request, check: check) else {
+                return keep()
+            }
+            return stored
         }
         diskCounters.misses += 1
         return try store(url, try network.send(request), request: request, check: check)

@@ -2,7 +2,8 @@ import ClosetCore
 import ClosetLanguage
 
 /// `show dog <ref>`: one animal's detail screen, its picture fetched through the dog-picture
-/// cache; one not listed in this session is asked for by its desertion number.
+/// cache (one that cannot be fetched is a line in its place); one not listed in this session
+/// is asked for by its desertion number.
 enum ShowDog {
     static let spec = CommandSpec(
         path: ["show", "dog"],
@@ -17,12 +18,20 @@ enum ShowDog {
                 throw Diagnostic.notADesertionNumber(number, at: range)
             }
             guard let dog = try state.dog(number) else { throw Diagnostic.noSuchDog(number, at: invocation.call.range) }
-            let picture = try state.picture(of: dog)
+            // A picture that cannot be fetched is one line in its place, never the statement's error.
+            let shown: [Picture]
+            var picture: (info: ImageInfo, source: DogPictureCache.Source, bytes: [UInt8])?
+            do {
+                picture = try state.picture(of: dog)
+                shown = picture.map { [.bytes($0.bytes, name: FilePath.lastComponent(of: dog["popfile1"]))] } ?? []
+            } catch let error as any LocalizedMessage {
+                shown = [Picture(.unavailable(error.message))]
+            } catch {
+                shown = [Picture(.unavailable("\(error)"))]
+            }
+            let fetched = picture.map { ($0.info, $0.source) }
             return .detail(Adoption.dog, .opaque(dog.desertionNo)) {
-                DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: picture.map { ($0.info, $0.source) }))
-            }.showing(
-                Pictures(
-                    .single, picture.map { [.bytes($0.bytes, name: FilePath.lastComponent(of: dog["popfile1"]))] } ?? []
-                ))
+                DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: fetched))
+            }.showing(Pictures(.single, shown))
         })
 }

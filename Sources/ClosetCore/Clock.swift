@@ -40,3 +40,25 @@ package final class SteppingClock: AdjustableClock {
     public func advance(by seconds: TimeInterval) { next = next.addingTimeInterval(seconds) }
     public func set(_ date: Date) { next = date }
 }
+
+/// `--today <day>`: a recorded world's day. The clock starts at 00:00 UTC on that day when the
+/// session starts and runs on in real time (so cached entries still expire), and "yesterday"
+/// (the box office's default day) is a day the recordings hold.
+package final class DayClock: Clock {
+    private let offset: TimeInterval
+    private let real = SystemClock()
+
+    package init(today: Date) { offset = today.timeIntervalSince1970 - real.now().timeIntervalSince1970 }
+
+    public func now() -> Date { real.now().addingTimeInterval(offset) }
+}
+
+/// A day as `--today` and a recordings folder's `today` file give it: `yyyy-mm-dd`, read as
+/// 00:00 UTC.
+package enum RecordedDay {
+    package static func parse(_ text: String) -> Date? {
+        let day = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard day.utf8.count == 10, let date = Timestamp.parse(day) else { return nil }
+        return date
+    }
+}

@@ -35,6 +35,17 @@ package struct RecordingFolder: Sendable {
         return recordings
     }
 
+    /// The day the recordings were made in, as the folder names it: a `today` file holding
+    /// `yyyy-mm-dd` (what `--today` takes); nil when there is none.
+    public func day() throws(NetworkError) -> Date? {
+        let file = FilePath.join(path, "today")
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        guard data.count < 64, let text = String(data: data, encoding: .utf8), let day = RecordedDay.parse(text) else {
+            throw .recording("'\(file)' is not a day: write it as 2012-01-02")
+        }
+        return day
+    }
+
     /// Writes one exchange (replacing an earlier recording of the same request).
     public func save(_ recording: Recording) throws(NetworkError) {
         let manager = FileManager.default

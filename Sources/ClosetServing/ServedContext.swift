@@ -1,4 +1,5 @@
 import ClosetLanguage
+import Foundation
 
 /// What an API answers with: the session (its packs' states, on the served store) and the
 /// server's own base URL, for the URLs its answers name (pictures).
@@ -8,6 +9,10 @@ public struct ServedContext {
     public let baseURL: String
     /// What `--replay <folder>` holds; nil without one.
     public let recordings: ServedRecordings?
+    /// `--today`: the day the served world is in (00:00 UTC); nil: the real one.
+    public let today: Date?
+    /// When the request came, by the real clock: a client counts its days from it.
+    public let now: Date
     private let report = Report()
 
     /// What the server learns from answering: a password check that failed counts against the
@@ -16,7 +21,11 @@ public struct ServedContext {
         var passwordRefused = false
     }
 
-    public init(session: Session, baseURL: String, recordings: ServedRecordings? = nil) {
+    public init(
+        session: Session, baseURL: String, recordings: ServedRecordings? = nil, today: Date? = nil, now: Date = Date()
+    ) {
+        self.today = today
+        self.now = now
         self.session = session
         self.baseURL = baseURL
         self.recordings = recordings

@@ -98,12 +98,15 @@ extension ServedAPI {
     /// `failure`. The strings under
     /// `pictureKeys` in its JSON answers name pictures: they are pointed at the server's
     /// `/pictures/` (`ServedPictures`), which `picture` answers from the store first.
+    /// `recordedQuery` gives the query as the recordings hold it, where the API's meaning
+    /// differs from its spelling (a day relative to the client's today, under `--today`).
     public static func replaying(
         _ api: RemoteAPI, routes: [String], summary: String, pictureKeys: Set<String> = [],
         keyless: @escaping @Sendable (ServedRequest) -> HTTPResponse?,
         unmatched: @escaping @Sendable (ServedRequest) -> HTTPResponse,
         failure: @escaping @Sendable (ServedRequest) -> HTTPResponse,
-        picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil
+        picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil,
+        recordedQuery: (@Sendable (ServedRequest, ServedContext) -> [(name: String, value: String)])? = nil
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -127,9 +130,14 @@ extension ServedAPI {
             answer: { request, context in
                 guard let path = relative(request) else { return nil }
                 if let refused = keyless(request) { return refused }
+                // As the API means it first, then as asked (a recorded day asked for by its date).
+                let meant = recordedQuery?(request, context)
                 guard
-                    let recorded = try context.recordings?.answer(
-                        api: api.name, method: request.method, path: path, query: request.query)
+                    let recorded = try meant.flatMap({ query throws(ServedCut) in
+                        try context.recordings?.answer(api: api.name, method: request.method, path: path, query: query)
+                    })
+                        ?? context.recordings?.answer(
+                            api: api.name, method: request.method, path: path, query: request.query)
                 else { return unmatched(request) }
                 return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })

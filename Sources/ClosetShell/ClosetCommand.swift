@@ -211,7 +211,19 @@ package enum ClosetCommand {
         configuration.settings.echo = options.echo
         configuration.deterministic = options.deterministic
         configuration.seed = options.seed
+        configuration.today = options.today ?? options.replay.flatMap { recordedDay(in: $0) }
         return configuration
+    }
+
+    /// The day a recordings folder names (its `today` file); a file that names none is said
+    /// once and the real day kept.
+    static func recordedDay(in folder: String) -> Date? {
+        do throws(NetworkError) {
+            return try RecordingFolder(path: ScriptFile.expandingTilde(folder)).day()
+        } catch {
+            complain("closet: warning: \(error.message); the clock keeps today's date")
+            return nil
+        }
     }
 
     /// The store at `--store` (or `.open`'s location): in memory, or a folder opened with the

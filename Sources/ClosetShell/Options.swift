@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import Foundation
 
 /// The command line (SPEC §7), parsed without any package: a handful of options, then an
 /// optional subcommand (`run`, `test`, `dump`, and other verbs later).
@@ -35,6 +36,8 @@ package struct Options: Equatable {
     public var echo = false
     public var deterministic = false
     package var seed: UInt64 = 0
+    /// `--today <yyyy-mm-dd>`: the day the session's clock starts on (a recorded world's day).
+    package var today: Date?
     public var offline = false
     public var replay: String?
     public var record: String?
@@ -128,6 +131,12 @@ package struct Options: Equatable {
                 throw UsageError(message: "'--seed' takes a whole number ≥ 0, not '\(text)'")
             }
             parsing.options.seed = seed
+        },
+        .value("--today") { parsing, text throws(UsageError) in
+            guard let day = RecordedDay.parse(text) else {
+                throw UsageError(message: "'--today' takes a day written 2012-01-02, not '\(text)'")
+            }
+            parsing.options.today = day
         },
         .value("--replay") { parsing, folder in parsing.options.replay = folder },
         .value("--record") { parsing, folder in parsing.options.record = folder },
@@ -402,6 +411,8 @@ package struct Options: Equatable {
           --echo                   print each statement before its output
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)
           --seed <n>               seed for --deterministic ids (default 0)
+          --today <yyyy-mm-dd>     start the clock at 00:00 UTC that day, so "yesterday" is a
+                                   recorded day (default: the --replay folder's today file)
           --offline                no request leaves the process
           --replay <dir>           answer every request from recordings in <dir>
           --record <dir>           also write every exchange to <dir> (secrets removed)

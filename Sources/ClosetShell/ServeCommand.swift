@@ -53,7 +53,9 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error.description)")
             return .store
         }
-        let sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
+        var sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
+        let today = serve.today ?? serve.replay.first.flatMap { ClosetCommand.recordedDay(in: $0) }
+        if let today { sessionConfiguration.today = today }
         let busyTimeout = options.busyTimeout ?? DurableStore.defaultBusyTimeout
         let inMemory = store.location == ":memory:"
         // Another session on the served store: a reader of its own (or, for the writes' lane,
@@ -125,7 +127,8 @@ enum ServeCommand {
             }
         }
         let handler = ServeHandler(
-            apis: apis, sessions: sessions, recordings: recordings, cache: cache, log: log, options: serve)
+            apis: apis, sessions: sessions, recordings: recordings, cache: cache, log: log, options: serve,
+            today: sessionConfiguration.today)
         let server: HTTPServer
         do throws(HTTPServer.StartError) {
             server = try HTTPServer(configuration, refusal: handler.refusal) { handler.dispatch($0) }
@@ -156,7 +159,8 @@ enum ServeCommand {
         sigaddset(&stopping, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
         let names = apis.map(\.name).joined(separator: ", ")
-        say("closet serve: \(baseURL) · store \(store.location) · \(names) · Ctrl-C to stop")
+        let day = sessionConfiguration.today.map { " · today " + String(Timestamp.format($0).prefix(10)) } ?? ""
+        say("closet serve: \(baseURL) · store \(store.location) · \(names)\(day) · Ctrl-C to stop")
         server.run { serveStopRequested != 0 }
         say("closet serve: stopped")
         return .success

@@ -38,11 +38,14 @@ package final class ServeHandler: @unchecked Sendable {
     /// The lane reads go to (the last), and writes (the first).
     var readLane: Int { sessions.lanes - 1 }
     static let writeLane = 0
+    /// The served world's day (`--today`), which the replaying APIs answer as of.
+    let today: Date?
 
     package init(
         apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
-        log: ServeLog?, options: ServeOptions
+        log: ServeLog?, options: ServeOptions, today: Date? = nil
     ) {
+        self.today = today
         self.apis = apis
         self.sessions = sessions
         self.recordings = recordings
@@ -157,7 +160,7 @@ package final class ServeHandler: @unchecked Sendable {
     /// The answer, made in one transaction of the worker's session; and the recorded failure
     /// it breaks off as (`ServedCut`), and whether a password check failed.
     func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> (HTTPResponse, ServedCut?, Bool) {
-        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings)
+        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings, today: today)
         var response: HTTPResponse
         var answering: ServedAPI?
         var cacheable = false

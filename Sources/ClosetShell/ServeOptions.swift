@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import Foundation
 
 /// `closet serve [--host <h>] [--port <n>] [--quiet] ... [--replay <folder>]... [<pack>...]`
 /// (`usage` lists them all).
@@ -38,6 +39,10 @@ package struct ServeOptions: Equatable, Sendable {
     /// `--replay <folder>`, any number of times: recordings the replaying APIs answer from (the
     /// first folder's, when two hold the same request).
     package var replay: [String] = []
+    /// `--today <yyyy-mm-dd>`: the served world's day (default: the first `--replay` folder's
+    /// `today` file): the sessions' clock starts on it, and a replaying API given a day
+    /// relative to the client's today (KOBIS's `targetDt`) is answered as of that day.
+    package var today: Date?
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
     /// `--help`: the usage and what each option does, nothing served.
@@ -46,7 +51,7 @@ package struct ServeOptions: Equatable, Sendable {
     package init() {}
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--today <yyyy-mm-dd>] [<pack>...]"
 
     package static let help =
         usage + """
@@ -76,6 +81,8 @@ package struct ServeOptions: Equatable, Sendable {
               --log <file.jsonl>        append one line per exchange, secrets redacted
               --replay <folder>         recordings Unsplash, KOBIS, Kakao and the animal API answer from
                                         (may be repeated; the first folder wins)
+              --today <yyyy-mm-dd>      the recorded world's day: a client's yesterday is that day's
+                                        yesterday (default: the first --replay folder's today file)
               <pack>...                 only these packs' APIs (default: every pack that serves one)
 
             The market's API comes from the store; docs/serve.md says how to point each app at it.
@@ -197,6 +204,12 @@ package struct ServeOptions: Equatable, Sendable {
                 let folder = try value(word, inline)
                 guard !folder.isEmpty else { throw Options.UsageError(message: "'--replay' needs a folder") }
                 options.replay.append(folder)
+            case "--today":
+                let text = try value(word, inline)
+                guard let day = RecordedDay.parse(text) else {
+                    throw Options.UsageError(message: "'--today' takes a day written 2012-01-02, not '\(text)'")
+                }
+                options.today = day
             case "--log":
                 let path = try value(word, inline)
                 guard !path.isEmpty else { throw Options.UsageError(message: "'--log' needs a file") }

@@ -14,6 +14,8 @@ package enum SessionFactory {
         /// `--deterministic`: a stepping clock from 2024-01-01 and seeded ids.
         public var deterministic = false
         package var seed: UInt64 = 0
+        /// `--today` (or the replayed folder's `today` file): the day the clock starts on.
+        package var today: Date?
         package var registry = InstalledPacks.registry
         /// Where requests go: live (the default), off, replayed or recorded.
         public var network = NetworkMode.live
@@ -108,7 +110,12 @@ package enum SessionFactory {
     package static func makeSession(
         store: Store, host: SessionHost, _ configuration: Configuration = Configuration()
     ) throws -> Session {
-        let clock: Clock = configuration.deterministic ? SteppingClock() : SystemClock()
+        let clock: Clock =
+            switch (configuration.deterministic, configuration.today) {
+            case (true, let today): SteppingClock(start: today ?? SteppingClock.start)
+            case (false, let today?): DayClock(today: today)
+            case (false, nil): SystemClock()
+            }
         let ids: IDGenerator =
             configuration.deterministic ? SeededIDGenerator(seed: configuration.seed) : RandomIDGenerator()
         return try Session(

@@ -223,4 +223,45 @@ import Testing
         #expect(answer.status == 500 && answer.object["error"] as? Bool == true)
         #expect(server.stop() == 0)
     }
+
+    /// Issue 42, item 3: a recorded world has a day. `Examples/http` names its own (`today`),
+    /// so the box office app, asking for its real yesterday, is answered with the recorded
+    /// world's yesterday (the day asked for by its date too), and `--today` names another.
+    @Test func aClientsYesterdayIsTheRecordedWorldsYesterday() throws {
+        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/http").path
+        let korea = TimeZone(secondsFromGMT: 9 * 3600) ?? .gmt
+        let formatter = DateFormatter()
+        formatter.timeZone = korea
+        formatter.dateFormat = "yyyyMMdd"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let realYesterday = formatter.string(from: Date().addingTimeInterval(-86_400))
+        let server = try ServeProcess(store: ":memory:", options: [], serveArguments: ["--replay", examples])
+        defer { server.stop() }
+        let daily = server.baseURL + "/boxoffice/searchDailyBoxOfficeList.json?key=k&targetDt="
+        for asked in [realYesterday, "20120101"] {
+            let answer = try Self.fetch(daily + asked)
+            let result = answer.object["boxOfficeResult"] as? [String: Any]
+            #expect(result?["showRange"] as? String == "20120101~20120101", "\(asked): \(answer.text)")
+        }
+        // The day before yesterday was not recorded: KOBIS's answer says so, not another day's.
+        let before = formatter.string(from: Date().addingTimeInterval(-2 * 86_400))
+        #expect(try Self.fetch(daily + before).object["faultInfo"] != nil)
+        #expect(server.stop() == 0)
+        // Another day named: the real yesterday is its yesterday, which nothing recorded.
+        let other = try ServeProcess(
+            store: ":memory:", options: [], serveArguments: ["--replay", examples, "--today", "2013-05-05"])
+        defer { other.stop() }
+        #expect(
+            try Self.fetch(other.baseURL + "/boxoffice/searchDailyBoxOfficeList.json?key=k&targetDt=" + realYesterday)
+                .object["faultInfo"] != nil)
+        #expect(other.stop() == 0)
+        // The prompt opens on the same day.
+        let prompt = try ChildProcess.run(
+            BuiltProducts.closet,
+            ["--store", ":memory:", "--replay", examples, "--format", "json", "-c", "list boxoffice"])
+        #expect(prompt.out.contains("미션임파서블"), "\(prompt.out) \(prompt.err)")
+        let refused = try ChildProcess.run(BuiltProducts.closet, ["--today", "2012-13-01", "-c", ".show"])
+        #expect(refused.status == 2 && refused.err.contains("'--today' takes a day written 2012-01-02"))
+    }
 }

@@ -33,22 +33,36 @@ public struct CommandFailure: Error, Sendable {
 
 extension Session {
     /// Runs a command given as data through the one door a typed statement goes through: it
-    /// is written as a statement (every value quoted as `.dump` quotes it, so any text reads
-    /// back exactly) and parsed, resolved, bound, checked and run as one, inside the caller's
-    /// transaction. So a served write can be refused for nothing the prompt would accept, nor
-    /// accepted for anything it would refuse.
+    /// is made into the syntax tree the parser makes of the statement `.dump` would write for
+    /// it (every value one quoted word, so any text is taken exactly as given; a parameter
+    /// bare when it is plain ASCII, as the dump writes it), then resolved, bound, checked and
+    /// run as one, inside the caller's transaction. So a served write or an imported row can
+    /// be refused for nothing the prompt would refuse, nor accepted for anything it would
+    /// refuse. (Written as text and parsed again, a row of an import cost twice as much.)
     public func run(_ request: CommandRequest) throws(CommandFailure) -> Outcome {
-        var text = request.words.joined(separator: " ")
+        // Each word its own range, as in the statement's text, so a diagnostic names its argument.
+        var offset = 0
+        func word(_ text: String, quoted: Bool) -> Word {
+            let start = offset
+            offset += text.utf8.count + (quoted ? 2 : 0) + 1
+            return Word(text: text, isQuoted: quoted, range: SourceRange(start, offset - 1))
+        }
+        var words = request.words.map { word($0, quoted: false) }
         for parameter in request.parameters {
             let plain = !parameter.isEmpty && parameter.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 }
-            text += " " + (plain ? parameter : DumpWriter.quote(parameter))
+            words.append(word(parameter, quoted: !plain))
         }
+        var arguments: [Argument] = []
+        arguments.reserveCapacity(request.arguments.count)
         var spans: [(key: String, range: Range<Int>)] = []
         for (key, value) in request.arguments {
-            let start = text.utf8.count + 1
-            text += " \(key)=" + DumpWriter.quote(value)
-            spans.append((key, start..<text.utf8.count))
+            let name = word(key, quoted: false)
+            let given = word(value, quoted: true)
+            let range = SourceRange(name.range.lower, given.range.upper)
+            arguments.append(Argument(key: name, values: [given], range: range))
+            spans.append((key, range.lower..<range.upper))
         }
+        let call = CommandCall(words: words, arguments: arguments, range: SourceRange(0, max(0, offset - 1)))
         func failure(_ diagnostic: Diagnostic) -> CommandFailure {
             // An argument's own problem lies within its span; one about the whole command does not.
             let at = diagnostic.range.map { $0.lower..<max($0.upper, $0.lower + 1) }
@@ -60,9 +74,6 @@ extension Session {
         attachments = request.attachments
         defer { attachments = [:] }
         do {
-            guard case .command(let call)? = try Parser.parse(text).map(\.kind) else {
-                throw Diagnostic.appMessage("'\(request.words.joined(separator: " "))' is not a command", at: nil)
-            }
             return try Evaluator(session: self).run(call)
         } catch let diagnostic as Diagnostic {
             throw failure(diagnostic)

@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import ClosetServing
@@ -6,7 +7,9 @@ import Foundation
 /// The KOBIS API as `closet serve --replay <folder>` answers it (the daily box office and a
 /// movie's details), from recordings. Errors come as KOBIS sends them: a `faultInfo` in a 200.
 /// Any `key` is accepted; none is KOBIS's invalid-key fault (320010), as is `--fail` (the one
-/// fault the reference documents besides a missing `targetDt`, 320102).
+/// fault the reference documents besides a missing `targetDt`, 320102). Under `--today`, a
+/// day is answered as the same number of days before the world's today as it is before the
+/// client's (the app's yesterday is the recorded world's yesterday).
 enum KobisService {
     static let api = ServedAPI.replaying(
         KobisAPI.api, routes: ["/boxoffice/searchDailyBoxOfficeList.json", "/movie/searchMovieInfo.json"],
@@ -19,7 +22,28 @@ enum KobisService {
             }
             return fault("closet serve: no recording answers this request", code: "closet-unrecorded")
         },
-        failure: { _ in invalidKey })
+        failure: { _ in invalidKey },
+        recordedQuery: { request, context in
+            guard let today = context.today else { return request.query }
+            return request.query.map { item in
+                guard item.name == "targetDt", let day = shifted(item.value, from: context.now, to: today) else {
+                    return item
+                }
+                return (item.name, day)
+            }
+        })
+
+    /// A client asks for days counted from its own today (the app's default is yesterday); in
+    /// a recorded world (`--today`) the same distance is counted from that day: `targetDt`
+    /// moved by the days between the client's Korean today and the world's.
+    static func shifted(_ target: String, from now: Date, to today: Date) -> String? {
+        let dashed = BoxOfficeCalendar.dashed(target)
+        guard let asked = Timestamp.parse(dashed), let real = Timestamp.parse(BoxOfficeCalendar.day(of: now)),
+            let world = Timestamp.parse(BoxOfficeCalendar.day(of: today))
+        else { return nil }
+        let day = BoxOfficeCalendar.day(of: asked.addingTimeInterval(world.timeIntervalSince(real) - 9 * 3600))
+        return BoxOfficeCalendar.targetDate(day)
+    }
 
     static let invalidKey = fault("유효하지않은 키값입니다.", code: "320010")
 

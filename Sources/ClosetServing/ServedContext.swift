@@ -19,6 +19,7 @@ public struct ServedContext {
     /// client's budget (`closet serve` slows guessing per address).
     final class Report {
         var passwordRefused = false
+        var note: String?
     }
 
     public init(
@@ -35,4 +36,10 @@ public struct ServedContext {
     public func passwordRefused() { report.passwordRefused = true }
 
     package var wasPasswordRefused: Bool { report.passwordRefused }
+
+    /// A line the server says under the request's (a near miss: the recording closest to a
+    /// request none answered).
+    public func note(_ text: String) { report.note = text }
+
+    package var noted: String? { report.note }
 }

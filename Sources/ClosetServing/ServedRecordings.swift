@@ -16,6 +16,17 @@ public final class ServedRecordings: @unchecked Sendable {
         var path: String
         /// Decoded `name=value` pairs, sorted.
         var query: [String]
+
+        /// The pairs as names and values again (a value may hold `=`).
+        var pairs: [(name: String, value: String)] {
+            query.map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            }
+        }
+
+        /// `GET {kakao}/v2/search/image?query=x&sort=accuracy`, as people read a recording's key.
+        var text: String { "\(method) {\(api)}\(path)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")) }
     }
 
     let entries: [Key: Recording]
@@ -98,15 +109,24 @@ extension ServedAPI {
     /// `failure`. The strings under
     /// `pictureKeys` in its JSON answers name pictures: they are pointed at the server's
     /// `/pictures/` (`ServedPictures`), which `picture` answers from the store first.
-    /// `recordedQuery` gives the query as the recordings hold it, where the API's meaning
-    /// differs from its spelling (a day relative to the client's today, under `--today`).
+    /// `meaning` is how the API reads its query (defaults, ignored parameters), so a request
+    /// matches a recording that means the same; `recordedQuery` gives the query as the
+    /// recordings hold it, where the API's meaning differs from its spelling (a day relative
+    /// to the client's today, under `--today`); `beyondRecordings` answers what the API
+    /// answers where nothing was recorded because nothing is there (a page past the last).
+    /// One still unmatched is logged with its nearest recording and how they differ.
     public static func replaying(
         _ api: RemoteAPI, routes: [String], summary: String, pictureKeys: Set<String> = [],
         keyless: @escaping @Sendable (ServedRequest) -> HTTPResponse?,
         unmatched: @escaping @Sendable (ServedRequest) -> HTTPResponse,
         failure: @escaping @Sendable (ServedRequest) -> HTTPResponse,
         picture: (@Sendable (String, ServedContext) throws -> [UInt8]?)? = nil,
-        recordedQuery: (@Sendable (ServedRequest, ServedContext) -> [(name: String, value: String)])? = nil
+        meaning: QueryMeaning = .exact,
+        recordedQuery: (@Sendable (ServedRequest, ServedContext) -> [(name: String, value: String)])? = nil,
+        beyondRecordings: (
+            @Sendable (ServedRequest, [(query: [(name: String, value: String)], response: HTTPResponse)]) ->
+                HTTPResponse?
+        )? = nil
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -130,15 +150,31 @@ extension ServedAPI {
             answer: { request, context in
                 guard let path = relative(request) else { return nil }
                 if let refused = keyless(request) { return refused }
+                guard let recordings = context.recordings else { return unmatched(request) }
                 // As the API means it first, then as asked (a recorded day asked for by its date).
                 let meant = recordedQuery?(request, context)
                 guard
                     let recorded = try meant.flatMap({ query throws(ServedCut) in
-                        try context.recordings?.answer(api: api.name, method: request.method, path: path, query: query)
+                        try recordings.answer(
+                            api: api.name, method: request.method, path: path, query: query, meaning: meaning)
                     })
-                        ?? context.recordings?.answer(
-                            api: api.name, method: request.method, path: path, query: request.query)
-                else { return unmatched(request) }
+                        ?? recordings.answer(
+                            api: api.name, method: request.method, path: path, query: request.query, meaning: meaning)
+                else {
+                    if let beyondRecordings,
+                        let answer = beyondRecordings(
+                            request, recordings.recorded(api: api.name, method: request.method, path: path))
+                    {
+                        return answer
+                    }
+                    if let nearest = recordings.nearMiss(
+                        api: api.name, method: request.method, path: path, query: meant ?? request.query,
+                        meaning: meaning)
+                    {
+                        context.note(nearest)
+                    }
+                    return unmatched(request)
+                }
                 return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })
     }

@@ -116,11 +116,11 @@ package final class ServeHandler: @unchecked Sendable {
                 guard let retire else { exit(ClosetCommand.ExitStatus.store.rawValue) }
                 retire(answer)
             }
-            let (response, cut, refused) = fresh(request, session: session, baseURL: base)
+            let made = fresh(request, session: session, baseURL: base)
             if !Self.isRead(request) {
-                budget.finished(request.client, refused: refused, now: ProcessHost.monotonicNow())
+                budget.finished(request.client, refused: made.passwordRefused, now: ProcessHost.monotonicNow())
             }
-            return finish(request, response, started: started, draw: draw, cut: cut)
+            return finish(request, made.response, started: started, draw: draw, cut: made.cut, note: made.note)
         }
     }
 
@@ -157,9 +157,19 @@ package final class ServeHandler: @unchecked Sendable {
 
     // MARK: a worker
 
-    /// The answer, made in one transaction of the worker's session; and the recorded failure
-    /// it breaks off as (`ServedCut`), and whether a password check failed.
-    func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> (HTTPResponse, ServedCut?, Bool) {
+    /// What a worker made of a request.
+    struct Made {
+        var response: HTTPResponse
+        /// The recorded failure it breaks off as.
+        var cut: ServedCut?
+        /// Whether a password check failed.
+        var passwordRefused = false
+        /// A line said under the request's (a near miss).
+        var note: String?
+    }
+
+    /// The answer, made in one transaction of the worker's session.
+    func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> Made {
         let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings, today: today)
         var response: HTTPResponse
         var answering: ServedAPI?
@@ -182,10 +192,9 @@ package final class ServeHandler: @unchecked Sendable {
         } catch let cut as ServedCut {
             // Something of a body to cut half-way through: a client sees an answer break off.
             let body = Data(("{" + String(repeating: " ", count: 62) + "}").utf8)
-            return (
-                HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut,
-                false
-            )
+            return Made(
+                response: HTTPResponse(
+                    status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: body), cut: cut)
         } catch let error as StoreError {
             response = shaped(answering, 503, "the store cannot be used now: \(error.description)", request)
         } catch let error as any LocalizedMessage {
@@ -194,7 +203,7 @@ package final class ServeHandler: @unchecked Sendable {
             response = shaped(answering, 500, "\(error)", request)
         }
         if cacheable { cache.keep(response, for: request, baseURL: baseURL, madeAt: madeAt) }
-        return (response, nil, context.wasPasswordRefused)
+        return Made(response: response, passwordRefused: context.wasPasswordRefused, note: context.noted)
     }
 
     func shaped(_ api: ServedAPI?, _ status: Int, _ reason: String, _ request: ServedRequest) -> HTTPResponse {
@@ -204,7 +213,7 @@ package final class ServeHandler: @unchecked Sendable {
     /// The line said and logged for an exchange, and the server's answer.
     func finish(
         _ request: ServedRequest, _ response: HTTPResponse, started: Double, draw: ServeFaults.Draw,
-        cut: ServedCut? = nil
+        cut: ServedCut? = nil, note: String? = nil
     ) -> HTTPServer.Answer {
         if !quiet || log != nil {
             let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
@@ -215,8 +224,10 @@ package final class ServeHandler: @unchecked Sendable {
                 ServeCommand.say(
                     "\(request.method) \(request.path) \(response.status) \(String(format: "%.1f", milliseconds)) ms"
                         + faults)
+                // The recording's key is text of the request's own: shown, never sent raw.
+                if let note { ServeCommand.say("  " + TerminalText.visible(note)) }
             }
-            log?.write(request, status: response.status, milliseconds: milliseconds, faults: names)
+            log?.write(request, status: response.status, milliseconds: milliseconds, faults: names, note: note)
         }
         return HTTPServer.Answer(
             response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,

@@ -24,7 +24,7 @@ package final class ServeLog: @unchecked Sendable {
         self.handle = handle
     }
 
-    func write(_ request: ServedRequest, status: Int, milliseconds: Double, faults: [String]) {
+    func write(_ request: ServedRequest, status: Int, milliseconds: Double, faults: [String], note: String? = nil) {
         var query: [String: String] = [:]
         for (name, value) in request.query {
             query[name] = ServedRequest.isSecret(queryName: name) ? "(redacted)" : value
@@ -35,6 +35,7 @@ package final class ServeLog: @unchecked Sendable {
         ]
         if !query.isEmpty { object["query"] = query }
         if !faults.isEmpty { object["faults"] = faults }
+        if let note { object["note"] = note }
         guard
             var line = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])

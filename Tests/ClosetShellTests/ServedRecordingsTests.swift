@@ -264,4 +264,49 @@ import Testing
         let refused = try ChildProcess.run(BuiltProducts.closet, ["--today", "2012-13-01", "-c", ".show"])
         #expect(refused.status == 2 && refused.err.contains("'--today' takes a day written 2012-01-02"))
     }
+
+    /// Issue 42, item 2: a request is answered by a recording that means the same (each API's
+    /// defaults filled in, any order), a feed past its last page is Unsplash's `200 []` with
+    /// its `X-Total`, and one still unmatched gets the API's own error and a line naming the
+    /// nearest recording and what differed.
+    @Test func requestsMatchByTheAPIsMeaningAndNearMissesAreNamed() throws {
+        let folder = NSTemporaryDirectory() + "closet-meaning-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func record(_ name: String, _ line: String, headers: String = "", body: String) throws {
+            try Data("\(line)\n\nHTTP 200 OK\nContent-Type: application/json\n\(headers)".utf8).write(
+                to: URL(fileURLWithPath: folder + "/\(name).http"))
+            try Data(body.utf8).write(to: URL(fileURLWithPath: folder + "/\(name).json"))
+        }
+        try record("kakao", "GET {kakao}/v2/search/image?query=cat&sort=accuracy", body: #"{"documents":[],"meta":{}}"#)
+        try record(
+            "feed", "GET {unsplash}/photos?page=1&per_page=15", headers: "X-Total: 20\n", body: "[]")
+        let server = try ServeProcess(store: ":memory:", serveArguments: ["--replay", folder])
+        defer { server.stop() }
+        let base = server.baseURL
+        let kakao = ["Authorization: KakaoAK any"]
+        // Kakao's defaults: sort, page and size left out or given as their defaults, in any order.
+        for query in ["query=cat", "size=80&query=cat&page=1", "query=cat&sort=accuracy&size=80"] {
+            #expect(try Self.fetch(base + "/v2/search/image?" + query, kakao).status == 200, "\(query)")
+        }
+        // Not the default: another answer, which nothing recorded.
+        let missed = try Self.fetch(base + "/v2/search/image?query=cat&sort=recency", kakao)
+        #expect(missed.status == 404 && missed.object["errorType"] as? String == "NotFound")
+        // The feed: page 2 of 15 is not recorded and holds photos 16 to 20 (a 404); page 3 is
+        // past the end of 20.
+        #expect(try Self.fetch(base + "/photos?per_page=15&page=2&client_id=k").status == 404)
+        let end = try Self.fetch(base + "/photos?page=3&per_page=15&client_id=k")
+        #expect(end.status == 200 && end.text == "[]" && end.headers["x-total"] == "20", "\(end.text)")
+        #expect(try Self.fetch(base + "/photos?page=1&client_id=k").status == 404)  // ten a page: not recorded
+        #expect(server.stop() == 0)
+        let said = server.text
+        #expect(
+            said.contains(
+                "nearest recording: GET {kakao}/v2/search/image?query=cat&sort=accuracy (asked sort=recency; recorded sort=accuracy)"
+            ), "\(said)")
+        #expect(
+            said.contains(
+                "nearest recording: GET {unsplash}/photos?page=1&per_page=15 (asked page=2; recorded page=1)"),
+            "\(said)")
+    }
 }

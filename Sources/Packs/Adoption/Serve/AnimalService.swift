@@ -26,7 +26,9 @@ enum AnimalService {
                 body: Data(body.utf8))
         },
         failure: { _ in gateway("LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "22", status: 403) },
-        picture: { url, context in context.session.state(AdoptionState.self)?.pictures.kept(url) })
+        picture: { url, context in context.session.state(AdoptionState.self)?.pictures.kept(url) },
+        // The API's defaults: the first page of ten.
+        meaning: QueryMeaning(defaults: ["pageNo": "1", "numOfRows": "10"]))
 
     /// `<OpenAPI_ServiceResponse><cmmMsgHeader>…`: the gateway's own errors.
     static func gateway(_ message: String, _ reason: String, status: Int) -> HTTPResponse {

@@ -6,7 +6,8 @@ import Foundation
 /// The Kakao image search as `closet serve --replay <folder>` answers it, from recordings. Any
 /// `Authorization: KakaoAK <key>` is accepted; none, and `--fail`, get Kakao's 401
 /// (`AccessDeniedError`). The documents' `image_url` and `thumbnail_url` point at the server,
-/// which answers a poster in the box office's cache from there.
+/// which answers a poster in the box office's cache from there. `sort`, `page` and `size`
+/// left out mean Kakao's defaults (accuracy, 1, 80).
 enum KakaoImageSearchService {
     static let api = ServedAPI.replaying(
         KakaoImageSearchAPI.api, routes: ["/v2/search/image"],
@@ -18,7 +19,9 @@ enum KakaoImageSearchService {
         picture: { url, context in
             guard let state = context.session.state(BoxOfficeState.self) else { return nil }
             return try state.provider().cache.retrieveImage(for: url.cacheKey)?.image.bytes
-        })
+        },
+        // Kakao's defaults: by accuracy, the first page of 80.
+        meaning: QueryMeaning(defaults: ["sort": "accuracy", "page": "1", "size": "80"]))
 
     static let accessDenied = error("AccessDeniedError", "cannot find appKey", status: 401)
 

@@ -23,6 +23,8 @@ enum KobisService {
             return fault("closet serve: no recording answers this request", code: "closet-unrecorded")
         },
         failure: { _ in invalidKey },
+        // KOBIS's default: ten rows of the ranking.
+        meaning: QueryMeaning(defaults: ["itemPerPage": "10"]),
         recordedQuery: { request, context in
             guard let today = context.today else { return request.query }
             return request.query.map { item in

@@ -8,7 +8,9 @@ import Foundation
 /// `client_id`); a request with none gets Unsplash's own 401. A request no recording answers
 /// gets its 404, `--fail` its 500, all in its `{"errors":[...]}` shape. The photos' `urls` and
 /// the users' `profile_image` point at the server, which answers a saved photo's URL (any of
-/// its sizes) with the picture the store keeps.
+/// its sizes) with the picture the store keeps. A request means what Unsplash reads it as
+/// (`page=1`, `per_page=10` and `order_by=latest` when left out); a page past the feed's
+/// last is `200 []` with its `X-Total`.
 enum UnsplashService {
     static let api = ServedAPI.replaying(
         UnsplashAPI.api, routes: ["/photos"],
@@ -24,7 +26,38 @@ enum UnsplashService {
             guard let photo = state.repository.fetchPictures().first(where: { $0.url.prefix { $0 != "?" } == wanted })
             else { return nil }
             return state.repository.picture(of: photo)
-        })
+        },
+        meaning: meaning,
+        beyondRecordings: { request, recorded in pastTheLastPage(request, recorded) })
+
+    /// Unsplash's defaults: the first page of ten, newest first.
+    static let meaning = QueryMeaning(defaults: ["page": "1", "per_page": "10", "order_by": "latest"])
+
+    /// A page past the end of the feed is `200 []` with the feed's `X-Total`, as Unsplash
+    /// answers it (an app stops loading there instead of showing an error): known when a
+    /// recorded page of the same feed says how many photos there are.
+    static func pastTheLastPage(
+        _ request: ServedRequest, _ recorded: [(query: [(name: String, value: String)], response: HTTPResponse)]
+    ) -> HTTPResponse? {
+        func feed(_ query: [(name: String, value: String)]) -> [String] {
+            meaning.normalized(query).filter { !$0.hasPrefix("page=") }
+        }
+        let wanted = feed(request.query)
+        guard let page = Int(request.query("page") ?? "1"), let perPage = Int(request.query("per_page") ?? "10"),
+            page >= 1, perPage >= 1
+        else { return nil }
+        for (query, response) in recorded where feed(query) == wanted {
+            guard let total = response.header("X-Total").flatMap({ Int($0) }), total >= 0 else { continue }
+            guard (page - 1) * perPage >= total else { return nil }
+            return HTTPResponse(
+                status: 200,
+                headers: [
+                    HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Total", String(total)),
+                    HTTPHeader("X-Per-Page", String(perPage)),
+                ], body: Data("[]".utf8))
+        }
+        return nil
+    }
 
     static func hasKey(_ request: ServedRequest) -> Bool {
         request.header("Authorization")?.hasPrefix("Client-ID ") == true || request.query("client_id") != nil

@@ -28,6 +28,9 @@ public struct ServedAPI: Sendable {
     /// The API's error shape for a status and a reason (`{"error":true,"reason":"..."}`); plain
     /// text by default.
     public var error: @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
+    /// The live API a replaying one stands for (its real base URL): where `--through all`
+    /// sends what no recording answers. Nil for an API answered from the store.
+    public var live: String?
 
     public init(
         name: String, summary: String, readsOnlyTheStore: Bool = false,

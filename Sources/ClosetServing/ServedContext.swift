@@ -9,6 +9,8 @@ public struct ServedContext {
     public let baseURL: String
     /// What `--replay <folder>` holds; nil without one.
     public let recordings: ServedRecordings?
+    /// `--through`: the live APIs a request no recording answers is sent to; nil: none.
+    public let through: ServedThrough?
     /// `--today`: the day the served world is in (00:00 UTC); nil: the real one.
     public let today: Date?
     /// When the request came, by the real clock: a client counts its days from it.
@@ -23,8 +25,10 @@ public struct ServedContext {
     }
 
     public init(
-        session: Session, baseURL: String, recordings: ServedRecordings? = nil, today: Date? = nil, now: Date = Date()
+        session: Session, baseURL: String, recordings: ServedRecordings? = nil, today: Date? = nil, now: Date = Date(),
+        through: ServedThrough? = nil
     ) {
+        self.through = through
         self.today = today
         self.now = now
         self.session = session

@@ -55,6 +55,15 @@ public enum ServedPictures {
                 if let recorded = try context.recordings?.answer(url: url) {
                     return conditional(request, taggedIfNot(recorded))
                 }
+                if let through = context.through, let recordings = context.recordings {
+                    do throws(NetworkError) {
+                        if let live = try through.picture(url, recordings: recordings) {
+                            return conditional(request, taggedIfNot(live))
+                        }
+                    } catch {
+                        context.note("through to \(url): \(error.message)")
+                    }
+                }
                 return HTTPResponse.text("no picture of \(url) in the store or the recordings\n", status: 404)
             })
     }

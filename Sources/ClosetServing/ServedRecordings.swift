@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import Foundation
 
 /// The exchanges `closet serve --replay <folder>` answers from, in closet's own recording format
 /// (what `--record` and `closet test --record` write), looked up by the key replay uses: the API,
@@ -29,38 +30,43 @@ public final class ServedRecordings: @unchecked Sendable {
         var text: String { "\(method) {\(api)}\(path)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")) }
     }
 
-    let entries: [Key: Recording]
+    /// Guarded by `lock`: `closet serve --through` adds what it records while workers read.
+    private var byKey: [Key: Recording] = [:]
     /// `https://t1.daumcdn.net/movie/masquerade-0.jpg`: GET answers of whole URLs.
-    let urls: [String: Recording]
+    private var byURL: [String: Recording] = [:]
+    private let lock = NSLock()
+
+    var entries: [Key: Recording] { lock.withLock { byKey } }
 
     package init(_ recordings: [String: Recording]) {
-        var entries: [Key: Recording] = [:]
-        var urls: [String: Recording] = [:]
-        for (key, recording) in recordings {
-            // `GET {unsplash}/photos?page=1&per_page=15[ body=...]`; a conditional GET (its 304)
-            // is not what a plain request is answered with.
-            let words = key.split(separator: " ")
-            guard words.count == 2 else { continue }
-            let method = String(words[0])
-            guard words[1].hasPrefix("{"), let close = words[1].firstIndex(of: "}") else {
-                if method == "GET" { urls[String(words[1])] = recording }
-                continue
-            }
-            let api = String(words[1][words[1].index(after: words[1].startIndex)..<close])
-            let target = words[1][words[1].index(after: close)...]
-            let path = String(target.prefix { $0 != "?" })
-            let query = target.drop { $0 != "?" }.dropFirst().split(separator: "&").map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = PercentEncoding.decoded(String(parts[0]), plusIsSpace: true) ?? String(parts[0])
-                let value =
-                    parts.count > 1
-                    ? PercentEncoding.decoded(String(parts[1]), plusIsSpace: true) ?? String(parts[1]) : ""
-                return (name: name, value: value)
-            }
-            entries[Self.key(method, api, path, query)] = recording
+        for recording in recordings.values { insert(recording, replacing: false) }
+    }
+
+    /// A recording made while serving (`--through`): what answers the same request from now on.
+    package func add(_ recording: Recording) { lock.withLock { insert(recording, replacing: true) } }
+
+    private func insert(_ recording: Recording, replacing: Bool) {
+        // `GET {unsplash}/photos?page=1&per_page=15[ body=...]`; a conditional GET (its 304)
+        // is not what a plain request is answered with.
+        let words = recording.key.split(separator: " ")
+        guard words.count == 2 else { return }
+        let method = String(words[0])
+        guard words[1].hasPrefix("{"), let close = words[1].firstIndex(of: "}") else {
+            if method == "GET", replacing || byURL[String(words[1])] == nil { byURL[String(words[1])] = recording }
+            return
         }
-        self.entries = entries
-        self.urls = urls
+        let api = String(words[1][words[1].index(after: words[1].startIndex)..<close])
+        let target = words[1][words[1].index(after: close)...]
+        let path = String(target.prefix { $0 != "?" })
+        let query = target.drop { $0 != "?" }.dropFirst().split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentEncoding.decoded(String(parts[0]), plusIsSpace: true) ?? String(parts[0])
+            let value =
+                parts.count > 1 ? PercentEncoding.decoded(String(parts[1]), plusIsSpace: true) ?? String(parts[1]) : ""
+            return (name: name, value: value)
+        }
+        let key = Self.key(method, api, path, query)
+        if replacing || byKey[key] == nil { byKey[key] = recording }
     }
 
     static func key(_ method: String, _ api: String, _ path: String, _ query: [(name: String, value: String)]) -> Key {
@@ -75,11 +81,11 @@ public final class ServedRecordings: @unchecked Sendable {
     func answer(api: String, method: String, path: String, query: [(name: String, value: String)]) throws(ServedCut)
         -> HTTPResponse?
     {
-        try Self.given(entries[Self.key(method, api, path, query)])
+        try Self.given(lock.withLock { byKey[Self.key(method, api, path, query)] })
     }
 
     /// The recorded answer to a GET of the whole URL.
-    public func answer(url: String) throws(ServedCut) -> HTTPResponse? { try Self.given(urls[url]) }
+    public func answer(url: String) throws(ServedCut) -> HTTPResponse? { try Self.given(lock.withLock { byURL[url] }) }
 
     static func given(_ recording: Recording?) throws(ServedCut) -> HTTPResponse? {
         guard let recording else { return nil }
@@ -143,7 +149,7 @@ extension ServedAPI {
             else { return nil }
             return path
         }
-        return ServedAPI(
+        var served = ServedAPI(
             name: api.name, summary: summary,
             failure: { request in relative(request) == nil ? nil : failure(request) },
             picture: picture,
@@ -161,6 +167,18 @@ extension ServedAPI {
                         ?? recordings.answer(
                             api: api.name, method: request.method, path: path, query: request.query, meaning: meaning)
                 else {
+                    if let through = context.through {
+                        do throws(NetworkError) {
+                            if let live = try through.answer(request, api: api.name, path: path, recordings: recordings)
+                            {
+                                return ServedPictures.rewritingURLs(
+                                    in: live, under: pictureKeys, baseURL: context.baseURL)
+                            }
+                        } catch {
+                            context.note("through to the live API: \(error.message)")
+                            return unmatched(request)
+                        }
+                    }
                     if let beyondRecordings,
                         let answer = beyondRecordings(
                             request, recordings.recorded(api: api.name, method: request.method, path: path))
@@ -177,5 +195,7 @@ extension ServedAPI {
                 }
                 return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })
+        served.live = api.defaultBase
+        return served
     }
 }

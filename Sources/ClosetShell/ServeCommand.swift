@@ -43,6 +43,26 @@ enum ServeCommand {
             apis += pack.apis
         }
         if serve.packs.isEmpty { apis = installed.flatMap(\.apis) }
+        var throughBases: [String: String] = [:]
+        for through in serve.through {
+            let live = apis.filter { $0.live != nil }
+            if through.api == "all" {
+                for api in live { throughBases[api.name] = api.live }
+                continue
+            }
+            guard live.contains(where: { $0.name == through.api }), let base = through.base else {
+                ClosetCommand.complain(
+                    "error: '--through' names no API answered from recordings: '\(through.api)'; these are: \(live.map(\.name).joined(separator: ", "))"
+                )
+                return .usage
+            }
+            throughBases[through.api] = base.hasSuffix("/") ? String(base.dropLast()) : base
+        }
+        if serve.record != nil, throughBases.isEmpty {
+            ClosetCommand.complain(
+                "error: '--record' keeps what '--through' fetches; give --through <api>=<url> or all")
+            return .usage
+        }
         // The pictures the replaying APIs' answers name, from the store or the recordings.
         if apis.contains(where: { $0.picture != nil }) { apis.append(ServedPictures.api(asking: apis)) }
 
@@ -104,7 +124,7 @@ enum ServeCommand {
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(serve.host)
         let cache = ServedReadCache(
             storeFolder: store.location == ":memory:" ? nil : store.location, maximumBytes: serve.answerCacheBytes)
-        var recordings: ServedRecordings?
+        var recordings: ServedRecordings? = throughBases.isEmpty ? nil : ServedRecordings([:])
         if !serve.replay.isEmpty {
             do throws(NetworkError) {
                 var all: [String: Recording] = [:]
@@ -126,9 +146,20 @@ enum ServeCommand {
                 return .failure
             }
         }
+        var through: ServedThrough?
+        if !throughBases.isEmpty {
+            var live = sessionConfiguration
+            live.network = serve.record.map { .record(folder: ScriptFile.expandingTilde($0)) } ?? .live
+            do throws(NetworkError) {
+                through = ServedThrough(bases: throughBases, transport: try SessionFactory.network(live).transport)
+            } catch {
+                ClosetCommand.complain("error: \(error.message)")
+                return .failure
+            }
+        }
         let handler = ServeHandler(
             apis: apis, sessions: sessions, recordings: recordings, cache: cache, log: log, options: serve,
-            today: sessionConfiguration.today)
+            today: sessionConfiguration.today, through: through)
         let server: HTTPServer
         do throws(HTTPServer.StartError) {
             server = try HTTPServer(configuration, refusal: handler.refusal) { handler.dispatch($0) }

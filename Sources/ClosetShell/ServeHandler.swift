@@ -40,12 +40,15 @@ package final class ServeHandler: @unchecked Sendable {
     static let writeLane = 0
     /// The served world's day (`--today`), which the replaying APIs answer as of.
     let today: Date?
+    /// `--through`: the live APIs what no recording answers is sent to (and recorded).
+    let through: ServedThrough?
 
     package init(
         apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
-        log: ServeLog?, options: ServeOptions, today: Date? = nil
+        log: ServeLog?, options: ServeOptions, today: Date? = nil, through: ServedThrough? = nil
     ) {
         self.today = today
+        self.through = through
         self.apis = apis
         self.sessions = sessions
         self.recordings = recordings
@@ -170,7 +173,9 @@ package final class ServeHandler: @unchecked Sendable {
 
     /// The answer, made in one transaction of the worker's session.
     func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> Made {
-        let context = ServedContext(session: session, baseURL: baseURL, recordings: recordings, today: today)
+        let context = ServedContext(
+            session: session, baseURL: baseURL, recordings: recordings, today: today,
+            through: through)
         var response: HTTPResponse
         var answering: ServedAPI?
         var cacheable = false

@@ -39,6 +39,11 @@ package struct ServeOptions: Equatable, Sendable {
     /// `--replay <folder>`, any number of times: recordings the replaying APIs answer from (the
     /// first folder's, when two hold the same request).
     package var replay: [String] = []
+    /// `--through <api>=<base URL>` (or `all`, each API's real base): what no recording
+    /// answers goes to the live API and is recorded (a recording proxy).
+    package var through: [Through] = []
+    /// `--record <folder>`: where `--through` writes what it records.
+    package var record: String?
     /// `--today <yyyy-mm-dd>`: the served world's day (default: the first `--replay` folder's
     /// `today` file): the sessions' clock starts on it, and a replaying API given a day
     /// relative to the client's today (KOBIS's `targetDt`) is answered as of that day.
@@ -50,8 +55,14 @@ package struct ServeOptions: Equatable, Sendable {
 
     package init() {}
 
+    /// One `--through`: an API and the live base it goes to (nil: its real one).
+    package struct Through: Equatable, Sendable {
+        var api: String
+        var base: String?
+    }
+
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--today <yyyy-mm-dd>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--through <api>=<url>|all]... [--record <folder>] [--today <yyyy-mm-dd>] [<pack>...]"
 
     package static let help =
         usage + """
@@ -81,6 +92,9 @@ package struct ServeOptions: Equatable, Sendable {
               --log <file.jsonl>        append one line per exchange, secrets redacted
               --replay <folder>         recordings Unsplash, KOBIS, Kakao and the animal API answer from
                                         (may be repeated; the first folder wins)
+              --through <api>=<url>     send what no recording answers to the live API (or all: each to
+                                        its real base), record it, and answer; may be repeated
+              --record <folder>         where --through writes its recordings (secrets removed)
               --today <yyyy-mm-dd>      the recorded world's day: a client's yesterday is that day's
                                         yesterday (default: the first --replay folder's today file)
               <pack>...                 only these packs' APIs (default: every pack that serves one)
@@ -204,6 +218,22 @@ package struct ServeOptions: Equatable, Sendable {
                 let folder = try value(word, inline)
                 guard !folder.isEmpty else { throw Options.UsageError(message: "'--replay' needs a folder") }
                 options.replay.append(folder)
+            case "--through":
+                let text = try value(word, inline)
+                if text == "all" {
+                    options.through.append(Through(api: "all", base: nil))
+                } else {
+                    let parts = text.split(separator: "=", maxSplits: 1)
+                    guard parts.count == 2, parts[1].hasPrefix("http://") || parts[1].hasPrefix("https://") else {
+                        throw Options.UsageError(
+                            message: "'--through' takes <api>=<http(s) base URL> or all, not '\(text)'")
+                    }
+                    options.through.append(Through(api: String(parts[0]), base: String(parts[1])))
+                }
+            case "--record":
+                let folder = try value(word, inline)
+                guard !folder.isEmpty else { throw Options.UsageError(message: "'--record' needs a folder") }
+                options.record = folder
             case "--today":
                 let text = try value(word, inline)
                 guard let day = RecordedDay.parse(text) else {

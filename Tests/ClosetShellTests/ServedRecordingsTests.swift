@@ -309,4 +309,71 @@ import Testing
                 "nearest recording: GET {unsplash}/photos?page=1&per_page=15 (asked page=2; recorded page=1)"),
             "\(said)")
     }
+
+    /// Issue 42, item 1: `closet serve --through <api>=<url> --record <folder>` is a recording
+    /// proxy. What no recording answers goes to the live API (here a loopback server) and is
+    /// recorded with its secrets left out; the same request is then answered from the
+    /// recording, and the folder replays it with the live API gone.
+    @Test func throughRecordsWhatTheAppAsksAndReplaysItOffline() throws {
+        let picture = try Data(
+            contentsOf: URL(fileURLWithPath: Self.goldens).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/pictures/png-c2-d8-17x9.png"))
+        let live = try LoopbackServer { request in
+            if request.path.hasPrefix("/img/") {
+                return .respond(status: 200, headers: ["Content-Type": "image/png"], body: picture)
+            }
+            let echoed = request.header("Authorization") ?? "none"
+            let host = request.header("Host") ?? "127.0.0.1:1"
+            let body = #"[{"id":"abc","urls":{"small":"http://\#(host)/img/abc.png"},"seen":"\#(echoed)"}]"#
+            return .respond(
+                status: 200, headers: ["Content-Type": "application/json", "X-Total": "1"], body: Data(body.utf8))
+        }
+        defer { live.stop() }
+        let folder = NSTemporaryDirectory() + "closet-through-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let helper = ["CLOSET_HTTP_HELPER": BuiltProducts.helper]
+        let proxy = try ServeProcess(
+            store: ":memory:",
+            serveArguments: ["--through", "unsplash=" + live.baseURL, "--record", folder, "photos"], environment: helper
+        )
+        defer { proxy.stop() }
+        let secret = ["Authorization: Client-ID secret-4242"]
+        let first = try Self.fetch(proxy.baseURL + "/photos?page=1&per_page=5", secret)
+        #expect(first.status == 200 && first.headers["x-total"] == "1", "\(first.text)")
+        // The secret the live API echoed is not in the answer as recorded.
+        #expect(!first.text.contains("secret-4242") && first.text.contains("abc"))
+        let second = try Self.fetch(proxy.baseURL + "/photos?page=1&per_page=5", secret)
+        #expect(second.body == first.body)
+        #expect(live.requests.filter { $0.path == "/photos" }.count == 1)
+        // The picture the answer names comes through the proxy too, and is recorded.
+        let small = ((first.json as? [[String: Any]])?.first?["urls"] as? [String: String])?["small"] ?? ""
+        let fetched = try Self.fetch(small)
+        #expect(fetched.status == 200 && fetched.body == picture && fetched.headers["etag"] != nil, "\(small)")
+        #expect(proxy.stop() == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(files.contains { $0.hasPrefix("GET-unsplash-photos-") && $0.hasSuffix(".http") }, "\(files)")
+        for name in files {
+            let text = String(
+                decoding: FileManager.default.contents(atPath: folder + "/" + name) ?? Data(), as: UTF8.self)
+            #expect(!text.contains("secret-4242"), "\(name)")
+        }
+        // Offline: the live API gone, the folder answers the same request the same way.
+        live.stop()
+        let offline = try ServeProcess(store: ":memory:", serveArguments: ["--replay", folder, "photos"])
+        defer { offline.stop() }
+        let replayed = try Self.fetch(offline.baseURL + "/photos?per_page=5&page=1", ["Authorization: Client-ID other"])
+        #expect(
+            replayed.status == 200
+                && replayed.text.replacingOccurrences(of: offline.baseURL, with: "")
+                    == first.text.replacingOccurrences(of: proxy.baseURL, with: ""),
+            "\(replayed.text)")
+        let again = small.replacingOccurrences(of: proxy.baseURL, with: offline.baseURL)
+        #expect(try Self.fetch(again).body == picture)
+        #expect(offline.stop() == 0)
+        // Usage: an API that is not replayed, and --record without --through.
+        let bad = try ChildProcess.run(BuiltProducts.closet, ["serve", "--through", "market=http://x"])
+        #expect(bad.status == 2 && bad.err.contains("'--through' names no API answered from recordings"), "\(bad.err)")
+        let alone = try ChildProcess.run(BuiltProducts.closet, ["serve", "--record", folder])
+        #expect(alone.status == 2 && alone.err.contains("'--record' keeps what '--through' fetches"))
+    }
 }

@@ -21,9 +21,9 @@ extension TransferFiles {
         let (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
         let folder = pictureFolder(invocation, file: path)
         let inputs = schema.inputs.compactMap { index in
-            schema.fields[index].input.map { (field: schema.fields[index].name, input: $0) }
+            schema.fields[index].input.map { FileInput(field: schema.fields[index].name, $0) }
         }
-        let idField = inputs.first { $0.input.key == "id" && $0.input.use == .restoring }?.field
+        let idField = inputs.first { $0.key == "id" && $0.use == .restoring }?.field
         func restoresID(_ row: Row) -> Bool { idField.map { text(row, $0) != nil } ?? false }
         let order = rows.indices.filter { restoresID(rows[$0]) } + rows.indices.filter { !restoresID(rows[$0]) }
         let session = invocation.session
@@ -32,9 +32,11 @@ extension TransferFiles {
         var leftOut = 0
         let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
             var request = CommandRequest(["add", kind.singular], arguments: supplied)
-            for (field, input) in inputs {
-                switch input.kind {
-                case .paths:
+            request.arguments.reserveCapacity(supplied.count + inputs.count)
+            for input in inputs {
+                let field = input.field
+                switch input.value {
+                case .pictures:
                     let names = list(row, field).map { $0.contains("://") ? FilePath.lastComponent(of: $0) : $0 }
                     guard !names.isEmpty else { continue }
                     var attached: [String] = []
@@ -52,9 +54,9 @@ extension TransferFiles {
                         attached.append(label)
                     }
                     if !attached.isEmpty { request.arguments.append((input.key, attached.joined(separator: ","))) }
-                case .path:
+                case .picture:
                     // An optional picture is looked for where the row says there is one.
-                    let named = text(row, field) != nil || row.fields.keys.contains { $0.hasPrefix(field + ".") }
+                    let named = text(row, field) != nil || row.fields.keys.contains { $0.hasPrefix(input.nested) }
                     guard input.use == .required || named,
                         let id = idField.flatMap({ text(row, $0) }) ?? text(row, "id")
                     else { continue }
@@ -66,7 +68,7 @@ extension TransferFiles {
                     }
                     request.attachments[id] = picture.bytes
                     request.arguments.append((input.key, id))
-                case .text, .count, .size, .date, .newID, .vocabulary, .reference:
+                case .text:
                     if let value = text(row, field) { request.arguments.append((input.key, value)) }
                 }
             }
@@ -76,7 +78,7 @@ extension TransferFiles {
                 _ = try session.run(request)
             } catch {
                 session.store.rollback(to: savepoint)
-                let field = error.key.flatMap { key in inputs.first { $0.input.key == key }?.field }
+                let field = error.key.flatMap { key in inputs.first { $0.key == key }?.field }
                 if error.id == "binder.missing-key", let field {
                     let why = add?.keys.first { $0.name == error.key }?.whenMissing.map { " (\($0))" } ?? ""
                     throw RowProblem(line: row.line, message: "missing \(field)\(why)")
@@ -95,5 +97,38 @@ extension TransferFiles {
                 to: .standardError)
         }
         return imported(rows.count, from: path)
+    }
+}
+
+/// A field of an imported file and the `add` key it becomes: read once, not per row (a copied
+/// `FieldInput` retained its value kind's vocabulary for every field of every row).
+private struct FileInput {
+    enum Value {
+        /// Names of picture files (`.paths`).
+        case pictures
+        /// `<id>.png` or `<id>.jpg` (`.path`).
+        case picture
+        /// The field's text, as the statement would give it.
+        case text
+    }
+
+    let field: String
+    /// `image.`: the prefix of the parts of a JSON object under the field.
+    let nested: String
+    let key: String
+    let use: FieldInput.Use
+    let value: Value
+
+    init(field: String, _ input: FieldInput) {
+        self.field = field
+        nested = field + "."
+        key = input.key
+        use = input.use
+        value =
+            switch input.kind {
+            case .paths: .pictures
+            case .path: .picture
+            case .text, .count, .size, .date, .newID, .vocabulary, .reference: .text
+            }
     }
 }

@@ -148,4 +148,35 @@ import Testing
         let check = try run(".check", in: path)
         #expect(check.ok, "\(check.error)")
     }
+
+    /// Issue 42: a new picture must decode. A JPEG header naming 640×480 with nothing after
+    /// it, or a JPEG cut off in its scan, is refused in one line and nothing is stored; the
+    /// same stub restored by a dump's line (`id=`) is taken as an older closet kept it.
+    @Test func aPictureThatDoesNotDecodeIsRefusedUnlessRestored() throws {
+        let host = RecordingHost()
+        host.binaryFiles["stub.jpg"] = SampleImages.jpegStub(width: 640, height: 480)
+        let real = SampleImages.jpeg(width: 64, height: 48)
+        host.binaryFiles["cut.jpg"] = Array(real.prefix(real.count * 2 / 3)) + [0xFF, 0xD9]
+        host.binaryFiles["real.jpg"] = real
+        let session = try SessionFactory.makeSession(store: SessionFactory.memoryStore(), host: host, .golden)
+        for name in ["stub.jpg", "cut.jpg"] {
+            let before = host.standardError.count
+            #expect(!session.executeAndCommit(StatementSource("add clothes category=top season=fall image=\(name)")))
+            let said = String(host.standardError.dropFirst(before))
+            let lines = said.split(separator: "\n").filter { $0.contains("error:") }
+            let named = lines.first.map {
+                $0.contains("'\(name)' is a damaged JPEG file") || $0.contains("'\(name)' is a truncated")
+            }
+            #expect(lines.count == 1 && named == true, "\(said)")
+        }
+        #expect(session.executeAndCommit(StatementSource("add clothes category=top season=fall image=real.jpg")))
+        #expect(
+            session.executeAndCommit(
+                StatementSource(
+                    "add clothes id=0F0F0F0F-7B1D-4DAF-AE78-9E6AA1B965F4 category=top season=fall image=stub.jpg")),
+            "\(host.standardError)")
+        let before = host.standardOutput.count
+        #expect(session.executeAndCommit(StatementSource("count clothes")))
+        #expect(host.standardOutput.dropFirst(before).contains("2"), "\(host.standardOutput)")
+    }
 }

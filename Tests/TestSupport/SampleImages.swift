@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetPictures
 import Foundation
 import WardrobePack
 
@@ -48,7 +49,23 @@ package enum SampleImages {
             + chunk("IEND", [])
     }
 
+    /// A real JPEG of that size (a diagonal gradient), made by closet's own encoder: one that
+    /// decodes, as every picture closet keeps must.
     package static func jpeg(width: Int, height: Int) -> [UInt8] {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 4
+                pixels[at] = UInt8(truncatingIfNeeded: 40 + x * 180 / max(1, width))
+                pixels[at + 1] = UInt8(truncatingIfNeeded: 60 + y * 160 / max(1, height))
+                pixels[at + 2] = UInt8(truncatingIfNeeded: 140 - (x + y) * 100 / max(1, width + height))
+            }
+        }
+        return JPEGEncoder.encode(Bitmap(width: width, height: height, pixels: pixels), quality: 75)
+    }
+
+    /// A JPEG header naming a size with no picture after it (what closet must refuse).
+    package static func jpegStub(width: Int, height: Int) -> [UInt8] {
         let app0: [UInt8] = [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
         let sof0: [UInt8] =
             [0xFF, 0xC0, 0x00, 0x11, 8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]

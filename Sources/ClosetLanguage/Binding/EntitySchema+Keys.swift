@@ -26,7 +26,7 @@ extension EntitySchema {
                 return key
             case .restoring:
                 guard input.use == .restoring else { return nil }
-                return KeySpec(input.key, input.kind, input.summary)
+                return KeySpec(input.key, input.kind, input.summary, restores: true)
             case .edit:
                 guard input.isEditable else { return nil }
                 return KeySpec(input.key, input.editKind ?? input.kind, input.editSummary ?? input.summary)

@@ -125,6 +125,11 @@ public final class Invocation {
         return key
     }
 
+    /// Whether the statement restores a row as `.dump` wrote it (it gives a restoring key).
+    public var restores: Bool {
+        arguments.contains { argument in spec.keys.contains { $0.restores && $0.name == argument.key } }
+    }
+
     /// Reads a picture file for `image=<path>` and checks it, before anything is written.
     public func readPicture(_ path: String, range: SourceRange) throws(Diagnostic) -> (bytes: [UInt8], info: ImageInfo)
     {
@@ -143,8 +148,10 @@ public final class Invocation {
         } catch {
             throw .cannotRead(path, because: "\(error)", at: range)
         }
-        do {
-            var info = try ImageHeader.inspect(bytes)
+        // A new picture must decode; one a dump restores is taken as closet kept it (an older
+        // closet took a picture whose structure read), so a backup replays exactly.
+        do throws(PictureBytes.Problem) {
+            var info = try restores ? PictureBytes.inspectStructure(bytes) : PictureBytes.inspect(bytes)
             info.checksum = Checksum.crc32(bytes)
             return (bytes, info)
         } catch {

@@ -12,6 +12,9 @@ public struct KeySpec: Sendable, Hashable {
     public var whenMissing: String?
     /// A secret (a password): its value is masked in the echo, error listings and history.
     public var isSecret: Bool
+    /// Given only to make a row again as it was (`id=`, `created=`, `hash=`: what `.dump`
+    /// writes): a statement with one restores what closet kept, and takes its picture as kept.
+    public var restores = false
     /// How usage, help and diagnostics write its value, when the kind's own placeholder says
     /// too little (`<path>[,<path>...]` for a text the command splits).
     public var placeholder: String { givenPlaceholder ?? kind.placeholder }
@@ -21,8 +24,9 @@ public struct KeySpec: Sendable, Hashable {
 
     public init(
         _ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false, whenMissing: String? = nil,
-        secret: Bool = false, placeholder: String? = nil
+        secret: Bool = false, placeholder: String? = nil, restores: Bool = false
     ) {
+        self.restores = restores
         self.isSecret = secret
         self.name = name
         self.kind = kind

@@ -70,7 +70,7 @@ final class AdoptionState: PackState {
     func picture(of dog: ShelterDog) throws -> (info: ImageInfo, source: DogPictureCache.Source, bytes: [UInt8])? {
         let url = dog["popfile1"]
         guard !url.isEmpty else { return nil }
-        let fetched = try pictures.fetch(url, network: network) { (try? ImageHeader.inspect($0)) != nil }
+        let fetched = try pictures.fetch(url, network: network) { PictureBytes.decodes($0) }
         var info = try ImageHeader.inspect(fetched.bytes)
         info.checksum = Checksum.crc32(fetched.bytes)
         return (info, fetched.source, fetched.bytes)

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import Foundation
 
 /// A value the disk tier can write and read back (reference §2.4).
@@ -25,7 +26,7 @@ package struct PosterImage: DataConvertible, Sendable, Equatable {
 
     /// The bytes, if they are a picture.
     package static func decode(_ bytes: [UInt8]) -> PosterImage? {
-        guard bytes.count <= ImageHeader.maximumBytes, var info = try? ImageHeader.inspect(bytes) else { return nil }
+        guard bytes.count <= ImageHeader.maximumBytes, var info = try? PictureBytes.inspect(bytes) else { return nil }
         info.checksum = Checksum.crc32(bytes)
         return PosterImage(bytes: bytes, info: info)
     }

@@ -13,7 +13,9 @@ enum AddProduct {
             .add, whenMissing: "\(ItemEditViewModel.dissatisfiedTitle): 할인 가격을 제외한 모든 요소를 채워야 합니다")
             // Not required: `hash=` restores a product without it.
             + [Market.password.required(false)] + MarketRecords.product.keys(.restoring) + [
-                KeySpec("hash", .text, "restore with this password hash instead of a password (what .dump writes)")
+                KeySpec(
+                    "hash", .text, "restore with this password hash instead of a password (what .dump writes)",
+                    restores: true)
             ],
         notes: [
             "The password is kept only as a salted hash; it is masked in the echo, errors and history.",

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import ClosetNetwork
 
 /// The app's `ImageNetworkUseCase`: a product's picture by its URL, checked to be a picture,
@@ -25,7 +26,7 @@ final class ImageNetworkUseCase {
             throw .networkError(OpenMarketNetworkError(error))
         }
         let bytes = [UInt8](response.body)
-        guard let info = try? ImageHeader.inspect(bytes) else { throw .convertDataToImageError }
+        guard let info = try? PictureBytes.inspect(bytes) else { throw .convertDataToImageError }
         cache.store(bytes, for: urlString)
         return (bytes, info)
     }

@@ -20,12 +20,11 @@ enum SavePhoto {
             let picture = try state.picture(id)
             let bytes = try UnsplashAPI.picture(at: picture.imageUrl.smallUrl, network: state.network)
             var info: ImageInfo
-            do {
-                info = try inspect(bytes)
+            do throws(PictureBytes.Problem) {
+                info = try PictureBytes.inspect(bytes)
             } catch {
-                let problem = (error as? ImageHeader.Problem)?.message ?? "\(error)"
                 throw Diagnostic.notAPhotoPicture(
-                    picture.imageUrl.smallUrl, problem: problem, at: invocation.call.range)
+                    picture.imageUrl.smallUrl, problem: error.message, at: invocation.call.range)
             }
             info.checksum = Checksum.crc32(bytes)
             let taken = Set(state.repository.fetchPictures().map(\.pictureID))
@@ -36,9 +35,4 @@ enum SavePhoto {
             try state.repository.save(photo, picture: bytes)
             return Photos.outcome(photo)
         })
-
-    static func inspect(_ bytes: [UInt8]) throws -> ImageInfo {
-        guard bytes.count <= ImageHeader.maximumBytes else { throw ImageHeader.Problem.tooLarge(bytes.count) }
-        return try ImageHeader.inspect(bytes)
-    }
 }

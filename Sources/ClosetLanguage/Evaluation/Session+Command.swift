@@ -47,27 +47,26 @@ extension Session {
             offset += text.utf8.count + (quoted ? 2 : 0) + 1
             return Word(text: text, isQuoted: quoted, range: SourceRange(start, offset - 1))
         }
-        var words = request.words.map { word($0, quoted: false) }
+        var words: [Word] = []
+        words.reserveCapacity(request.words.count + request.parameters.count)
+        for text in request.words { words.append(word(text, quoted: false)) }
         for parameter in request.parameters {
             let plain = !parameter.isEmpty && parameter.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x22 }
             words.append(word(parameter, quoted: !plain))
         }
         var arguments: [Argument] = []
         arguments.reserveCapacity(request.arguments.count)
-        var spans: [(key: String, range: Range<Int>)] = []
         for (key, value) in request.arguments {
             let name = word(key, quoted: false)
             let given = word(value, quoted: true)
-            let range = SourceRange(name.range.lower, given.range.upper)
-            arguments.append(Argument(key: name, values: [given], range: range))
-            spans.append((key, range.lower..<range.upper))
+            arguments.append(
+                Argument(key: name, values: [given], range: SourceRange(name.range.lower, given.range.upper)))
         }
         let call = CommandCall(words: words, arguments: arguments, range: SourceRange(0, max(0, offset - 1)))
         func failure(_ diagnostic: Diagnostic) -> CommandFailure {
-            // An argument's own problem lies within its span; one about the whole command does not.
-            let at = diagnostic.range.map { $0.lower..<max($0.upper, $0.lower + 1) }
-            let key = at.flatMap { at in
-                spans.last { $0.range.lowerBound <= at.lowerBound && at.upperBound <= $0.range.upperBound }?.key
+            // An argument's own problem lies within its range; one about the whole command does not.
+            let key = diagnostic.range.flatMap { at in
+                arguments.last { $0.range.lower <= at.lower && max(at.upper, at.lower + 1) <= $0.range.upper }?.key.text
             }
             return CommandFailure(diagnostic: diagnostic, key: diagnostic.missingKey ?? key)
         }

@@ -27,11 +27,12 @@ extension TransferFiles {
         func restoresID(_ row: Row) -> Bool { idField.map { text(row, $0) != nil } ?? false }
         let order = rows.indices.filter { restoresID(rows[$0]) } + rows.indices.filter { !restoresID(rows[$0]) }
         let session = invocation.session
+        let command = ["add", kind.singular]
         let add = session.registry.command(named: "add \(kind.singular)")
         let folderGiven = invocation.argument("images") != nil
         var leftOut = 0
         let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
-            var request = CommandRequest(["add", kind.singular], arguments: supplied)
+            var request = CommandRequest(command, arguments: supplied)
             request.arguments.reserveCapacity(supplied.count + inputs.count)
             for input in inputs {
                 let field = input.field

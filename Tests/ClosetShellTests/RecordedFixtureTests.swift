@@ -27,12 +27,18 @@ import Testing
         defer { boxOffice.stop() }
         let animals = try AnimalFixture.server()
         defer { animals.stop() }
-        let environment = BoxOfficeFixture.environment(boxOffice).merging(AnimalFixture.environment(animals)) { $1 }
-            .merging([
-                "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
-            ]) { $1 }
+        // The examples' world: every feed picture a real JPEG, none broken (the README's run).
+        let examplesUnsplash = try UnsplashFixture.server(world: .examples)
+        defer { examplesUnsplash.stop() }
+        func environment(_ unsplash: LoopbackServer) -> [String: String] {
+            BoxOfficeFixture.environment(boxOffice).merging(AnimalFixture.environment(animals)) { $1 }
+                .merging([
+                    "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
+                ]) { $1 }
+        }
         let rewrites = [
             (unsplash.baseURL + "/images", "https://images.unsplash.com"),
+            (examplesUnsplash.baseURL + "/images", "https://images.unsplash.com"),
             (boxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
             (
                 animals.baseURL + "/files",
@@ -48,7 +54,8 @@ import Testing
             for script in scripts {
                 let copy = work + "/" + script + ".closet"
                 try manager.copyItem(atPath: Self.root + "/" + folder + "/" + script + ".closet", toPath: copy)
-                _ = try GoldenRunner.transcript(of: copy, record: true, environment: environment)
+                let world = folder == "Examples" ? examplesUnsplash : unsplash
+                _ = try GoldenRunner.transcript(of: copy, record: true, environment: environment(world))
             }
             let fresh = work + "/fresh"
             try Self.rewrite(from: work + "/http", into: fresh, replacing: rewrites)

@@ -1,3 +1,4 @@
+import ClosetLanguage
 import Foundation
 import TestSupport
 import Testing
@@ -375,5 +376,38 @@ import Testing
         #expect(bad.status == 2 && bad.err.contains("'--through' names no API answered from recordings"), "\(bad.err)")
         let alone = try ChildProcess.run(BuiltProducts.closet, ["serve", "--record", folder])
         #expect(alone.status == 2 && alone.err.contains("'--record' keeps what '--through' fetches"))
+    }
+
+    /// Issue 42's flow for Picterest against the shipped world: `closet serve --replay
+    /// Examples/http` pages the feed from the first page to its end (`200 []` past the last,
+    /// by the feed's `X-Total`), and every photo's `small` picture, at the server's URL, is a
+    /// real picture that decodes, with an `ETag` that revalidates to a 304.
+    @Test func picterestPagesTheShippedFeedToItsEndWithEveryPicture() throws {
+        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/http").path
+        let server = try ServeProcess(store: ":memory:", options: [], serveArguments: ["--replay", examples, "photos"])
+        defer { server.stop() }
+        let key = ["Authorization: Client-ID any"]
+        var photos = 0
+        var page = 1
+        while page < 10 {
+            let answer = try Self.fetch(server.baseURL + "/photos?page=\(page)&per_page=15", key)
+            #expect(answer.status == 200 && answer.headers["x-total"] == "40", "page \(page): \(answer.text)")
+            let items = answer.json as? [[String: Any]] ?? []
+            if items.isEmpty { break }
+            for item in items {
+                let small = (item["urls"] as? [String: String])?["small"] ?? ""
+                #expect(small.hasPrefix(server.baseURL + "/pictures/"), "\(small)")
+                let picture = try Self.fetch(small)
+                #expect(picture.status == 200 && PictureBytes.decodes([UInt8](picture.body)), "\(small)")
+                let tag = picture.headers["etag"] ?? ""
+                let again = try Self.fetch(small, ["If-None-Match: \(tag)"])
+                #expect(!tag.isEmpty && again.status == 304)
+                photos += 1
+            }
+            page += 1
+        }
+        #expect(photos == 40 && page == 4)
+        #expect(server.stop() == 0)
     }
 }

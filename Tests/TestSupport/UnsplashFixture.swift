@@ -16,9 +16,27 @@ package enum UnsplashFixture {
         package var height: Int
     }
 
-    package static let photos: [Photo] = (0..<40).map { n in
+    /// Which world it serves: the goldens' (with its broken picture and tiny PNGs), or the
+    /// examples' (every picture a JPEG of the width its URL asks, 400 for `small`, with an ETag,
+    /// as the README's offline run shows them).
+    package enum World: Sendable {
+        case goldens, examples
+    }
+
+    package static let photos = photos(.goldens)
+
+    package static func photos(_ world: World) -> [Photo] { world == .goldens ? goldenPhotos : examplePhotos }
+
+    static let goldenPhotos = makePhotos(broken: true)
+    static let examplePhotos = makePhotos(broken: false)
+
+    static func makePhotos(broken: Bool) -> [Photo] {
+        (0..<40).map { n in makePhoto(n, broken: broken) }
+    }
+
+    static func makePhoto(_ n: Int, broken: Bool) -> Photo {
         let id =
-            n == 7
+            n == 7 && broken
             ? "BrokenPic000"
             : String(format: "ph%02d", n)
                 + String("abcdefghijklmnopqrstuvwxyz".shuffledBy(n))
@@ -26,6 +44,12 @@ package enum UnsplashFixture {
         let widths = [4000, 3000, 6000, 5472, 2400]
         let heights = [6000, 4000, 4000, 3648, 3600]
         return Photo(id: id, width: widths[n % 5], height: heights[(n / 2) % 5])
+    }
+
+    /// The picture an examples photo's URL serves: a JPEG `width` wide, in its proportions.
+    static func examplePicture(_ photo: Photo, width: Int) -> [UInt8] {
+        let width = min(max(width, 8), 1080)
+        return SampleImages.jpeg(width: width, height: max(1, width * photo.height / photo.width))
     }
 
     /// The picture a photo's `small` URL serves: a tiny PNG of the photo's proportions.
@@ -48,14 +72,21 @@ package enum UnsplashFixture {
     }
 
     /// Answers like the API, with picture URLs under `imageBase` (by default this server).
-    package static func handler(imageBase: String?)
+    package static func handler(imageBase: String?, world: World = .goldens)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
-        { request, serverBase in
+        let photos = photos(world)
+        return { request, serverBase in
             let images = imageBase ?? serverBase + "/images"
             if request.path.hasPrefix("/images/photo-") {
                 let id = String(request.path.dropFirst("/images/photo-".count))
                 guard let photo = photos.first(where: { $0.id == id }) else { return .json("{}", status: 404) }
+                if world == .examples {
+                    let width = Int(request.query["w"] ?? "400") ?? 400
+                    return .respond(
+                        status: 200, headers: ["Content-Type": "image/jpeg", "ETag": "\"\(photo.id)-\(width)\""],
+                        body: Data(examplePicture(photo, width: width)))
+                }
                 let type = photo.id == "BrokenPic000" ? "text/html" : "image/png"
                 return .respond(status: 200, headers: ["Content-Type": type], body: Data(picture(photo)))
             }
@@ -98,8 +129,8 @@ package enum UnsplashFixture {
     }
 
     /// A running fixture server.
-    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
-        let handler = handler(imageBase: imageBase)
+    package static func server(imageBase: String? = nil, world: World = .goldens) throws -> LoopbackServer {
+        let handler = handler(imageBase: imageBase, world: world)
         let base = BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
         base.value = server.baseURL

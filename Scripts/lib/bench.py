@@ -2,7 +2,7 @@
 """closet against sqlite3 (with the index a competent user creates) on the same data. Generates the data itself (seeded), runs each
 pair alternately (closet, sqlite3, closet, ...) after a warm-up, and prints one table of
 median times, the ratio closet/sqlite3, and peak resident memory of the child processes."""
-import os, random, resource, shutil, statistics, subprocess, sys, tempfile, time
+import os, random, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 CLOSET = sys.argv[1]
 QUICK = "--quick" in sys.argv
@@ -138,6 +138,24 @@ c, s, _ = alternate(
     lambda: run(["sqlite3", database,
                  "INSERT INTO clothes VALUES(lower(hex(randomblob(16))),'2024-01-01T00:00:00Z',1,'fall','one more');"]))
 rows.append(("P6", f"one `-c 'add clothes ...'` into the {SIZE:,} store, durable", c, s, "≤ 1.5"))
+
+# P10: import a CSV of SIZE clothes into a new store (each row closet's own `add`, issue 41),
+# against sqlite3's `.import` into the same indexed table.
+import_csv = os.path.join(work, "clothes.csv")
+with open(import_csv, "w") as out:
+    out.write("category,season,description,createdAt\n")
+    for line in open(seed_closet):
+        category, season, description, created = re.match(
+            r'add clothes category=(\S+) season=(\S+) description="([^"]*)" created=(\S+)', line).groups()
+        out.write(f'{category},{season},"{description}",{created}\n')
+import_store, import_db = os.path.join(work, "imported"), os.path.join(work, "imported.db")
+IMPORT_SQL = ("CREATE TABLE clothes(category TEXT, season TEXT, description TEXT, created_at TEXT);"
+              "CREATE INDEX clothes_season_category_created ON clothes(season, category, created_at DESC);")
+c, s, _ = alternate(
+    lambda: run([CLOSET, "--store", import_store, "-c", f"import clothes from={import_csv}"]),
+    lambda: run(["sqlite3", import_db, IMPORT_SQL, f".import --csv --skip 1 {import_csv} clothes"]),
+    prepare=lambda name: fresh(import_store if name == "closet" else import_db))
+rows.append(("P10", f"import {SIZE:,} clothes from CSV into a new store, durable", c, s, "≤ 1.0"))
 
 # P9: a store written by 5,000 single-statement commits (piped statements commit one by one)
 # opens and counts, against the same store compacted: closet against itself.

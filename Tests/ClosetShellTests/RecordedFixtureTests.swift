@@ -27,10 +27,13 @@ import Testing
         defer { boxOffice.stop() }
         let animals = try AnimalFixture.server()
         defer { animals.stop() }
-        // The examples' world: every feed picture a real JPEG, none broken (the README's run).
+        // The examples' world: every picture a real one of a realistic size, none broken, every
+        // ranked movie with its details and posters (the README's run, the apps' flows).
         let examplesUnsplash = try UnsplashFixture.server(world: .examples)
         defer { examplesUnsplash.stop() }
-        func environment(_ unsplash: LoopbackServer) -> [String: String] {
+        let examplesBoxOffice = try BoxOfficeFixture.server(world: .examples)
+        defer { examplesBoxOffice.stop() }
+        func environment(_ unsplash: LoopbackServer, _ boxOffice: LoopbackServer) -> [String: String] {
             BoxOfficeFixture.environment(boxOffice).merging(AnimalFixture.environment(animals)) { $1 }
                 .merging([
                     "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
@@ -40,6 +43,7 @@ import Testing
             (unsplash.baseURL + "/images", "https://images.unsplash.com"),
             (examplesUnsplash.baseURL + "/images", "https://images.unsplash.com"),
             (boxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
+            (examplesBoxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
             (
                 animals.baseURL + "/files",
                 "http://openapi.animal.go.kr/openapi/service/rest/fileDownloadSrvc/files/shelter"
@@ -54,8 +58,11 @@ import Testing
             for script in scripts {
                 let copy = work + "/" + script + ".closet"
                 try manager.copyItem(atPath: Self.root + "/" + folder + "/" + script + ".closet", toPath: copy)
-                let world = folder == "Examples" ? examplesUnsplash : unsplash
-                _ = try GoldenRunner.transcript(of: copy, record: true, environment: environment(world))
+                let examples = folder == "Examples"
+                _ = try GoldenRunner.transcript(
+                    of: copy, record: true,
+                    environment: examples
+                        ? environment(examplesUnsplash, examplesBoxOffice) : environment(unsplash, boxOffice))
             }
             let fresh = work + "/fresh"
             try Self.rewrite(from: work + "/http", into: fresh, replacing: rewrites)

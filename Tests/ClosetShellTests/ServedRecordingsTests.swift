@@ -410,4 +410,40 @@ import Testing
         #expect(photos == 40 && page == 4)
         #expect(server.stop() == 0)
     }
+
+    /// Issue 42's flow for the box office app against the shipped world: the app opens on its
+    /// yesterday (the recorded world's, by `Examples/http/today`), and each of the ten movies
+    /// has its details and a poster (the app's search, `<title> 포스터`, and its first picture),
+    /// every poster a picture that decodes.
+    @Test func theBoxOfficeOpensOnYesterdayWithEveryMoviesDetailsAndPoster() throws {
+        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/http").path
+        let server = try ServeProcess(
+            store: ":memory:", options: [], serveArguments: ["--replay", examples, "boxoffice"])
+        defer { server.stop() }
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: 9 * 3600)
+        formatter.dateFormat = "yyyyMMdd"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        let yesterday = formatter.string(from: Date().addingTimeInterval(-86_400))
+        let ranking = try Self.fetch(
+            server.baseURL + "/kobisopenapi/webservice/rest/boxoffice/searchDailyBoxOfficeList.json?key=k&targetDt="
+                + yesterday)
+        let list = (ranking.object["boxOfficeResult"] as? [String: Any])?["dailyBoxOfficeList"] as? [[String: String]]
+        #expect(list?.count == 10, "\(ranking.text)")
+        for movie in list ?? [] {
+            let code = movie["movieCd"] ?? ""
+            let info = try Self.fetch(server.baseURL + "/movie/searchMovieInfo.json?key=k&movieCd=" + code)
+            let details = (info.object["movieInfoResult"] as? [String: Any])?["movieInfo"] as? [String: Any]
+            #expect(details?["movieNm"] as? String == movie["movieNm"], "\(code): \(info.text)")
+            let query = (movie["movieNm"] ?? "") + " 포스터"
+            let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+            let search = try Self.fetch(
+                server.baseURL + "/v2/search/image?query=" + encoded, ["Authorization: KakaoAK any"])
+            let first = (search.object["documents"] as? [[String: Any]])?.first?["image_url"] as? String ?? ""
+            let poster = try Self.fetch(first)
+            #expect(poster.status == 200 && PictureBytes.decodes([UInt8](poster.body)), "\(query): \(first)")
+        }
+        #expect(server.stop() == 0)
+    }
 }

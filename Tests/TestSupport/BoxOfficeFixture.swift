@@ -20,6 +20,28 @@ package enum BoxOfficeFixture {
         var actors: [String]
     }
 
+    /// Which world it serves: the goldens' (its special cases: a movie with no poster, a
+    /// poster that is a web page, tiny pictures), or the examples' (every ranked movie of
+    /// 2012-01-01 with its details and posters of realistic size, 300×430, as the app shows).
+    package enum World: Sendable {
+        case goldens, examples
+    }
+
+    /// The details of a ranked movie the fixture has no facts for: its title, code and
+    /// opening day, the rest plain.
+    static func plainMovie(_ row: (String, String, String, String, String, String, String)) -> Movie {
+        let (title, code, _, _, _, _, open) = row
+        return Movie(
+            code: code, title: title, english: "", year: String(open.prefix(4)),
+            open: open.replacingOccurrences(of: "-", with: ""), runtime: "110", grade: "전체관람가", nation: "한국",
+            genres: ["드라마"], directors: [], actors: [])
+    }
+
+    static func movies(_ world: World) -> [Movie] {
+        guard world == .examples else { return movies }
+        return movies + newYear.filter { row in !movies.contains { $0.code == row.1 } }.map(plainMovie)
+    }
+
     static let movies: [Movie] = [
         Movie(
             code: "20112207", title: "미션임파서블:고스트프로토콜", english: "Mission: Impossible - Ghost Protocol",
@@ -89,6 +111,12 @@ package enum BoxOfficeFixture {
             """
     }
 
+    /// An examples poster: 300×430 (a thumbnail 100×143), as a poster the app shows.
+    static func examplePoster(_ name: String) -> [UInt8] {
+        name.hasPrefix("thumb/")
+            ? SampleImages.jpeg(width: 100, height: 143) : SampleImages.jpeg(width: 300, height: 430)
+    }
+
     /// The poster picture at `/img/<name>`: a tiny JPEG, or a page for `sherlock-0`.
     package static func poster(_ name: String) -> (type: String, bytes: [UInt8]) {
         if name.hasPrefix("sherlock-0") { return ("text/html", Array("<html>moved</html>".utf8)) }
@@ -98,7 +126,24 @@ package enum BoxOfficeFixture {
         return ("image/jpeg", SampleImages.jpeg(width: size * 10, height: size * 14))
     }
 
-    static func search(_ query: String, imageBase: String) -> String {
+    static func search(_ query: String, imageBase: String, world: World = .goldens) -> String {
+        if world == .examples {
+            // Every ranked movie's posters, under its code.
+            let title = query.hasSuffix(" 포스터") ? String(query.dropLast(" 포스터".count)) : query
+            guard let movie = movies(.examples).first(where: { $0.title == title }) else {
+                return #"{"meta":{"total_count":0,"pageable_count":0,"is_end":true},"documents":[]}"#
+            }
+            let documents = (0..<3).map { n in
+                """
+                {"collection":"blog","thumbnail_url":"\(imageBase)/thumb/\(movie.code)-\(n).jpg","image_url":"\(imageBase)/\(movie.code)-\(n).jpg",\
+                "width":300,"height":430,"display_sitename":"Daum\(n == 0 ? "영화" : "블로그")",\
+                "doc_url":"https://movie.daum.net/\(movie.code)/\(n)","datetime":"2012-01-0\(n + 1)T10:00:00.000+09:00"}
+                """
+            }
+            return """
+                {"meta":{"total_count":3,"pageable_count":3,"is_end":true},"documents":[\(documents.joined(separator: ","))]}
+                """
+        }
         let slug: String
         switch query {
         case "마이 웨이 포스터": return #"{"meta":{"total_count":0,"pageable_count":0,"is_end":true},"documents":[]}"#
@@ -123,12 +168,18 @@ package enum BoxOfficeFixture {
     }
 
     /// Answers like the APIs; poster URLs under `imageBase` (by default this server's `/img`).
-    package static func handler(imageBase: String?)
+    package static func handler(imageBase: String?, world: World = .goldens)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
         { request, serverBase in
             let images = imageBase ?? serverBase + "/img"
             let path = request.path
+            if path.hasPrefix("/img/"), world == .examples {
+                let name = String(path.dropFirst(5))
+                return .respond(
+                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": "\"\(name)\""],
+                    body: Data(examplePoster(name)))
+            }
             if path.hasPrefix("/img/") {
                 let picture = poster(String(path.dropFirst(5)))
                 return .respond(status: 200, headers: ["Content-Type": picture.type], body: Data(picture.bytes))
@@ -138,7 +189,7 @@ package enum BoxOfficeFixture {
                     return .json(#"{"errorType":"AccessDeniedError","message":"cannot find appKey"}"#, status: 401)
                 }
                 guard path == "/kakao/v2/search/image" else { return .json("{}", status: 404) }
-                return .json(search(request.query["query"] ?? "", imageBase: images))
+                return .json(search(request.query["query"] ?? "", imageBase: images, world: world))
             }
             guard path.hasPrefix("/kobis/") else { return .json("{}", status: 404) }
             guard request.query["key"] == kobisKey else {
@@ -157,15 +208,15 @@ package enum BoxOfficeFixture {
                 _ = day
                 return .json(daily(target, otherDay))
             case "/kobis/movie/searchMovieInfo.json":
-                return .json(info(movies.first { $0.code == request.query["movieCd"] }))
+                return .json(info(movies(world).first { $0.code == request.query["movieCd"] }))
             default:
                 return .json("{}", status: 404)
             }
         }
     }
 
-    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
-        let handler = handler(imageBase: imageBase)
+    package static func server(imageBase: String? = nil, world: World = .goldens) throws -> LoopbackServer {
+        let handler = handler(imageBase: imageBase, world: world)
         let base = UnsplashFixture.BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
         base.value = server.baseURL

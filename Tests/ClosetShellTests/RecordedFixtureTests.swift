@@ -33,7 +33,11 @@ import Testing
         defer { examplesUnsplash.stop() }
         let examplesBoxOffice = try BoxOfficeFixture.server(world: .examples)
         defer { examplesBoxOffice.stop() }
-        func environment(_ unsplash: LoopbackServer, _ boxOffice: LoopbackServer) -> [String: String] {
+        let examplesAnimals = try AnimalFixture.server(world: .examples)
+        defer { examplesAnimals.stop() }
+        func environment(_ unsplash: LoopbackServer, _ boxOffice: LoopbackServer, _ animals: LoopbackServer)
+            -> [String: String]
+        {
             BoxOfficeFixture.environment(boxOffice).merging(AnimalFixture.environment(animals)) { $1 }
                 .merging([
                     "CLOSET_UNSPLASH_URL": unsplash.baseURL, "UNSPLASH_ACCESS_KEY": UnsplashFixture.accessKey,
@@ -46,6 +50,10 @@ import Testing
             (examplesBoxOffice.baseURL + "/img", "https://t1.daumcdn.net/movie"),
             (
                 animals.baseURL + "/files",
+                "http://openapi.animal.go.kr/openapi/service/rest/fileDownloadSrvc/files/shelter"
+            ),
+            (
+                examplesAnimals.baseURL + "/files",
                 "http://openapi.animal.go.kr/openapi/service/rest/fileDownloadSrvc/files/shelter"
             ),
         ]
@@ -62,7 +70,8 @@ import Testing
                 _ = try GoldenRunner.transcript(
                     of: copy, record: true,
                     environment: examples
-                        ? environment(examplesUnsplash, examplesBoxOffice) : environment(unsplash, boxOffice))
+                        ? environment(examplesUnsplash, examplesBoxOffice, examplesAnimals)
+                        : environment(unsplash, boxOffice, animals))
             }
             let fresh = work + "/fresh"
             try Self.rewrite(from: work + "/http", into: fresh, replacing: rewrites)

@@ -446,4 +446,30 @@ import Testing
         }
         #expect(server.stop() == 0)
     }
+
+    /// Issue 42's flow for 사랑할개 against the shipped world: the dogs' pages, and every
+    /// dog's picture through the server, a picture that decodes.
+    @Test func theDogsPageThroughTheShippedWorldWithEveryPicture() throws {
+        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/http").path
+        let server = try ServeProcess(
+            store: ":memory:", options: [], serveArguments: ["--replay", examples, "adoption"])
+        defer { server.stop() }
+        var dogs = 0
+        for page in 1...3 {
+            let answer = try Self.fetch(
+                server.baseURL + "/abandonmentPublic_v2?serviceKey=k&_type=json&pageNo=\(page)&numOfRows=10")
+            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+            #expect(body?["totalCount"] as? Int == 23, "page \(page): \(answer.text)")
+            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
+            for dog in items {
+                let url = dog["popfile1"] as? String ?? ""
+                let picture = try Self.fetch(url)
+                #expect(picture.status == 200 && PictureBytes.decodes([UInt8](picture.body)), "\(url)")
+                dogs += 1
+            }
+        }
+        #expect(dogs == 23)
+        #expect(server.stop() == 0)
+    }
 }

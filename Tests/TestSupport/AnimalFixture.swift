@@ -74,7 +74,13 @@ package enum AnimalFixture {
         """
     }
 
-    package static func handler(imageBase: String?)
+    /// Which world it serves: the goldens' (a dog whose picture is a web page, tiny pictures),
+    /// or the examples' (every dog's picture a 400×300 JPEG, as the app's list shows them).
+    package enum World: Sendable {
+        case goldens, examples
+    }
+
+    package static func handler(imageBase: String?, world: World = .goldens)
         -> @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
     {
         { request, serverBase in
@@ -85,6 +91,11 @@ package enum AnimalFixture {
                 let tag = "\"\(name)-v1\""
                 if request.header("If-None-Match") == tag {
                     return .respond(status: 304, headers: ["ETag": tag], body: Data())
+                }
+                if world == .examples {
+                    return .respond(
+                        status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag],
+                        body: Data(SampleImages.jpeg(width: 400, height: 300)))
                 }
                 if name.hasPrefix("448548202400122") {
                     return .respond(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8))
@@ -136,8 +147,8 @@ package enum AnimalFixture {
         }
     }
 
-    package static func server(imageBase: String? = nil) throws -> LoopbackServer {
-        let handler = handler(imageBase: imageBase)
+    package static func server(imageBase: String? = nil, world: World = .goldens) throws -> LoopbackServer {
+        let handler = handler(imageBase: imageBase, world: world)
         let base = UnsplashFixture.BaseBox()
         let server = try LoopbackServer { request in handler(request, base.value) }
         base.value = server.baseURL

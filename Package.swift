@@ -92,7 +92,8 @@ let package = Package(
         // answer reads, served pictures and recordings, and a request as one transaction on a
         // session. Knows no socket: `ClosetServer` carries the bytes, the shell joins the two.
         .target(
-            name: "ClosetServing", dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork"],
+            name: "ClosetServing",
+            dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetPictures"],
             swiftSettings: startUp),
         // What the server needs from C that Swift's Glibc module leaves out: epoll, a thread's
         // own priority.

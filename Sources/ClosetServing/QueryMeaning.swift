@@ -45,6 +45,12 @@ extension ServedRecordings {
         return nil
     }
 
+    /// The recorded answers of one route of an API (every page of a feed), for what an API
+    /// reads out of its own answers (a picture's size and BlurHash for `--placeholders`).
+    public func answers(api: String, path: String) -> [HTTPResponse] {
+        recorded(api: api, method: "GET", path: path).map(\.response)
+    }
+
     /// The recordings of one route (Unsplash's pages, to find where the feed ends), with their
     /// queries as `meaning` reads them.
     func recorded(api: String, method: String, path: String) -> [(

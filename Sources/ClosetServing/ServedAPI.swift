@@ -28,6 +28,9 @@ public struct ServedAPI: Sendable {
     /// The API's error shape for a status and a reason (`{"error":true,"reason":"..."}`); plain
     /// text by default.
     public var error: @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
+    /// What a picture at this URL looks like, as the API's own answers say (its size, its
+    /// colour, its BlurHash): what `--placeholders` draws where no picture was recorded.
+    public var placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)?
     /// The live API a replaying one stands for (its real base URL): where `--through all`
     /// sends what no recording answers. Nil for an API answered from the store.
     public var live: String?

@@ -9,6 +9,8 @@ public struct ServedContext {
     public let baseURL: String
     /// What `--replay <folder>` holds; nil without one.
     public let recordings: ServedRecordings?
+    /// `--placeholders`: a picture nothing holds is drawn from what its API's answer said of it.
+    public let placeholders: Bool
     /// `--through`: the live APIs a request no recording answers is sent to; nil: none.
     public let through: ServedThrough?
     /// `--today`: the day the served world is in (00:00 UTC); nil: the real one.
@@ -26,8 +28,9 @@ public struct ServedContext {
 
     public init(
         session: Session, baseURL: String, recordings: ServedRecordings? = nil, today: Date? = nil, now: Date = Date(),
-        through: ServedThrough? = nil
+        through: ServedThrough? = nil, placeholders: Bool = false
     ) {
+        self.placeholders = placeholders
         self.through = through
         self.today = today
         self.now = now

@@ -64,6 +64,13 @@ public enum ServedPictures {
                         context.note("through to \(url): \(error.message)")
                     }
                 }
+                if context.placeholders {
+                    for api in apis {
+                        if let bytes = api.placeholder?(url, context)?.picture(for: url) {
+                            return picture(bytes, for: request)
+                        }
+                    }
+                }
                 return HTTPResponse.text("no picture of \(url) in the store or the recordings\n", status: 404)
             })
     }

@@ -132,7 +132,8 @@ extension ServedAPI {
         beyondRecordings: (
             @Sendable (ServedRequest, [(query: [(name: String, value: String)], response: HTTPResponse)]) ->
                 HTTPResponse?
-        )? = nil
+        )? = nil,
+        placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)? = nil
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -196,6 +197,7 @@ extension ServedAPI {
                 return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })
         served.live = api.defaultBase
+        served.placeholder = placeholder
         return served
     }
 }

@@ -42,6 +42,8 @@ package final class ServeHandler: @unchecked Sendable {
     let today: Date?
     /// `--through`: the live APIs what no recording answers is sent to (and recorded).
     let through: ServedThrough?
+    /// `--placeholders`.
+    let placeholders: Bool
 
     package init(
         apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
@@ -49,6 +51,7 @@ package final class ServeHandler: @unchecked Sendable {
     ) {
         self.today = today
         self.through = through
+        placeholders = options.placeholders
         self.apis = apis
         self.sessions = sessions
         self.recordings = recordings
@@ -175,7 +178,7 @@ package final class ServeHandler: @unchecked Sendable {
     func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> Made {
         let context = ServedContext(
             session: session, baseURL: baseURL, recordings: recordings, today: today,
-            through: through)
+            through: through, placeholders: placeholders)
         var response: HTTPResponse
         var answering: ServedAPI?
         var cacheable = false

@@ -42,6 +42,9 @@ package struct ServeOptions: Equatable, Sendable {
     /// `--through <api>=<base URL>` (or `all`, each API's real base): what no recording
     /// answers goes to the live API and is recorded (a recording proxy).
     package var through: [Through] = []
+    /// `--placeholders`: a picture no recording holds is drawn from its API's answer (its size,
+    /// colour and BlurHash) instead of a 404.
+    package var placeholders = false
     /// `--record <folder>`: where `--through` writes what it records.
     package var record: String?
     /// `--today <yyyy-mm-dd>`: the served world's day (default: the first `--replay` folder's
@@ -62,7 +65,7 @@ package struct ServeOptions: Equatable, Sendable {
     }
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--through <api>=<url>|all]... [--record <folder>] [--today <yyyy-mm-dd>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--through <api>=<url>|all]... [--record <folder>] [--placeholders] [--today <yyyy-mm-dd>] [<pack>...]"
 
     package static let help =
         usage + """
@@ -95,6 +98,8 @@ package struct ServeOptions: Equatable, Sendable {
               --through <api>=<url>     send what no recording answers to the live API (or all: each to
                                         its real base), record it, and answer; may be repeated
               --record <folder>         where --through writes its recordings (secrets removed)
+              --placeholders            draw a picture no recording holds from its API's answer (its size,
+                                        colour and BlurHash) instead of answering 404
               --today <yyyy-mm-dd>      the recorded world's day: a client's yesterday is that day's
                                         yesterday (default: the first --replay folder's today file)
               <pack>...                 only these packs' APIs (default: every pack that serves one)
@@ -230,6 +235,9 @@ package struct ServeOptions: Equatable, Sendable {
                     }
                     options.through.append(Through(api: String(parts[0]), base: String(parts[1])))
                 }
+            case "--placeholders":
+                guard inline == nil else { throw Options.UsageError(message: "'--placeholders' takes no value") }
+                options.placeholders = true
             case "--record":
                 let folder = try value(word, inline)
                 guard !folder.isEmpty else { throw Options.UsageError(message: "'--record' needs a folder") }

@@ -66,7 +66,9 @@ import Testing
     /// The serving framework packs declare their APIs with: above the language (a served
     /// request runs the pack's own commands on a session), beside the server it never names.
     @Test func theServingFrameworkImportsOnlyTheLanguageAndBelow() {
-        expect("ClosetServing", importsOnly: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetTables"])
+        expect(
+            "ClosetServing",
+            importsOnly: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetTables"])
     }
 
     @Test func theNetworkPortImportsOnlyTheCore() { expect("ClosetNetwork", importsOnly: ["ClosetCore"]) }

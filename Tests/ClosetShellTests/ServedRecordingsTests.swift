@@ -1,4 +1,5 @@
 import ClosetLanguage
+import ClosetPictures
 import Foundation
 import TestSupport
 import Testing
@@ -471,5 +472,30 @@ import Testing
         }
         #expect(dogs == 23)
         #expect(server.stop() == 0)
+    }
+
+    /// Issue 42, item 6: `--placeholders` draws a picture no recording holds from what the
+    /// feed's answer said of it (its size and colour; its BlurHash where it is one): a JPEG
+    /// 400 wide in the photo's proportions, instead of a 404.
+    @Test func placeholdersFillTheFeedsUnrecordedPictures() throws {
+        let feed = Self.goldens + "/photos/http"
+        let without = try ServeProcess(store: ":memory:", serveArguments: ["--replay", feed, "photos"])
+        defer { without.stop() }
+        let with = try ServeProcess(store: ":memory:", serveArguments: ["--replay", feed, "--placeholders", "photos"])
+        defer { with.stop() }
+        let page = try Self.fetch(with.baseURL + "/photos?page=1&per_page=15", ["Authorization: Client-ID k"])
+        let photos = page.json as? [[String: Any]] ?? []
+        let photo = try #require(photos.first { $0["id"] as? String == "ph10nboxlse" })
+        let small = try #require((photo["urls"] as? [String: String])?["small"])
+        #expect(try Self.fetch(small.replacingOccurrences(of: with.baseURL, with: without.baseURL)).status == 404)
+        let drawn = try Self.fetch(small)
+        #expect(drawn.status == 200 && drawn.headers["content-type"] == "image/jpeg" && drawn.headers["etag"] != nil)
+        let info = try PictureBytes.inspect([UInt8](drawn.body))
+        let (width, height) = (photo["width"] as? Int ?? 0, photo["height"] as? Int ?? 1)
+        #expect(info.width == 400 && info.height == 400 * height / width, "\(info)")
+        // Its colour is the answer's (#40261a: the fixture's BlurHash is not a well-formed one).
+        let pixels = try PictureDecoder.decode([UInt8](drawn.body)).pixels
+        #expect(abs(Int(pixels[0]) - 0x40) < 6 && abs(Int(pixels[1]) - 0x26) < 6 && abs(Int(pixels[2]) - 0x1A) < 6)
+        #expect(with.stop() == 0 && without.stop() == 0)
     }
 }

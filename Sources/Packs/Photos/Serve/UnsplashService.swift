@@ -28,7 +28,27 @@ enum UnsplashService {
             return state.repository.picture(of: photo)
         },
         meaning: meaning,
-        beyondRecordings: { request, recorded in pastTheLastPage(request, recorded) })
+        beyondRecordings: { request, recorded in pastTheLastPage(request, recorded) },
+        placeholder: { url, context in
+            placeholder(of: url, in: context.recordings?.answers(api: "unsplash", path: "/photos") ?? [])
+        })
+
+    /// What Unsplash's recorded pages say of the photo whose `urls` name `url`: its size,
+    /// colour and BlurHash (`--placeholders`).
+    static func placeholder(of url: String, in pages: [HTTPResponse]) -> PicturePlaceholder? {
+        for page in pages {
+            guard let photos = try? JSONSerialization.jsonObject(with: page.body) as? [[String: Any]] else { continue }
+            for photo in photos {
+                guard let urls = photo["urls"] as? [String: Any], urls.values.contains(where: { $0 as? String == url }),
+                    let width = photo["width"] as? Int, let height = photo["height"] as? Int
+                else { continue }
+                return PicturePlaceholder(
+                    width: width, height: height, color: photo["color"] as? String,
+                    blurHash: photo["blur_hash"] as? String)
+            }
+        }
+        return nil
+    }
 
     /// Unsplash's defaults: the first page of ten, newest first.
     static let meaning = QueryMeaning(defaults: ["page": "1", "per_page": "10", "order_by": "latest"])

@@ -184,7 +184,7 @@ extension ServedAPI {
                         let answer = beyondRecordings(
                             request, recordings.recorded(api: api.name, method: request.method, path: path))
                     {
-                        return answer
+                        return ServedPictures.rewritingURLs(in: answer, under: pictureKeys, baseURL: context.baseURL)
                     }
                     if let nearest = recordings.nearMiss(
                         api: api.name, method: request.method, path: path, query: meant ?? request.query,

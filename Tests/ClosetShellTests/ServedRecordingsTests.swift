@@ -471,6 +471,18 @@ import Testing
             }
         }
         #expect(dogs == 23)
+        // The app's own page size: pages of 20 cut from the recorded pages of 10.
+        var cut: [String] = []
+        for page in 1...2 {
+            let answer = try Self.fetch(
+                server.baseURL + "/abandonmentPublic_v2?_type=json&numOfRows=20&pageNo=\(page)&serviceKey=k")
+            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+            #expect(body?["totalCount"] as? Int == 23 && body?["numOfRows"] as? Int == 20, "\(answer.text)")
+            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
+            cut += items.compactMap { $0["desertionNo"] as? String }
+            #expect(items.allSatisfy { ($0["popfile1"] as? String)?.hasPrefix(server.baseURL) == true })
+        }
+        #expect(cut.count == 23 && Set(cut).count == 23, "\(cut)")
         #expect(server.stop() == 0)
     }
 

@@ -9,7 +9,8 @@ import Foundation
 /// `serviceKey` is reason 30 (key not registered, in a 200), `--fail` reason 22 (the daily
 /// limit, a 403). A request no recording answers gets the JSON envelope with `resultCode` 03
 /// (`NODATA_ERROR`). The dogs' `popfile1`/`popfile2` point at the server, which answers a
-/// picture in the dog-picture cache from there.
+/// picture in the dog-picture cache from there. A page asked in another size than recorded
+/// (`numOfRows=20`) is cut from the recorded pages that hold its rows, `totalCount` kept.
 enum AnimalService {
     static let api = ServedAPI.replaying(
         AnimalAPI.api, routes: ["/abandonmentPublic_v2"],
@@ -28,7 +29,54 @@ enum AnimalService {
         failure: { _ in gateway("LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR", "22", status: 403) },
         picture: { url, context in context.session.state(AdoptionState.self)?.pictures.kept(url) },
         // The API's defaults: the first page of ten.
-        meaning: QueryMeaning(defaults: ["pageNo": "1", "numOfRows": "10"]))
+        meaning: meaning,
+        beyondRecordings: { request, recorded in page(request, cutFrom: recorded) })
+
+    static let meaning = QueryMeaning(defaults: ["pageNo": "1", "numOfRows": "10"])
+
+    /// A page no recording holds as asked, cut from recorded pages of the same search that
+    /// hold its rows (an app's 20 a page answered from closet's recorded pages of 10), the
+    /// search's `totalCount` kept; nil when some of its rows were never recorded.
+    static func page(
+        _ request: ServedRequest, cutFrom recorded: [(query: [(name: String, value: String)], response: HTTPResponse)]
+    ) -> HTTPResponse? {
+        func search(_ query: [(name: String, value: String)]) -> [String] {
+            meaning.normalized(query).filter { !$0.hasPrefix("pageNo=") && !$0.hasPrefix("numOfRows=") }
+        }
+        guard let page = Int(request.query("pageNo") ?? "1"), let size = Int(request.query("numOfRows") ?? "10"),
+            page >= 1, (1...1000).contains(size)
+        else { return nil }
+        let wanted = search(request.query)
+        var rows: [Int: Any] = [:]
+        var total: Int?
+        for (query, response) in recorded where search(query) == wanted {
+            guard let recordedPage = Int(query.last { $0.name == "pageNo" }?.value ?? "1"),
+                let recordedSize = Int(query.last { $0.name == "numOfRows" }?.value ?? "10"),
+                let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+                let body = (object["response"] as? [String: Any])?["body"] as? [String: Any]
+            else { continue }
+            total = body["totalCount"] as? Int ?? total
+            let items = (body["items"] as? [String: Any])?["item"] as? [Any] ?? []
+            for (offset, item) in items.enumerated() { rows[(recordedPage - 1) * recordedSize + offset] = item }
+        }
+        guard let total else { return nil }
+        let first = (page - 1) * size
+        let wantedRows = first < total ? Array(first..<min(total, first + size)) : []
+        // Past the last row: the API's own "no data", as for any page nothing answers.
+        guard !wantedRows.isEmpty, wantedRows.allSatisfy({ rows[$0] != nil }) else { return nil }
+        let answer: [String: Any] = [
+            "response": [
+                "header": ["reqNo": 0, "resultCode": "00", "resultMsg": "NORMAL SERVICE."],
+                "body": [
+                    "items": ["item": wantedRows.compactMap { rows[$0] }], "numOfRows": size, "pageNo": page,
+                    "totalCount": total,
+                ],
+            ]
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]) else { return nil }
+        return HTTPResponse(
+            status: 200, headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")], body: data)
+    }
 
     /// `<OpenAPI_ServiceResponse><cmmMsgHeader>…`: the gateway's own errors.
     static func gateway(_ message: String, _ reason: String, status: Int) -> HTTPResponse {

@@ -11,6 +11,9 @@ import Testing
 @Suite(.serialized) struct ServedRecordingsTests {
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden").path
+    /// The recorded world the examples and the apps' flows replay.
+    static let examples = URL(fileURLWithPath: goldens).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/http").path
 
     struct Fetched {
         var status: Int
@@ -230,8 +233,7 @@ import Testing
     /// so the box office app, asking for its real yesterday, is answered with the recorded
     /// world's yesterday (the day asked for by its date too), and `--today` names another.
     @Test func aClientsYesterdayIsTheRecordedWorldsYesterday() throws {
-        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/http").path
+        let examples = Self.examples
         let korea = TimeZone(secondsFromGMT: 9 * 3600) ?? .gmt
         let formatter = DateFormatter()
         formatter.timeZone = korea
@@ -300,6 +302,10 @@ import Testing
         let end = try Self.fetch(base + "/photos?page=3&per_page=15&client_id=k")
         #expect(end.status == 200 && end.text == "[]" && end.headers["x-total"] == "20", "\(end.text)")
         #expect(try Self.fetch(base + "/photos?page=1&client_id=k").status == 404)  // ten a page: not recorded
+        // A page number a client may send, any size: an answer, never a stopped server.
+        let huge = "9223372036854775807"
+        let far = try Self.fetch(base + "/photos?page=\(huge)&per_page=15&client_id=k")
+        #expect(far.status == 200 && far.text == "[]", "\(far.text)")
         #expect(server.stop() == 0)
         let said = server.text
         #expect(
@@ -384,8 +390,7 @@ import Testing
     /// by the feed's `X-Total`), and every photo's `small` picture, at the server's URL, is a
     /// real picture that decodes, with an `ETag` that revalidates to a 304.
     @Test func picterestPagesTheShippedFeedToItsEndWithEveryPicture() throws {
-        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/http").path
+        let examples = Self.examples
         let server = try ServeProcess(store: ":memory:", options: [], serveArguments: ["--replay", examples, "photos"])
         defer { server.stop() }
         let key = ["Authorization: Client-ID any"]
@@ -417,8 +422,7 @@ import Testing
     /// has its details and a poster (the app's search, `<title> 포스터`, and its first picture),
     /// every poster a picture that decodes.
     @Test func theBoxOfficeOpensOnYesterdayWithEveryMoviesDetailsAndPoster() throws {
-        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/http").path
+        let examples = Self.examples
         let server = try ServeProcess(
             store: ":memory:", options: [], serveArguments: ["--replay", examples, "boxoffice"])
         defer { server.stop() }
@@ -451,8 +455,7 @@ import Testing
     /// Issue 42's flow for 사랑할개 against the shipped world: the dogs' pages, and every
     /// dog's picture through the server, a picture that decodes.
     @Test func theDogsPageThroughTheShippedWorldWithEveryPicture() throws {
-        let examples = URL(fileURLWithPath: Self.goldens).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/http").path
+        let examples = Self.examples
         let server = try ServeProcess(
             store: ":memory:", options: [], serveArguments: ["--replay", examples, "adoption"])
         defer { server.stop() }
@@ -483,6 +486,11 @@ import Testing
             #expect(items.allSatisfy { ($0["popfile1"] as? String)?.hasPrefix(server.baseURL) == true })
         }
         #expect(cut.count == 23 && Set(cut).count == 23, "\(cut)")
+        // Any page number a client sends: the API's own "no data", never a stopped server.
+        let far = try Self.fetch(
+            server.baseURL + "/abandonmentPublic_v2?_type=json&numOfRows=20&pageNo=9223372036854775807&serviceKey=k")
+        let header = (far.object["response"] as? [String: Any])?["header"] as? [String: Any]
+        #expect(far.status == 200 && header?["resultCode"] as? String == "03", "\(far.text)")
         #expect(server.stop() == 0)
     }
 

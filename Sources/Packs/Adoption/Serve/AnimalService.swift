@@ -57,10 +57,15 @@ enum AnimalService {
             else { continue }
             total = body["totalCount"] as? Int ?? total
             let items = (body["items"] as? [String: Any])?["item"] as? [Any] ?? []
-            for (offset, item) in items.enumerated() { rows[(recordedPage - 1) * recordedSize + offset] = item }
+            // Checked arithmetic: a hand-edited recording's page may be any number.
+            let (start, overflow) = (recordedPage - 1).multipliedReportingOverflow(by: recordedSize)
+            guard !overflow, recordedPage >= 1, start <= Int.max - items.count else { continue }
+            for (offset, item) in items.enumerated() { rows[start + offset] = item }
         }
         guard let total else { return nil }
-        let first = (page - 1) * size
+        // A client's page may be any number: past the rows, never a trap.
+        let (first, overflow) = (page - 1).multipliedReportingOverflow(by: size)
+        guard !overflow else { return nil }
         let wantedRows = first < total ? Array(first..<min(total, first + size)) : []
         // Past the last row: the API's own "no data", as for any page nothing answers.
         guard !wantedRows.isEmpty, wantedRows.allSatisfy({ rows[$0] != nil }) else { return nil }

@@ -68,7 +68,9 @@ enum UnsplashService {
         else { return nil }
         for (query, response) in recorded where feed(query) == wanted {
             guard let total = response.header("X-Total").flatMap({ Int($0) }), total >= 0 else { continue }
-            guard (page - 1) * perPage >= total else { return nil }
+            // A client's page may be any number: one whose first row overflows is past the end too.
+            let (first, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+            guard overflow || first >= total else { return nil }
             return HTTPResponse(
                 status: 200,
                 headers: [

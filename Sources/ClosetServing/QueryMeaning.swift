@@ -3,31 +3,64 @@ import ClosetNetwork
 /// How an API reads its query, declared beside it, so a request is answered by a recording
 /// that means the same even when it is not spelled the same (WireMock matches by spelling
 /// only): a parameter left out means its default (Kakao's `sort` is `accuracy`), and some
-/// parameters change nothing in the answer. Order never matters; secrets are never compared.
+/// parameters change nothing in the answer, and a server may read names, or some values, in
+/// any case (`_type=JSON`). Order never matters; secrets are never compared.
 public struct QueryMeaning: Sendable {
     /// What a parameter left out means (`page=1`, `sort=accuracy`).
     public var defaults: [String: String]
     /// Parameters the answer does not depend on (a cache-buster, a client's own tag).
     public var ignored: Set<String>
+    /// The server reads parameter names in any case (`numofrows` is `numOfRows`).
+    public var caselessNames: Bool
+    /// Parameters whose value the server reads in any case (`_type=JSON` is `_type=json`).
+    public var caselessValues: Set<String>
 
-    public init(defaults: [String: String] = [:], ignored: Set<String> = []) {
+    public init(
+        defaults: [String: String] = [:], ignored: Set<String> = [], caselessNames: Bool = false,
+        caselessValues: Set<String> = []
+    ) {
         self.defaults = defaults
         self.ignored = ignored
+        self.caselessNames = caselessNames
+        self.caselessValues = caselessValues
     }
 
     /// Spelling only (what `--replay` at the prompt does).
     public static let exact = QueryMeaning()
 
-    var isExact: Bool { defaults.isEmpty && ignored.isEmpty }
+    var isExact: Bool { defaults.isEmpty && ignored.isEmpty && !caselessNames && caselessValues.isEmpty }
 
     /// The query as it means: `name=value`, sorted, the last of a repeated name, each default
-    /// filled in, ignored parameters and secrets left out.
+    /// filled in, ignored parameters and secrets left out, names and values in one case where
+    /// the server reads them in any.
     public func normalized(_ query: [(name: String, value: String)]) -> [String] {
-        var values = defaults
-        for (name, value) in query where !ignored.contains(name) && !ServedRequest.isSecret(queryName: name) {
+        var values: [String: String] = [:]
+        for (name, value) in defaults { values[spelled(name)] = value }
+        for (name, value) in query where !ServedRequest.isSecret(queryName: name) {
+            let name = spelled(name)
+            guard !ignored.contains(name) else { continue }
             values[name] = value
         }
-        return values.map { $0.key + "=" + $0.value }.sorted()
+        return values.map { name, value in
+            name + "=" + (caselessValues.contains(name) ? value.lowercased() : value)
+        }.sorted()
+    }
+
+    /// The value of the parameter `name` as the server reads it (the last one given, its name in
+    /// any case where the server reads names so).
+    public func value(_ name: String, in query: [(name: String, value: String)]) -> String? {
+        let wanted = spelled(name)
+        return query.last { spelled($0.name) == wanted }?.value
+    }
+
+    /// A parameter's name as this API compares it (the declared spelling of one in any case).
+    private func spelled(_ name: String) -> String {
+        guard caselessNames else { return name }
+        let lowered = name.lowercased()
+        let declared = defaults.keys.first { $0.lowercased() == lowered }
+            ?? ignored.first { $0.lowercased() == lowered }
+            ?? caselessValues.first { $0.lowercased() == lowered }
+        return declared ?? lowered
     }
 }
 

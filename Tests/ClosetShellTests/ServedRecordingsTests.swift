@@ -486,6 +486,13 @@ import Testing
             #expect(items.allSatisfy { ($0["popfile1"] as? String)?.hasPrefix(server.baseURL) == true })
         }
         #expect(cut.count == 23 && Set(cut).count == 23, "\(cut)")
+        // The gateway reads parameter names, and `_type`'s value, in any case.
+        for query in ["ServiceKey=k&_type=JSON&NUMOFROWS=10&pageno=3", "SERVICEKEY=k&_TYPE=json&PageNo=3"] {
+            let answer = try Self.fetch(server.baseURL + "/abandonmentPublic_v2?" + query)
+            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
+            #expect(body?["totalCount"] as? Int == 23 && items.count == 3, "\(query): \(answer.text)")
+        }
         // Any page number a client sends: the API's own "no data", never a stopped server.
         let far = try Self.fetch(
             server.baseURL + "/abandonmentPublic_v2?_type=json&numOfRows=20&pageNo=9223372036854775807&serviceKey=k")

@@ -17,7 +17,7 @@ enum AnimalService {
         summary: "the animal-protection API v2, from --replay recordings: GET /abandonmentPublic_v2?…",
         pictureKeys: ["popfile1", "popfile2", "popfile", "filename"],
         keyless: { request in
-            request.query("serviceKey") == nil ? gateway("SERVICE_KEY_IS_NOT_REGISTERED_ERROR", "30", status: 200) : nil
+            meaning.value("serviceKey", in: request.query) == nil ? gateway("SERVICE_KEY_IS_NOT_REGISTERED_ERROR", "30", status: 200) : nil
         },
         unmatched: { _ in
             let body =
@@ -32,7 +32,10 @@ enum AnimalService {
         meaning: meaning,
         beyondRecordings: { request, recorded in page(request, cutFrom: recorded) })
 
-    static let meaning = QueryMeaning(defaults: ["pageNo": "1", "numOfRows": "10"])
+    /// The gateway reads parameter names in any case (`ServiceKey`, `numofrows`) and `_type`'s
+    /// value too (`JSON`).
+    static let meaning = QueryMeaning(
+        defaults: ["pageNo": "1", "numOfRows": "10"], caselessNames: true, caselessValues: ["_type"])
 
     /// A page no recording holds as asked, cut from recorded pages of the same search that
     /// hold its rows (an app's 20 a page answered from closet's recorded pages of 10), the
@@ -43,15 +46,16 @@ enum AnimalService {
         func search(_ query: [(name: String, value: String)]) -> [String] {
             meaning.normalized(query).filter { !$0.hasPrefix("pageNo=") && !$0.hasPrefix("numOfRows=") }
         }
-        guard let page = Int(request.query("pageNo") ?? "1"), let size = Int(request.query("numOfRows") ?? "10"),
+        guard let page = Int(meaning.value("pageNo", in: request.query) ?? "1"),
+            let size = Int(meaning.value("numOfRows", in: request.query) ?? "10"),
             page >= 1, (1...1000).contains(size)
         else { return nil }
         let wanted = search(request.query)
         var rows: [Int: Any] = [:]
         var total: Int?
         for (query, response) in recorded where search(query) == wanted {
-            guard let recordedPage = Int(query.last { $0.name == "pageNo" }?.value ?? "1"),
-                let recordedSize = Int(query.last { $0.name == "numOfRows" }?.value ?? "10"),
+            guard let recordedPage = Int(meaning.value("pageNo", in: query) ?? "1"),
+                let recordedSize = Int(meaning.value("numOfRows", in: query) ?? "10"),
                 let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
                 let body = (object["response"] as? [String: Any])?["body"] as? [String: Any]
             else { continue }

@@ -31,6 +31,9 @@ public struct ServedAPI: Sendable {
     /// What a picture at this URL looks like, as the API's own answers say (its size, its
     /// colour, its BlurHash): what `--placeholders` draws where no picture was recorded.
     public var placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)?
+    /// How the API's picture URLs ask for a size (imgix's `w=`): a size no recording holds is
+    /// made from a recorded size of the same picture. Nil: each size is its own picture.
+    public var pictureSizes: PictureSizes?
     /// The live API a replaying one stands for (its real base URL): where `--through all`
     /// sends what no recording answers. Nil for an API answered from the store.
     public var live: String?

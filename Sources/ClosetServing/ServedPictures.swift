@@ -55,6 +55,13 @@ public enum ServedPictures {
                 if let recorded = try context.recordings?.answer(url: url) {
                     return conditional(request, taggedIfNot(recorded))
                 }
+                if let recordings = context.recordings {
+                    for api in apis {
+                        if let made = api.pictureSizes?.answer(url, from: recordings) {
+                            return conditional(request, taggedIfNot(made))
+                        }
+                    }
+                }
                 if let through = context.through, let recordings = context.recordings {
                     do throws(NetworkError) {
                         if let live = try through.picture(url, recordings: recordings) {

@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import ClosetNetwork
 import Foundation
@@ -34,6 +35,9 @@ public final class ServedRecordings: @unchecked Sendable {
     private var byKey: [Key: Recording] = [:]
     /// `https://t1.daumcdn.net/movie/masquerade-0.jpg`: GET answers of whole URLs.
     private var byURL: [String: Recording] = [:]
+    /// Pictures made from a recorded size of the same picture (`PictureSizes`), by URL: the
+    /// last few, so an app's feed is not scaled again at every scroll.
+    private let resizes = LRUCache<HTTPResponse>(countLimit: 64, costLimit: 64 << 20) { $0.body.count }
     private let lock = NSLock()
 
     var entries: [Key: Recording] { lock.withLock { byKey } }
@@ -87,6 +91,19 @@ public final class ServedRecordings: @unchecked Sendable {
     /// The recorded answer to a GET of the whole URL.
     public func answer(url: String) throws(ServedCut) -> HTTPResponse? { try Self.given(lock.withLock { byURL[url] }) }
 
+    /// The recorded GET answers of whole URLs that `matches` takes, pictures or not.
+    func pictures(where matches: (String) -> Bool) -> [HTTPResponse] {
+        lock.withLock {
+            byURL.compactMap { url, recording in
+                recording.failure == nil && recording.response.status == 200 && matches(url) ? recording.response : nil
+            }
+        }
+    }
+
+    func resized(_ url: String) -> HTTPResponse? { lock.withLock { resizes.get(for: url) } }
+
+    func keep(resized answer: HTTPResponse, for url: String) { lock.withLock { resizes.store(answer, for: url) } }
+
     static func given(_ recording: Recording?) throws(ServedCut) -> HTTPResponse? {
         guard let recording else { return nil }
         switch recording.failure {
@@ -119,7 +136,8 @@ extension ServedAPI {
     /// matches a recording that means the same; `recordedQuery` gives the query as the
     /// recordings hold it, where the API's meaning differs from its spelling (a day relative
     /// to the client's today, under `--today`); `beyondRecordings` answers what the API
-    /// answers where nothing was recorded because nothing is there (a page past the last).
+    /// answers where nothing was recorded because nothing is there (a page past the last);
+    /// `pictureSizes`, how its picture URLs ask for a size (one recorded size answers all).
     /// One still unmatched is logged with its nearest recording and how they differ.
     public static func replaying(
         _ api: RemoteAPI, routes: [String], summary: String, pictureKeys: Set<String> = [],
@@ -133,7 +151,8 @@ extension ServedAPI {
             @Sendable (ServedRequest, [(query: [(name: String, value: String)], response: HTTPResponse)]) ->
                 HTTPResponse?
         )? = nil,
-        placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)? = nil
+        placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)? = nil,
+        pictureSizes: PictureSizes? = nil
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -198,6 +217,7 @@ extension ServedAPI {
             })
         served.live = api.defaultBase
         served.placeholder = placeholder
+        served.pictureSizes = pictureSizes
         return served
     }
 }

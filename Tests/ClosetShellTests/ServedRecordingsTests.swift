@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetLanguage
 import ClosetPictures
 import Foundation
@@ -388,7 +389,8 @@ import Testing
     /// Issue 42's flow for Picterest against the shipped world: `closet serve --replay
     /// Examples/http` pages the feed from the first page to its end (`200 []` past the last,
     /// by the feed's `X-Total`), and every photo's `small` picture, at the server's URL, is a
-    /// real picture that decodes, with an `ETag` that revalidates to a 304.
+    /// real picture that decodes, with an `ETag` that revalidates to a 304; its other sizes are
+    /// the recorded one scaled.
     @Test func picterestPagesTheShippedFeedToItsEndWithEveryPicture() throws {
         let examples = Self.examples
         let server = try ServeProcess(store: ":memory:", options: [], serveArguments: ["--replay", examples, "photos"])
@@ -410,6 +412,19 @@ import Testing
                 let again = try Self.fetch(small, ["If-None-Match: \(tag)"])
                 #expect(!tag.isEmpty && again.status == 304)
                 photos += 1
+                // The photo's other sizes (imgix URLs that differ in `w=`) are the recorded
+                // `small` scaled down, or as it is where it is smaller than asked.
+                guard page == 1 else { continue }
+                for (size, width) in [("thumb", 200), ("regular", 400), ("full", 400), ("raw", 400)] {
+                    let url = (item["urls"] as? [String: String])?[size] ?? ""
+                    let sized = try Self.fetch(url)
+                    let header = try? ImageHeader.inspect([UInt8](sized.body))
+                    #expect(sized.status == 200 && header?.width == width, "\(url): \(sized.status)")
+                    #expect(PictureBytes.decodes([UInt8](sized.body)), "\(url)")
+                    let tag = sized.headers["etag"] ?? ""
+                    let revalidated = try Self.fetch(url, ["If-None-Match: \(tag)"])
+                    #expect(!tag.isEmpty && revalidated.status == 304, "\(url)")
+                }
             }
             page += 1
         }

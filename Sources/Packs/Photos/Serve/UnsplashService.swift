@@ -10,7 +10,8 @@ import Foundation
 /// the users' `profile_image` point at the server, which answers a saved photo's URL (any of
 /// its sizes) with the picture the store keeps. A request means what Unsplash reads it as
 /// (`page=1`, `per_page=10` and `order_by=latest` when left out); a page past the feed's
-/// last is `200 []` with its `X-Total`.
+/// last is `200 []` with its `X-Total`. A photo's sizes are imgix URLs (`w=`): one recorded size
+/// answers every other, scaled down.
 enum UnsplashService {
     static let api = ServedAPI.replaying(
         UnsplashAPI.api, routes: ["/photos"],
@@ -31,7 +32,9 @@ enum UnsplashService {
         beyondRecordings: { request, recorded in pastTheLastPage(request, recorded) },
         placeholder: { url, context in
             placeholder(of: url, in: context.recordings?.answers(api: "unsplash", path: "/photos") ?? [])
-        })
+        },
+        // A photo's five sizes are one imgix picture: the recorded `small` answers the others.
+        pictureSizes: .imgix(host: "images.unsplash.com"))
 
     /// What Unsplash's recorded pages say of the photo whose `urls` name `url`: its size,
     /// colour and BlurHash (`--placeholders`).

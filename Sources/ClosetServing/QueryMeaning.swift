@@ -57,7 +57,8 @@ public struct QueryMeaning: Sendable {
     private func spelled(_ name: String) -> String {
         guard caselessNames else { return name }
         let lowered = name.lowercased()
-        let declared = defaults.keys.first { $0.lowercased() == lowered }
+        let declared =
+            defaults.keys.first { $0.lowercased() == lowered }
             ?? ignored.first { $0.lowercased() == lowered }
             ?? caselessValues.first { $0.lowercased() == lowered }
         return declared ?? lowered

@@ -73,6 +73,20 @@ import Testing
                         ? environment(examplesUnsplash, examplesBoxOffice, examplesAnimals)
                         : environment(unsplash, boxOffice, animals))
             }
+            if folder == "Examples" {
+                // Every picture the recorded answers name, not only those the scripts showed: an
+                // app shows each search result's picture and thumbnail and each dog's second
+                // photo. (Unsplash's other sizes are made from the recorded one by the server.)
+                try Self.recordNamedPictures(
+                    in: work + "/http",
+                    from: [
+                        (
+                            examplesBoxOffice.baseURL, "/img/",
+                            BoxOfficeFixture.handler(imageBase: nil, world: .examples)
+                        ),
+                        (examplesAnimals.baseURL, "/files/", AnimalFixture.handler(imageBase: nil, world: .examples)),
+                    ])
+            }
             let fresh = work + "/fresh"
             try Self.rewrite(from: work + "/http", into: fresh, replacing: rewrites)
             let committed = Self.root + "/" + folder + "/http"
@@ -93,6 +107,46 @@ import Testing
                     manager.contents(atPath: fresh + "/" + name) == manager.contents(atPath: committed + "/" + name),
                     "\(committed)/\(name)")
             }
+        }
+    }
+
+    /// Records, from the fixture handler of the server at `base`, every URL under `base + path`
+    /// that a recorded JSON answer names and no recording holds.
+    static func recordNamedPictures(
+        in folder: String,
+        from servers: [(
+            base: String, path: String, handler: @Sendable (LoopbackServer.Request, String) -> LoopbackServer.Action
+        )]
+    ) throws {
+        let recordings = try RecordingFolder(path: folder).load()
+        let recorded = Set(recordings.values.map(\.requestLine))
+        var named: Set<String> = []
+        for recording in recordings.values where recording.response.header("Content-Type")?.contains("json") == true {
+            let text = String(decoding: recording.response.body, as: UTF8.self)
+            for (base, path, _) in servers {
+                let prefix = base + path
+                var rest = text[...]
+                while let start = rest.range(of: prefix) {
+                    let end = rest[start.lowerBound...].firstIndex { $0 == "\"" || $0 == "\\" } ?? rest.endIndex
+                    named.insert(String(rest[start.lowerBound..<end]))
+                    rest = rest[end...]
+                }
+            }
+        }
+        for url in named.sorted() where !recorded.contains("GET " + url) {
+            guard let (base, _, handler) = servers.first(where: { url.hasPrefix($0.base + $0.path) }) else { continue }
+            let target = String(url.dropFirst(base.count))
+            guard
+                case .respond(let status, let headers, let body) = handler(
+                    LoopbackServer.Request(method: "GET", target: target, headers: [], body: Data()), base)
+            else { continue }
+            let response = HTTPResponse(
+                status: status,
+                headers: headers.sorted { $0.key < $1.key }.map {
+                    HTTPHeader($0.key == "ETag" ? "Etag" : $0.key, $0.value)
+                },
+                body: body)
+            try RecordingFolder(path: folder).save(Recording(request: .get(url: url), response: response))
         }
     }
 

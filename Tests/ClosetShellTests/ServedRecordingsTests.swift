@@ -112,10 +112,10 @@ import Testing
         answer = try Self.fetch(urls["small"] ?? "")
         let saved = try ChildProcess.run(
             BuiltProducts.closet,
-            ["--store", store, "-c", "list saved", "-c", "export picture @1 to=\(caches)/saved.png"], environment: keys)
+            ["--store", store, "-c", "list saved", "-c", "export picture @1 to=\(caches)/saved.jpg"], environment: keys)
         #expect(saved.status == 0, "\(saved.err)")
-        #expect(answer.status == 200 && answer.headers["content-type"] == "image/png")
-        #expect(!answer.body.isEmpty && answer.body == FileManager.default.contents(atPath: caches + "/saved.png"))
+        #expect(answer.status == 200 && answer.headers["content-type"] == "image/jpeg")
+        #expect(!answer.body.isEmpty && answer.body == FileManager.default.contents(atPath: caches + "/saved.jpg"))
         let tag = answer.headers["etag"] ?? ""
         answer = try Self.fetch(urls["thumb"] ?? "", ["If-None-Match: W/\(tag)"])
         #expect(!tag.isEmpty && answer.status == 304 && answer.body.isEmpty && answer.headers["content-length"] == nil)
@@ -434,8 +434,8 @@ import Testing
 
     /// Issue 42's flow for the box office app against the shipped world: the app opens on its
     /// yesterday (the recorded world's, by `Examples/http/today`), and each of the ten movies
-    /// has its details and a poster (the app's search, `<title> 포스터`, and its first picture),
-    /// every poster a picture that decodes.
+    /// has its details and posters (the app's search, `<title> 포스터`: every result's picture and
+    /// thumbnail), every one a picture that decodes.
     @Test func theBoxOfficeOpensOnYesterdayWithEveryMoviesDetailsAndPoster() throws {
         let examples = Self.examples
         let server = try ServeProcess(
@@ -460,15 +460,22 @@ import Testing
             let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
             let search = try Self.fetch(
                 server.baseURL + "/v2/search/image?query=" + encoded, ["Authorization: KakaoAK any"])
-            let first = (search.object["documents"] as? [[String: Any]])?.first?["image_url"] as? String ?? ""
-            let poster = try Self.fetch(first)
-            #expect(poster.status == 200 && PictureBytes.decodes([UInt8](poster.body)), "\(query): \(first)")
+            // Every result's picture and thumbnail (the app shows the first; a picker all).
+            let documents = search.object["documents"] as? [[String: Any]] ?? []
+            #expect(documents.count == 3, "\(query): \(search.text)")
+            for document in documents {
+                for key in ["image_url", "thumbnail_url"] {
+                    let url = document[key] as? String ?? ""
+                    let poster = try Self.fetch(url)
+                    #expect(poster.status == 200 && PictureBytes.decodes([UInt8](poster.body)), "\(query): \(url)")
+                }
+            }
         }
         #expect(server.stop() == 0)
     }
 
-    /// Issue 42's flow for 사랑할개 against the shipped world: the dogs' pages, and every
-    /// dog's picture through the server, a picture that decodes.
+    /// Issue 42's flow for 사랑할개 against the shipped world: the dogs' pages, and both of
+    /// every dog's pictures through the server, pictures that decode.
     @Test func theDogsPageThroughTheShippedWorldWithEveryPicture() throws {
         let examples = Self.examples
         let server = try ServeProcess(
@@ -482,9 +489,11 @@ import Testing
             #expect(body?["totalCount"] as? Int == 23, "page \(page): \(answer.text)")
             let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
             for dog in items {
-                let url = dog["popfile1"] as? String ?? ""
-                let picture = try Self.fetch(url)
-                #expect(picture.status == 200 && PictureBytes.decodes([UInt8](picture.body)), "\(url)")
+                for key in ["popfile1", "popfile2"] {
+                    let url = dog[key] as? String ?? ""
+                    let picture = try Self.fetch(url)
+                    #expect(picture.status == 200 && PictureBytes.decodes([UInt8](picture.body)), "\(key): \(url)")
+                }
                 dogs += 1
             }
         }

@@ -42,7 +42,7 @@ import Testing
         let saved = try #require(try json(h.output("save photo @17 memo=산책")) as? [String: Any])
         #expect(saved["id"] as? String == UnsplashFixture.photos[16].id)
         #expect(saved["memo"] as? String == "산책")
-        #expect((saved["image"] as? [String: Any])?["format"] as? String == "png")
+        #expect((saved["image"] as? [String: Any])?["format"] as? String == "jpeg")
         #expect(server.requests.last?.path == "/images/photo-\(UnsplashFixture.photos[16].id)")
         #expect(h.output("count saved") == "{\"count\":1}\n")
 

@@ -74,7 +74,7 @@ package enum AnimalFixture {
         """
     }
 
-    /// Which world it serves: the goldens' (a dog whose picture is a web page, tiny pictures),
+    /// Which world it serves: the goldens' (a dog whose picture is a web page),
     /// or the examples' (every dog's picture a 400×300 JPEG, as the app's list shows them).
     package enum World: Sendable {
         case goldens, examples
@@ -92,21 +92,13 @@ package enum AnimalFixture {
                 if request.header("If-None-Match") == tag {
                     return .respond(status: 304, headers: ["ETag": tag], body: Data())
                 }
-                if world == .examples {
-                    return .respond(
-                        status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag],
-                        body: Data(SampleImages.jpeg(width: 400, height: 300)))
-                }
-                if name.hasPrefix("448548202400122") {
+                // The goldens' dog whose picture is a web page; every other a 400×300 JPEG.
+                if world == .goldens, name.hasPrefix("448548202400122") {
                     return .respond(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html/>".utf8))
                 }
-                let size = 4 + name.utf8.reduce(0) { $0 + Int($1) } % 6
-                // One dog with a real photo, for the picture goldens.
-                let photo =
-                    name.hasPrefix("448548202400101_1")
-                    ? SampleImages.fixture("served-dog.jpg") : SampleImages.jpeg(width: size * 10, height: size * 8)
                 return .respond(
-                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag], body: Data(photo))
+                    status: 200, headers: ["Content-Type": "image/jpeg", "ETag": tag],
+                    body: Data(SampleScenes.jpeg(name, width: 400, height: 300)))
             }
             guard request.path == "/abandonmentPublic_v2" else { return .json("{}", status: 404) }
             guard query["serviceKey"] == serviceKey else {

@@ -21,8 +21,9 @@ package enum BoxOfficeFixture {
     }
 
     /// Which world it serves: the goldens' (its special cases: a movie with no poster, a
-    /// poster that is a web page, tiny pictures), or the examples' (every ranked movie of
-    /// 2012-01-01 with its details and posters of realistic size, 300×430, as the app shows).
+    /// poster that is a web page, a result that is not a URL; every other poster 300×430), or the
+    /// examples' (every ranked movie of 2012-01-01 with its details and its posters, 300×430
+    /// with 100×143 thumbnails, as the app shows them).
     package enum World: Sendable {
         case goldens, examples
     }
@@ -114,16 +115,14 @@ package enum BoxOfficeFixture {
     /// An examples poster: 300×430 (a thumbnail 100×143), as a poster the app shows.
     static func examplePoster(_ name: String) -> [UInt8] {
         name.hasPrefix("thumb/")
-            ? SampleImages.jpeg(width: 100, height: 143) : SampleImages.jpeg(width: 300, height: 430)
+            ? SampleScenes.jpeg(name, width: 100, height: 143) : SampleScenes.jpeg(name, width: 300, height: 430)
     }
 
-    /// The poster picture at `/img/<name>`: a tiny JPEG, or a page for `sherlock-0`.
+    /// The picture at `/img/<name>` in the goldens' world: a poster as the examples' are, or a
+    /// web page for `sherlock-0` (a search result that is not a picture).
     package static func poster(_ name: String) -> (type: String, bytes: [UInt8]) {
         if name.hasPrefix("sherlock-0") { return ("text/html", Array("<html>moved</html>".utf8)) }
-        // One poster with real pixels, for the picture goldens.
-        if name.hasPrefix("masquerade-1") { return ("image/jpeg", SampleImages.fixture("served-poster.jpg")) }
-        let size = 2 + name.utf8.count % 5
-        return ("image/jpeg", SampleImages.jpeg(width: size * 10, height: size * 14))
+        return ("image/jpeg", examplePoster(name))
     }
 
     static func search(_ query: String, imageBase: String, world: World = .goldens) -> String {

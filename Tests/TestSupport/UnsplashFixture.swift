@@ -14,11 +14,15 @@ package enum UnsplashFixture {
         package var id: String
         package var width: Int
         package var height: Int
+        /// Unsplash's `color` and `blur_hash`: the examples' are their scene's own.
+        package var color = "#40261a"
+        package var blurHash = "LPE{%9"
     }
 
-    /// Which world it serves: the goldens' (with its broken picture and tiny PNGs), or the
-    /// examples' (every picture a JPEG of the width its URL asks, 400 for `small`, with an ETag,
-    /// as the README's offline run shows them).
+    /// Which world it serves: the goldens' (with its broken picture; each other `small` a
+    /// 400-wide JPEG scene), or the examples' (every picture a JPEG scene of the width its URL
+    /// asks, 400 for `small`, with an ETag and the scene's own colour and BlurHash in the
+    /// answer, as the README's offline run shows them).
     package enum World: Sendable {
         case goldens, examples
     }
@@ -28,7 +32,14 @@ package enum UnsplashFixture {
     package static func photos(_ world: World) -> [Photo] { world == .goldens ? goldenPhotos : examplePhotos }
 
     static let goldenPhotos = makePhotos(broken: true)
-    static let examplePhotos = makePhotos(broken: false)
+    static let examplePhotos = makePhotos(broken: false).map { photo in
+        // What the answer says of the picture is what it is (`--placeholders` draws from it).
+        var described = photo
+        let small = SampleScenes.scene(photo.id, width: 32, height: max(1, 32 * photo.height / photo.width))
+        described.color = SampleScenes.averageColor(small)
+        described.blurHash = SampleScenes.blurHash(small)
+        return described
+    }
 
     static func makePhotos(broken: Bool) -> [Photo] {
         (0..<40).map { n in makePhoto(n, broken: broken) }
@@ -49,21 +60,21 @@ package enum UnsplashFixture {
     /// The picture an examples photo's URL serves: a JPEG `width` wide, in its proportions.
     static func examplePicture(_ photo: Photo, width: Int) -> [UInt8] {
         let width = min(max(width, 8), 1080)
-        return SampleImages.jpeg(width: width, height: max(1, width * photo.height / photo.width))
+        return SampleScenes.jpeg(photo.id, width: width, height: max(1, width * photo.height / photo.width))
     }
 
-    /// The picture a photo's `small` URL serves: a tiny PNG of the photo's proportions.
+    /// The picture a goldens photo's `small` URL serves: a JPEG 400 wide in the photo's
+    /// proportions, or a page for the broken one.
     package static func picture(_ photo: Photo) -> [UInt8] {
         photo.id == "BrokenPic000"
-            ? Array("<html>not found</html>".utf8)
-            : SampleImages.png(width: photo.width / 200, height: photo.height / 200)
+            ? Array("<html>not found</html>".utf8) : examplePicture(photo, width: 400)
     }
 
     static func json(_ photo: Photo, imageBase: String) -> String {
         let url = "\(imageBase)/photo-\(photo.id)"
         return """
             {"id":"\(photo.id)","created_at":"2024-01-0\(photo.width % 9 + 1)T10:00:00Z","width":\(photo.width),\
-            "height":\(photo.height),"color":"#40261a","blur_hash":"LPE{%9","description":null,\
+            "height":\(photo.height),"color":"\(photo.color)","blur_hash":"\(photo.blurHash)","description":null,\
             "alt_description":"a photo","likes":\(photo.height % 97),"urls":{"raw":"\(url)?ixid=1",\
             "full":"\(url)?q=85","regular":"\(url)?w=1080","small":"\(url)?w=400","thumb":"\(url)?w=200"},\
             "links":{"self":"https://api.unsplash.com/photos/\(photo.id)"},\
@@ -87,7 +98,7 @@ package enum UnsplashFixture {
                         status: 200, headers: ["Content-Type": "image/jpeg", "ETag": "\"\(photo.id)-\(width)\""],
                         body: Data(examplePicture(photo, width: width)))
                 }
-                let type = photo.id == "BrokenPic000" ? "text/html" : "image/png"
+                let type = photo.id == "BrokenPic000" ? "text/html" : "image/jpeg"
                 return .respond(status: 200, headers: ["Content-Type": type], body: Data(picture(photo)))
             }
             guard request.header("Authorization") == "Client-ID \(accessKey)" else {

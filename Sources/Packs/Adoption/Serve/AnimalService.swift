@@ -17,7 +17,8 @@ enum AnimalService {
         summary: "the animal-protection API v2, from --replay recordings: GET /abandonmentPublic_v2?…",
         pictureKeys: ["popfile1", "popfile2", "popfile", "filename"],
         keyless: { request in
-            meaning.value("serviceKey", in: request.query) == nil ? gateway("SERVICE_KEY_IS_NOT_REGISTERED_ERROR", "30", status: 200) : nil
+            meaning.value("serviceKey", in: request.query) == nil
+                ? gateway("SERVICE_KEY_IS_NOT_REGISTERED_ERROR", "30", status: 200) : nil
         },
         unmatched: { _ in
             let body =

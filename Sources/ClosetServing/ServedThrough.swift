@@ -10,14 +10,23 @@ import Foundation
 public final class ServedThrough: @unchecked Sendable {
     /// The live base URL of each API sent through (`unsplash` → `https://api.unsplash.com`).
     let bases: [String: String]
-    /// The live transport, one request at a time (recording is a session's worth, not a load).
-    private let transport: Transport
-    private let lock = NSLock()
+    /// Makes a live transport (a network helper each): up to `mostAtOnce` are made as requests
+    /// need them and lent one request at a time, so an app's feed of pictures is fetched
+    /// side by side, not in a queue.
+    private let makeTransport: () throws(NetworkError) -> Transport
+    private var idle: [Transport] = []
+    private var made = 0
+    private let condition = NSCondition()
+    static let mostAtOnce = 4
 
-    /// `transport` records what it sends when it is a recording one.
-    package init(bases: [String: String], transport: Transport) {
+    /// `first` is lent first; each transport records what it sends when it is a recording one.
+    package init(
+        bases: [String: String], first: Transport, makeTransport: @escaping () throws(NetworkError) -> Transport
+    ) {
         self.bases = bases
-        self.transport = transport
+        self.makeTransport = makeTransport
+        idle = [first]
+        made = 1
     }
 
     /// The request headers an API's answer may depend on; the rest (cookies, the client's own)
@@ -47,12 +56,35 @@ public final class ServedThrough: @unchecked Sendable {
     }
 
     private func send(_ request: HTTPRequest, recordings: ServedRecordings) throws(NetworkError) -> HTTPResponse {
-        lock.lock()
-        defer { lock.unlock() }
+        let transport = try borrow()
+        defer { giveBack(transport) }
         let response = try transport.send(request)
         // What replays it from now on: the answer as the recording keeps it (secrets out).
         let recording = Recording(request: request, response: response)
         recordings.add(recording)
         return recording.response
+    }
+
+    /// An idle transport, a new one while fewer than `mostAtOnce` were made, else the next
+    /// one given back.
+    private func borrow() throws(NetworkError) -> Transport {
+        condition.lock()
+        defer { condition.unlock() }
+        while idle.isEmpty, made >= Self.mostAtOnce { condition.wait() }
+        if let transport = idle.popLast() { return transport }
+        made += 1
+        do {
+            return try makeTransport()
+        } catch {
+            made -= 1
+            throw error
+        }
+    }
+
+    private func giveBack(_ transport: Transport) {
+        condition.lock()
+        idle.append(transport)
+        condition.signal()
+        condition.unlock()
     }
 }

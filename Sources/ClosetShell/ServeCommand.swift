@@ -151,7 +151,10 @@ enum ServeCommand {
             var live = sessionConfiguration
             live.network = serve.record.map { .record(folder: ScriptFile.expandingTilde($0)) } ?? .live
             do throws(NetworkError) {
-                through = ServedThrough(bases: throughBases, transport: try SessionFactory.network(live).transport)
+                // One made now, so a folder `--record` cannot write is said before serving.
+                through = ServedThrough(bases: throughBases, first: try SessionFactory.network(live).transport) {
+                    () throws(NetworkError) -> Transport in try SessionFactory.network(live).transport
+                }
             } catch {
                 ClosetCommand.complain("error: \(error.message)")
                 return .failure

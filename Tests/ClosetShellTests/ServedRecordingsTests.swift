@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetLanguage
 import ClosetPictures
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -384,6 +385,54 @@ import Testing
         #expect(bad.status == 2 && bad.err.contains("'--through' names no API answered from recordings"), "\(bad.err)")
         let alone = try ChildProcess.run(BuiltProducts.closet, ["serve", "--record", folder])
         #expect(alone.status == 2 && alone.err.contains("'--record' keeps what '--through' fetches"))
+    }
+
+    /// `--through` fetches side by side: an app asks for a page of pictures at once, and a
+    /// live API that takes a second for each must not make the fourth wait four. The live
+    /// server notes when each request came; with one transport lent at a time they would come
+    /// a second apart.
+    @Test func throughSendsAnAppsPicturesSideBySide() throws {
+        final class Arrivals: @unchecked Sendable {
+            let lock = NSLock()
+            var times: [Date] = []
+        }
+        let arrivals = Arrivals()
+        let picture = SampleScenes.jpeg("side by side", width: 40, height: 30)
+        let live = try LoopbackServer { request in
+            arrivals.lock.withLock { arrivals.times.append(Date()) }
+            if request.path.hasPrefix("/img/") {
+                return .delay(1.0, .respond(status: 200, headers: ["Content-Type": "image/jpeg"], body: Data(picture)))
+            }
+            let host = request.header("Host") ?? "127.0.0.1:1"
+            let photos = (0..<4).map { #"{"id":"p\#($0)","urls":{"small":"http://\#(host)/img/p\#($0).jpg"}}"# }
+            return .respond(
+                status: 200, headers: ["Content-Type": "application/json", "X-Total": "4"],
+                body: Data(("[" + photos.joined(separator: ",") + "]").utf8))
+        }
+        defer { live.stop() }
+        // A store on disk: reads are answered by `--workers` threads (one in memory).
+        let store = NSTemporaryDirectory() + "closet-side-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let proxy = try ServeProcess(
+            store: store, serveArguments: ["--workers", "4", "--through", "unsplash=" + live.baseURL, "photos"],
+            environment: ["CLOSET_HTTP_HELPER": BuiltProducts.helper])
+        defer { proxy.stop() }
+        let feed = try Self.fetch(proxy.baseURL + "/photos?page=1&per_page=4", ["Authorization: Client-ID k"])
+        let urls = (feed.json as? [[String: Any]] ?? []).compactMap { ($0["urls"] as? [String: String])?["small"] }
+        #expect(urls.count == 4, "\(feed.text)")
+        arrivals.lock.withLock { arrivals.times = [] }
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: urls.count) { index in
+            let status = (try? Self.fetch(urls[index]).status) ?? 0
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == [200, 200, 200, 200])
+        let times = arrivals.lock.withLock { arrivals.times.sorted() }
+        #expect(times.count == 4)
+        // At least two of them reached the live API within half a second of each other.
+        let closest = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }.min() ?? 9
+        #expect(closest < 0.5, "\(times)")
+        #expect(proxy.stop() == 0)
     }
 
     /// Issue 42's flow for Picterest against the shipped world: `closet serve --replay

@@ -73,7 +73,7 @@ extension ServedRecordings {
         if let exact = try answer(api: api, method: method, path: path, query: query) { return exact }
         guard !meaning.isExact else { return nil }
         let wanted = meaning.normalized(query)
-        for (key, recording) in entries where key.api == api && key.method == method && key.path == path {
+        for (key, recording) in route(api: api, method: method, path: path) {
             if meaning.normalized(key.pairs) == wanted { return try Self.given(recording) }
         }
         return nil
@@ -90,9 +90,8 @@ extension ServedRecordings {
     func recorded(api: String, method: String, path: String) -> [(
         query: [(name: String, value: String)], response: HTTPResponse
     )] {
-        entries.compactMap { key, recording in
-            guard key.api == api, key.method == method, key.path == path, recording.failure == nil else { return nil }
-            return (key.pairs, recording.response)
+        route(api: api, method: method, path: path).compactMap { key, recording in
+            recording.failure == nil ? (key.pairs, recording.response) : nil
         }
     }
 

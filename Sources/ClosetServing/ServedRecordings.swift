@@ -40,7 +40,20 @@ public final class ServedRecordings: @unchecked Sendable {
     private let resizes = LRUCache<HTTPResponse>(countLimit: 64, costLimit: 64 << 20) { $0.body.count }
     private let lock = NSLock()
 
+    /// The keys of each route (`GET unsplash /photos`): a request that no recording answers as
+    /// spelled is compared with its route's recordings only, not with every one.
+    private var byRoute: [String: [Key]] = [:]
+
     var entries: [Key: Recording] { lock.withLock { byKey } }
+
+    /// The recordings of one route of an API.
+    func route(api: String, method: String, path: String) -> [(key: Key, recording: Recording)] {
+        lock.withLock {
+            (byRoute[Self.route(method, api, path)] ?? []).compactMap { key in byKey[key].map { (key, $0) } }
+        }
+    }
+
+    static func route(_ method: String, _ api: String, _ path: String) -> String { method + " " + api + " " + path }
 
     package init(_ recordings: [String: Recording]) {
         for recording in recordings.values { insert(recording, replacing: false) }
@@ -70,6 +83,7 @@ public final class ServedRecordings: @unchecked Sendable {
             return (name: name, value: value)
         }
         let key = Self.key(method, api, path, query)
+        if byKey[key] == nil { byRoute[Self.route(method, api, path), default: []].append(key) }
         if replacing || byKey[key] == nil { byKey[key] = recording }
     }
 

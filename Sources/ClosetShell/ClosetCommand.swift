@@ -357,12 +357,15 @@ package enum ClosetCommand {
             // At a terminal the person saw every error as it happened; leaving with Ctrl-D
             // or .quit is a success (as in sqlite3 and psql). Pipes keep the exit status.
             if Interactive.run(session, host: host, environment: environment) { return .success }
-        case .dump(let images, nil):
+        case .dump(let images, nil, let skipDamaged):
             var statement = ".dump"
             if let images { statement += " --images " + DumpWriter.quote(images) }
+            if skipDamaged { statement += " --skip-damaged" }
             session.executeAndCommit(StatementSource(statement))
-        case .dump(let images, let output?):
-            guard DumpFile.write(session, to: output, images: images, host: host) else { return .failure }
+        case .dump(let images, let output?, let skipDamaged):
+            guard DumpFile.write(session, to: output, images: images, skipDamaged: skipDamaged, host: host) else {
+                return .failure
+            }
         case .help, .version, .test, .recover, .check, .serve:
             break
         }

@@ -2,23 +2,27 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `closet dump --output <file> [--images <dir>]`: the dump written to a file (atomically),
+/// `closet dump --output <file> [--images <dir> [--skip-damaged]]`: the dump written to a file (atomically),
 /// pictures named relative to the file's folder, so the pair moves together and replays
 /// from anywhere (a script's paths are its own folder's).
 enum DumpFile {
-    static func write(_ session: Session, to output: String, images: String?, host: ProcessHost) -> Bool {
+    static func write(
+        _ session: Session, to output: String, images: String?, skipDamaged: Bool = false, host: ProcessHost
+    ) -> Bool {
         // Absolute and without `..`, so the two paths can be compared part by part.
         func absolute(_ path: String) -> String { FilePath.normalized(host.pathForDump(path)) }
         let file = absolute(output)
         let folder = images.map(absolute)
         let base = FilePath.parent(of: file)
         do {
-            let text = try Dump.script(
-                of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) }
+            let dump = try Dump.script(
+                of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) },
+                skipDamaged: skipDamaged
             ) { path, bytes in
                 try host.writeFile(at: path, bytes: bytes, creatingFolder: true)
             }
-            try host.writeFile(at: file, bytes: Array(text.utf8), creatingFolder: false)
+            try host.writeFile(at: file, bytes: Array(dump.text.utf8), creatingFolder: false)
+            Dump.noteLeftOut(dump.leftOut, host: host)
             return true
         } catch {
             session.output.fail(

@@ -13,8 +13,8 @@ package struct Options: Equatable {
         case test(
             update: Bool, record: Bool, junit: String?, paths: [String],
             selection: GoldenRunner.Selection = GoldenRunner.Selection())
-        /// `dump [--output <file>] [--images <dir>]`.
-        case dump(images: String?, output: String?)
+        /// `dump [--output <file>] [--images <dir> [--skip-damaged]]`.
+        case dump(images: String?, output: String?, skipDamaged: Bool)
         /// `recover <store> [<new store>]`: copies every intact transaction into a new store.
         case recover(store: String, target: String?)
         /// `check [<store>]`: reads the whole store and checks it.
@@ -336,12 +336,14 @@ package struct Options: Equatable {
         return .test(update: update, record: record, junit: junit, paths: paths, selection: selection)
     }
 
-    /// `dump [--output <file>] [--images <dir>]`
+    /// `dump [--output <file>] [--images <dir> [--skip-damaged]]`
     static func parseDump(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
         var images: String?
         var output: String?
+        var skipDamaged = false
         var rest = words.makeIterator()
-        let usage = UsageError(message: "usage: closet [options] dump [--output <file>] [--images <dir>]")
+        let usage = UsageError(
+            message: "usage: closet [options] dump [--output <file>] [--images <dir> [--skip-damaged]]")
         while let word = rest.next() {
             switch word {
             case "--images" where images == nil:
@@ -350,10 +352,14 @@ package struct Options: Equatable {
             case "--output" where output == nil:
                 guard let file = rest.next(), !file.isEmpty else { throw usage }
                 output = file
+            case "--skip-damaged" where !skipDamaged:
+                skipDamaged = true
             default: throw usage
             }
         }
-        return .dump(images: images, output: output)
+        // Without a folder no picture is read, so none can be left out.
+        if skipDamaged, images == nil { throw usage }
+        return .dump(images: images, output: output, skipDamaged: skipDamaged)
     }
 
     /// `recover <store> [<new store>]`
@@ -377,9 +383,10 @@ package struct Options: Equatable {
         usage: closet [options]                      a terminal: the prompt; otherwise statements from stdin
                closet [options] -c '<statement>'...  run statements (-c may be given several times)
                closet [options] run <file.closet>... run scripts, one transaction per file
-               closet [options] dump [--output <file>] [--images <dir>]
+               closet [options] dump [--output <file>] [--images <dir> [--skip-damaged]]
                                                      a script that recreates the store (.dump); with
-                                                     --output, picture paths relative to the file
+                                                     --output, picture paths relative to the file;
+                                                     --skip-damaged leaves damaged pictures out, said
                closet recover <store> [<new store>]  copy everything intact of a damaged store into a
                                                      new one (default <store>-recovered); exit 1 with
                                                      warnings when something could not be kept

@@ -99,6 +99,59 @@ import Testing
         #expect(try run(".dump", in: path).ok)
     }
 
+    /// Issue 44: `--skip-damaged` dumps what is intact and says what it left out: a comment
+    /// where the row is, a note on standard error, the row made without the picture where it
+    /// can be (clothes, a story) and written as a comment where it cannot (a product with no
+    /// other picture, a saved photo); the dump replays into an empty store.
+    @Test(arguments: [
+        ("add clothes category=top season=fall image=knit.png", "clothes", "count clothes", "1"),
+        (
+            "add product title=lamp price=100 currency=KRW stock=1 description=desk image=knit.png password=1234",
+            "product 1", "count products", "0"
+        ),
+        ("add story title=\"콩이\" content=\"입양\" image=knit.png", "story 1", "count stories", "1"),
+        (
+            "add saved id=abc url=\"https://images.unsplash.com/photo-abc\" image=knit.png height=100",
+            "saved photo 'abc'", "count saved", "0"
+        ),
+    ])
+    func skipDamagedLeavesOutWhatIsDamagedAndSaysSo(_ add: String, _ what: String, _ count: String, _ left: String)
+        throws
+    {
+        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
+        do {
+            let (session, host, store) = try session(path)
+            #expect(session.executeAndCommit(StatementSource(add)), "\(host.standardError)")
+            withExtendedLifetime(store) {}
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        let file = path + "/images/" + (try #require(files.first))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let (session, host, store) = try session(path)
+        #expect(session.executeAndCommit(StatementSource(".dump --images \(path)-skipped --skip-damaged")))
+        withExtendedLifetime(store) {}
+        let dump = host.standardOutput
+        #expect(dump.contains("# left out (--skip-damaged): the picture"), "\(dump)")
+        #expect(dump.contains("of \(what)") && dump.contains("is damaged"), "\(dump)")
+        #expect(host.standardError.contains("note: 1 picture left out of the dump (--skip-damaged)"))
+        #expect(host.standardError.contains(what), "\(host.standardError)")
+        // Nothing damaged was copied.
+        #expect(host.binaryFiles.keys.filter { $0.hasPrefix(path + "-skipped") } == [])
+        // The dump replays: the row without its picture, or not at all.
+        let (replay, replayHost, replayed) = try self.session(path + "-replayed")
+        let replayedScript = replay.runScript(dump, name: "dump.closet")
+        #expect(!replayedScript.stopped && replay.commit(), "\(replayHost.standardError)")
+        replayHost.clear()
+        #expect(replay.executeAndCommit(StatementSource(count)))
+        #expect(replayHost.standardOutput.contains(left), "\(replayHost.standardOutput)")
+        withExtendedLifetime(replayed) {}
+        // Without a folder nothing is read, so nothing can be left out: a usage error.
+        let alone = try run(".dump --skip-damaged", in: path)
+        #expect(!alone.ok && alone.error.contains(".dump [--images <dir> [--skip-damaged]]"), "\(alone.error)")
+    }
+
     /// `.check` reads every picture: a whole one passes, a missing or damaged one is named.
     @Test func theCheckNamesAMissingOrDamagedPicture() throws {
         let (path, file) = try storeWithPicture()

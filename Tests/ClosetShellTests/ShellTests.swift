@@ -454,7 +454,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(throws: Options.UsageError(message: "'--timeout' takes whole seconds from 1 to 3600, not '0'")) {
             try Options.parse(["--timeout", "0"])
         }
-        #expect(try Options.parse(["--store", "s", "dump", "--images", "d"]).action == .dump(images: "d", output: nil))
+        #expect(
+            try Options.parse(["--store", "s", "dump", "--images", "d"]).action
+                == .dump(images: "d", output: nil, skipDamaged: false))
         #expect(try Options.parse(["--busy-timeout", "0.5", "-c", "x"]).busyTimeout == 0.5)
         for bad in ["-1", "soon", "inf", "3601"] {
             #expect(throws: Options.UsageError(message: "'--busy-timeout' takes seconds from 0 to 3600, not '\(bad)'"))
@@ -519,8 +521,13 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(throws: Options.UsageError.self) { try Options.parse(["run", "-odd.closet"]) }
         #expect(
             try Options.parse(["dump", "--output", "d.closet", "--images", "p"]).action
-                == .dump(images: "p", output: "d.closet"))
+                == .dump(images: "p", output: "d.closet", skipDamaged: false))
         #expect(throws: Options.UsageError.self) { try Options.parse(["dump", "--output"]) }
+        #expect(
+            try Options.parse(["dump", "--images", "p", "--skip-damaged"]).action
+                == .dump(images: "p", output: nil, skipDamaged: true))
+        // Without a folder nothing is read, so nothing can be left out.
+        #expect(throws: Options.UsageError.self) { try Options.parse(["dump", "--skip-damaged"]) }
     }
 
     @Test func dumpPathsAreRelativeToTheOutputFile() {

@@ -431,7 +431,7 @@ extension Diagnostic {
     static func dumpPictureMissing(_ name: String, of what: String) -> Diagnostic {
         Diagnostic(
             "dump.picture-missing",
-            "the picture \(name) of \(what) is missing from the store; 'closet check' names what else is, 'closet recover' copies what is intact",
+            "the picture \(name) of \(what) is missing from the store; 'closet check' names what else is, '--skip-damaged' leaves such pictures out of the dump, 'closet recover' copies what is intact",
             at: nil)
     }
 
@@ -439,7 +439,7 @@ extension Diagnostic {
     static func dumpPictureDamaged(_ name: String, of what: String) -> Diagnostic {
         Diagnostic(
             "dump.picture-damaged",
-            "the picture \(name) of \(what) is damaged (its bytes do not match their checksum); 'closet check' names what else is, 'closet recover' copies what is intact",
+            "the picture \(name) of \(what) is damaged (its bytes do not match their checksum); 'closet check' names what else is, '--skip-damaged' leaves such pictures out of the dump, 'closet recover' copies what is intact",
             at: nil)
     }
 

@@ -11,9 +11,18 @@ public struct DumpWriter {
     let namedAs: String?
     let writeFile: (String, [UInt8]) throws -> Void
 
-    init(imageFolder: String?, namedAs: String? = nil, writeFile: @escaping (String, [UInt8]) throws -> Void) {
+    /// `--skip-damaged`: a damaged or missing picture is left out (and said) instead of failing.
+    let skipsDamaged: Bool
+    /// What `--skip-damaged` left out, one line each (`the picture … of product 12 is damaged`).
+    public private(set) var leftOut: [String] = []
+
+    init(
+        imageFolder: String?, namedAs: String? = nil, skipsDamaged: Bool = false,
+        writeFile: @escaping (String, [UInt8]) throws -> Void
+    ) {
         self.imageFolder = imageFolder
         self.namedAs = namedAs
+        self.skipsDamaged = skipsDamaged
         self.writeFile = writeFile
     }
 
@@ -35,18 +44,43 @@ public struct DumpWriter {
     }
 
     /// Copies a stored picture as `copyPicture` does, after checking it: it must be there, and
-    /// its bytes must match the checksum its blob name holds (`ImageInfo.isIntact`, as `closet check`). A backup never copies damage as
-    /// good, nor leaves a row's picture out in silence: either fails the dump, naming it
-    /// (`what`: `product 12`). Nil when no folder was given (nothing is read).
-    public func copyCheckedPicture(named file: String, blobName: String, of what: String, bytes: () -> [UInt8]?)
+    /// its bytes must match the checksum its blob name holds (`ImageInfo.isIntact`, as `closet
+    /// check`). See `copyChecked`. Nil when no folder was given (nothing is read).
+    public mutating func copyCheckedPicture(
+        named file: String, blobName: String, of what: String, bytes: () -> [UInt8]?
+    )
         throws -> String?
     {
-        guard copiesPictures else { return nil }
-        guard let read = bytes() else { throw Diagnostic.dumpPictureMissing(blobName, of: what) }
-        guard ImageInfo.isIntact(read, blobName: blobName) else {
-            throw Diagnostic.dumpPictureDamaged(blobName, of: what)
+        try copyChecked(named: file) { () throws(Diagnostic) -> [UInt8] in
+            guard let read = bytes() else { throw Diagnostic.dumpPictureMissing(blobName, of: what) }
+            guard ImageInfo.isIntact(read, blobName: blobName) else {
+                throw Diagnostic.dumpPictureDamaged(blobName, of: what)
+            }
+            return read
         }
-        return try copyPicture(named: file, bytes: read)
+    }
+
+    /// Copies the picture `checked` reads, which throws the pack's own error for one that is
+    /// missing or damaged. A backup never copies damage as good, nor leaves a row's picture out
+    /// in silence: the error fails the dump, or with `--skip-damaged` the picture is left out,
+    /// said in a comment where its row is and kept in `leftOut`; the pack then writes the row
+    /// without it (or as a comment when the row cannot be made without). Nil when no folder
+    /// was given (nothing is read) or the picture was left out.
+    public mutating func copyChecked(named file: String, checked: () throws(Diagnostic) -> [UInt8]) throws
+        -> String?
+    {
+        guard copiesPictures else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try checked()
+        } catch {
+            guard skipsDamaged else { throw error }
+            let why = String(error.message.prefix { $0 != ";" })
+            leftOut.append(why)
+            line("# left out (--skip-damaged): " + why)
+            return nil
+        }
+        return try copyPicture(named: file, bytes: bytes)
     }
 
     /// The statement that makes an entity again, from its schema's `restore` list:

@@ -21,7 +21,8 @@ enum CommunityDump {
             let line = DumpWriter.statement(
                 "add story", CommunityRecords.story, row,
                 supplied: paths.isEmpty ? [:] : ["image": quote(paths.joined(separator: ","))])
-            if !story.pictures.isEmpty, paths.isEmpty {
+            // Pictures left out by --skip-damaged are said above; the story is made without them.
+            if !story.pictures.isEmpty, paths.isEmpty, !writer.copiesPictures {
                 writer.line(
                     "# story \(story.id) has \(story.pictures.count) \(story.pictures.count == 1 ? "picture" : "pictures"), not copied (use .dump --images <dir>)"
                 )

@@ -24,7 +24,10 @@ enum MarketDump {
                 "add product", MarketRecords.product, product.item,
                 supplied: ["image": quote(image), "hash": quote(product.passwordHash.text)])
             if paths.isEmpty {
-                writer.line("# product \(product.id): its pictures are not copied (use .dump --images <dir>)")
+                writer.line(
+                    writer.copiesPictures
+                        ? "# product \(product.id): not restored without a picture (each left out above)"
+                        : "# product \(product.id): its pictures are not copied (use .dump --images <dir>)")
                 line = "# " + line
             }
             writer.line(line)

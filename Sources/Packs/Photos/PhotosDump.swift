@@ -10,14 +10,17 @@ enum PhotosDump {
         let quote = DumpWriter.quote
         for photo in state.repository.fetchPictures() {
             let file = "photo-\(photo.id).\(photo.image.format == .png ? "png" : "jpg")"
-            let path =
-                writer.copiesPictures
-                ? try writer.copyPicture(named: file, bytes: state.checkedPicture(photo)) : nil
+            let path = try writer.copyChecked(named: file) { () throws(Diagnostic) -> [UInt8] in
+                try state.checkedPicture(photo)
+            }
             var line = DumpWriter.statement(
                 "add saved", PhotosRecords.saved, photo,
                 supplied: ["image": quote(path ?? file), "height": String(photo.displayHeight)])
             if path == nil {
-                writer.line("# saved photo \(photo.id): its picture is not copied (use .dump --images <dir>)")
+                writer.line(
+                    writer.copiesPictures
+                        ? "# saved photo \(photo.id): not restored without its picture (left out above)"
+                        : "# saved photo \(photo.id): its picture is not copied (use .dump --images <dir>)")
                 line = "# " + line
             }
             writer.line(line)

@@ -14,11 +14,12 @@ enum WardrobeDump {
             var supplied: [String: String] = [:]
             if let image = item.image {
                 let file = ExportClothes.pictureFile(of: item.id, image)
-                if writer.copiesPictures,
-                    let path = try writer.copyPicture(
-                        named: file, bytes: WardrobeState.checkedPicture(store, image, of: item))
-                {
-                    supplied["image"] = quote(path)
+                if writer.copiesPictures {
+                    // Left out by --skip-damaged: the clothes is made without it (said above it).
+                    let path = try writer.copyChecked(named: file) { () throws(Diagnostic) -> [UInt8] in
+                        try WardrobeState.checkedPicture(store, image, of: item)
+                    }
+                    if let path { supplied["image"] = quote(path) }
                 } else {
                     writer.line(
                         "# \(name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)"

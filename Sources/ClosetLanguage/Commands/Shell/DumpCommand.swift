@@ -5,29 +5,47 @@ import Foundation
 /// dump → replay → dump is byte-identical. Pictures are copied into `<dir>` and referenced by
 /// path; without `--images` they are named in a comment instead (a script cannot carry pixels).
 enum DumpCommand {
+    static let usage = ".dump [--images <dir> [--skip-damaged]]"
     static let spec = DotCommandSpec(
-        name: ".dump", summary: "print a script that recreates the store (pictures copied with --images)",
-        arguments: ["[--images <dir>]"], choices: ["--images"],
-        examples: [".dump", ".dump --images backup/images"],
+        name: ".dump",
+        summary:
+            "print a script that recreates the store (pictures copied with --images; --skip-damaged leaves damaged ones out)",
+        arguments: ["[--images <dir>]"], choices: ["--images", "--skip-damaged"],
+        examples: [".dump", ".dump --images backup/images", ".dump --images backup/images --skip-damaged"],
         run: { invocation in
             let words = invocation.call.arguments
             var folder: String?
-            if let first = words.first {
-                guard first.text == "--images", words.count == 2 else {
-                    throw Diagnostic.usage(
-                        ".dump [--images <dir>]", at: first.range.union(words.last?.range ?? first.range))
+            var skipDamaged = false
+            var index = 0
+            while index < words.count {
+                let word = words[index]
+                switch word.text {
+                case "--images" where folder == nil && index + 1 < words.count:
+                    folder = words[index + 1].text
+                    index += 2
+                case "--skip-damaged" where !skipDamaged:
+                    skipDamaged = true
+                    index += 1
+                default:
+                    throw Diagnostic.usage(usage, at: word.range.union(words.last?.range ?? word.range))
                 }
-                folder = words[1].text
+            }
+            if skipDamaged, folder == nil, let first = words.first {
+                // Without a folder no picture is read, so none can be left out.
+                throw Diagnostic.usage(usage, at: first.range)
             }
             let session = invocation.session
-            return .text(
-                try Dump.script(of: session, imageFolder: folder.map(session.host.pathForDump)) { name, bytes in
-                    do {
-                        try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
-                    } catch let error as Diagnostic {
-                        throw error.at(words.last?.range)
-                    }
-                })
+            let dump = try Dump.script(
+                of: session, imageFolder: folder.map(session.host.pathForDump), skipDamaged: skipDamaged
+            ) { name, bytes in
+                do {
+                    try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
+                } catch let error as Diagnostic {
+                    throw error.at(words.last?.range)
+                }
+            }
+            Dump.noteLeftOut(dump.leftOut, host: session.host)
+            return .text(dump.text)
         })
 }
 
@@ -42,8 +60,20 @@ package enum Dump {
     )
         throws -> String
     {
+        try script(of: session, imageFolder: imageFolder, namedAs: namedAs, skipDamaged: false, copyImage: copyImage)
+            .text
+    }
+
+    /// The script, and what `skipDamaged` (`--skip-damaged`) left out of it.
+    public static func script(
+        of session: Session, imageFolder: String?, namedAs: String? = nil, skipDamaged: Bool,
+        copyImage: @escaping (String, [UInt8]) throws -> Void
+    )
+        throws -> (text: String, leftOut: [String])
+    {
         let counts = session.packs.summaryCounts.map { $0.0.counted($0.1) }
-        var writer = DumpWriter(imageFolder: imageFolder, namedAs: namedAs, writeFile: copyImage)
+        var writer = DumpWriter(
+            imageFolder: imageFolder, namedAs: namedAs, skipsDamaged: skipDamaged, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
         // All or nothing: the first statement that fails stops the restore and keeps none of it.
@@ -52,6 +82,16 @@ package enum Dump {
         // than leave its data out of it.
         for number in session.registry.packs.indices { try session.packs.state(ofPack: number).dump(into: &writer) }
         writer.line(".bail off")
-        return writer.text
+        return (writer.text, writer.leftOut)
+    }
+
+    /// One line on standard error for what `--skip-damaged` left out (the dump's comments say
+    /// where): a backup that lacks something never looks whole.
+    package static func noteLeftOut(_ leftOut: [String], host: SessionHost) {
+        guard !leftOut.isEmpty else { return }
+        let count = leftOut.count == 1 ? "1 picture" : "\(leftOut.count) pictures"
+        host.write(
+            "note: \(count) left out of the dump (--skip-damaged), each named in a comment there: "
+                + leftOut.joined(separator: "; ") + "\n", to: .standardError)
     }
 }

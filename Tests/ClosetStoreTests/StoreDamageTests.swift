@@ -331,7 +331,8 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
 }
 
 /// Pictures travel with a recovery: inline ones (rows of the store's own table) with the
-/// rows, files copied; one whose file is gone is counted missing and its row kept.
+/// rows, files copied after their checksum is checked; one whose file is gone or damaged is
+/// a warning, its row kept without it, and listed in the new store for `closet check`.
 @Suite struct PictureRecoveryTests {
     func picture(_ size: Int, _ seed: Int) -> ([UInt8], ImageInfo) {
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ seed) }
@@ -356,16 +357,32 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         }
         let gone = saved[4].1.blobName(owner: saved[4].0)
         try FileManager.default.removeItem(atPath: path + "/images/" + gone)
+        // Issue 44: a damaged file is not copied as good either.
+        let damaged = saved[3].1.blobName(owner: saved[3].0)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path + "/images/" + damaged)))
+        bytes[100] ^= 0x40
+        try Data(bytes).write(to: URL(fileURLWithPath: path + "/images/" + damaged))
         let target = temporaryStore()
         let report = try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
         #expect(
-            report.lines.contains("pictures: 4 copied, 1 missing or unreadable (their rows are kept)"),
+            report.lines.contains("pictures: 3 copied, 2 missing or damaged (their rows are kept without them)"),
             "\(report.lines)")
+        // Each is a warning (`closet recover` exits 1), named.
+        #expect(report.warnings.contains { $0.contains(gone) && $0.contains("is missing in the damaged store") })
+        #expect(report.warnings.contains { $0.contains(damaged) && $0.contains("is damaged in the damaged store") })
         let (recovered, _) = try open(target)
         #expect(recovered.clothesCount == 5)
-        for (id, info, bytes) in saved.prefix(4) { #expect(recovered.loadImage(info, for: id) == bytes) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: target + "/images").count == 2)
+        for (id, info, bytes) in saved.prefix(3) { #expect(recovered.loadImage(info, for: id) == bytes) }
+        #expect(recovered.loadImage(saved[3].1, for: saved[3].0) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target + "/images").count == 1)
         #expect(recovered.base.inlineBlobs?.count == 2)
+        // The recovered store passes its check: the two losses are the ones recover told,
+        // listed in the store, not damage of its own.
+        let check = recovered.base.check()
+        #expect(check.problems == [], "\(check.problems)")
+        #expect(check.checked.contains { $0.0 == "lost" && $0.1.hasPrefix("2 pictures lost before 'closet recover'") })
+        let list = try String(contentsOfFile: target + "/lost-pictures", encoding: .utf8)
+        #expect(list.contains(gone + " missing") && list.contains(damaged + " damaged"), "\(list)")
     }
 }
 

@@ -46,10 +46,17 @@ extension DurableStore {
         // Pictures: each referred to is there, and its bytes match the checksum its name holds.
         let referenced = tables.referencedBlobs
         let present = Set(files.names)
+        // Pictures `closet recover` said it could not keep: losses already told, not damage.
+        let lost = lostAtRecovery()
+        var stillLost = 0
         for name in referenced.sorted() {
             let inlineBytes = inline?[name]?.bytes
             guard inlineBytes != nil || present.contains(name) else {
-                result.problems.append("picture \(name) is missing")
+                if lost.contains(name) {
+                    stillLost += 1
+                } else {
+                    result.problems.append("picture \(name) is missing")
+                }
                 continue
             }
             guard let bytes = inlineBytes ?? files.read(named: name), ImageInfo.isIntact(bytes, blobName: name) else {
@@ -57,12 +64,29 @@ extension DurableStore {
                 continue
             }
         }
+        if stillLost > 0 {
+            result.checked.append(
+                (
+                    "lost",
+                    "\(stillLost) picture\(stillLost == 1 ? "" : "s") lost before 'closet recover' made this store (listed in \(StoreFolder.lostPicturesName)); their rows are kept without them"
+                ))
+        }
         let leftovers = present.subtracting(referenced).count
         let pictures =
             "\(referenced.count)"
             + (leftovers > 0 ? ", and \(leftovers) no row refers to (the next writer removes them)" : "")
         result.checked.append(("pictures", pictures))
         return result
+    }
+
+    /// The pictures `closet recover` listed as lost when it made this store.
+    func lostAtRecovery() -> Set<String> {
+        guard let bytes = try? POSIXFile.readAll(path + "/" + StoreFolder.lostPicturesName) else { return [] }
+        var names: Set<String> = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            if let name = line.split(separator: " ").first { names.insert(String(name)) }
+        }
+        return names
     }
 
     /// Before a new snapshot copies the rows: a block that fails must not be laundered into a

@@ -17,6 +17,9 @@ enum StoreFolder {
     static let markerName = "closet-store"
     /// The files a write makes before renaming them into place (`POSIXFile.replace`,
     /// `StreamedFile`): found with the lock free, they are a write a crash cut short.
+    /// What `closet recover` writes into a new store when pictures could not be kept: one
+    /// `<picture> missing|damaged` a line; `closet check` reads it.
+    static let lostPicturesName = "lost-pictures"
     static let temporaryNames: Set<String> = [markerName + ".tmp", "snapshot.tmp", "journal.tmp"]
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(DurableStore.formatVersion)\n".utf8) }

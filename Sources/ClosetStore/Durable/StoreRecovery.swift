@@ -89,22 +89,31 @@ package enum StoreRecovery {
         }
         let images = BlobFiles.existing(directory: source + "/images")
         var copied = 0
-        var missing = 0
+        // Each picture a kept row names that is not kept with it: `<name> missing|damaged`.
+        var lost: [String] = []
         let named = salvaged.referencedBlobs
         for name in named.sorted() {
             // An inline picture came with the rows: kept if its bytes match its name's checksum.
             if let bytes = store.readInline(named: name) {
-                if ImageInfo.checksum(inBlobName: name) == Checksum.crc32(bytes) {
+                if ImageInfo.isIntact(bytes, blobName: name) {
                     copied += 1
                     continue
                 }
                 store.inlineBlobs?.remove(name)
             }
-            if let bytes = images?.read(named: name), (try? store.blobs.write(bytes, named: name)) != nil {
-                copied += 1
-            } else {
-                missing += 1
+            // A file is checked as `closet check` checks it: damage is never copied as good.
+            guard let bytes = images?.read(named: name) else {
+                lost.append(name + " missing")
+                continue
             }
+            guard ImageInfo.isIntact(bytes, blobName: name) else {
+                lost.append(name + " damaged")
+                continue
+            }
+            guard (try? store.blobs.write(bytes, named: name)) != nil else {
+                throw Failure(description: "could not write the picture \(name) into '\(target)'")
+            }
+            copied += 1
         }
         // Inline pictures no salvaged row names are not carried over.
         for name in store.inlineBlobs?.rows.map(\.name) ?? [] where !named.contains(name) {
@@ -120,7 +129,24 @@ package enum StoreRecovery {
         }
         report.lines.append(
             "pictures: \(copied) copied"
-                + (missing > 0 ? ", \(missing) missing or unreadable (their rows are kept)" : ""))
+                + (lost.isEmpty ? "" : ", \(lost.count) missing or damaged (their rows are kept without them)"))
+        if !lost.isEmpty {
+            // Kept with the new store, so `closet check` knows them for losses already said,
+            // not damage of its own, and a person can see which rows lack a picture.
+            let list =
+                "# closet recover: pictures the damaged store '\(source)' did not hold intact;\n"
+                + "# the rows that name them were kept without them.\n" + lost.map { $0 + "\n" }.joined()
+            do {
+                try POSIXFile.replace(
+                    target + "/" + StoreFolder.lostPicturesName, with: Array(list.utf8), directory: target)
+            } catch {
+                throw Failure(description: "could not write '\(target)/\(StoreFolder.lostPicturesName)': \(error)")
+            }
+            report.warnings += lost.map { entry in
+                let parts = entry.split(separator: " ")
+                return "the picture \(parts[0]) is \(parts[1]) in the damaged store: its row is kept without it"
+            }
+        }
         report.lines += report.warnings.map { "warning: " + $0 }
         report.lines.append(
             "recovered \(rows) row\(rows == 1 ? "" : "s") into '\(target)'; '\(source)' was not changed"

@@ -445,6 +445,100 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         #expect(report.warnings.isEmpty)
     }
 
+    /// Issue 44: a journal older than its snapshot (one file put back from an older copy) is
+    /// damage, not the crash between a compaction's renames (whose journal has the snapshot's
+    /// own generation): opening refuses it with every file unchanged, `closet recover` warns
+    /// that what was committed after the snapshot is lost, and the crash's own state still
+    /// opens, `closet check` saying why its journal is not read.
+    @Test func aJournalOlderThanItsSnapshotIsRefused() throws {
+        let path = temporaryStore()
+        var stale: [UInt8] = []
+        var compacted: [UInt8] = []
+        do {
+            let store = try open(path).0
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            stale = try POSIXFile.readAll(path + "/journal")!
+            try store.base.compact()
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+            compacted = try POSIXFile.readAll(path + "/journal")!
+            try store.base.compact()
+            try store.remove(clothes: mocks.top1)
+            try store.commit()
+        }
+        // The crash between renames: the journal the last compaction read, of its generation.
+        let crash = temporaryStore()
+        try FileManager.default.copyItem(atPath: path, toPath: crash)
+        let snapshot = try POSIXFile.readAll(path + "/snapshot")!
+        do {
+            let store = try open(crash).0
+            try store.base.compact()
+        }
+        try Data(compacted).write(to: URL(fileURLWithPath: crash + "/journal"))
+        try Data(snapshot).write(to: URL(fileURLWithPath: crash + "/snapshot"))
+        let (reopened, _) = try open(crash)
+        #expect(reopened.fetchAllClothes() == [mocks.top1, mocks.top2])
+        let check = reopened.base.check()
+        #expect(check.problems == [])
+        #expect(check.checked.contains { $0.0 == "journal" && $0.1.contains("already inside the snapshot") })
+        // An older journal put back: refused, the files as they were.
+        try Data(stale).write(to: URL(fileURLWithPath: path + "/journal"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        #expect {
+            _ = try open(path)
+        } throws: { error in
+            "\(error)".contains("is older than its snapshot") && "\(error)".contains("put back from an older copy")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path).sorted() == before)
+        #expect(try POSIXFile.readAll(path + "/journal")! == stale)
+        let (report, _) = try recover(path)
+        #expect(report.warnings.contains { $0.contains("is older than the snapshot") }, "\(report.lines)")
+    }
+
+    /// Issue 44: `closet check` reports a commit point that fails its checksum (opening uses
+    /// the other, a commit older, and said nothing), and the next writer writes it again. The
+    /// point a crash cut (the next commit's slot, its record whole) is said as unfinished.
+    @Test func aDamagedCommitPointIsReportedAndRewritten() throws {
+        let path = temporaryStore()
+        do {
+            let store = try open(path).0
+            for clothes in [mocks.top1, mocks.top2] {
+                try store.save(clothes: clothes)
+                try store.commit()
+            }
+        }
+        // Two commits: point A holds 2 (the one used), point B 1. Damage B.
+        var journal = try POSIXFile.readAll(path + "/journal")!
+        journal[StoreFormat.journalHeaderSize + StoreFormat.commitPointSize + 3] ^= 0x10
+        try Data(journal).write(to: URL(fileURLWithPath: path + "/journal"))
+        do {
+            let (store, _) = try open(path)
+            #expect(store.fetchAllClothes().count == 2)
+            let check = store.base.check()
+            #expect(
+                check.problems.contains {
+                    $0.contains("commit point B of its journal (bytes 60-83) fails its checksum")
+                        && $0.contains("the other (2 transactions) is used")
+                }, "\(check.problems)")
+            // The next writer writes it again.
+            try store.save(clothes: mocks.bottom1)
+            try store.commit()
+        }
+        let (again, _) = try open(path)
+        #expect(again.base.check().problems == [])
+        #expect(StoreFormat.failingCommitPoints(try POSIXFile.readAll(path + "/journal")!, generation: 2) == [])
+        // A cut point: the third commit's slot (B) damaged, its record whole.
+        journal = try POSIXFile.readAll(path + "/journal")!
+        journal[StoreFormat.journalHeaderSize + StoreFormat.commitPointSize + 3] ^= 0x10
+        try Data(journal).write(to: URL(fileURLWithPath: path + "/journal"))
+        let (cut, _) = try open(path)
+        #expect(cut.fetchAllClothes().count == 3)
+        let check = cut.base.check()
+        #expect(check.problems == [], "\(check.problems)")
+        #expect(check.checked.contains { $0.0 == "unfinished" && $0.1.contains("the commit point of transaction 3") })
+    }
+
     /// An older snapshot put back beside a newer journal: what was committed between them is
     /// lost, and the report says so (exit 1 from the command).
     @Test func anOldSnapshotBesideANewerJournalIsAWarning() throws {

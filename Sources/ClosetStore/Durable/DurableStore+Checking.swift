@@ -33,7 +33,18 @@ extension DurableStore {
                 ))
         }
         let records = "\(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
-        result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))
+        if let skipped = view.skippedJournalGeneration {
+            // Not "0 bytes": the file is there, and why it is not read is said.
+            let size = view.journal.map { "\($0.size) bytes" } ?? "a journal"
+            result.checked.append(
+                (
+                    "journal",
+                    "\(size) of generation \(skipped), already inside the snapshot (a compaction was stopped between its renames); the next writer starts a new one"
+                ))
+        } else {
+            result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))
+        }
+        result.problems += commitPointProblems(&result)
         if let torn = view.tornTail {
             result.checked.append(("unfinished", "a commit begun at byte \(torn.at) never finished (\(torn.reason))"))
         }
@@ -77,6 +88,34 @@ extension DurableStore {
             + (leftovers > 0 ? ", and \(leftovers) no row refers to (the next writer removes them)" : "")
         result.checked.append(("pictures", pictures))
         return result
+    }
+
+    /// A commit point that fails its checksum: the other one, a commit older, is what opening
+    /// used, so without this `closet check` would say `ok` over it (and a second such damage
+    /// would lose a commit). One whose write a crash cut (the slot of the next commit, whose
+    /// record is whole) is said as unfinished; any other is a problem. The next writer rewrites it.
+    func commitPointProblems(_ result: inout StoreCheck) -> [String] {
+        guard view.journalFormat == StoreFormat.journalFormat, view.skippedJournalGeneration == nil,
+            let bytes = try? POSIXFile.readAll(path + "/journal"), bytes.count >= StoreFormat.recordsStart,
+            let used = StoreFormat.readCommitPoint(bytes, generation: view.generation)
+        else { return [] }
+        var problems: [String] = []
+        for slot in StoreFormat.failingCommitPoints(bytes, generation: view.generation) {
+            let start = StoreFormat.journalHeaderSize + slot * StoreFormat.commitPointSize
+            let bytesText = "bytes \(start)-\(start + StoreFormat.commitPointSize - 1)"
+            if slot == (used.transactions + 1) % 2, view.transactions > used.transactions {
+                result.checked.append(
+                    (
+                        "unfinished",
+                        "the commit point of transaction \(used.transactions + 1) (\(bytesText)) was cut while it was written; its record is whole and is read, and the next writer rewrites the point"
+                    ))
+            } else {
+                problems.append(
+                    "commit point \(slot == 0 ? "A" : "B") of its journal (\(bytesText)) fails its checksum; the other (\(used.transactions) transactions) is used, and the next writer rewrites it"
+                )
+            }
+        }
+        return problems
     }
 
     /// The pictures `closet recover` listed as lost when it made this store.

@@ -192,8 +192,16 @@ extension DurableStore {
             view.generation = header.generation
             view.follows = header.follows
             if let snapshot, header.generation <= snapshot.generation {
-                // Already inside the snapshot: a compaction between its two renames.
+                // Already inside the snapshot: a compaction cut between its two renames leaves
+                // the journal it compacted, of the snapshot's own generation. An older one was
+                // put back (one file restored from an older copy): the commits after the
+                // snapshot are gone with the journal it replaced, which is damage, not a state.
+                guard header.generation == snapshot.generation else {
+                    return
+                        "its journal (generation \(header.generation)) is older than its snapshot (generation \(snapshot.generation)): a journal put back from an older copy, without what was committed after the snapshot"
+                }
                 view.generation = snapshot.generation
+                view.skippedJournalGeneration = header.generation
                 return nil
             }
             guard header.follows == (snapshot ?? .none) else {

@@ -58,7 +58,10 @@ extension DurableStore {
                 try checkGenerationLeft(after: view.generation)
                 try startJournal(generation: view.generation + 1, follows: view.snapshotLink ?? .none)
             }
-            if journal < 0 { journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY) }
+            if journal < 0 {
+                journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY)
+                try rewriteFailingCommitPoints()
+            }
             if let torn = view.tornTail, let size = view.journal?.size, size > view.validLength {
                 // Said before the cut, so a cut that fails is still reported.
                 report(tornTailNotice(torn, dropping: size - view.validLength))
@@ -83,6 +86,31 @@ extension DurableStore {
                 files.removeUnreferenced(keeping: tables.referencedBlobs, among: entries)
             }
         }
+    }
+
+    /// A commit point that fails its checksum (damage, or a write a crash cut) is written again
+    /// with how far the journal's whole records reach (durable: a record is synced before its
+    /// point), so one more damage cannot cost a commit.
+    func rewriteFailingCommitPoints() throws(POSIXFile.Failure) {
+        guard view.journalFormat == StoreFormat.journalFormat, journal >= 0 else { return }
+        // The journal is open for writing only: its head is read through a descriptor of its own.
+        let reader = try POSIXFile.open(path + "/journal", flags: O_RDONLY)
+        defer { close(reader) }
+        var head = [UInt8](repeating: 0, count: StoreFormat.recordsStart)
+        let read = head.withUnsafeMutableBytes { pread(reader, $0.baseAddress, $0.count, 0) }
+        guard read == head.count else { return }
+        let failing = StoreFormat.failingCommitPoints(head, generation: view.generation)
+        guard !failing.isEmpty else { return }
+        let point = StoreFormat.commitPoint(
+            StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
+            generation: view.generation)
+        for slot in failing {
+            let offset = StoreFormat.journalHeaderSize + slot * StoreFormat.commitPointSize
+            let written = point.withUnsafeBytes { pwrite(journal, $0.baseAddress, $0.count, off_t(offset)) }
+            guard written == point.count else { throw POSIXFile.failure("cannot write", path + "/journal") }
+        }
+        try POSIXFile.sync(journal, path: path + "/journal")
+        report("store '\(path)': a commit point of the journal failed its checksum; it was written again")
     }
 
     /// What a writer says when it cuts a torn tail. A format-4 journal's commit point reaches
@@ -119,6 +147,7 @@ extension DurableStore {
         journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
         view.journalFormat = header.format
         view.journalSkipped = false
+        view.skippedJournalGeneration = nil
         view.generation = generation
         view.follows = follows
         view.validLength = header.recordsStart

@@ -84,6 +84,9 @@ package final class DurableStore: Store {
         var snapshotLink: StoreFormat.SnapshotLink?
         /// The journal is already inside the snapshot (or missing): a writer starts a new one.
         var journalSkipped = true
+        /// The generation of a journal found inside the snapshot (a compaction cut between its
+        /// renames), which `closet check` names; nil when the journal was read.
+        var skippedJournalGeneration: UInt64?
         /// The mapped snapshot's blocks, checked as they are read (nil: no format-3/4 snapshot).
         var blocks: SnapshotBlocks?
         /// Rows in the snapshot, and changes in the journal after it: every journal change is

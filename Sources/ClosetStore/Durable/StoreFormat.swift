@@ -168,6 +168,21 @@ enum StoreFormat {
         return best
     }
 
+    /// The commit point slots (0, 1) whose bytes are not a point written for this journal:
+    /// damage, or a point whose write a crash cut.
+    static func failingCommitPoints(_ bytes: [UInt8], generation: UInt64) -> [Int] {
+        guard bytes.count >= recordsStart else { return [0, 1] }
+        return (0..<2).filter { slot in
+            let start = journalHeaderSize + slot * commitPointSize
+            var reader = ByteReader(bytes, from: start, to: start + commitPointSize)
+            guard let transactions = try? reader.u64(), let end = try? reader.u64(), transactions < 1 << 40,
+                end < 1 << 56, end >= UInt64(recordsStart)
+            else { return true }
+            let point = CommitPoint(transactions: Int(transactions), end: Int(end))
+            return commitPoint(point, generation: generation) != Array(bytes[start..<(start + commitPointSize)])
+        }
+    }
+
     /// One commit's record, numbered `sequence` in its journal.
     static func record(_ frames: PendingFrames, sequence: UInt32) -> [UInt8] {
         seal(JournalFormat.payload(frames).bytes, sequence: sequence)

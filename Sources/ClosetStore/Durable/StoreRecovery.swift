@@ -379,6 +379,13 @@ package enum StoreRecovery {
                 report.lines.append(
                     "journal: generation \(header.generation), already inside the snapshot (generation \(snapshot.generation)); not replayed"
                 )
+                // Older than the snapshot: put back from an older copy, so the journal that
+                // held what was committed after the snapshot is gone.
+                if header.generation < snapshot.generation {
+                    report.warnings.append(
+                        "the journal (generation \(header.generation)) is older than the snapshot (generation \(snapshot.generation)): what was committed after the snapshot is lost"
+                    )
+                }
                 return
             }
             if header.follows != snapshot, snapshot.checksum != 0 {

@@ -32,6 +32,15 @@ extension DurableStore {
                     "\(name), \(info.st_size) bytes, left by a process that was stopped; the next writer removes it"
                 ))
         }
+        if markerIsOld, !legacyFiles {
+            // The state an upgrade cut before its last step leaves (and a marker's digit
+            // changed reads the same): nothing is lost, and it is said.
+            result.checked.append(
+                (
+                    "marker",
+                    "names an older format than its files (an upgrade stopped before its marker); the next writer writes it"
+                ))
+        }
         let records = "\(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
         if let skipped = view.skippedJournalGeneration {
             // Not "0 bytes": the file is there, and why it is not read is said.

@@ -170,7 +170,8 @@ enum PlainHTTPClient {
         static func wait(_ fd: Int32, for events: Int16, idleSeconds: Int, deadline: Date) throws(Failure) {
             while true {
                 let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { throw Failure(.timedOut) }
+                // The whole exchange's time is up (a trickle never idles long enough to time out).
+                guard left > 0 else { throw Failure(.timedOut, ExchangeFailure.deadline) }
                 let milliseconds = Int32(min(left, Double(idleSeconds)) * 1000 + 1)
                 var poller = pollfd(fd: fd, events: events, revents: 0)
                 let ready = poll(&poller, 1, milliseconds)
@@ -178,7 +179,9 @@ enum PlainHTTPClient {
                     if errno == EINTR { continue }
                     throw Failure(.failed, String(cString: strerror(errno)))
                 }
-                if ready == 0 { throw Failure(.timedOut) }
+                if ready == 0 {
+                    throw Failure(.timedOut, deadline.timeIntervalSinceNow <= 0 ? ExchangeFailure.deadline : "")
+                }
                 return
             }
         }

@@ -79,7 +79,7 @@ package final class URLSessionTransport: Transport, @unchecked Sendable {
             return .failure(.failed, "'\(prepared.displayURL)' is not a URL")
         }
         let remaining = deadline.timeIntervalSinceNow
-        guard remaining > 0 else { return .failure(.timedOut, "") }
+        guard remaining > 0 else { return .failure(.timedOut, ExchangeFailure.deadline) }
         if url.scheme?.lowercased() == "http" { return PlainHTTPClient.exchange(prepared, deadline: deadline) }
         var request = URLRequest(url: url)
         request.httpMethod = prepared.method
@@ -99,7 +99,7 @@ package final class URLSessionTransport: Transport, @unchecked Sendable {
         task.resume()
         guard let result = box.wait(until: deadline) else {
             task.cancel()
-            return .failure(.timedOut, "")
+            return .failure(.timedOut, ExchangeFailure.deadline)
         }
         return result
     }

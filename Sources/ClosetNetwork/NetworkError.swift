@@ -15,6 +15,8 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
     case connectionRefused(host: String)
     case cannotFindHost(host: String)
     case timedOut(url: String, seconds: Int)
+    /// An answer still coming when the whole exchange's time (`deadlineFactor` × --timeout) ran out.
+    case unfinished(url: String, seconds: Int)
     /// A status outside 2xx, with what the API said when it said something readable.
     case status(Int, statusLine: String, method: String, url: String, detail: String?)
     /// A body that is not what the API promises.
@@ -47,6 +49,8 @@ public enum NetworkError: Error, Equatable, Sendable, LocalizedMessage {
             "cannot find the host '\(host)'"
         case .timedOut(let url, let seconds):
             "no answer from \(Self.readable(url)) within \(seconds) s (--timeout)"
+        case .unfinished(let url, let seconds):
+            "the answer from \(Self.readable(url)) did not finish within \(seconds) s (a whole exchange may take \(PreparedRequest.deadlineFactor) times --timeout); it was still coming"
         case .status(_, let statusLine, let method, let url, let detail):
             "\(method) \(Self.readable(url)) failed: HTTP \(statusLine)" + (detail.map { ": \($0)" } ?? "")
         case .malformed(let url, let expected):

@@ -67,6 +67,8 @@ package enum ExchangeResult: Sendable, Equatable {
             switch failure {
             case .connectionRefused: throw .connectionRefused(host: Self.host(of: request.url))
             case .cannotFindHost: throw .cannotFindHost(host: Self.host(of: request.url))
+            case .timedOut where detail == ExchangeFailure.deadline:
+                throw .unfinished(url: request.displayURL, seconds: request.deadlineSeconds)
             case .timedOut: throw .timedOut(url: request.displayURL, seconds: request.timeoutSeconds)
             case .tooManyRedirects: throw .tooManyRedirects(url: request.displayURL)
             case .failed: throw .failed(url: request.displayURL, reason: detail)
@@ -87,4 +89,8 @@ package enum ExchangeFailure: UInt8, Sendable, Equatable {
     case timedOut = 3
     case tooManyRedirects = 4
     case failed = 5
+
+    /// The detail of a `.timedOut` that is the whole exchange's deadline passing (an answer
+    /// still trickling in), not an idle wait: said with the time it really took.
+    package static let deadline = "deadline"
 }

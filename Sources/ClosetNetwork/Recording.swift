@@ -87,7 +87,7 @@ package struct Recording: Sendable, Equatable {
     /// An exchange that ended without a response (only the failures a network can cause).
     public init?(request: HTTPRequest, failure: NetworkError) {
         switch failure {
-        case .connectionRefused, .cannotFindHost, .timedOut, .tooManyRedirects, .failed: break
+        case .connectionRefused, .cannotFindHost, .timedOut, .unfinished, .tooManyRedirects, .failed: break
         default: return nil
         }
         self.init(request: request, response: HTTPResponse(status: 0))
@@ -104,6 +104,7 @@ package struct Recording: Sendable, Equatable {
         case "connection-refused": return .connectionRefused(host: host)
         case "cannot-find-host": return .cannotFindHost(host: host)
         case "timed-out": return .timedOut(url: url, seconds: Int(what.split(separator: " ").last ?? "") ?? 10)
+        case "unfinished": return .unfinished(url: url, seconds: Int(what.split(separator: " ").last ?? "") ?? 30)
         case "too-many-redirects": return .tooManyRedirects(url: url)
         default: return .failed(url: url, reason: what)
         }
@@ -114,6 +115,7 @@ package struct Recording: Sendable, Equatable {
         case .connectionRefused?: "FAILED connection-refused"
         case .cannotFindHost?: "FAILED cannot-find-host"
         case .timedOut(_, let seconds)?: "FAILED timed-out \(seconds)"
+        case .unfinished(_, let seconds)?: "FAILED unfinished \(seconds)"
         case .tooManyRedirects?: "FAILED too-many-redirects"
         case .failed(_, let reason)?: "FAILED \(reason)"
         default: nil

@@ -71,6 +71,20 @@ import Testing
                 "error: no answer from \(slow.baseURL)/photos?page=1&per_page=15 within 1 s (--timeout)\n"))
         #expect(Date().timeIntervalSince(started) < 2.9)
 
+        // Issue 44: an answer that trickles in is never idle for --timeout; the whole exchange's
+        // limit (3 × --timeout) stops it, and the error says that time and that it was coming.
+        let trickle = try LoopbackServer { _ in .trickle(every: 0.2, seconds: 10) }
+        defer { trickle.stop() }
+        let trickleStarted = Date()
+        let unfinished = try closet(
+            ["--store", ":memory:", "--timeout", "1", "-c", "list photos"],
+            environment: ["CLOSET_UNSPLASH_URL": trickle.baseURL, "UNSPLASH_ACCESS_KEY": "k"])
+        #expect(
+            unfinished.err.hasPrefix(
+                "error: the answer from \(trickle.baseURL)/photos?page=1&per_page=15 did not finish within 3 s (a whole exchange may take 3 times --timeout); it was still coming\n"
+            ), "\(unfinished.err)")
+        #expect(Date().timeIntervalSince(trickleStarted) < 6)
+
         let refused = try LoopbackServer { _ in .json("[]") }
         refused.stop()
         let noServer = try closet(

@@ -54,6 +54,9 @@ package final class LoopbackServer: @unchecked Sendable {
         /// A chunked body that never ends: 64 KB chunks until the client goes away or
         /// `seconds` pass.
         case endlessChunks(seconds: Double)
+        /// A chunked body of one byte every `every` seconds, for `seconds`: never idle long
+        /// enough to time out, never finished.
+        case trickle(every: Double, seconds: Double)
         /// Accepts and reads the request, then says nothing for `seconds`.
         case silence(seconds: Double)
 
@@ -171,6 +174,13 @@ package final class LoopbackServer: @unchecked Sendable {
             let chunk = Data("10000\r\n".utf8) + Data(repeating: 0x20, count: 0x10000) + Data("\r\n".utf8)
             let end = Date().addingTimeInterval(seconds)
             while Date() < end, !isStopped, write(chunk, to: connection) {}
+        case .trickle(let every, let seconds):
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            guard write(Data(head.utf8), to: connection) else { return }
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end, !isStopped, write(Data("1\r\n \r\n".utf8), to: connection) {
+                Thread.sleep(forTimeInterval: every)
+            }
         case .silence(let seconds):
             let end = Date().addingTimeInterval(seconds)
             while Date() < end, !isStopped { Thread.sleep(forTimeInterval: 0.05) }

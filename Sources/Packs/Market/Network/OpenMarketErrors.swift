@@ -27,7 +27,7 @@ enum OpenMarketNetworkError: Error, Equatable {
         case .status(let code, _, _, _, _): self = .invalidResponseStatuscode(code)
         case .invalidBaseURL: self = .invalidURL
         case .malformed: self = .invalidData
-        case .offline, .noRecording, .missingKey, .connectionRefused, .cannotFindHost, .timedOut, .api,
+        case .offline, .noRecording, .missingKey, .connectionRefused, .cannotFindHost, .timedOut, .unfinished, .api,
             .tooManyRedirects, .failed, .helper, .cancelled, .recording:
             self = .connectionProblem
         }
@@ -96,7 +96,8 @@ struct RemoteMarketError: Error, Equatable, LocalizedMessage {
     /// a missing key, Ctrl-C) are not the app's and stay as they are.
     static func wrapping(_ error: NetworkError, _ useCase: OpenMarketUseCase) -> Error {
         switch error {
-        case .status, .malformed, .connectionRefused, .cannotFindHost, .timedOut, .failed, .tooManyRedirects:
+        case .status, .malformed, .connectionRefused, .cannotFindHost, .timedOut, .unfinished, .failed,
+            .tooManyRedirects:
             RemoteMarketError(cause: error, useCase: useCase)
         case .offline, .noRecording, .missingKey, .invalidBaseURL, .api, .helper, .cancelled, .recording: error
         }

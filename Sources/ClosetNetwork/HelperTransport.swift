@@ -73,8 +73,20 @@ package final class HelperTransport: Transport {
         }
     }
 
+    /// The helper's process while one runs (tests stop it as a terminal's Ctrl-C would).
+    package var helperProcess: pid_t? { lock.withLock { channel == nil ? nil : child } }
+
     private func running() throws(NetworkError) -> FrameChannel {
-        if let channel { return channel }
+        if let channel {
+            // The helper shares the terminal, so Ctrl-C at an idle prompt ends it too: one that
+            // ended between requests is started again (only one ending during a request
+            // cancels it).
+            var status: Int32 = 0
+            guard waitpid(child, &status, WNOHANG) == child else { return channel }
+            close(channel.fd)
+            self.channel = nil
+            child = 0
+        }
         guard FileManager.default.isExecutableFile(atPath: helperPath) else {
             throw .helper("no helper program at '\(helperPath)' (build it with 'swift build')")
         }

@@ -19,6 +19,32 @@ import Testing
         }
     }
 
+    /// Issue 45: Ctrl-C at an idle prompt reaches the helper too (it shares the terminal's
+    /// process group) and ends it; the next request starts a new one instead of failing as
+    /// cancelled.
+    @Test func aHelperEndedWhileIdleIsStartedAgain() throws {
+        let server = try LoopbackServer { request in .json(#"{"path":"\#(request.path)"}"#) }
+        defer { server.stop() }
+        let transport = HelperTransport(timeoutSeconds: 2, userAgent: "closet/test", helperPath: Self.helperPath)
+        _ = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/first"))
+        let first = try #require(transport.helperProcess)
+        // SIGKILL stands for the terminal's SIGINT: a test runner's threads may start children
+        // with SIGINT blocked or ignored.
+        kill(first, SIGKILL)
+        // Ended, not yet reaped: the transport finds it so at the next request.
+        var waited = 0
+        while kill(first, 0) == 0, waited < 100,
+            (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))
+                .map({ !$0.contains(") Z ") }) ?? false
+        {
+            usleep(10_000)
+            waited += 1
+        }
+        let response = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/second"))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"path":"/second"}"#)
+        #expect(transport.helperProcess != nil && transport.helperProcess != first)
+    }
+
     @Test func reportsFailuresAsTheLivePathDoes() throws {
         let server = try LoopbackServer { _ in .delay(2.5, .json("{}")) }
         defer { server.stop() }

@@ -28,7 +28,10 @@ package enum JSONRenderer {
             }
             return String(decoding: out, as: UTF8.self)
         case .count(let count): return "{\"count\":\(count)}\n"
-        case .removed(_, let key): return "{\"removed\":\(string(key.text))}\n"
+        case .removed(_, let key):
+            // A number where the entity's id is one (a product's `2`), as its own JSON gives it.
+            let number = Int(key.text).map { String($0) == key.text && $0 >= 0 } ?? false
+            return "{\"removed\":\(number ? key.text : string(key.text))}\n"
         case .fields(let fields, _): return object(fields) + "\n"
         case .table(let grid):
             return "["

@@ -33,9 +33,11 @@ public struct PictureSizes: Sendable {
     }
 
     /// The widest picture made this way, and the most pixels read to make one: a recording
-    /// is data a person may have edited, and a client may ask for any width.
+    /// is data a person may have edited, and a client may ask for any width, each a decode of
+    /// its own (a 12-megapixel photo decodes in tens of milliseconds; a larger one is given
+    /// as recorded rather than hold a worker others wait for).
     static let widest = 4096
-    static let mostPixels = 40_000_000
+    static let mostPixels = 12_000_000
 
     /// `url`'s answer made from a recorded size of the same picture; nil when none is recorded
     /// (or what is recorded is not a picture that decodes).

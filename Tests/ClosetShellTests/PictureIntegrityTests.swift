@@ -38,6 +38,25 @@ import Testing
         return (path, path + "/images/" + (try #require(files.first)))
     }
 
+    /// A store made by one statement that stores one picture file; its path and the file.
+    func storeWithPicture(_ add: String) throws -> (String, String) {
+        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
+        do {
+            let (session, host, store) = try session(path)
+            #expect(session.executeAndCommit(StatementSource(add)), "\(host.standardError)")
+            withExtendedLifetime(store) {}
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
+        return (path, path + "/images/" + (try #require(files.first)))
+    }
+
+    /// One byte of the file flipped: damage its checksum finds.
+    func damage(_ file: String) throws {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+    }
+
     func run(_ line: String, in path: String) throws -> (ok: Bool, error: String) {
         let (session, host, store) = try session(path)
         let ok = session.executeAndCommit(StatementSource(line))
@@ -47,9 +66,7 @@ import Testing
 
     @Test func aDamagedPictureIsAnErrorNamingTheClothes() throws {
         let (path, file) = try storeWithPicture()
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[bytes.count / 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try damage(file)
         let shown = try run("show clothes \(file.split(separator: "/").last!.prefix(8))", in: path)
         #expect(!shown.ok)
         #expect(shown.error.contains("is damaged (its bytes do not match their checksum)"), "\(shown.error)")
@@ -78,18 +95,9 @@ import Testing
         ("add story title=\"콩이\" content=\"입양\" image=knit.png", "story 1"),
     ])
     func everyPacksBackupRefusesADamagedOrMissingPicture(_ add: String, _ what: String) throws {
-        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
-        do {
-            let (session, host, store) = try session(path)
-            #expect(session.executeAndCommit(StatementSource(add)), "\(host.standardError)")
-            withExtendedLifetime(store) {}
-        }
-        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
-        let file = path + "/images/" + (try #require(files.first))
+        let (path, file) = try storeWithPicture(add)
         #expect(try run(".dump --images \(path)-whole", in: path).ok)
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[bytes.count / 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try damage(file)
         let damaged = try run(".dump --images \(path)-damaged", in: path)
         #expect(!damaged.ok && damaged.error.contains("of \(what) is damaged"), "\(damaged.error)")
         try FileManager.default.removeItem(atPath: file)
@@ -118,17 +126,8 @@ import Testing
     func skipDamagedLeavesOutWhatIsDamagedAndSaysSo(_ add: String, _ what: String, _ count: String, _ left: String)
         throws
     {
-        let path = NSTemporaryDirectory() + "closet-pictures-\(UUID().uuidString)"
-        do {
-            let (session, host, store) = try session(path)
-            #expect(session.executeAndCommit(StatementSource(add)), "\(host.standardError)")
-            withExtendedLifetime(store) {}
-        }
-        let files = try FileManager.default.contentsOfDirectory(atPath: path + "/images")
-        let file = path + "/images/" + (try #require(files.first))
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[bytes.count / 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let (path, file) = try storeWithPicture(add)
+        try damage(file)
         let (session, host, store) = try session(path)
         #expect(session.executeAndCommit(StatementSource(".dump --images \(path)-skipped --skip-damaged")))
         withExtendedLifetime(store) {}
@@ -157,9 +156,7 @@ import Testing
         let (path, file) = try storeWithPicture()
         let name = String(file.split(separator: "/").last!)
         #expect(try run(".check", in: path).ok)
-        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
-        bytes[bytes.count / 2] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        try damage(file)
         let damaged = try run(".check", in: path)
         #expect(!damaged.ok)
         #expect(

@@ -46,6 +46,12 @@ import Testing
             body: FileManager.default.contents(atPath: folder + "/body") ?? Data())
     }
 
+    /// An animal-protection answer's body and its dogs (`response.body.items.item`).
+    static func animalPage(_ answer: Fetched) -> (body: [String: Any]?, items: [[String: Any]]) {
+        let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+        return (body, ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? [])
+    }
+
     /// The API recordings of the three packs, without their pictures' recordings: a picture the
     /// server gives then comes from the store or a cache.
     static func apiRecordingsOnly() throws -> String {
@@ -534,9 +540,8 @@ import Testing
         for page in 1...3 {
             let answer = try Self.fetch(
                 server.baseURL + "/abandonmentPublic_v2?serviceKey=k&_type=json&pageNo=\(page)&numOfRows=10")
-            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+            let (body, items) = Self.animalPage(answer)
             #expect(body?["totalCount"] as? Int == 23, "page \(page): \(answer.text)")
-            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
             for dog in items {
                 for key in ["popfile1", "popfile2"] {
                     let url = dog[key] as? String ?? ""
@@ -552,9 +557,8 @@ import Testing
         for page in 1...2 {
             let answer = try Self.fetch(
                 server.baseURL + "/abandonmentPublic_v2?_type=json&numOfRows=20&pageNo=\(page)&serviceKey=k")
-            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
+            let (body, items) = Self.animalPage(answer)
             #expect(body?["totalCount"] as? Int == 23 && body?["numOfRows"] as? Int == 20, "\(answer.text)")
-            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
             cut += items.compactMap { $0["desertionNo"] as? String }
             #expect(items.allSatisfy { ($0["popfile1"] as? String)?.hasPrefix(server.baseURL) == true })
         }
@@ -562,8 +566,7 @@ import Testing
         // The gateway reads parameter names, and `_type`'s value, in any case.
         for query in ["ServiceKey=k&_type=JSON&NUMOFROWS=10&pageno=3", "SERVICEKEY=k&_TYPE=json&PageNo=3"] {
             let answer = try Self.fetch(server.baseURL + "/abandonmentPublic_v2?" + query)
-            let body = (answer.object["response"] as? [String: Any])?["body"] as? [String: Any]
-            let items = ((body?["items"] as? [String: Any])?["item"] as? [[String: Any]]) ?? []
+            let (body, items) = Self.animalPage(answer)
             #expect(body?["totalCount"] as? Int == 23 && items.count == 3, "\(query): \(answer.text)")
         }
         // Any page number a client sends: the API's own "no data", never a stopped server.

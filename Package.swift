@@ -7,6 +7,7 @@
 // where it needs them); ClosetLineEditor → CEditLine → libedit; closet-http → ClosetHTTP →
 // ClosetNetwork. The engine (ClosetCore, ClosetTables, ClosetLanguage, ClosetNetwork, ClosetPictures,
 // ClosetCrypto, ClosetServing) names no pack.
+import Foundation
 import PackageDescription
 
 // In release builds, generic types the code names are instantiated through their metadata
@@ -23,6 +24,45 @@ let startUp: [SwiftSetting] = [
         ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-enforce-exclusivity=unchecked"],
         .when(configuration: .release))
 ]
+
+// The packs: each folder under `Sources/Packs` is a target named after it (`Market` →
+// `MarketPack`), and `Tests/<Name>PackTests`, where it exists, its unit tests. A new pack is a
+// folder and one line in `InstalledPacks`; nothing here names one. A pack may import any of the
+// engine's libraries below (the architecture test holds it to them, and to no other pack).
+let packFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Sources/Packs")
+let packNames: [Target.Dependency] = packFolderNames().map { .target(name: $0 + "Pack") }
+let packEngine: [Target.Dependency] = [
+    "ClosetCore", "ClosetTables", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServing",
+]
+
+func packFolderNames() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: packFolder.path)) ?? []
+    return names.filter { name in
+        var isFolder: ObjCBool = false
+        return !name.hasPrefix(".")
+            && FileManager.default.fileExists(
+                atPath: packFolder.appendingPathComponent(name).path, isDirectory: &isFolder)
+            && isFolder.boolValue
+    }.sorted()
+}
+
+var packTargets: [Target] {
+    packFolderNames().flatMap { name -> [Target] in
+        let pack = Target.target(
+            name: name + "Pack", dependencies: packEngine, path: "Sources/Packs/" + name, swiftSettings: startUp)
+        let tests = packFolder.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/\(name)PackTests").path
+        guard FileManager.default.fileExists(atPath: tests) else { return [pack] }
+        return [
+            pack,
+            .testTarget(
+                name: name + "PackTests",
+                dependencies: [.target(name: name + "Pack")] + packEngine + [
+                    "ClosetShell", "ClosetStore", "TestSupport",
+                ]),
+        ]
+    }
+}
 
 let package = Package(
     name: "closet",
@@ -111,33 +151,7 @@ let package = Package(
                 "ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetServer", "ClosetServing",
                 "ClosetShell",
             ]),
-        // The EasyCloset wardrobe: models, view models, repository protocols, commands, records.
-        .target(
-            name: "WardrobePack", dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage"],
-            path: "Sources/Packs/Wardrobe",
-            swiftSettings: startUp),
-        // BoxOffice_MVVM: the daily box office, movies and posters through a two-tier cache.
-        .target(
-            name: "BoxOfficePack", dependencies: ["ClosetCore", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
-            path: "Sources/Packs/BoxOffice", swiftSettings: startUp),
-        // The open market: products embedded in the store (or a remote server).
-        .target(
-            name: "MarketPack",
-            dependencies: [
-                "ClosetCore", "ClosetTables", "ClosetCrypto", "ClosetLanguage", "ClosetNetwork", "ClosetPictures",
-                "ClosetServing",
-            ],
-            path: "Sources/Packs/Market", swiftSettings: startUp),
-        // 사랑할개, the dog-adoption community.
-        .target(
-            name: "AdoptionPack",
-            dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
-            path: "Sources/Packs/Adoption", swiftSettings: startUp),
-        // Picterest, the photo saver: the Unsplash feed and saved photos.
-        .target(
-            name: "PhotosPack",
-            dependencies: ["ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetServing"],
-            path: "Sources/Packs/Photos", swiftSettings: startUp),
+        // Each folder under Sources/Packs is a pack target: `packTargets`, added at the end.
         // CRC-32C on the processor's instruction (SSE4.2, ARMv8 CRC), with the table-driven
         // fallback: the store's files are verified on every open. Also the C library calls
         // Swift's Glibc module leaves out (syncfs, mallopt).
@@ -155,21 +169,16 @@ let package = Package(
             name: "ClosetShell",
             dependencies: [
                 "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore",
-                "WardrobePack",
-                "PhotosPack",
-                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetLineEditor", "ClosetServer", "ClosetServing",
-                "CStoreSupport",
-            ], swiftSettings: startUp),
+                "ClosetLineEditor", "ClosetServer", "ClosetServing", "CStoreSupport",
+            ] + packNames, swiftSettings: startUp),
         .executableTarget(name: "closet", dependencies: ["ClosetShell"], swiftSettings: startUp),
 
         .target(
             name: "TestSupport",
             dependencies: [
                 "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetPictures", "ClosetStore",
-                "WardrobePack",
-                "PhotosPack",
-                "BoxOfficePack", "MarketPack", "AdoptionPack", "ClosetShell", "ClosetLineEditor",
-            ],
+                "ClosetShell", "ClosetLineEditor",
+            ] + packNames,
             path: "Tests/TestSupport"),
         // Each test target names every module it imports: SwiftPM rebuilds a target when a module
         // it names changes, not one it reaches only through another (stale tests failed to link).
@@ -182,26 +191,6 @@ let package = Package(
             name: "ClosetServingTests",
             dependencies: ["ClosetServing", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(name: "ClosetServerTests", dependencies: ["ClosetServer", "ClosetNetwork", "TestSupport"]),
-        .testTarget(
-            name: "WardrobePackTests", dependencies: ["WardrobePack", "ClosetCore", "ClosetStore", "TestSupport"]),
-        .testTarget(
-            name: "BoxOfficePackTests",
-            dependencies: ["BoxOfficePack", "ClosetCore", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
-        .testTarget(
-            name: "AdoptionPackTests",
-            dependencies: [
-                "AdoptionPack", "ClosetCore", "ClosetTables", "ClosetLanguage", "ClosetNetwork", "ClosetShell",
-                "ClosetStore",
-                "TestSupport",
-            ]),
-        .testTarget(
-            name: "MarketPackTests",
-            dependencies: [
-                "MarketPack", "ClosetCore", "ClosetCrypto", "ClosetLanguage", "ClosetPictures", "ClosetShell",
-                "TestSupport",
-            ]),
-        .testTarget(
-            name: "PhotosPackTests", dependencies: ["PhotosPack", "ClosetLanguage", "ClosetNetwork", "TestSupport"]),
         .testTarget(
             name: "ClosetStoreTests",
             dependencies: ["ClosetCore", "ClosetTables", "ClosetStore", "WardrobePack", "TestSupport"]),
@@ -220,5 +209,5 @@ let package = Package(
                 "ClosetShell",
                 "ClosetStore", "WardrobePack", "TestSupport",
             ]),
-    ]
+    ] + packTargets
 )

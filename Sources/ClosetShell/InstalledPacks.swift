@@ -6,8 +6,8 @@ import MarketPack
 import PhotosPack
 import WardrobePack
 
-/// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs`, a
-/// target in `Package.swift`, and one line here.
+/// The one list of packs this build hosts. A new pack is a folder under `Sources/Packs` (which
+/// `Package.swift` makes a target of) and one line here.
 package enum InstalledPacks {
     package static let installed: [InstalledPack] = [
         InstalledPack(Wardrobe.pack),

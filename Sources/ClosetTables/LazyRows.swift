@@ -12,11 +12,11 @@ public final class LazyRows<Codec: TableCodec> {
     /// Rows put at the end so far (new keys, or keys back after a removal).
     @usableFromInline var appended = 0
     /// How many of `operations` are placed in `latest`. The journal's changes read at open
-    /// are placed together the first time the table is asked anything (`Table.settle`), their
+    /// are placed together the first time the table is asked anything (`settle`), their
     /// keys looked up in the snapshot in key order: opening after many small commits costs
     /// one pass, not a search per row.
     @usableFromInline var placed = 0
-    /// The last key looked up in the snapshot, and its row there (see `Table.baseRow`).
+    /// The last key looked up in the snapshot, and its row there (see `baseRow`).
     @usableFromInline var lastBaseRow: (key: Codec.Key, found: (ordinal: Int, row: Codec.Row)?)?
 
     /// The latest state of a key the journal touched.
@@ -67,82 +67,135 @@ public final class LazyRows<Codec: TableCodec> {
         appended = saved.appended
     }
 
-    @usableFromInline init(base: SnapshotRows) {
+    /// The table's name, for what damage says.
+    @usableFromInline let tableName: String
+
+    @usableFromInline init(base: SnapshotRows, tableName: String) {
         self.base = base
+        self.tableName = tableName
         liveCount = base.count
     }
 }
 
-/// Walks one bucket of a snapshot's index in either direction, skipping given rows. The
-/// bucket is stored by order key descending, equal keys the later-added first; walked
-/// backwards that is the exact ascending order.
-public struct BucketCursor {
-    let rows: SnapshotRows
-    let bucket: Int
-    let descending: Bool
-    let skipping: Set<Int>
-    let size: Int
-    /// How many members have been stepped over, from the walk's start.
-    var taken = 0
-    /// The member the walk stands on: its ordinal, order key and where its frame starts
-    /// (nil: from the offsets column, format 4).
-    public private(set) var head: (ordinal: Int, order: Int64, offset: Int?)?
+extension LazyRows {
+    @usableFromInline typealias Key = Codec.Key
+    @usableFromInline typealias Row = Codec.Row
 
-    /// `after`: start past every member whose order key is not strictly after it in the walk's
-    /// direction (found by binary search: keyset paging over a unique order key).
-    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, after: Int64? = nil) {
-        self.rows = rows
-        self.bucket = bucket
-        self.descending = descending
-        self.skipping = skipping
-        size = rows.bucketSize(bucket)
-        if let after {
-            // Members in walk order; the first one strictly after `after`.
-            var (low, high) = (0, size)
-            while low < high {
-                let middle = (low + high) / 2
-                let order = rows.bucketMember(bucket, descending ? middle : size - 1 - middle).order
-                if descending ? order < after : order > after { high = middle } else { low = middle + 1 }
+    /// Places the journal's changes read at open, if any wait (see `placed`).
+    @inlinable func settleIfNeeded() {
+        if placed < operations.count { settle() }
+    }
+
+    /// These rows with every journal change read at open placed: asked for by everything
+    /// that reads `latest`, `liveCount` or `appended`.
+    @inlinable func settled() -> LazyRows {
+        settleIfNeeded()
+        return self
+    }
+
+    /// Looks up, in one pass over the snapshot's sorted keys, every key the journal changed
+    /// that is not known yet, then places the changes in order.
+    @inlinable func settle() {
+        let changes = placed..<operations.count
+        var known: [Key: Int?] = [:]
+        var unknown: [Key] = []
+        for position in changes {
+            let key = operations[position].key
+            guard latest[key] == nil, known.updateValue(nil, forKey: key) == nil else { continue }
+            unknown.append(key)
+        }
+        for (key, ordinal) in zip(unknown, base.ordinals(ofKeys: unknown.map(Self.keyBytes))) {
+            known[key] = .some(ordinal)
+        }
+        for position in changes {
+            let change = operations[position]
+            place(change.key, change.row, baseOrdinal: known[change.key])
+        }
+        placed = operations.count
+    }
+
+    @inlinable static func keyBytes(_ key: Key) -> [UInt8] {
+        var writer = ByteWriter()
+        Codec.encode(key: key, into: &writer)
+        return writer.bytes
+    }
+
+    /// `offset`: where the row's frame starts, when an index entry said so.
+    @inlinable func decodeBase(_ ordinal: Int, offset: Int? = nil) -> Row {
+        decode(baseRow: base.rowBytes(ordinal, offset: offset))
+    }
+
+    /// A snapshot row's bytes decoded; bytes that pass their checksum and still do not decode
+    /// are damage all the same.
+    @inlinable func decode(baseRow bytes: [UInt8]) -> Row {
+        var reader = ByteReader(bytes)
+        guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd else {
+            UnreadableRow.found("table '\(tableName)': a snapshot row passes its checksum but cannot be read")
+        }
+        return row
+    }
+
+    /// A key's row now: the journal's change, else the snapshot's.
+    @inlinable func row(_ key: Key) -> Row? {
+        if let entry = latest[key] { return entry.row }
+        return baseRow(key)?.row
+    }
+
+    @inlinable func contains(_ key: Key) -> Bool {
+        if let entry = latest[key] { return entry.row != nil }
+        if let last = lastBaseRow, last.key == key { return last.found != nil }
+        return base.ordinal(ofKey: Self.keyBytes(key)) != nil
+    }
+
+    /// A key's row in the snapshot (not the journal's changes), remembered for the next ask: a
+    /// statement reads the row it changes several times (the command, the view model, the
+    /// change itself), and the snapshot never changes under it.
+    @inlinable func baseRow(_ key: Key) -> (ordinal: Int, row: Row)? {
+        if let last = lastBaseRow, last.key == key { return last.found }
+        let found = base.ordinal(ofKey: Self.keyBytes(key)).map { ($0, decodeBase($0)) }
+        lastBaseRow = (key, found)
+        return found
+    }
+
+    /// A change made now: kept beside the snapshot's rows, in order, and undoable.
+    @inlinable func change(_ key: Key, _ row: Row?) {
+        undo.append(savedState(of: key))
+        operations.append((key, row))
+        place(key, row, baseOrdinal: nil)
+        placed = operations.count
+    }
+
+    /// A change read from the journal at open: recorded now, placed when first needed
+    /// (`settle`), so its key is looked up in the snapshot with all the others at once.
+    @inlinable func record(_ key: Key, _ row: Row?) {
+        operations.append((key, row))
+    }
+
+    /// Where a change leaves its key: `baseOrdinal` is the key's row in the snapshot when
+    /// already looked up (`.some(nil)`: it has none), else it is looked up here.
+    @inlinable func place(_ key: Key, _ row: Row?, baseOrdinal: Int??) {
+        var entry: Entry
+        let existed: Bool
+        if let known = latest[key] {
+            entry = known
+            existed = known.row != nil
+        } else {
+            let ordinal = baseOrdinal ?? baseRow(key)?.ordinal
+            entry = Entry(row: nil, baseOrdinal: ordinal, position: ordinal ?? 0)
+            existed = ordinal != nil
+        }
+        if let row {
+            if !existed {
+                // New, or back after a removal: it goes to the end, as an insert does.
+                entry.position = base.count + appended
+                appended += 1
+                liveCount += 1
             }
-            taken = low
+            entry.row = row
+        } else {
+            if existed { liveCount -= 1 }
+            entry.row = nil
         }
-        advance()
-    }
-
-    /// Steps over `count` members at once, from the one it stands on; only for a walk that
-    /// skips no ordinals (each member's place is then its position).
-    public mutating func jump(_ count: Int) {
-        guard count > 0, head != nil else { return }
-        precondition(skipping.isEmpty, "a jump over skipped members")
-        taken = min(size, taken - 1 + count)
-        advance()
-    }
-
-    /// The members left, the one it stands on included (for a walk that skips no ordinals).
-    public var remainingCount: Int { head == nil ? 0 : size - (taken - 1) }
-
-    /// How many members from the one it stands on come before `key` in the walk, by
-    /// `precedes` on (order key, ordinal): found by binary search (the members are in walk order).
-    public func countPreceding(_ key: (Int64, Int), _ precedes: ((Int64, Int), (Int64, Int)) -> Bool) -> Int {
-        guard head != nil else { return 0 }
-        var (low, high) = (taken - 1, size)
-        while low < high {
-            let middle = (low + high) / 2
-            let member = rows.bucketMember(bucket, descending ? middle : size - 1 - middle)
-            if precedes((member.order, member.ordinal), key) { low = middle + 1 } else { high = middle }
-        }
-        return low - (taken - 1)
-    }
-
-    public mutating func advance() {
-        while taken < size {
-            let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
-            taken += 1
-            if !skipping.contains(member.ordinal) {
-                head = member
-                return
-            }
-        }
-        head = nil
+        latest[key] = entry
     }
 }

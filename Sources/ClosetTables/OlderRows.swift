@@ -22,16 +22,12 @@ final class OlderRows<Codec: TableCodec>: StoredTable {
         return row
     }
 
-    private func put(_ row: Codec.Row) {
-        table.materialize()
-        table.place(row, key: Codec.key(of: row))
-    }
+    private func put(_ row: Codec.Row) { table.passes.applyUnlogged(table, Codec.key(of: row), row) }
 
     private func delete(keyFrom reader: inout ByteReader) throws(ByteReader.Malformed) {
         let key = try Codec.decodeKey(from: &reader)
         guard reader.isAtEnd else { throw ByteReader.Malformed() }
-        table.materialize()
-        table.removeUnlogged(key)
+        table.passes.applyUnlogged(table, key, nil)
     }
 
     func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed) {
@@ -67,21 +63,18 @@ final class OlderRows<Codec: TableCodec>: StoredTable {
         if isPut {
             put(try Codec.decodeRow(version: version, from: &reader))
         } else {
-            table.materialize()
-            table.removeUnlogged(try Codec.decodeKey(from: &reader))
+            table.passes.applyUnlogged(table, try Codec.decodeKey(from: &reader), nil)
         }
     }
 
     // Nothing is kept here, so nothing is pending, undone or written.
     var count: Int { 0 }
     func undoLast() {}
-    func pendingOperations() -> [(position: Int, operation: EncodedOperation)] { [] }
     func releasedBlobs() -> [String] { [] }
     func forgetChanges() {}
     func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int { 0 }
     func framePendingOperations() -> FramedOperations { FramedOperations() }
     var referencedBlobs: Set<String> { [] }
-    func reserveCapacity(_ capacity: Int) {}
     func removeAllRows() {}
 }
 

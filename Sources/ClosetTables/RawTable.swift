@@ -21,7 +21,6 @@ final class RawTable: StoredTable {
 
     // Nothing writes to a raw table, so it never has changes of its own.
     func undoLast() {}
-    func pendingOperations() -> [(position: Int, operation: EncodedOperation)] { [] }
     func releasedBlobs() -> [String] { [] }
     func forgetChanges() {}
     func framePendingOperations() -> FramedOperations { FramedOperations() }
@@ -37,7 +36,6 @@ final class RawTable: StoredTable {
         return count
     }
     var referencedBlobs: Set<String> { [] }
-    func reserveCapacity(_ capacity: Int) {}
 
     func removeAllRows() {
         keys.removeAll()

@@ -7,9 +7,6 @@ public protocol StoredTable: AnyObject {
     var count: Int { get }
     /// Undoes the most recent change (the transaction set pops its log in step).
     func undoLast()
-    /// The net change of each key touched since the last commit, with the log position of
-    /// its first touch (the set merges tables in that order).
-    func pendingOperations() -> [(position: Int, operation: EncodedOperation)]
     /// Blob names rows stopped referring to since the last commit: every change's row before
     /// it, so a picture added and replaced (or removed) in one transaction is among them.
     func releasedBlobs() -> [String]
@@ -19,7 +16,8 @@ public protocol StoredTable: AnyObject {
     func writeSnapshot(committed: Bool, into writer: inout ByteWriter) -> Int
     /// The pending operations (see `pendingOperations`), framed (`RowFrame`) in one buffer.
     func framePendingOperations() -> FramedOperations
-    /// Applies a replayed change without logging it (opening a store is not a change).
+    /// Applies a replayed change without logging it (opening a store is not a change); by
+    /// default as a run of one (`apply(_:operations:)`).
     func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed)
     /// Loads `count` snapshot rows of this table (all distinct, so no lookups), framed as
     /// `RowFrame` says, from the reader's position; leaves the reader after them.
@@ -30,7 +28,6 @@ public protocol StoredTable: AnyObject {
     func applyFormatOne(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed)
     /// Every blob any row refers to.
     var referencedBlobs: Set<String> { get }
-    func reserveCapacity(_ capacity: Int)
     /// Forgets every row (between transactions only), before the store is read again.
     func removeAllRows()
     /// Writes this table's snapshot section (`SnapshotSection`): rows and index.
@@ -50,6 +47,12 @@ public protocol StoredTable: AnyObject {
 }
 
 extension StoredTable {
+    public func apply(_ operation: EncodedOperation) throws(ByteReader.Malformed) {
+        let bytes = operation.key + (operation.row ?? [])
+        let row = operation.row.map { _ in operation.key.count..<bytes.count }
+        try apply(bytes, operations: [RowLocation(key: 0..<operation.key.count, row: row)])
+    }
+
     public func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter) {
         SnapshotSection.write(into: &writer) { writer, _ in writeSnapshot(committed: committed, into: &writer) }
     }
@@ -66,6 +69,19 @@ extension StoredTable {
 }
 
 extension StoredTable {
+    /// The net change of each key touched since the last commit, with the log position of
+    /// its first touch (the set merges tables in that order): `framePendingOperations` read back.
+    public func pendingOperations() -> [(position: Int, operation: EncodedOperation)] {
+        let framed = framePendingOperations()
+        var reader = ByteReader(framed.bytes.bytes)
+        return framed.operations.compactMap { position, range in
+            reader.reposition(to: range)
+            guard let frame = try? reader.u8(), let key = try? reader.raw(Int(reader.u16())) else { return nil }
+            let row = frame == RowFrame.put ? try? reader.raw(Int(reader.u32())) : nil
+            return (position, EncodedOperation(table: name, key: key, row: row))
+        }
+    }
+
     /// Every row as a put (`writeSnapshot` read back): for tools, tests and adopting raw rows.
     public func snapshot(committed: Bool) -> [EncodedOperation] {
         var writer = ByteWriter()

@@ -6,7 +6,8 @@ extension Table {
     /// How many rows fall in these buckets of the table's index; nil when the rows are not
     /// in a mapped snapshot any more (count them the ordinary way then).
     @inlinable public func indexedCount(buckets: [Int]) -> Int? {
-        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+        guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
+        else {
             return nil
         }
         var inBuckets = [Bool](repeating: false, count: index.bucketCount)
@@ -27,7 +28,8 @@ extension Table {
     @inlinable public func indexedRows(
         groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
     ) -> [Row]? {
-        guard let lazy = settled, let index, lazy.base.bucketCount == index.bucketCount, changes.isEmpty else {
+        guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
+        else {
             return nil
         }
         let base = lazy.base
@@ -37,7 +39,7 @@ extension Table {
             if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
             guard let row = entry.row else { continue }
             let order = index.order(row)
-            if Self.isAfter(order, after, descending) {
+            if BucketCursor.isAfter(order, after, descending) {
                 changed.append((order, entry.position, index.bucket(row), row))
             }
         }
@@ -103,19 +105,13 @@ extension Table {
         let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
         guard offsets.count == picked.count(where: { $0.row == nil }) else {
             // Format 4's entries carry no offsets: each row found through the offsets column.
-            return picked.map { $0.row ?? decodeBase($0.ordinal, base, offset: $0.offset) }
+            return picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) }
         }
         var read = base.rowsBytes(at: offsets).makeIterator()
         return picked.map { pick in
             if let row = pick.row { return row }
-            return decode(baseRow: read.next() ?? [])
+            return lazy.decode(baseRow: read.next() ?? [])
         }
-    }
-
-    /// Whether an order key comes strictly after `after` in a walk's direction (nil: all do).
-    @inlinable static func isAfter(_ order: Int64, _ after: Int64?, _ descending: Bool) -> Bool {
-        guard let after else { return true }
-        return descending ? order < after : order > after
     }
 
     /// The rows of the given groups of buckets, group after group, each by order key
@@ -130,73 +126,9 @@ extension Table {
             return rows
         }
         guard let index else { return [] }
-        materialize()
-        if sortedBuckets?.revision != changeCount {
-            var lists = [[Int]](repeating: [], count: index.bucketCount)
-            var orders = [Int64](repeating: 0, count: slots.count)
-            for (slot, entry) in slots.enumerated() {
-                guard let row = entry?.row else { continue }
-                let bucket = index.bucket(row)
-                guard (0..<index.bucketCount).contains(bucket) else { continue }
-                orders[slot] = index.order(row)
-                lists[bucket].append(slot)
-            }
-            for bucket in lists.indices {
-                lists[bucket].sort { orders[$0] != orders[$1] ? orders[$0] > orders[$1] : $0 > $1 }
-            }
-            sortedBuckets = (changeCount, lists)
-        }
-        let lists = sortedBuckets?.lists ?? []
-        var result: [Row] = []
-        var remaining = max(0, limit)
-        var toSkip = max(0, skip)
-        for group in groups where remaining > 0 {
-            let members = group.filter { lists.indices.contains($0) }
-            // Each list walked from its front (descending) or back (ascending), from the first
-            // member after `after` (binary search).
-            var taken = members.map { bucket -> Int in
-                guard let after else { return 0 }
-                let list = lists[bucket]
-                var (low, high) = (0, list.count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    let slot = descending ? list[middle] : list[list.count - 1 - middle]
-                    if let row = slots[slot]?.row, Self.isAfter(index.order(row), after, descending) {
-                        high = middle
-                    } else {
-                        low = middle + 1
-                    }
-                }
-                return low
-            }
-            func head(_ number: Int) -> Int? {
-                let list = lists[members[number]]
-                guard taken[number] < list.count else { return nil }
-                return descending ? list[taken[number]] : list[list.count - 1 - taken[number]]
-            }
-            while remaining > 0 {
-                var best: (number: Int, slot: Int, order: Int64)?
-                for number in members.indices {
-                    guard let slot = head(number), let row = slots[slot]?.row else { continue }
-                    let order = index.order(row)
-                    let first =
-                        best.map { best in
-                            descending
-                                ? (order != best.order ? order > best.order : slot > best.slot)
-                                : (order != best.order ? order < best.order : slot < best.slot)
-                        } ?? true
-                    if first { best = (number, slot, order) }
-                }
-                guard let best, let row = slots[best.slot]?.row else { break }
-                taken[best.number] += 1
-                if toSkip > 0 {
-                    toSkip -= 1
-                } else {
-                    result.append(row)
-                    remaining -= 1
-                }
-            }
-        }
-        return result
+        passes.materialize(self)
+        return decoded.ordered(
+            by: index, revision: changeCount, groups: groups, descending: descending, after: after, skip: skip,
+            limit: limit)
     }
 }

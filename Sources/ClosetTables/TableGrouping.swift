@@ -46,6 +46,16 @@ public enum GroupKey: Hashable, Sendable {
 /// written for, and how many rows the table's section holds), then one row per group
 /// (its key; its row count u32 and their ordinals u32, ascending).
 public enum GroupSection {
+    /// Whether a sorted list holds `value` (binary search).
+    @inlinable static func contains(_ sorted: [Int], _ value: Int) -> Bool {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == value
+    }
+
     public static let recordKey: [UInt8] = [0]
 
     /// Each group's ordinals, written as a section (groups in key order).

@@ -232,8 +232,8 @@ public final class Tables {
 
 extension Table: LoggingTable {
     @usableFromInline func attach(to log: TransactionLog, number: Int) {
-        self.log = log
-        logNumber = number
+        pending.log = log
+        pending.logNumber = number
     }
 }
 

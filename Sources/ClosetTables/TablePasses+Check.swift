@@ -2,33 +2,32 @@ import ClosetCore
 
 /// `.check` for a table still read in place: its section's index, and every row decoded once
 /// and dropped (memory stays at one row), each row's key the key its frame holds.
-extension Table {
-    public func checkSnapshotRows() -> String? { checkRows(self) }
-
-    @inlinable func checkSnapshotRowsSpecialized() -> String? {
-        guard let base = lazy?.base else { return nil }
+extension TablePasses {
+    @inlinable static func check(_ table: Table<Codec>) -> String? {
+        let name = table.name
+        guard let base = table.lazy?.base else { return nil }
         if let problem = base.indexProblem() {
             return "table '\(name)': its snapshot section passes its checksum but \(problem)"
         }
         // Each grouping section in use: what the rows' own keys say.
-        var groups = groupSections.map { $0 == nil ? nil : [[UInt8]: [Int]]() }
+        var groups = table.groups.sections.map { $0 == nil ? nil : [[UInt8]: [Int]]() }
         for ordinal in 0..<base.count {
             let frame = base.frameBytes(ordinal)
             var reader = ByteReader(frame.bytes, from: frame.row.lowerBound, to: frame.row.upperBound)
             guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd,
-                Self.keyBytes(Codec.key(of: row)) == Array(frame.bytes[frame.key])
+                LazyRows<Codec>.keyBytes(Codec.key(of: row)) == Array(frame.bytes[frame.key])
             else {
                 return "table '\(name)': snapshot row \(ordinal) passes its checksum but cannot be read"
             }
             for number in groups.indices where groups[number] != nil {
-                groups[number]?[groupings[number].key(row), default: []].append(ordinal)
+                groups[number]?[table.groups.groupings[number].key(row), default: []].append(ordinal)
             }
         }
         for (number, expected) in groups.enumerated() {
-            guard let expected, let section = groupSections[number] else { continue }
+            guard let expected, let section = table.groups.sections[number] else { continue }
             if let problem = section.indexProblem() ?? Self.groupProblem(section, expected) {
                 return
-                    "table '\(name)': its grouping section '\(groupings[number].name)' passes its checksum but \(problem)"
+                    "table '\(name)': its grouping section '\(table.groups.groupings[number].name)' passes its checksum but \(problem)"
             }
         }
         return nil

@@ -1,12 +1,14 @@
 import ClosetCore
 
-extension Table {
+extension TablePasses {
     /// Writes this table's next snapshot section by copying the current snapshot's unchanged
     /// rows as bytes (`SectionCopy`), when its rows are still read in place and every change
     /// is committed; false (nothing written) when it cannot: pending changes, groupings (their
     /// sections are rebuilt from every row), or an index the snapshot's section lacks.
-    @inlinable func writeSectionCopying(into writer: inout ByteWriter) -> Bool {
-        guard let lazy = settled, groupings.isEmpty, changes.isEmpty, lazy.undo.isEmpty,
+    @inlinable static func writeSectionCopying(_ table: Table<Codec>, into writer: inout ByteWriter) -> Bool {
+        let index = table.index
+        guard let lazy = table.lazy?.settled(), table.groups.groupings.isEmpty, table.pending.changes.isEmpty,
+            lazy.undo.isEmpty,
             lazy.base.bucketCount == (index?.bucketCount ?? 0)
         else { return false }
         let base = lazy.base
@@ -16,21 +18,23 @@ extension Table {
         let namesBlobs = base.blobNameCount > 0
         for (key, entry) in lazy.latest {
             if let ordinal = entry.baseOrdinal {
-                if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: decodeBase(ordinal, base))) }
+                if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: lazy.decodeBase(ordinal))) }
                 if let row = entry.row, entry.position == ordinal {
-                    copy.replaced.append((ordinal, freshRow(key, row, &copy)))
+                    copy.replaced.append((ordinal, freshRow(key, row, index, &copy)))
                     continue
                 }
                 copy.dropped.append(ordinal)
             }
-            if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, &copy))) }
+            if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, index, &copy))) }
         }
         copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0)
-        writtenGroups = []
+        table.groups.written = []
         return true
     }
 
-    @inlinable func freshRow(_ key: Key, _ row: Row, _ copy: inout SectionCopy) -> SectionCopy.FreshRow {
+    @inlinable static func freshRow(_ key: Key, _ row: Row, _ index: TableIndex<Codec>?, _ copy: inout SectionCopy)
+        -> SectionCopy.FreshRow
+    {
         var frame = ByteWriter()
         RowFrame.part16(&frame) { Codec.encode(key: key, into: &$0) }
         RowFrame.part32(&frame) { Codec.encode(row, into: &$0) }

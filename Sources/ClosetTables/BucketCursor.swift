@@ -1,0 +1,81 @@
+import ClosetCore
+
+/// Walks one bucket of a snapshot's index in either direction, skipping given rows. The
+/// bucket is stored by order key descending, equal keys the later-added first; walked
+/// backwards that is the exact ascending order.
+public struct BucketCursor {
+    let rows: SnapshotRows
+    let bucket: Int
+    let descending: Bool
+    let skipping: Set<Int>
+    let size: Int
+    /// How many members have been stepped over, from the walk's start.
+    var taken = 0
+    /// The member the walk stands on: its ordinal, order key and where its frame starts
+    /// (nil: from the offsets column, format 4).
+    public private(set) var head: (ordinal: Int, order: Int64, offset: Int?)?
+
+    /// `after`: start past every member whose order key is not strictly after it in the walk's
+    /// direction (found by binary search: keyset paging over a unique order key).
+    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, after: Int64? = nil) {
+        self.rows = rows
+        self.bucket = bucket
+        self.descending = descending
+        self.skipping = skipping
+        size = rows.bucketSize(bucket)
+        if let after {
+            // Members in walk order; the first one strictly after `after`.
+            var (low, high) = (0, size)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = rows.bucketMember(bucket, descending ? middle : size - 1 - middle).order
+                if descending ? order < after : order > after { high = middle } else { low = middle + 1 }
+            }
+            taken = low
+        }
+        advance()
+    }
+
+    /// Steps over `count` members at once, from the one it stands on; only for a walk that
+    /// skips no ordinals (each member's place is then its position).
+    public mutating func jump(_ count: Int) {
+        guard count > 0, head != nil else { return }
+        precondition(skipping.isEmpty, "a jump over skipped members")
+        taken = min(size, taken - 1 + count)
+        advance()
+    }
+
+    /// The members left, the one it stands on included (for a walk that skips no ordinals).
+    public var remainingCount: Int { head == nil ? 0 : size - (taken - 1) }
+
+    /// How many members from the one it stands on come before `key` in the walk, by
+    /// `precedes` on (order key, ordinal): found by binary search (the members are in walk order).
+    public func countPreceding(_ key: (Int64, Int), _ precedes: ((Int64, Int), (Int64, Int)) -> Bool) -> Int {
+        guard head != nil else { return 0 }
+        var (low, high) = (taken - 1, size)
+        while low < high {
+            let middle = (low + high) / 2
+            let member = rows.bucketMember(bucket, descending ? middle : size - 1 - middle)
+            if precedes((member.order, member.ordinal), key) { low = middle + 1 } else { high = middle }
+        }
+        return low - (taken - 1)
+    }
+
+    public mutating func advance() {
+        while taken < size {
+            let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
+            taken += 1
+            if !skipping.contains(member.ordinal) {
+                head = member
+                return
+            }
+        }
+        head = nil
+    }
+
+    /// Whether an order key comes strictly after `after` in a walk's direction (nil: all do).
+    @inlinable public static func isAfter(_ order: Int64, _ after: Int64?, _ descending: Bool) -> Bool {
+        guard let after else { return true }
+        return descending ? order < after : order > after
+    }
+}

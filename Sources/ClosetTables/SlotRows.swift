@@ -1,0 +1,106 @@
+import ClosetCore
+
+/// A table's decoded rows in insertion order, one slot each. Removal leaves a hole that
+/// `compactIfSparse` closes once nothing refers to slots; undo puts a row back into its own
+/// slot, so order survives any mix of statements and rollbacks.
+///
+/// The key index is built on first use: opening a store appends every row of the snapshot
+/// without hashing 100,000 keys, and a query that never looks one up never pays for it.
+@usableFromInline struct SlotRows<Codec: TableCodec> {
+    @usableFromInline typealias Key = Codec.Key
+    @usableFromInline typealias Row = Codec.Row
+
+    @usableFromInline var slots: [(key: Key, row: Row)?] = []
+    /// Callers read and write it in place after `ensureIndex()` (a computed wrapper would copy
+    /// the whole dictionary on every write).
+    @usableFromInline var keyIndex: [Key: Int]?
+    @usableFromInline var liveCount = 0
+    /// Slots by bucket of the table's index, each by order key descending (ties: later slot
+    /// first), for the table revision they were sorted at: built when first asked for after a
+    /// change, so paging through decoded rows sorts once, not once per page.
+    @usableFromInline var sortedBuckets: (revision: Int, lists: [[Int]])?
+
+    @inlinable init() {}
+
+    @inlinable mutating func ensureIndex() {
+        guard keyIndex == nil else { return }
+        var index: [Key: Int] = [:]
+        index.reserveCapacity(liveCount)
+        for (slot, entry) in slots.enumerated() { if let entry { index[entry.key] = slot } }
+        keyIndex = index
+    }
+
+    @inlinable mutating func slot(of key: Key) -> Int? {
+        ensureIndex()
+        return keyIndex?[key]
+    }
+
+    @inlinable func row(at slot: Int) -> Row? { slots[slot]?.row }
+
+    /// Inserts or replaces in place; returns the slot and the row replaced.
+    @inlinable @discardableResult
+    mutating func place(_ row: Row, key: Key) -> (slot: Int, previous: Row?) {
+        ensureIndex()
+        // One hash for a new key (the common case: seeding); a replaced key puts its slot back.
+        if let slot = keyIndex?.updateValue(slots.count, forKey: key) {
+            keyIndex?[key] = slot
+            let previous = slots[slot]?.row
+            slots[slot] = (key, row)
+            return (slot, previous)
+        }
+        slots.append((key, row))
+        liveCount += 1
+        return (slots.count - 1, nil)
+    }
+
+    /// Appends a row known to be new, without the index (a snapshot's rows are distinct).
+    @inlinable mutating func append(_ key: Key, _ row: Row) {
+        slots.append((key, row))
+        keyIndex?[key] = slots.count - 1
+        liveCount += 1
+    }
+
+    /// Empties the key's slot; returns the slot and its row, or nil if the key has none.
+    @inlinable @discardableResult
+    mutating func remove(_ key: Key) -> (slot: Int, row: Row)? {
+        ensureIndex()
+        guard let slot = keyIndex?.removeValue(forKey: key), let entry = slots[slot] else { return nil }
+        slots[slot] = nil
+        liveCount -= 1
+        return (slot, entry.row)
+    }
+
+    /// Puts an undone change's row back into its own slot.
+    mutating func restore(_ row: Row, key: Key, slot: Int) {
+        if slots[slot] == nil { liveCount += 1 }
+        slots[slot] = (key, row)
+        ensureIndex()
+        keyIndex?[key] = slot
+    }
+
+    /// Empties a slot an undone insert filled.
+    mutating func clear(slot: Int) {
+        if let key = slots[slot]?.key {
+            ensureIndex()
+            keyIndex?.removeValue(forKey: key)
+            liveCount -= 1
+        }
+        // Undo is last-in first-out, so an undone insert is the last slot: drop it rather
+        // than leave a hole. Earlier holes stay: older undo entries may refill them.
+        if slot == slots.count - 1 { slots.removeLast() } else { slots[slot] = nil }
+    }
+
+    /// Closes holes once they are worth it. Only safe when nothing refers to slots (no changes).
+    mutating func compactIfSparse() {
+        guard slots.count > 1024, liveCount < slots.count / 2 else { return }
+        slots = slots.filter { $0 != nil }
+        keyIndex = nil
+    }
+
+    mutating func removeAll() {
+        slots.removeAll()
+        keyIndex = nil
+        liveCount = 0
+        sortedBuckets = nil
+    }
+}

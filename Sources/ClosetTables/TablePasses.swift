@@ -1,0 +1,237 @@
+import ClosetCore
+
+/// A typed table's whole-table passes: framing a commit's changes, writing a snapshot section,
+/// loading and replaying rows, decoding rows still in a snapshot, checking them.
+///
+/// The transaction set reaches them through `StoredTable`, which sees only unspecialized
+/// generic code. `Table.init` is inlinable, so a table made where its codec is known (a pack's
+/// schema) captures specialized versions of them here.
+@usableFromInline struct TablePasses<Codec: TableCodec> {
+    @usableFromInline typealias Key = Codec.Key
+    @usableFromInline typealias Row = Codec.Row
+
+    @usableFromInline let framePending: (Table<Codec>) -> FramedOperations
+    @usableFromInline let writeRows: (Table<Codec>, Bool, inout ByteWriter) -> Int
+    @usableFromInline let writeSection: (Table<Codec>, Bool, inout ByteWriter) -> Void
+    @usableFromInline let loadRows: (Table<Codec>, Int, inout ByteReader) throws(ByteReader.Malformed) -> Void
+    @usableFromInline let applyRows: (Table<Codec>, [UInt8], [RowLocation]) throws(ByteReader.Malformed) -> Void
+    @usableFromInline let materialize: (Table<Codec>) -> Void
+    @usableFromInline let check: (Table<Codec>) -> String?
+    /// One replayed change, into the decoded rows (a replay through this door decodes them).
+    @usableFromInline let applyUnlogged: (Table<Codec>, Key, Row?) -> Void
+
+    @inlinable init() {
+        framePending = { Self.framePending($0) }
+        writeRows = { table, committed, writer in Self.writeRows(table, committed: committed, into: &writer) }
+        writeSection = { table, committed, writer in Self.writeSection(table, committed: committed, into: &writer) }
+        loadRows = { table, count, reader throws(ByteReader.Malformed) in try Self.loadRows(table, count, &reader) }
+        applyRows = { table, bytes, operations throws(ByteReader.Malformed) in
+            try Self.applyRows(table, bytes, operations: operations)
+        }
+        materialize = { Self.materialize($0) }
+        check = { Self.check($0) }
+        applyUnlogged = { table, key, row in
+            Self.materialize(table)
+            table.changeCount &+= 1
+            if let row { table.decoded.place(row, key: key) } else { table.decoded.remove(key) }
+        }
+    }
+
+    /// Each changed key's row now (or its removal), in the order of its first change.
+    @inlinable static func framePending(_ table: Table<Codec>) -> FramedOperations {
+        table.pending.logInsertsAsChanges(table.decoded)
+        let changes = table.pending.changes
+        var framed = FramedOperations()
+        var seen = Set<Key>()
+        seen.reserveCapacity(changes.count)
+        framed.operations.reserveCapacity(changes.count)
+        for change in changes where seen.insert(change.key).inserted {
+            let start = framed.bytes.bytes.count
+            let row = table[change.key]
+            framed.bytes.u8(row == nil ? RowFrame.delete : RowFrame.put)
+            RowFrame.part16(&framed.bytes) { Codec.encode(key: change.key, into: &$0) }
+            if let row { RowFrame.part32(&framed.bytes) { Codec.encode(row, into: &$0) } }
+            framed.operations.append((change.position, start..<framed.bytes.bytes.count))
+        }
+        return framed
+    }
+
+    @inlinable static func writeSection(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter) {
+        if writeSectionCopying(table, into: &writer) { return }
+        reserveSection(table, in: &writer)
+        let index = table.index
+        let groupings = table.groups.groupings
+        var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
+        SnapshotSection.write(into: &writer) { writer, columns in
+            if let index { columns.bucketCount = index.bucketCount }
+            var ordinal: UInt32 = 0
+            return writeRows(table, committed: committed, into: &writer) { row in
+                if let index {
+                    columns.buckets.append(UInt8(truncatingIfNeeded: index.bucket(row)))
+                    columns.orders.append(index.order(row))
+                }
+                for blob in Codec.blobs(of: row) { columns.blobNames.insert(blob) }
+                for number in groupings.indices {
+                    groups[number][groupings[number].key(row), default: []].append(ordinal)
+                }
+                ordinal &+= 1
+            }
+        }
+        table.groups.written = groups
+    }
+
+    /// Room for the section, from its first rows' size: a section grown as it was written
+    /// was copied at each doubling, and again for its index (a new store's first snapshot
+    /// touched twice its size).
+    @inlinable static func reserveSection(_ table: Table<Codec>, in writer: inout ByteWriter) {
+        Self.materialize(table)
+        var sample = ByteWriter()
+        var sampled = 0
+        for case let entry? in table.decoded.slots.prefix(64) {
+            RowFrame.part16(&sample) { Codec.encode(key: entry.key, into: &$0) }
+            RowFrame.part32(&sample) { Codec.encode(entry.row, into: &$0) }
+            sampled += 1
+        }
+        guard sampled > 0 else { return }
+        let rowBytes = sample.bytes.count / sampled
+        // Rows a little longer than the sample's, and the index's ~49 bytes a row.
+        writer.reserve(table.decoded.liveCount * (rowBytes + rowBytes / 8 + 49) + 4096)
+    }
+
+    /// Every row as a put, in table order; `committed` leaves out what is not committed yet.
+    @inlinable static func writeRows(
+        _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter, visit: (Row) -> Void = { _ in }
+    ) -> Int {
+        Self.materialize(table)
+        if committed { table.pending.logInsertsAsChanges(table.decoded) }
+        var count = 0
+        func write(_ key: Key, _ row: Row, _ writer: inout ByteWriter) {
+            RowFrame.part16(&writer) { Codec.encode(key: key, into: &$0) }
+            RowFrame.part32(&writer) { Codec.encode(row, into: &$0) }
+            visit(row)
+            count += 1
+        }
+        guard committed, !table.pending.changes.isEmpty else {
+            for case let entry? in table.decoded.slots { write(entry.key, entry.row, &writer) }
+            return count
+        }
+        let original = table.pending.originalRows()
+        for (slot, entry) in table.decoded.slots.enumerated() {
+            if let before = original[slot] {
+                if let row = before { write(Codec.key(of: row), row, &writer) }
+            } else if let entry {
+                write(entry.key, entry.row, &writer)
+            }
+        }
+        return count
+    }
+
+    /// Appends rows known to be new (a snapshot's rows are distinct), without the index.
+    /// One call per table section: the loop runs with its types resolved once.
+    @inlinable static func loadRows(_ table: Table<Codec>, _ count: Int, _ reader: inout ByteReader)
+        throws(ByteReader.Malformed)
+    {
+        table.decoded.slots.reserveCapacity(table.decoded.slots.count + min(count, 1 << 24))
+        defer { table.changeCount &+= 1 }
+        try RowFrame.forEachSnapshotRow(count, in: &reader) { reader throws(ByteReader.Malformed) in
+            let decoded = try Codec.decodeRow(from: &reader)
+            table.decoded.append(Codec.key(of: decoded), decoded)
+        }
+    }
+
+    /// A run of replayed changes, unlogged: beside the snapshot's rows while they are read in
+    /// place, else into the decoded rows.
+    @inlinable static func applyRows(_ table: Table<Codec>, _ bytes: [UInt8], operations: [RowLocation])
+        throws(ByteReader.Malformed)
+    {
+        defer { table.changeCount &+= 1 }
+        var reader = ByteReader(bytes)
+        for location in operations {
+            if let row = location.row {
+                reader.reposition(to: row)
+                let decoded = try Codec.decodeRow(from: &reader)
+                guard reader.isAtEnd else { throw ByteReader.Malformed() }
+                if let lazy = table.lazy {
+                    lazy.record(Codec.key(of: decoded), decoded)
+                } else {
+                    table.decoded.place(decoded, key: Codec.key(of: decoded))
+                }
+            } else {
+                reader.reposition(to: location.key)
+                let key = try Codec.decodeKey(from: &reader)
+                guard reader.isAtEnd else { throw ByteReader.Malformed() }
+                if let lazy = table.lazy { lazy.record(key, nil) } else { table.decoded.remove(key) }
+            }
+        }
+    }
+
+    /// A replayed change's key and row (nil: a removal), decoded before anything is applied.
+    @inlinable static func decodeOperation(put: Bool, from reader: inout ByteReader) throws(ByteReader.Malformed)
+        -> (key: Key, row: Row?)
+    {
+        guard put else { return (try Codec.decodeKey(from: &reader), nil) }
+        let row = try Codec.decodeRow(from: &reader)
+        return (Codec.key(of: row), row)
+    }
+
+    /// Decodes every row still in the snapshot (once): from here on the table is an ordinary
+    /// in-memory table.
+    @inlinable static func materialize(_ table: Table<Codec>) {
+        guard let lazy = table.lazy else { return }
+        table.lazy = nil
+        defer { table.changeCount &+= 1 }
+        // Pending changes made while lazy refer to no slots: they are replayed as ordinary
+        // logged changes below, so a rollback still undoes them exactly.
+        let pending = table.pending.changes
+        let committedOperations = lazy.operations.count - lazy.undo.count
+        table.pending.changes.removeAll()
+        let bytes = lazy.base.copyRows()
+        var reader = ByteReader(bytes)
+        do {
+            try loadRows(table, lazy.base.count, &reader)
+        } catch {
+            UnreadableRow.found("table '\(table.name)': a snapshot row passes its checksum but cannot be read")
+        }
+        if pending.isEmpty, table.decoded.slots.count == lazy.base.count {
+            // Only committed changes: each key's last state (`latest`) says where it ends, so
+            // no key index is built (hashing every key was most of a compaction after a few
+            // hundred removes). The same slots as replaying the changes one by one.
+            lazy.settleIfNeeded()
+            var moved: [(position: Int, key: Key, row: Row)] = []
+            for (key, entry) in lazy.latest {
+                if let ordinal = entry.baseOrdinal {
+                    if let row = entry.row, entry.position == ordinal {
+                        table.decoded.slots[ordinal] = (key, row)
+                        continue
+                    }
+                    if table.decoded.slots[ordinal] != nil {
+                        table.decoded.slots[ordinal] = nil
+                        table.decoded.liveCount -= 1
+                    }
+                }
+                if let row = entry.row { moved.append((entry.position, key, row)) }
+            }
+            moved.sort { $0.position < $1.position }
+            for entry in moved { table.decoded.append(entry.key, entry.row) }
+            return
+        }
+        for operation in lazy.operations[..<committedOperations] {
+            if let row = operation.row {
+                table.decoded.place(row, key: operation.key)
+            } else {
+                table.decoded.remove(operation.key)
+            }
+        }
+        for (change, operation) in zip(pending, lazy.operations[committedOperations...]) {
+            let slot: Int
+            if let row = operation.row {
+                slot = table.decoded.place(row, key: operation.key).slot
+            } else {
+                slot = table.decoded.remove(operation.key)?.slot ?? -1
+            }
+            table.pending.changes.append(
+                TableChanges<Codec>.Change(
+                    key: change.key, slot: slot, replaced: change.replaced, position: change.position))
+        }
+    }
+}

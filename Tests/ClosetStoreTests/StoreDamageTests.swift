@@ -166,14 +166,14 @@ import Testing
         let original = try POSIXFile.readAll(path + "/journal")!
         let header = try #require(StoreFormat.readJournalHeader(original))
         let last = StoreFormat.journalHeader(
-            StoreFormat.JournalHeader(generation: DurableStore.maximumGeneration, follows: header.follows))
+            StoreFormat.JournalHeader(generation: StoreFormat.maximumGeneration, follows: header.follows))
         try write(last + original[StoreFormat.recordsStart...], path + "/journal")
         let (store, _) = try open(path)
         #expect(store.fetchAllClothes() == everything)
         #expect {
             try store.compact()
         } throws: { error in
-            "\(error)".contains("has used its last generation (\(DurableStore.maximumGeneration))")
+            "\(error)".contains("has used its last generation (\(StoreFormat.maximumGeneration))")
         }
         try store.save(clothes: mocks.bottom2)
         try store.commit()

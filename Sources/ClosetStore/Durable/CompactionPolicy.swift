@@ -29,16 +29,16 @@ struct CompactionPolicy {
 
     /// Whether a transaction's `changes` go straight into a new snapshot: the store's first
     /// commit, big enough, on a store that needs no upgrade and has not failed to compact.
-    func writesAsSnapshot(_ view: DurableStore.View, changes: Int, upgrading: Bool) -> Bool {
+    func writesAsSnapshot(_ view: StoreView, changes: Int, upgrading: Bool) -> Bool {
         view.transactions == 0 && !upgrading && nextAttempt == 0
             && changes * Self.bytesPerChange >= max(Self.snapshotCommitSize, view.snapshotLength)
     }
 
     /// What replaying the journal at open costs, in bytes' worth.
-    static func cost(_ view: DurableStore.View) -> Int { view.validLength + costPerRecord * view.transactions }
+    static func cost(_ view: StoreView) -> Int { view.validLength + costPerRecord * view.transactions }
 
     /// Whether the store should compact after the commit just made.
-    func isDue(_ view: DurableStore.View) -> Bool {
+    func isDue(_ view: StoreView) -> Bool {
         let manyChanges =
             view.journalChanges > max(Self.floorChanges, view.snapshotRows / Self.journalShare)
             && view.journalChanges > nextChanges
@@ -52,7 +52,7 @@ struct CompactionPolicy {
 
     /// A compaction failed when the journal cost `cost`: it is tried again once the journal has
     /// grown. Returns whether this is the first failure in a row (reported once).
-    mutating func failed(cost: Int, _ view: DurableStore.View) -> Bool {
+    mutating func failed(cost: Int, _ view: StoreView) -> Bool {
         let first = nextAttempt == 0
         nextAttempt = cost + Self.floor
         nextChanges = view.journalChanges + Self.floorChanges
@@ -60,5 +60,5 @@ struct CompactionPolicy {
     }
 
     /// A first commit could not be written as the snapshot (it went to the journal).
-    mutating func snapshotCommitFailed(_ view: DurableStore.View) { nextAttempt = view.validLength + Self.floor }
+    mutating func snapshotCommitFailed(_ view: StoreView) { nextAttempt = view.validLength + Self.floor }
 }

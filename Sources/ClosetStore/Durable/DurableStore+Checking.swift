@@ -14,7 +14,7 @@ extension DurableStore {
             // Rows over damage are not read further (counting them, or the pictures they
             // name, would read the damaged blocks): that is for 'closet recover'.
             guard damaged.isEmpty else {
-                result.problems.append(damagedBlocksMessage(blocks, damaged))
+                result.problems.append(StoreReading.damagedBlocksMessage(blocks, damaged))
                 return result
             }
             result.problems += tables.all.compactMap { $0.checkSnapshotRows() }
@@ -32,7 +32,7 @@ extension DurableStore {
                     "\(name), \(info.st_size) bytes, left by a process that was stopped; the next writer removes it"
                 ))
         }
-        if markerIsOld, !legacyFiles {
+        if markerIsOld, !view.legacyFiles {
             // The state an upgrade cut before its last step leaves (and a marker's digit
             // changed reads the same): nothing is lost, and it is said.
             result.checked.append(
@@ -53,7 +53,7 @@ extension DurableStore {
         } else {
             result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))
         }
-        result.problems += commitPointProblems(&result)
+        result.problems += view.commitPointProblems(journal: path + "/journal", &result)
         if let torn = view.tornTail {
             result.checked.append(("unfinished", "a commit begun at byte \(torn.at) never finished (\(torn.reason))"))
         }
@@ -67,7 +67,7 @@ extension DurableStore {
         let referenced = tables.referencedBlobs
         let present = Set(files.names)
         // Pictures `closet recover` said it could not keep: losses already told, not damage.
-        let lost = lostAtRecovery()
+        let lost = StoreFolder.lostPictures(path)
         var stillLost = 0
         for name in referenced.sorted() {
             let inlineBytes = inline?[name]?.bytes
@@ -97,53 +97,5 @@ extension DurableStore {
             + (leftovers > 0 ? ", and \(leftovers) no row refers to (the next writer removes them)" : "")
         result.checked.append(("pictures", pictures))
         return result
-    }
-
-    /// A commit point that fails its checksum: the other one, a commit older, is what opening
-    /// used, so without this `closet check` would say `ok` over it (and a second such damage
-    /// would lose a commit). One whose write a crash cut (the slot of the next commit, whose
-    /// record is whole) is said as unfinished; any other is a problem. The next writer rewrites it.
-    func commitPointProblems(_ result: inout StoreCheck) -> [String] {
-        guard view.journalFormat == StoreFormat.journalFormat, view.skippedJournalGeneration == nil,
-            let bytes = try? POSIXFile.readAll(path + "/journal"), bytes.count >= StoreFormat.recordsStart,
-            let used = StoreFormat.readCommitPoint(bytes, generation: view.generation)
-        else { return [] }
-        var problems: [String] = []
-        for slot in StoreFormat.failingCommitPoints(bytes, generation: view.generation) {
-            let start = StoreFormat.journalHeaderSize + slot * StoreFormat.commitPointSize
-            let bytesText = "bytes \(start)-\(start + StoreFormat.commitPointSize - 1)"
-            if slot == (used.transactions + 1) % 2, view.transactions > used.transactions {
-                result.checked.append(
-                    (
-                        "unfinished",
-                        "the commit point of transaction \(used.transactions + 1) (\(bytesText)) was cut while it was written; its record is whole and is read, and the next writer rewrites the point"
-                    ))
-            } else {
-                problems.append(
-                    "commit point \(slot == 0 ? "A" : "B") of its journal (\(bytesText)) fails its checksum; the other (\(used.transactions) transactions) is used, and the next writer rewrites it"
-                )
-            }
-        }
-        return problems
-    }
-
-    /// The pictures `closet recover` listed as lost when it made this store.
-    func lostAtRecovery() -> Set<String> {
-        guard let bytes = try? POSIXFile.readAll(path + "/" + StoreFolder.lostPicturesName) else { return [] }
-        var names: Set<String> = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-            if let name = line.split(separator: " ").first { names.insert(String(name)) }
-        }
-        return names
-    }
-
-    /// Before a new snapshot copies the rows: a block that fails must not be laundered into a
-    /// file whose checksums pass.
-    func checkBlocksBeforeCopying() throws(POSIXFile.Failure) {
-        guard let blocks = view.blocks else { return }
-        let damaged = blocks.damagedBlocks()
-        guard damaged.isEmpty else {
-            throw POSIXFile.Failure(description: self.damaged(damagedBlocksMessage(blocks, damaged)).description)
-        }
     }
 }

@@ -9,33 +9,6 @@ import Foundation
 /// Reading a store's files: the snapshot in place, the journal's whole records, damage found
 /// and named, and other processes' commits brought in between transactions.
 extension DurableStore {
-    // MARK: reading the files
-
-    func damaged(_ what: String) -> StoreError {
-        StoreError(
-            "store '\(path)' is damaged: \(what); nothing in it was changed; 'closet recover \(path)' copies every intact transaction into a new store"
-        )
-    }
-
-    static func identity(_ path: String) -> FileIdentity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return FileIdentity(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
-            modified: Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec))
-    }
-
-    func read(_ file: String) throws(StoreError) -> (bytes: [UInt8], identity: FileIdentity)? {
-        // The identity first: if the file changes after, the next refresh reads it again.
-        guard let identity = Self.identity(path + "/" + file) else { return nil }
-        do {
-            guard let bytes = try POSIXFile.readAll(path + "/" + file) else { return nil }
-            return (bytes, identity)
-        } catch {
-            throw StoreError(error.description)
-        }
-    }
-
     /// Reads snapshot and journal into the (empty) tables. A journal that does not follow the
     /// snapshot read with it is read again: a compaction may have replaced one between the
     /// two reads. If it still does not, a file is missing or was swapped: damage.
@@ -43,9 +16,9 @@ extension DurableStore {
         var attempt = 0
         while true {
             tables.removeAllRows()
-            legacyFiles = false
-            var next = View()
-            if let identity = Self.identity(path + "/snapshot") {
+            let reading = StoreReading(path: path, tables: tables, schemas: schemas, markerIsOld: markerIsOld)
+            var next = StoreView()
+            if let identity = FileIdentity.of(path + "/snapshot") {
                 let mapped: MappedFile?
                 do {
                     mapped = try MappedFile.open(path + "/snapshot")
@@ -55,25 +28,26 @@ extension DurableStore {
                 if let mapped {
                     next.snapshot = identity
                     next.snapshotLength = mapped.memory.count
-                    next.snapshotLink = try loadSnapshot(mapped, into: &next)
+                    next.snapshotLink = try reading.loadSnapshot(mapped, into: &next)
                 }
             }
-            let journal = try read("journal")
+            let journal = try reading.read("journal")
             next.journal = journal?.identity
             // A store whose marker names this format always has a snapshot (`create` and
             // `upgrade` write it before the marker, compaction replaces it by a rename).
             if !markerIsOld, next.snapshot == nil {
-                throw damaged(journal == nil ? "its snapshot and its journal are missing" : "its snapshot is missing")
+                throw reading.damaged(
+                    journal == nil ? "its snapshot and its journal are missing" : "its snapshot is missing")
             }
-            if let mismatch = try loadJournal(journal?.bytes, into: &next) {
+            if let mismatch = try reading.loadJournal(journal?.bytes, into: &next) {
                 // Compaction happens under the write lock: with the lock free (or ours), a
                 // mismatch read twice is no compaction in progress. Otherwise wait it out.
                 attempt += 1
                 if attempt >= 2 {
-                    if lock.isHeld || attempt > 400 { throw damaged(mismatch) }
+                    if lock.isHeld || attempt > 400 { throw reading.damaged(mismatch) }
                     if (try? lock.acquire(timeout: 0)) != nil {
                         lock.release()
-                        throw damaged(mismatch)
+                        throw reading.damaged(mismatch)
                     }
                 }
                 usleep(UInt32(min(attempt, 10)) * 500)
@@ -85,257 +59,9 @@ extension DurableStore {
         }
     }
 
-    /// Loads a snapshot; returns its generation and checksum. A format-3 or 4 snapshot is read
-    /// in place from the mapping: its header and block checksums are checked now, each block
-    /// the first time a statement reads it (`SnapshotBlocks`), and tables decode rows as they
-    /// are asked for.
-    func loadSnapshot(_ mapped: MappedFile, into view: inout View) throws(StoreError) -> StoreFormat.SnapshotLink {
-        guard let (header, blocks) = try openedSnapshot(mapped) else {
-            return try loadLegacySnapshot(Array(mapped.memory))
-        }
-        // Formats 3 and 4 (an older index): rewritten before the first commit.
-        if header.format < StoreFormat.currentFormat { legacyFiles = true }
-        guard header.generation <= Self.maximumGeneration else {
-            throw damaged("its snapshot's generation \(header.generation) is out of range")
-        }
-        do {
-            try StoreFormat.loadSnapshot(
-                memory: mapped.memory, header: header, owner: mapped, blocks: blocks, into: tables)
-        } catch {
-            // What opening reads (each section's lengths) is checked as it is read.
-            if let failed = blocks.failed { throw damaged(damagedBlocksMessage(blocks, [failed])) }
-            throw damaged("its snapshot passes its checksum but cannot be read")
-        }
-        view.blocks = blocks
-        view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
-        return header.link
-    }
-
-    /// The header of a format-3 or 4 snapshot that passes its checksum, with its blocks to
-    /// check as they are read; nil for an older format (or a file that is no snapshot).
-    func openedSnapshot(
-        _ mapped: MappedFile
-    ) throws(StoreError) -> (StoreFormat.SnapshotHeader, SnapshotBlocks)? {
-        let memory = mapped.memory
-        do throws(StoreFormat.SnapshotProblem) {
-            guard let header = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
-            let expected = try StoreFormat.blockChecksums(memory: memory, header: header)
-            let blocks = SnapshotBlocks(
-                bodyStart: StoreFormat.snapshotHeaderSize, bodyEnd: header.bodyEnd,
-                blockShift: StoreFormat.blockShift(header), expected: expected
-            ) { range in mapped.blockChecksums(range, size: range.count)?.first }
-            return (header, blocks)
-        } catch {
-            switch error {
-            case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
-            case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
-            case .blockChecksums: throw damaged("the block checksums at the end of its snapshot fail their checksum")
-            case .blocks: throw damaged("its snapshot fails its checksum")
-            }
-        }
-    }
-
-    /// Says which blocks fail, as a statement that reads one would (`.check`, compaction).
-    func damagedBlocksMessage(_ blocks: SnapshotBlocks, _ damaged: [Int]) -> String {
-        let ranges = damaged.prefix(3).map { "\(blocks.block($0).lowerBound)-\(blocks.block($0).upperBound - 1)" }
-        let more = damaged.count > 3 ? " and \(damaged.count - 3) more block\(damaged.count == 4 ? "" : "s")" : ""
-        return "its snapshot fails its checksum in bytes \(ranges.joined(separator: ", "))\(more)"
-    }
-
-    /// Formats 1 and 2, or a file that is no snapshot at all.
-    func loadLegacySnapshot(_ bytes: [UInt8]) throws(StoreError) -> StoreFormat.SnapshotLink {
-        switch JournalFormat.layout(bytes, journal: false) {
-        case .formatOne, .formatTwo:
-            legacyFiles = true
-            do {
-                let generation = try JournalFormat.readSnapshot(bytes, tables: tables, formatOne: schemas)
-                return StoreFormat.SnapshotLink(generation: generation, checksum: 0)
-            } catch {
-                switch error {
-                case .damaged: throw damaged("its snapshot fails its checksum")
-                case .newer: throw StoreError(StoreFolder.newer(path, format: "a newer snapshot").description)
-                }
-            }
-        case .newer:
-            throw StoreError(StoreFolder.newer(path, format: "a newer snapshot").description)
-        case nil:
-            throw damaged("its snapshot is not a closet snapshot")
-        }
-    }
-
-    /// Loads the journal's whole records into the tables, filling in `view`. Returns why the
-    /// journal does not follow the snapshot, if it does not (the caller reads both again).
-    func loadJournal(_ bytes: [UInt8]?, into view: inout View) throws(StoreError) -> String? {
-        let snapshot = view.snapshotLink
-        guard let bytes else {
-            // No journal: a format-1/2 store whose journal was never started, or an upgrade to
-            // format 5 cut after its snapshot (the old marker is still there, the snapshot is
-            // new). Beside any other format-3, 4 or 5 snapshot it was deleted.
-            let upgradeCut = markerIsOld && !legacyFiles
-            if let snapshot, snapshot.checksum != 0, !upgradeCut {
-                return "its journal is missing (the snapshot is generation \(snapshot.generation))"
-            }
-            view.generation = snapshot?.generation ?? 0
-            return nil
-        }
-        let magic = Array(bytes.prefix(8))
-        if magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic {
-            guard let header = StoreFormat.readJournalHeader(bytes) else {
-                if bytes.count < StoreFormat.journalHeaderSize {
-                    throw damaged("its journal is cut short (\(bytes.count) bytes)")
-                }
-                throw damaged("the header of its journal (bytes 0-35) fails its checksum")
-            }
-            guard header.generation <= Self.maximumGeneration, header.follows.generation <= Self.maximumGeneration
-            else { throw damaged("its journal's generation \(header.generation) is out of range") }
-            view.journalFormat = header.format
-            view.generation = header.generation
-            view.follows = header.follows
-            if let snapshot, header.generation <= snapshot.generation {
-                // Already inside the snapshot: a compaction cut between its two renames leaves
-                // the journal it compacted, of the snapshot's own generation. An older one was
-                // put back (one file restored from an older copy): the commits after the
-                // snapshot are gone with the journal it replaced, which is damage, not a state.
-                guard header.generation == snapshot.generation else {
-                    return
-                        "its journal (generation \(header.generation)) is older than its snapshot (generation \(snapshot.generation)): a journal put back from an older copy, without what was committed after the snapshot"
-                }
-                view.generation = snapshot.generation
-                view.skippedJournalGeneration = header.generation
-                return nil
-            }
-            guard header.follows == (snapshot ?? .none) else {
-                let found = snapshot.map { "generation \($0.generation) (checksum \(StoreFormat.hex($0.checksum)))" }
-                return
-                    "its journal (generation \(header.generation)) follows \(header.follows), but the snapshot is \(found ?? "missing")"
-            }
-            // Format 4: how far its commits reach (checked against the records below).
-            var committed: StoreFormat.CommitPoint?
-            if header.format == 4 {
-                guard bytes.count >= StoreFormat.recordsStart else {
-                    throw damaged("its journal is cut short (\(bytes.count) bytes)")
-                }
-                guard let point = StoreFormat.readCommitPoint(bytes, generation: header.generation) else {
-                    throw damaged("both commit points of its journal (bytes 36-83) fail their checksums")
-                }
-                committed = point
-            } else {
-                legacyFiles = true
-            }
-            view.journalSkipped = false
-            let tables = tables
-            let records: StoreFormat.Records
-            do {
-                var changes = 0
-                records = try StoreFormat.readRecords(bytes, from: header.recordsStart, sequence: 1) {
-                    count, reader throws(ByteReader.Malformed) in
-                    changes += count
-                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
-                }
-                view.journalChanges = changes
-            } catch {
-                throw damaged(
-                    "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
-            }
-            if case .damaged(let at, let reason) = records.end {
-                throw damaged("at byte \(at) of its journal: \(reason)")
-            }
-            if let committed, records.validLength < committed.end || records.transactions < committed.transactions {
-                // Returned, not thrown: read again first, as a writer may have recorded a
-                // commit after this read began.
-                if case .tornTail(let at, let reason) = records.end, at < committed.end {
-                    return
-                        "at byte \(at) of its journal: \(reason), in a transaction that was committed (its commit point reaches byte \(committed.end))"
-                }
-                let missing = committed.transactions - records.transactions
-                return
-                    "its journal is cut short: \(committed.transactions) committed transaction\(committed.transactions == 1 ? "" : "s") end at byte \(committed.end), but its whole records end at byte \(records.validLength) (\(max(missing, 0)) transaction\(missing == 1 ? "" : "s") missing)"
-            }
-            view.validLength = records.validLength
-            view.transactions = records.transactions
-            view.nextSequence = records.nextSequence
-            switch records.end {
-            case .clean: break
-            case .tornTail(let at, let reason): view.tornTail = (at, reason)
-            case .damaged(let at, let reason): throw damaged("at byte \(at) of its journal: \(reason)")
-            }
-            return nil
-        }
-        // A format-3 journal whose magic lost a bit reads as an older format, whose records
-        // would then all look torn: its header's checksum, taken with the right magic, tells.
-        if bytes.count >= StoreFormat.journalHeaderSize {
-            for magic in [StoreFormat.journalMagic, StoreFormat.formatThreeJournalMagic]
-            where StoreFormat.readJournalHeader(magic + bytes[8..<StoreFormat.journalHeaderSize]) != nil {
-                throw damaged("the magic of its journal (bytes 0-7) is damaged")
-            }
-        }
-        return try loadLegacyJournal(bytes, into: &view)
-    }
-
-    /// Formats 1 and 2: a header of magic and generation, records of length, CRC-32 and payload.
-    func loadLegacyJournal(_ bytes: [UInt8], into view: inout View) throws(StoreError) -> String? {
-        guard bytes.count >= JournalFormat.journalHeaderSize else {
-            // Beside a format-3 snapshot the journal was one too: cut short, not never started.
-            if let snapshot = view.snapshotLink, snapshot.checksum != 0 {
-                throw damaged("its journal is cut short (\(bytes.count) bytes)")
-            }
-            view.generation = view.snapshotLink?.generation ?? 0
-            return nil
-        }
-        let layout = JournalFormat.layout(bytes, journal: true)
-        if layout == .newer { throw StoreError(StoreFolder.newer(path, format: "a newer journal").description) }
-        var header = ByteReader(bytes, from: 8, to: 16)
-        let generation = (try? header.u64()) ?? 0
-        if let snapshot = view.snapshotLink, layout != nil, generation <= snapshot.generation {
-            view.generation = snapshot.generation
-            return nil
-        }
-        let tables = tables
-        let schemas = schemas
-        let read: JournalFormat.JournalContents?
-        do {
-            read = try JournalFormat.readJournal(bytes) { layout, count, reader throws(ByteReader.Malformed) in
-                switch layout {
-                case .formatOne:
-                    for _ in 0..<count {
-                        guard let (table, put) = tables.table(formatOneTag: try reader.u8(), schemas: schemas) else {
-                            throw ByteReader.Malformed()
-                        }
-                        try table.applyFormatOne(put: put, from: &reader)
-                    }
-                case .formatTwo:
-                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
-                case .newer:
-                    throw ByteReader.Malformed()
-                }
-            }
-        } catch {
-            throw damaged("byte \(error.offset) of its journal starts a committed transaction this build cannot read")
-        }
-        guard let contents = read else { throw damaged("its journal has no valid header") }
-        guard contents.generation <= Self.maximumGeneration else {
-            throw damaged("its journal's generation \(contents.generation) is out of range")
-        }
-        legacyFiles = true
-        view.journalFormat = contents.layout == .formatOne ? 1 : 2
-        view.journalSkipped = false
-        view.generation = contents.generation
-        view.transactions = contents.transactions
-        view.validLength = contents.validLength
-        if let damage = contents.damage {
-            if let later = JournalFormat.validRecord(after: contents.validLength, in: bytes) {
-                throw damaged(
-                    "at byte \(contents.validLength) of its journal: \(damage), with an intact transaction at byte \(later) after it"
-                )
-            }
-            view.tornTail = (contents.validLength, damage)
-        }
-        return nil
-    }
-
     /// Whether the files changed since this process last read them.
     var filesChanged: Bool {
-        Self.identity(path + "/journal") != view.journal || Self.identity(path + "/snapshot") != view.snapshot
+        FileIdentity.of(path + "/journal") != view.journal || FileIdentity.of(path + "/snapshot") != view.snapshot
     }
 
     // MARK: other processes' commits
@@ -353,10 +79,11 @@ extension DurableStore {
     func catchUp() throws(StoreError) {
         guard filesChanged else { return }
         do throws(StoreError) {
-            if view.journalFormat >= 3, !view.journalSkipped, Self.identity(path + "/snapshot") == view.snapshot,
-                let current = Self.identity(path + "/journal"), let known = view.journal,
+            if view.journalFormat >= 3, !view.journalSkipped, FileIdentity.of(path + "/snapshot") == view.snapshot,
+                let current = FileIdentity.of(path + "/journal"), let known = view.journal,
                 current.device == known.device, current.inode == known.inode, current.size >= view.validLength,
-                let journal = try read("journal"),
+                let journal = try StoreReading(path: path, tables: tables, schemas: schemas, markerIsOld: markerIsOld)
+                    .read("journal"),
                 StoreFormat.readJournalHeader(journal.bytes)
                     == StoreFormat.JournalHeader(
                         generation: view.generation, follows: view.follows, format: view.journalFormat)
@@ -373,11 +100,12 @@ extension DurableStore {
                     }
                     view.journalChanges += changes
                 } catch {
-                    throw damaged(
+                    throw StoreFolder.damaged(
+                        path,
                         "byte \(error.offset) of its journal starts a committed transaction this build cannot read")
                 }
                 if case .damaged(let at, let reason) = records.end {
-                    throw damaged("at byte \(at) of its journal: \(reason)")
+                    throw StoreFolder.damaged(path, "at byte \(at) of its journal: \(reason)")
                 }
                 view.journal = journal.identity
                 view.validLength = records.validLength

@@ -41,37 +41,17 @@ extension DurableStore {
         }
     }
 
-    /// Takes the lock before a blob is written; returns why it cannot be written, if so (a
-    /// conflict is left for the session: the statement runs again, and rewriting is harmless).
-    func beginWritingBlob() -> String? {
-        beginWriting()
-        if case .failed(let message) = problem { return message }
-        return nil
-    }
-
     /// With the lock held and the files as this process last read them: cut a torn tail,
     /// start a journal where there is none (or one inside the snapshot), open it for
     /// appending, and once per process remove blobs no row refers to.
     func prepareForWriting() throws(StoreError) {
         do throws(POSIXFile.Failure) {
             if !needsUpgrade, view.journalSkipped {
-                try checkGenerationLeft(after: view.generation)
-                try startJournal(generation: view.generation + 1, follows: view.snapshotLink ?? .none)
+                try StoreFolder.checkGenerationLeft(path, after: view.generation)
+                try journal.start(generation: view.generation + 1, follows: view.snapshotLink ?? .none, &view)
             }
-            if journal < 0 {
-                journal = try POSIXFile.open(path + "/journal", flags: O_WRONLY)
-                try rewriteFailingCommitPoints()
-            }
-            if let torn = view.tornTail, let size = view.journal?.size, size > view.validLength {
-                // Said before the cut, so a cut that fails is still reported.
-                report(tornTailNotice(torn, dropping: size - view.validLength))
-                guard ftruncate(journal, off_t(view.validLength)) == 0 else {
-                    throw POSIXFile.failure("cannot truncate", path + "/journal")
-                }
-                try POSIXFile.sync(journal, path: path + "/journal")
-                view.tornTail = nil
-                view.journal = Self.identity(path + "/journal")
-            }
+            if !journal.isOpen { try journal.open(view, report: report) }
+            try journal.cutTornTail(&view, report: report)
         } catch {
             throw StoreError(error.description)
         }
@@ -88,74 +68,9 @@ extension DurableStore {
         }
     }
 
-    /// A commit point that fails its checksum (damage, or a write a crash cut) is written again
-    /// with how far the journal's whole records reach (durable: a record is synced before its
-    /// point), so one more damage cannot cost a commit.
-    func rewriteFailingCommitPoints() throws(POSIXFile.Failure) {
-        guard view.journalFormat == StoreFormat.journalFormat, journal >= 0 else { return }
-        // The journal is open for writing only: its head is read through a descriptor of its own.
-        let reader = try POSIXFile.open(path + "/journal", flags: O_RDONLY)
-        defer { close(reader) }
-        var head = [UInt8](repeating: 0, count: StoreFormat.recordsStart)
-        let read = head.withUnsafeMutableBytes { pread(reader, $0.baseAddress, $0.count, 0) }
-        guard read == head.count else { return }
-        let failing = StoreFormat.failingCommitPoints(head, generation: view.generation)
-        guard !failing.isEmpty else { return }
-        let point = StoreFormat.commitPoint(
-            StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
-            generation: view.generation)
-        for slot in failing {
-            let offset = StoreFormat.journalHeaderSize + slot * StoreFormat.commitPointSize
-            let written = point.withUnsafeBytes { pwrite(journal, $0.baseAddress, $0.count, off_t(offset)) }
-            guard written == point.count else { throw POSIXFile.failure("cannot write", path + "/journal") }
-        }
-        try POSIXFile.sync(journal, path: path + "/journal")
-        report("store '\(path)': a commit point of the journal failed its checksum; it was written again")
-    }
-
-    /// What a writer says when it cuts a torn tail. A format-4 journal's commit point reaches
-    /// no further than the whole records (else the store is refused as cut short), so the tail
-    /// was never reported as saved; an older journal cannot tell a crash's torn write from a
-    /// journal cut short, and says so.
-    func tornTailNotice(_ torn: (at: Int, reason: String), dropping count: Int) -> String {
-        let headers =
-            (try? POSIXFile.readAll(path + "/journal")).flatMap { $0 }.map { bytes in
-                StoreFormat.recordHeaders(in: bytes, from: view.validLength)
-            } ?? 0
-        let started = "\(headers) record\(headers == 1 ? "" : "s") begun in them"
-        let what =
-            view.journalFormat == StoreFormat.journalFormat
-            ? "a transaction that never finished committing (it was never reported as saved)"
-            : "a transaction that never finished committing, or a journal cut short: commits reported as saved may be among them"
-        return
-            "store '\(path)': dropped \(count) bytes at the end of the journal from byte \(view.validLength) (\(torn.reason) at byte \(torn.at); \(started)): \(what)"
-    }
-
     func releaseWriting() {
-        if journal >= 0 {
-            close(journal)
-            journal = -1
-        }
+        journal.closeFile()
         lock.release()
-    }
-
-    func startJournal(generation: UInt64, follows: StoreFormat.SnapshotLink) throws(POSIXFile.Failure) {
-        let journalPath = path + "/journal"
-        let header = StoreFormat.JournalHeader(generation: generation, follows: follows)
-        try POSIXFile.replace(journalPath, with: StoreFormat.journalHeader(header), directory: path)
-        if journal >= 0 { close(journal) }
-        journal = try POSIXFile.open(journalPath, flags: O_WRONLY)
-        view.journalFormat = header.format
-        view.journalSkipped = false
-        view.skippedJournalGeneration = nil
-        view.generation = generation
-        view.follows = follows
-        view.validLength = header.recordsStart
-        view.transactions = 0
-        view.journalChanges = 0
-        view.nextSequence = 1
-        view.tornTail = nil
-        view.journal = Self.identity(journalPath)
     }
 
     // MARK: transactions
@@ -174,7 +89,7 @@ extension DurableStore {
         guard tables.hasPendingChanges else { return }
         if let broken { throw StoreError(broken) }
         let released = tables.releasedBlobs()
-        dropUnreferencedInlineBlobs(released: released)
+        InlineBlobTable.dropUnreferenced(released: released, in: tables)
         // A big first commit is written as the snapshot itself: not framed as a record first.
         let intoSnapshot = compaction.writesAsSnapshot(
             view, changes: tables.pendingChangeCount, upgrading: needsUpgrade)
@@ -194,7 +109,7 @@ extension DurableStore {
         // The pictures this commit refers to are durable before it is.
         try files.syncWritten()
         if let frames {
-            try append(StoreFormat.record(frames, sequence: view.nextSequence))
+            try journal.append(StoreFormat.record(frames, sequence: view.nextSequence), &view, broken: &broken)
             view.journalChanges += frames.order.count
         } else {
             try commitAsSnapshot()
@@ -224,58 +139,25 @@ extension DurableStore {
         let generation = max(view.generation, 1)
         let link: StoreFormat.SnapshotLink
         do {
-            try checkGenerationLeft(after: generation)
+            try StoreFolder.checkGenerationLeft(path, after: generation)
             link = try writeSnapshot(generation: generation, committed: false)
         } catch {
             report(
                 "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
             )
             compaction.snapshotCommitFailed(view)
-            try append(StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence))
+            try journal.append(
+                StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence), &view, broken: &broken
+            )
             return
         }
         do {
-            try startJournal(generation: generation + 1, follows: link)
+            try journal.start(generation: generation + 1, follows: link, &view)
         } catch {
             // Committed (the snapshot holds it; the old journal is inside it), but this
             // process cannot append after it: it stops writing.
             broken = "the journal could not be started after a snapshot (\(error)); reopen the store"
         }
-    }
-
-    func append(_ record: [UInt8]) throws(StoreError) {
-        let journalPath = path + "/journal"
-        do throws(POSIXFile.Failure) {
-            guard lseek(journal, off_t(view.validLength), SEEK_SET) >= 0 else {
-                throw POSIXFile.failure("cannot seek", journalPath)
-            }
-            try POSIXFile.writeAll(journal, record, path: journalPath)
-            try POSIXFile.sync(journal, path: journalPath)
-        } catch {
-            // Cut the partial record off so the next commit does not land after garbage.
-            if ftruncate(journal, off_t(view.validLength)) != 0 || fsync(journal) != 0 {
-                broken = "the journal could not be repaired after a failed write; reopen the store"
-            }
-            throw StoreError(error.description)
-        }
-        view.validLength += record.count
-        view.transactions += 1
-        view.nextSequence &+= 1
-        // The record is durable: record how far commits reach, in the point this count selects
-        // (the other keeps the previous one). Not synced on its own: a point lost in a crash
-        // only lags, and the next commit's sync writes it; one that fails is caught there too.
-        if view.journalFormat == StoreFormat.journalFormat {
-            let point = StoreFormat.commitPoint(
-                StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
-                generation: view.generation)
-            let offset = StoreFormat.commitPointOffset(transactions: view.transactions)
-            let written = point.withUnsafeBytes { pwrite(journal, $0.baseAddress, $0.count, off_t(offset)) }
-            if written != point.count {
-                broken =
-                    "the journal's commit point could not be written (\(String(cString: strerror(errno)))); reopen the store"
-            }
-        }
-        view.journal = Self.identity(journalPath)
     }
 
     /// A format-1 to 4 store is rewritten as format 5 before its first new commit: the
@@ -286,9 +168,9 @@ extension DurableStore {
     func upgrade() throws(StoreError) {
         do {
             let generation = max(view.generation, view.snapshotLink?.generation ?? 0, 1)
-            try checkGenerationLeft(after: generation)
+            try StoreFolder.checkGenerationLeft(path, after: generation)
             let link = try writeSnapshot(generation: generation, committed: true)
-            try startJournal(generation: generation + 1, follows: link)
+            try journal.start(generation: generation + 1, follows: link, &view)
             // Last: a store whose marker names this format always has both files.
             try POSIXFile.replace(
                 path + "/" + StoreFolder.markerName, with: StoreFolder.markerContents, directory: path)
@@ -296,7 +178,7 @@ extension DurableStore {
             throw StoreError(error.description)
         }
         markerIsOld = false
-        legacyFiles = false
+        view.legacyFiles = false
     }
 
     /// Writes the whole state as a new snapshot, then starts an empty journal following it.
@@ -312,10 +194,10 @@ extension DurableStore {
             return
         }
         let generation = max(view.generation, 1)
-        try checkGenerationLeft(after: generation)
+        try StoreFolder.checkGenerationLeft(path, after: generation)
         let link = try writeSnapshot(generation: generation, committed: !pending)
         do {
-            try startJournal(generation: generation + 1, follows: link)
+            try journal.start(generation: generation + 1, follows: link, &view)
         } catch {
             // The old journal is inside the new snapshot now: a commit appended to it would
             // be skipped at the next open. This process writes no more.
@@ -324,22 +206,14 @@ extension DurableStore {
         }
     }
 
-    /// A store whose next generation would pass the limit is not written (no arithmetic on a
-    /// generation may overflow, and a journal past the limit would not open): recovering it
-    /// starts a new store at generation 1.
-    func checkGenerationLeft(after generation: UInt64) throws(POSIXFile.Failure) {
-        guard generation < Self.maximumGeneration else {
-            throw POSIXFile.Failure(
-                description:
-                    "store '\(path)' has used its last generation (\(generation)); 'closet recover \(path)' copies it into a new store"
-            )
-        }
-    }
-
     func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)
         -> StoreFormat.SnapshotLink
     {
-        try checkBlocksBeforeCopying()
+        // A block that fails must not be laundered into a file whose checksums pass.
+        if let blocks = view.blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
+            throw POSIXFile.Failure(
+                description: StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged)).description)
+        }
         // Streamed to the file: the new snapshot is never whole in memory, and the old one's
         // pages a copy reads are given back as it goes (`SectionCopy`).
         let tables = tables.all
@@ -357,24 +231,23 @@ extension DurableStore {
         view.snapshotRows = tables.reduce(0) { $0 + $1.count }
         view.snapshotLength = length
         view.snapshotLink = header.link
-        view.snapshot = Self.identity(path + "/snapshot")
+        view.snapshot = FileIdentity.of(path + "/snapshot")
         return header.link
     }
 
     public var details: [(String, String)] {
-        [
+        var details = [
             ("snapshot", "\(view.snapshotLength) bytes"),
             (
                 "journal",
                 "\(view.validLength) bytes, \(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
             ),
             ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
-        ] + inlineDetails
-    }
-
-    /// Pictures kept inline (`InlineBlobTable`), when there are any.
-    private var inlineDetails: [(String, String)] {
-        guard let rows = inlineBlobs?.rows, !rows.isEmpty else { return [] }
-        return [("inline images", "\(rows.count), \(rows.reduce(0) { $0 + $1.bytes.count }) bytes")]
+        ]
+        // Pictures kept inline (`InlineBlobTable`), when there are any.
+        if let rows = inlineBlobs?.rows, !rows.isEmpty {
+            details.append(("inline images", "\(rows.count), \(rows.reduce(0) { $0 + $1.bytes.count }) bytes"))
+        }
+        return details
     }
 }

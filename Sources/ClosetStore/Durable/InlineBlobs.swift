@@ -40,37 +40,40 @@ enum InlineBlobTable: TableCodec {
     }
 }
 
-extension DurableStore {
+extension InlineBlobTable {
     /// The packs' tables and the store's own (inline pictures), as a store and its recovery
     /// read them.
-    static func tableSchemas(_ packs: [AnyTableSchema]) -> [AnyTableSchema] {
-        packs + [AnyTableSchema(InlineBlobTable.schema)]
+    static func withPacks(_ packs: [AnyTableSchema]) -> [AnyTableSchema] {
+        packs + [AnyTableSchema(schema)]
     }
 
     /// The inline blobs' table, made only when a blob is first written inline (a store that
     /// never had one has no such section, and its files are as before).
-    var inlineBlobs: Table<InlineBlobTable>? {
-        tables.madeTable(InlineBlobTable.schema.storedName) as? Table<InlineBlobTable>
+    static func table(in tables: Tables) -> Table<InlineBlobTable>? {
+        tables.madeTable(schema.storedName) as? Table<InlineBlobTable>
     }
 
-    func writeInline(_ bytes: [UInt8], named name: String) throws(StoreError) {
+    static func write(_ bytes: [UInt8], named name: String, in tables: Tables) throws(StoreError) {
         guard BlobFiles.isValidName(name) else { throw StoreError("'\(name)' is not a valid blob name") }
-        let table = try tables.table(InlineBlobTable.schema)
+        let table = try tables.table(schema)
         if table[name]?.bytes == bytes { return }
         table.upsert(InlineBlob(name: name, bytes: bytes))
     }
-
-    func readInline(named name: String) -> [UInt8]? { inlineBlobs?[name]?.bytes }
 
     /// Inline blobs no row refers to any more go in the commit that stops referring to them
     /// (a file is deleted after it). `released` is every blob a change of this transaction
     /// took from its row (each change's row before it, so a picture written and replaced
     /// within the transaction is among them); only when there is one are all rows' blobs read.
-    func dropUnreferencedInlineBlobs(released: [String]) {
-        guard let table = inlineBlobs, !released.isEmpty else { return }
+    static func dropUnreferenced(released: [String], in tables: Tables) {
+        guard let table = table(in: tables), !released.isEmpty else { return }
         let releasedInline = Set(released.filter(table.contains))
         guard !releasedInline.isEmpty else { return }
         let referenced = tables.referencedBlobs
         for name in releasedInline where !referenced.contains(name) { table.remove(name) }
     }
+}
+
+extension DurableStore {
+    /// The inline blobs' table, if one was made (`InlineBlobTable.table(in:)`).
+    var inlineBlobs: Table<InlineBlobTable>? { InlineBlobTable.table(in: tables) }
 }

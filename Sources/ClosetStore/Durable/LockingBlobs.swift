@@ -6,7 +6,7 @@ import ClosetTables
 /// A picture below one file-system block is kept inline, in the store's own table
 /// (`InlineBlobTable`); a bigger one is a file.
 final class LockingBlobs: BlobStore {
-    private let files: BlobFiles
+    let files: BlobFiles
     private unowned let store: DurableStore
 
     init(files: BlobFiles, store: DurableStore) {
@@ -15,18 +15,21 @@ final class LockingBlobs: BlobStore {
     }
 
     func write(_ bytes: [UInt8], named name: String) throws(StoreError) {
-        if let message = store.beginWritingBlob() { throw StoreError(message) }
+        // The lock first. A conflict is left for the session (the statement runs again, and
+        // rewriting the blob is harmless); a failure refuses the blob.
+        store.beginWriting()
+        if case .failed(let message) = store.problem { throw StoreError(message) }
         if bytes.count < InlineBlobTable.limit {
-            try store.writeInline(bytes, named: name)
+            try InlineBlobTable.write(bytes, named: name, in: store.tables)
         } else {
             try files.write(bytes, named: name)
         }
     }
 
-    func read(named name: String) -> [UInt8]? { store.readInline(named: name) ?? files.read(named: name) }
+    func read(named name: String) -> [UInt8]? { store.inlineBlobs?[name]?.bytes ?? files.read(named: name) }
 
     /// Removes a file; an inline blob goes with the commit that stops naming it
-    /// (`DurableStore.dropUnreferencedInlineBlobs`).
+    /// (`InlineBlobTable.dropUnreferenced`).
     func remove(named name: String) { files.remove(named: name) }
 
     var names: [String] { (store.inlineBlobs?.rows.map(\.name) ?? []) + files.names }

@@ -22,7 +22,36 @@ enum StoreFolder {
     static let lostPicturesName = "lost-pictures"
     static let temporaryNames: Set<String> = [markerName + ".tmp", "snapshot.tmp", "journal.tmp"]
     static let markerPrefix = "closet store, format "
-    static var markerContents: [UInt8] { Array("\(markerPrefix)\(DurableStore.formatVersion)\n".utf8) }
+    static var markerContents: [UInt8] { Array("\(markerPrefix)\(StoreFormat.currentFormat)\n".utf8) }
+
+    /// What damage found in a store's files says: nothing was changed, and what to do.
+    static func damaged(_ path: String, _ what: String) -> StoreError {
+        StoreError(
+            "store '\(path)' is damaged: \(what); nothing in it was changed; 'closet recover \(path)' copies every intact transaction into a new store"
+        )
+    }
+
+    /// A store whose next generation would pass the limit is not written (no arithmetic on a
+    /// generation may overflow, and a journal past the limit would not open): recovering it
+    /// starts a new store at generation 1.
+    static func checkGenerationLeft(_ path: String, after generation: UInt64) throws(POSIXFile.Failure) {
+        guard generation < StoreFormat.maximumGeneration else {
+            throw POSIXFile.Failure(
+                description:
+                    "store '\(path)' has used its last generation (\(generation)); 'closet recover \(path)' copies it into a new store"
+            )
+        }
+    }
+
+    /// The pictures `closet recover` listed as lost when it made this store.
+    static func lostPictures(_ path: String) -> Set<String> {
+        guard let bytes = try? POSIXFile.readAll(path + "/" + StoreFolder.lostPicturesName) else { return [] }
+        var names: Set<String> = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            if let name = line.split(separator: " ").first { names.insert(String(name)) }
+        }
+        return names
+    }
 
     static func lockMessage(_ failure: StoreLock.Failure, path: String, timeout: Double) -> String {
         switch failure {
@@ -121,7 +150,7 @@ enum StoreFolder {
         } catch {
             throw OpenError(description: error.description)
         }
-        return DurableStore.formatVersion
+        return StoreFormat.currentFormat
     }
 
     /// A store made by a newer closet is refused by name rather than called damaged, and
@@ -140,14 +169,14 @@ enum StoreFolder {
             throw OpenError(
                 description: "store '\(path)' is damaged: its marker file '\(markerName)' is not a closet marker")
         }
-        guard format <= DurableStore.formatVersion else { throw newer(path, format: "store format \(format)") }
+        guard format <= StoreFormat.currentFormat else { throw newer(path, format: "store format \(format)") }
         return format
     }
 
     static func newer(_ path: String, format: String) -> OpenError {
         OpenError(
             description:
-                "store '\(path)' was made by a newer closet (\(format); this closet reads format \(DurableStore.formatVersion) and older); nothing in it was changed"
+                "store '\(path)' was made by a newer closet (\(format); this closet reads format \(StoreFormat.currentFormat) and older); nothing in it was changed"
         )
     }
 }

@@ -52,6 +52,8 @@ enum StoreFormat {
     static let currentFormat = 5
     /// The journal format written now (format 4's, with commit points).
     static let journalFormat = 4
+    /// A generation past this is damage, not history: no arithmetic on it can overflow.
+    static let maximumGeneration: UInt64 = 1 << 62
     static let journalMagic = Array("CLOSETJ4".utf8)
     static let snapshotMagic = Array("CLOSETS5".utf8)
     static let formatFourSnapshotMagic = Array("CLOSETS4".utf8)

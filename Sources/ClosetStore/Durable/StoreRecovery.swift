@@ -46,7 +46,7 @@ package enum StoreRecovery {
             report.lines.append("marker: missing (read as a closet store all the same)")
         }
         // The store's own table too: inline pictures are salvaged as rows, decoded and checked.
-        let storeSchemas = DurableStore.tableSchemas(schemas)
+        let storeSchemas = InlineBlobTable.withPacks(schemas)
         let salvaged = Tables(storeSchemas)
         func readAll(_ name: String) throws(Failure) -> [UInt8]? {
             do {
@@ -94,7 +94,7 @@ package enum StoreRecovery {
         let named = salvaged.referencedBlobs
         for name in named.sorted() {
             // An inline picture came with the rows: kept if its bytes match its name's checksum.
-            if let bytes = store.readInline(named: name) {
+            if let bytes = store.inlineBlobs?[name]?.bytes {
                 if ImageInfo.isIntact(bytes, blobName: name) {
                     copied += 1
                     continue

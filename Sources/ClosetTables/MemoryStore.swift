@@ -14,7 +14,13 @@ public final class MemoryStore: Store {
 
     public var location: String { ":memory:" }
 
-    public var details: [(String, String)] { [("images", "\(blobs.names.count) files, \(blobs.totalBytes) bytes")] }
+    public var details: [Field] {
+        [
+            Field(
+                "images",
+                .object([Field("files", .integer(blobs.names.count)), Field("bytes", .integer(blobs.totalBytes))]))
+        ]
+    }
 
     public func savepoint() -> Savepoint { tables.savepoint() }
 

@@ -18,7 +18,7 @@ public protocol TransactionalStore: AnyObject {
     /// What the store is: a path or ":memory:".
     var location: String { get }
     /// Facts for `.store` after the packs' counts, in order: files and sizes.
-    var details: [(String, String)] { get }
+    var details: [Field] { get }
     /// Reads everything the store holds and says what is damaged (`.check`): what opening
     /// and statements check only as far as they read.
     func check() -> StoreCheck

@@ -37,4 +37,19 @@ import Testing
         #expect(JSONText.string("a\"b\\c\nd\u{1}é") == #""a\"b\\c\nd\u0001é""#)
         #expect(JSONText.string("\u{08}\u{0C}\t\r") == #""\b\f\t\r""#)
     }
+
+    /// Issue 45, item 3: JSON indented for a terminal reads back as the same value, strings
+    /// (braces, commas and escapes inside them) untouched, empty lists and objects kept whole.
+    @Test func prettyJSONReadsBackAsTheSameValue() throws {
+        let compact =
+            #"[{"id":1,"text":"a {b}, [c]: \"d\"","empty":[],"none":{},"nested":{"list":[1,2.5,null,true]}},{"id":2}]"#
+        let pretty = JSONText.pretty(compact)
+        #expect(pretty.hasPrefix("[\n  {\n    \"id\": 1,\n"))
+        #expect(pretty.contains(#""text": "a {b}, [c]: \"d\"""#))
+        #expect(pretty.contains(#""empty": [],"#) && pretty.contains(#""none": {},"#))
+        let read = try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSArray
+        let expected = try JSONSerialization.jsonObject(with: Data(compact.utf8)) as? NSArray
+        #expect(read == expected && read != nil)
+        #expect(JSONText.pretty("{\"count\":3}\n") == "{\n  \"count\": 3\n}\n")
+    }
 }

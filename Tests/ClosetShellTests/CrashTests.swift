@@ -144,7 +144,8 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: store + "/images")
         #expect(files.count == (inline ? 0 : count), "\(files.count) files for \(count) pictures")
         if inline, count > 0 {
-            #expect(details.contains("inline images  \(count), \(count * bytes.count) bytes"), "\(details)")
+            let pictures = "\(count) picture\(count == 1 ? "" : "s")"
+            #expect(details.contains("inline images  \(pictures), \(count * bytes.count) bytes"), "\(details)")
         }
     }
 }

@@ -86,6 +86,18 @@ import Testing
         #expect(commands.filter(\.pages).allSatisfy { ["list", "search"].contains($0.path[0]) })
     }
 
+    /// Issue 45, item 2: every listing, paged or not, takes `limit=` and is a listing to the
+    /// engine (so `next` continues it and its table says when more come).
+    @Test func everyListingTakesLimit() {
+        let commands = InstalledPacks.registry.packs.flatMap { InstalledPacks.registry.commands(of: $0) }
+        let listings = commands.filter { $0.path[0] == "list" }
+        #expect(listings.count >= 10)
+        for spec in listings {
+            #expect(spec.lists, "\(spec.name) does not declare lists: true")
+            #expect(spec.keys.contains { $0.name == "limit" }, "\(spec.name) takes no limit=")
+        }
+    }
+
     @Test func aPageIsShownAFewRowsAtATimeAndNextNamesAListingThatDoesNotPage() throws {
         let harness = Harness(format: .json)
         harness.host.binaryFiles["p.png"] = SampleImages.png(width: 2, height: 2)
@@ -100,7 +112,7 @@ import Testing
         #expect(harness.output("next").hasPrefix("[{\"id\":1,"))
         #expect(harness.error("next").contains("no more products"))
         #expect(harness.run("list clothes"))
-        #expect(harness.error("next").contains("'list clothes' has no next page"))
+        #expect(harness.error("next").contains("'list clothes' showed every row: there is no next page"))
     }
 }
 

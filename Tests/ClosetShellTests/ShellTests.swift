@@ -795,7 +795,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(added.out.contains("\"image\":{\"format\":\"png\",\"width\":3,\"height\":2,\"bytes\":86}"))
         // 86 bytes: kept inline, in the store's own table, not as a file.
         #expect(try FileManager.default.contentsOfDirectory(atPath: store + "/images").isEmpty)
-        #expect(try closet(["--store", store, "-c", ".store"]).out.contains("inline images  1, 86 bytes"))
+        #expect(try closet(["--store", store, "-c", ".store"]).out.contains("inline images  1 picture, 86 bytes"))
         // A picture of a file-system block or more is a file of its own.
         let big = store + "-big.png"
         try Data(

@@ -18,7 +18,7 @@ package final class FailingStore: Store {
     package var tables: Tables { inner.tables }
     package var blobs: BlobStore { inner.blobs }
     package var location: String { "failing" }
-    package var details: [(String, String)] { inner.details }
+    package var details: [Field] { inner.details }
     package func savepoint() -> Savepoint { inner.savepoint() }
     package func rollback(to savepoint: Savepoint) { inner.rollback(to: savepoint) }
 }

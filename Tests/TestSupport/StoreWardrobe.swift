@@ -25,7 +25,7 @@ package final class StoreWardrobe<Base: Store>: Store, WardrobeStore {
     package func refresh() throws(StoreError) { try base.refresh() }
     package func takeWriteProblem() -> WriteProblem? { base.takeWriteProblem() }
     package var location: String { base.location }
-    package var details: [(String, String)] { base.details }
+    package var details: [Field] { base.details }
     package func check() -> StoreCheck { base.check() }
 
     // WardrobeStore

@@ -90,6 +90,18 @@ public final class Invocation {
         self.arguments = arguments
     }
 
+    /// The same statement with `key`'s value replaced (or given), for the engine to run a
+    /// listing again (`next` after a listing's own `limit=`).
+    func replacing(_ key: String, with value: ArgumentValue) -> Invocation {
+        var arguments = arguments
+        if let index = lastIndex(of: key) {
+            arguments[index].value = value
+        } else {
+            arguments.append(BoundArgument(key: key, value: value, range: call.range))
+        }
+        return Invocation(session: session, spec: spec, call: call, parameters: parameters, arguments: arguments)
+    }
+
     /// The one term of a single-valued vocabulary key.
     @inlinable public func value<V: Vocabulary>(_ type: V.Type, _ key: String) -> V? {
         lastValue(key) { if case .terms(_, let codes) = $0, let code = codes.first { V(code: code) } else { nil } }

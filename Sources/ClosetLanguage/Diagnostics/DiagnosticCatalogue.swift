@@ -339,7 +339,8 @@ extension Diagnostic {
 
     static func nothingToContinue(at range: SourceRange?) -> Diagnostic {
         Diagnostic(
-            "next.nothing-paged", "nothing to continue: 'next' fetches the page after a paged listing (a remote feed)",
+            "next.nothing-paged",
+            "nothing to continue: 'next' shows the rows after a listing's last (list ... limit=N, or a remote feed's next page)",
             at: range)
     }
 
@@ -357,7 +358,7 @@ extension Diagnostic {
     static func noNextPage(_ command: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic(
             "next.not-paged",
-            "'\(command)' has no next page: it lists everything at once ('next' continues a paged listing)",
+            "'\(command)' showed every row: there is no next page (with limit=N it shows N at a time, and 'next' the next N)",
             at: range)
     }
 

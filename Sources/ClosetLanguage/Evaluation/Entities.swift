@@ -52,9 +52,12 @@ public struct Page: Sendable {
     public var firstRow: Int
     /// Fetches the following page, as `next` asks; nil when this page is the last.
     public var next: (@Sendable (Invocation) throws -> Outcome)?
+    /// How many rows come after this page, when that is known (the footer says `N more`).
+    public var remaining: Int?
 
-    public init(firstRow: Int, next: (@Sendable (Invocation) throws -> Outcome)?) {
+    public init(firstRow: Int, next: (@Sendable (Invocation) throws -> Outcome)?, remaining: Int? = nil) {
         self.firstRow = firstRow
         self.next = next
+        self.remaining = remaining
     }
 }

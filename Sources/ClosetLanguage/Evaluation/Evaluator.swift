@@ -34,6 +34,33 @@ struct Evaluator {
         return try perform(try ArgumentBinder(session: session).bind(spec, words: words, call: call))
     }
 
+    /// The `limit` rows of a listing that limits itself after the first `shown`: it is run
+    /// again asking for `shown + limit + 1` (a top-N from an index costs what it returns), and
+    /// a page that `next` continues the same way is made when more came than fit.
+    static func continuing(_ invocation: Invocation, shown: Int, limit: Int) throws -> Outcome {
+        let asking = invocation.replacing("limit", with: .count(shown + limit + 1))
+        let outcome = try invocation.spec.run(asking)
+        guard case .entities(var entities) = outcome, entities.isListing, entities.page == nil else { return outcome }
+        let all = entities.records
+        let pictures = entities.pictures?.items
+        let more = entities.keys.count > shown + limit
+        entities.keys = Array(entities.keys.dropFirst(shown).prefix(limit))
+        entities.records = { Array(all().dropFirst(shown).prefix(limit)) }
+        entities.pictures?.items = Array(pictures?.dropFirst(shown).prefix(limit) ?? [])
+        // The statement, not the invocation: a page kept in the session must not hold the session.
+        let spec = invocation.spec
+        let call = invocation.call
+        let parameters = invocation.parameters
+        let arguments = invocation.arguments
+        let following: @Sendable (Invocation) throws -> Outcome = { next in
+            let again = Invocation(
+                session: next.session, spec: spec, call: call, parameters: parameters, arguments: arguments)
+            return try continuing(again, shown: shown + limit, limit: limit)
+        }
+        entities.page = Page(firstRow: shown + 1, next: more ? following : nil)
+        return .entities(entities)
+    }
+
     /// Runs a bound invocation: the command, its errors said as diagnostics, the engine's
     /// page window, and the listing `@N` and `next` read.
     func perform(_ invocation: Invocation) throws -> Outcome {
@@ -45,7 +72,12 @@ struct Evaluator {
         }
         var outcome: Outcome
         do {
-            outcome = try spec.run(invocation)
+            if spec.limitsItself, let limit = invocation.count("limit"), limit > 0 {
+                // One row more than asked, to know whether `next` has any.
+                outcome = try Self.continuing(invocation, shown: 0, limit: limit)
+            } else {
+                outcome = try spec.run(invocation)
+            }
         } catch let error as Diagnostic {
             throw error
         } catch let error as NetworkError {
@@ -83,7 +115,7 @@ struct Evaluator {
                 session.listings.pictures = entities.pictures?.items
                 session.listings.unpaged = spec.name
             }
-        case .count, .removed, .fields, .text, .settings, .table, .nothing: break
+        case .count, .removed, .fields, .text, .settings, .table, .properties, .nothing: break
         }
         return outcome
     }
@@ -124,7 +156,7 @@ struct Evaluator {
         switch outcome {
         case .entities(let entities): return .entities(entities.kind, entities.keys, isList: entities.isListing)
         case .count(let count): return .count(count)
-        case .removed, .fields, .text, .settings, .table, .nothing:
+        case .removed, .fields, .text, .settings, .table, .properties, .nothing:
             let kinds = session.registry.entityKinds.map(\.plural)
             let returnable = kinds.isEmpty ? "a count" : kinds.joined(separator: ", ") + " or a count"
             throw .nothingToBind(

@@ -14,15 +14,18 @@ public enum Outcome: Sendable {
     /// Named shell settings (`.echo` alone, `.show`): one value alone, or `name: value` lines
     /// aligned; in JSON mode one object, so JSON output stays JSON.
     case settings([(name: String, value: String)])
-    /// A small table of strings (`.vars`, `.store`), rendered like any other rows.
+    /// A small table of strings (`.vars`), rendered like any other rows.
     case table(Grid)
+    /// Named values of one thing (`.store`): a property and value a line for people, one
+    /// object for tools, numbers as numbers (an object value reads `3 files, 120 bytes`).
+    case properties([Field])
     case nothing
 
     /// Whether it is a listing (numbered for `@N`).
     var isListing: Bool {
         switch self {
         case .entities(let entities): entities.isListing
-        case .count, .removed, .fields, .text, .settings, .table, .nothing: false
+        case .count, .removed, .fields, .text, .settings, .table, .properties, .nothing: false
         }
     }
 

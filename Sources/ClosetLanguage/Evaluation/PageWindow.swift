@@ -1,11 +1,13 @@
 import ClosetCore
 
-/// `limit=N` on a paged listing whose command has no limit of its own: the rows it fetched
-/// are shown N at a time, and `next` shows the following N (from the page in hand, then from
-/// the pages after it), numbered on as any page is. The pack fetches what it always fetches.
+/// `limit=N` on a listing whose command has no limit of its own: the rows it fetched are shown
+/// N at a time, and `next` shows the following N (from the page in hand, then from the pages
+/// after it, for a paged one), numbered on as any page is. The pack fetches what it always
+/// fetches.
 enum PageWindow {
     static func window(_ entities: Entities, limit: Int) -> Entities {
-        guard let page = entities.page else { return entities }
+        // A listing that comes all at once is one page with none after it.
+        let page = entities.page ?? Page(firstRow: 1, next: nil)
         let limit = max(1, limit)
         var shown = entities
         guard entities.keys.count > limit else {
@@ -24,7 +26,10 @@ enum PageWindow {
         rest.page = Page(firstRow: page.firstRow + limit, next: page.next)
         rest.caption = nil
         let remainder = rest
-        shown.page = Page(firstRow: page.firstRow, next: { _ in .entities(window(remainder, limit: limit)) })
+        // Known when no page comes after this one: the rows still in hand.
+        shown.page = Page(
+            firstRow: page.firstRow, next: { _ in .entities(window(remainder, limit: limit)) },
+            remaining: page.next == nil ? rest.keys.count : nil)
         return shown
     }
 

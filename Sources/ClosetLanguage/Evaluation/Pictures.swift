@@ -81,7 +81,7 @@ extension Outcome {
             entities.pictures = pictures
             return .entities(entities)
         case .fields(let fields, _): return .fields(fields, pictures: pictures)
-        case .count, .removed, .text, .settings, .table, .nothing: return self
+        case .count, .removed, .text, .settings, .table, .properties, .nothing: return self
         }
     }
 
@@ -90,7 +90,7 @@ extension Outcome {
         switch self {
         case .entities(let entities): entities.pictures
         case .fields(_, let pictures): pictures
-        case .count, .removed, .text, .settings, .table, .nothing: nil
+        case .count, .removed, .text, .settings, .table, .properties, .nothing: nil
         }
     }
 }

@@ -47,13 +47,16 @@ package final class SessionOutput {
                         + TerminalText.visible($0.value) + "\n"
                 }.joined())
             return
-        case .entities, .count, .removed, .fields, .table, .settings:
+        case .entities, .count, .removed, .fields, .table, .properties, .settings:
             break
         }
         let format = settings.format
         switch format {
         case .json:
-            if let text = JSONRenderer.render(outcome) { write(text) }
+            // Indented for people at a terminal; one value a line for tools (a pipe, a file).
+            if let text = JSONRenderer.render(outcome) {
+                write(settings.terminalWidth != nil && file == nil ? JSONText.pretty(text) : text)
+            }
         case .table, .csv, .line, .box, .markdown:
             if format.isForPeople, let detail = DetailRenderer.detail(of: outcome) {
                 var table = settings.table

@@ -111,7 +111,7 @@ struct DetailRenderer {
         case .fields(let fields, _):
             guard fields.contains(where: { $0.value.isNested }) else { return nil }
             return detail(of: fields)
-        case .entities, .count, .removed, .text, .settings, .table, .nothing:
+        case .entities, .count, .removed, .text, .settings, .table, .properties, .nothing:
             return nil
         }
     }

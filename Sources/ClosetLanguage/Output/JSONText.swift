@@ -54,4 +54,51 @@ public enum JSONText {
         default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
         }
     }
+
+    /// Compact JSON text (closet's own, one value per line) indented two spaces a level, as
+    /// `jq .` shows it: for people at a terminal. Strings are copied untouched; an empty
+    /// object or list stays `{}` or `[]`.
+    public static func pretty(_ compact: String) -> String {
+        let bytes = Array(compact.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        var depth = 0
+        var index = 0
+        func newline() {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x22:  // a string, escapes and all
+                let start = index
+                index += 1
+                while index < bytes.count, bytes[index] != 0x22 { index += bytes[index] == 0x5C ? 2 : 1 }
+                out.append(contentsOf: bytes[start..<min(index + 1, bytes.count)])
+            case 0x7B, 0x5B:  // { [
+                out.append(byte)
+                if index + 1 < bytes.count, bytes[index + 1] == byte + 2 {
+                    out.append(byte + 2)
+                    index += 1
+                } else {
+                    depth += 1
+                    newline()
+                }
+            case 0x7D, 0x5D:  // } ]
+                depth = max(0, depth - 1)
+                newline()
+                out.append(byte)
+            case 0x2C:  // ,
+                out.append(byte)
+                newline()
+            case 0x3A:  // :
+                out.append(contentsOf: [0x3A, 0x20])
+            default:
+                out.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

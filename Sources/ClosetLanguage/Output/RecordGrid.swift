@@ -20,6 +20,8 @@ enum RecordGrid {
                 numericColumns: Set(numeric))
         case .table(let grid):
             return grid
+        case .properties(let fields):
+            return Grid(columns: ["property", "value"], rows: fields.map { [$0.name, text(of: $0.value)] })
         case .text, .settings, .nothing:
             return nil
         }
@@ -80,7 +82,14 @@ enum RecordGrid {
             rows = rows.enumerated().map { [String($0.offset + first)] + $0.element }
             numeric.insert(0)
         }
-        let footer = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
+        // Every listing with rows after it says so the same way; a cursor-paged one also
+        // names its cursor (for `after=`).
+        let more = entities.page.flatMap { page in
+            page.next == nil ? nil : (page.remaining.map { "\($0) more" } ?? "more") + ": next"
+        }
+        let cursor = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
+        let lines = [cursor, listing ? more : nil].compactMap { $0 }
+        let footer = lines.isEmpty ? nil : lines.joined(separator: "\n")
         var grid = Grid(
             columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer,
             title: entities.caption.map { cell($0, forPeople: true, korean: korean) })
@@ -121,6 +130,16 @@ enum RecordGrid {
 
     /// One value as a cell: keys short and dates in ISO 8601 for people; nested values as
     /// JSON text.
+    /// A property's value in words: an object's members as `3 files, 1 transaction`.
+    static func text(of value: FieldValue) -> String {
+        guard case .object(let members) = value else { return cell(value, forPeople: true) }
+        return members.map { member in
+            let name =
+                member.value == .integer(1) && member.name.hasSuffix("s") ? String(member.name.dropLast()) : member.name
+            return cell(member.value, forPeople: true) + " " + name
+        }.joined(separator: ", ")
+    }
+
     static func cell(_ value: FieldValue, forPeople: Bool, korean: Bool = false) -> String {
         switch value {
         case .text(let text), .marked(let text, _): text

@@ -54,10 +54,19 @@ public struct CommandSpec: Sendable {
         get { storage.fields.pages }
         set { change { $0.pages = newValue } }
     }
-    /// Whether `limit=` is the engine's window over the command's pages.
-    package var windowsPages: Bool { pages && keys.contains { $0 == Self.pageLimit } }
+    /// Its outcome is a listing (the rows of a screen), all at once or a page at a time: every
+    /// listing takes `limit=`, and `next` continues it (`pages` implies it).
+    public var lists: Bool {
+        get { storage.fields.lists || storage.fields.pages }
+        set { change { $0.lists = newValue } }
+    }
+    /// Whether `limit=` is the engine's window over the command's rows (or pages).
+    package var windowsPages: Bool { lists && keys.contains { $0 == Self.pageLimit } }
+    /// Whether `limit=` is the listing's own (a top-N the command makes from an index, say),
+    /// which `next` continues by asking for more.
+    package var limitsItself: Bool { lists && !pages && keys.contains { $0.name == "limit" && $0 != Self.pageLimit } }
 
-    /// The engine's `limit=` for a paged listing that has none of its own.
+    /// The engine's `limit=` for a listing that has none of its own.
     package static let pageLimit = KeySpec("limit", .count, "show at most N rows at a time (next shows the next N)")
     public var run: @Sendable (Invocation) throws -> Outcome {
         get { storage.fields.run }
@@ -80,6 +89,7 @@ public struct CommandSpec: Sendable {
         var keysRepeat: Bool
         var needsOneOf: [String]
         var pages: Bool
+        var lists: Bool
         var run: @Sendable (Invocation) throws -> Outcome
         var details: Deferred<Details>
     }
@@ -110,18 +120,19 @@ public struct CommandSpec: Sendable {
         parameters: @autoclosure @escaping @Sendable () -> [ParameterSpec] = [],
         keys: @autoclosure @escaping @Sendable () -> [KeySpec] = [],
         notes: @autoclosure @escaping @Sendable () -> [String] = [], examples: [String], keysRepeat: Bool = false,
-        needsOneOf: [String] = [], pages: Bool = false, run: @escaping @Sendable (Invocation) throws -> Outcome
+        needsOneOf: [String] = [], pages: Bool = false, lists: Bool = false,
+        run: @escaping @Sendable (Invocation) throws -> Outcome
     ) {
         let make: @Sendable () -> Details = {
             var keys = keys()
-            if pages, !keys.contains(where: { $0.name == Self.pageLimit.name }) { keys.append(Self.pageLimit) }
+            if pages || lists, !keys.contains(where: { $0.name == Self.pageLimit.name }) { keys.append(Self.pageLimit) }
             return Details(parameters: parameters(), keys: keys, notes: notes())
         }
         let details = Deferred<Details>(make)
         storage = Storage(
             Fields(
                 path: path, aliases: aliases, summary: summary, examples: examples, keysRepeat: keysRepeat,
-                needsOneOf: needsOneOf, pages: pages, run: run, details: details))
+                needsOneOf: needsOneOf, pages: pages, lists: lists, run: run, details: details))
     }
 
     /// Joined by hand: the first `joined(separator:)` of a process ran unspecialized and looked

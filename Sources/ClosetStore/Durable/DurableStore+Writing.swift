@@ -235,18 +235,27 @@ extension DurableStore {
         return header.link
     }
 
-    public var details: [(String, String)] {
+    public var details: [Field] {
         var details = [
-            ("snapshot", "\(view.snapshotLength) bytes"),
-            (
+            Field("snapshot", .object([Field("bytes", .integer(view.snapshotLength))])),
+            Field(
                 "journal",
-                "\(view.validLength) bytes, \(view.transactions) transaction\(view.transactions == 1 ? "" : "s")"
-            ),
-            ("images", "\(files.names.count) files, \(files.totalBytes) bytes"),
+                .object([
+                    Field("bytes", .integer(view.validLength)), Field("transactions", .integer(view.transactions)),
+                ])),
+            Field(
+                "images",
+                .object([Field("files", .integer(files.names.count)), Field("bytes", .integer(files.totalBytes))])),
         ]
         // Pictures kept inline (`InlineBlobTable`), when there are any.
         if let rows = inlineBlobs?.rows, !rows.isEmpty {
-            details.append(("inline images", "\(rows.count), \(rows.reduce(0) { $0 + $1.bytes.count }) bytes"))
+            details.append(
+                Field(
+                    "inline images",
+                    .object([
+                        Field("pictures", .integer(rows.count)),
+                        Field("bytes", .integer(rows.reduce(0) { $0 + $1.bytes.count })),
+                    ])))
         }
         return details
     }

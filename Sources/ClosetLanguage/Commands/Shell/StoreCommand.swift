@@ -7,10 +7,9 @@ enum StoreCommand {
         name: ".store", summary: "show where the store is and what it holds", examples: [".store"],
         run: { invocation in
             let session = invocation.session
-            var rows = [["store", session.store.location]]
+            var properties = [Field("store", .text(session.store.location))]
             let held = session.packs.entityCounts.filter { $0.1 > 0 }
-            rows += held.isEmpty ? [["rows", "0"]] : held.map { [$0.0.plural, String($0.1)] }
-            rows += session.store.details.map { [$0.0, $0.1] }
-            return .table(Grid(columns: ["property", "value"], rows: rows))
+            properties += held.isEmpty ? [Field("rows", .integer(0))] : held.map { Field($0.0.plural, .integer($0.1)) }
+            return .properties(properties + session.store.details)
         })
 }

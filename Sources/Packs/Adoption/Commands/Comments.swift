@@ -43,6 +43,7 @@ enum Comments {
         summary: "list a story's comments, oldest first",
         keys: [storyKey],
         examples: ["list comments story=3"],
+        lists: true,
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             let story = try Stories.story(state, try storyID(invocation), at: invocation.argument("story")?.range)
@@ -110,6 +111,7 @@ enum Comments {
         path: ["list", "donations"],
         summary: "list my donations",
         examples: ["list donations"],
+        lists: true,
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             let mine = state.community.donations.rows.filter { $0.user == state.user() }

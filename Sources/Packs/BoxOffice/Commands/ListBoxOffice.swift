@@ -11,6 +11,7 @@ enum ListBoxOffice {
         keys: [KeySpec("date", .date, "the day, 2003-11-11 to yesterday (the app's calendar)")],
         notes: ["Rows: rank, movie code, title, today's and total audience, the change (신작, ⏶N, ⏷N, -), open date."],
         examples: ["list boxoffice", "list boxoffice date=2012-01-01", "list 박스오피스 date=2024-03-01"],
+        lists: true,
         run: { invocation in
             let state = try invocation.state(BoxOfficeState.self)
             let day = try day(invocation, state)

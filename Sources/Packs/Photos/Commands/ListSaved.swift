@@ -7,6 +7,7 @@ enum ListSaved {
         path: ["list", "saved"],
         summary: "list saved photos, in the order saved",
         examples: ["list saved", "list 저장한사진"],
+        lists: true,
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             state.saved.list()

@@ -20,5 +20,6 @@ enum ListClothes {
             "list clothes category=top search=knit limit=5",
         ],
         keysRepeat: true,
+        lists: true,
         run: { try Wardrobe.outcome(Wardrobe.filteredClothes($0)) })
 }

@@ -11,6 +11,7 @@ enum ListStyles {
         keys: filterKeys + [KeySpec("limit", .count, "keep the first N rows")],
         examples: ["list styles", "list styles season=spring,summer sort=old"],
         keysRepeat: true,
+        lists: true,
         run: { try Wardrobe.outcome(filteredStyles($0)) })
 
     /// The filter keys `export styles` shares.

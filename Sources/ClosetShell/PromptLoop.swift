@@ -33,8 +33,12 @@ package final class PromptLoop {
         // What the store holds (every pack's), or that it is empty; `1 donation`, `3 stories`.
         let held = session.packs.entityCounts.filter { $0.1 > 0 }
         let counts = held.isEmpty ? "empty" : held.map { $0.0.counted($0.1) }.joined(separator: ", ")
-        return
-            "closet \(ClosetCommand.version) · store \(TerminalText.visible(session.store.location)) (\(counts)) · '.help' for help, Ctrl-D to quit\n"
+        let store =
+            "closet \(ClosetCommand.version) · store \(TerminalText.visible(session.store.location)) (\(counts))"
+        let help = "'.help' for help, Ctrl-D to quit"
+        // One line when it fits the terminal; else the help on a line of its own, never wrapped.
+        let width = session.settings.terminalWidth ?? Int.max
+        return TextWidth.of(store) + 3 + TextWidth.of(help) <= width ? "\(store) · \(help)\n" : "\(store)\n\(help)\n"
     }
 
     /// The prompt with its colour escapes wrapped in \1 so libedit does not count them.

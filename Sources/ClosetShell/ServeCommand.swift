@@ -192,7 +192,13 @@ enum ServeCommand {
         sigaddset(&stopping, SIGINT)
         sigaddset(&stopping, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &stopping, nil)
-        let names = apis.map(\.name).joined(separator: ", ")
+        // Without recordings (and no --through) a replaying API answers nothing: said so.
+        let unanswered = serve.replay.isEmpty && serve.through.isEmpty ? apis.filter { $0.live != nil } : []
+        var names = apis.filter { api in !unanswered.contains { $0.name == api.name } }.map(\.name)
+            .joined(separator: ", ")
+        if !unanswered.isEmpty {
+            names += " (\(unanswered.map(\.name).joined(separator: ", ")) answer with --replay <folder>)"
+        }
         let day = sessionConfiguration.today.map { " · today " + String(Timestamp.format($0).prefix(10)) } ?? ""
         say("closet serve: \(baseURL) · store \(store.location) · \(names)\(day) · Ctrl-C to stop")
         server.run { serveStopRequested != 0 }

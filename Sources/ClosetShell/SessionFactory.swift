@@ -91,10 +91,10 @@ package enum SessionFactory {
             mode = "offline " + reason
         case .replay(let folder):
             transport = try ReplayTransport(folder: RecordingFolder(path: folder))
-            mode = "replay from " + FilePath.lastComponent(of: folder)
+            mode = "replay from " + folder
         case .record(let folder):
             transport = RecordingTransport(live(), into: RecordingFolder(path: folder))
-            mode = "live, recorded into " + FilePath.lastComponent(of: folder)
+            mode = "live, recorded into " + folder
         }
         return Network(transport: transport, environment: configuration.environment, mode: mode)
     }

@@ -66,6 +66,18 @@ import Testing
         #expect(PromptLoop.banner(harness.session).contains("(2 clothes, 1 donation)"))
     }
 
+    /// Issue 45, item 4: a banner wider than the terminal puts its help on a line of its own
+    /// instead of wrapping mid-word; one that fits stays one line.
+    @Test func theBannerFitsTheTerminal() {
+        let harness = Harness(format: .table)
+        harness.session.settings.terminalWidth = 120
+        #expect(PromptLoop.banner(harness.session).split(separator: "\n").count == 1)
+        harness.session.settings.terminalWidth = 60
+        let lines = PromptLoop.banner(harness.session).split(separator: "\n")
+        #expect(lines.count == 2 && lines[1] == "'.help' for help, Ctrl-D to quit")
+        #expect(lines.allSatisfy { $0.count <= 60 })
+    }
+
     @Test func quitStopsTheLoop() {
         let (_, editor, _) = run([.line(".quit"), .line("count clothes")])
         #expect(editor.inputs == [.line("count clothes")])

@@ -28,6 +28,21 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
     }
 
+    /// Issue 45, item 4: without recordings the banner does not list the replaying APIs as
+    /// answered; with them it does.
+    @Test func theBannerSaysWhichAPIsNeedRecordings() throws {
+        let store = Self.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let bare = try ServeProcess(store: store)
+        bare.stop()
+        #expect(
+            bare.text.contains("· market, pictures (unsplash, kobis, kakao, animal answer with --replay <folder>) ·"))
+        let replaying = try ServeProcess(
+            store: store, serveArguments: ["--replay", Self.fixtures + "/../../photos/http"])
+        replaying.stop()
+        #expect(replaying.text.contains("· unsplash, kobis, kakao, market, animal, pictures ·"), "\(replaying.text)")
+    }
+
     @Test func everyMarketRouteAnswersInTheReferenceShapes() throws {
         let store = Self.newStore()
         defer { try? FileManager.default.removeItem(atPath: store) }

@@ -66,16 +66,26 @@ struct ArgumentBinder {
         }
         // Every value is checked first, so a wrong value is named where it was written.
         // By index: a loop over the keys would copy each (this runs for every statement).
+        // Every key left out is named at once; a secret left out is asked for when a person is
+        // at the terminal (as psql asks), once nothing else is missing.
+        var missing: [KeySpec] = []
+        var secrets: [Int] = []
         for index in keys.indices where keys[index].isRequired {
             let given = arguments.firstIndex { $0.key == keys[index].name }
             if let given, !arguments[given].value.isEmptyText { continue }
-            let key = keys[index]
-            // A secret left out is asked for when a person is at the terminal (as psql asks).
-            if given == nil, key.isSecret, let secret = session.host.readSecret(prompt: "\(key.name): ") {
-                arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
-                continue
+            if given == nil, keys[index].isSecret {
+                secrets.append(index)
+            } else {
+                missing.append(keys[index])
             }
-            throw .missingKey(key, command: spec.name, at: call.range)
+        }
+        if !missing.isEmpty { throw .missingKeys(missing, command: spec.name, at: call.range) }
+        for index in secrets {
+            let key = keys[index]
+            guard let secret = session.host.readSecret(prompt: "\(key.name): ") else {
+                throw .missingKey(key, command: spec.name, at: call.range)
+            }
+            arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
         }
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) {
             throw .needsOneOf(

@@ -96,6 +96,24 @@ extension Diagnostic {
         return diagnostic
     }
 
+    /// Every required key left out, named at once (the first is the diagnostic's key).
+    static func missingKeys(_ keys: [KeySpec], command: String, at range: SourceRange?) -> Diagnostic {
+        guard keys.count > 1, let first = keys.first else {
+            return missingKey(keys.first ?? KeySpec("", .text, ""), command: command, at: range)
+        }
+        let named = keys.map { "\($0.name)=\($0.placeholder)" }
+        // The app's reasons once each (a form's one message for every empty field).
+        var reasons: [String] = []
+        for reason in keys.compactMap(\.whenMissing) where !reasons.contains(reason) { reasons.append(reason) }
+        let why = reasons.isEmpty ? "" : " (" + reasons.joined(separator: " ") + ")"
+        var diagnostic = Diagnostic(
+            "binder.missing-key",
+            "'\(command)' needs " + named.dropLast().joined(separator: ", ") + " and " + (named.last ?? "") + why,
+            at: range)
+        diagnostic.missingKey = first.name
+        return diagnostic
+    }
+
     /// None of the keys of which the command needs at least one.
     static func needsOneOf(_ keys: [KeySpec], command: String, at range: SourceRange?) -> Diagnostic {
         let named = keys.map { "\($0.name)=\($0.placeholder)" }

@@ -150,7 +150,7 @@ public struct CommandSpec: Sendable {
     /// `add item kind=<kind> [note=<text>] ...`
     package var usage: String {
         var parts = path
-        parts += parameters.map(\.kind.placeholder)
+        parts += parameters.map(\.placeholder)
         for key in keys {
             let item = "\(key.name)=\(key.placeholder)"
             parts.append(key.isRequired ? item : "[\(item)]")

@@ -20,6 +20,7 @@ public enum Adoption {
             ListDogs.spec, Counts.dogs, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like,
             Stories.unlike,
             Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
+            Comments.showDonation,
             Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear, Counts.stories, Counts.comments,
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
             Imports.donations,
@@ -39,6 +40,10 @@ public enum Adoption {
         "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")
     static let commentParameter = ParameterSpec(
         "ref", .reference(comment, many: false, allowsNone: false, constraint: nil), "a comment: its id or @N")
+
+    static let donationParameter = ParameterSpec(
+        "ref", .reference(donation, many: false, allowsNone: false, constraint: nil),
+        "a donation: its receipt (R-000012), @N of list donations or $variable")
 
     static let dogParameter = ParameterSpec(
         "ref", .reference(dog, many: false, allowsNone: false, constraint: nil),

@@ -32,6 +32,14 @@ extension Diagnostic {
         Diagnostic("adoption.no-such", "no \(what) has id \(id)", at: range)
     }
 
+    static func notAReceipt(_ text: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.bad-receipt", "'\(text)' is not a receipt (R-000001, or its number)", at: range)
+    }
+
+    static func noSuchDonation(_ receipt: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.no-such-donation", "no donation of yours has receipt \(receipt)", at: range)
+    }
+
     static func storyPictureDamaged(_ name: String, story id: Int) -> Diagnostic {
         Diagnostic(
             "adoption.picture-damaged",

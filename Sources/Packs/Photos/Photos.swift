@@ -14,7 +14,7 @@ public enum Photos {
         tables: [AnyTableSchema(SavedPhotoTable.schema)],
         commands: [
             ListPhotos.spec, CountPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec,
-            ShowSaved.spec,
+            ShowSaved.spec, ShowPhoto.spec,
             EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec, ImportSaved.spec,
         ],
         makeState: { try PhotosState($0) })

@@ -3,10 +3,11 @@ import Foundation
 
 /// Feed photos and saved photos, declared once: every output format derives from them.
 enum PhotosRecords {
-    /// A feed row: the photo, its masonry column, and ★ when saved.
+    /// A feed row: the photo, its masonry column (none for a photo shown outside the feed),
+    /// and ★ when saved.
     struct FeedRow {
         var photo: SavablePictureData
-        var column: MasonryLayout.Column
+        var column: MasonryLayout.Column?
         var data: PictureData { photo.imageData }
     }
 
@@ -18,10 +19,11 @@ enum PhotosRecords {
         fields: [
             .field("id") { .key(.opaque($0.data.id)) },
             .column("size", detail: true) { .text("\($0.data.width)x\($0.data.height)") },
-            .field("width") { .integer($0.data.width) },
-            .field("height") { .integer($0.data.height) },
+            // In the detail view `size` says both (and `height` is the display height there).
+            .field("width", detail: false) { .integer($0.data.width) },
+            .field("height", detail: false) { .integer($0.data.height) },
             .field("displayHeight", label: "height") { .integer($0.data.displayHeight) },
-            .field("column") { .text($0.column.rawValue) },
+            .field("column") { $0.column.map { .text($0.rawValue) } ?? .null },
             .field("saved", data: .value { .bool($0.photo.isSaved) }, shown: { .text($0.photo.isSaved ? "★" : "") }) {
                 .bool($0.photo.isSaved)
             },

@@ -127,9 +127,9 @@ package enum HelpText {
         }
         if !spec.parameters.isEmpty || !spec.keys.isEmpty {
             out += "\n"
-            let width = (spec.parameters.map { $0.kind.placeholder.count } + spec.keys.map(\.name.count)).max() ?? 0
+            let width = (spec.parameters.map { $0.placeholder.count } + spec.keys.map(\.name.count)).max() ?? 0
             for parameter in spec.parameters {
-                out += "  " + pad(parameter.kind.placeholder, width) + "  " + parameter.summary + "\n"
+                out += "  " + pad(parameter.placeholder, width) + "  " + parameter.summary + "\n"
             }
             for key in spec.keys {
                 out += "  " + pad(key.name, width) + "  " + key.summary + (key.isRequired ? " (required)" : "") + "\n"

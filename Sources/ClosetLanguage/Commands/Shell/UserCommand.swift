@@ -12,8 +12,8 @@ enum UserCommand {
             guard words.count == 1 else { throw Diagnostic.usage(invocation.spec.usage, at: words[1].range) }
             guard UserName.isValid(word.text) else { throw Diagnostic.badUserName(word.text, at: word.range) }
             invocation.session.user = word.text
-            // Said back for people; nothing in JSON mode, which prints JSON or nothing (SPEC §6).
-            return invocation.session.settings.format == .json ? .nothing : .text(word.text + "\n")
+            // A setting set prints nothing, as `.mode json` does (`.user` alone says who).
+            return .nothing
         })
 }
 

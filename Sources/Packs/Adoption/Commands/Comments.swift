@@ -107,6 +107,26 @@ enum Comments {
             return .entity(Adoption.donation, .opaque(donation.receipt)) { CommunityRecords.record(donation) }
         })
 
+    /// `show donation <receipt>`: one of my donations in full (a donation is its giver's).
+    static let showDonation = CommandSpec(
+        path: ["show", "donation"],
+        summary: "show one of my donations by its receipt",
+        parameters: [Adoption.donationParameter],
+        examples: ["show donation R-000001", "show donation @1"],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            let text = try invocation.referenceParameter().text
+            let range = invocation.parameters.first?.range
+            let digits = text.hasPrefix("R-") ? String(text.dropFirst(2)) : text
+            guard let id = Int(digits), id > 0 else { throw Diagnostic.notAReceipt(text, at: range) }
+            guard let donation = state.community.donations[id], donation.user == state.user() else {
+                throw Diagnostic.noSuchDonation(Donation.receipt(of: id), at: range)
+            }
+            return .detail(Adoption.donation, .opaque(donation.receipt)) {
+                CommunityRecords.donation.detailRecord(donation)
+            }
+        })
+
     static let listDonations = CommandSpec(
         path: ["list", "donations"],
         summary: "list my donations",

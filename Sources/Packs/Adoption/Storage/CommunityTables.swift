@@ -44,7 +44,11 @@ struct Donation: Sendable, Hashable {
     package var createdAt: Date
 
     /// `R-000001`.
-    var receipt: String { "R-" + String(repeating: "0", count: max(0, 6 - String(id).count)) + String(id) }
+    var receipt: String { Self.receipt(of: id) }
+
+    static func receipt(of id: Int) -> String {
+        "R-" + String(repeating: "0", count: max(0, 6 - String(id).count)) + String(id)
+    }
 }
 
 extension ByteWriter {

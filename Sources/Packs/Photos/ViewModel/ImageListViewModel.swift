@@ -58,6 +58,9 @@ final class ImageListViewModel {
     }
 
     /// The photo with this id, if the feed has shown it.
+    /// Where a photo is in the feed loaded so far.
+    func index(of id: String) -> Int? { imageList.firstIndex { $0.imageData.id == id } }
+
     func picture(id: String) -> PictureData? {
         imageList.first { $0.imageData.id == id }?.imageData
     }

@@ -54,7 +54,7 @@ static const struct {
     wchar_t key;
     const char *function;
 } key_functions[] = {
-    {KEY_UP, "ed-prev-history"},       {KEY_DOWN, "ed-next-history"},     {KEY_RIGHT, "ed-next-char"},
+    {KEY_UP, "ed-search-prev-history"}, {KEY_DOWN, "ed-search-next-history"}, {KEY_RIGHT, "ed-next-char"},
     {KEY_LEFT, "ed-prev-char"},        {KEY_HOME, "ed-move-to-beg"},      {KEY_END, "ed-move-to-end"},
     {KEY_DELETE, "ed-delete-next-char"}, {KEY_WORD_LEFT, "ed-prev-word"}, {KEY_WORD_RIGHT, "em-next-word"},
 };

@@ -189,6 +189,18 @@ def history_checks():
         again.close()
     check("history survives a restart", survives_restart)
 
+    def up_searches_by_prefix():
+        again = Terminal(args, env)
+        again.expect(r"closet> ")
+        again.type(".mode json\r")
+        again.expect(r"closet> ")
+        # Up with text typed recalls the last line that starts with it (zsh, fish), passing
+        # '.mode json' by; Ctrl-P still walks every line.
+        again.type("count\x1b[A\r")
+        again.expect(r'\{"count":0\}')
+        again.close()
+    check("Up recalls the last line starting with what is typed (issue 45: 4)", up_searches_by_prefix)
+
     path = os.path.join(state, "closet", "history")
 
     def continued_statement_is_one_entry():

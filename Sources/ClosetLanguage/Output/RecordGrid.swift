@@ -100,6 +100,12 @@ enum RecordGrid {
                     .filter { kind.wholeTableColumns.contains($0.0) }.map(\.1))
             grid.wholeColumns = Set(columns.indices.filter { !(listing && $0 == 0) && whole.contains(columns[$0]) })
         }
+        // An instant is never cut: half a timestamp reads as another time.
+        if let first = values.first {
+            for (column, value) in first.enumerated() {
+                if case .date = value { grid.wholeColumns.insert(column + (listing ? 1 : 0)) }
+            }
+        }
         return grid
     }
 

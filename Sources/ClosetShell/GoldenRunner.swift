@@ -128,17 +128,20 @@ package struct GoldenRunner {
         if let pattern = selection.pattern {
             files = files.filter { $0.contains(pattern) }
             guard !files.isEmpty else {
-                output(
-                    "error: no golden test's path contains '\(TerminalText.visible(pattern))' (-k)\n0 passed, 0 failed\n"
-                )
+                output("error: no golden test's path contains '\(TerminalText.visible(pattern))' (-k)\n")
+                // The reports still exist, empty: a CI step that reads them finds them.
+                _ = writeReports(JUnitReport(), junit: junit, tap: selection.tap)
+                output("0 passed, 0 failed\n")
                 return .failure
             }
         }
         if let shard = selection.shard {
             files = files.enumerated().filter { shard.containsTest(at: $0.offset) }.map(\.element)
             guard !files.isEmpty else {
-                output("shard \(shard.index)/\(shard.count) has no tests\n0 passed, 0 failed\n")
-                return .success
+                output("shard \(shard.index)/\(shard.count) has no tests\n")
+                let written = writeReports(JUnitReport(), junit: junit, tap: selection.tap)
+                output("0 passed, 0 failed\n")
+                return written ? .success : .failure
             }
         }
         if selection.list {
@@ -179,16 +182,19 @@ package struct GoldenRunner {
                 "slowest: " + slowest.map { "\($0.file) (\(Self.milliseconds($0.seconds)))" }.joined(separator: ", ")
                     + "\n")
         }
-        for (file, text, kind) in [(junit, { report.xml() }, "JUnit"), (selection.tap, { report.tap() }, "TAP")] {
-            guard let file else { continue }
-            do {
-                try ScriptFile.write(Array(text().utf8), to: file, relativeTo: nil, creatingFolder: false)
-            } catch {
-                // In closet's words (no such folder, permission denied), not Foundation's.
-                output("error: \((error as? Diagnostic)?.message ?? "cannot write the \(kind) report '\(file)'")\n")
-                return .failure
-            }
+        // Expected files whose test is gone (renamed or removed): stale, and said so.
+        let wholeSuite = selection.pattern == nil && (selection.shard?.index ?? 1) == 1
+        for orphan in wholeSuite
+            ? Self.orphanedExpectations(paths.isEmpty ? [Self.defaultFolder] : paths, tests: files) : []
+        {
+            output(
+                "FAIL \(orphan): no \(FilePath.lastComponent(of: Self.testPath(of: orphan))) beside it (the test was renamed or removed: remove it, or restore the test)\n"
+            )
+            result.failed.append(orphan)
+            report.cases.append(
+                .init(file: orphan, seconds: 0, failure: (message: "no test for this expected file", details: "")))
         }
+        guard writeReports(report, junit: junit, tap: selection.tap) else { return .failure }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
         if selection.review {
             summary =
@@ -207,6 +213,53 @@ package struct GoldenRunner {
     }
 
     static func milliseconds(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
+
+    /// Writes the JUnit and TAP reports asked for; false (said) when one cannot be written.
+    private func writeReports(_ report: JUnitReport, junit: String?, tap: String?) -> Bool {
+        for (file, text, kind) in [(junit, { report.xml() }, "JUnit"), (tap, { report.tap() }, "TAP")] {
+            guard let file else { continue }
+            do {
+                try ScriptFile.write(Array(text().utf8), to: file, relativeTo: nil, creatingFolder: false)
+            } catch {
+                // In closet's words (no such folder, permission denied), not Foundation's.
+                output("error: \((error as? Diagnostic)?.message ?? "cannot write the \(kind) report '\(file)'")\n")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// What recording a transcript says of errors of statements not marked `!` (none: nothing).
+    static func unmarkedWarning(_ lines: [Int], name: String) -> String {
+        guard !lines.isEmpty else { return "" }
+        let shown = lines.prefix(5).map { "\(name):\($0)" }.joined(separator: ", ")
+        return
+            "warning: recorded \(lines.count) error\(lines.count == 1 ? "" : "s") of statements not marked '!' (\(shown)\(lines.count > 5 ? ", ..." : "")); mark each that must fail with a leading '!'\n"
+    }
+
+    /// The test a `.expected` file belongs to.
+    static func testPath(of expected: String) -> String { String(expected.dropLast(".expected".count)) + ".closet" }
+
+    /// `.expected` files under the given folders (not single files) with no test beside them,
+    /// when every test of that folder was collected (a `-k` or `--shard` run looks at its own).
+    static func orphanedExpectations(_ paths: [String], tests: [String]) -> [String] {
+        let collected = Set(tests)
+        var orphans: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
+            else { continue }
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                // A `.files/` folder holds what a test wrote, whatever its names.
+                .filter { $0.hasSuffix(".expected") && !$0.contains(".files/") }.sorted()
+            for name in found {
+                let expected = FilePath.join(path, name)
+                let test = testPath(of: expected)
+                if !collected.contains(test), !FileManager.default.fileExists(atPath: test) { orphans.append(expected) }
+            }
+        }
+        return orphans
+    }
 
     package struct CollectError: Error { var message: String }
 
@@ -354,6 +407,63 @@ package struct GoldenRunner {
         }
     }
 
+    /// A unified diff of each file that differs (text files, the first five), for the console.
+    static func fileDiffs(expected: [String: [UInt8]], actual: [String: [UInt8]], folder: String) -> String {
+        var out = ""
+        let changed = Set(expected.keys).union(actual.keys).sorted().filter { expected[$0] != actual[$0] }
+        for name in changed.prefix(5) {
+            let old = expected[name].map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let new = actual[name].map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let binary = [expected[name], actual[name]].contains { $0?.contains(0) ?? false }
+            if binary {
+                out +=
+                    "  \(name): binary, \(expected[name]?.count ?? 0) bytes expected, \(actual[name]?.count ?? 0) written\n"
+                continue
+            }
+            out += UnifiedDiff.render(
+                old: expected[name] == nil ? [] : lines(old), new: actual[name] == nil ? [] : lines(new),
+                oldName: FilePath.lastComponent(of: folder) + "/" + name, newName: "written/" + name)
+        }
+        return out
+    }
+
+    /// The actual transcript with each line a pattern of the expected one matches replaced by
+    /// that pattern (in order), and each any-order block's lines put in the expected block's
+    /// order where they are the same lines (row numbers aside): for the diff only.
+    static func aligned(_ actual: String, to expected: String, anyOrder echoes: Set<String>) -> String {
+        let wanted = rawLines(expected)
+        var got = rawLines(actual)
+        var from = 0
+        for line in wanted where line.hasSuffix(patternSuffix) {
+            guard let found = got.indices.dropFirst(from).first(where: { lineMatches(line, got[$0]) }) else { continue }
+            got[found] = line
+            from = found + 1
+        }
+        func block(_ lines: [String], after echo: Int) -> Range<Int> {
+            var end = echo + 1
+            while end < lines.count, !lines[end].hasPrefix(echoPrefix), !(end == lines.count - 1 && lines[end].isEmpty)
+            {
+                end += 1
+            }
+            return (echo + 1)..<end
+        }
+        for echo in echoes {
+            guard let mine = got.firstIndex(of: echo), let theirs = wanted.firstIndex(of: echo) else { continue }
+            let ours = block(got, after: mine)
+            var unused = Array(got[ours])
+            var ordered: [String] = []
+            for line in wanted[block(wanted, after: theirs)] {
+                guard let match = unused.firstIndex(where: { withoutRowNumber($0) == withoutRowNumber(line) }) else {
+                    continue
+                }
+                unused.remove(at: match)
+                ordered.append(line)
+            }
+            got.replaceSubrange(ours, with: ordered + unused)
+        }
+        return got.joined(separator: "\n")
+    }
+
     /// Replaces a `.files/` folder's contents with what the test wrote.
     static func record(_ files: [String: [UInt8]], into folder: String) throws {
         for name in filesUnder(folder).keys where files[name] == nil {
@@ -485,56 +595,63 @@ package struct GoldenRunner {
         // With a `<name>.files/` folder beside it, the files it wrote must be exactly those.
         let filesFolder = String(file.dropLast(".closet".count)) + ".files"
         var isFolder: ObjCBool = false
+        // Recorded with --update, else each differing file shown; the transcript is compared
+        // either way, so a test that differs in both shows both.
+        var filesUpdated = false
+        var filesDiffer = false
         if FileManager.default.fileExists(atPath: filesFolder, isDirectory: &isFolder), isFolder.boolValue {
-            let differences = Self.fileDifferences(expected: Self.filesUnder(filesFolder), actual: actual.files)
+            let recorded = Self.filesUnder(filesFolder)
+            let differences = Self.fileDifferences(expected: recorded, actual: actual.files)
             if !differences.isEmpty {
                 if update {
                     do {
                         try Self.record(actual.files, into: filesFolder)
-                        output("updated \(filesFolder)\n")
+                        filesUpdated = true
                     } catch {
                         output("FAIL \(file): cannot write \(filesFolder): \(error.localizedDescription)\n")
                         result.failed.append(file)
                         return
                     }
                 } else {
+                    filesDiffer = true
                     let shown = differences.prefix(10).joined(separator: ", ")
                     output(
                         "FAIL \(file): the files it wrote differ from \(FilePath.lastComponent(of: filesFolder))/: \(shown)\n"
                     )
-                    result.failed.append(file)
-                    return
+                    output(Self.fileDiffs(expected: recorded, actual: actual.files, folder: filesFolder))
                 }
             }
         }
+        let filesNote = filesUpdated ? " and \(filesFolder)/" : ""
         let expected = FileManager.default.contents(atPath: expectedPath).flatMap { String(data: $0, encoding: .utf8) }
-        if let expected, expected == actual.text || Self.matches(expected: expected, actual: actual.text) {
-            result.passed.append(file)
-            return
-        }
-        if let expected, !actual.anyOrderEchoes.isEmpty {
+        var transcriptMatches =
+            expected.map { $0 == actual.text || Self.matches(expected: $0, actual: actual.text) } ?? false
+        if let expected, !transcriptMatches, !actual.anyOrderEchoes.isEmpty {
             let (sortedExpected, sortedActual) = (
                 Self.sortingAnyOrderBlocks(expected, echoes: actual.anyOrderEchoes),
                 Self.sortingAnyOrderBlocks(actual.text, echoes: actual.anyOrderEchoes)
             )
-            if sortedExpected == sortedActual || Self.matches(expected: sortedExpected, actual: sortedActual) {
+            transcriptMatches =
+                sortedExpected == sortedActual || Self.matches(expected: sortedExpected, actual: sortedActual)
+        }
+        if transcriptMatches {
+            if filesDiffer {
+                result.failed.append(file)
+            } else if filesUpdated {
+                output("updated \(filesFolder)/\n")
+                result.updated.append(file)
+            } else {
                 result.passed.append(file)
-                return
             }
+            return
         }
         if update {
             do {
                 let recorded = expected.map { Self.keepingPatterns(of: $0, in: actual.text) } ?? actual.text
                 try recorded.write(toFile: expectedPath, atomically: true, encoding: .utf8)
-                output("\(expected == nil ? "created" : "updated") \(expectedPath)\n")
+                output("\(expected == nil ? "created" : "updated") \(expectedPath)\(filesNote)\n")
                 // Said loudly: an error recorded for a statement not marked `!` may be an accident.
-                let lines = actual.unmarkedFailures
-                if !lines.isEmpty {
-                    let shown = lines.prefix(5).map { "\(name):\($0)" }.joined(separator: ", ")
-                    output(
-                        "warning: recorded \(lines.count) error\(lines.count == 1 ? "" : "s") of statements not marked '!' (\(shown)\(lines.count > 5 ? ", ..." : "")); mark each that must fail with a leading '!'\n"
-                    )
-                }
+                output(Self.unmarkedWarning(actual.unmarkedFailures, name: name))
                 if expected == nil {
                     result.created.append(file)
                 } else {
@@ -547,7 +664,13 @@ package struct GoldenRunner {
             return
         }
         result.failed.append(file)
-        defer { if review { self.review(file, actual.text, expectedPath, into: &result, output: output) } }
+        defer {
+            if review {
+                self.review(
+                    file, actual.text, expectedPath, warning: Self.unmarkedWarning(actual.unmarkedFailures, name: name),
+                    into: &result, output: output)
+            }
+        }
         guard let expected else {
             output(
                 "FAIL \(file): missing \(FilePath.lastComponent(of: expectedPath)); record it on purpose with 'closet test --update \(file)'\n"
@@ -555,7 +678,9 @@ package struct GoldenRunner {
             return
         }
         let oldLines = Self.lines(expected)
-        let newLines = Self.lines(actual.text)
+        // Lines a pattern or an any-order block accepts are shown as the expected file has
+        // them, so the diff shows only what really changed.
+        let newLines = Self.lines(Self.aligned(actual.text, to: expected, anyOrder: actual.anyOrderEchoes))
         var firstDifferenceAt = ""
         let common = min(oldLines.count, newLines.count)
         let firstDifference = (0..<common).first { oldLines[$0] != newLines[$0] } ?? common
@@ -572,7 +697,7 @@ package struct GoldenRunner {
     /// `--review`, after a failing test's diff: accept (record the new output, keeping the
     /// patterns that still match), reject, or skip; anything else asks again.
     private func review(
-        _ file: String, _ actual: String, _ expectedPath: String, into result: inout Result,
+        _ file: String, _ actual: String, _ expectedPath: String, warning: String, into result: inout Result,
         output: (String) -> Void
     ) {
         while true {
@@ -592,7 +717,7 @@ package struct GoldenRunner {
                     result.skipped.append(file)
                     return
                 }
-                output("accepted: \(expected == nil ? "created" : "updated") \(expectedPath)\n")
+                output("accepted: \(expected == nil ? "created" : "updated") \(expectedPath)\n" + warning)
                 result.failed.removeAll { $0 == file }
                 result.accepted.append(file)
                 return

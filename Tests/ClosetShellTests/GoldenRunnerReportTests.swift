@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import ClosetShell
+
+/// Issue 45, item 5: what the runner reports, held to the exact words it prints, for each
+/// case it once hid or lost.
+@Suite struct GoldenRunnerReportTests {
+    let helper = GoldenRunnerTests()
+
+    func runner(_ printed: UnsafeMutablePointer<String>, ask: (@Sendable (String) -> String?)? = nil) -> GoldenRunner {
+        GoldenRunner(environment: [:], output: { printed.pointee += $0 }, ask: ask)
+    }
+
+    /// An empty shard and a `-k` that matches nothing still write their (empty) reports, so a
+    /// CI step that publishes them finds a file.
+    @Test func anEmptySelectionStillWritesItsReports() throws {
+        let dir = try helper.folder(["a.closet": "count clothes\n"])
+        var selection = GoldenRunner.Selection()
+        selection.shard = GoldenRunner.Shard("2/2")
+        selection.tap = dir + "/shard.tap"
+        var printed = ""
+        let status = withUnsafeMutablePointer(to: &printed) { pointer in
+            runner(pointer).run(paths: [dir], update: false, junit: dir + "/shard.xml", selection: selection)
+        }
+        #expect(status == .success)
+        #expect(printed == "shard 2/2 has no tests\n0 passed, 0 failed\n", "\(printed)")
+        #expect(try String(contentsOfFile: dir + "/shard.xml", encoding: .utf8).contains("tests=\"0\""))
+        #expect(try String(contentsOfFile: dir + "/shard.tap", encoding: .utf8).hasPrefix("TAP version 13\n1..0"))
+        var unmatched = GoldenRunner.Selection()
+        unmatched.pattern = "nothing-like-this"
+        var said = ""
+        let refused = withUnsafeMutablePointer(to: &said) { pointer in
+            runner(pointer).run(paths: [dir], update: false, junit: dir + "/k.xml", selection: unmatched)
+        }
+        #expect(refused == .failure)
+        #expect(said == "error: no golden test's path contains 'nothing-like-this' (-k)\n0 passed, 0 failed\n")
+        #expect(FileManager.default.fileExists(atPath: dir + "/k.xml"))
+    }
+
+    /// An expected file whose test is gone is reported (and fails the run) instead of lying there.
+    @Test func anExpectedFileWithNoTestIsReported() throws {
+        let dir = try helper.folder([
+            "a.closet": "count clothes\n", "a.expected": "closet> count clothes\ncount\n-----\n    0\n",
+            "renamed.expected": "closet> count clothes\n",
+        ])
+        let (status, printed) = helper.run([dir])
+        #expect(status == .failure)
+        #expect(
+            printed
+                == "FAIL \(dir)/renamed.expected: no renamed.closet beside it (the test was renamed or removed: remove it, or restore the test)\n1 passed, 1 failed\n",
+            "\(printed)")
+    }
+
+    /// Files that differ are shown as diffs, and a transcript that differs too is shown as well.
+    @Test func differingFilesAreShownAsDiffsBesideTheTranscript() throws {
+        let dir = try helper.folder([
+            "a.closet": ".output notes.txt\ncount clothes\n.output\ncount styles\n",
+            "a.expected":
+                "closet> .output notes.txt\ncloset> count clothes\ncloset> .output\ncloset> count styles\nold\n",
+            "a.files/notes.txt": "count\n-----\n    7\n",
+        ])
+        let (status, printed) = helper.run([dir + "/a.closet"])
+        #expect(status == .failure)
+        #expect(
+            printed.hasPrefix("FAIL \(dir)/a.closet: the files it wrote differ from a.files/: notes.txt (differs)\n"))
+        #expect(printed.contains("--- a.files/notes.txt\n+++ written/notes.txt\n"), "\(printed)")
+        #expect(printed.contains("-    7\n+    0\n"), "\(printed)")
+        // The transcript's own difference, after the files'.
+        #expect(printed.contains("FAIL \(dir)/a.closet: output first differs at a.closet:4\n"), "\(printed)")
+        #expect(printed.contains("-old\n+count\n"), "\(printed)")
+        #expect(printed.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    /// `--update` filling a `.files/` folder says so once, counted once.
+    @Test func updatingFilesIsSaidOnceAndCountedOnce() throws {
+        let dir = try helper.folder(["a.closet": ".output notes.txt\ncount clothes\n.output\n"])
+        try FileManager.default.createDirectory(atPath: dir + "/a.files", withIntermediateDirectories: true)
+        let (_, first) = helper.run([dir], update: true)
+        #expect(
+            first
+                == "created \(dir)/a.expected and \(dir)/a.files/\ncreated 1 file, updated 0 files, 0 unchanged\n0 passed, 0 failed\n",
+            "\(first)")
+        try "count\n-----\n    7\n".write(toFile: dir + "/a.files/notes.txt", atomically: true, encoding: .utf8)
+        let (_, printed) = helper.run([dir], update: true)
+        #expect(
+            printed == "updated \(dir)/a.files/\ncreated 0 files, updated 1 file, 0 unchanged\n0 passed, 0 failed\n",
+            "\(printed)")
+        let (_, again) = helper.run([dir], update: true)
+        #expect(again == "created 0 files, updated 0 files, 1 unchanged\n1 passed, 0 failed\n", "\(again)")
+    }
+
+    /// Lines a `(re)` pattern or an any-order block accepts are not shown as changed beside a
+    /// real change.
+    @Test func aDiffShowsOnlyWhatReallyChanged() throws {
+        let dir = try helper.folder([
+            "a.closet": ".clock\n* list clothes\nadd clothes category=top season=fall description=b\ncount clothes\n",
+            "a.expected": """
+            closet> .clock
+            2024-01-01T00:00:00Z (re)
+            closet> * list clothes
+            #  id  category  season  description  created
+            -  --  --------  ------  -----------  -------
+            (0 rows)
+            closet> add clothes category=top season=fall description=b
+            id        category  season  description  created
+            --------  --------  ------  -----------  --------------------
+            E220A839  top       fall    b            2024-01-01T00:00:00Z
+            closet> count clothes
+            count
+            -----
+                9
+
+            """,
+        ])
+        let (status, printed) = helper.run([dir])
+        #expect(status == .failure)
+        #expect(printed.contains("-    9\n+    1\n"), "\(printed)")
+        #expect(!printed.contains("-2024-01-01T00:00:00Z (re)"), "\(printed)")
+    }
+
+    /// `--review` warns, as `--update` does, when what it records holds an error of a
+    /// statement not marked `!`.
+    @Test func reviewWarnsOfUnmarkedErrorsItRecords() throws {
+        let dir = try helper.folder(["a.closet": "count clothez\n", "a.expected": "closet> count clothez\nold\n"])
+        var selection = GoldenRunner.Selection()
+        selection.review = true
+        var printed = ""
+        _ = withUnsafeMutablePointer(to: &printed) { pointer in
+            runner(pointer, ask: { _ in "a" }).run(paths: [dir], update: false, selection: selection)
+        }
+        #expect(
+            printed.contains(
+                "accepted: updated \(dir)/a.expected\nwarning: recorded 1 error of statements not marked '!' (a.closet:1); mark each that must fail with a leading '!'\n"
+            ), "\(printed)")
+    }
+}

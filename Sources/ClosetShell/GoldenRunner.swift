@@ -15,6 +15,8 @@ import Foundation
 package struct GoldenRunner {
     package static let defaultFolder = "Tests/Golden"
     let environment: [String: String]
+    /// `--short` for this run (set from the selection): `.skip if short` holds.
+    var short = false
     var output: (String) -> Void = { text in ProcessHost.writeAll(Array(text.utf8), to: 1) }
     /// `--review`: asks the person a question and returns the line they answer (nil at the end
     /// of input).
@@ -40,6 +42,8 @@ package struct GoldenRunner {
         public var accepted: [String] = []
         public var rejected: [String] = []
         public var skipped: [String] = []
+        /// Skipped by a `.skip if` condition that held (neither passed nor failed).
+        public var conditionSkipped: [String] = []
 
         /// Adds one test's part, in the order the tests are listed.
         mutating func absorb(_ other: Result) {
@@ -50,6 +54,7 @@ package struct GoldenRunner {
             accepted += other.accepted
             rejected += other.rejected
             skipped += other.skipped
+            conditionSkipped += other.conditionSkipped
         }
     }
 
@@ -80,6 +85,11 @@ package struct GoldenRunner {
         package var pattern: String?
         public var list = false
         package var verbose = false
+        /// `--short`: tests marked `.skip if short` are skipped (the long ones).
+        package var short = false
+        /// `--unreferenced`: lists the `.expected` files no test has (with `--update`, removes
+        /// them) and runs nothing.
+        package var unreferenced = false
         package var tap: String?
         /// `-j`: how many tests run at once (default: the machine's cores). Tests of one folder
         /// run one after another (they may share its `out` and `http` folders); folders run side
@@ -101,6 +111,14 @@ package struct GoldenRunner {
     /// Runs the tests; with `junit`, also writes a JUnit XML report there (console unchanged).
     public func run(
         paths: [String], update: Bool, record: Bool = false, junit: String? = nil, selection: Selection = Selection()
+    ) -> ClosetCommand.ExitStatus {
+        var runner = self
+        runner.short = selection.short
+        return runner.running(paths: paths, update: update, record: record, junit: junit, selection: selection)
+    }
+
+    private func running(
+        paths: [String], update: Bool, record: Bool, junit: String?, selection: Selection
     ) -> ClosetCommand.ExitStatus {
         let inCI = ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "")
         for (asked, flag) in [(update, "--update"), (record, "--record"), (selection.review, "--review")]
@@ -146,6 +164,26 @@ package struct GoldenRunner {
         }
         if selection.list {
             output(files.map { $0 + "\n" }.joined())
+            return .success
+        }
+        if selection.unreferenced {
+            let orphans = Self.orphanedExpectations(paths.isEmpty ? [Self.defaultFolder] : paths, tests: files)
+            for orphan in orphans {
+                if update {
+                    do {
+                        try FileManager.default.removeItem(atPath: orphan)
+                        output("removed \(orphan)\n")
+                    } catch {
+                        output("error: cannot remove \(orphan): \(error.localizedDescription)\n")
+                        return .failure
+                    }
+                } else {
+                    output(orphan + "\n")
+                }
+            }
+            output(
+                "\(orphans.count) unreferenced expected file\(orphans.count == 1 ? "" : "s")\(update ? " removed" : "")\n"
+            )
             return .success
         }
         var result = Result()
@@ -196,6 +234,9 @@ package struct GoldenRunner {
         }
         guard writeReports(report, junit: junit, tap: selection.tap) else { return .failure }
         var summary = "\(result.passed.count) passed, \(result.failed.count) failed"
+        if !result.conditionSkipped.isEmpty {
+            summary = "\(result.conditionSkipped.count) skipped (.skip if)\n" + summary
+        }
         if selection.review {
             summary =
                 "reviewed: \(result.accepted.count) accepted, \(result.rejected.count) rejected, \(result.skipped.count) skipped\n"
@@ -349,9 +390,16 @@ package struct GoldenRunner {
         of file: String, record: Bool = false, environment: [String: String] = [:],
         network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
     ) throws -> Transcript {
-        let script = try ScriptFile.read(file, relativeTo: nil)
+        let read = try ScriptFile.read(file, relativeTo: nil)
+        let (withFiles, fixtures) = try InlineFixtures.separating(read.text)
+        let text = (try? SkipConditions.read(withFiles, environment: environment, short: false).script) ?? withFiles
+        let script = (text: text, displayName: read.displayName)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
         host.allowsShell = TranscriptHost.allowsShell(in: script.text)
+        // The test's inline files, in its scratch folder before it runs.
+        for fixture in fixtures {
+            try host.writeFile(at: fixture.name, bytes: fixture.bytes, creatingFolder: true)
+        }
         var configuration = SessionFactory.Configuration.golden
         let recordings = recordingsFolder(of: file)
         if record {
@@ -385,6 +433,8 @@ package struct GoldenRunner {
         var files: [String: [UInt8]] = [:]
         if let scratch = host.scratch {
             files = filesUnder(scratch)
+            // Inline files it did not change are the test's own, not what it wrote.
+            for fixture in fixtures where files[fixture.name] == fixture.bytes { files[fixture.name] = nil }
             try? FileManager.default.removeItem(atPath: scratch)
         }
         return Transcript(
@@ -576,6 +626,19 @@ package struct GoldenRunner {
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = FilePath.lastComponent(of: file)
+        if let text = try? ScriptFile.read(file, relativeTo: nil).text {
+            do {
+                if let condition = try SkipConditions.read(text, environment: environment, short: short).skip {
+                    output("skip \(file): \(condition)\n")
+                    result.conditionSkipped.append(file)
+                    return
+                }
+            } catch {
+                output("FAIL \(file): \(error)\n")
+                result.failed.append(file)
+                return
+            }
+        }
         let actual: Transcript
         do {
             actual = try Self.transcript(of: file, record: record, environment: environment)

@@ -285,7 +285,7 @@ package struct Options: Equatable {
         return .run(files)
     }
 
-    /// `test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]`
+    /// `test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [<path>...]`
     static func parseTest(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
         var update = false
         var record = false
@@ -313,6 +313,8 @@ package struct Options: Equatable {
                 selection.shard = shard
             case "--list": selection.list = true
             case "-v", "--verbose": selection.verbose = true
+            case "--short": selection.short = true
+            case "--unreferenced": selection.unreferenced = true
             case "--update": update = true
             case "--review": selection.review = true
             case "--record": record = true
@@ -325,7 +327,7 @@ package struct Options: Equatable {
             case _ where word.hasPrefix("-"):
                 throw UsageError(
                     message:
-                        "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v and paths"
+                        "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v, --short, --unreferenced and paths"
                 )
             default: paths.append(word)
             }
@@ -396,7 +398,7 @@ package struct Options: Equatable {
                                                      Ctrl-C stops it; closet serve --help for more)
                closet check [<store>]                read the whole store (default: --store's) and check
                                                      it for damage; exit 3 naming what is damaged
-               closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [<path>...]
+               closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;
                                                      -k runs the tests whose path contains <pattern>,

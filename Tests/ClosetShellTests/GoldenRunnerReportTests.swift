@@ -134,4 +134,88 @@ import Testing
                 "accepted: updated \(dir)/a.expected\nwarning: recorded 1 error of statements not marked '!' (a.closet:1); mark each that must fail with a leading '!'\n"
             ), "\(printed)")
     }
+
+    /// Issue 45, item 6: a test carries its input files after its statements (txtar), written
+    /// beside it for the run only; one that is not base64 where it says so is a failure named.
+    @Test func inlineFilesAreReadAsFilesBesideTheTest() throws {
+        let png = try #require(FileManager.default.contents(atPath: ServeTests.fixtures + "/knit.png"))
+        let dir = try helper.folder([
+            "a.closet": """
+            import clothes from=in/clothes.csv
+            count clothes
+            add clothes category=top season=fall image=knit.png
+            -- in/clothes.csv --
+            category,season,description
+            top,fall,navy knit
+            -- knit.png (base64) --
+            \(png.base64EncodedString(options: .lineLength76Characters))
+
+            """,
+            "bad.closet": "count clothes\n-- x.png (base64) --\nnot base64!\n",
+        ])
+        let (_, first) = helper.run([dir], update: true)
+        #expect(
+            first.contains("FAIL \(dir)/bad.closet: line 2: 'x.png' is marked (base64) but is not base64\n"), "\(first)"
+        )
+        let expected = try String(contentsOfFile: dir + "/a.expected", encoding: .utf8)
+        #expect(expected.contains("       1  in/clothes.csv") && expected.contains("png 3x2 86B"), "\(expected)")
+        // Nothing is left beside the test, and its inline files are not "files it wrote".
+        #expect(
+            !FileManager.default.fileExists(atPath: dir + "/in")
+                && !FileManager.default.fileExists(atPath: dir + "/knit.png"))
+        try FileManager.default.createDirectory(atPath: dir + "/a.files", withIntermediateDirectories: true)
+        #expect(helper.run([dir + "/a.closet"]).0 == .success)
+    }
+
+    /// Issue 45, item 6: `.skip if <condition>` skips a test when it holds, said and counted apart.
+    @Test func skipConditionsSkipWhenTheyHold() throws {
+        let dir = try helper.folder([
+            "long.closet": ".skip if short\ncount clothes\n",
+            "tool.closet": ".skip if missing no-such-tool-for-closet\ncount clothes\n",
+            "sh.closet": ".skip if missing sh\ncount clothes\n",
+            "odd.closet": ".skip if tuesday\ncount clothes\n",
+        ])
+        var selection = GoldenRunner.Selection()
+        selection.short = true
+        var printed = ""
+        _ = withUnsafeMutablePointer(to: &printed) { pointer in
+            runner(pointer).run(paths: [dir], update: true, selection: selection)
+        }
+        #expect(printed.contains("skip \(dir)/long.closet: short\n"), "\(printed)")
+        #expect(printed.contains("skip \(dir)/tool.closet: missing no-such-tool-for-closet\n"), "\(printed)")
+        #expect(
+            printed.contains(
+                "FAIL \(dir)/odd.closet: line 1: '.skip if tuesday' names no condition; they are short, ci, no-helper and missing <tool>\n"
+            ), "\(printed)")
+        #expect(
+            printed.hasSuffix(
+                "created 1 file, updated 0 files, 0 unchanged\n2 skipped (.skip if)\n0 passed, 1 failed\n"),
+            "\(printed)")
+        // Without --short the long test runs; its line stays a comment, numbering kept.
+        let (_, full) = helper.run([dir + "/long.closet"], update: true)
+        #expect(full.hasPrefix("created \(dir)/long.expected"), "\(full)")
+    }
+
+    /// Issue 45, item 6: `--unreferenced` lists the expected files no test has; with
+    /// `--update` it removes them.
+    @Test func unreferencedListsAndRemovesExpectedFilesWithNoTest() throws {
+        let dir = try helper.folder([
+            "a.closet": "count clothes\n", "a.expected": "x\n", "old.expected": "y\n", "sub/gone.expected": "z\n",
+        ])
+        var selection = GoldenRunner.Selection()
+        selection.unreferenced = true
+        var listed = ""
+        let status = withUnsafeMutablePointer(to: &listed) { pointer in
+            runner(pointer).run(paths: [dir], update: false, selection: selection)
+        }
+        #expect(status == .success)
+        #expect(listed == "\(dir)/old.expected\n\(dir)/sub/gone.expected\n2 unreferenced expected files\n", "\(listed)")
+        var removed = ""
+        _ = withUnsafeMutablePointer(to: &removed) { pointer in
+            runner(pointer).run(paths: [dir], update: true, selection: selection)
+        }
+        #expect(removed.hasSuffix("2 unreferenced expected files removed\n"), "\(removed)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/old.expected"))
+        #expect(try String(contentsOfFile: dir + "/a.expected", encoding: .utf8) == "x\n")
+    }
 }

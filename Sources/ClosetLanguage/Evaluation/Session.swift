@@ -23,6 +23,8 @@ public final class Session {
         public var headers = true
         /// `.output <file>`: results go to this file instead of standard output.
         public var output: String?
+        /// `.redact <field>...`: fields shown as `[id]`, `[time]` or `[field]` in every result.
+        package var redacted: [String] = []
         /// `.width <n>`: tables fit this width whatever the terminal's.
         package var fixedWidth: Int?
         /// The terminal's width, kept by an interactive host (`.width auto` goes back to it).

@@ -30,6 +30,7 @@ package final class SessionOutput {
 
     package func print(_ outcome: Outcome) {
         if settings.discardResults { return }
+        let outcome = Redaction.apply(settings.redacted, to: outcome)
         switch outcome {
         case .nothing:
             return

@@ -9,7 +9,7 @@ enum ShellCommands {
         ShowCommand.spec, PicturesCommand.spec,
         OutputCommand.spec, OutputCommand.once, PrintCommand.spec, ChangesCommand.spec, ShellEscapeCommand.spec,
         DirectoryCommand.spec, OpenCommand.spec, ClockCommand.spec, UserCommand.spec, VarsCommand.spec,
-        StoreCommand.spec, CheckCommand.spec,
+        StoreCommand.spec, CheckCommand.spec, RedactCommand.spec,
         DumpCommand.spec, QuitCommand.spec,
     ]
 }

@@ -17,6 +17,8 @@ package struct GoldenRunner {
     let environment: [String: String]
     /// `--short` for this run (set from the selection): `.skip if short` holds.
     var short = false
+    /// `--pending` for this run (set from the selection).
+    var pending: Selection.Pending?
     var output: (String) -> Void = { text in ProcessHost.writeAll(Array(text.utf8), to: 1) }
     /// `--review`: asks the person a question and returns the line they answer (nil at the end
     /// of input).
@@ -90,6 +92,24 @@ package struct GoldenRunner {
         /// `--unreferenced`: lists the `.expected` files no test has (with `--update`, removes
         /// them) and runs nothing.
         package var unreferenced = false
+        /// `--pending` / `--pending-dir <folder>`: a failing test's new transcript is kept as
+        /// `NAME.expected.new` (beside it, or under the folder by its path: a CI artefact), and
+        /// `--review` reviews those later without running anything.
+        package var pending: Pending?
+
+        package enum Pending: Equatable, Sendable {
+            case besideTests
+            case folder(String)
+
+            /// Where a test's pending transcript goes.
+            func path(for expected: String) -> String {
+                switch self {
+                case .besideTests: expected + ".new"
+                case .folder(let folder):
+                    FilePath.join(folder, expected.hasPrefix("/") ? String(expected.dropFirst()) : expected) + ".new"
+                }
+            }
+        }
         package var tap: String?
         /// `-j`: how many tests run at once (default: the machine's cores). Tests of one folder
         /// run one after another (they may share its `out` and `http` folders); folders run side
@@ -114,6 +134,7 @@ package struct GoldenRunner {
     ) -> ClosetCommand.ExitStatus {
         var runner = self
         runner.short = selection.short
+        runner.pending = selection.pending
         return runner.running(paths: paths, update: update, record: record, junit: junit, selection: selection)
     }
 
@@ -165,6 +186,13 @@ package struct GoldenRunner {
         if selection.list {
             output(files.map { $0 + "\n" }.joined())
             return .success
+        }
+        if selection.review {
+            let waiting = files.map {
+                (test: $0, new: (selection.pending ?? .besideTests).path(for: Self.expectedPath(of: $0)))
+            }
+            .filter { FileManager.default.fileExists(atPath: $0.new) }
+            if !waiting.isEmpty { return reviewPending(waiting) }
         }
         if selection.unreferenced {
             let orphans = Self.orphanedExpectations(paths.isEmpty ? [Self.defaultFolder] : paths, tests: files)
@@ -276,6 +304,38 @@ package struct GoldenRunner {
         let shown = lines.prefix(5).map { "\(name):\($0)" }.joined(separator: ", ")
         return
             "warning: recorded \(lines.count) error\(lines.count == 1 ? "" : "s") of statements not marked '!' (\(shown)\(lines.count > 5 ? ", ..." : "")); mark each that must fail with a leading '!'\n"
+    }
+
+    static func expectedPath(of test: String) -> String { String(test.dropLast(".closet".count)) + ".expected" }
+
+    /// `--review` of transcripts `--pending` kept: each one's diff from its expected file, then
+    /// accept (it becomes the expected file), reject (it is removed) or skip (it stays).
+    private func reviewPending(_ waiting: [(test: String, new: String)]) -> ClosetCommand.ExitStatus {
+        var result = Result()
+        for (test, new) in waiting {
+            let expectedPath = Self.expectedPath(of: test)
+            guard let text = FileManager.default.contents(atPath: new).map({ String(decoding: $0, as: UTF8.self) })
+            else {
+                continue
+            }
+            let expected = FileManager.default.contents(atPath: expectedPath).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+            output("pending \(new)\n")
+            output(
+                UnifiedDiff.render(
+                    old: Self.lines(expected ?? ""), new: Self.lines(text),
+                    oldName: FilePath.lastComponent(of: expectedPath), newName: FilePath.lastComponent(of: new)))
+            result.failed.append(test)
+            review(test, text, expectedPath, warning: "", into: &result, output: output)
+            if result.accepted.last == test || result.rejected.last == test {
+                try? FileManager.default.removeItem(atPath: new)
+            }
+        }
+        output(
+            "reviewed: \(result.accepted.count) accepted, \(result.rejected.count) rejected, \(result.skipped.count) skipped\n"
+        )
+        return .success
     }
 
     /// The test a `.expected` file belongs to.
@@ -705,6 +765,8 @@ package struct GoldenRunner {
                 result.updated.append(file)
             } else {
                 result.passed.append(file)
+                // A transcript kept pending from an earlier run is stale once the test passes.
+                if let pending { try? FileManager.default.removeItem(atPath: pending.path(for: expectedPath)) }
             }
             return
         }
@@ -727,6 +789,17 @@ package struct GoldenRunner {
             return
         }
         result.failed.append(file)
+        if let pending {
+            let path = pending.path(for: expectedPath)
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: FilePath.parent(of: path), withIntermediateDirectories: true)
+                try actual.text.write(toFile: path, atomically: true, encoding: .utf8)
+                output("pending \(path)\n")
+            } catch {
+                output("error: cannot write \(path): \(error.localizedDescription)\n")
+            }
+        }
         defer {
             if review {
                 self.review(

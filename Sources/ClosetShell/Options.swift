@@ -285,7 +285,7 @@ package struct Options: Equatable {
         return .run(files)
     }
 
-    /// `test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [<path>...]`
+    /// `test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [--pending|--pending-dir <folder>] [<path>...]`
     static func parseTest(_ words: ArraySlice<String>, optionsEnded: Bool) throws(UsageError) -> Action {
         var update = false
         var record = false
@@ -315,6 +315,12 @@ package struct Options: Equatable {
             case "-v", "--verbose": selection.verbose = true
             case "--short": selection.short = true
             case "--unreferenced": selection.unreferenced = true
+            case "--pending": selection.pending = .besideTests
+            case "--pending-dir":
+                guard let folder = rest.next(), !folder.isEmpty else {
+                    throw UsageError(message: "'--pending-dir' needs a folder (where NAME.expected.new files go)")
+                }
+                selection.pending = .folder(folder)
             case "--update": update = true
             case "--review": selection.review = true
             case "--record": record = true
@@ -327,7 +333,7 @@ package struct Options: Equatable {
             case _ where word.hasPrefix("-"):
                 throw UsageError(
                     message:
-                        "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v, --short, --unreferenced and paths"
+                        "unknown option '\(word)' for 'test'; it takes --update, --review, --record, --junit <file>, --tap <file>, -k <pattern>, -j <jobs>, --shard <i/n>, --list, -v, --short, --unreferenced, --pending, --pending-dir <folder> and paths"
                 )
             default: paths.append(word)
             }
@@ -398,7 +404,7 @@ package struct Options: Equatable {
                                                      Ctrl-C stops it; closet serve --help for more)
                closet check [<store>]                read the whole store (default: --store's) and check
                                                      it for damage; exit 3 naming what is damaged
-               closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [<path>...]
+               closet test [--update|--review] [--record] [--junit <file>] [--tap <file>] [-k <pattern>] [-j <jobs>] [--shard <i/n>] [--list] [-v] [--short] [--unreferenced] [--pending|--pending-dir <folder>] [<path>...]
                                                      golden tests (default folder Tests/Golden); --record
                                                      re-records each test's http folder from the network;
                                                      -k runs the tests whose path contains <pattern>,

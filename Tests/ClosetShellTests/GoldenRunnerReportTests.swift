@@ -218,4 +218,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/old.expected"))
         #expect(try String(contentsOfFile: dir + "/a.expected", encoding: .utf8) == "x\n")
     }
+
+    /// Issue 45, item 6: `--pending` keeps a failing test's new transcript as
+    /// `NAME.expected.new` (or under `--pending-dir`, a CI artefact), and `--review` later
+    /// reviews those without running anything.
+    @Test func pendingTranscriptsAreKeptAndReviewedLater() throws {
+        let dir = try helper.folder([
+            "a.closet": "count clothes\n", "a.expected": "closet> count clothes\nold\n",
+            "b.closet": "count clothes\n", "b.expected": "closet> count clothes\nold\n",
+        ])
+        var selection = GoldenRunner.Selection()
+        selection.pending = .besideTests
+        var printed = ""
+        let status = withUnsafeMutablePointer(to: &printed) { pointer in
+            runner(pointer).run(paths: [dir], update: false, selection: selection)
+        }
+        #expect(status == .failure)
+        #expect(
+            printed.contains("pending \(dir)/a.expected.new\n") && printed.contains("pending \(dir)/b.expected.new\n"))
+        #expect(try String(contentsOfFile: dir + "/a.expected.new", encoding: .utf8).hasSuffix("    0\n"))
+        // Later, from the kept files: accept a, reject b; nothing runs.
+        var answers = ["a", "r"]
+        var reviewed = ""
+        var review = GoldenRunner.Selection()
+        review.review = true
+        _ = withUnsafeMutablePointer(to: &reviewed) { pointer in
+            GoldenRunner(
+                environment: [:], output: { pointer.pointee += $0 },
+                ask: { _ in answers.isEmpty ? nil : answers.removeFirst() }
+            ).run(paths: [dir], update: false, selection: review)
+        }
+        #expect(
+            reviewed.hasPrefix("pending \(dir)/a.expected.new\n--- a.expected\n+++ a.expected.new\n"), "\(reviewed)")
+        #expect(reviewed.hasSuffix("reviewed: 1 accepted, 1 rejected, 0 skipped\n"), "\(reviewed)")
+        #expect(try String(contentsOfFile: dir + "/a.expected", encoding: .utf8).hasSuffix("    0\n"))
+        #expect(try String(contentsOfFile: dir + "/b.expected", encoding: .utf8) == "closet> count clothes\nold\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.expected.new"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.expected.new"))
+        // A CI artefact folder holds them by the tests' paths.
+        let artefacts = try helper.folder([:])
+        selection.pending = .folder(artefacts)
+        _ = helper.run([dir])
+        var ci = ""
+        _ = withUnsafeMutablePointer(to: &ci) { pointer in
+            runner(pointer).run(paths: [dir + "/b.closet"], update: false, selection: selection)
+        }
+        #expect(FileManager.default.fileExists(atPath: artefacts + dir + "/b.expected.new"), "\(ci)")
+    }
 }

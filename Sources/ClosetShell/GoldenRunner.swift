@@ -517,6 +517,64 @@ package struct GoldenRunner {
         }
     }
 
+    /// For lines that differ at the same place and are both JSON (one value a line, as
+    /// `.mode json` writes), the paths of what changed: `json: [1].price: 100 -> 120`.
+    static func jsonChanges(old: [String], new: [String]) -> String {
+        var out: [String] = []
+        for index in 0..<min(old.count, new.count) where old[index] != new[index] && out.count < 10 {
+            guard let first = old[index].first, first == "{" || first == "[", new[index].first == first,
+                let before = try? JSONSerialization.jsonObject(with: Data(old[index].utf8), options: .fragmentsAllowed),
+                let after = try? JSONSerialization.jsonObject(with: Data(new[index].utf8), options: .fragmentsAllowed)
+            else { continue }
+            var changes: [String] = []
+            jsonDifferences(before, after, path: "", into: &changes)
+            for change in changes.prefix(10 - out.count) { out.append("json: \(change)") }
+        }
+        return out.map { $0 + "\n" }.joined()
+    }
+
+    private static func jsonDifferences(_ old: Any, _ new: Any, path: String, into changes: inout [String]) {
+        guard changes.count < 10 else { return }
+        switch (old, new) {
+        case (let old as [String: Any], let new as [String: Any]):
+            for key in Set(old.keys).union(new.keys).sorted() {
+                let here = path + "." + key
+                switch (old[key], new[key]) {
+                case (let a?, let b?): jsonDifferences(a, b, path: here, into: &changes)
+                case (let a?, nil): changes.append("\(shown(here)): \(jsonText(a)) -> (gone)")
+                case (nil, let b?): changes.append("\(shown(here)): (new) -> \(jsonText(b))")
+                default: break
+                }
+            }
+        case (let old as [Any], let new as [Any]):
+            for index in 0..<max(old.count, new.count) {
+                let here = path + "[\(index)]"
+                if index >= old.count {
+                    changes.append("\(here): (new) -> \(jsonText(new[index]))")
+                } else if index >= new.count {
+                    changes.append("\(here): \(jsonText(old[index])) -> (gone)")
+                } else {
+                    jsonDifferences(old[index], new[index], path: here, into: &changes)
+                }
+            }
+        default:
+            let (a, b) = (jsonText(old), jsonText(new))
+            if a != b { changes.append("\(shown(path)): \(a) -> \(b)") }
+        }
+    }
+
+    /// A path as said: `price`, `[1].price`, `$` for the whole value.
+    private static func shown(_ path: String) -> String { path.isEmpty ? "$" : String(path.drop { $0 == "." }) }
+
+    private static func jsonText(_ value: Any) -> String {
+        if let text = value as? String { return JSONText.string(text) }
+        if value is NSNull { return "null" }
+        if let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]) {
+            return String(decoding: data, as: UTF8.self)
+        }
+        return "\(value)"
+    }
+
     /// A unified diff of each file that differs (text files, the first five), for the console.
     static func fileDiffs(expected: [String: [UInt8]], actual: [String: [UInt8]], folder: String) -> String {
         var out = ""
@@ -828,6 +886,8 @@ package struct GoldenRunner {
         output(
             UnifiedDiff.render(
                 old: oldLines, new: newLines, oldName: FilePath.lastComponent(of: expectedPath), newName: "actual"))
+        // A JSON line that changed is also said by the paths of what changed in it.
+        output(Self.jsonChanges(old: oldLines, new: newLines))
     }
 
     /// `--review`, after a failing test's diff: accept (record the new output, keeping the

@@ -265,4 +265,23 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: artefacts + dir + "/b.expected.new"), "\(ci)")
     }
+
+    /// Issue 45, item 6: a JSON line that changed is also said by the paths of what changed.
+    @Test func aChangedJSONLineIsSaidByItsPaths() throws {
+        let dir = try helper.folder([
+            "a.closet": ".mode json\nadd clothes category=top season=fall description=b\n",
+            "a.expected": """
+            closet> .mode json
+            closet> add clothes category=top season=fall description=b
+            {"id":"E220A839-7B1D-4DAF-AE78-9E6AA1B965F4","createdAt":"2024-01-01T00:00:00Z","category":"bottom","season":"fall","description":"b","image":null,"old":1}
+
+            """,
+        ])
+        let (status, printed) = helper.run([dir])
+        #expect(status == .failure)
+        #expect(printed.contains("json: category: \"bottom\" -> \"top\"\njson: old: 1 -> (gone)\n"), "\(printed)")
+        #expect(
+            GoldenRunner.jsonChanges(old: [#"[{"a":[1,2]}]"#], new: [#"[{"a":[1,3,4]}]"#])
+                == "json: [0].a[1]: 2 -> 3\njson: [0].a[2]: (new) -> 4\n")
+    }
 }

@@ -163,7 +163,11 @@ final class ProcessHost: FileBackedHost {
     func changeDirectory(to path: String) throws {
         let resolved = ScriptFile.resolve(path, relativeTo: baseDirectory)
         guard chdir(resolved) == 0 else {
-            throw Diagnostic.cannotChangeDirectory(path, because: ScriptFile.reason(errno))
+            let code = errno
+            // A folder is meant: said as one.
+            let reason =
+                code == ENOENT ? "no such folder" : code == ENOTDIR ? "it is not a folder" : ScriptFile.reason(code)
+            throw Diagnostic.cannotChangeDirectory(path, because: reason)
         }
     }
 

@@ -81,8 +81,10 @@ public struct TableRenderer: Sendable {
     }
 
     /// Narrows the widest columns in turn (cells cut with `…`) until the table fits
-    /// `maxWidth`. Short columns (ids, words, instants: 20 cells or less) are never cut; a cut
-    /// one keeps 10 cells and its header. When that is still too wide, the table does not fit.
+    /// `maxWidth`. Short columns (20 cells or less) are cut only when cutting the others is not
+    /// enough, and never below 10 cells (ids and words fit in that) nor instants and other whole
+    /// columns; a cut column keeps 10 cells and its header. When that is still too wide, the table
+    /// does not fit.
     private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) -> Fit {
         guard let maxWidth else { return .fits }
         let separators = boxDrawing ? 3 * widths.count + 1 : 2 * max(0, widths.count - 1)
@@ -90,9 +92,17 @@ public struct TableRenderer: Sendable {
         guard excess > 0 else { return .fits }
         guard !isDetailChild else { return .tooNarrow }
         let natural = widths
-        let minimum = widths.indices.map {
-            natural[$0] <= Self.shortColumn || grid.wholeColumns.contains($0)
-                ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
+        func minimums(shortest: Int) -> [Int] {
+            widths.indices.map {
+                natural[$0] <= shortest || grid.wholeColumns.contains($0)
+                    ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
+            }
+        }
+        // Short columns are cut too when nothing else is left to cut (a row of place names),
+        // rather than every row becoming a field per line; ids, words and instants never are.
+        var minimum = minimums(shortest: Self.shortColumn)
+        if widths.indices.reduce(0, { $0 + natural[$1] - minimum[$1] }) < excess {
+            minimum = minimums(shortest: Self.narrowestCut)
         }
         while excess > 0 {
             guard let widest = widths.indices.filter({ widths[$0] > minimum[$0] }).max(by: { widths[$0] < widths[$1] })

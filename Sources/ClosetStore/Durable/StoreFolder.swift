@@ -82,13 +82,18 @@ enum StoreFolder {
                     try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
                 } catch {
                     throw OpenError(
-                        description: "cannot create the store's folder '\(parent)': \(error.localizedDescription)")
+                        description: "cannot create the store's folder '\(parent)': \(POSIXFile.reason(errno))")
                 }
             }
             // Created private from the start (never 0777 then changed); another process making
             // it at the same moment is fine: the lock decides who sets it up.
             guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-                throw OpenError(description: "cannot create the store '\(path)': \(String(cString: strerror(errno)))")
+                let code = errno
+                // A folder that is there but takes no new folders (/proc, /sys) says so.
+                let reason =
+                    code == ENOENT && manager.fileExists(atPath: parent.isEmpty ? "." : parent)
+                    ? "the folder '\(parent.isEmpty ? "." : parent)' takes no new folders" : POSIXFile.reason(code)
+                throw OpenError(description: "cannot create the store '\(path)': \(reason)")
             }
             isDirectory = true
         }

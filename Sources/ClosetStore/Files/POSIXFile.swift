@@ -15,7 +15,23 @@ enum POSIXFile {
     }
 
     static func failure(_ what: String, _ path: String) -> Failure {
-        Failure(description: "\(what) '\(path)': \(String(cString: strerror(errno)))")
+        Failure(description: "\(what) '\(path)': \(reason(errno))")
+    }
+
+    /// A system error in plain words (the C library's own text for the rare rest).
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file or folder"
+        case EACCES, EPERM: "permission denied"
+        case EISDIR: "it is a folder"
+        case ENOTDIR: "a folder in its path is a file"
+        case ENOSPC: "the disk is full"
+        case EDQUOT: "the disk quota is used up"
+        case EROFS: "the file system is read-only"
+        case EEXIST: "it already exists"
+        case ENAMETOOLONG: "the name is too long"
+        default: String(cString: strerror(code)).lowercased()
+        }
     }
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(Failure) -> Int32 {

@@ -41,6 +41,9 @@ package final class LibEditLineEditor: LineEditor {
     /// `.read`); clears the flag.
     package static func takeInterrupt() -> Bool { cel_take_sigint() != 0 }
 
+    /// Whether Ctrl-C was pressed and not yet taken (a live request waiting asks this).
+    package static func peekInterrupt() -> Bool { cel_peek_sigint() != 0 }
+
     /// The terminal's width in columns, or nil when unknown.
     package static var terminalColumns: Int? {
         let columns = Int(cel_terminal_columns())

@@ -18,6 +18,8 @@ package struct FrameChannel {
         case timedOut
         case tooLarge
         case system(Int32)
+        /// `interrupted` said so while waiting (Ctrl-C at the terminal).
+        case interrupted
     }
 
     public func write(_ frame: Data) throws(Failure) {
@@ -42,26 +44,32 @@ package struct FrameChannel {
     }
 
     /// The next frame's content; nil deadline waits for ever.
-    public func read(deadline: Date?) throws(Failure) -> Data {
-        let header = try readExactly(4, deadline: deadline)
+    /// `interrupted` is asked whenever a wait is woken by a signal, and every tenth of a second.
+    public func read(deadline: Date?, interrupted: (() -> Bool)? = nil) throws(Failure) -> Data {
+        let header = try readExactly(4, deadline: deadline, interrupted: interrupted)
         let length = header.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))) }
         guard length <= WireFormat.maximumFrame else { throw .tooLarge }
-        return try readExactly(length, deadline: deadline)
+        return try readExactly(length, deadline: deadline, interrupted: interrupted)
     }
 
-    private func readExactly(_ count: Int, deadline: Date?) throws(Failure) -> Data {
+    private func readExactly(_ count: Int, deadline: Date?, interrupted: (() -> Bool)?) throws(Failure) -> Data {
         var data = Data(count: count)
         var filled = 0
         while filled < count {
-            if let deadline {
-                let milliseconds = Int32(clamping: Int(max(0, deadline.timeIntervalSinceNow * 1000).rounded(.up)))
+            if deadline != nil || interrupted != nil {
+                if interrupted?() == true { throw .interrupted }
+                let left = deadline.map { Int(max(0, $0.timeIntervalSinceNow * 1000).rounded(.up)) } ?? Int(Int32.max)
+                let milliseconds = Int32(clamping: interrupted == nil ? left : min(left, 100))
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, milliseconds)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     throw .system(errno)
                 }
-                if ready == 0 { throw .timedOut }
+                if ready == 0 {
+                    if let deadline, deadline.timeIntervalSinceNow <= 0 { throw .timedOut }
+                    continue
+                }
             }
             let got = data.withUnsafeMutableBytes { raw in
                 Glibc.read(fd, raw.pointer(at: filled), count - filled)

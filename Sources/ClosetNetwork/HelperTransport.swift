@@ -21,6 +21,13 @@ package final class HelperTransport: Transport {
     private var channel: FrameChannel?
     private var child: pid_t = 0
     private let lock = NSLock()
+    /// Whether the person asked to stop (Ctrl-C at the terminal), set once by the shell: the
+    /// helper runs in a process group of its own, so the terminal's Ctrl-C never reaches it,
+    /// and a request waiting for it is cancelled by closet instead (the helper is stopped and
+    /// started again on the next request).
+    nonisolated(unsafe) package static var interruptedAtTerminal: (@Sendable () -> Bool)?
+    /// This transport's own check, before the terminal's (tests cancel one transport so).
+    package var interrupted: (@Sendable () -> Bool)?
 
     public init(
         timeoutSeconds: Int, maximumResponseBytes: Int = PreparedRequest.defaultMaximumResponseBytes,
@@ -52,7 +59,9 @@ package final class HelperTransport: Transport {
         do {
             try channel.write(WireFormat.encode(prepared))
             // The helper enforces the deadline itself; this margin only catches a helper that hangs.
-            let frame = try channel.read(deadline: Date().addingTimeInterval(Double(prepared.deadlineSeconds + 5)))
+            let frame = try channel.read(
+                deadline: Date().addingTimeInterval(Double(prepared.deadlineSeconds + 5)),
+                interrupted: interrupted ?? Self.interruptedAtTerminal)
             guard let result = WireFormat.decodeResult(frame) else {
                 stop()
                 throw NetworkError.helper("it answered with a frame it should not have")
@@ -63,6 +72,9 @@ package final class HelperTransport: Transport {
         } catch FrameChannel.Failure.timedOut {
             stop()
             throw .timedOut(url: prepared.displayURL, seconds: prepared.timeoutSeconds)
+        } catch FrameChannel.Failure.interrupted {
+            stop()
+            throw .cancelled(method: prepared.method, url: prepared.displayURL)
         } catch {
             let status = stop()
             // Ctrl-C at the terminal reaches the helper too: the request was cancelled.
@@ -78,9 +90,9 @@ package final class HelperTransport: Transport {
 
     private func running() throws(NetworkError) -> FrameChannel {
         if let channel {
-            // The helper shares the terminal, so Ctrl-C at an idle prompt ends it too: one that
-            // ended between requests is started again (only one ending during a request
-            // cancels it).
+            // A helper that ended between requests (killed, or a helper of an older build that
+            // shared the terminal's Ctrl-C) is started again; only one ending during a request
+            // fails it.
             var status: Int32 = 0
             guard waitpid(child, &status, WNOHANG) == child else { return channel }
             close(channel.fd)
@@ -101,11 +113,18 @@ package final class HelperTransport: Transport {
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
         posix_spawn_file_actions_addclose(&actions, pair[1])
+        // A process group of its own: the terminal's Ctrl-C (sent to the foreground group)
+        // cancels what closet runs, not the helper between requests.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var pid: pid_t = 0
         let arguments = [helperPath]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        let spawned = posix_spawn(&pid, helperPath, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, helperPath, &actions, &attributes, argv, environ)
         close(pair[1])
         guard spawned == 0 else {
             close(pair[0])

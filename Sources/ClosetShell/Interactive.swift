@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 import ClosetLineEditor
+import ClosetNetwork
 import Foundation
 
 #if canImport(Glibc)
@@ -57,6 +58,8 @@ enum Interactive {
             return true
         }
         host.interruptCheck = LibEditLineEditor.takeInterrupt
+        // A live request waiting for the helper (in its own process group) is cancelled here.
+        HelperTransport.interruptedAtTerminal = { LibEditLineEditor.peekInterrupt() }
         host.asksForSecrets = true
         defer { host.asksForSecrets = false }
         if isatty(STDOUT_FILENO) == 1 {

@@ -19,9 +19,9 @@ import Testing
         }
     }
 
-    /// Issue 45: Ctrl-C at an idle prompt reaches the helper too (it shares the terminal's
-    /// process group) and ends it; the next request starts a new one instead of failing as
-    /// cancelled.
+    /// Issue 45: a helper that ended while idle (killed; before it had a process group of its
+    /// own, the terminal's Ctrl-C ended it) is started again at the next request instead of
+    /// the request failing as cancelled.
     @Test func aHelperEndedWhileIdleIsStartedAgain() throws {
         let server = try LoopbackServer { request in .json(#"{"path":"\#(request.path)"}"#) }
         defer { server.stop() }
@@ -43,6 +43,30 @@ import Testing
         let response = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/second"))
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"path":"/second"}"#)
         #expect(transport.helperProcess != nil && transport.helperProcess != first)
+    }
+
+    /// Issue 45, item 1: the helper runs in a process group of its own (the terminal's Ctrl-C
+    /// never reaches it), and closet cancels a request waiting for it when Ctrl-C is pressed:
+    /// the request fails as cancelled at once, and the next one is answered.
+    @Test func ctrlCCancelsTheRequestAndTheHelperIsItsOwnGroup() throws {
+        let server = try LoopbackServer { request in
+            request.path == "/slow" ? .delay(3, .json("{}")) : .json(#"{"path":"\#(request.path)"}"#)
+        }
+        defer { server.stop() }
+        let transport = HelperTransport(timeoutSeconds: 5, userAgent: "closet/test", helperPath: Self.helperPath)
+        _ = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/first"))
+        let helper = try #require(transport.helperProcess)
+        #expect(getpgid(helper) == helper && getpgid(helper) != getpgrp())
+        let pressed = Date().addingTimeInterval(0.3)
+        transport.interrupted = { Date() >= pressed }
+        let started = Date()
+        #expect(throws: NetworkError.cancelled(method: "GET", url: server.baseURL + "/slow")) {
+            try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/slow"))
+        }
+        #expect(Date().timeIntervalSince(started) < 1.5)
+        transport.interrupted = { false }
+        let response = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/after"))
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"path":"/after"}"#)
     }
 
     @Test func reportsFailuresAsTheLivePathDoes() throws {

@@ -409,6 +409,8 @@ package struct GoldenRunner {
         /// The files it wrote inside its folder, by path relative to it (they went to a scratch
         /// folder, removed once read here).
         var files: [String: [UInt8]] = [:]
+        /// The `.skip if` condition that held: the test did not run.
+        var skipped: String?
     }
 
     /// Every regular file under a folder, by path relative to it.
@@ -448,11 +450,16 @@ package struct GoldenRunner {
 
     package static func transcript(
         of file: String, record: Bool = false, environment: [String: String] = [:],
-        network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil
+        network: SessionFactory.NetworkMode? = nil, registry: CommandRegistry? = nil, short: Bool = false
     ) throws -> Transcript {
         let read = try ScriptFile.read(file, relativeTo: nil)
         let (withFiles, fixtures) = try InlineFixtures.separating(read.text)
-        let text = (try? SkipConditions.read(withFiles, environment: environment, short: false).script) ?? withFiles
+        // Its `.skip if` lines (not inside an inline file) decide first; then they are comments.
+        let (text, skip) = try SkipConditions.read(withFiles, environment: environment, short: short)
+        if let skip {
+            return Transcript(
+                text: "", owners: [], unmarkedFailures: [], markedSuccesses: [], anyOrderEchoes: [], skipped: skip)
+        }
         let script = (text: text, displayName: read.displayName)
         let host = TranscriptHost(baseDirectory: FilePath.parent(of: file))
         host.allowsShell = TranscriptHost.allowsShell(in: script.text)
@@ -744,26 +751,18 @@ package struct GoldenRunner {
     ) {
         let expectedPath = String(file.dropLast(".closet".count)) + ".expected"
         let name = FilePath.lastComponent(of: file)
-        if let text = try? ScriptFile.read(file, relativeTo: nil).text {
-            do {
-                if let condition = try SkipConditions.read(text, environment: environment, short: short).skip {
-                    output("skip \(file): \(condition)\n")
-                    result.conditionSkipped.append(file)
-                    return
-                }
-            } catch {
-                output("FAIL \(file): \(error)\n")
-                result.failed.append(file)
-                return
-            }
-        }
         let actual: Transcript
         do {
-            actual = try Self.transcript(of: file, record: record, environment: environment)
+            actual = try Self.transcript(of: file, record: record, environment: environment, short: short)
         } catch {
             let message = (error as? Diagnostic)?.message ?? (error as? NetworkError)?.message ?? "\(error)"
             output("FAIL \(file): \(message)\n")
             result.failed.append(file)
+            return
+        }
+        if let condition = actual.skipped {
+            output("skip \(file): \(condition)\n")
+            result.conditionSkipped.append(file)
             return
         }
         // A statement marked `!` that succeeded fails the test whatever the transcript says.

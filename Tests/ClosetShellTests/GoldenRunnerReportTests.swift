@@ -191,6 +191,13 @@ import Testing
             printed.hasSuffix(
                 "created 1 file, updated 0 files, 0 unchanged\n2 skipped (.skip if)\n0 passed, 1 failed\n"),
             "\(printed)")
+        // A `.skip if` line inside an inline file is that file's text, not a condition.
+        let inside = try helper.folder(["c.closet": ".read notes.closet\n-- notes.closet --\n.skip if short\n"])
+        var insidePrinted = ""
+        _ = withUnsafeMutablePointer(to: &insidePrinted) { pointer in
+            runner(pointer).run(paths: [inside], update: true, selection: selection)
+        }
+        #expect(insidePrinted.hasPrefix("created \(inside)/c.expected"), "\(insidePrinted)")
         // Without --short the long test runs; its line stays a comment, numbering kept.
         let (_, full) = helper.run([dir + "/long.closet"], update: true)
         #expect(full.hasPrefix("created \(dir)/long.expected"), "\(full)")

@@ -868,6 +868,20 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// Issue 10's smaller defects, through the real binary.
 @Suite struct SmallDefectTests {
+    /// Issue 45, item 4: `.show` names the whole replay folder, not only its last part; the
+    /// store's system errors are said in plain words.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func theReplayFolderIsNamedWholeAndStoreErrorsArePlain() throws {
+        let folder = repositoryRoot + "/Tests/Golden/photos/http"
+        let shown = try ProcessTests().run(["--store", ":memory:", "--replay", folder, "-c", ".show"])
+        #expect(shown.out.contains("network: replay from \(folder)\n"), "\(shown.out)")
+        let refused = try ProcessTests().run(["--store", "/proc/closet-store", "-c", "count clothes"])
+        #expect(
+            refused.err.hasPrefix(
+                "error: cannot create the store '/proc/closet-store': the folder '/proc' takes no new folders"),
+            "\(refused.err)")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func anEmptyStoreOptionIsAUsageError() throws {
         let result = try ProcessTests().run(["--store=", "-c", "count clothes"])

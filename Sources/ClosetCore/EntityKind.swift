@@ -42,10 +42,13 @@ public struct EntityKind: Sendable, Hashable {
         package var optionalTable: Set<String>
         /// Table columns a narrow terminal never cuts (a date range: cut, it says the wrong thing).
         package var wholeTable: Set<String>
+        /// Fields `add` and `edit` take as whole numbers (`price=`, `stock=`): JSON numbers in
+        /// every output, which a test of every command's JSON holds them to.
+        package var wholeNumbers: Set<String>
 
         public init(
             table: [String], koreanTable: [String]? = nil, data: [String], fieldNames: [String] = [],
-            optionalTable: Set<String> = [], wholeTable: Set<String> = []
+            optionalTable: Set<String> = [], wholeTable: Set<String> = [], wholeNumbers: Set<String> = []
         ) {
             self.table = table
             self.koreanTable = koreanTable ?? table
@@ -53,6 +56,7 @@ public struct EntityKind: Sendable, Hashable {
             self.fieldNames = fieldNames
             self.optionalTable = optionalTable
             self.wholeTable = wholeTable
+            self.wholeNumbers = wholeNumbers
         }
     }
 
@@ -62,6 +66,7 @@ public struct EntityKind: Sendable, Hashable {
     public var fieldNames: [String] { columns.value.fieldNames }
     package var optionalTableColumns: Set<String> { columns.value.optionalTable }
     @usableFromInline package var wholeTableColumns: Set<String> { columns.value.wholeTable }
+    package var wholeNumberFields: Set<String> { columns.value.wholeNumbers }
 
     /// A kind whose columns come from its schema when first read (`EntitySchema.columns`):
     /// `columns` must not be read while the schema is being made.

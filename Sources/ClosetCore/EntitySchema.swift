@@ -178,7 +178,14 @@ public struct EntitySchema<Model>: Sendable {
             table: indices.map { fields[$0].label }, koreanTable: indices.map { fields[$0].koreanLabel }, data: data,
             fieldNames: names,
             optionalTable: Set(indices.filter { fields[$0].isOptionalColumn }.map { fields[$0].label }),
-            wholeTable: Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label }))
+            wholeTable: Set(indices.filter { fields[$0].keepsWhole }.map { fields[$0].label }),
+            wholeNumbers: Set(
+                fields.indices.filter { index in
+                    // What only a dump gives may be written otherwise (a receipt `R-000012`).
+                    guard hasJSON[index], let input = fields[index].input, input.use != .restoring else { return false }
+                    if case .count = input.kind { return true }
+                    return false
+                }.map { fieldNames[$0] }))
         self.kind = kind
     }
 

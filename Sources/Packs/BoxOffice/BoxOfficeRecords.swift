@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 import Foundation
 
 /// How rankings, movies and posters look in every output format.
@@ -95,13 +96,11 @@ enum BoxOfficeRecords {
 
     /// One tier's figures for `cache stats posters`.
     static func tier(
-        entries: Int, bytes: Int, countLimit: Int, expiry: CacheExpiration, counters: CacheCounters
-    ) -> FieldValue {
-        .object([
-            Field("entries", .integer(entries)), Field("bytes", .integer(bytes)),
-            Field("countLimit", .integer(countLimit)), Field("expirySeconds", .integer(Int(expiry.seconds))),
-            Field("hits", .integer(counters.hits)), Field("misses", .integer(counters.misses)),
-            Field("evictions", .integer(counters.evictions)), Field("expired", .integer(counters.expired)),
-        ])
+        count: Int, bytes: Int, countLimit: Int, expiry: CacheExpiration, counters: CacheCounters
+    ) -> CacheFigures {
+        CacheFigures(
+            count: count, bytes: bytes, countLimit: countLimit, byteLimit: nil, hits: counters.hits,
+            misses: counters.misses, evictions: counters.evictions,
+            extra: [("expirySeconds", Int(expiry.seconds)), ("expired", counters.expired)])
     }
 }

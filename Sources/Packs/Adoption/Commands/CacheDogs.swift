@@ -4,25 +4,18 @@ import ClosetLanguage
 /// `cache stats dogs`, `cache limit dogs`, `cache clear dogs`: the dog-picture cache.
 enum CacheDogs {
     static func statistics(_ cache: DogPictureCache) -> Outcome {
-        func tier(count: Int, bytes: Int, limit: Int, counters: DogPictureCache.Counters) -> FieldValue {
-            .object([
-                Field("entries", .integer(count)), Field("bytes", .integer(bytes)), Field("byteLimit", .integer(limit)),
-                Field("hits", .integer(counters.hits)), Field("misses", .integer(counters.misses)),
-                Field("evictions", .integer(counters.evictions)), Field("revalidated", .integer(counters.revalidated)),
-            ])
+        func tier(count: Int, bytes: Int, limit: Int, counters: DogPictureCache.Counters) -> CacheFigures {
+            CacheFigures(
+                count: count, bytes: bytes, countLimit: nil, byteLimit: limit, hits: counters.hits,
+                misses: counters.misses, evictions: counters.evictions, extra: [("revalidated", counters.revalidated)])
         }
-        return .fields([
-            Field(
-                "memory",
-                tier(
-                    count: cache.memoryCount, bytes: cache.memoryBytes, limit: cache.memoryLimit,
-                    counters: cache.memoryCounters)),
-            Field(
-                "disk",
-                tier(
-                    count: cache.diskEntries.count, bytes: cache.diskBytes, limit: cache.diskLimit,
-                    counters: cache.diskCounters)),
-        ])
+        return CacheFigures.tiers(
+            memory: tier(
+                count: cache.memoryCount, bytes: cache.memoryBytes, limit: cache.memoryLimit,
+                counters: cache.memoryCounters),
+            disk: tier(
+                count: cache.diskEntries.count, bytes: cache.diskBytes, limit: cache.diskLimit,
+                counters: cache.diskCounters))
     }
 
     static let stats = CommandSpec(

@@ -10,18 +10,13 @@ enum CacheStatsPosters {
         run: { invocation in try statistics(invocation.state(BoxOfficeState.self).provider().cache) })
 
     static func statistics(_ cache: ImageCache) -> Outcome {
-        .fields([
-            Field(
-                "memory",
-                BoxOfficeRecords.tier(
-                    entries: cache.memory.count, bytes: cache.memory.bytes, countLimit: cache.memory.countLimit,
-                    expiry: cache.memory.cacheExpiration, counters: cache.memory.counters)),
-            Field(
-                "disk",
-                BoxOfficeRecords.tier(
-                    entries: cache.disk.count, bytes: cache.disk.bytes, countLimit: cache.disk.countLimit,
-                    expiry: cache.disk.cacheExpiration, counters: cache.disk.counters)),
-        ])
+        CacheFigures.tiers(
+            memory: BoxOfficeRecords.tier(
+                count: cache.memory.count, bytes: cache.memory.bytes, countLimit: cache.memory.countLimit,
+                expiry: cache.memory.cacheExpiration, counters: cache.memory.counters),
+            disk: BoxOfficeRecords.tier(
+                count: cache.disk.count, bytes: cache.disk.bytes, countLimit: cache.disk.countLimit,
+                expiry: cache.disk.cacheExpiration, counters: cache.disk.counters))
     }
 }
 

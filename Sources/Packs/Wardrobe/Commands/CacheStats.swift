@@ -13,11 +13,9 @@ enum CacheStats {
 
     /// What `cache stats` reports (SPEC §6 key order).
     static func statistics(of cache: ImageCacheManager) -> Outcome {
-        .fields([
-            Field("count", .integer(cache.count)), Field("bytes", .integer(cache.totalBytes)),
-            Field("countLimit", .integer(cache.countLimit)), Field("byteLimit", .integer(cache.byteLimit)),
-            Field("hits", .integer(cache.hits)), Field("misses", .integer(cache.misses)),
-            Field("evictions", .integer(cache.evictions)),
-        ])
+        CacheFigures(
+            count: cache.count, bytes: cache.totalBytes, countLimit: cache.countLimit, byteLimit: cache.byteLimit,
+            hits: cache.hits, misses: cache.misses, evictions: cache.evictions
+        ).outcome
     }
 }

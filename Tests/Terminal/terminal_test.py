@@ -620,6 +620,114 @@ def job_control_checks():
         os.waitpid(pid, 0)
 
 
+class LoopbackMarket:
+    """An open-market server on 127.0.0.1 answering `GET /items/1` with one product; while
+    `slow` is set it waits 20 s first, so a request can be interrupted while it runs."""
+
+    def __init__(self):
+        import http.server, threading
+        market = self
+        self.slow = False
+        self.requests = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                market.requests += 1
+                if market.slow:
+                    time.sleep(20)
+                body = (b'{"page":1,"items":[{"id":7,"title":"Loopback lamp","price":100,"currency":"KRW",'
+                        b'"stock":3,"thumbnails":[],"registration_date":1600000000.0}]}')
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except OSError:
+                    pass
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def helpers(parent):
+    """The pids of the network helpers `parent` started (its children named closet-http)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and name.startswith("closet-http") and fields[0] != "Z":
+            found.add(int(entry))
+    return found
+
+
+def live_request_checks():
+    """Issue 45 (1): the network helper is in a process group of its own, so Ctrl-C at an idle
+    prompt leaves it alone, and Ctrl-C during a request cancels that request only; the next live
+    request is answered either way (against a loopback market)."""
+    market = LoopbackMarket()
+    term = Terminal(args, dict(env, CLOSET_MARKET_URL=market.url), columns=100)
+    term.expect(r"closet> ")
+
+    def answered():
+        term.type("list products\r")
+        text = term.expect(r"closet> ", timeout=10)
+        assert "Loopback lamp" in text and "error" not in text, repr(text)
+
+    check("a live request is answered through the helper", answered)
+
+    def idle_ctrl_c_keeps_the_helper():
+        helper = helpers(term.pid)
+        assert len(helper) == 1, helper
+        term.type("list prod")
+        term.read(0.3)
+        term.type("\x03")
+        term.expect(r"closet> ")
+        time.sleep(0.3)
+        assert helpers(term.pid) == helper, f"the helper {helper} did not survive: {helpers(term.pid)}"
+        before = market.requests
+        answered()
+        assert market.requests == before + 1, (before, market.requests)
+    check("Ctrl-C at an idle prompt leaves the helper alone: the next live request is answered (issue 45: 1)",
+          idle_ctrl_c_keeps_the_helper)
+
+    def running_ctrl_c_cancels_that_request():
+        market.slow = True
+        before = market.requests
+        term.type("list products\r")
+        end = time.time() + 5
+        while market.requests == before and time.time() < end:
+            time.sleep(0.05)
+        assert market.requests == before + 1, "the slow request never reached the server"
+        time.sleep(0.3)
+        started = time.time()
+        term.type("\x03")
+        text = term.expect(r"closet> ", timeout=5)
+        took = time.time() - started
+        assert "cancelled" in text and took < 3, (took, repr(text))
+        market.slow = False
+        answered()
+    check("Ctrl-C during a live request cancels it at once, and the next one is answered (issue 45: 1)",
+          running_ctrl_c_cancels_that_request)
+    term.close()
+    market.stop()
+
+
 def vi_mode_checks():
     """Arrows, Delete and Ctrl-D still edit after ~/.editrc switches to vi keys."""
     editrc = os.path.join(state, "vi.editrc")
@@ -695,6 +803,7 @@ def password_checks():
 
 
 session_checks()
+live_request_checks()
 password_checks()
 vi_mode_checks()
 job_control_checks()

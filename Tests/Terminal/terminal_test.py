@@ -2,65 +2,20 @@
 """End-to-end test of closet at a real terminal: the binary runs in a pseudo-terminal
 (Python's pty module, so nothing needs installing), keys are typed as a person would, and
 the screen output is checked. Usage: terminal_test.py <path-to-closet>"""
-import fcntl, os, pty, re, select, signal, struct, sys, tempfile, termios, time, unicodedata
+import os, pty, re, signal, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import readme_session
+import terminal_test_support as support
+from terminal_test_support import Screen
 
 CLOSET = sys.argv[1]
 PASSED, FAILED = [], []
 
 
-class Terminal:
+class Terminal(support.Terminal):
     def __init__(self, args, env, columns=None):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            # The size is set before the program starts, so one that asks at once (-c) sees it.
-            if columns:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-            os.execve(CLOSET, [CLOSET] + args, env)
-        if columns:
-            fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-        self.buffer = b""
-
-    def read(self, timeout=0.2):
-        end = time.time() + timeout
-        while time.time() < end:
-            ready, _, _ = select.select([self.fd], [], [], max(0, end - time.time()))
-            if not ready:
-                continue
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.buffer += data
-
-    def expect(self, pattern, timeout=5.0):
-        """Waits until the output since the last expect matches; returns the text."""
-        end = time.time() + timeout
-        while time.time() < end:
-            text = self.buffer.decode("utf-8", "replace")
-            if re.search(pattern, text):
-                self.buffer = b""
-                return text
-            self.read(0.05)
-        raise AssertionError(f"expected {pattern!r}, screen has {self.buffer.decode('utf-8', 'replace')!r}")
-
-    def type(self, text):
-        os.write(self.fd, text.encode("utf-8") if isinstance(text, str) else text)
-
-    def close(self):
-        try:
-            os.write(self.fd, b"\x04")  # Ctrl-D on an empty line
-        except OSError:
-            pass
-        for _ in range(50):
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                return os.waitstatus_to_exitcode(status)
-            time.sleep(0.05)
-        os.kill(self.pid, 9)
-        os.waitpid(self.pid, 0)
-        return None
+        super().__init__(CLOSET, args, env, columns)
 
 
 def check(name, body):
@@ -365,61 +320,6 @@ def width_checks():
         assert "…" in listing and re.search(r"[0-9A-F]{8} ", listing) and "2024-01-01T00:00:00Z" in listing, listing
     check("at 80 columns a listing shrinks its widest column and keeps ids and times whole (issue 10: 5)",
           medium_listing_shrinks)
-
-
-class Screen:
-    """Just enough of a terminal to follow one edited line: text by cell, the cursor, and the
-    moves libedit sends (CR, BS, CHA, CUF, CUB, ICH, DCH, EL). Wide characters take two cells."""
-
-    def __init__(self):
-        self.cells, self.column = [], 0
-
-    @staticmethod
-    def width(character):
-        return 2 if unicodedata.east_asian_width(character) in "WF" else 1
-
-    def feed(self, text):
-        index = 0
-        while index < len(text):
-            character = text[index]
-            if character == "\x1b":
-                match = re.match(r"\x1b\[([0-9;?]*)([A-Za-z@])", text[index:])
-                if not match:
-                    index += 1
-                    continue
-                number = int(match.group(1) or "1") if match.group(1).isdigit() else 1
-                final = match.group(2)
-                if final == "G":
-                    self.column = number - 1
-                elif final == "C":
-                    self.column += number
-                elif final == "D":
-                    self.column = max(0, self.column - number)
-                elif final == "K":
-                    del self.cells[self.column:]
-                elif final == "@":
-                    self.cells[self.column:self.column] = [" "] * number
-                elif final == "P":
-                    del self.cells[self.column:self.column + number]
-                index += match.end()
-                continue
-            if character == "\r":
-                self.column = 0
-            elif character == "\b":
-                self.column = max(0, self.column - 1)
-            elif character == "\n":
-                self.cells, self.column = [], 0
-            elif character >= " ":
-                cells = [character] + [""] * (self.width(character) - 1)
-                while len(self.cells) < self.column:
-                    self.cells.append(" ")
-                self.cells[self.column:self.column + len(cells)] = cells
-                self.column += len(cells)
-            index += 1
-
-    @property
-    def line(self):
-        return "".join(self.cells).rstrip()
 
 
 def wide_character_checks():
@@ -802,7 +702,17 @@ def password_checks():
     term.close()
 
 
+def readme_checks():
+    def readme_session_is_what_closet_shows():
+        recorded = readme_session.record(CLOSET)
+        text, start, end = readme_session.readme_block()
+        assert text[start:end] == recorded, "the README's session differs from a recording " \
+            "(Tests/Terminal/readme_session.py <closet> shows how, --write records it):\n" + recorded
+    check("the README's session is what closet shows at a terminal (issue 45)", readme_session_is_what_closet_shows)
+
+
 session_checks()
+readme_checks()
 live_request_checks()
 password_checks()
 vi_mode_checks()

@@ -29,11 +29,6 @@ extension Diagnostic {
             at: range)
     }
 
-    static func nothingToEdit(at range: SourceRange?) -> Diagnostic {
-        Diagnostic(
-            "market.nothing-to-change",
-            "nothing to change: give title=, price=, currency=, stock=, discounted=, description= or image=", at: range)
-    }
 }
 
 extension Diagnostic {

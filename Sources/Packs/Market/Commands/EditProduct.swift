@@ -15,32 +15,9 @@ enum EditProduct {
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
             let password = try ProductForm.password(invocation)
-            var form = ItemForm()
-            form.title = invocation.text("title")
-            form.price = invocation.count("price")
-            form.currency = invocation.value(Currency.self, "currency")
-            form.stock = invocation.count("stock")
-            form.descriptions = invocation.text("description")
-            if let text = invocation.text("discounted") {
-                if text.lowercased() == "none" {
-                    form.discountedPrice = .some(nil)
-                } else if let discount = WholeNumber.value(text) {
-                    form.discountedPrice = discount
-                } else {
-                    throw Diagnostic.badDiscount(text, at: invocation.argument("discounted")?.range)
-                }
-            }
-            // A title or description given empty (or the placeholder) is missing, as on add.
-            if form.title?.isEmpty == true { throw invocation.missing("title") }
-            if let text = form.descriptions, text.isEmpty || text == ItemEditViewModel.descriptionPlaceholder {
-                throw invocation.missing("description")
-            }
-            form.images = try ProductForm.pictures(invocation)
-            if form.images?.isEmpty == true {
-                throw invocation.missing("image")
-            }
+            let form = try ProductForm.given(invocation)
             guard invocation.arguments.contains(where: { $0.key != "password" }) else {
-                throw Diagnostic.nothingToEdit(at: invocation.call.range)
+                throw invocation.nothingToChange(besides: ["password"])
             }
             let current = try state.market().item(id: id)
             let price = form.price ?? current.price

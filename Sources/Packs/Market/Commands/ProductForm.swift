@@ -38,30 +38,43 @@ enum ProductForm {
         return password
     }
 
-    /// A whole new product: everything but the discount is required.
-    static func new(_ invocation: Invocation) throws(Diagnostic) -> ItemForm {
+    /// The fields given, by the keys the product's schema declares (nil: not given). A text
+    /// given empty (or the app's description placeholder) is missing, as one left out is; edit's
+    /// `discounted=none` removes the discount.
+    static func given(_ invocation: Invocation) throws(Diagnostic) -> ItemForm {
         var form = ItemForm()
         form.title = invocation.text("title")
         form.price = invocation.count("price")
         form.currency = invocation.value(Currency.self, "currency")
         form.stock = invocation.count("stock")
         form.descriptions = invocation.text("description")
-        form.discountedPrice = invocation.count("discounted").map { $0 }
+        if let discount = invocation.count("discounted") {
+            form.discountedPrice = discount
+        } else if let text = invocation.text("discounted") {
+            if text.lowercased() == "none" {
+                form.discountedPrice = .some(nil)
+            } else if let discount = WholeNumber.value(text) {
+                form.discountedPrice = discount
+            } else {
+                throw Diagnostic.badDiscount(text, at: invocation.argument("discounted")?.range)
+            }
+        }
+        if form.title?.isEmpty == true { throw invocation.missing("title") }
+        if let text = form.descriptions, text.isEmpty || text == ItemEditViewModel.descriptionPlaceholder {
+            throw invocation.missing("description")
+        }
         form.images = try pictures(invocation)
+        if form.images?.isEmpty == true { throw invocation.missing("image") }
+        return form
+    }
+
+    /// A whole new product: everything but the discount is required (the binder refused a
+    /// key left out), the discount lower than the price.
+    static func new(_ invocation: Invocation) throws(Diagnostic) -> ItemForm {
+        let form = try given(invocation)
         if let discount = form.discountedPrice ?? nil, let price = form.price, discount >= price {
             throw .discountNotBelowPrice(discount, price: price, at: invocation.argument("discounted")?.range)
         }
-        let required: [(String, Bool)] = [
-            ("title", form.title?.isEmpty == false), ("price", form.price != nil), ("currency", form.currency != nil),
-            ("stock", form.stock != nil),
-            (
-                "description",
-                form.descriptions?.isEmpty == false && form.descriptions != ItemEditViewModel.descriptionPlaceholder
-            ),
-            ("image", !(form.images ?? []).isEmpty),
-        ]
-        // The binder refused a key left out; a value given empty is missing too.
-        if let (key, _) = required.first(where: { !$0.1 }) { throw invocation.missing(key) }
         // The app's own check, last: it must agree.
         let viewModel = ItemEditViewModel()
         for image in form.images ?? [] { viewModel.addImage(image) }

@@ -1,22 +1,25 @@
 import ClosetCore
 import Foundation
 
-/// A product as the open-market API and the app know it (reference §3.1).
+/// A product as the open-market API and the app know it (reference §3.1): its `Codable` is the
+/// API's JSON both ways (the client decodes it, `closet serve` writes it with
+/// `JSONBytesEncoder`), in the 2021 server's key order.
 package struct Item: Codable, Equatable, Sendable {
     package var id: Int
     package var title: String
-    package var descriptions: String?
     package var price: Int
     package var currency: String
     package var stock: Int
     package var discountedPrice: Int?
     package var thumbnails: [String]
+    package var descriptions: String?
     package var images: [String]?
     package var registrationDate: Double
 
     enum CodingKeys: String, CodingKey {
-        case id, title, descriptions, price, currency, stock, thumbnails, images
+        case id, title, price, currency, stock
         case discountedPrice = "discounted_price"
+        case thumbnails, descriptions, images
         case registrationDate = "registration_date"
     }
 

@@ -20,13 +20,13 @@ enum OpenMarketService {
         routes: [
             ServedRoute(["GET"], [.word("items"), .number("page", least: 1)]) { match, _, context in
                 try withMarket(context) { market in
-                    json(ItemJSON.list(try market.items(page: match.number("page")), base: context.baseURL))
+                    json(try ItemJSON.list(try market.items(page: match.number("page")), base: context.baseURL))
                 }
             },
             ServedRoute(["GET"], [.word("item"), .number("id", least: 1)]) { match, _, context in
                 try withMarket(context) { market in
                     guard let item = try? market.item(id: match.number("id")) else { return error("no such item", 404) }
-                    return json(ItemJSON.item(item, base: context.baseURL))
+                    return json(try ItemJSON.item(item, base: context.baseURL))
                 }
             },
             ServedRoute(["POST"], [.word("item")]) { _, request, context in
@@ -166,7 +166,7 @@ enum OpenMarketService {
         } else {
             id = command.parameters.first.flatMap { Int($0) } ?? 0
         }
-        return json(ItemJSON.item(try item(id), base: context.baseURL))
+        return json(try ItemJSON.item(try item(id), base: context.baseURL))
     }
 
     // MARK: answers

@@ -21,8 +21,7 @@ enum EditClothes {
         let state = try invocation.state(WardrobeState.self)
         let existing = try state.clothes(invocation.referenceParameter())
         if invocation.arguments.isEmpty {
-            throw Diagnostic.nothingToChange(
-                give: "category=, season=, description= or image=", at: invocation.call.range)
+            throw invocation.nothingToChange()
         }
         let viewModel = ClothesDetailViewModel(clothes: existing, repository: state.store)
         let input = ClothesDetailViewModel.Input(

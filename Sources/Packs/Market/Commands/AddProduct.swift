@@ -37,11 +37,9 @@ enum AddProduct {
                 guard let id = invocation.count("id") ?? state.embedded.nextID else {
                     throw Diagnostic.noIDLeft("product", at: invocation.call.range)
                 }
-                let product = StoredProduct(
-                    id: id, title: form.title ?? "",
-                    descriptions: form.descriptions, price: form.price ?? 0, currency: form.currency ?? .krw,
-                    stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil, pictures: [],
-                    passwordHash: hash, registeredAt: invocation.date("registered") ?? invocation.clock.now())
+                var product = StoredProduct(
+                    id: id, passwordHash: hash, registeredAt: invocation.date("registered") ?? invocation.clock.now())
+                product.apply(form)
                 if state.embedded.products[product.id] != nil {
                     throw Diagnostic.productExists(product.id, at: invocation.argument("id")?.range)
                 }

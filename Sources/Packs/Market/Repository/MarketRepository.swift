@@ -140,10 +140,11 @@ final class EmbeddedMarket: MarketRepository {
 
     func create(_ form: ItemForm, password: String) throws -> Item {
         guard let id = nextID else { throw MarketError.noIDLeft }
-        let product = StoredProduct(
-            id: id, title: form.title ?? "", descriptions: form.descriptions, price: form.price ?? 0,
-            currency: form.currency ?? .krw, stock: form.stock ?? 0, discountedPrice: form.discountedPrice ?? nil,
-            pictures: try pictures(form.images ?? []), passwordHash: hash(password), registeredAt: now())
+        // The pictures' ids are drawn before the password's salt, as they always were.
+        let pictures = try pictures(form.images ?? [])
+        var product = StoredProduct(id: id, passwordHash: hash(password), registeredAt: now())
+        product.apply(form)
+        product.pictures = pictures
         products.upsert(product)
         sequence.upsert(id)
         return product.item
@@ -163,12 +164,7 @@ final class EmbeddedMarket: MarketRepository {
         guard product.passwordHash.matches(password) else { throw MarketError.wrongPassword }
         // A hash from an earlier build (or a cheaper one) is replaced now that the password is known.
         if product.passwordHash.needsRehash(iterations: passwordIterations) { product.passwordHash = hash(password) }
-        if let title = form.title { product.title = title }
-        if let descriptions = form.descriptions { product.descriptions = descriptions }
-        if let price = form.price { product.price = price }
-        if let currency = form.currency { product.currency = currency }
-        if let stock = form.stock { product.stock = stock }
-        if let discount = form.discountedPrice { product.discountedPrice = discount }
+        product.apply(form)
         if let images = form.images { product.pictures = try pictures(images) }
         products.upsert(product)
         return product.item

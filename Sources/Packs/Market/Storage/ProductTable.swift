@@ -24,6 +24,40 @@ struct StoredProduct: Sendable, Hashable {
     var passwordHash: PasswordHash
     package var registeredAt: Date
 
+    /// A product with nothing in it yet but what only the store gives it.
+    init(id: Int, passwordHash: PasswordHash, registeredAt: Date) {
+        self.init(
+            id: id, title: "", descriptions: nil, price: 0, currency: .krw, stock: 0, discountedPrice: nil,
+            pictures: [], passwordHash: passwordHash, registeredAt: registeredAt)
+    }
+
+    init(
+        id: Int, title: String, descriptions: String?, price: Int, currency: Currency, stock: Int,
+        discountedPrice: Int?, pictures: [Picture], passwordHash: PasswordHash, registeredAt: Date
+    ) {
+        self.id = id
+        self.title = title
+        self.descriptions = descriptions
+        self.price = price
+        self.currency = currency
+        self.stock = stock
+        self.discountedPrice = discountedPrice
+        self.pictures = pictures
+        self.passwordHash = passwordHash
+        self.registeredAt = registeredAt
+    }
+
+    /// The form's fields on the product, for a new one, a restored one and an edit alike (a
+    /// field the form does not give is kept; its pictures are the repository's to store).
+    mutating func apply(_ form: ItemForm) {
+        if let title = form.title { self.title = title }
+        if let descriptions = form.descriptions { self.descriptions = descriptions }
+        if let price = form.price { self.price = price }
+        if let currency = form.currency { self.currency = currency }
+        if let stock = form.stock { self.stock = stock }
+        if let discount = form.discountedPrice { discountedPrice = discount }
+    }
+
     /// As the API would return it.
     package var item: Item {
         let names = pictures.map(\.name)

@@ -152,6 +152,35 @@ import Testing
         #expect(viewModel.state == .error(.editUseCaseError("Item Edit UseCase Decoding 에러 발생")))
     }
 
+    /// Issue 41: the client's form and the server's reader are both the product's schema. What
+    /// the app's register screen posts (its fields by the API's names, then the password and
+    /// the pictures) is what `closet serve` reads back as `add product`'s arguments.
+    @Test func theFormTheClientPostsIsTheOneTheServerReads() throws {
+        let server = try server()
+        defer { server.stop() }
+        let market = RemoteMarket(network: network(), base: server.baseURL)
+        let viewModel = ItemEditViewModel(market: market)
+        _ = viewModel.addImage((Self.png, try ImageHeader.inspect(Self.png)))
+        _ = viewModel.validate(
+            titleText: "니트 \"A\"", stockText: "3", currencyText: "USD", priceText: "100", discountedPriceText: "90",
+            descriptionsText: "따뜻한")
+        viewModel.registerItem(password: "pw")
+        let post = try #require(server.requests.first { $0.method == "POST" })
+        let type = try #require(post.headers.first { $0.name.lowercased() == "content-type" }?.value)
+        let parts = try #require(
+            MultipartParser.parts(of: post.body, boundary: MultipartParser.boundary(of: type) ?? ""))
+        #expect(
+            parts.filter { $0.filename == nil }.map(\.name) == [
+                "title", "price", "currency", "stock", "descriptions", "discounted_price", "password",
+            ])
+        let request = OpenMarketService.command(["add", "product"], parts)
+        #expect(
+            request.arguments.map { "\($0.key)=\($0.value)" } == [
+                "title=니트 \"A\"", "price=100", "currency=USD", "stock=3", "description=따뜻한", "discounted=90",
+                "password=pw", "image=images[0] '0.jpeg'",
+            ])
+    }
+
     @Test func aFailedPostIsANetworkError() throws {
         let server = try server()
         let market = RemoteMarket(network: network(), base: server.baseURL)

@@ -38,29 +38,22 @@ enum ProductForm {
         return password
     }
 
-    /// The fields given, by the keys the product's schema declares (nil: not given). A text
-    /// given empty (or the app's description placeholder) is missing, as one left out is; edit's
+    /// The fields given, read by the product's schema (nil: not given). A text given empty (or
+    /// the app's description placeholder) is missing, as one left out is; edit's
     /// `discounted=none` removes the discount.
     static func given(_ invocation: Invocation) throws(Diagnostic) -> ItemForm {
-        var form = ItemForm()
-        form.title = invocation.text("title")
-        form.price = invocation.count("price")
-        form.currency = invocation.value(Currency.self, "currency")
-        form.stock = invocation.count("stock")
-        form.descriptions = invocation.text("description")
-        if let discount = invocation.count("discounted") {
-            form.discountedPrice = discount
-        } else if let text = invocation.text("discounted") {
+        var form = ItemForm(fields: try MarketRecords.product.draft(invocation))
+        // `edit` takes the discount as text: a whole number, or none.
+        if let text = form.fields.text("discounted") {
             if text.lowercased() == "none" {
-                form.discountedPrice = .some(nil)
+                form.fields["discounted"] = .null
             } else if let discount = WholeNumber.value(text) {
-                form.discountedPrice = discount
+                form.fields["discounted"] = .integer(discount)
             } else {
                 throw Diagnostic.badDiscount(text, at: invocation.argument("discounted")?.range)
             }
         }
-        if form.title?.isEmpty == true { throw invocation.missing("title") }
-        if let text = form.descriptions, text.isEmpty || text == ItemEditViewModel.descriptionPlaceholder {
+        if form.fields.text("description") == ItemEditViewModel.descriptionPlaceholder {
             throw invocation.missing("description")
         }
         form.images = try pictures(invocation)
@@ -78,10 +71,12 @@ enum ProductForm {
         // The app's own check, last: it must agree.
         let viewModel = ItemEditViewModel()
         for image in form.images ?? [] { viewModel.addImage(image) }
+        let fields = form.fields
         let state = viewModel.validate(
-            titleText: form.title, stockText: form.stock.map(String.init), currencyText: form.currency?.englishName,
-            priceText: form.price.map(String.init), discountedPriceText: (form.discountedPrice ?? nil).map(String.init),
-            descriptionsText: form.descriptions)
+            titleText: fields.text("title"), stockText: fields.integer("stock").map(String.init),
+            currencyText: fields.text("currency"), priceText: form.price.map(String.init),
+            discountedPriceText: (form.discountedPrice ?? nil).map(String.init),
+            descriptionsText: fields.text("description"))
         precondition(state == .satisfied, "the command's checks and validate disagree")
         return form
     }

@@ -1,3 +1,4 @@
+import ClosetLanguage
 import ClosetNetwork
 import Foundation
 
@@ -73,15 +74,9 @@ final class RemoteMarket: MarketRepository {
     /// The form as the app's `PostItem`/`PatchItem` dictionary: text parts, then one
     /// `images[]` file part per picture.
     private func parts(_ form: ItemForm, password: String) throws -> [MultipartPart] {
-        var parts: [MultipartPart] = []
-        if let title = form.title { parts.append(.field("title", title)) }
-        if let descriptions = form.descriptions { parts.append(.field("descriptions", descriptions)) }
-        if let price = form.price { parts.append(.field("price", String(price))) }
-        if let currency = form.currency { parts.append(.field("currency", currency.englishName)) }
-        if let stock = form.stock { parts.append(.field("stock", String(stock))) }
-        if let discount = form.discountedPrice, let value = discount {
-            parts.append(.field("discounted_price", String(value)))
-        }
+        // The fields by the API's names, as the product's schema declares them (what the
+        // server's form reader reads back).
+        var parts = MarketRecords.product.apiForm(form.fields).map { MultipartPart.field($0.api, $0.text) }
         parts.append(.field("password", password, isSecret: true))
         // As the app sent them: each a JPEG of about 300 KB, named `0.jpeg`, `1.jpeg`, ...
         for (index, image) in (form.images ?? []).enumerated() {

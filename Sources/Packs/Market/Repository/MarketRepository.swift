@@ -1,21 +1,30 @@
 import ClosetCore
 import ClosetCrypto
+import ClosetLanguage
 import ClosetTables
 import Foundation
 
-/// What a new or edited product carries; nil fields are unchanged on edit.
+/// What a new or edited product carries: its fields by the keys the product's schema declares
+/// (`MarketRecords.product`; one not given is unchanged on edit, `discounted` null removes the
+/// discount), and its checked pictures, in order (nil keeps the product's).
 package struct ItemForm: Sendable {
-    package var title: String?
-    package var descriptions: String?
-    package var price: Int?
-    package var currency: Currency?
-    package var stock: Int?
-    /// `.some(nil)`: remove the discount (edit's `discounted=none`).
-    package var discountedPrice: Int??
-    /// Checked pictures, in order; nil keeps the product's.
+    package var fields: EntityDraft
     package var images: [(bytes: [UInt8], info: ImageInfo)]?
 
-    package init() {}
+    package init(fields: EntityDraft = EntityDraft(), images: [(bytes: [UInt8], info: ImageInfo)]? = nil) {
+        self.fields = fields
+        self.images = images
+    }
+
+    package var price: Int? { fields.integer("price") }
+    /// The discount given: `.some(nil)` removes it (edit's `discounted=none`).
+    package var discountedPrice: Int?? {
+        switch fields["discounted"] {
+        case .null?: .some(nil)
+        case .integer(let discount)?: discount
+        default: nil
+        }
+    }
 }
 
 /// The market behind one protocol: embedded in the store, or a remote open-market server.

@@ -50,11 +50,12 @@ struct StoredProduct: Sendable, Hashable {
     /// The form's fields on the product, for a new one, a restored one and an edit alike (a
     /// field the form does not give is kept; its pictures are the repository's to store).
     mutating func apply(_ form: ItemForm) {
-        if let title = form.title { self.title = title }
-        if let descriptions = form.descriptions { self.descriptions = descriptions }
-        if let price = form.price { self.price = price }
-        if let currency = form.currency { self.currency = currency }
-        if let stock = form.stock { self.stock = stock }
+        let fields = form.fields
+        if let title = fields.text("title") { self.title = title }
+        if let descriptions = fields.text("description") { self.descriptions = descriptions }
+        if let price = fields.integer("price") { self.price = price }
+        if let currency = fields.text("currency").flatMap(Currency.named) { self.currency = currency }
+        if let stock = fields.integer("stock") { self.stock = stock }
         if let discount = form.discountedPrice { discountedPrice = discount }
     }
 

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetLanguage
 
 /// The register and edit screen (reference §3.4 `ItemEditViewModel`): pictures added and
 /// removed, the form checked (`validate`: a discount lower than the price; title, stock,
@@ -163,14 +164,13 @@ package final class ItemEditViewModel {
     /// What `validate` stored, as the market takes it; nil until it was satisfied.
     private func checkedForm() -> ItemForm? {
         guard state == .satisfied, let currency = currency.flatMap(Currency.named) else { return nil }
-        var form = ItemForm()
-        form.title = title
-        form.descriptions = descriptions
-        form.price = price
-        form.currency = currency
-        form.stock = stock
-        form.discountedPrice = discountedPrice.map { .some($0) }
-        form.images = images
+        var form = ItemForm(images: images)
+        form.fields["title"] = title.map(FieldValue.text)
+        form.fields["price"] = price.map(FieldValue.integer)
+        form.fields["currency"] = .text(currency.englishName)
+        form.fields["stock"] = stock.map(FieldValue.integer)
+        form.fields["description"] = descriptions.map(FieldValue.text)
+        form.fields["discounted"] = discountedPrice.map(FieldValue.integer)
         return form
     }
 }

@@ -133,3 +133,27 @@ private struct FileInput {
             }
     }
 }
+
+extension EntitySchema {
+    /// What an import of this entity reads, for its help, from the fields that declare an input
+    /// (by the names an export writes them under): `Fields: title, price and images (required),
+    /// discountedPrice, registeredAt, id (kept if free).` A field only a dump gives is kept when
+    /// free; `restoring` names the others, as `createdAt (kept)`.
+    public var importFields: String {
+        var required: [String] = []
+        var others: [String] = []
+        for index in inputs {
+            guard let input = fields[index].input else { continue }
+            let name = fields[index].name
+            switch input.use {
+            case .required: required.append(name)
+            case .optional: others.append(name)
+            case .restoring: others.append(name == "id" ? "id (kept if free)" : name)
+            }
+        }
+        let listed =
+            required.count > 1
+            ? required.dropLast().joined(separator: ", ") + " and " + (required.last ?? "") : required.joined()
+        return "Fields: " + ([listed + " (required)"] + others).joined(separator: ", ") + "."
+    }
+}

@@ -15,7 +15,8 @@ enum Imports {
         summary: "add stories from a .json or .csv file (as export writes them): every row or none",
         keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
         notes: [
-            "Fields: title and content (required), author, dog, createdAt, id (kept if free), images (up to five files in images=, default: the file's folder)."
+            CommunityRecords.story.importFields,
+            "images: up to five files in images= (default: the file's folder).",
         ],
         examples: ["import stories from=stories.json", "import stories from=out/stories.json images=out/pictures"],
         run: { invocation in
@@ -29,7 +30,7 @@ enum Imports {
         path: ["import", "comments"],
         summary: "add comments from a .json or .csv file (as export writes them): every row or none",
         keys: [TransferFiles.fromKey],
-        notes: ["Fields: story (an existing story's id) and text (required), author, createdAt, id (kept if free)."],
+        notes: [CommunityRecords.comment.importFields, "story: an existing story's id."],
         examples: ["import comments from=comments.csv"],
         run: { invocation in
             _ = try invocation.state(AdoptionState.self)

@@ -14,7 +14,8 @@ enum ImportProducts {
         summary: "add products and their pictures from a file export wrote: every row or none",
         keys: [TransferFiles.fromKey, TransferFiles.imagesKey, Market.password],
         notes: [
-            "Fields: title, description, price, currency, stock and images (required: one to five picture files in images=), discountedPrice, registeredAt, id (kept if free). Each row is checked as add product checks it.",
+            MarketRecords.product.importFields,
+            "images: one to five picture files in images=. Each row is checked as add product checks it.",
             "Every product takes the password given (hashed once, with one salt); password=? asks for it.",
         ],
         examples: ["import products from=out/products.json images=out/pictures password=1234"],

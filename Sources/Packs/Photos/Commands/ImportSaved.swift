@@ -11,7 +11,7 @@ enum ImportSaved {
         summary: "add saved photos and their pictures from a file export wrote: every row or none",
         keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
         notes: [
-            "Fields: id and url (required), memo, savedAt; the picture is <id>.png or <id>.jpg in images=."
+            PhotosRecords.saved.importFields, "image: the picture, <id>.png or <id>.jpg in images=.",
         ],
         examples: ["import saved from=out/saved.csv images=out/pictures"],
         run: run)

@@ -11,7 +11,7 @@ enum ImportClothes {
         summary: "add clothes from a .json or .csv file: every row or none",
         keys: [TransferFiles.fromKey, TransferFiles.imagesKey],
         notes: [
-            "Fields: category and season (required; English or Korean), description, createdAt, id (kept if given).",
+            WardrobeRecords.clothes.importFields, "Categories and seasons in English or Korean.",
             "A row naming a picture has it as <id>.png or <id>.jpg in images= (missing: a bad row), else beside the file (missing: left out, with a note).",
             "Every row is checked as add clothes checks it; one bad row and nothing is imported.",
         ],

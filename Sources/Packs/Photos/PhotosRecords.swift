@@ -50,16 +50,21 @@ enum PhotosRecords {
     static let saved = EntitySchema<SavedPhoto>(
         kind: savedKind,
         fields: [
-            .field("id", input: .required("id", .text, "the photo's Unsplash id")) { .key(.opaque($0.id)) },
-            .field("memo", korean: "메모", input: .optional("memo", .text, "a note kept with it")) { .text($0.memo) },
-            .field("url", input: .required("url", .text, "its original (raw) URL")) { .text($0.url) },
+            .field("id", input: .required("id", .text, "the photo's Unsplash id", editable: false)) {
+                .key(.opaque($0.id))
+            },
+            .field(
+                "memo", korean: "메모",
+                input: .optional("memo", .text, "a note kept with it", editSummary: "the new memo (\"\" to clear)")
+            ) { .text($0.memo) },
+            .field("url", input: .required("url", .text, "its original (raw) URL", editable: false)) { .text($0.url) },
             .field(
                 "image", label: "picture",
                 data: .columns([
                     .init("format") { .text($0.image.format.rawValue) }, .init("width") { .integer($0.image.width) },
                     .init("height") { .integer($0.image.height) }, .init("bytes") { .integer($0.image.bytes) },
                 ]),
-                input: .required("image", .path(allowsNone: false), "its picture, a PNG or JPEG file"),
+                input: .required("image", .path(allowsNone: false), "its picture, a PNG or JPEG file", editable: false),
                 shown: { .text("\($0.image.format.rawValue) \($0.image.width)x\($0.image.height) \($0.image.bytes)B") }
             ) { photo in
                 .object([
@@ -67,7 +72,10 @@ enum PhotosRecords {
                     Field("height", .integer(photo.image.height)), Field("bytes", .integer(photo.image.bytes)),
                 ])
             },
-            .field("savedAt", label: "saved", input: .optional("saved", .date, "when it was saved (default now)")) {
+            .field(
+                "savedAt", label: "saved",
+                input: .optional("saved", .date, "when it was saved (default now)", editable: false)
+            ) {
                 .date($0.savedAt)
             },
         ],

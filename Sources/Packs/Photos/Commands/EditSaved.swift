@@ -7,14 +7,12 @@ enum EditSaved {
         path: ["edit", "saved"],
         summary: "change a saved photo's memo",
         parameters: [Photos.savedParameter],
-        keys: [KeySpec("memo", .text, "the new memo (\"\" to clear)", required: true)],
+        keys: PhotosRecords.saved.keys(.edit),
         examples: ["edit saved @1 memo=\"여름 바다\""],
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             var photo = try state.savedPhoto(invocation)
-            guard let memo = invocation.text("memo") else {
-                throw invocation.missing("memo")
-            }
+            guard let memo = invocation.text("memo") else { throw invocation.nothingToChange() }
             photo.memo = memo
             state.repository.update(photo)
             return Photos.outcome(photo)

@@ -144,4 +144,13 @@ import Testing
         }
         #expect(restored.output(".dump --images pictures") == dump)
     }
+
+    /// An empty message is none: a dump and an export leave it out, so what they make again
+    /// says null, and so must the donation itself (it said "" until a random round trip found it).
+    @Test func anEmptyMessageIsNone() throws {
+        let harness = Harness(format: .json)
+        #expect(harness.run(".user 민지"))
+        let said = harness.output("donate amount=5000 message=\"\"")
+        #expect(said.contains(#""message":null"#), "\(said)")
+    }
 }

@@ -51,12 +51,25 @@ enum WardrobeRecords {
     static let style = EntitySchema<Style>(
         kind: styleKind,
         fields: [
-            .field("id") { .key(.uuid($0.id)) },
-            .field("createdAt", label: "created") { .date($0.createdAt) },
-            .field("name", data: .value { .text($0.name ?? "") }, shown: { .text($0.name ?? "") }) {
-                $0.name.map(FieldValue.text) ?? .null
+            .field("id", input: .restoring("id", .newID, "pin the new style's id (as .dump does)")) {
+                .key(.uuid($0.id))
             },
-            .field("season", korean: "계절") { $0.weather.shown },
+            .field(
+                "createdAt", label: "created",
+                input: .optional("created", .date, "when it was added (default now)", editable: false)
+            ) { .date($0.createdAt) },
+            .field(
+                "name", data: .value { .text($0.name ?? "") },
+                input: .optional(
+                    "name", .text, "what to call it (optional)", editSummary: "what to call it (\"\" to clear)"),
+                shown: { .text($0.name ?? "") }
+            ) { $0.name.map(FieldValue.text) ?? .null },
+            .field(
+                "season", korean: "계절",
+                input: .optional(
+                    "season", Wardrobe.season, "when to wear it (default all)",
+                    editSummary: "when to wear it")
+            ) { $0.weather.shown },
             .children(
                 "clothes", korean: "옷", of: slot, title: "slots",
                 data: .columns(

@@ -101,7 +101,8 @@ enum Comments {
             let donation = Donation(
                 id: try state.newID("donation", invocation, "receipt"), user: try state.person(invocation, "user"),
                 amount: amount, dog: dog,
-                message: invocation.text("message"),
+                // An empty message is none, as a dump or an export leaves it (null, not "").
+                message: invocation.text("message").flatMap { $0.isEmpty ? nil : $0 },
                 createdAt: invocation.date("created") ?? invocation.clock.now())
             state.community.donations.upsert(donation)
             return .entity(Adoption.donation, .opaque(donation.receipt)) { CommunityRecords.record(donation) }

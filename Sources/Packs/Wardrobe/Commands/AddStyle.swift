@@ -8,14 +8,10 @@ enum AddStyle {
     static let spec = CommandSpec(
         path: ["add", "style"],
         summary: "add a style: at most one clothes per category",
-        keys: [
-            KeySpec("name", .text, "what to call it (optional)"),
-            KeySpec("season", Wardrobe.season, "when to wear it (default all)"),
-        ] + Wardrobe.slotKeys + [
-            KeySpec("clothes", Wardrobe.clothesList, "clothes to put into their own category's slot"),
-            KeySpec("created", .date, "when it was added (default now)"),
-            KeySpec("id", .newID, "pin the new style's id (as .dump does)"),
-        ],
+        // The slots are keys of their own: a style holds its clothes by category, no field of it.
+        keys: WardrobeRecords.style.keys(.add) + Wardrobe.slotKeys
+            + [KeySpec("clothes", Wardrobe.clothesList, "clothes to put into their own category's slot")]
+            + WardrobeRecords.style.keys(.restoring),
         notes: ["A style needs at least one clothes."],
         examples: [
             "add style name=\"가을용 옷\" season=fall top=$knit bottom=$jeans",

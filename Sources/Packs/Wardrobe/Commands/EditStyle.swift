@@ -8,10 +8,7 @@ enum EditStyle {
         path: ["edit", "style"],
         summary: "change a style's name, season or slots",
         parameters: [Wardrobe.styleReferenceParameter],
-        keys: [
-            KeySpec("name", .text, "what to call it (\"\" to clear)"),
-            KeySpec("season", Wardrobe.season, "when to wear it"),
-        ]
+        keys: WardrobeRecords.style.keys(.edit)
             + ClothesCategory.allCases.map {
                 KeySpec(
                     $0.englishName, Wardrobe.clothesReference(slot: $0, allowsNone: true),

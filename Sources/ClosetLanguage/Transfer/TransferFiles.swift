@@ -24,7 +24,7 @@ public enum TransferFiles {
     }
 
     /// One row as field name → text (JSON values turned to text; null and empty are nil).
-    public typealias Row = (line: Int, fields: [String: String?])
+    public typealias Row = (line: Int, fields: RowFields)
 
     /// A bad row: its line and what is wrong with it; the row's number too when other rows
     /// start on the same line (JSON written on one line).
@@ -354,7 +354,7 @@ public enum TransferFiles {
                 guard case .object(let members) = value else {
                     throw RowProblem(line: line, message: "expected an object for each \(entity)")
                 }
-                var fields: [String: String?] = [:]
+                var fields = RowFields()
                 for (key, member) in members {
                     switch member {
                     case .string(let text), .number(let text): fields[key] = .some(text)
@@ -403,11 +403,11 @@ public enum TransferFiles {
                         line: record.line,
                         message: "\(record.fields.count) fields where the header has \(header.fields.count)")
                 }
-                var fields: [String: String?] = [:]
-                for (name, value) in zip(header.fields, record.fields) {
-                    fields[name] = value.isEmpty ? .some(nil) : .some(value)
-                }
-                return (record.line, fields)
+                // The header's names shared by every row, found by a short scan: a dictionary per
+                // row spent a tenth of a 100,000-row import hashing its keys.
+                return (
+                    record.line, RowFields(names: header.fields, values: record.fields.map { $0.isEmpty ? nil : $0 })
+                )
             }
         }
     }

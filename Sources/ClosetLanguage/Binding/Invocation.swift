@@ -46,10 +46,7 @@ public final class Invocation {
     /// An edit given nothing to change, naming what it takes: the command's own keys (derived
     /// from its entity's schema), but for those that only authorize it (`password`).
     public func nothingToChange(besides authorizing: Set<String> = []) -> Diagnostic {
-        let keys = spec.keys.map(\.name).filter { !authorizing.contains($0) }.map { $0 + "=" }
-        let listed =
-            keys.count > 1 ? keys.dropLast().joined(separator: ", ") + " or " + (keys.last ?? "") : keys.joined()
-        return Diagnostic("nothing-to-change", "nothing to change: give \(listed)", at: call.range)
+        .nothingToChange(keys: spec.keys.map(\.name).filter { !authorizing.contains($0) }, at: call.range)
     }
 
     /// What the app says once this succeeds (`.localized("", korean: "등록 완료")`: nothing in

@@ -96,6 +96,14 @@ extension Diagnostic {
         return diagnostic
     }
 
+    /// An edit given nothing to change, naming the keys it takes.
+    static func nothingToChange(keys: [String], at range: SourceRange?) -> Diagnostic {
+        let keys = keys.map { $0 + "=" }
+        let listed =
+            keys.count > 1 ? keys.dropLast().joined(separator: ", ") + " or " + (keys.last ?? "") : keys.joined()
+        return Diagnostic("edit.nothing-to-change", "nothing to change: give \(listed)", at: range)
+    }
+
     /// Every required key left out, named at once (the first is the diagnostic's key).
     static func missingKeys(_ keys: [KeySpec], command: String, at range: SourceRange?) -> Diagnostic {
         guard keys.count > 1, let first = keys.first else {

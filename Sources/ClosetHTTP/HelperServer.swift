@@ -1,3 +1,4 @@
+import ClosetCore
 import ClosetNetwork
 import Foundation
 
@@ -7,6 +8,8 @@ package enum HelperServer {
     public static func run(input: Int32 = 0, output: Int32 = 1) -> Int32 {
         let reader = FrameChannel(fd: input)
         let writer = FrameChannel(fd: output)
+        let writing = NSLock()
+        let watch = MemoryWatch()
         var transport: URLSessionTransport?
         while true {
             let frame: Data
@@ -22,12 +25,33 @@ package enum HelperServer {
             // The session's timeout is set once; a request's own timeout is set on it too.
             let active = transport ?? URLSessionTransport(timeoutSeconds: request.timeoutSeconds)
             transport = active
-            let result = active.perform(request)
+            let limit = memoryLimit(for: request)
+            watch.begin(limit: limit) {
+                let result = ExchangeResult.failure(
+                    .givenUp,
+                    "the answer grew past what the network helper may hold (\(ByteSize.format(limit)), after decompression); it was not read to its end"
+                )
+                writing.withLock { _ = try? writer.write(WireFormat.encode(result)) }
+            }
+            var result = active.perform(request)
+            guard watch.end() else { return 0 }
+            // URLSession may still be inflating a body it was told to give up: the helper ends after
+            // answering, and holds none of it (the shell starts a new helper for its next request).
+            let ending = active.gaveUpABody
+            if ending, case .failure(_, let detail) = result { result = .failure(.givenUp, detail) }
             do {
-                try writer.write(WireFormat.encode(result))
+                try writing.withLock { try writer.write(WireFormat.encode(result)) }
             } catch {
                 return 0
             }
+            if ending { return 0 }
         }
+    }
+
+    /// How much the helper may hold while a request runs: its body's bound several times over
+    /// (URLSession's buffers and the copies a body goes through), and never less than 128 MB.
+    static func memoryLimit(for request: PreparedRequest) -> Int {
+        let (bound, overflow) = request.maximumResponseBytes.multipliedReportingOverflow(by: 5)
+        return max(128 << 20, overflow ? Int.max : bound)
     }
 }

@@ -19,6 +19,8 @@ package final class URLSessionTransport: Transport, @unchecked Sendable {
     package static let maximumRatio = 100
     let session: URLSession
     let bodies = BoundedBodies()
+    /// Whether an answer was given up while URLSession may still be reading it.
+    package var gaveUpABody: Bool { bodies.givenUp }
     let timeoutSeconds: Int
     let userAgent: String
 
@@ -155,11 +157,17 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var response: URLResponse?
         /// Set when the body was given up.
         var failure: TooLarge?
+        /// Whether `completion` was called already (a body given up is answered at once).
+        var answered = false
         var completion: Completion
     }
 
     private let lock = NSLock()
     private var tasks: [Int: Gathering] = [:]
+    /// Set once a body was given up while URLSession may still be reading it: the helper
+    /// ends after answering, so nothing it goes on inflating is held (`HelperServer`).
+    var givenUp: Bool { lock.withLock { anyGivenUp } }
+    private var anyGivenUp = false
 
     func start(_ task: URLSessionTask, limit: Int, ratio: Int, completion: @escaping Completion) {
         lock.withLock { tasks[task.taskIdentifier] = Gathering(limit: limit, ratio: ratio, completion: completion) }
@@ -204,11 +212,25 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable
             tasks[dataTask.taskIdentifier] = gathering
             return gathering.failure != nil
         }
-        if cancel { dataTask.cancel() }
+        guard cancel else { return }
+        dataTask.cancel()
+        // Answered now, not when URLSession has wound the task down: libcurl may still be
+        // inflating what it already read (a gzip bomb), and the caller must not wait for it.
+        let given = lock.withLock { () -> Gathering? in
+            guard var gathering = tasks[dataTask.taskIdentifier], !gathering.answered else { return nil }
+            gathering.answered = true
+            gathering.data = Data()
+            tasks[dataTask.taskIdentifier] = gathering
+            return gathering
+        }
+        lock.withLock { anyGivenUp = true }
+        if let given { given.completion(nil, given.response, given.failure) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let gathering = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let gathering = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }),
+            !gathering.answered
+        else { return }
         if let failure = gathering.failure {
             gathering.completion(nil, gathering.response, failure)
         } else {

@@ -66,6 +66,8 @@ package final class HelperTransport: Transport {
                 stop()
                 throw NetworkError.helper("it answered with a frame it should not have")
             }
+            // A helper that gave an answer up ends after saying so; the next request starts another.
+            if case .failure(.givenUp, _) = result { stop() }
             return try result.get(prepared)
         } catch let error as NetworkError {
             throw error

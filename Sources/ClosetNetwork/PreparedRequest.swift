@@ -71,7 +71,7 @@ package enum ExchangeResult: Sendable, Equatable {
                 throw .unfinished(url: request.displayURL, seconds: request.deadlineSeconds)
             case .timedOut: throw .timedOut(url: request.displayURL, seconds: request.timeoutSeconds)
             case .tooManyRedirects: throw .tooManyRedirects(url: request.displayURL)
-            case .failed: throw .failed(url: request.displayURL, reason: detail)
+            case .failed, .givenUp: throw .failed(url: request.displayURL, reason: detail)
             }
         }
     }
@@ -89,6 +89,9 @@ package enum ExchangeFailure: UInt8, Sendable, Equatable {
     case timedOut = 3
     case tooManyRedirects = 4
     case failed = 5
+    /// The answer was given up (too large to hold) and the helper ends after saying so: the
+    /// shell starts another for its next request.
+    case givenUp = 6
 
     /// The detail of a `.timedOut` that is the whole exchange's deadline passing (an answer
     /// still trickling in), not an idle wait: said with the time it really took.

@@ -849,6 +849,35 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 }
 
+/// closet's https path against hostile TLS servers on 127.0.0.1 (Tests/Network/hostile_tls_test.py,
+/// issue 44): a gzip bomb and an endless body given up within seconds with the network helper's
+/// memory bounded, and the next request answered. The test's certificate is trusted by closet's
+/// process alone through a private mount namespace, so it needs root, `unshare` and `openssl`.
+@Suite struct HostileTLSTests {
+    static func tool(_ name: String) -> Bool {
+        ["/usr/bin/", "/bin/", "/usr/sbin/", "/usr/local/bin/"].contains {
+            FileManager.default.isExecutableFile(atPath: $0 + name)
+        }
+    }
+
+    static let ready =
+        getuid() == 0 && TerminalTests.python != nil && tool("unshare") && tool("openssl")
+        && FileManager.default.isExecutableFile(atPath: ProcessTests.binary)
+
+    @Test(.enabled(if: ready)) func hostileAnswersOverHTTPSAreGivenUpInBoundedMemory() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TerminalTests.python ?? "/usr/bin/python3")
+        process.arguments = [repositoryRoot + "/Tests/Network/hostile_tls_test.py", ProcessTests.binary]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.hasSuffix(" passed, 0 failed\n"), "\(text)")
+    }
+}
+
 @Suite struct DumpProcessTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func closetDumpReplaysIntoAnIdenticalStore() throws {

@@ -189,6 +189,7 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return gathering.failure == nil
         }
         completionHandler(allowed ? .allow : .cancel)
+        if !allowed { answerGivenUp(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -214,16 +215,21 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
         guard cancel else { return }
         dataTask.cancel()
-        // Answered now, not when URLSession has wound the task down: libcurl may still be
-        // inflating what it already read (a gzip bomb), and the caller must not wait for it.
+        answerGivenUp(dataTask)
+    }
+
+    /// Answers a task whose body was given up now, not when URLSession has wound it down:
+    /// libcurl may still be inflating what it already read (a gzip bomb), or waiting on the
+    /// rest of a body it was told not to read, and the caller must not wait for either.
+    private func answerGivenUp(_ task: URLSessionTask) {
         let given = lock.withLock { () -> Gathering? in
-            guard var gathering = tasks[dataTask.taskIdentifier], !gathering.answered else { return nil }
+            anyGivenUp = true
+            guard var gathering = tasks[task.taskIdentifier], !gathering.answered else { return nil }
             gathering.answered = true
             gathering.data = Data()
-            tasks[dataTask.taskIdentifier] = gathering
+            tasks[task.taskIdentifier] = gathering
             return gathering
         }
-        lock.withLock { anyGivenUp = true }
         if let given { given.completion(nil, given.response, given.failure) }
     }
 

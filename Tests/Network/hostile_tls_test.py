@@ -45,6 +45,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 end = time.time() + 60
                 while time.time() < end:
                     self.wfile.write(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+            elif self.path.startswith("/huge/"):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(10 << 30))
+                self.end_headers()
+                self.wfile.write(b"[" * 65536)
+            elif self.path.startswith("/silent/"):
+                time.sleep(8)
             else:
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -73,9 +81,9 @@ MEASURE = ("import resource, subprocess, sys, time; start = time.time(); "
            "print(done.returncode); print(done.stdout + done.stderr)")
 
 
-def run(path, statements):
+def run(path, statements, timeout=5):
     script = f"mount --bind {cert} /etc/ssl/certs/ca-certificates.crt && exec \"$0\" \"$@\""
-    argv = ["unshare", "-m", "sh", "-c", script, CLOSET, "--store", ":memory:", "--timeout", "5"]
+    argv = ["unshare", "-m", "sh", "-c", script, CLOSET, "--store", ":memory:", "--timeout", str(timeout)]
     for statement in statements:
         argv += ["-c", statement]
     env = dict(os.environ, CLOSET_MARKET_URL=base + path, NO_COLOR="1")
@@ -111,6 +119,18 @@ def given_up(path, what):
 check("a gzip bomb over https is given up within seconds, the helper under 400 MB, twice", given_up("/bomb", "bomb"))
 check("an endless body over https is given up within seconds, the helper under 400 MB, twice",
       given_up("/endless", "endless"))
+
+
+def huge_length():
+    seconds, peak, status, text = run("/huge", ["list products"])
+    assert status == 1 and "is larger than 32MB (--max-response)" in text and seconds < 5, (seconds, text)
+check("a Content-Length past --max-response is refused before its body is read", huge_length)
+
+
+def silent():
+    seconds, peak, status, text = run("/silent", ["list products"], timeout=2)
+    assert status == 1 and "no answer from" in text and "within 2 s" in text and seconds < 5, (seconds, text)
+check("a TLS server that accepts and never answers is given up after --timeout", silent)
 check("after them, the next https request is answered", answered)
 
 server.shutdown()

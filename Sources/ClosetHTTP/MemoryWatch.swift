@@ -6,19 +6,15 @@ import Foundation
 /// answered as given up and the helper ends (the shell starts another for the next request);
 /// the answer is written under the same lock as the loop's own, once.
 final class MemoryWatch: @unchecked Sendable {
-    private let lock = NSLock()
+    /// Guards the state; signalled when a request begins, so an idle helper never wakes.
+    private let condition = NSCondition()
     /// The request in flight: how much the helper may hold, and how to answer it if it passes.
     private var current: (limit: Int, giveUp: () -> Void)?
     private var answered = false
     private static let pageSize = max(1, sysconf(Int32(_SC_PAGESIZE)))
 
     init() {
-        let thread = Thread { [unowned self] in
-            while true {
-                Thread.sleep(forTimeInterval: 0.02)
-                check()
-            }
-        }
+        let thread = Thread { [unowned self] in watch() }
         thread.stackSize = 256 << 10
         thread.start()
     }
@@ -31,32 +27,41 @@ final class MemoryWatch: @unchecked Sendable {
         return pages * pageSize
     }
 
-    private func check() {
-        let over = lock.withLock { () -> (() -> Void)? in
-            guard let current, !answered, let resident = Self.residentBytes(), resident > current.limit else {
-                return nil
+    /// Sleeps while no request runs; every 20 ms while one does.
+    private func watch() {
+        while true {
+            condition.lock()
+            while current == nil || answered { condition.wait() }
+            condition.unlock()
+            Thread.sleep(forTimeInterval: 0.02)
+            condition.lock()
+            var over: (() -> Void)?
+            if let current, !answered, let resident = Self.residentBytes(), resident > current.limit {
+                answered = true
+                over = current.giveUp
             }
-            answered = true
-            return current.giveUp
+            condition.unlock()
+            if let over {
+                over()
+                _exit(0)
+            }
         }
-        guard let over else { return }
-        over()
-        _exit(0)
     }
 
     /// Watches one request; `giveUp` answers it when the helper passes `limit`.
     func begin(limit: Int, giveUp: @escaping () -> Void) {
-        lock.withLock {
-            current = (limit, giveUp)
-            answered = false
-        }
+        condition.lock()
+        current = (limit, giveUp)
+        answered = false
+        condition.signal()
+        condition.unlock()
     }
 
     /// Ends the watch; false when it already answered the request (the helper is ending).
     func end() -> Bool {
-        lock.withLock {
-            current = nil
-            return !answered
-        }
+        condition.lock()
+        defer { condition.unlock() }
+        current = nil
+        return !answered
     }
 }

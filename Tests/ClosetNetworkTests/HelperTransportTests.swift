@@ -31,9 +31,10 @@ import Testing
         // SIGKILL stands for the terminal's SIGINT: a test runner's threads may start children
         // with SIGINT blocked or ignored.
         kill(first, SIGKILL)
-        // Ended, not yet reaped: the transport finds it so at the next request.
+        // Ended, not yet reaped: the transport finds it so at the next request (up to 10 s for
+        // the kernel to tear it down on a loaded machine; a second when idle).
         var waited = 0
-        while kill(first, 0) == 0, waited < 100,
+        while kill(first, 0) == 0, waited < 1000,
             (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))
                 .map({ !$0.contains(") Z ") }) ?? false
         {

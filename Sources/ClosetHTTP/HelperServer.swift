@@ -34,7 +34,9 @@ package enum HelperServer {
                 writing.withLock { _ = try? writer.write(WireFormat.encode(result)) }
             }
             var result = active.perform(request)
-            guard watch.end() else { return 0 }
+            // The watch answered this request and ends the helper: wait for it, so the answer is
+            // written before the process goes.
+            guard watch.end() else { while true { sleep(60) } }
             // URLSession may still be inflating a body it was told to give up: the helper ends after
             // answering, and holds none of it (the shell starts a new helper for its next request).
             let ending = active.gaveUpABody

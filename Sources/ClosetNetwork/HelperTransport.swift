@@ -96,7 +96,9 @@ package final class HelperTransport: Transport {
             // shared the terminal's Ctrl-C) is started again; only one ending during a request
             // fails it.
             var status: Int32 = 0
-            guard waitpid(child, &status, WNOHANG) == child else { return channel }
+            let waited = waitpid(child, &status, WNOHANG)
+            // Ended; or gone already, reaped by another waiter in this process (ECHILD).
+            guard waited == child || (waited == -1 && errno == ECHILD) else { return channel }
             close(channel.fd)
             self.channel = nil
             child = 0

@@ -36,7 +36,7 @@ import Testing
         var waited = 0
         while kill(first, 0) == 0, waited < 1000,
             (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))
-                .map({ !$0.contains(") Z ") }) ?? false
+                .map({ !$0.contains(") Z ") }) ?? true
         {
             usleep(10_000)
             waited += 1

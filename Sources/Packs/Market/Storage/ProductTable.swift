@@ -24,29 +24,6 @@ struct StoredProduct: Sendable, Hashable {
     var passwordHash: PasswordHash
     package var registeredAt: Date
 
-    /// A product with nothing in it yet but what only the store gives it.
-    init(id: Int, passwordHash: PasswordHash, registeredAt: Date) {
-        self.init(
-            id: id, title: "", descriptions: nil, price: 0, currency: .krw, stock: 0, discountedPrice: nil,
-            pictures: [], passwordHash: passwordHash, registeredAt: registeredAt)
-    }
-
-    init(
-        id: Int, title: String, descriptions: String?, price: Int, currency: Currency, stock: Int,
-        discountedPrice: Int?, pictures: [Picture], passwordHash: PasswordHash, registeredAt: Date
-    ) {
-        self.id = id
-        self.title = title
-        self.descriptions = descriptions
-        self.price = price
-        self.currency = currency
-        self.stock = stock
-        self.discountedPrice = discountedPrice
-        self.pictures = pictures
-        self.passwordHash = passwordHash
-        self.registeredAt = registeredAt
-    }
-
     /// The form's fields on the product, for a new one, a restored one and an edit alike (a
     /// field the form does not give is kept; its pictures are the repository's to store).
     mutating func apply(_ form: ItemForm) {
@@ -66,6 +43,15 @@ struct StoredProduct: Sendable, Hashable {
             id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,
             stock: stock, discountedPrice: discountedPrice, thumbnails: names, images: names,
             registrationDate: registeredAt.timeIntervalSince1970)
+    }
+}
+
+extension StoredProduct {
+    /// A product with nothing in it yet but what only the store gives it.
+    init(id: Int, passwordHash: PasswordHash, registeredAt: Date) {
+        self.init(
+            id: id, title: "", descriptions: nil, price: 0, currency: .krw, stock: 0, discountedPrice: nil,
+            pictures: [], passwordHash: passwordHash, registeredAt: registeredAt)
     }
 }
 

@@ -31,16 +31,21 @@ import Testing
         // SIGKILL stands for the terminal's SIGINT: a test runner's threads may start children
         // with SIGINT blocked or ignored.
         kill(first, SIGKILL)
-        // Ended, not yet reaped: the transport finds it so at the next request (up to 10 s for
-        // the kernel to tear it down on a loaded machine; a second when idle).
+        // Ended, not yet reaped: the transport finds it so at the next request. SIGKILL ends
+        // the threads one by one (the main thread can show as a zombie in /proc while others
+        // still run, and waitpid says "running" until the last is gone), so wait, up to 10 s,
+        // until the process can be reaped, without reaping it (WNOWAIT).
+        var info = siginfo_t()
         var waited = 0
-        while kill(first, 0) == 0, waited < 1000,
-            (try? String(contentsOfFile: "/proc/\(first)/stat", encoding: .utf8))
-                .map({ !$0.contains(") Z ") }) ?? true
-        {
-            usleep(10_000)
+        var reapable = false
+        while !reapable, waited < 1000 {
+            // -1 (ECHILD): reaped already by another waiter in this process, also ended.
+            let result = waitid(P_PID, id_t(first), &info, WEXITED | WNOHANG | WNOWAIT)
+            reapable = result == -1 || info._sifields._sigchld.si_pid == first
+            if !reapable { usleep(10_000) }
             waited += 1
         }
+        #expect(reapable, "the killed helper did not end within 10 s")
         let response = try transport.send(HTTPRequest(.get, api: "t", base: server.baseURL, path: "/second"))
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"path":"/second"}"#)
         #expect(transport.helperProcess != nil && transport.helperProcess != first)

@@ -442,7 +442,86 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         let (report, rows) = try recover(path)
         #expect(rows == [mocks.top1], "\(report.lines)")
         #expect(report.lines.contains { $0.contains("already inside the snapshot") && $0.contains("not replayed") })
-        #expect(report.warnings.isEmpty)
+        // The snapshot says it was made from three commits of that journal: this copy holds two,
+        // so the journal after the snapshot was replaced, and what it held is lost.
+        #expect(
+            report.warnings.contains {
+                $0.contains("holds 2 transactions, but the snapshot was made from that journal at 3 transactions")
+                    && $0.contains("older copy")
+            }, "\(report.warnings)")
+    }
+
+    /// Issue 44, item 2: a copy of the journal a compaction read, taken before its last
+    /// commits and put back beside the snapshot (the same generation: what the crash between the
+    /// renames leaves, but shorter), is refused, as is another store's journal of that
+    /// generation; the crash's own journal, exactly as the compaction read it, still opens. The
+    /// snapshot records the journal's header checksum and commit point (`CompactedJournal`).
+    @Test func aJournalOfTheSnapshotsGenerationFromBeforeItsLastCommitsIsRefused() throws {
+        let path = temporaryStore()
+        var early: [UInt8] = []
+        var read: [UInt8] = []
+        do {
+            let store = try open(path).0
+            try store.save(clothes: mocks.top1)
+            try store.commit()
+            early = try POSIXFile.readAll(path + "/journal")!
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+            read = try POSIXFile.readAll(path + "/journal")!
+            try store.base.compact()
+        }
+        // Another store with the same history's shape: its journal has the same generation.
+        let other = temporaryStore()
+        do {
+            let store = try open(other).0
+            try store.save(clothes: mocks.bottom1)
+            try store.commit()
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+        }
+        let foreign = try POSIXFile.readAll(other + "/journal")!
+        let generation = try #require(StoreFormat.readJournalHeader(read)).generation
+        #expect(StoreFormat.readJournalHeader(foreign)?.generation == generation)
+
+        // The crash between the renames: the journal the compaction read.
+        try Data(read).write(to: URL(fileURLWithPath: path + "/journal"))
+        do {
+            let (store, _) = try open(path)
+            #expect(Set(store.fetchAllClothes().map(\.id)) == [mocks.top1.id, mocks.top2.id])
+            #expect(store.base.check().problems == [])
+        }
+        // The same journal from before its last commit: refused, nothing changed.
+        try Data(early).write(to: URL(fileURLWithPath: path + "/journal"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        #expect {
+            _ = try open(path)
+        } throws: { error in
+            "\(error)".contains("holds 1 transaction, but the snapshot was made from that journal at 2 transactions")
+                && "\(error)".contains("put back from an older copy")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path).sorted() == before)
+        #expect(try POSIXFile.readAll(path + "/journal")! == early)
+        let (report, rows) = try recover(path)
+        #expect(Set(rows.map(\.id)) == [mocks.top1.id, mocks.top2.id])
+        #expect(report.warnings.contains { $0.contains("holds 1 transaction") }, "\(report.warnings)")
+        // Another store's journal of the same generation (the same length of history, other
+        // rows), and one following another snapshot: refused.
+        try Data(foreign).write(to: URL(fileURLWithPath: path + "/journal"))
+        #expect {
+            _ = try open(path)
+        } throws: { error in
+            "\(error)".contains(
+                "(generation \(generation)) is not the one the snapshot was made from (it holds 2 transactions ending at byte \(foreign.count)"
+            )
+        }
+        let elsewhere = StoreFormat.journalHeader(
+            .init(generation: generation, follows: .init(generation: 1, checksum: 0xDEAD_BEEF)))
+        try Data(elsewhere).write(to: URL(fileURLWithPath: path + "/journal"))
+        #expect {
+            _ = try open(path)
+        } throws: { error in
+            "\(error)".contains("its header differs")
+        }
     }
 
     /// Issue 44: a journal older than its snapshot (one file put back from an older copy) is

@@ -217,9 +217,13 @@ extension DurableStore {
         // Streamed to the file: the new snapshot is never whole in memory, and the old one's
         // pages a copy reads are given back as it goes (`SectionCopy`).
         let tables = tables.all
+        // The journal this snapshot holds, so a copy of it put back later is told from the crash's.
+        let compacted = CompactedJournal(view, generation: generation)
         let (header, length) = try StreamedFile.replace(path + "/snapshot", directory: path) {
             (writer, file) throws(POSIXFile.Failure) in
-            try StoreFormat.writeSnapshot(tables, generation: generation, committed: committed, into: &writer) {
+            try StoreFormat.writeSnapshot(
+                tables, generation: generation, committed: committed, compacted: compacted, into: &writer
+            ) {
                 (writer, range) throws(POSIXFile.Failure) in
                 writer.drain()
                 return try file.blockChecksums(range, size: StoreFormat.blockSize)

@@ -32,8 +32,9 @@ import ClosetTables
 ///
 /// A journal of generation G follows the snapshot it names (generation and checksum; 0 and 0
 /// when there is none). A snapshot of generation G holds everything up to journal G: a
-/// journal not newer than the snapshot is already inside it (a compaction between its two
-/// renames) and is skipped. Records are numbered from 1, so one out of place is found too.
+/// journal of its generation is already inside it (a compaction between its two renames) and
+/// is skipped, if it is exactly the journal the snapshot records it was made from
+/// (`CompactedJournal`, a derived section); an older one was put back, and is damage. Records are numbered from 1, so one out of place is found too.
 ///
 /// The commit points say how many transactions were committed and where they end. After a
 /// record is synced, the writer records that in the point the new count selects (count mod 2),
@@ -381,18 +382,20 @@ enum StoreFormat {
     /// bytes, read back once written: the sections' lengths are patched in after their rows),
     /// the directory, and last the header over the first bytes.
     static func writeSnapshot<Failure: Error>(
-        _ tables: [StoredTable], generation: UInt64, committed: Bool, into writer: inout ByteWriter,
-        blockChecksums: (inout ByteWriter, Range<Int>) throws(Failure) -> [UInt32]
+        _ tables: [StoredTable], generation: UInt64, committed: Bool, compacted: CompactedJournal? = nil,
+        into writer: inout ByteWriter, blockChecksums: (inout ByteWriter, Range<Int>) throws(Failure) -> [UInt32]
     ) throws(Failure) -> SnapshotHeader {
         let start = writer.position
         for _ in 0..<snapshotHeaderSize { writer.u8(0) }
-        // Each table's section, then the sections derived from it (`<table>#<grouping>`).
-        let sections: [(name: String, write: (inout ByteWriter) -> Void)] = tables.flatMap { table in
+        // Each table's section, then the sections derived from it (`<table>#<grouping>`), then
+        // which journal the snapshot was made from.
+        var sections: [(name: String, write: (inout ByteWriter) -> Void)] = tables.flatMap { table in
             [(table.name, { table.writeSnapshotSection(committed: committed, into: &$0) })]
                 + table.derivedSectionNames.enumerated().map { number, name in
                     (name, { table.writeDerivedSection(number, generation: generation, into: &$0) })
                 }
         }
+        if let compacted { sections.append((CompactedJournal.sectionName, { compacted.writeSection(into: &$0) })) }
         writer.u32(UInt32(sections.count))
         var directory = SnapshotDirectory(entries: [])
         for section in sections {
@@ -558,10 +561,12 @@ enum StoreFormat {
     /// tables that can read their rows in place do, checking each block by `blocks` the first
     /// time they read it; the others, and every table without an owner, decode their rows now
     /// (without `blocks`, the whole snapshot was verified first).
+    @discardableResult
     static func loadSnapshot(
         memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, blocks: SnapshotBlocks? = nil,
         into tables: Tables
-    ) throws(ByteReader.Malformed) {
+    ) throws(ByteReader.Malformed) -> CompactedJournal? {
+        var compacted: CompactedJournal?
         var position = snapshotHeaderSize
         let bodyEnd = header.bodyEnd
         guard bodyEnd >= position + 4, blocks?.holds(position, 4) ?? true else { throw ByteReader.Malformed() }
@@ -589,6 +594,11 @@ enum StoreFormat {
             // A section derived from a table's rows goes to that table, which uses it only
             // if it was written with this snapshot; one no table claims is left behind
             // (never carried raw: it is rebuilt from the rows at every compaction).
+            if name == CompactedJournal.sectionName {
+                compacted = CompactedJournal(rows: section.copyRows())
+                position = section.end
+                continue
+            }
             if let hash = name.firstIndex(of: "#") {
                 if owner != nil, let base = tables.madeTable(String(name[..<hash])) {
                     _ = base.attachDerived(name, section, generation: header.generation)
@@ -612,6 +622,7 @@ enum StoreFormat {
             position = section.end
         }
         guard position == bodyEnd else { throw ByteReader.Malformed() }
+        return compacted
     }
 
     /// Verifies and loads a whole snapshot held in memory (recovery, tests).
@@ -619,7 +630,8 @@ enum StoreFormat {
         let result: Result<Void, ByteReader.Malformed> = bytes.withUnsafeBytes { memory in
             do throws(ByteReader.Malformed) {
                 guard let header = try? verifySnapshot(memory: memory) else { throw ByteReader.Malformed() }
-                return .success(try loadSnapshot(memory: memory, header: header, owner: nil, into: tables))
+                try loadSnapshot(memory: memory, header: header, owner: nil, into: tables)
+                return .success(())
             } catch {
                 return .failure(error)
             }

@@ -43,7 +43,7 @@ struct StoreReading {
             throw damaged("its snapshot's generation \(header.generation) is out of range")
         }
         do {
-            try StoreFormat.loadSnapshot(
+            view.compactedJournal = try StoreFormat.loadSnapshot(
                 memory: mapped.memory, header: header, owner: mapped, blocks: blocks, into: tables)
         } catch {
             // What opening reads (each section's lengths) is checked as it is read.
@@ -145,6 +145,13 @@ struct StoreReading {
                 guard header.generation == snapshot.generation else {
                     return
                         "its journal (generation \(header.generation)) is older than its snapshot (generation \(snapshot.generation)): a journal put back from an older copy, without what was committed after the snapshot"
+                }
+                // The snapshot says which journal it was made from and how far: a copy of that
+                // journal from before its last commits, or another store's, is not the crash's.
+                if let compacted = view.compactedJournal, compacted.generation == header.generation,
+                    header.format == StoreFormat.journalFormat, let mismatch = compacted.mismatch(journal: bytes)
+                {
+                    return mismatch
                 }
                 view.generation = snapshot.generation
                 view.skippedJournalGeneration = header.generation

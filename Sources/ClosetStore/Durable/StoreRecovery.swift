@@ -57,13 +57,21 @@ package enum StoreRecovery {
         }
 
         var snapshotLink: StoreFormat.SnapshotLink?
+        var compacted: CompactedJournal?
         if let snapshot = try readAll("snapshot") {
             snapshotLink = salvageSnapshot(snapshot, into: salvaged, schemas: storeSchemas, report: &report)
+            if let header = try? snapshot.withUnsafeBytes({
+                try StoreFormat.snapshotHeader(memory: $0, checkingLength: false)
+            }) {
+                compacted = CompactedJournal(snapshot: snapshot, header: header)
+            }
         } else {
             report.lines.append("snapshot: none")
         }
         if let journal = try readAll("journal") {
-            salvageJournal(journal, after: snapshotLink, into: salvaged, schemas: storeSchemas, report: &report)
+            salvageJournal(
+                journal, after: snapshotLink, compacted: compacted, into: salvaged, schemas: storeSchemas,
+                report: &report)
         } else {
             report.lines.append("journal: none")
             if let snapshotLink, snapshotLink.checksum != 0 {
@@ -366,7 +374,7 @@ package enum StoreRecovery {
     // MARK: the journal
 
     private static func salvageJournal(
-        _ bytes: [UInt8], after snapshot: StoreFormat.SnapshotLink?, into tables: Tables,
+        _ bytes: [UInt8], after snapshot: StoreFormat.SnapshotLink?, compacted: CompactedJournal?, into tables: Tables,
         schemas: [AnyTableSchema], report: inout Report
     ) {
         let magic = Array(bytes.prefix(8))
@@ -385,6 +393,11 @@ package enum StoreRecovery {
                     report.warnings.append(
                         "the journal (generation \(header.generation)) is older than the snapshot (generation \(snapshot.generation)): what was committed after the snapshot is lost"
                     )
+                } else if let compacted, compacted.generation == header.generation,
+                    let mismatch = compacted.mismatch(journal: bytes, subject: "the journal")
+                {
+                    // Of the snapshot's generation, but not the journal it was made from.
+                    report.warnings.append(mismatch)
                 }
                 return
             }

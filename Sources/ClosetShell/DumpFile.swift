@@ -15,14 +15,27 @@ enum DumpFile {
         let folder = images.map(absolute)
         let base = FilePath.parent(of: file)
         do {
-            let dump = try Dump.script(
-                of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) },
-                skipDamaged: skipDamaged
-            ) { path, bytes in
-                try host.writeFile(at: path, bytes: bytes, creatingFolder: true)
+            // Streamed into a temporary file renamed over the output once whole: a failed dump
+            // leaves no file (and an older one as it was).
+            var leftOut: [String] = []
+            try host.writeFile(at: file, creatingFolder: false) { writePiece in
+                try withoutActuallyEscaping(writePiece) { write in
+                    var failure: Error?
+                    let dump = try Dump.script(
+                        of: session, imageFolder: folder, namedAs: folder.map { relativePath(from: base, to: $0) },
+                        skipDamaged: skipDamaged,
+                        sink: { piece in
+                            guard failure == nil else { return }
+                            do { try write(Array(piece.utf8)) } catch { failure = error }
+                        }
+                    ) { path, bytes in
+                        try host.writeFile(at: path, bytes: bytes, creatingFolder: true)
+                    }
+                    if let failure { throw failure }
+                    leftOut = dump.leftOut
+                }
             }
-            try host.writeFile(at: file, bytes: Array(dump.text.utf8), creatingFolder: false)
-            Dump.noteLeftOut(dump.leftOut, host: host)
+            Dump.noteLeftOut(leftOut, host: host)
             return true
         } catch {
             session.output.fail(

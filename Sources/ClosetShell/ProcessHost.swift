@@ -208,6 +208,12 @@ extension FileBackedHost {
         try ScriptFile.write(bytes, to: path, relativeTo: baseDirectory, creatingFolder: creatingFolder)
     }
 
+    func writeFile(
+        at path: String, creatingFolder: Bool, streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
+        try ScriptFile.write(to: path, relativeTo: baseDirectory, creatingFolder: creatingFolder, streaming: produce)
+    }
+
     func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {
         try ScriptFile.append(Array(text.utf8), to: path, relativeTo: baseDirectory, truncating: truncating)
     }
@@ -302,6 +308,15 @@ enum ScriptFile {
     /// rename, so a reader never sees half of it). Its folder must exist unless
     /// `creatingFolder`.
     static func write(_ bytes: [UInt8], to path: String, relativeTo base: String?, creatingFolder: Bool) throws {
+        try write(to: path, relativeTo: base, creatingFolder: creatingFolder) { write in try write(bytes) }
+    }
+
+    /// Writes a file from the pieces `produce` hands over, into a temporary beside it renamed
+    /// over it at the end (a failure leaves the old file, and removes the temporary).
+    static func write(
+        to path: String, relativeTo base: String?, creatingFolder: Bool,
+        streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
         let resolved = resolve(path, relativeTo: base)
         let folder = FilePath.parent(of: resolved)
         // Messages name the folder as the path gave it, not where it resolved to.
@@ -323,10 +338,14 @@ enum ScriptFile {
         let temporary = resolved + ".closet-tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
-        if let code = writeFully(bytes, to: fd) {
+        do {
+            try produce { bytes in
+                if let code = writeFully(bytes, to: fd) { throw Diagnostic.cannotWrite(path, because: reason(code)) }
+            }
+        } catch {
             close(fd)
             unlink(temporary)
-            throw Diagnostic.cannotWrite(path, because: reason(code))
+            throw error
         }
         guard close(fd) == 0, rename(temporary, resolved) == 0 else {
             let code = errno

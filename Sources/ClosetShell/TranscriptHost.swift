@@ -116,6 +116,14 @@ final class TranscriptHost: FileBackedHost {
             bytes, to: path, relativeTo: scratchWrite(path) ?? baseDirectory, creatingFolder: creatingFolder)
     }
 
+    func writeFile(
+        at path: String, creatingFolder: Bool, streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
+        try ScriptFile.write(
+            to: path, relativeTo: scratchWrite(path) ?? baseDirectory, creatingFolder: creatingFolder,
+            streaming: produce)
+    }
+
     func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {
         guard let base = scratchWrite(path) else {
             return try ScriptFile.append(Array(text.utf8), to: path, relativeTo: baseDirectory, truncating: truncating)

@@ -28,9 +28,45 @@ extension Table {
     @inlinable public func indexedRows(
         groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
     ) -> [Row]? {
+        var rows: [Row] = []
+        let walked = walkIndex(
+            groups: groups, descending: descending, after: after, skip: skip, limit: limit, batch: Int.max
+        ) { rows += $0 }
+        return walked ? rows : nil
+    }
+
+    /// Every row of the given groups, in `indexedRows`' order, handed to `visit` one at a time
+    /// and decoded a few thousand at a time: a whole table walked in its index order in memory
+    /// that does not grow with it (an export). False, and nothing visited, when the rows are not
+    /// in a mapped snapshot.
+    @inlinable public func forEachIndexedRow(
+        groups: [[Int]], descending: Bool, limit: Int = .max, batch: Int = 4096, _ visit: (Row) throws -> Void
+    ) throws -> Bool {
+        var failure: Error?
+        let walked = walkIndex(
+            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: max(1, batch)
+        ) {
+            rows in
+            guard failure == nil else { return }
+            do {
+                for row in rows { try visit(row) }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return walked
+    }
+
+    /// The walk `indexedRows` and `forEachIndexedRow` share: the picked rows handed over in
+    /// batches of `batch`, each decoded together (snapshot rows read by where they lie).
+    @inlinable func walkIndex(
+        groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
+        _ emit: ([Row]) -> Void
+    ) -> Bool {
         guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
         else {
-            return nil
+            return false
         }
         let base = lazy.base
         var replaced = Set<Int>()
@@ -51,6 +87,22 @@ extension Table {
         // Rows from the journal as they are; snapshot rows by where they lie, read together at
         // the end (`rowsBytes(at:)`).
         var picked: [(row: Row?, ordinal: Int, offset: Int?)] = []
+        func flush() {
+            guard !picked.isEmpty else { return }
+            let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
+            if offsets.count != picked.count(where: { $0.row == nil }) {
+                // Format 4's entries carry no offsets: each row found through the offsets column.
+                emit(picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) })
+            } else {
+                var read = base.rowsBytes(at: offsets).makeIterator()
+                emit(
+                    picked.map { pick in
+                        if let row = pick.row { return row }
+                        return lazy.decode(baseRow: read.next() ?? [])
+                    })
+            }
+            picked.removeAll(keepingCapacity: true)
+        }
         var remaining = max(0, limit)
         var toSkip = max(0, skip)
         for group in groups where remaining > 0 {
@@ -100,18 +152,11 @@ extension Table {
                     break
                 }
                 if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
+                if picked.count >= batch { flush() }
             }
         }
-        let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
-        guard offsets.count == picked.count(where: { $0.row == nil }) else {
-            // Format 4's entries carry no offsets: each row found through the offsets column.
-            return picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) }
-        }
-        var read = base.rowsBytes(at: offsets).makeIterator()
-        return picked.map { pick in
-            if let row = pick.row { return row }
-            return lazy.decode(baseRow: read.next() ?? [])
-        }
+        flush()
+        return true
     }
 
     /// The rows of the given groups of buckets, group after group, each by order key

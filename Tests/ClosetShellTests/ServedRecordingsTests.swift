@@ -435,9 +435,10 @@ import Testing
         #expect(statuses.withLock { $0 } == [200, 200, 200, 200])
         let times = arrivals.lock.withLock { arrivals.times.sorted() }
         #expect(times.count == 4)
-        // At least two of them reached the live API within half a second of each other.
+        // At least two of them reached the live API well within the second one lent at a time
+        // would put between them (0.9 s: a loaded CI machine started two side by side 0.5 s apart).
         let closest = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }.min() ?? 9
-        #expect(closest < 0.5, "\(times)")
+        #expect(closest < 0.9, "\(times)")
         #expect(proxy.stop() == 0)
     }
 

@@ -233,6 +233,49 @@ import Testing
         }
     }
 
+    /// Issue 47: a whole walk of the index, handed over a batch at a time (an export), is the
+    /// model's order, over a snapshot and the journal's changes, at any batch size and limit;
+    /// a visit that throws stops the walk with its error.
+    @Test func walkingTheIndexOneRowAtATimeMatchesTheModel() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<30 {
+            let (store, model, _) = try randomStore(&generator)
+            let table = try store.tables.table(ClothesTable.schema)
+            let positions = Dictionary(uniqueKeysWithValues: model.enumerated().map { ($1.id, $0) })
+            let buckets = Array(0..<ClothesTable.bucketCount)
+            let groups = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                buckets.filter { _ in Int.random(in: 0..<3, using: &generator) == 0 }
+            }
+            let descending = Bool.random(using: &generator)
+            var expected: [Clothes] = []
+            for group in groups {
+                expected += model.filter { group.contains(ClothesTable.bucket(of: $0)) }.sorted { a, b in
+                    let (x, y) = (ClothesTable.order(of: a), ClothesTable.order(of: b))
+                    let first = x != y ? x > y : positions[a.id]! > positions[b.id]!
+                    return descending ? first : !first
+                }
+            }
+            let limit =
+                Bool.random(using: &generator) ? Int.max : Int.random(in: 0...expected.count + 3, using: &generator)
+            var walked: [Clothes] = []
+            let answered = try table.forEachIndexedRow(
+                groups: groups, descending: descending, limit: limit, batch: Int.random(in: 1...9, using: &generator)
+            ) { walked.append($0) }
+            #expect(answered)
+            #expect(walked == Array(expected.prefix(limit)))
+            struct Stop: Error {}
+            guard model.count >= 2 else { continue }
+            var seen = 0
+            #expect(throws: Stop.self) {
+                _ = try table.forEachIndexedRow(groups: [buckets], descending: descending, batch: 3) { _ in
+                    seen += 1
+                    if seen == 2 { throw Stop() }
+                }
+            }
+            #expect(seen == 2)
+        }
+    }
+
     /// A page far down one bucket, over a snapshot and rows inserted after it (the journal's,
     /// none replaced): its skip is stepped over in bulk between the inserted rows, and the page
     /// is exactly the model's, at every skip.

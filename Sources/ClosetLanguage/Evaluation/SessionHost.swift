@@ -14,6 +14,13 @@ public protocol SessionHost: AnyObject {
     /// Writes a whole file, for `.dump --images` (which creates its folder) and `export`
     /// (which, as a shell redirect, does not); throws a `Diagnostic` (no range) when it cannot.
     func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws
+    /// Writes a file piece by piece as `produce` hands them over (`export` of a whole table:
+    /// never whole in memory), replacing the file only once every piece is written; throws a
+    /// `Diagnostic` (no range) when it cannot. By default, the pieces are gathered and written
+    /// whole.
+    func writeFile(
+        at path: String, creatingFolder: Bool, streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws
     /// The path as a dump should name it so the dump replays from any directory (absolute,
     /// for a process; as given, for golden transcripts that must not name the machine).
     func pathForDump(_ path: String) -> String
@@ -50,6 +57,13 @@ public protocol SessionHost: AnyObject {
 }
 
 extension SessionHost {
+    public func writeFile(
+        at path: String, creatingFolder: Bool, streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws {
+        var whole: [UInt8] = []
+        try produce { whole += $0 }
+        try writeFile(at: path, bytes: whole, creatingFolder: creatingFolder)
+    }
     public func interruptRequested() -> Bool { false }
     public func pathForDump(_ path: String) -> String { path }
     public func appendOutput(_ text: String, toFile path: String, truncating: Bool) throws {

@@ -15,20 +15,35 @@ public struct DumpWriter {
     let skipsDamaged: Bool
     /// What `--skip-damaged` left out, one line each (`the picture … of product 12 is damaged`).
     public private(set) var leftOut: [String] = []
+    /// Where the text goes a piece at a time (about a megabyte each), when it is not kept
+    /// whole: a dump of a big store is never one string.
+    let sink: ((String) -> Void)?
 
     init(
         imageFolder: String?, namedAs: String? = nil, skipsDamaged: Bool = false,
-        writeFile: @escaping (String, [UInt8]) throws -> Void
+        sink: ((String) -> Void)? = nil, writeFile: @escaping (String, [UInt8]) throws -> Void
     ) {
         self.imageFolder = imageFolder
         self.namedAs = namedAs
         self.skipsDamaged = skipsDamaged
+        self.sink = sink
         self.writeFile = writeFile
     }
 
     public mutating func line(_ line: String) {
         text += line
         text += "\n"
+        if let sink, text.utf8.count >= 1 << 20 {
+            sink(text)
+            text = ""
+        }
+    }
+
+    /// Hands what is left to the sink.
+    mutating func flush() {
+        guard let sink, !text.isEmpty else { return }
+        sink(text)
+        text = ""
     }
 
     /// Whether pictures are being copied.

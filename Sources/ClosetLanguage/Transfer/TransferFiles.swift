@@ -101,25 +101,41 @@ public enum TransferFiles {
 
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
+        try export(entities.kind, invocation) { visit in try entities.forEachRecord(visit) }
+    }
+
+    /// Writes the records `each` visits to `to=` as they are made, and reports
+    /// `{"exported":N,"to":"file"}`: a pack that can walk its rows one at a time exports a whole
+    /// table in memory that does not grow with it.
+    public static func export(
+        _ kind: EntityKind, _ invocation: Invocation, each: (_ visit: (Record) throws -> Void) throws -> Void
+    ) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
             throw invocation.missing("to")
         }
-        let text: String
-        switch try FileFormat(path, range: argument.range) {
-        case .json:
-            let objects = entities.records().map { JSONRenderer.object($0.fields) }
-            text = objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
-        case .csv:
-            text = CSVRenderer.render(RecordGrid.grid(entities, forPeople: false))
-        }
+        let format = try FileFormat(path, range: argument.range)
+        var count = 0
         do {
-            try invocation.host.writeFile(at: path, bytes: Array(text.utf8), creatingFolder: false)
+            // Streamed: each record written as it is made, in pieces of about a megabyte.
+            try invocation.host.writeFile(at: path, creatingFolder: false) { writePiece in
+                try withoutActuallyEscaping(writePiece) { write in
+                    var writer = ExportWriter(format: format, columns: kind.dataColumns)
+                    writer.begin()
+                    try each { record in
+                        writer.add(record)
+                        count += 1
+                        if writer.isFull { try write(writer.take()) }
+                    }
+                    writer.end()
+                    try write(writer.take())
+                }
+            }
         } catch let error as Diagnostic {
             throw error.at(argument.range)
         } catch {
             throw .cannotWrite(path, because: "\(error)", at: argument.range)
         }
-        return .fields([Field("exported", .integer(entities.keys.count)), Field("to", .text(path))])
+        return .fields([Field("exported", .integer(count)), Field("to", .text(path))])
     }
 
     /// Reads `from=` into rows of the given fields; a file that cannot be parsed, or names a

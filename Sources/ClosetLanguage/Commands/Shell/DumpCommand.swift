@@ -35,17 +35,33 @@ enum DumpCommand {
                 throw Diagnostic.usage(usage, at: first.range)
             }
             let session = invocation.session
-            let dump = try Dump.script(
-                of: session, imageFolder: folder.map(session.host.pathForDump), skipDamaged: skipDamaged
-            ) { name, bytes in
-                do {
-                    try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
-                } catch let error as Diagnostic {
-                    throw error.at(words.last?.range)
+            // To a pipe or a file, written as it is made (a terminal fits text to its width,
+            // so it gets the whole). A dump that fails part way ends in a line replaying stops
+            // at, so what was written never restores as if whole.
+            let streams = session.settings.table.maxWidth == nil && !session.settings.discardResults
+            var streamed = false
+            let dump: (text: String, leftOut: [String])
+            do {
+                dump = try Dump.script(
+                    of: session, imageFolder: folder.map(session.host.pathForDump), skipDamaged: skipDamaged,
+                    sink: streams
+                        ? { piece in
+                            streamed = true
+                            session.output.write(piece)
+                        } : nil
+                ) { name, bytes in
+                    do {
+                        try session.host.writeFile(at: name, bytes: bytes, creatingFolder: true)
+                    } catch let error as Diagnostic {
+                        throw error.at(words.last?.range)
+                    }
                 }
+            } catch {
+                if streamed { session.output.write(Dump.failedMarker) }
+                throw error
             }
             Dump.noteLeftOut(dump.leftOut, host: session.host)
-            return .text(dump.text)
+            return streams ? .nothing : .text(dump.text)
         })
 }
 
@@ -64,16 +80,17 @@ package enum Dump {
             .text
     }
 
-    /// The script, and what `skipDamaged` (`--skip-damaged`) left out of it.
+    /// The script, and what `skipDamaged` (`--skip-damaged`) left out of it. With `sink`, the
+    /// text goes there a piece at a time as it is made (the text returned is empty).
     public static func script(
         of session: Session, imageFolder: String?, namedAs: String? = nil, skipDamaged: Bool,
-        copyImage: @escaping (String, [UInt8]) throws -> Void
+        sink: ((String) -> Void)? = nil, copyImage: @escaping (String, [UInt8]) throws -> Void
     )
         throws -> (text: String, leftOut: [String])
     {
         let counts = session.packs.summaryCounts.map { $0.0.counted($0.1) }
         var writer = DumpWriter(
-            imageFolder: imageFolder, namedAs: namedAs, skipsDamaged: skipDamaged, writeFile: copyImage)
+            imageFolder: imageFolder, namedAs: namedAs, skipsDamaged: skipDamaged, sink: sink, writeFile: copyImage)
         writer.line("# closet dump: \(counts.joined(separator: ", "))")
         writer.line("# replay into an empty store: closet --store <dir> run <this file>")
         // All or nothing: the first statement that fails stops the restore and keeps none of it.
@@ -82,8 +99,13 @@ package enum Dump {
         // than leave its data out of it.
         for number in session.registry.packs.indices { try session.packs.state(ofPack: number).dump(into: &writer) }
         writer.line(".bail off")
+        writer.flush()
         return (writer.text, writer.leftOut)
     }
+
+    /// The last line of a dump that failed after part of it was written: an unknown dot command,
+    /// which stops a replay under the dump's `.bail on` with nothing of it kept.
+    static let failedMarker = ".dump-failed-here (this dump is incomplete: it stopped on an error)\n"
 
     /// One line on standard error for what `--skip-damaged` left out (the dump's comments say
     /// where): a backup that lacks something never looks whole.

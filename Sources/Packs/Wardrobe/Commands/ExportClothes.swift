@@ -18,6 +18,14 @@ enum ExportClothes {
         keysRepeat: true,
         run: { invocation in
             let state = try invocation.state(WardrobeState.self)
+            guard invocation.argument("images") != nil else {
+                // No pictures to copy: the clothes are walked one at a time into the file.
+                let viewModel = state.clothesViewModel
+                viewModel.searchFilters = Wardrobe.filters(from: invocation)
+                return try TransferFiles.export(Wardrobe.clothes, invocation) { visit in
+                    try viewModel.forEachQueriedClothes { try visit(WardrobeRecords.record($0)) }
+                }
+            }
             let clothes = try Wardrobe.filteredClothes(invocation)
             guard case .entities(let entities) = Wardrobe.outcome(clothes) else { preconditionFailure() }
             return try TransferFiles.export(entities, invocation) {

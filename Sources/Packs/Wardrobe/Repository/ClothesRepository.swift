@@ -26,9 +26,17 @@ package protocol ClothesRepository: AnyObject {
     /// (equal instants in insertion order): what the filtered list begins with. Nil when the
     /// store cannot answer without fetching.
     func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]?
+    /// The same clothes handed over one at a time (decoded a few thousand at a time), up to
+    /// `limit`; false, and none visited, when the store cannot answer from its index.
+    func forEachIndexedClothes(
+        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+    ) throws -> Bool
 }
 
 extension ClothesRepository {
     package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
     package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
+    package func forEachIndexedClothes(
+        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+    ) throws -> Bool { false }
 }

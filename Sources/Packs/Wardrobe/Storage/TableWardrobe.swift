@@ -59,6 +59,13 @@ package final class TableWardrobe: WardrobeStore {
         clothesTable.indexedRows(groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit)
     }
 
+    package func forEachIndexedClothes(
+        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+    ) throws -> Bool {
+        try clothesTable.forEachIndexedRow(
+            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit, visit)
+    }
+
     /// The index buckets of each selected category, in display order.
     private static func groups(_ categories: UInt8, _ seasons: UInt8) -> [[Int]] {
         ClothesCategory.allCases.filter { categories & (1 << UInt8($0.rawValue)) != 0 }.map { category in

@@ -58,6 +58,20 @@ package final class ClothesViewModel {
         return filteredClothes
     }
 
+    /// `queryClothes()` one at a time: walked in the store's index order when the filters allow
+    /// (no search text, a sort), so a whole wardrobe is never one array (an export); else the
+    /// fetched and filtered list.
+    package func forEachQueriedClothes(_ visit: (Clothes) throws -> Void) throws {
+        let plan = FilterPlan(searchFilters)
+        if plan.searches.isEmpty, let sort = plan.sort,
+            try repository.forEachIndexedClothes(
+                categories: plan.categories, seasons: plan.seasons, sort: sort, limit: plan.limit ?? .max, visit)
+        {
+            return
+        }
+        for clothes in try queryClothes() { try visit(clothes) }
+    }
+
     /// `filteredClothes.count`, counted from the store's index when there is no search text,
     /// else without sorting what it counts.
     package func queryCount() throws(RepositoryError) -> Int {

@@ -1,0 +1,87 @@
+import ClosetCore
+
+/// The bytes of an export, written a row at a time: a JSON array of the records' objects (one
+/// per line) or RFC 4180 CSV of their data columns. Rows go into one buffer the caller takes
+/// each time it passes a megabyte (`isFull`), so a whole table is never one string or a grid
+/// of cells.
+/// The same bytes as `JSONRenderer` and `CSVRenderer` give for the whole listing.
+struct ExportWriter {
+    let format: TransferFiles.FileFormat
+    let columns: [String]
+    private var buffer: [UInt8] = []
+    private var rows = 0
+    static let pieceSize = 1 << 20
+
+    init(format: TransferFiles.FileFormat, columns: [String]) {
+        self.format = format
+        self.columns = columns
+        buffer.reserveCapacity(Self.pieceSize + 64 << 10)
+    }
+
+    mutating func begin() {
+        switch format {
+        case .json: break
+        case .csv:
+            for (number, column) in columns.enumerated() {
+                if number > 0 { buffer.append(UInt8(ascii: ",")) }
+                Self.appendCSV(column, to: &buffer)
+            }
+            buffer += [0x0D, 0x0A]
+        }
+    }
+
+    mutating func add(_ record: Record) {
+        switch format {
+        case .json:
+            buffer += rows == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A]
+            JSONRenderer.write(record.fields, into: &buffer)
+        case .csv:
+            for (number, value) in record.data.enumerated() {
+                if number > 0 { buffer.append(UInt8(ascii: ",")) }
+                switch value {
+                case .text(let text), .marked(let text, _), .localized(let text, _): Self.appendCSV(text, to: &buffer)
+                case .integer(let number): buffer += String(number).utf8
+                case .null: break
+                case .decimal, .bool, .date, .key, .object, .list:
+                    Self.appendCSV(RecordGrid.cell(value, forPeople: false), to: &buffer)
+                }
+            }
+            buffer += [0x0D, 0x0A]
+        }
+        rows += 1
+    }
+
+    /// Whether the bytes so far make a piece to write.
+    var isFull: Bool { buffer.count >= Self.pieceSize }
+
+    /// The bytes so far, handed over.
+    mutating func take() -> [UInt8] {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return buffer
+    }
+
+    mutating func end() {
+        if case .json = format { buffer += rows == 0 ? Array("[]\n".utf8) : Array("\n]\n".utf8) }
+    }
+
+    /// A CSV field: as it is, or in quotes (quotes doubled) when it holds a comma, a quote, CR
+    /// or LF.
+    static func appendCSV(_ text: String, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            let special = bytes.contains {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+            }
+            guard special else {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            buffer.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                if byte == UInt8(ascii: "\"") { buffer.append(byte) }
+                buffer.append(byte)
+            }
+            buffer.append(UInt8(ascii: "\""))
+        }
+    }
+}

@@ -7,10 +7,14 @@ import Foundation
 enum WardrobeDump {
     static func write(_ store: WardrobeStore, into writer: inout DumpWriter) throws {
         let quote = DumpWriter.quote
+        // Only the clothes a style names need their variable remembered (a wardrobe of a
+        // million clothes has a few styles).
+        let styles = try store.fetchStyles()
+        let named = Set(styles.flatMap { $0.clothes.values.map(\.id) })
         var variable: [UUID: String] = [:]
         for (index, item) in store.fetchAllClothes().enumerated() {
             let name = "$c\(index + 1)"
-            variable[item.id] = name
+            if named.contains(item.id) { variable[item.id] = name }
             var supplied: [String: String] = [:]
             if let image = item.image {
                 let file = ExportClothes.pictureFile(of: item.id, image)
@@ -29,7 +33,7 @@ enum WardrobeDump {
             writer.line(
                 DumpWriter.statement("let \(name) = add clothes", WardrobeRecords.clothes, item, supplied: supplied))
         }
-        for style in try store.fetchStyles() {
+        for style in styles {
             var slots: [String: String] = [:]
             for (category, item) in style.clothes {
                 if let name = variable[item.id] { slots[category.englishName] = name }

@@ -199,6 +199,21 @@ public struct EntitySchema<Model>: Sendable {
         return object
     }
 
+    /// The csv columns' values alone (an export to CSV: no JSON object, no table row).
+    @inlinable public func dataValues(_ model: Model) -> [FieldValue] {
+        var data: [FieldValue] = []
+        data.reserveCapacity(columns.data.count)
+        for index in fields.indices {
+            switch fields[index].data {
+            case .same: data.append(fields[index].json.map { $0(model) } ?? .null)
+            case .none: break
+            case .value(let value): data.append(value(model))
+            case .columns(let columns): for column in columns { data.append(column.value(model)) }
+            }
+        }
+        return data
+    }
+
     /// One pass over the fields, each JSON value made once and shared by csv and the table:
     /// records are built for every row shown, so this is on the path of every listing. Fields
     /// are read in place by index (a copied field would retain each of its closures). Inlinable

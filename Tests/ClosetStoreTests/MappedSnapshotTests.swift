@@ -238,6 +238,8 @@ import Testing
     /// a visit that throws stops the walk with its error.
     @Test func walkingTheIndexOneRowAtATimeMatchesTheModel() throws {
         var generator = SystemRandomNumberGenerator()
+        var answeredWalks = 0
+        defer { #expect(answeredWalks >= 10, "only \(answeredWalks) of 30 stores walked from a snapshot") }
         for _ in 0..<30 {
             let (store, model, _) = try randomStore(&generator)
             let table = try store.tables.table(ClothesTable.schema)
@@ -261,7 +263,13 @@ import Testing
             let answered = try table.forEachIndexedRow(
                 groups: groups, descending: descending, limit: limit, batch: Int.random(in: 1...9, using: &generator)
             ) { walked.append($0) }
-            #expect(answered)
+            // Not answered (nothing of the table in a mapped snapshot): none visited, and the
+            // caller takes the ordered rows instead.
+            guard answered else {
+                #expect(walked.isEmpty)
+                continue
+            }
+            answeredWalks += 1
             #expect(walked == Array(expected.prefix(limit)))
             struct Stop: Error {}
             guard model.count >= 2 else { continue }

@@ -32,22 +32,31 @@ struct ExportWriter {
 
     mutating func add(_ record: Record) {
         switch format {
-        case .json:
-            buffer += rows == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A]
-            JSONRenderer.write(record.fields, into: &buffer)
-        case .csv:
-            for (number, value) in record.data.enumerated() {
-                if number > 0 { buffer.append(UInt8(ascii: ",")) }
-                switch value {
-                case .text(let text), .marked(let text, _), .localized(let text, _): Self.appendCSV(text, to: &buffer)
-                case .integer(let number): buffer += String(number).utf8
-                case .null: break
-                case .decimal, .bool, .date, .key, .object, .list:
-                    Self.appendCSV(RecordGrid.cell(value, forPeople: false), to: &buffer)
-                }
-            }
-            buffer += [0x0D, 0x0A]
+        case .json: add(json: record.fields)
+        case .csv: add(data: record.data)
         }
+    }
+
+    /// A row of a JSON export: its object.
+    mutating func add(json fields: [Field]) {
+        buffer += rows == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A]
+        JSONRenderer.write(fields, into: &buffer)
+        rows += 1
+    }
+
+    /// A row of a CSV export: its data columns' values.
+    mutating func add(data values: [FieldValue]) {
+        for (number, value) in values.enumerated() {
+            if number > 0 { buffer.append(UInt8(ascii: ",")) }
+            switch value {
+            case .text(let text), .marked(let text, _), .localized(let text, _): Self.appendCSV(text, to: &buffer)
+            case .integer(let number): buffer += String(number).utf8
+            case .null: break
+            case .decimal, .bool, .date, .key, .object, .list:
+                Self.appendCSV(RecordGrid.cell(value, forPeople: false), to: &buffer)
+            }
+        }
+        buffer += [0x0D, 0x0A]
         rows += 1
     }
 
@@ -83,5 +92,30 @@ struct ExportWriter {
             }
             buffer.append(UInt8(ascii: "\""))
         }
+    }
+}
+
+/// An export's writer and the file it fills: each row added, full pieces written as they come.
+final class ExportSink {
+    private(set) var writer: ExportWriter
+    private(set) var count = 0
+    private let write: ([UInt8]) throws -> Void
+
+    init(_ writer: ExportWriter, write: @escaping ([UInt8]) throws -> Void) {
+        self.writer = writer
+        self.write = write
+        self.writer.begin()
+    }
+
+    /// One row, added by `body`.
+    func add(_ body: (inout ExportWriter) -> Void) throws {
+        body(&writer)
+        count += 1
+        if writer.isFull { try write(writer.take()) }
+    }
+
+    func finish() throws {
+        writer.end()
+        try write(writer.take())
     }
 }

@@ -104,11 +104,35 @@ public enum TransferFiles {
         try export(entities.kind, invocation) { visit in try entities.forEachRecord(visit) }
     }
 
+    /// Writes the models `each` visits to `to=` as they are visited, through their schema (only
+    /// the JSON object or the csv values each needs), and reports `{"exported":N,"to":"file"}`:
+    /// a pack that can walk its rows one at a time exports a whole table in memory that does not
+    /// grow with it.
+    public static func export<Model>(
+        _ schema: EntitySchema<Model>, _ invocation: Invocation,
+        each: (_ visit: (Model) throws -> Void) throws -> Void
+    ) throws(Diagnostic) -> Outcome {
+        try write(schema.kind, invocation) { sink in
+            switch sink.writer.format {
+            case .json: try each { model in try sink.add { $0.add(json: schema.jsonFields(model)) } }
+            case .csv: try each { model in try sink.add { $0.add(data: schema.dataValues(model)) } }
+            }
+        }
+    }
+
     /// Writes the records `each` visits to `to=` as they are made, and reports
     /// `{"exported":N,"to":"file"}`: a pack that can walk its rows one at a time exports a whole
     /// table in memory that does not grow with it.
     public static func export(
         _ kind: EntityKind, _ invocation: Invocation, each: (_ visit: (Record) throws -> Void) throws -> Void
+    ) throws(Diagnostic) -> Outcome {
+        try write(kind, invocation) { sink in try each { record in try sink.add { $0.add(record) } } }
+    }
+
+    /// Writes `to=` through an `ExportWriter`, whose full pieces `rows`' sink hands to the file
+    /// as they fill.
+    static func write(
+        _ kind: EntityKind, _ invocation: Invocation, rows: (ExportSink) throws -> Void
     ) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {
             throw invocation.missing("to")
@@ -116,18 +140,13 @@ public enum TransferFiles {
         let format = try FileFormat(path, range: argument.range)
         var count = 0
         do {
-            // Streamed: each record written as it is made, in pieces of about a megabyte.
+            // Streamed: each row written as it is made, in pieces of about a megabyte.
             try invocation.host.writeFile(at: path, creatingFolder: false) { writePiece in
                 try withoutActuallyEscaping(writePiece) { write in
-                    var writer = ExportWriter(format: format, columns: kind.dataColumns)
-                    writer.begin()
-                    try each { record in
-                        writer.add(record)
-                        count += 1
-                        if writer.isFull { try write(writer.take()) }
-                    }
-                    writer.end()
-                    try write(writer.take())
+                    let sink = ExportSink(ExportWriter(format: format, columns: kind.dataColumns), write: write)
+                    try rows(sink)
+                    try sink.finish()
+                    count = sink.count
                 }
             }
         } catch let error as Diagnostic {

@@ -22,8 +22,8 @@ enum ExportClothes {
                 // No pictures to copy: the clothes are walked one at a time into the file.
                 let viewModel = state.clothesViewModel
                 viewModel.searchFilters = Wardrobe.filters(from: invocation)
-                return try TransferFiles.export(Wardrobe.clothes, invocation) { visit in
-                    try viewModel.forEachQueriedClothes { try visit(WardrobeRecords.record($0)) }
+                return try TransferFiles.export(WardrobeRecords.clothes, invocation) { visit in
+                    try viewModel.forEachQueriedClothes(visit)
                 }
             }
             let clothes = try Wardrobe.filteredClothes(invocation)

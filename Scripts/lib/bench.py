@@ -52,6 +52,9 @@ def run(argv, stdin=None, stdout=None):
     Its output goes to /dev/null (where closet renders no results) unless `stdout` names a file."""
     report = os.path.join(work, "peak.txt")
     errors = os.path.join(work, "stderr.txt")
+    if argv[0] == "sqlite3":
+        # The page cache closet's store may use (60 MB), not sqlite3's default 2 MB (issue 47).
+        argv = ["sqlite3", "-cmd", "PRAGMA cache_size=-61440"] + argv[1:]
     with open(stdin or os.devnull, "rb") as source, open(errors, "wb") as err, open(stdout or os.devnull, "wb") as out:
         subprocess.run([PEAK, report] + argv, stdin=source, stdout=out, stderr=err, check=True)
     seconds, rss, status = open(report).read().split()

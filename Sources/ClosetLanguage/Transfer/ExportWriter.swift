@@ -5,8 +5,8 @@ import ClosetCore
 /// each time it passes a megabyte (`isFull`), so a whole table is never one string or a grid
 /// of cells.
 /// The same bytes as `JSONRenderer` and `CSVRenderer` give for the whole listing.
-struct ExportWriter {
-    let format: TransferFiles.FileFormat
+@usableFromInline struct ExportWriter {
+    @usableFromInline let format: TransferFiles.FileFormat
     let columns: [String]
     private var buffer: [UInt8] = []
     private var rows = 0
@@ -38,14 +38,14 @@ struct ExportWriter {
     }
 
     /// A row of a JSON export: its object.
-    mutating func add(json fields: [Field]) {
+    @usableFromInline mutating func add(json fields: [Field]) {
         buffer += rows == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A]
         JSONRenderer.write(fields, into: &buffer)
         rows += 1
     }
 
     /// A row of a CSV export: its data columns' values.
-    mutating func add(data values: [FieldValue]) {
+    @usableFromInline mutating func add(data values: [FieldValue]) {
         for (number, value) in values.enumerated() {
             if number > 0 { buffer.append(UInt8(ascii: ",")) }
             switch value {
@@ -96,8 +96,8 @@ struct ExportWriter {
 }
 
 /// An export's writer and the file it fills: each row added, full pieces written as they come.
-final class ExportSink {
-    private(set) var writer: ExportWriter
+@usableFromInline final class ExportSink {
+    @usableFromInline private(set) var writer: ExportWriter
     private(set) var count = 0
     private let write: ([UInt8]) throws -> Void
 
@@ -108,7 +108,7 @@ final class ExportSink {
     }
 
     /// One row, added by `body`.
-    func add(_ body: (inout ExportWriter) -> Void) throws {
+    @usableFromInline func add(_ body: (inout ExportWriter) -> Void) throws {
         body(&writer)
         count += 1
         if writer.isFull { try write(writer.take()) }

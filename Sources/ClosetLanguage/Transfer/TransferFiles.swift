@@ -11,7 +11,7 @@ public enum TransferFiles {
     /// How many bad rows an import lists before summing up the rest.
     static let listedBadRows = 20
 
-    package enum FileFormat: Sendable {
+    @usableFromInline package enum FileFormat: Sendable {
         case json, csv
 
         public init(_ path: String, range: SourceRange?) throws(Diagnostic) {
@@ -108,7 +108,9 @@ public enum TransferFiles {
     /// the JSON object or the csv values each needs), and reports `{"exported":N,"to":"file"}`:
     /// a pack that can walk its rows one at a time exports a whole table in memory that does not
     /// grow with it.
-    public static func export<Model>(
+    /// Inlinable, so the schema's row functions are specialized for the pack's model (generic,
+    /// they looked up the model's metadata for every field of every row).
+    @inlinable public static func export<Model>(
         _ schema: EntitySchema<Model>, _ invocation: Invocation,
         each: (_ visit: (Model) throws -> Void) throws -> Void
     ) throws(Diagnostic) -> Outcome {
@@ -131,7 +133,7 @@ public enum TransferFiles {
 
     /// Writes `to=` through an `ExportWriter`, whose full pieces `rows`' sink hands to the file
     /// as they fill.
-    static func write(
+    @usableFromInline static func write(
         _ kind: EntityKind, _ invocation: Invocation, rows: (ExportSink) throws -> Void
     ) throws(Diagnostic) -> Outcome {
         guard let argument = invocation.argument("to"), case .path(let path) = argument.value else {

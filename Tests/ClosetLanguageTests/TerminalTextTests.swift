@@ -28,6 +28,8 @@ import Testing
             #expect(!shown.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
             let tokens = try Lexer.tokenize("x=" + DumpWriter.quote(text))
             #expect(tokens.last?.kind == .quoted(text), "U+\(String(scalar.value, radix: 16))")
+            // A dump never carries it raw (its quoting's plain path must not take it).
+            #expect(!DumpWriter.quote(text).unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
         }
         #expect(TerminalText.visible("니트 🧥 \\ \"") == "니트 🧥 \\ \"")
     }

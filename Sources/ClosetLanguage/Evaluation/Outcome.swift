@@ -45,7 +45,6 @@ public enum Outcome: Sendable {
         return .entities(entities)
     }
 
-    /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     /// A listing of models whose records are made as they are visited (one at a time when
     /// the listing goes to a file), in the order given.
     public static func listing<Model: Sendable>(
@@ -58,6 +57,7 @@ public enum Outcome: Sendable {
                 source: .each { visit in for model in models { try visit(record(model)) } }))
     }
 
+    /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, cursor: ListingCursor? = nil,
         caption: FieldValue? = nil, _ records: @escaping @Sendable () -> [Record]

@@ -128,7 +128,7 @@ public struct DumpWriter {
         case .decimal(let number): String(number)
         case .bool(let flag): flag ? "true" : "false"
         case .date(let date): Timestamp.format(date)
-        case .key(.uuid(let id)): id.uuidString
+        case .key(.uuid(let id)): id.text
         case .key(.opaque(let text)): quote(text)
         }
     }
@@ -137,6 +137,13 @@ public struct DumpWriter {
     /// printable characters only: control characters, CR and bidirectional overrides become
     /// the lexer's escapes, so a dump is one statement per line and safe to show.
     public static func quote(_ text: String) -> String {
+        // Most text needs no escape: no control, quote or backslash, and none of the lead bytes
+        // of the escaped scalars past ASCII (C1 controls, U+061C, the bidi and line marks).
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+                && byte != 0xC2 && byte != 0xD8 && byte != 0xE2
+        }
+        if plain { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -123,9 +123,8 @@ public enum TransferFiles {
     }
 
     /// Writes the records `each` visits to `to=` as they are made, and reports
-    /// `{"exported":N,"to":"file"}`: a pack that can walk its rows one at a time exports a whole
-    /// table in memory that does not grow with it.
-    public static func export(
+    /// `{"exported":N,"to":"file"}`.
+    static func export(
         _ kind: EntityKind, _ invocation: Invocation, each: (_ visit: (Record) throws -> Void) throws -> Void
     ) throws(Diagnostic) -> Outcome {
         try write(kind, invocation) { sink in try each { record in try sink.add { $0.add(record) } } }

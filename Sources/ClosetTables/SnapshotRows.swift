@@ -239,6 +239,38 @@ public final class SnapshotRows {
         return rowsStart + Int(offset)
     }
 
+    /// Every row's bytes in ordinal order (the order they were written), read a span of about
+    /// `span` bytes at a time: a whole section walked without copying it whole. Each frame's
+    /// lengths are checked against where the next one starts.
+    public func forEachRowBytes(span: Int = 1 << 20, _ body: (_ ordinal: Int, _ row: [UInt8]) throws -> Void) rethrows {
+        var first = 0
+        while first < count {
+            let start = frameStart(first)
+            // The frames that start within `span` of the first (at least one).
+            var last = first + 1
+            while last < count, frameStart(last) - start < span { last += 1 }
+            let end = last < count ? frameStart(last) : rowsEnd
+            check(end >= start)
+            let fetched = bytes(start..<end) ?? []
+            check(fetched.count == end - start)
+            var at = 0
+            for ordinal in first..<last {
+                let frameEnd = ordinal + 1 < last ? frameStart(ordinal + 1) - start : fetched.count
+                check(frameEnd - at >= 6 && frameEnd <= fetched.count)
+                let keyLength = Int(fetched[at]) | Int(fetched[at + 1]) << 8
+                check(frameEnd - at - 6 >= keyLength)
+                let lengthAt = at + 2 + keyLength
+                let rowLength =
+                    Int(fetched[lengthAt]) | Int(fetched[lengthAt + 1]) << 8 | Int(fetched[lengthAt + 2]) << 16
+                    | Int(fetched[lengthAt + 3]) << 24
+                check(lengthAt + 4 + rowLength == frameEnd)
+                try body(ordinal, Array(fetched[(lengthAt + 4)..<frameEnd]))
+                at = frameEnd
+            }
+            first = last
+        }
+    }
+
     /// Row `ordinal`'s bytes, copied for its codec.
     /// `offset`: where its frame starts, when an index entry said so (nil: from the offsets).
     public func rowBytes(_ ordinal: Int, offset: Int? = nil) -> [UInt8] {

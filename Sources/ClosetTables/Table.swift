@@ -50,6 +50,35 @@ public final class Table<Codec: TableCodec>: StoredTable {
         for case let entry? in decoded.slots { try body(entry.row) }
     }
 
+    /// Every row in `forEachRow`'s order (the order they were added), handed over one at a time
+    /// without decoding the table whole: snapshot rows read a span at a time, a row the journal
+    /// replaced in place where it was, removed ones left out, and the journal's moved and new
+    /// rows after them by when they came, as materializing the table would place them. False,
+    /// and nothing visited, when the rows are not in a mapped snapshot or changes are pending.
+    @inlinable public func forEachRowInOrder(span: Int = 1 << 20, _ visit: (Row) throws -> Void) throws -> Bool {
+        guard let lazy = lazy?.settled(), pending.changes.isEmpty else { return false }
+        var inPlace: [Int: Row] = [:]
+        var removed = Set<Int>()
+        var moved: [(position: Int, row: Row)] = []
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal {
+                if let row = entry.row, entry.position == ordinal {
+                    inPlace[ordinal] = row
+                    continue
+                }
+                removed.insert(ordinal)
+            }
+            if let row = entry.row { moved.append((entry.position, row)) }
+        }
+        moved.sort { $0.position < $1.position }
+        try lazy.base.forEachRowBytes(span: span) { ordinal, bytes in
+            if removed.contains(ordinal) { return }
+            try visit(inPlace[ordinal] ?? lazy.decode(baseRow: bytes))
+        }
+        for entry in moved { try visit(entry.row) }
+        return true
+    }
+
     @inlinable public subscript(key: Key) -> Row? {
         if let lazy = lazy?.settled() { return lazy.row(key) }
         guard let slot = decoded.slot(of: key) else { return nil }

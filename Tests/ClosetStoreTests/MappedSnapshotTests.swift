@@ -233,6 +233,28 @@ import Testing
         }
     }
 
+    /// Issue 47: the rows one at a time in the order they were added (a dump), over a snapshot
+    /// and the journal's replacements, removals and returns, read in spans of any size, are the
+    /// decoded table's rows in its order.
+    @Test func walkingTheRowsInTheirOrderMatchesTheDecodedTable() throws {
+        var generator = SystemRandomNumberGenerator()
+        var answered = 0
+        for _ in 0..<30 {
+            let (store, model, _) = try randomStore(&generator)
+            let table = try store.tables.table(ClothesTable.schema)
+            var walked: [Clothes] = []
+            let span = Int.random(in: 1...4096, using: &generator)
+            guard try table.forEachRowInOrder(span: span, { walked.append($0) }) else {
+                #expect(walked.isEmpty)
+                continue
+            }
+            answered += 1
+            #expect(walked == model, "span \(span)")
+            #expect(walked == table.rows)
+        }
+        #expect(answered >= 10)
+    }
+
     /// Issue 47: a whole walk of the index, handed over a batch at a time (an export), is the
     /// model's order, over a snapshot and the journal's changes, at any batch size and limit;
     /// a visit that throws stops the walk with its error.

@@ -12,8 +12,11 @@ enum WardrobeDump {
         let styles = try store.fetchStyles()
         let named = Set(styles.flatMap { $0.clothes.values.map(\.id) })
         var variable: [UUID: String] = [:]
-        for (index, item) in store.fetchAllClothes().enumerated() {
-            let name = "$c\(index + 1)"
+        var index = 0
+        // One at a time: a wardrobe of a million clothes is never decoded whole for its dump.
+        try store.forEachClothes { item in
+            index += 1
+            let name = "$c\(index)"
             if named.contains(item.id) { variable[item.id] = name }
             var supplied: [String: String] = [:]
             if let image = item.image {

@@ -9,6 +9,9 @@ package protocol ClothesRepository: AnyObject {
     func fetchClothesList() throws(RepositoryError) -> ClothesList
     /// Every clothes in insertion order.
     func fetchAllClothes() -> [Clothes]
+    /// The same clothes in the same order, handed over one at a time (a dump of a wardrobe of any
+    /// size without holding it whole, where the store can).
+    func forEachClothes(_ visit: (Clothes) throws -> Void) throws
     func clothes(withID id: UUID) -> Clothes?
     var clothesCount: Int { get }
     /// Changes whenever anything in the store changes (rollbacks included), so view models
@@ -34,6 +37,9 @@ package protocol ClothesRepository: AnyObject {
 }
 
 extension ClothesRepository {
+    package func forEachClothes(_ visit: (Clothes) throws -> Void) throws {
+        for clothes in fetchAllClothes() { try visit(clothes) }
+    }
     package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
     package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
     package func forEachIndexedClothes(

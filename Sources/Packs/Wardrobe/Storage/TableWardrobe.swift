@@ -51,6 +51,11 @@ package final class TableWardrobe: WardrobeStore {
 
     package func fetchAllClothes() -> [Clothes] { clothesTable.rows }
 
+    package func forEachClothes(_ visit: (Clothes) throws -> Void) throws {
+        if try clothesTable.forEachRowInOrder(visit) { return }
+        for clothes in clothesTable.rows { try visit(clothes) }
+    }
+
     package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
         clothesTable.indexedCount(buckets: Self.groups(categories, seasons).flatMap { $0 })
     }

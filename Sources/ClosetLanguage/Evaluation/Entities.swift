@@ -15,13 +15,6 @@ public struct Entities: Sendable {
             switch source {
             case .many(let records): records
             case .one(let record): { [record()] }
-            case .each(let each):
-                {
-                    var all: [Record] = []
-                    // Appending never throws.
-                    try? each { all.append($0) }
-                    return all
-                }
             }
         }
         set { source = .many(newValue) }
@@ -31,18 +24,6 @@ public struct Entities: Sendable {
     enum RecordSource: Sendable {
         case many(@Sendable () -> [Record])
         case one(@Sendable () -> Record)
-        /// Made one at a time as they are visited: a whole table written to a file never
-        /// holds every row's record at once.
-        case each(@Sendable (_ visit: (Record) throws -> Void) throws -> Void)
-    }
-
-    /// Visits each record in order, made as it is visited where the pack allows.
-    package func forEachRecord(_ visit: (Record) throws -> Void) throws {
-        switch source {
-        case .many(let records): for record in records() { try visit(record) }
-        case .one(let record): try visit(record())
-        case .each(let each): try each(visit)
-        }
     }
     var source: RecordSource
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.

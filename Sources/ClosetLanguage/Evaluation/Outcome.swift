@@ -45,18 +45,6 @@ public enum Outcome: Sendable {
         return .entities(entities)
     }
 
-    /// A listing of models whose records are made as they are visited (one at a time when
-    /// the listing goes to a file), in the order given.
-    public static func listing<Model: Sendable>(
-        _ kind: EntityKind, _ models: [Model], key: (Model) -> EntityKey,
-        record: @escaping @Sendable (Model) -> Record
-    ) -> Outcome {
-        .entities(
-            Entities(
-                kind: kind, keys: models.map(key), isListing: true,
-                source: .each { visit in for model in models { try visit(record(model)) } }))
-    }
-
     /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, cursor: ListingCursor? = nil,

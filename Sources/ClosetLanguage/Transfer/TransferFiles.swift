@@ -101,7 +101,9 @@ public enum TransferFiles {
 
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
-        try export(entities.kind, invocation) { visit in try entities.forEachRecord(visit) }
+        try write(entities.kind, invocation) { sink in
+            for record in entities.records() { try sink.add { $0.add(record) } }
+        }
     }
 
     /// Writes the models `each` visits to `to=` as they are visited, through their schema (only
@@ -120,14 +122,6 @@ public enum TransferFiles {
             case .csv: try each { model in try sink.add { $0.add(data: schema.dataValues(model)) } }
             }
         }
-    }
-
-    /// Writes the records `each` visits to `to=` as they are made, and reports
-    /// `{"exported":N,"to":"file"}`.
-    static func export(
-        _ kind: EntityKind, _ invocation: Invocation, each: (_ visit: (Record) throws -> Void) throws -> Void
-    ) throws(Diagnostic) -> Outcome {
-        try write(kind, invocation) { sink in try each { record in try sink.add { $0.add(record) } } }
     }
 
     /// Writes `to=` through an `ExportWriter`, whose full pieces `rows`' sink hands to the file

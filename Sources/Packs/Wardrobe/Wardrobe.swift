@@ -103,7 +103,7 @@ public enum Wardrobe {
     }
 
     static func outcome(_ list: [Clothes]) -> Outcome {
-        .listing(Wardrobe.clothes, list, key: { .uuid($0.id) }, record: WardrobeRecords.record)
+        .listing(Wardrobe.clothes, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
     }
 
     static func outcome(_ style: Style) -> Outcome {
@@ -111,7 +111,7 @@ public enum Wardrobe {
     }
 
     static func outcome(_ list: [Style]) -> Outcome {
-        .listing(Wardrobe.style, list, key: { .uuid($0.id) }, record: WardrobeRecords.record)
+        .listing(Wardrobe.style, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
     }
 
     /// Writes a listing to `to=` through the engine's transfer files.

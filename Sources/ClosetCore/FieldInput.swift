@@ -27,15 +27,17 @@ public struct FieldInput: Sendable {
     public var api: String?
     /// What the app itself says when a required one is left out (`카테고리는 필수 항목입니다.`).
     public var whenMissing: String?
+    /// What a whole number must be beyond a whole number (a donation's range and step).
+    public var rule: WholeNumberRule?
 
     /// A key `add` needs; `edit` changes it too unless `editable` is false.
     public static func required(
         _ key: String, _ kind: ValueKind, _ summary: String, whenMissing: String? = nil, editable: Bool = true,
-        api: String? = nil
+        api: String? = nil, rule: WholeNumberRule? = nil
     ) -> FieldInput {
         FieldInput(
             key: key, kind: kind, summary: summary, use: .required, isEditable: editable, api: api,
-            whenMissing: whenMissing)
+            whenMissing: whenMissing, rule: rule)
     }
 
     /// A key `add` may be given; `edit` takes it as `editKind` when that differs.
@@ -49,7 +51,9 @@ public struct FieldInput: Sendable {
     }
 
     /// A key only a dump gives `add` (`id=`, `registered=`); `edit` never changes it.
-    public static func restoring(_ key: String, _ kind: ValueKind, _ summary: String) -> FieldInput {
-        FieldInput(key: key, kind: kind, summary: summary, use: .restoring, isEditable: false)
+    public static func restoring(
+        _ key: String, _ kind: ValueKind, _ summary: String, rule: WholeNumberRule? = nil
+    ) -> FieldInput {
+        FieldInput(key: key, kind: kind, summary: summary, use: .restoring, isEditable: false, rule: rule)
     }
 }

@@ -154,3 +154,51 @@ import Testing
         #expect(said.contains(#""message":null"#), "\(said)")
     }
 }
+
+/// A donation's amount and receipt are declared once (`CommunityRecords.amountRule`,
+/// `receiptRule`) and checked by the binder: `donate` and `import donations` refuse the same
+/// amounts with the same words, and a receipt is taken as the app writes it (`R-000012`).
+@Suite struct DonationRuleTests {
+    @Test func theStatementAndTheImportRefuseTheSameAmounts() throws {
+        for amount in [0, 999, 1500, 1_001_000, 2_000_000] {
+            let typed = Harness(format: .table)
+            #expect(typed.run(".user 민지"))
+            #expect(!typed.run("donate amount=\(amount)"))
+            let reason = "\(amount) is not a donation: whole won from 1,000 to 1,000,000, in thousands"
+            #expect(typed.host.standardError.contains(reason), "\(typed.host.standardError)")
+
+            let imported = Harness(format: .table)
+            imported.host.binaryFiles["d.csv"] = Array("amount,message\n5000,ok\n\(amount),bad\n".utf8)
+            #expect(!imported.run("import donations from=d.csv"))
+            #expect(
+                imported.host.standardError.contains("d.csv:3: amount: \(reason)"), "\(imported.host.standardError)")
+            #expect(imported.output("count donations").contains("0"))
+        }
+        for amount in [1000, 9000, 1_000_000] {
+            let harness = Harness(format: .table)
+            #expect(harness.run("donate amount=\(amount)"), "\(harness.host.standardError)")
+        }
+    }
+
+    @Test func aReceiptIsTakenAsTheAppWritesIt() throws {
+        let harness = Harness(format: .json)
+        #expect(harness.run("donate amount=1000 receipt=R-000007"), "\(harness.host.standardError)")
+        #expect(harness.run("donate amount=2000 receipt=8"), "\(harness.host.standardError)")
+        #expect(!harness.run("donate amount=3000 receipt=R-7"))
+        #expect(harness.host.standardError.contains("a donation with receipt R-000007 already exists"))
+        #expect(!harness.run("donate amount=3000 receipt=X-9"))
+        #expect(harness.host.standardError.contains("'receipt' takes a whole number"))
+
+        // What export writes is read back: receipts restored, rows without one drawn after them.
+        harness.host.binaryFiles["d.json"] = Array(
+            #"[{"receipt":"R-000012","amount":3000,"user":"준호"},{"amount":4000},{"receipt":"13","amount":5000}]"#.utf8)
+        #expect(harness.run("import donations from=d.json"), "\(harness.host.standardError)")
+        #expect(harness.run(".user 준호"))
+        #expect(harness.output("list donations").contains(#""receipt":"R-000012""#))
+        #expect(harness.run(".user tester"))
+        let list = harness.output("list donations")
+        for receipt in ["R-000007", "R-000008", "R-000013", "R-000014"] {
+            #expect(list.contains(#""receipt":"\#(receipt)""#), "\(receipt): \(list)")
+        }
+    }
+}

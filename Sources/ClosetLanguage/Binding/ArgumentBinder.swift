@@ -61,7 +61,12 @@ struct ArgumentBinder {
                 arguments.append(BoundArgument(key: name, value: .text(secret), range: argument.range))
                 continue
             }
-            let value = try convert(argument.values, kind: keys[keyIndex].kind, what: name)
+            let value =
+                if let rule = keys[keyIndex].rule {
+                    try ruled(argument.values, rule, what: name, range: argument.range)
+                } else {
+                    try convert(argument.values, kind: keys[keyIndex].kind, what: name)
+                }
             arguments.append(BoundArgument(key: name, value: value, range: argument.range))
         }
         // Every value is checked first, so a wrong value is named where it was written.
@@ -102,6 +107,17 @@ struct ArgumentBinder {
         case .failure(.notANumber): throw .notACount(what, word.text, at: word.range)
         case .failure(.tooLarge): throw .countOutOfRange(what, word.text, at: word.range)
         }
+    }
+
+    /// A whole number its key's declared rule admits, written with the rule's prefix or without.
+    private func ruled(_ values: [Word], _ rule: WholeNumberRule, what: String, range: SourceRange)
+        throws(Diagnostic) -> ArgumentValue
+    {
+        var word = try single(values, what: what)
+        word.text = String(rule.digits(of: word.text))
+        let number = try Self.count(word, what: what)
+        guard rule.admits(number) else { throw .refusedByRule(rule, number, at: range) }
+        return .count(number)
     }
 
     static func describeParameters(_ spec: CommandSpec) -> String {

@@ -23,13 +23,18 @@ extension EntitySchema {
                 guard input.use != .restoring else { return nil }
                 var key = KeySpec(input.key, input.kind, input.summary, required: input.use == .required)
                 if input.use == .required { key.whenMissing = whenMissing ?? input.whenMissing }
+                key.rule = input.rule
                 return key
             case .restoring:
                 guard input.use == .restoring else { return nil }
-                return KeySpec(input.key, input.kind, input.summary, restores: true)
+                var key = KeySpec(input.key, input.kind, input.summary, restores: true)
+                key.rule = input.rule
+                return key
             case .edit:
                 guard input.isEditable else { return nil }
-                return KeySpec(input.key, input.editKind ?? input.kind, input.editSummary ?? input.summary)
+                var key = KeySpec(input.key, input.editKind ?? input.kind, input.editSummary ?? input.summary)
+                if input.editKind == nil { key.rule = input.rule }
+                return key
             }
         }
     }

@@ -15,6 +15,8 @@ public struct KeySpec: Sendable, Hashable {
     /// Given only to make a row again as it was (`id=`, `created=`, `hash=`: what `.dump`
     /// writes): a statement with one restores what closet kept, and takes its picture as kept.
     public var restores = false
+    /// What a whole number must be beyond a whole number, checked by the binder.
+    public var rule: WholeNumberRule?
     /// How usage, help and diagnostics write its value, when the kind's own placeholder says
     /// too little (`<path>[,<path>...]` for a text the command splits).
     public var placeholder: String { givenPlaceholder ?? kind.placeholder }

@@ -149,6 +149,11 @@ extension Diagnostic {
         Diagnostic("binder.not-a-count", "'\(key)' takes a whole number ≥ 0, not '\(text)'", at: range)
     }
 
+    /// A whole number its field's declared rule refuses (a donation of 1,500 won).
+    static func refusedByRule(_ rule: WholeNumberRule, _ number: Int, at range: SourceRange) -> Diagnostic {
+        Diagnostic("binder.refused-by-rule", rule.refusal(number), at: range)
+    }
+
     static func countOutOfRange(_ key: String, _ text: String, at range: SourceRange) -> Diagnostic {
         Diagnostic(
             "binder.count-out-of-range",

@@ -9,12 +9,13 @@ extension TransferFiles {
     /// with no reader of its own to drift from it. Pictures are found as the engine's exports
     /// write them: the file names a `.paths` field lists, or `<id>.png`/`<id>.jpg` for a `.path`
     /// field (an optional one that is not beside a file imported without `images=` is left out,
-    /// with a note). `supplied` arguments go to every row (a password hash made once). Rows that
-    /// restore their `id=` run first, so an id drawn for another never takes one of theirs;
+    /// with a note). `supplied` arguments go to every row (a password hash made once); `command`
+    /// is the entity's add where it is not `add <entity>` (`donate`). Rows that restore their key
+    /// (`id=`, a donation's `receipt=`) run first, so an id drawn for another never takes one of theirs;
     /// every bad row is listed and nothing is kept if one is bad.
     public static func importThroughAdd<Model>(
         _ invocation: Invocation, schema: EntitySchema<Model>, ignoring: Set<String> = [],
-        supplied: [(key: String, value: String)] = []
+        supplied: [(key: String, value: String)] = [], command: [String]? = nil
     ) throws(Diagnostic) -> Outcome {
         let kind = schema.kind
         let fieldNames = kind.fieldNames
@@ -23,12 +24,14 @@ extension TransferFiles {
         let inputs = schema.inputs.compactMap { index in
             schema.fields[index].input.map { FileInput(field: schema.fields[index].name, $0) }
         }
-        let idField = inputs.first { $0.key == "id" && $0.use == .restoring }?.field
+        // The entity's key (its first field: a product's id, a donation's receipt), when a
+        // row may restore it.
+        let idField = inputs.first { $0.field == schema.fields.first?.name && $0.use == .restoring }?.field
         func restoresID(_ row: Row) -> Bool { idField.map { text(row, $0) != nil } ?? false }
         let order = rows.indices.filter { restoresID(rows[$0]) } + rows.indices.filter { !restoresID(rows[$0]) }
         let session = invocation.session
-        let command = ["add", kind.singular]
-        let add = session.registry.command(named: "add \(kind.singular)")
+        let command = command ?? ["add", kind.singular]
+        let add = session.registry.command(named: command.joined(separator: " "))
         let folderGiven = invocation.argument("images") != nil
         var leftOut = 0
         let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
@@ -148,7 +151,8 @@ extension EntitySchema {
             switch input.use {
             case .required: required.append(name)
             case .optional: others.append(name)
-            case .restoring: others.append(name == "id" ? "id (kept if free)" : name)
+            // The entity's key (its first field) is kept when no row in the store has it.
+            case .restoring: others.append(index == fields.startIndex ? name + " (kept if free)" : name)
             }
         }
         let listed =

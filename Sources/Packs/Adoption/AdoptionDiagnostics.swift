@@ -55,6 +55,10 @@ extension Diagnostic {
         Diagnostic("adoption.exists", "a \(what) with id \(id) already exists", at: range)
     }
 
+    static func receiptTaken(_ receipt: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.exists", "a donation with receipt \(receipt) already exists", at: range)
+    }
+
     static func onlyTheAuthor(_ what: String, author: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.not-author", "only its author (\(author)) may remove this \(what)", at: range)
     }
@@ -65,12 +69,6 @@ extension Diagnostic {
 
     static func notLiked(_ id: Int, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.not-liked", "you do not like story \(id)", at: range)
-    }
-
-    static func badAmount(_ amount: Int, at range: SourceRange?) -> Diagnostic {
-        Diagnostic(
-            "adoption.amount", "\(amount) is not a donation: whole won from 1,000 to 1,000,000, in thousands", at: range
-        )
     }
 
     static func badLimit(at range: SourceRange?) -> Diagnostic {

@@ -88,7 +88,10 @@ enum CommunityRecords {
         kind: donationKind,
         fields: [
             .field(
-                "receipt", input: .restoring("receipt", .count, "restore with this receipt number (what .dump writes)")
+                "receipt",
+                input: .restoring(
+                    "receipt", .count, "restore with this receipt (R-000012 or 12: what .dump writes)",
+                    rule: receiptRule)
             ) {
                 .text($0.receipt)
             },
@@ -96,7 +99,9 @@ enum CommunityRecords {
                 .text($0.user)
             },
             .field(
-                "amount", input: .required("amount", .count, "won, a multiple of 1,000 from 1,000 to 1,000,000"),
+                "amount",
+                input: .required(
+                    "amount", .count, "won, a multiple of 1,000 from 1,000 to 1,000,000", rule: amountRule),
                 shown: { .text(won($0.amount)) }
             ) { .integer($0.amount) },
             .field("label", data: .none, detail: false) { .text(won($0.amount)) },
@@ -117,6 +122,14 @@ enum CommunityRecords {
         listing: ["receipt", "user", "amount", "dog", "message", "status", "createdAt"],
         // The dump supplies the receipt as the number `donate receipt=` takes.
         restore: ["receipt", "user", "amount", "dog", "message", "createdAt"])
+
+    /// Whole won from 1,000 to 1,000,000, in thousands: for `donate` and every donation imported.
+    static let amountRule = WholeNumberRule(
+        1000...1_000_000, step: 1000, meaning: "a donation",
+        requirement: "whole won from 1,000 to 1,000,000, in thousands")
+    /// A receipt as the app shows it (`R-000012`) or its number alone.
+    static let receiptRule = WholeNumberRule(
+        0...WholeNumber.maximum, prefix: "R-", meaning: "a receipt", requirement: "R- and its number, or the number")
 
     static func record(_ story: Story, likes: Int, liked: Bool, comments: [Comment]) -> Record {
         Self.story.record(StoryRow(story: story, likes: likes, liked: liked, comments: comments))

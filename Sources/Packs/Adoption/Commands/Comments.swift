@@ -82,12 +82,8 @@ enum Comments {
         examples: ["donate amount=10000 message=\"힘내세요\""],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            guard let amount = invocation.count("amount") else {
-                throw invocation.missing("amount")
-            }
-            guard (1000...1_000_000).contains(amount), amount % 1000 == 0 else {
-                throw Diagnostic.badAmount(amount, at: invocation.argument("amount")?.range)
-            }
+            // Required, and in its declared range (`CommunityRecords.amountRule`): the binder saw to both.
+            guard let amount = invocation.count("amount") else { throw invocation.missing("amount") }
             var dog: String?
             if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {
                 dog = keys.first?.text
@@ -96,7 +92,7 @@ enum Comments {
                 }
             }
             if let id = invocation.count("receipt"), state.community.donations[id] != nil {
-                throw Diagnostic.exists("donation", id, at: invocation.argument("receipt")?.range)
+                throw Diagnostic.receiptTaken(Donation.receipt(of: id), at: invocation.argument("receipt")?.range)
             }
             let donation = Donation(
                 id: try state.newID("donation", invocation, "receipt"), user: try state.person(invocation, "user"),

@@ -49,20 +49,26 @@ public struct EntityField<Model>: Sendable {
     /// How statements give it (`add`, `edit`, and what `.dump` writes); nil for a field no
     /// statement sets (a count, a label).
     public var input: FieldInput? = nil
+    /// How the input's value is put on the model (`EntitySchema.apply`); nil where the pack
+    /// reads the input itself (a picture, a reference, what only a dump gives).
+    public var setter: FieldSetter<Model>? = nil
 
     /// A field of the JSON object, shown to people as `shown` (or as it is).
     /// `word`: `.dump` writes the text bare (`currency=KRW`), not quoted.
-    /// `input`: how statements give it (`.required("title", .text, "the name")`).
+    /// `input`: how statements give it (`.required("title", .text, "the name")`), and `set`
+    /// the property it sets (`.to(\.title)`).
     public static func field(
         _ name: String, label: String? = nil, korean: String? = nil, data: Data = .same, optional: Bool = false,
-        detail: Bool = true, word: Bool = false, input: FieldInput? = nil,
+        detail: Bool = true, word: Bool = false, input: FieldInput? = nil, set setter: FieldSetter<Model>? = nil,
         shown: (@Sendable (Model) -> FieldValue)? = nil, _ json: @escaping @Sendable (Model) -> FieldValue
     ) -> EntityField {
+        precondition(setter == nil || input != nil, "\(name): a field a statement sets declares its input")
         var field = EntityField(
             name: name, label: label ?? name, korean: korean, json: json, shown: shown, data: data,
             isOptionalColumn: optional, inDetail: detail)
         field.restoresAsWord = word
         field.input = input
+        field.setter = setter
         return field
     }
 

@@ -71,6 +71,18 @@ extension EntitySchema {
         return draft
     }
 
+    /// The draft's values on `model`, each by the property its field declares (`set:`); a key
+    /// not given leaves its property as it was. The model's own rules (a discount lower than
+    /// the price) are the pack's, after this.
+    public func apply(_ draft: EntityDraft, to model: inout Model) {
+        for index in inputs {
+            guard let input = fields[index].input, let setter = fields[index].setter, let value = draft[input.key]
+            else { continue }
+            let fits = setter.set(value, on: &model)
+            precondition(fits, "\(kind.singular).\(fields[index].name): \(value) is not of the property's kind")
+        }
+    }
+
     /// A draft as the form of the pack's served API, by the names its fields declare there
     /// (`descriptions`, `discounted_price`), in the schema's input order: what a client posts,
     /// and what a served route reads back by `apiNames`. Null and pictures are not form text.

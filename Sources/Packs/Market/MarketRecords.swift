@@ -14,16 +14,21 @@ enum MarketRecords {
             .field("id", input: .restoring("id", .count, "restore with this id (what .dump writes)")) {
                 .integer($0.id)
             },
-            .field("title", korean: "제품명", input: .required("title", .text, "the product's name (제품명)", api: "title")) {
+            .field(
+                "title", korean: "제품명", input: .required("title", .text, "the product's name (제품명)", api: "title"),
+                set: .to(\.title)
+            ) {
                 .text($0.title)
             },
             .field(
                 "description", korean: "제품 설명",
-                input: .required("description", .text, "the description (제품 설명)", api: "descriptions")
+                input: .required("description", .text, "the description (제품 설명)", api: "descriptions"),
+                set: .to(\.descriptions)
             ) { $0.descriptions.map(FieldValue.text) ?? .null },
             .field(
                 "price", korean: "제품 가격",
                 input: .required("price", .count, "the price, a whole number (제품 가격)", api: "price"),
+                set: .to(\.price),
                 shown: { item in
                     let price = ItemLabels.price(item.price, currency: item.currency)
                     return item.discountedPrice == nil ? .text(price) : .marked(price, .struck)
@@ -32,12 +37,14 @@ enum MarketRecords {
             .field(
                 "currency", korean: "화폐", word: true,
                 input: .required(
-                    "currency", .vocabulary(Currency.info, many: false), "the currency (화폐)", api: "currency")
+                    "currency", .vocabulary(Currency.info, many: false), "the currency (화폐)", api: "currency"),
+                set: .to(\.currency)
             ) { .text($0.currency) },
             // The app's colours: 품절 yellow, a discounted price red (at a terminal in colour).
             .field(
                 "stock", korean: "제품 수량",
                 input: .required("stock", .count, "how many are in stock (제품 수량)", api: "stock"),
+                set: .to(\.stock),
                 shown: { $0.stock == 0 ? .marked(ItemLabels.stock(0), .yellow) : .text(ItemLabels.stock($0.stock)) }
             ) { .integer($0.stock) },
             .field(
@@ -45,6 +52,7 @@ enum MarketRecords {
                 input: .optional(
                     "discounted", .count, "the discounted price, lower than the price (할인 가격, 선택 사항)", edit: .text,
                     editSummary: "a new discounted price, or none to remove it", api: "discounted_price"),
+                set: .to(\.discountedPrice),
                 shown: { $0.discountedPrice == nil ? .text("") : .marked(ItemLabels.discountedPrice($0), .red) }
             ) {
                 $0.discountedPrice.map(FieldValue.integer) ?? .null

@@ -125,7 +125,7 @@ package final class MarketState: PackState {
     package func violation(of constraint: ReferenceConstraint, by key: EntityKey, kind: EntityKind) -> String? { nil }
 
     package func label(of key: EntityKey, kind: EntityKind) -> String? {
-        Int(key.text).flatMap { embedded.products[$0]?.title }
+        Int(key.text).flatMap { embedded.products[$0]?.fields.title }
     }
 
     package func completionLabel(of key: EntityKey, kind: EntityKind) -> String { label(of: key, kind: kind) ?? "" }

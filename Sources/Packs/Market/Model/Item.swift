@@ -4,7 +4,7 @@ import Foundation
 /// A product as the open-market API and the app know it (reference §3.1): its `Codable` is the
 /// API's JSON both ways (the client decodes it, `closet serve` writes it with
 /// `JSONBytesEncoder`), in the 2021 server's key order.
-package struct Item: Codable, Equatable, Sendable {
+package struct Item: Codable, Hashable, Sendable {
     package var id: Int
     package var title: String
     package var price: Int

@@ -3,7 +3,9 @@ import ClosetCrypto
 import ClosetTables
 import Foundation
 
-/// A product of the embedded market as stored: never the password, only its salted hash.
+/// A product of the embedded market as stored: its fields as the app's `Item` has them (declared
+/// once, on `MarketRecords.product`), its pictures' facts, and never the password, only its
+/// salted hash.
 struct StoredProduct: Sendable, Hashable {
     package struct Picture: Sendable, Hashable {
         package var id: UUID
@@ -13,45 +15,40 @@ struct StoredProduct: Sendable, Hashable {
         package var name: String { info.blobName(owner: id) }
     }
 
-    package var id: Int
-    package var title: String
-    package var descriptions: String?
-    package var price: Int
-    package var currency: Currency
-    package var stock: Int
-    package var discountedPrice: Int?
+    /// The product's own fields; its pictures' names are `pictures`' (see `item`).
+    package var fields: Item
     package var pictures: [Picture]
     var passwordHash: PasswordHash
-    package var registeredAt: Date
 
-    /// The form's fields on the product, for a new one, a restored one and an edit alike (a
-    /// field the form does not give is kept; its pictures are the repository's to store).
-    mutating func apply(_ form: ItemForm) {
-        let fields = form.fields
-        if let title = fields.text("title") { self.title = title }
-        if let descriptions = fields.text("description") { self.descriptions = descriptions }
-        if let price = fields.integer("price") { self.price = price }
-        if let currency = fields.text("currency").flatMap(Currency.named) { self.currency = currency }
-        if let stock = fields.integer("stock") { self.stock = stock }
-        if let discount = form.discountedPrice { discountedPrice = discount }
+    package var id: Int { fields.id }
+
+    /// A product with nothing in it yet but what only the store gives it.
+    init(id: Int, passwordHash: PasswordHash, registeredAt: Date) {
+        fields = Item(
+            id: id, title: "", descriptions: nil, price: 0, currency: Currency.krw.englishName, stock: 0,
+            discountedPrice: nil, thumbnails: [], images: [], registrationDate: registeredAt.timeIntervalSince1970)
+        pictures = []
+        self.passwordHash = passwordHash
     }
+
+    init(fields: Item, pictures: [Picture], passwordHash: PasswordHash) {
+        self.fields = fields
+        self.pictures = pictures
+        self.passwordHash = passwordHash
+    }
+
+    /// The form's fields on the product, by the product's schema, for a new one, a restored one
+    /// and an edit alike (a field the form does not give is kept; its pictures are the
+    /// repository's to store).
+    mutating func apply(_ form: ItemForm) { MarketRecords.product.apply(form.fields, to: &fields) }
 
     /// As the API would return it.
     package var item: Item {
+        var item = fields
         let names = pictures.map(\.name)
-        return Item(
-            id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,
-            stock: stock, discountedPrice: discountedPrice, thumbnails: names, images: names,
-            registrationDate: registeredAt.timeIntervalSince1970)
-    }
-}
-
-extension StoredProduct {
-    /// A product with nothing in it yet but what only the store gives it.
-    init(id: Int, passwordHash: PasswordHash, registeredAt: Date) {
-        self.init(
-            id: id, title: "", descriptions: nil, price: 0, currency: .krw, stock: 0, discountedPrice: nil,
-            pictures: [], passwordHash: passwordHash, registeredAt: registeredAt)
+        item.thumbnails = names
+        item.images = names
+        return item
     }
 }
 
@@ -65,22 +62,27 @@ enum ProductTable: TableCodec {
     static func key(of row: StoredProduct) -> Int { row.id }
 
     static func encode(_ product: StoredProduct, into writer: inout ByteWriter) {
-        writer.wholeNumber(product.id)
-        writer.string(product.title)
-        writer.u8(product.descriptions == nil ? 0 : 1)
-        if let text = product.descriptions { writer.string(text) }
-        writer.i64(Int64(product.price))
-        writer.u8(UInt8(product.currency.rawValue))
-        writer.i64(Int64(product.stock))
-        writer.u8(product.discountedPrice == nil ? 0 : 1)
-        if let discount = product.discountedPrice { writer.i64(Int64(discount)) }
+        let item = product.fields
+        writer.wholeNumber(item.id)
+        writer.string(item.title)
+        writer.u8(item.descriptions == nil ? 0 : 1)
+        if let text = item.descriptions { writer.string(text) }
+        writer.i64(Int64(item.price))
+        // The schema's vocabulary let nothing else in.
+        guard let currency = Currency.named(item.currency) else {
+            preconditionFailure("\(item.currency) is no currency")
+        }
+        writer.u8(UInt8(currency.rawValue))
+        writer.i64(Int64(item.stock))
+        writer.u8(item.discountedPrice == nil ? 0 : 1)
+        if let discount = item.discountedPrice { writer.i64(Int64(discount)) }
         writer.u8(UInt8(product.pictures.count))
         for picture in product.pictures {
             writer.uuid(picture.id)
             writer.imageInfo(picture.info)
         }
         writer.string(product.passwordHash.text)
-        writer.date(product.registeredAt)
+        writer.date(Date(timeIntervalSince1970: item.registrationDate))
     }
 
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> StoredProduct {
@@ -97,9 +99,11 @@ enum ProductTable: TableCodec {
             pictures.append(StoredProduct.Picture(id: pictureID, info: try reader.imageInfo()))
         }
         let hash = PasswordHash(storedText: try reader.string())
-        return StoredProduct(
-            id: id, title: title, descriptions: descriptions, price: price, currency: currency, stock: stock,
-            discountedPrice: discount, pictures: pictures, passwordHash: hash, registeredAt: try reader.date())
+        let fields = Item(
+            id: id, title: title, descriptions: descriptions, price: price, currency: currency.englishName,
+            stock: stock, discountedPrice: discount, thumbnails: [], images: [],
+            registrationDate: try reader.date().timeIntervalSince1970)
+        return StoredProduct(fields: fields, pictures: pictures, passwordHash: hash)
     }
 
     static func encode(key: Int, into writer: inout ByteWriter) { writer.wholeNumber(key) }

@@ -21,8 +21,12 @@ enum CommunityRecords {
             .field("id", input: .restoring("id", .count, "restore with this id (what .dump writes)")) {
                 .integer($0.story.id)
             },
-            .field("title", input: .required("title", .text, "the title")) { .text($0.story.title) },
-            .field("content", input: .required("content", .text, "the story")) { .text($0.story.content) },
+            .field("title", input: .required("title", .text, "the title"), set: .to(\.story.title)) {
+                .text($0.story.title)
+            },
+            .field("content", input: .required("content", .text, "the story"), set: .to(\.story.content)) {
+                .text($0.story.content)
+            },
             .field("author", input: .restoring("author", .text, "restore with this author (what .dump writes)")) {
                 .text($0.story.author)
             },
@@ -72,7 +76,7 @@ enum CommunityRecords {
             .field("author", input: .restoring("author", .text, "restore with this author (what .dump writes)")) {
                 .text($0.author)
             },
-            .field("text", input: .required("text", .text, "the comment")) { .text($0.text) },
+            .field("text", input: .required("text", .text, "the comment"), set: .to(\.text)) { .text($0.text) },
             .field(
                 "createdAt", label: "created",
                 input: .restoring("created", .date, "restore with this time (what .dump writes)")

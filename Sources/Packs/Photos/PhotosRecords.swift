@@ -50,14 +50,17 @@ enum PhotosRecords {
     static let saved = EntitySchema<SavedPhoto>(
         kind: savedKind,
         fields: [
-            .field("id", input: .required("id", .text, "the photo's Unsplash id", editable: false)) {
+            .field("id", input: .required("id", .text, "the photo's Unsplash id", editable: false), set: .to(\.id)) {
                 .key(.opaque($0.id))
             },
             .field(
                 "memo", korean: "메모",
-                input: .optional("memo", .text, "a note kept with it", editSummary: "the new memo (\"\" to clear)")
+                input: .optional("memo", .text, "a note kept with it", editSummary: "the new memo (\"\" to clear)"),
+                set: .to(\.memo)
             ) { .text($0.memo) },
-            .field("url", input: .required("url", .text, "its original (raw) URL", editable: false)) { .text($0.url) },
+            .field("url", input: .required("url", .text, "its original (raw) URL", editable: false), set: .to(\.url)) {
+                .text($0.url)
+            },
             .field(
                 "image", label: "picture",
                 data: .columns([
@@ -74,7 +77,8 @@ enum PhotosRecords {
             },
             .field(
                 "savedAt", label: "saved",
-                input: .optional("saved", .date, "when it was saved (default now)", editable: false)
+                input: .optional("saved", .date, "when it was saved (default now)", editable: false),
+                set: .to(\.savedAt)
             ) {
                 .date($0.savedAt)
             },

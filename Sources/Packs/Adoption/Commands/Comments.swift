@@ -24,18 +24,20 @@ enum Comments {
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
             let story = try Stories.story(state, try storyID(invocation), at: invocation.argument("story")?.range)
-            guard let text = invocation.text("text"), !text.isEmpty else {
-                throw invocation.missing("text")
-            }
+            // The text: required (the binder saw to it), set by the comment's schema.
+            let draft = try CommunityRecords.comment.draft(invocation)
             if let id = invocation.count("id"), state.community.comments[id] != nil {
                 throw Diagnostic.exists("comment", id, at: invocation.argument("id")?.range)
             }
-            let comment = Comment(
+            var comment = Comment(
                 id: try state.newID("comment", invocation), story: story.id,
-                author: try state.person(invocation, "author"), text: text,
+                author: try state.person(invocation, "author"), text: "",
                 createdAt: invocation.date("created") ?? invocation.clock.now())
+            CommunityRecords.comment.apply(draft, to: &comment)
             state.community.add(comment)
-            return .entity(Adoption.comment, .opaque(String(comment.id))) { CommunityRecords.record(comment) }
+            return .entity(Adoption.comment, .opaque(String(comment.id))) { [comment] in
+                CommunityRecords.record(comment)
+            }
         })
 
     static let list = CommandSpec(

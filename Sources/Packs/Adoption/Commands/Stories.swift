@@ -48,12 +48,8 @@ enum Stories {
         examples: ["add story title=\"우리 콩이\" content=\"입양 1년\" image=kong.jpg dog=448548202400123"],
         run: { invocation in
             let state = try state(invocation)
-            guard let title = invocation.text("title"), !title.isEmpty else {
-                throw invocation.missing("title")
-            }
-            guard let content = invocation.text("content"), !content.isEmpty else {
-                throw invocation.missing("content")
-            }
+            // Title and content: required (the binder saw to it), set by the story's schema.
+            let draft = try CommunityRecords.story.draft(invocation)
             var dog: String?
             if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {
                 dog = keys.first?.text
@@ -78,10 +74,14 @@ enum Stories {
             if let id = invocation.count("id"), state.community.stories[id] != nil {
                 throw Diagnostic.exists("story", id, at: invocation.argument("id")?.range)
             }
-            let story = Story(
-                id: try state.newID("story", invocation), author: try state.person(invocation, "author"),
-                title: title, content: content, dog: dog, pictures: pictures,
-                createdAt: invocation.date("created") ?? invocation.clock.now())
+            var row = CommunityRecords.StoryRow(
+                story: Story(
+                    id: try state.newID("story", invocation), author: try state.person(invocation, "author"),
+                    title: "", content: "", dog: dog, pictures: pictures,
+                    createdAt: invocation.date("created") ?? invocation.clock.now()),
+                likes: 0, liked: false, comments: [])
+            CommunityRecords.story.apply(draft, to: &row)
+            let story = row.story
             state.community.stories.upsert(story)
             return outcome(state, story)
         })

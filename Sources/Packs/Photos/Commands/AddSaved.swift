@@ -15,7 +15,8 @@ enum AddSaved {
         examples: ["add saved id=Dwu85P9SOIk url=https://images.unsplash.com/photo-1 image=sea.jpg memo=바다"],
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
-            let id = invocation.text("id") ?? ""
+            let draft = try PhotosRecords.saved.draft(invocation)
+            let id = draft.text("id") ?? ""
             let idRange = invocation.argument("id")?.range ?? invocation.call.range
             guard PhotosState.isPhotoID(id) else { throw Diagnostic.notAPhotoID(id, at: idRange) }
             if state.repository.contains(id) { throw Diagnostic.alreadySaved(id, at: idRange) }
@@ -25,11 +26,12 @@ enum AddSaved {
             var (bytes, info) = try invocation.readPicture(path, range: image.range)
             info.checksum = Checksum.crc32(bytes)
             let taken = Set(state.repository.fetchPictures().map(\.pictureID))
-            let photo = SavedPhoto(
-                id: id, memo: invocation.text("memo") ?? "", url: invocation.text("url") ?? "", image: info,
-                pictureID: invocation.newID { taken.contains($0) },
+            // Its id, memo, URL and time as given (by the saved photo's schema); the rest is the picture's.
+            var photo = SavedPhoto(
+                id: id, memo: "", url: "", image: info, pictureID: invocation.newID { taken.contains($0) },
                 displayHeight: invocation.count("height") ?? (info.width > 0 ? info.height * 150 / info.width : 0),
-                savedAt: invocation.date("saved") ?? invocation.clock.now())
+                savedAt: invocation.clock.now())
+            PhotosRecords.saved.apply(draft, to: &photo)
             try state.repository.save(photo, picture: bytes)
             return Photos.outcome(photo)
         })

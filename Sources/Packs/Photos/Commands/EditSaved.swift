@@ -12,8 +12,10 @@ enum EditSaved {
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
             var photo = try state.savedPhoto(invocation)
-            guard let memo = invocation.text("memo") else { throw invocation.nothingToChange() }
-            photo.memo = memo
+            // What edit may change (the memo), set by the saved photo's schema.
+            let draft = try PhotosRecords.saved.draft(invocation)
+            guard !draft.isEmpty else { throw invocation.nothingToChange() }
+            PhotosRecords.saved.apply(draft, to: &photo)
             state.repository.update(photo)
             return Photos.outcome(photo)
         })

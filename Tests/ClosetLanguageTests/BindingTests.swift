@@ -78,6 +78,29 @@ func marked(_ line: String, _ diagnostic: Diagnostic?) -> String? {
     }
 }
 
+/// A field's Korean label is its key in Korean: bound as the English key, so what is stored,
+/// echoed by `.dump` and refused is the same whichever is typed.
+@Suite struct KoreanKeyTests {
+    @Test func aKoreanKeyBindsAsItsEnglishOne() {
+        let korean = Harness(format: .json)
+        let english = Harness(format: .json)
+        #expect(korean.run("add clothes 옷종류=상의 계절=가을 설명=\"니트\" id=E220A839-7B1D-4DAF-AE78-9E6AA1B965F4"))
+        #expect(
+            english.run(
+                "add clothes category=top season=fall description=\"니트\" id=E220A839-7B1D-4DAF-AE78-9E6AA1B965F4"))
+        #expect(korean.host.standardOutput == english.host.standardOutput)
+        #expect(korean.output(".dump") == english.output(".dump"))
+    }
+
+    @Test func aKeyGivenInBothLanguagesIsGivenTwice() {
+        let harness = Harness()
+        let line = "add clothes season=fall 계절=겨울 category=top"
+        let found = diagnostic(line, in: harness)
+        #expect(found?.id.rawValue == "binder.key-twice")
+        #expect(marked(line, found) == "계절")
+    }
+}
+
 @Suite struct ReferencesTests {
     let harness: Harness
     let ids: [String]

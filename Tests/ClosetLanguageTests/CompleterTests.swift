@@ -99,6 +99,16 @@ import WardrobePack
         #expect(!texts("add clothes category=top ").contains("category="))  // already given
     }
 
+    /// A key in Korean (the app's label, `계절`) is offered once typed into, never in the list of
+    /// all, and its values complete as the English key's do.
+    @Test func keysInKorean() {
+        #expect(texts("add clothes 계") == ["계절="])
+        #expect(texts("add clothes 옷") == ["옷종류="])
+        #expect(!texts("add clothes ").contains("계절="))
+        #expect(!texts("add clothes season=fall 계").contains("계절="))  // already given in English
+        #expect(texts("add clothes 계절=가") == ["계절=가을"])
+    }
+
     @Test func enumValuesInEnglishAndKorean() {
         #expect(texts("list clothes season=f") == ["season=fall"])
         #expect(texts("list clothes season=가") == ["season=가을"])

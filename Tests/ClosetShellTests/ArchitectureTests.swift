@@ -269,6 +269,19 @@ import Testing
         #expect(problems.contains("pack name '\(wardrobe.name)' is claimed by 2 packs"), "\(problems)")
         let spec = doubled.commands[command]
         #expect(problems.contains { $0.contains("'\(spec.name)' declares key '\(spec.keys[0].name)' 2 times") })
+        // A key's Korean name is one of its names: another key may not have it.
+        var korean = wardrobe
+        korean.name = "korean"
+        korean.entityKinds = []
+        korean.tables = []
+        korean.commands = [wardrobe.commands[0]]
+        korean.commands[0].path = ["probe"]
+        korean.commands[0].examples = []
+        let season = korean.commands[0].keys.first { $0.name == "season" }?.korean
+        #expect(season == "계절")
+        korean.commands[0].keys.append(KeySpec(season ?? "", .text, "a key named as another's Korean"))
+        let clash = RegistryValidator.problems(CommandRegistry(packs: [wardrobe, korean]))
+        #expect(clash.contains { $0.contains("'probe' declares key '계절' 2 times") }, "\(clash)")
         // A served API's name is one pack's too (`--log` and the banner name it).
         guard let serving = InstalledPacks.installed.first(where: { !$0.apis.isEmpty }) else {
             Issue.record("no installed pack serves an API")

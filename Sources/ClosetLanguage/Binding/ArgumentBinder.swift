@@ -40,7 +40,7 @@ struct ArgumentBinder {
         for argument in call.arguments {
             let keyName = argument.key.text.lowercasedForMatching
             // The key by index: copying a whole `KeySpec` per argument was a tenth of binding.
-            guard !argument.key.isQuoted, let keyIndex = keys.firstIndex(where: { $0.name == keyName }) else {
+            guard !argument.key.isQuoted, let keyIndex = keys.firstIndex(where: { $0.isNamed(keyName) }) else {
                 let known = keys.map(\.name)
                 throw Diagnostic.unknown(
                     "key", argument.key.text, at: argument.key.range, among: known,

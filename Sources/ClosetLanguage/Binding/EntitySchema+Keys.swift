@@ -18,24 +18,31 @@ extension EntitySchema {
     public func keys(_ which: Keys, whenMissing: String? = nil) -> [KeySpec] {
         inputs.compactMap { index in
             guard let input = fields[index].input else { return nil }
-            switch which {
-            case .add:
-                guard input.use != .restoring else { return nil }
-                var key = KeySpec(input.key, input.kind, input.summary, required: input.use == .required)
-                if input.use == .required { key.whenMissing = whenMissing ?? input.whenMissing }
-                key.rule = input.rule
-                return key
-            case .restoring:
-                guard input.use == .restoring else { return nil }
-                var key = KeySpec(input.key, input.kind, input.summary, restores: true)
-                key.rule = input.rule
-                return key
-            case .edit:
-                guard input.isEditable else { return nil }
-                var key = KeySpec(input.key, input.editKind ?? input.kind, input.editSummary ?? input.summary)
-                if input.editKind == nil { key.rule = input.rule }
-                return key
-            }
+            var key = key(which, input, whenMissing: whenMissing)
+            // The app's Korean label is the key in Korean, its words written as one.
+            key?.korean = fields[index].korean.map { $0.filter { $0 != " " } }
+            return key
+        }
+    }
+
+    private func key(_ which: Keys, _ input: FieldInput, whenMissing: String?) -> KeySpec? {
+        switch which {
+        case .add:
+            guard input.use != .restoring else { return nil }
+            var key = KeySpec(input.key, input.kind, input.summary, required: input.use == .required)
+            if input.use == .required { key.whenMissing = whenMissing ?? input.whenMissing }
+            key.rule = input.rule
+            return key
+        case .restoring:
+            guard input.use == .restoring else { return nil }
+            var key = KeySpec(input.key, input.kind, input.summary, restores: true)
+            key.rule = input.rule
+            return key
+        case .edit:
+            guard input.isEditable else { return nil }
+            var key = KeySpec(input.key, input.editKind ?? input.kind, input.editSummary ?? input.summary)
+            if input.editKind == nil { key.rule = input.rule }
+            return key
         }
     }
 

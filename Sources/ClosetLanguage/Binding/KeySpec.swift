@@ -17,6 +17,12 @@ public struct KeySpec: Sendable, Hashable {
     public var restores = false
     /// What a whole number must be beyond a whole number, checked by the binder.
     public var rule: WholeNumberRule?
+    /// The key in Korean, as the app labels the field (`계절`, `제품명`; a label of two words
+    /// written as one, `옷종류`): the binder takes it as this key.
+    public var korean: String?
+
+    /// Whether a statement's key (already lowercased) names this one.
+    func isNamed(_ word: String) -> Bool { name == word || korean == word }
     /// How usage, help and diagnostics write its value, when the kind's own placeholder says
     /// too little (`<path>[,<path>...]` for a text the command splits).
     public var placeholder: String { givenPlaceholder ?? kind.placeholder }

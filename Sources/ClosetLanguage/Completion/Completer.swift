@@ -114,7 +114,7 @@ package struct Completer {
 
         if let equals = word.firstIndex(of: "=") {
             let key = word[..<equals].lowercased()
-            guard let keySpec = spec.keys.first(where: { $0.name == key }) else { return [] }
+            guard let keySpec = spec.keys.first(where: { $0.isNamed(key) }) else { return [] }
             let value = String(word[word.index(after: equals)...])
             let listHead = value.lastIndex(of: ",").map { String(value[...$0]) } ?? ""
             let partial = String(value.dropFirst(listHead.count))
@@ -129,9 +129,17 @@ package struct Completer {
         let filled = rest.filter { !$0.text.contains("=") }.count
         if filled < spec.parameters.count { results += values(for: spec.parameters[filled].kind, word) }
         let used = Set(words.compactMap { $0.split(separator: "=").first.map { $0.lowercased() } })
-        let keys = spec.keys.filter { spec.keysRepeat || !used.contains($0.name) }
+        let keys = spec.keys.filter {
+            spec.keysRepeat || !(used.contains($0.name) || $0.korean.map(used.contains) == true)
+        }
         results += matching(
             word, keys.map { Candidate(text: $0.name + "=", display: $0.name + "=", isComplete: false) })
+        // A key in Korean is offered once its first letters are typed (never in the list of all).
+        if !word.isEmpty {
+            results += matching(
+                word,
+                keys.compactMap { $0.korean.map { Candidate(text: $0 + "=", display: $0 + "=", isComplete: false) } })
+        }
         return results
     }
 

@@ -41,7 +41,9 @@ package enum RegistryValidator {
                     claim(registry.pathKey(path), by: "'\(spec.name)' of pack \(pack.name)", what: "command")
                 }
                 if spec.examples.isEmpty { problems.append("'\(spec.name)' has no example") }
-                for (name, count) in Dictionary(spec.keys.map { ($0.name, 1) }, uniquingKeysWith: +) where count > 1 {
+                // A key's Korean name counts as a name: the binder takes either.
+                let names = spec.keys.flatMap { [$0.name] + ($0.korean.map { [$0] } ?? []) }
+                for (name, count) in Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +) where count > 1 {
                     problems.append("'\(spec.name)' declares key '\(name)' \(count) times")
                 }
                 // The binder matches keys lowercased, and invocations compare them as bytes.
@@ -95,8 +97,8 @@ package enum RegistryValidator {
         var given = Set<String>()
         for argument in call.arguments {
             let name = argument.key.text.lowercased()
-            guard let key = spec.keys.first(where: { $0.name == name }) else { return "unknown key '\(name)'" }
-            given.insert(name)
+            guard let key = spec.keys.first(where: { $0.isNamed(name) }) else { return "unknown key '\(name)'" }
+            given.insert(key.name)
             if let problem = shape(argument.values, key.kind) { return problem }
         }
         for key in spec.keys where key.isRequired && !given.contains(key.name) {

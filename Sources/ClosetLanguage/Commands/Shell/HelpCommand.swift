@@ -132,7 +132,9 @@ package enum HelpText {
                 out += "  " + pad(parameter.placeholder, width) + "  " + parameter.summary + "\n"
             }
             for key in spec.keys {
-                out += "  " + pad(key.name, width) + "  " + key.summary + (key.isRequired ? " (required)" : "") + "\n"
+                let notes = (key.isRequired ? ["required"] : []) + (key.korean.map { ["also \($0)="] } ?? [])
+                let noted = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
+                out += "  " + pad(key.name, width) + "  " + key.summary + noted + "\n"
                 if let values = values(key.kind) { out += "  " + pad("", width) + "    " + values + "\n" }
             }
         }

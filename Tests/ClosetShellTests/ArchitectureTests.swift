@@ -241,13 +241,21 @@ import Testing
         #expect(RegistryValidator.problems(InstalledPacks.registry) == [])
     }
 
+    /// A pack named `name` holding only the wardrobe's first command (`add clothes`): no entities
+    /// or tables of its own to clash with the wardrobe's.
+    func probePack(_ name: String) -> Pack {
+        let wardrobe = InstalledPacks.all[0]
+        var probe = wardrobe
+        probe.name = name
+        probe.entityKinds = []
+        probe.tables = []
+        probe.commands = [wardrobe.commands[0]]
+        return probe
+    }
+
     @Test func theValidatorFindsAPathClaimedTwiceABadExampleAndABadKey() {
         let wardrobe = InstalledPacks.all[0]
-        var copy = wardrobe
-        copy.name = "copy"
-        copy.entityKinds = []
-        copy.tables = []
-        copy.commands = [wardrobe.commands[0]]
+        var copy = probePack("copy")
         copy.commands[0].examples = ["add clothes category=hat season=fall"]
         copy.commands[0].keys.append(KeySpec("Colour", .text, "a key named with a capital"))
         let problems = RegistryValidator.problems(CommandRegistry(packs: [wardrobe, copy]))
@@ -270,11 +278,7 @@ import Testing
         let spec = doubled.commands[command]
         #expect(problems.contains { $0.contains("'\(spec.name)' declares key '\(spec.keys[0].name)' 2 times") })
         // A key's Korean name is one of its names: another key may not have it.
-        var korean = wardrobe
-        korean.name = "korean"
-        korean.entityKinds = []
-        korean.tables = []
-        korean.commands = [wardrobe.commands[0]]
+        var korean = probePack("korean")
         korean.commands[0].path = ["probe"]
         korean.commands[0].examples = []
         let season = korean.commands[0].keys.first { $0.name == "season" }?.korean

@@ -244,37 +244,6 @@ public enum TransferFiles {
         (row.fields[key] ?? nil).flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// A field the row must have.
-    public static func required(_ row: Row, _ key: String) throws(RowProblem) -> String {
-        guard let value = text(row, key) else { throw RowProblem(line: row.line, message: "missing \(key)") }
-        return value
-    }
-
-    /// A date field; nil when absent.
-    public static func date(_ row: Row, _ key: String) throws(RowProblem) -> Date? {
-        guard let text = text(row, key) else { return nil }
-        guard let date = Timestamp.parse(text) else {
-            throw RowProblem(line: row.line, message: "'\(text)' is not a date; write 2024-05-17T09:30:00Z")
-        }
-        return date
-    }
-
-    /// A given numeric id, kept if the store and the file do not have it already; nil when
-    /// none is given.
-    public static func freeID(
-        _ row: Row, _ key: String, taken: inout Set<Int>, exists: (Int) -> Bool
-    ) throws(RowProblem) -> Int? {
-        guard let text = text(row, key) else { return nil }
-        guard let id = WholeNumber.value(text), id > 0 else {
-            throw RowProblem(line: row.line, message: "'\(text)' is not an id")
-        }
-        guard !exists(id) else { throw RowProblem(line: row.line, message: "\(key) \(id) is already in the store") }
-        guard taken.insert(id).inserted else {
-            throw RowProblem(line: row.line, message: "\(key) \(id) appears twice in the file")
-        }
-        return id
-    }
-
     /// The folder an import reads pictures from: `images=`, or the imported file's folder.
     public static func pictureFolder(_ invocation: Invocation, file path: String) -> String {
         if let argument = invocation.argument("images"), case .path(let folder) = argument.value { return folder }

@@ -195,6 +195,13 @@ public struct EntitySchema<Model>: Sendable {
         self.kind = kind
     }
 
+    /// The same entity with only the named fields, listed in that order: a brief form of it
+    /// nested in another's detail (a profile's donations: receipt and amount), its fields still
+    /// declared once here.
+    public func only(_ names: [String]) -> EntitySchema {
+        EntitySchema(kind: kind, fields: fields.filter { names.contains($0.name) }, listing: names)
+    }
+
     /// The JSON object alone (an entity nested inside another, as a comment in its story).
     @inlinable public func jsonFields(_ model: Model) -> [Field] {
         var object: [Field] = []

@@ -17,6 +17,8 @@ public struct ServedContext {
     public let today: Date?
     /// When the request came, by the real clock: a client counts its days from it.
     public let now: Date
+    /// How long the tokens an API gives last, and which are expired on purpose.
+    public let tokens: ServedTokens
     private let report = Report()
 
     /// What the server learns from answering: a password check that failed counts against the
@@ -28,8 +30,9 @@ public struct ServedContext {
 
     public init(
         session: Session, baseURL: String, recordings: ServedRecordings? = nil, today: Date? = nil, now: Date = Date(),
-        through: ServedThrough? = nil, placeholders: Bool = false
+        through: ServedThrough? = nil, placeholders: Bool = false, tokens: ServedTokens = ServedTokens()
     ) {
+        self.tokens = tokens
         self.placeholders = placeholders
         self.through = through
         self.today = today

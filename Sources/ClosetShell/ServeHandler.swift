@@ -44,6 +44,12 @@ package final class ServeHandler: @unchecked Sendable {
     let through: ServedThrough?
     /// `--placeholders`.
     let placeholders: Bool
+    /// `--token-ttl` and `--expire-tokens-every`; the requests counted and the second every
+    /// token before it expired, touched only on the I/O thread.
+    let tokenLifetime: Int
+    let expireTokensEvery: Int?
+    private var requestsCounted = 0
+    private var tokensExpiredBefore: Int?
 
     package init(
         apis: [ServedAPI], sessions: ServeSessions, recordings: ServedRecordings?, cache: ServedReadCache,
@@ -52,6 +58,8 @@ package final class ServeHandler: @unchecked Sendable {
         self.today = today
         self.through = through
         placeholders = options.placeholders
+        tokenLifetime = options.tokenLifetime
+        expireTokensEvery = options.expireTokensEvery
         self.apis = apis
         self.sessions = sessions
         self.recordings = recordings
@@ -71,6 +79,11 @@ package final class ServeHandler: @unchecked Sendable {
         let started = ProcessHost.monotonicNow()
         let draw = faults.isNone ? ServeFaults.Draw() : faults.draw()
         let base = baseURL(for: request)
+        if let every = expireTokensEvery {
+            requestsCounted += 1
+            if requestsCounted % every == 0 { tokensExpiredBefore = Int(Date().timeIntervalSince1970) }
+        }
+        let tokens = ServedTokens(lifetime: tokenLifetime, expiredBefore: tokensExpiredBefore)
         if draw.fail {
             // Instead of running it: nothing of it is done.
             let response =
@@ -122,7 +135,7 @@ package final class ServeHandler: @unchecked Sendable {
                 guard let retire else { exit(ClosetCommand.ExitStatus.store.rawValue) }
                 retire(answer)
             }
-            let made = fresh(request, session: session, baseURL: base)
+            let made = fresh(request, session: session, baseURL: base, tokens: tokens)
             if !Self.isRead(request) {
                 budget.finished(request.client, refused: made.passwordRefused, now: ProcessHost.monotonicNow())
             }
@@ -175,10 +188,12 @@ package final class ServeHandler: @unchecked Sendable {
     }
 
     /// The answer, made in one transaction of the worker's session.
-    func fresh(_ request: ServedRequest, session: Session, baseURL: String) -> Made {
+    func fresh(_ request: ServedRequest, session: Session, baseURL: String, tokens: ServedTokens)
+        -> Made
+    {
         let context = ServedContext(
             session: session, baseURL: baseURL, recordings: recordings, today: today,
-            through: through, placeholders: placeholders)
+            through: through, placeholders: placeholders, tokens: tokens)
         var response: HTTPResponse
         var answering: ServedAPI?
         var cacheable = false

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetLanguage
+import ClosetServing
 import Foundation
 
 /// `closet serve [--host <h>] [--port <n>] [--quiet] ... [--replay <folder>]... [<pack>...]`
@@ -51,6 +52,10 @@ package struct ServeOptions: Equatable, Sendable {
     /// `today` file): the sessions' clock starts on it, and a replaying API given a day
     /// relative to the client's today (KOBIS's `targetDt`) is answered as of that day.
     package var today: Date?
+    /// `--token-ttl <seconds>`: how long an access token lasts.
+    package var tokenLifetime = ServedTokens.standardLifetime
+    /// `--expire-tokens-every <n>`: every n-th request expires every token given before it.
+    package var expireTokensEvery: Int?
     /// The packs whose APIs are served; empty: every installed one that has any.
     package var packs: [String] = []
     /// `--help`: the usage and what each option does, nothing served.
@@ -65,7 +70,7 @@ package struct ServeOptions: Equatable, Sendable {
     }
 
     package static let usage =
-        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--through <api>=<url>|all]... [--record <folder>] [--placeholders] [--today <yyyy-mm-dd>] [<pack>...]"
+        "usage: closet serve [--host <address>] [--port <n>] [--quiet] [--request-timeout <seconds>] [--idle-timeout <seconds>] [--max-connections <n>] [--max-connections-per-address <n>] [--max-held <size>] [--max-body <size>] [--max-header <size>] [--answer-cache <size>] [--workers <n>] [--password-failures <n>] [--public-url <url>] [--latency <ms>[-<ms>]] [--fail <rate>] [--drop <rate>] [--seed <n>] [--log <file.jsonl>] [--replay <folder>]... [--through <api>=<url>|all]... [--record <folder>] [--placeholders] [--today <yyyy-mm-dd>] [--token-ttl <seconds>] [--expire-tokens-every <n>] [<pack>...]"
 
     package static let help =
         usage + """
@@ -102,6 +107,9 @@ package struct ServeOptions: Equatable, Sendable {
                                         colour and BlurHash) instead of answering 404
               --today <yyyy-mm-dd>      the recorded world's day: a client's yesterday is that day's
                                         yesterday (default: the first --replay folder's today file)
+              --token-ttl <seconds>     how long an access token of the community API lasts (default 900)
+              --expire-tokens-every <n> every n-th request expires every token given so far (an app's
+                                        token renewal, exercised)
               <pack>...                 only these packs' APIs (default: every pack that serves one)
 
             The market's API comes from the store; docs/serve.md says how to point each app at it.
@@ -185,6 +193,16 @@ package struct ServeOptions: Equatable, Sendable {
                 case "--answer-cache": options.answerCacheBytes = bytes
                 default: options.maximumHeldBytes = bytes
                 }
+            case "--token-ttl", "--expire-tokens-every":
+                let text = try value(word, inline)
+                let range = word == "--token-ttl" ? 1...86_400 : 1...1_000_000
+                guard let count = WholeNumber.value(text), range.contains(count) else {
+                    throw Options.UsageError(
+                        message:
+                            "'\(word)' takes a number from \(range.lowerBound) to \(range.upperBound), not '\(TerminalText.visible(text))'"
+                    )
+                }
+                if word == "--token-ttl" { options.tokenLifetime = count } else { options.expireTokensEvery = count }
             case "--public-url":
                 let text = try value(word, inline)
                 guard text.hasPrefix("http://") || text.hasPrefix("https://"),

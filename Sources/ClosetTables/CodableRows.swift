@@ -9,7 +9,7 @@ import ClosetCore
 /// ```swift
 /// static let schema = TableSchema<CodableRows<Jar>>(name: "pantry.jars")
 /// ```
-package enum CodableRows<Row: Codable & Sendable & Identifiable>: TableCodec
+public enum CodableRows<Row: Codable & Sendable & Identifiable>: TableCodec
 where Row.ID: Codable & Sendable {
     public static func key(of row: Row) -> Row.ID { row.id }
 

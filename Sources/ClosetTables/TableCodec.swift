@@ -27,7 +27,7 @@ public protocol TableCodec: Sendable {
 }
 
 extension TableCodec {
-    package static var version: Int { 1 }
+    public static var version: Int { 1 }
 
     public static func blobs(of row: Row) -> [String] { [] }
 

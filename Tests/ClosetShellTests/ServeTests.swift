@@ -36,11 +36,14 @@ import Testing
         let bare = try ServeProcess(store: store)
         bare.stop()
         #expect(
-            bare.text.contains("· market, pictures (unsplash, kobis, kakao, animal answer with --replay <folder>) ·"))
+            bare.text.contains(
+                "· market, community, pictures (unsplash, kobis, kakao, animal answer with --replay <folder>) ·"))
         let replaying = try ServeProcess(
             store: store, serveArguments: ["--replay", Self.fixtures + "/../../photos/http"])
         replaying.stop()
-        #expect(replaying.text.contains("· unsplash, kobis, kakao, market, animal, pictures ·"), "\(replaying.text)")
+        #expect(
+            replaying.text.contains("· unsplash, kobis, kakao, market, community, animal, pictures ·"),
+            "\(replaying.text)")
     }
 
     @Test func everyMarketRouteAnswersInTheReferenceShapes() throws {

@@ -9,15 +9,19 @@ public struct CommandRequest: Sendable {
     public var arguments: [(key: String, value: String)]
     /// Bytes by the name an argument gives instead of a path (`image=upload-1`).
     public var attachments: [String: [UInt8]]
+    /// Who the command is by (a served request's signed-in member), as `.user` would say;
+    /// nil: the session's user.
+    public var user: String?
 
     public init(
         _ words: [String], parameters: [String] = [], arguments: [(key: String, value: String)] = [],
-        attachments: [String: [UInt8]] = [:]
+        attachments: [String: [UInt8]] = [:], user: String? = nil
     ) {
         self.words = words
         self.parameters = parameters
         self.arguments = arguments
         self.attachments = attachments
+        self.user = user
     }
 }
 
@@ -71,7 +75,12 @@ extension Session {
             return CommandFailure(diagnostic: diagnostic, key: diagnostic.missingKey ?? key)
         }
         attachments = request.attachments
-        defer { attachments = [:] }
+        let sessionUser = user
+        if let requester = request.user { user = requester }
+        defer {
+            attachments = [:]
+            user = sessionUser
+        }
         do {
             return try Evaluator(session: self).run(call)
         } catch let diagnostic as Diagnostic {

@@ -4,7 +4,7 @@ import Foundation
 /// Exactly one JSON value per outcome, on one line, keys in the record's field order (the
 /// order SPEC §6 gives). Written by hand: the key order is part of the contract and
 /// `JSONEncoder` does not promise one.
-package enum JSONRenderer {
+public enum JSONRenderer {
     /// nil for outcomes that are not data (help text, nothing).
     package static func render(_ outcome: Outcome) -> String? {
         switch outcome {

@@ -1,7 +1,7 @@
 /// A small JSON reader for `import`: values plus the line each array element starts on, so
 /// every bad row can be named by its line. Written here (not `JSONSerialization`) for the
 /// line numbers and for a depth limit that keeps hostile input from exhausting the stack.
-package enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case string(String)
     case number(String)
     case bool(Bool)
@@ -21,7 +21,7 @@ package enum JSONValue: Equatable, Sendable {
     }
 }
 
-package struct JSONReader {
+public struct JSONReader {
     /// Nesting deeper than this is refused (records are a few levels deep).
     package static let maximumDepth = 64
 
@@ -33,6 +33,16 @@ package struct JSONReader {
     private let bytes: [UInt8]
     private var position = 0
     private var line = 1
+
+    /// One JSON value and nothing after it but blanks (a request's body).
+    public static func value(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var reader = JSONReader(bytes: bytes)
+        reader.skipBlanks()
+        let value = try reader.value(depth: 1)
+        reader.skipBlanks()
+        guard reader.peek == nil else { throw Failure(message: "more follows the JSON value", line: reader.line) }
+        return value
+    }
 
     /// A top-level array: each element with the line it starts on. An empty file (or only
     /// blanks) is not JSON, and refused: a truncated export must not import as nothing (`[]`

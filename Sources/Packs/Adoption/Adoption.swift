@@ -11,30 +11,34 @@ public enum Adoption {
         name: "adoption",
         summary: "사랑할개: shelter dogs, adoption stories, comments, likes and donations (유기견, 스토리)",
         vocabularies: [Region.info, AnimalKind.info, ShelterState.info],
-        entityKinds: [dog, story, comment, donation],
+        entityKinds: [dog, story, comment, donation, account],
         tables: [
             AnyTableSchema(StoryTable.schema), AnyTableSchema(CommentTable.schema), AnyTableSchema(LikeTable.schema),
             AnyTableSchema(DonationTable.schema), AnyTableSchema(CommunitySequenceTable.schema),
+            AnyTableSchema(AccountTables.accounts), AnyTableSchema(AccountTables.refreshTokens),
+            AnyTableSchema(AccountTables.tokenKeys),
         ],
         commands: [
             ListDogs.spec, Counts.dogs, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like,
             Stories.unlike,
-            Stories.remove, Comments.add, Comments.list, Comments.remove, Comments.donate, Comments.listDonations,
+            Stories.remove, Stories.edit, Comments.add, Comments.list, Comments.edit, Comments.remove, Comments.donate,
+            Comments.listDonations,
             Comments.showDonation,
             Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear, Counts.stories, Counts.comments,
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
-            Imports.donations,
+            Imports.donations, Accounts.add, Accounts.list,
         ],
         makeState: { try AdoptionState($0) })
 
     /// The app's APIs `closet serve` answers from the store (or from recordings).
-    public static let served: [ServedAPI] = [AnimalService.api]
+    public static let served: [ServedAPI] = [CommunityService.api, AnimalService.api]
 
     package static let dog = DogRecords.dogKind
 
     package static let story = CommunityRecords.storyKind
     package static let comment = CommunityRecords.commentKind
     package static let donation = CommunityRecords.donationKind
+    package static let account = AccountRecords.accountKind
 
     static let storyParameter = ParameterSpec(
         "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")

@@ -59,8 +59,10 @@ extension Diagnostic {
         Diagnostic("adoption.exists", "a donation with receipt \(receipt) already exists", at: range)
     }
 
-    static func onlyTheAuthor(_ what: String, author: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic("adoption.not-author", "only its author (\(author)) may remove this \(what)", at: range)
+    static func onlyTheAuthor(_ what: String, author: String, doing: String = "remove", at range: SourceRange?)
+        -> Diagnostic
+    {
+        Diagnostic("adoption.not-author", "only its author (\(author)) may \(doing) this \(what)", at: range)
     }
 
     static func alreadyLiked(_ id: Int, at range: SourceRange?) -> Diagnostic {
@@ -87,5 +89,30 @@ extension Diagnostic {
 
     static func tooManyStoryImages(_ count: Int, at range: SourceRange?) -> Diagnostic {
         Diagnostic("adoption.images", "\(count) images: a story has at most 5", at: range)
+    }
+}
+
+/// Accounts of the community API.
+extension Diagnostic {
+    static func accountExists(_ user: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.account-exists", "an account named \(user) already exists", at: range)
+    }
+
+    static func accountNeedsPassword(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.account-password", "an account needs a password (password=, or hash= as .dump writes)",
+            at: range)
+    }
+
+    static func shortPassword(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.short-password",
+            "a password has at least \(Accounts.minimumPasswordLength) characters", at: range)
+    }
+
+    static func badAccountHash(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "adoption.bad-hash",
+            "'hash' takes a password hash as .dump writes it (pbkdf2-sha256$<rounds>$<salt>$<hash>)", at: range)
     }
 }

@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetCrypto
 import ClosetLanguage
 import ClosetNetwork
 import ClosetTables
@@ -20,6 +21,8 @@ final class AdoptionState: PackState {
 
     let community: Community
     let user: () -> String
+    /// Salts, token ids and the token key are drawn from it.
+    let ids: IDGenerator
     /// Dog pictures: `$XDG_CACHE_HOME/closet/dogs`, or a private temporary folder removed at
     /// the end with a `:memory:` store.
     var pictures: DogPictureCache {
@@ -56,7 +59,18 @@ final class AdoptionState: PackState {
         network = services.network
         community = try Community(services.store)
         user = services.user
+        ids = services.ids
         cacheRoot = services.cacheRoot
+    }
+
+    /// A password's salted hash, as the market keeps its passwords: a seeded id source is a
+    /// deterministic (test) session, whose salts repeat, so its hashes take the cheapest
+    /// accepted cost.
+    func hash(_ password: String) -> PasswordHash {
+        let salt = withUnsafeBytes(of: ids.next().uuid) { Array($0) }
+        return PasswordHash(
+            password: password, salt: salt,
+            iterations: ids.mayRepeat ? PasswordHash.testIterations : PasswordHash.standardIterations)
     }
 
     deinit {
@@ -97,7 +111,7 @@ final class AdoptionState: PackState {
     package var counts: [(EntityKind, Int)] {
         [
             (Adoption.story, community.stories.count), (Adoption.comment, community.comments.count),
-            (Adoption.donation, community.donations.count),
+            (Adoption.donation, community.donations.count), (Adoption.account, community.accounts.count),
         ]
     }
 
@@ -105,6 +119,7 @@ final class AdoptionState: PackState {
         if kind == Adoption.story { return community.stories.rows.map { .opaque(String($0.id)) } }
         if kind == Adoption.comment { return community.comments.rows.map { .opaque(String($0.id)) } }
         if kind == Adoption.donation { return community.donations.rows.map { .opaque($0.receipt) } }
+        if kind == Adoption.account { return community.accounts.rows.map { .opaque($0.id) } }
         return seenOrder.map { .opaque($0) }
     }
 

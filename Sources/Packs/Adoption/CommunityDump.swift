@@ -3,11 +3,21 @@ import ClosetLanguage
 import ClosetTables
 import Foundation
 
-/// The community's part of `.dump`: stories (pictures copied with `--images`), comments,
-/// likes and donations, with their ids, authors and times, so a replay is exact.
+/// The community's part of `.dump`: accounts (their password hashes), stories (pictures
+/// copied with `--images`), comments, likes and donations, with their ids, authors and times,
+/// so a replay is exact.
 enum CommunityDump {
     static func write(_ community: Community, into writer: inout DumpWriter) throws {
         let quote = DumpWriter.quote
+        let accounts = community.accounts.rows.sorted { $0.id < $1.id }
+        if !accounts.isEmpty {
+            writer.line("# accounts keep their salted password hashes (hash=); no password is in this dump")
+        }
+        for account in accounts {
+            writer.line(
+                DumpWriter.statement(
+                    "add account", AccountRecords.account, account, supplied: ["hash": quote(account.passwordHash)]))
+        }
         for story in community.stories.rows.sorted(by: { $0.id < $1.id }) {
             var paths: [String] = []
             for (index, picture) in story.pictures.enumerated() {

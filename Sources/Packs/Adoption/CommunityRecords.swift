@@ -39,7 +39,8 @@ enum CommunityRecords {
             // Flat, the pictures' names (as a product's): what `import stories` reads them by.
             .field(
                 "images", data: .value { .text($0.story.pictures.map(\.name).joined(separator: " ")) },
-                input: .optional("image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas")
+                input: .optional(
+                    "image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas", editable: false)
             ) {
                 .list($0.story.pictures.map { .text($0.name) })
             },
@@ -71,7 +72,8 @@ enum CommunityRecords {
             .field(
                 "story",
                 input: .required(
-                    "story", .reference(Adoption.story, many: false, allowsNone: false, constraint: nil), "the story")
+                    "story", .reference(Adoption.story, many: false, allowsNone: false, constraint: nil), "the story",
+                    editable: false)
             ) { .integer($0.story) },
             .field("author", input: .restoring("author", .text, "restore with this author (what .dump writes)")) {
                 .text($0.author)
@@ -135,6 +137,36 @@ enum CommunityRecords {
     static let receiptRule = WholeNumberRule(
         0...WholeNumber.maximum, prefix: "R-", meaning: "a receipt", requirement: "R- and its number, or the number")
 
+    /// A profile as the app's 프로필 screen: the stories written and liked, and the donations.
+    struct Profile {
+        var user: String
+        var written: [Story]
+        var liked: [Story]
+        var donations: [Donation]
+
+        var donationTotal: Int { donations.reduce(0) { $0 + $1.amount } }
+    }
+
+    static let profileKind: EntityKind = EntityKind(
+        singular: "profile", plural: "profiles", korean: "프로필", indefinite: "a profile", keyStyle: .opaque,
+        columns: { profile.columns })
+    static let profile = EntitySchema<Profile>(
+        kind: profileKind,
+        fields: [
+            .field("user") { .text($0.user) },
+            .children("stories", of: briefStory) { $0.written.map(StoryRow.init(brief:)) },
+            .children("liked", of: briefStory) { $0.liked.map(StoryRow.init(brief:)) },
+            .children("donations", of: briefDonation) { $0.donations },
+            .field("donationTotal", label: "donation total", shown: { .text(won($0.donationTotal)) }) {
+                .integer($0.donationTotal)
+            },
+            .field("donationTotalLabel", detail: false) { .text(won($0.donationTotal)) },
+        ],
+        listing: ["user", "donationTotal"])
+    /// A story and a donation in brief, as a profile lists them.
+    static let briefStory = story.only(["id", "title"])
+    static let briefDonation = donation.only(["receipt", "amount"])
+
     static func record(_ story: Story, likes: Int, liked: Bool, comments: [Comment]) -> Record {
         Self.story.record(StoryRow(story: story, likes: likes, liked: liked, comments: comments))
     }
@@ -147,4 +179,9 @@ enum CommunityRecords {
     static func won(_ amount: Int) -> String { DigitGrouping.grouped(amount) + "원" }
 
     static let notCharged = "recorded, not charged (no payment provider is reachable)"
+}
+
+extension CommunityRecords.StoryRow {
+    /// A story alone, where only its id and title are shown (a profile's lists).
+    init(brief story: Story) { self.init(story: story, likes: 0, liked: false, comments: []) }
 }

@@ -31,6 +31,9 @@ enum DogRecords {
                 .field(name, data: .value { .text($0.dog.desertionNo) }) { .key(.opaque($0.dog.desertionNo)) }
             case "sexCd": .field(name, label: label, shown: { .text($0.dog.sexLabel) }) { .text($0.dog[name]) }
             case "neuterYn": .field(name, label: label, shown: { .text($0.dog.neuteredLabel) }) { .text($0.dog[name]) }
+            // Shown dashed as the list's notice period is (2024-05-01); data keeps the API's 20240501.
+            case "happenDt", "noticeSdt", "noticeEdt":
+                .field(name, label: label, shown: { .text(ShelterDog.dashed($0.dog[name])) }) { .text($0.dog[name]) }
             default: .field(name, label: label) { .text($0.dog[name]) }
             }
         } + [

@@ -55,6 +55,39 @@ enum Comments {
             }
         })
 
+    static let edit = CommandSpec(
+        path: ["edit", "comment"],
+        summary: "change my comment's text (only its author)",
+        parameters: [Adoption.commentParameter],
+        keys: CommunityRecords.comment.keys(.edit),
+        examples: ["edit comment 7 text=\"정말 축하해요!\""],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            var comment = try comment(state, invocation)
+            guard comment.author == state.user() else {
+                throw Diagnostic.onlyTheAuthor(
+                    "comment", author: comment.author, doing: "change", at: invocation.call.range)
+            }
+            guard !invocation.arguments.isEmpty else { throw invocation.nothingToChange(besides: []) }
+            CommunityRecords.comment.apply(try CommunityRecords.comment.draft(invocation), to: &comment)
+            state.community.comments.upsert(comment)
+            return .entity(Adoption.comment, .opaque(String(comment.id))) { [comment] in
+                CommunityRecords.record(comment)
+            }
+        })
+
+    /// The comment the parameter names.
+    static func comment(_ state: AdoptionState, _ invocation: Invocation) throws(Diagnostic) -> Comment {
+        let text = try invocation.referenceParameter().text
+        guard let id = Int(text), id > 0 else {
+            throw Diagnostic.notAnID(text, "comment", at: invocation.parameters.first?.range)
+        }
+        guard let comment = state.community.comments[id] else {
+            throw Diagnostic.noSuch("comment", id, at: invocation.call.range)
+        }
+        return comment
+    }
+
     static let remove = CommandSpec(
         path: ["remove", "comment"],
         summary: "remove my comment",
@@ -62,18 +95,12 @@ enum Comments {
         examples: ["remove comment 7"],
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            let text = try invocation.referenceParameter().text
-            guard let id = Int(text), id > 0 else {
-                throw Diagnostic.notAnID(text, "comment", at: invocation.parameters.first?.range)
-            }
-            guard let comment = state.community.comments[id] else {
-                throw Diagnostic.noSuch("comment", id, at: invocation.call.range)
-            }
+            let comment = try comment(state, invocation)
             guard comment.author == state.user() else {
                 throw Diagnostic.onlyTheAuthor("comment", author: comment.author, at: invocation.call.range)
             }
-            state.community.comments.remove(id)
-            return .removed(Adoption.comment, .opaque(String(id)))
+            state.community.comments.remove(comment.id)
+            return .removed(Adoption.comment, .opaque(String(comment.id)))
         })
 
     static let donate = CommandSpec(
@@ -147,23 +174,11 @@ enum Comments {
             let state = try invocation.state(AdoptionState.self)
             let user = invocation.text("user") ?? state.user()
             let community = state.community
-            let written = community.stories(by: user)
-            let liked = community.storiesLiked(by: user)
-            let donations = community.donations.rows.filter { $0.user == user }
-            let total = donations.reduce(0) { $0 + $1.amount }
-            let brief = { (story: Story) in
-                FieldValue.object([Field("id", .integer(story.id)), Field("title", .text(story.title))])
+            let profile = CommunityRecords.Profile(
+                user: user, written: community.stories(by: user), liked: community.storiesLiked(by: user),
+                donations: community.donations.rows.filter { $0.user == user })
+            return .detail(CommunityRecords.profileKind, .opaque(user)) {
+                CommunityRecords.profile.detailRecord(profile)
             }
-            return .fields([
-                Field("user", .text(user)), Field("stories", .list(written.map(brief))),
-                Field("liked", .list(liked.map(brief))),
-                Field(
-                    "donations",
-                    .list(
-                        donations.map {
-                            .object([Field("receipt", .text($0.receipt)), Field("amount", .integer($0.amount))])
-                        })), Field("donationTotal", .integer(total)),
-                Field("donationTotalLabel", .text(CommunityRecords.won(total))),
-            ])
         })
 }

@@ -50,13 +50,7 @@ enum Stories {
             let state = try state(invocation)
             // Title and content: required (the binder saw to it), set by the story's schema.
             let draft = try CommunityRecords.story.draft(invocation)
-            var dog: String?
-            if let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value {
-                dog = keys.first?.text
-                guard dog?.allSatisfy({ $0.isASCII && $0.isNumber }) == true else {
-                    throw Diagnostic.notADesertionNumber(dog ?? "", at: argument.range)
-                }
-            }
+            let dog = try dog(invocation)
             var pictures: [StoryPicture] = []
             if let argument = invocation.argument("image"), let text = invocation.text("image") {
                 let paths = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -84,6 +78,40 @@ enum Stories {
             let story = row.story
             state.community.stories.upsert(story)
             return outcome(state, story)
+        })
+
+    /// The desertion number `dog=` names, checked to be one; nil when not given.
+    static func dog(_ invocation: Invocation) throws(Diagnostic) -> String? {
+        guard let argument = invocation.argument("dog"), case .references(_, let keys) = argument.value else {
+            return nil
+        }
+        let dog = keys.first?.text ?? ""
+        guard !dog.isEmpty, dog.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw Diagnostic.notADesertionNumber(dog, at: argument.range)
+        }
+        return dog
+    }
+
+    static let edit = CommandSpec(
+        path: ["edit", "story"],
+        summary: "change my story's title, content or dog (only its author)",
+        parameters: [Adoption.storyParameter],
+        keys: CommunityRecords.story.keys(.edit),
+        examples: ["edit story 3 title=\"우리 콩이, 1년\"", "edit story @1 content=\"입양 2년\" dog=448548202400123"],
+        run: { invocation in
+            let state = try state(invocation)
+            let story = try story(state, try id(invocation), at: invocation.call.range)
+            guard story.author == state.user() else {
+                throw Diagnostic.onlyTheAuthor(
+                    "story", author: story.author, doing: "change", at: invocation.call.range)
+            }
+            guard !invocation.arguments.isEmpty else { throw invocation.nothingToChange(besides: []) }
+            let draft = try CommunityRecords.story.draft(invocation)
+            var row = CommunityRecords.StoryRow(brief: story)
+            CommunityRecords.story.apply(draft, to: &row)
+            if let dog = try dog(invocation) { row.story.dog = dog }
+            state.community.stories.upsert(row.story)
+            return outcome(state, row.story)
         })
 
     static let list = CommandSpec(

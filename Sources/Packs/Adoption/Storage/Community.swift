@@ -10,6 +10,9 @@ final class Community {
     let likes: Table<LikeTable>
     let donations: Table<DonationTable>
     let sequence: Table<CommunitySequenceTable>
+    let accounts: Table<CodableRows<Account>>
+    let refreshTokens: Table<CodableRows<LiveRefreshToken>>
+    let tokenKeys: Table<CodableRows<TokenKey>>
     let blobs: BlobStore
 
     init(_ store: Store) throws(StoreError) {
@@ -18,6 +21,9 @@ final class Community {
         likes = try store.tables.table(LikeTable.schema)
         donations = try store.tables.table(DonationTable.schema)
         sequence = try store.tables.table(CommunitySequenceTable.schema)
+        accounts = try store.tables.table(AccountTables.accounts)
+        refreshTokens = try store.tables.table(AccountTables.refreshTokens)
+        tokenKeys = try store.tables.table(AccountTables.tokenKeys)
         blobs = store.blobs
     }
 

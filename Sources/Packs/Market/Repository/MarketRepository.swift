@@ -110,9 +110,10 @@ final class EmbeddedMarket: MarketRepository {
         let slice = products.orderedRows(groups: [[0]], descending: true, skip: skip, limit: Self.pageSize)
         return ItemList(
             page: page,
+            // The store's list keeps each description, so a listing's JSON and CSV have it as
+            // `show` does; the served API's list leaves it out, as the real one (ItemJSON).
             items: slice.map { product in
                 var item = product.item
-                item.descriptions = nil  // a list carries neither descriptions nor images, as the API's
                 item.images = nil
                 return item
             })

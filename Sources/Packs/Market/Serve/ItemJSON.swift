@@ -6,7 +6,14 @@ import Foundation
 /// (`<base>/thumbnails/<name>`, `<base>/images/<name>`).
 enum ItemJSON {
     static func list(_ list: ItemList, base: String) throws -> Data {
-        Data(try JSONBytesEncoder.encode(ItemList(page: list.page, items: list.items.map { served($0, base: base) })))
+        // The API's list carries neither descriptions nor images: `show` (one item) has them.
+        let items = list.items.map { item in
+            var listed = served(item, base: base)
+            listed.descriptions = nil
+            listed.images = nil
+            return listed
+        }
+        return Data(try JSONBytesEncoder.encode(ItemList(page: list.page, items: items)))
     }
 
     static func item(_ item: Item, base: String) throws -> Data {

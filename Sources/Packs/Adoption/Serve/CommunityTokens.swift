@@ -1,0 +1,113 @@
+import ClosetCore
+import ClosetCrypto
+import ClosetServing
+import Foundation
+
+/// The community API's tokens: an access token (`--token-ttl`, a quarter of an hour by default)
+/// for every request, and a refresh token (two weeks) that gives the next pair once. Both are
+/// JSON Web Tokens signed with the store's key (`TokenKey`); live refresh tokens are rows of
+/// the store, so a refresh token works once, on any worker, after a restart too.
+struct CommunityTokens {
+    let community: Community
+    let ids: IDGenerator
+    let now: Int
+    let policy: ServedTokens
+
+    static let refreshLifetime = 14 * 24 * 60 * 60
+    static let keyName = "community"
+
+    /// A client's new pair of tokens, as the API answers sign-up, sign-in and refresh.
+    struct Pair {
+        var user: String
+        var access: String
+        var refresh: String
+        var expiresIn: Int
+    }
+
+    /// Why a token is refused: the `error` code of the API's 401 and its words.
+    struct Refusal: Error {
+        var code: String
+        var message: String
+
+        static let missing = Refusal(
+            code: "missing_token", message: "sign in: this route needs 'Authorization: Bearer <access token>'")
+        static let expired = Refusal(code: "token_expired", message: "the token expired; refresh it")
+        static let invalid = Refusal(code: "invalid_token", message: "the token is not one this server signed")
+        static let reused = Refusal(
+            code: "refresh_token_reused",
+            message:
+                "this refresh token is used up or revoked; every session of its member is signed out: sign in again")
+    }
+
+    init(_ community: Community, ids: IDGenerator, context: ServedContext) {
+        self.community = community
+        self.ids = ids
+        now = Int(context.now.timeIntervalSince1970)
+        policy = context.tokens
+    }
+
+    /// The signing key, made with the first token the store gives.
+    func key() -> [UInt8] {
+        if let kept = community.tokenKeys[Self.keyName] { return kept.bytes }
+        var bytes: [UInt8] = []
+        for _ in 0..<2 { bytes += withUnsafeBytes(of: ids.next().uuid) { Array($0) } }
+        community.tokenKeys.upsert(TokenKey(id: Self.keyName, bytes: bytes))
+        return bytes
+    }
+
+    func newID() -> String { ids.next().uuidString.lowercased() }
+
+    /// A new pair for `user`; its refresh token is recorded live (and the member's expired
+    /// ones are forgotten).
+    func issue(for user: String) -> Pair {
+        let key = key()
+        let access = WebToken(subject: user, use: .access, issuedAt: now, expiresAt: now + policy.lifetime, id: newID())
+        let refresh = WebToken(
+            subject: user, use: .refresh, issuedAt: now, expiresAt: now + Self.refreshLifetime, id: newID())
+        for stale in community.refreshTokens.rows where stale.user == user && stale.expiresAt <= now {
+            community.refreshTokens.remove(stale.id)
+        }
+        community.refreshTokens.upsert(LiveRefreshToken(id: refresh.id, user: user, expiresAt: refresh.expiresAt))
+        return Pair(
+            user: user, access: access.signed(key: key), refresh: refresh.signed(key: key), expiresIn: policy.lifetime)
+    }
+
+    /// The token's claims, checked: signed with this store's key, of this use, not expired
+    /// (nor, an access token, issued before `--expire-tokens-every` last struck), its member
+    /// still signed up.
+    func check(_ text: String, use: WebToken.Use) throws(Refusal) -> WebToken {
+        guard let kept = community.tokenKeys[Self.keyName] else { throw .invalid }
+        let token: WebToken
+        do {
+            token = try WebToken.verified(text, key: kept.bytes, now: now)
+        } catch {
+            throw error == .expired ? .expired : .invalid
+        }
+        guard token.use == use, community.accounts[token.subject] != nil else { throw .invalid }
+        // Only access tokens: expiring them on purpose exercises the renewal with a refresh token.
+        if use == .access, let before = policy.expiredBefore, token.issuedAt < before { throw .expired }
+        return token
+    }
+
+    /// The member an `Authorization: Bearer` header names.
+    func member(_ authorization: String?) throws(Refusal) -> String {
+        guard let authorization, authorization.count > 7,
+            authorization.prefix(7).lowercased() == "bearer "
+        else { throw .missing }
+        return try check(String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces), use: .access)
+            .subject
+    }
+
+    /// The next pair for a refresh token, which is used up; one used before signs its member
+    /// out everywhere.
+    func refresh(_ text: String) throws(Refusal) -> Pair {
+        let token = try check(text, use: .refresh)
+        guard community.refreshTokens.remove(token.id) != nil else {
+            for live in community.refreshTokens.rows where live.user == token.subject {
+                community.refreshTokens.remove(live.id)
+            }
+            throw .reused
+        }
+        return issue(for: token.subject)
+    }
+}

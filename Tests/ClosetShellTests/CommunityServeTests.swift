@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 46: the 사랑할개 community API driven by a client written as the app's
+/// (`Tests/Network/community_client.py`, Python's http.client): every route, the tokens'
+/// refusals, rotation, expiry and expiry on purpose.
+@Suite(.serialized) struct CommunityServeTests {
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let client = tests.appendingPathComponent("Network/community_client.py").path
+    static let picture = tests.appendingPathComponent("Golden/images/fixtures/coat.jpg").path
+
+    /// The client's run against a server started with `serveArguments`, and the server's output.
+    static func drive(_ mode: String, serveArguments: [String] = []) throws -> (
+        out: String, err: String, server: String
+    ) {
+        let store = NSTemporaryDirectory() + "closet-community-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: serveArguments + ["adoption"])
+        let address = server.baseURL.dropFirst("http://".count).split(separator: ":")
+        let run = try ChildProcess.run(
+            "/usr/bin/env", ["python3", client, String(address[0]), String(address[1]), picture, mode])
+        server.stop()
+        return (run.out, run.err, server.text)
+    }
+
+    @Test func everyRouteAnswersAsTheAppExpects() throws {
+        let run = try Self.drive("routes")
+        #expect(run.out.hasSuffix("all routes answered\n"), "\(run.out)\n\(run.err)")
+        // The journal on the terminal names routes, never a token or a password.
+        #expect(run.server.contains("POST /community/auth/signin 200"))
+        #expect(!run.server.contains("dog lover 1") && !run.server.contains("eyJ"), "\(run.server)")
+    }
+
+    @Test func anAccessTokenExpiresAfterItsLifetime() throws {
+        let run = try Self.drive("expiry", serveArguments: ["--token-ttl", "1"])
+        #expect(run.out.hasSuffix("tokens expire\n"), "\(run.out)\n\(run.err)")
+    }
+
+    @Test func everyTokenExpiresOnPurposeEveryNRequests() throws {
+        let run = try Self.drive("expire-every", serveArguments: ["--expire-tokens-every", "4"])
+        #expect(run.out.hasSuffix("tokens expired on purpose\n"), "\(run.out)\n\(run.err)")
+    }
+}

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct CommunityServeTests {
     static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     static let client = tests.appendingPathComponent("Network/community_client.py").path
-    static let picture = tests.appendingPathComponent("Golden/images/fixtures/coat.jpg").path
+    static let fixtures = tests.appendingPathComponent("Golden/images/fixtures").path
 
     /// The client's run against a server started with `serveArguments`, and the server's output.
     static func drive(_ mode: String, serveArguments: [String] = []) throws -> (
@@ -19,7 +19,7 @@ import Testing
         let server = try ServeProcess(store: store, serveArguments: serveArguments + ["adoption"])
         let address = server.baseURL.dropFirst("http://".count).split(separator: ":")
         let run = try ChildProcess.run(
-            "/usr/bin/env", ["python3", client, String(address[0]), String(address[1]), picture, mode])
+            "/usr/bin/env", ["python3", client, String(address[0]), String(address[1]), fixtures, mode])
         server.stop()
         return (run.out, run.err, server.text)
     }

@@ -1,6 +1,6 @@
 """A client of the 사랑할개 community API as the app drives it, for `closet serve adoption`.
 
-    python3 community_client.py <host> <port> <picture.jpg> [routes|expiry|expire-every]
+    python3 community_client.py <host> <port> <fixtures folder> [routes|expiry|expire-every]
 
 Signs up two members, signs in, pages the stories to the end, posts a story with pictures,
 likes and unlikes it (twice each: idempotent), comments, donates, reads profiles, fetches a
@@ -19,7 +19,7 @@ import sys
 import time
 import uuid
 
-HOST, PORT, PICTURE = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+HOST, PORT, FIXTURES = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 MODE = sys.argv[4] if len(sys.argv) > 4 else "routes"
 connection = http.client.HTTPConnection(HOST, PORT, timeout=30)
 
@@ -113,14 +113,15 @@ refused(status, answer, "invalid_token", "a refresh token used as an access toke
 status, page, _ = call("GET", "/community/stories", token=access)
 expect(status == 200 and page == {"stories": [], "next": None}, "no stories yet")
 boundary = "Boundary-" + uuid.uuid4().hex
-picture = open(PICTURE, "rb").read()
+picture = open(FIXTURES + "/boots.jpg", "rb").read()  # 640×480
+png = open(FIXTURES + "/knit.png", "rb").read()
 parts = []
 for name, value in [("title", "우리 콩이"), ("content", "입양 1년")]:
     parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-for index in range(2):
+for index, (kind, data) in enumerate([("jpeg", picture), ("png", png)]):
     parts.append(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="images[]"; filename="{index}.jpeg"\r\n'
-        f"Content-Type: image/jpeg\r\n\r\n".encode() + picture + b"\r\n")
+        f'--{boundary}\r\nContent-Disposition: form-data; name="images[]"; filename="{index}.{kind}"\r\n'
+        f"Content-Type: image/{kind}\r\n\r\n".encode() + data + b"\r\n")
 form = b"".join(parts) + f"--{boundary}--\r\n".encode()
 status, story, _ = call(
     "POST", "/community/stories", token=access, raw=form,
@@ -141,6 +142,23 @@ status, body, _ = call("GET", path, headers={"If-None-Match": etag})
 expect(status == 304 and body == b"", "If-None-Match with its ETag is a 304")
 status, _, _ = call("GET", "/community/pictures/nothing-here.jpg")
 expect(status == 404, "an unknown picture is a 404")
+status, body, response = call("GET", "/" + story["images"][1].split("/", 3)[3])
+expect(status == 200 and story["images"][1].endswith(".jpg") and body[:2] == b"\xff\xd8", "a PNG upload is kept as a JPEG, as the app compresses it")
+
+
+def jpeg_size(data):
+    """The width and height a JPEG's frame header says."""
+    index = 2
+    while index < len(data):
+        marker, length = data[index + 1], int.from_bytes(data[index + 2:index + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            return int.from_bytes(data[index + 7:index + 9], "big"), int.from_bytes(data[index + 5:index + 7], "big")
+        index += 2 + length
+    return None
+
+
+status, body, response = call("GET", path.replace("/pictures/", "/thumbnails/"))
+expect(status == 200 and jpeg_size(body) == (600, 450) and response.getheader("ETag"), "the feed's thumbnail is 600 wide")
 
 # Paging to the end: 25 stories by 준호, 10 a page.
 for number in range(25):

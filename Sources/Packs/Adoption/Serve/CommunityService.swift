@@ -2,6 +2,7 @@ import ClosetCore
 import ClosetCrypto
 import ClosetLanguage
 import ClosetNetwork
+import ClosetPictures
 import ClosetServing
 import ClosetTables
 import Foundation
@@ -57,7 +58,7 @@ enum CommunityService {
                 guard let parts = request.multipart else {
                     return error(400, "bad_request", "the body must be multipart/form-data")
                 }
-                return try run(story(parts, member: member), context) { outcome in
+                return try run(try story(parts, member: member), context) { outcome in
                     first(outcome).map { json(201, story($0, context)) }
                 }
             },
@@ -122,13 +123,10 @@ enum CommunityService {
             },
             // Public, as image URLs are: an app's picture cache fetches them by URL, revalidating by ETag.
             ServedRoute(["GET"], [.word("community"), .word("pictures"), .text("name")]) { match, request, context in
-                try withCommunity(context) { state in
-                    let name = match.text("name")
-                    guard BlobStoreNames.isValid(name), let bytes = state.community.blobs.read(named: name) else {
-                        return error(404, "not_found", "no such picture")
-                    }
-                    return ServedPictures.picture(bytes, for: request)
-                }
+                try picture(match.text("name"), thumbnail: false, request, context)
+            },
+            ServedRoute(["GET"], [.word("community"), .word("thumbnails"), .text("name")]) { match, request, context in
+                try picture(match.text("name"), thumbnail: true, request, context)
             },
         ],
         error: { status, reason in error(status, code(status), reason) },
@@ -179,6 +177,23 @@ enum CommunityService {
         return try answer(state)
     }
 
+    /// The feed's pictures: a cell of a two-column feed is about 195 points wide; at 3× about 600 pixels.
+    static let thumbnails = ServedThumbnails(longestSide: 600)
+
+    /// A story's picture by its stored name only (nothing else of the store), or its thumbnail.
+    static func picture(_ name: String, thumbnail: Bool, _ request: ServedRequest, _ context: ServedContext) throws
+        -> HTTPResponse
+    {
+        try withCommunity(context) { state in
+            guard BlobStoreNames.isValid(name) else { return error(404, "not_found", "no such picture") }
+            let read = { state.community.blobs.read(named: name) }
+            guard let bytes = thumbnail ? thumbnails.bytes(named: name, stored: read) : read() else {
+                return error(404, "not_found", "no such picture")
+            }
+            return ServedPictures.picture(bytes, for: request)
+        }
+    }
+
     /// POST /community/auth/signup `{"name","password"}`: `add account`, then the first tokens.
     static func signUp(_ request: ServedRequest, _ context: ServedContext, _ state: AdoptionState) throws
         -> HTTPResponse
@@ -223,8 +238,10 @@ enum CommunityService {
     }
 
     /// A story's form as `add story` by the member: `title`, `content`, `dog` and up to five
-    /// `images[]` files.
-    static func story(_ parts: [MultipartPart], member: String) -> CommandRequest {
+    /// `images[]` files, each compressed as the app compresses an upload (`UploadPicture`: a
+    /// JPEG of about 300 KB); a file that is not a picture goes to the command as it came, and
+    /// the command refuses it in its own words.
+    static func story(_ parts: [MultipartPart], member: String) throws(BodyRefusal) -> CommandRequest {
         var request = CommandRequest(["add", "story"], user: member)
         for name in ["title", "content", "dog"] {
             if let text = parts.last(where: { $0.name == name && $0.filename == nil })?.text {
@@ -236,7 +253,17 @@ enum CommunityService {
             var names: [String] = []
             for (index, file) in files.enumerated() {
                 let name = "images[\(index)]"
-                request.attachments[name] = [UInt8](file.data)
+                let bytes = [UInt8](file.data)
+                // More than five: the command refuses them, none is worth compressing first.
+                if files.count <= 5, let info = try? ImageHeader.inspect(bytes) {
+                    do {
+                        request.attachments[name] = try UploadPicture.jpeg(bytes, info)
+                    } catch {
+                        throw BodyRefusal(reason: "images[\(index)]: " + error.message)
+                    }
+                } else {
+                    request.attachments[name] = bytes
+                }
                 names.append(name)
             }
             request.arguments.append(("image", names.joined(separator: ",")))

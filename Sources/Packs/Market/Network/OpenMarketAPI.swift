@@ -1,5 +1,6 @@
 import ClosetLanguage
 import ClosetNetwork
+import ClosetPictures
 import Foundation
 
 /// The open-market API (reference §3.1, apis.md): `CLOSET_MARKET_URL` has no default; the

@@ -86,6 +86,10 @@ enum OpenMarketService {
         return try write(remove, context) { _ in item }
     }
 
+    /// The list cell's pictures: its image is at most about 70 points a side; at three pixels a
+    /// point, 200 pixels for the longer side.
+    static let thumbnails = ServedThumbnails(longestSide: 200)
+
     /// A stored picture by its own name only: nothing else of the store, nothing outside it.
     static func picture(_ name: String, thumbnail: Bool, _ request: ServedRequest, _ market: EmbeddedMarket)
         -> HTTPResponse
@@ -93,7 +97,7 @@ enum OpenMarketService {
         guard BlobStoreNames.isValid(name) else { return error("no such image", 404) }
         let bytes =
             thumbnail
-            ? ProductThumbnail.bytes(named: name) { market.picture(named: name) } : market.picture(named: name)
+            ? thumbnails.bytes(named: name) { market.picture(named: name) } : market.picture(named: name)
         guard let bytes else { return error("no such image", 404) }
         return ServedPictures.picture(bytes, for: request)
     }

@@ -2,22 +2,24 @@ import ClosetCore
 import ClosetPictures
 import Foundation
 
-/// `/thumbnails/<name>`: a product's picture at the size the list screen's cell shows it, not
-/// the picture itself. The cell's image is at most about 70 points a side; at three pixels a
-/// point that is 200 pixels for the longer side. A picture already that small is given as
-/// stored (never enlarged); a larger one is decoded, reduced by area averaging (EXIF
+/// Pictures at the size an app's list shows them (`/thumbnails/<name>`), not the pictures
+/// themselves: the longer side at most `longestSide` pixels. A picture already that small is
+/// given as stored (never enlarged); a larger one is decoded, reduced by area averaging (EXIF
 /// orientation applied), and encoded again in its own format (a JPEG at quality 85). Each is
-/// made once and kept, by its stored name, in a cache shared by the server's workers (bounded
-/// by bytes); a picture that does not decode is given as stored.
-enum ProductThumbnail {
-    static let longestSide = 200
-    static let cacheBytes = 32 << 20
+/// made once and kept, by its stored name, in a cache the server's workers share (bounded by
+/// bytes); a picture that does not decode is given as stored.
+public final class ServedThumbnails: @unchecked Sendable {
+    public let longestSide: Int
+    private let cache: LRUCache<[UInt8]>
+    private let lock = NSLock()
 
-    nonisolated(unsafe) private static let cache = LRUCache<[UInt8]>(costLimit: cacheBytes) { $0.count }
-    private static let lock = NSLock()
+    public init(longestSide: Int, cacheBytes: Int = 32 << 20) {
+        self.longestSide = longestSide
+        cache = LRUCache<[UInt8]>(costLimit: cacheBytes) { $0.count }
+    }
 
     /// The thumbnail of the stored picture `name`, whose bytes `stored` reads.
-    static func bytes(named name: String, stored: () -> [UInt8]?) -> [UInt8]? {
+    public func bytes(named name: String, stored: () -> [UInt8]?) -> [UInt8]? {
         lock.lock()
         let kept = cache.get(for: name)
         lock.unlock()
@@ -31,7 +33,7 @@ enum ProductThumbnail {
     }
 
     /// The picture reduced to fit `longestSide` (itself when it already fits, or cannot be read).
-    static func thumbnail(of bytes: [UInt8]) -> [UInt8] {
+    func thumbnail(of bytes: [UInt8]) -> [UInt8] {
         guard let info = try? ImageHeader.inspect(bytes), max(info.width, info.height) > longestSide,
             let bitmap = try? PictureDecoder.decode(bytes)
         else { return bytes }

@@ -13,6 +13,7 @@ Rows (each figure from one run, closet paired with its peer in the same run):
   S4  GET p99 while 50 clients send wrong passwords (< 20 ms)
   S5  GET p99 while 1,000 idle connections are held open (< 20 ms)
   S6  closet's largest resident memory over every run above (< 150 MB)
+  S7  the community API's story list by cursor, with a bearer token, against nginx serving the same pages (issue 46)
 """
 import atexit, json, os, re, shutil, socket, subprocess, threading, time, urllib.request
 
@@ -446,3 +447,63 @@ wrk.headers["Content-Type"] = "multipart/form-data; boundary={BOUNDARY}"
             raise SystemExit(f"{name}: {failed['errors']} GETs were not answered 200")
     shutil.rmtree(served, ignore_errors=True)
     return rows
+
+
+def story_rows(closet, store, work, quick):
+    """S7 (issue 46): the 사랑할개 community's story list over HTTP, as the app pages its feed: GETs
+    of random cursor pages (`/community/stories?limit=10&after=...`, a member's bearer token each
+    time, its likes and comments counted per story), 64 connections, against nginx serving the same
+    pages as files. No answer is kept between requests (a page depends on who asks: `liked`), so
+    every one is made from the store."""
+    seconds = 3 if quick else 20
+    served = os.path.join(work, "served-community")
+    shutil.copytree(store, served)
+    port = free_port()
+    server = subprocess.Popen([closet, "--store", served, "serve", "--port", str(port), "--quiet", "adoption"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    atexit.register(server.kill)
+    wait_for(port)
+    base = f"http://127.0.0.1:{port}"
+    signup = urllib.request.Request(base + "/community/auth/signup", method="POST",
+                                    data=json.dumps({"name": "bench", "password": "bench password"}).encode(),
+                                    headers={"Content-Type": "application/json"})
+    token = json.loads(urllib.request.urlopen(signup).read())["accessToken"]
+    # The first pages' cursors, walked once; each page also kept as nginx's file.
+    root = os.path.join(work, "story-nginx")
+    os.makedirs(os.path.join(root, "root", "p"), exist_ok=True)
+    paths, after = [], None
+    for index in range(20 if quick else 200):
+        path = "/community/stories?limit=10" + (f"&after={after}" if after else "")
+        page = urllib.request.urlopen(urllib.request.Request(base + path, headers={"Authorization": "Bearer " + token})).read()
+        open(os.path.join(root, "root", "p", str(index)), "wb").write(page)
+        paths.append(path)
+        after = json.loads(page)["next"]
+        if after is None:
+            break
+    nginx, nginx_port = start_nginx(root)
+    lua = os.path.join(work, "stories.lua")
+    open(lua, "w").write("""
+local paths = {%s}
+request = function()
+  local index = math.random(1, #paths)
+  if os.getenv("NGINX") then return wrk.format("GET", "/p/" .. (index - 1)) end
+  return wrk.format("GET", paths[index], {["Authorization"] = "Bearer %s"})
+end
+""" % (", ".join(json.dumps(path) for path in paths), token))
+    wrk(base + "/", 1, lua)
+    wrk(f"http://127.0.0.1:{nginx_port}/", 1, lua, env={"NGINX": "1"})
+    closet_run = wrk(base + "/", seconds, lua)
+    nginx_run = wrk(f"http://127.0.0.1:{nginx_port}/", seconds, lua, env={"NGINX": "1"})
+    nginx.terminate()
+    nginx.wait()
+    server.terminate()
+    server.wait()
+    shutil.rmtree(served, ignore_errors=True)
+    if closet_run["errors"]:
+        raise SystemExit(f"S7: {closet_run['errors']} GETs were not answered 200")
+    return [
+        ("S7", f"GET /community/stories, random of {len(paths)} cursor pages, token, 64 conns, req/s vs nginx files",
+         f"{closet_run['rps']:>9.0f}/s", f"{nginx_run['rps']:>8.0f}/s", closet_run["rps"] / nginx_run["rps"], "(info)"),
+        ("S7", "  p99 latency", f"{closet_run['p99']:>8.2f}ms", f"{nginx_run['p99']:>8.2f}ms",
+         closet_run["p99"] / max(nginx_run["p99"], 0.001), "< 10 ms"),
+    ]

@@ -37,6 +37,9 @@ public struct ServedAPI: Sendable {
     /// The live API a replaying one stands for (its real base URL): where `--through all`
     /// sends what no recording answers. Nil for an API answered from the store.
     public var live: String?
+    /// What `export fixtures <name>` writes: the requests whose answers an app's unit tests
+    /// read (a first page, an item), made from the store as the session sees it. Nil: none.
+    public var fixtures: (@Sendable (ServedContext) throws -> [ServedFixture])?
 
     public init(
         name: String, summary: String, readsOnlyTheStore: Bool = false,
@@ -62,7 +65,8 @@ public struct ServedAPI: Sendable {
     public init(
         name: String, routes: [ServedRoute], readsOnlyTheStore: Bool = false,
         error: @escaping @Sendable (_ status: Int, _ reason: String) -> HTTPResponse = ServedAPI.plainError,
-        failure: (@Sendable (ServedRequest) -> HTTPResponse)? = nil
+        failure: (@Sendable (ServedRequest) -> HTTPResponse)? = nil,
+        fixtures: (@Sendable (ServedContext) throws -> [ServedFixture])? = nil
     ) {
         let router = ServedRouter(routes: routes, error: error)
         self.init(
@@ -70,6 +74,7 @@ public struct ServedAPI: Sendable {
             claims: { _, path in router.claims(path) }, error: error,
             failure: { request in router.claims(request.path) ? failure?(request) : nil },
             answer: { request, context in try router.answer(request, context) })
+        self.fixtures = fixtures
     }
 
     @Sendable public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {

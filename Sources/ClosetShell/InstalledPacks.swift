@@ -19,9 +19,12 @@ package enum InstalledPacks {
 
     public static let all: [Pack] = installed.map(\.pack)
 
-    /// The registry every session of this build reads: the shell's dot commands and every
-    /// installed pack's commands.
-    package static let registry = CommandRegistry(packs: all)
+    /// The registry every session of this build reads: the shell's dot commands, `export
+    /// fixtures` over the APIs served, and every installed pack's commands.
+    package static let registry = CommandRegistry(packs: all, engineCommands: hostCommands)
+
+    /// The commands of this build beside the engine's: those that need what it serves.
+    package static let hostCommands = [FixturesCommand.spec(apis: installed.flatMap(\.apis))]
 }
 
 /// A pack as this build hosts it: its declaration (commands, entities, tables), read by every

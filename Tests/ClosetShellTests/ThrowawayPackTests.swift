@@ -288,7 +288,8 @@ enum Pantry {
 /// (it lists every pack) and messages that list the entity words may differ.
 @Suite struct NewPackChangesNothingElseTests {
     @Test func everyGoldenPassesWithAnotherPackInstalled() throws {
-        let registry = CommandRegistry(packs: InstalledPacks.all + [Pantry.pack])
+        let registry = CommandRegistry(
+            packs: InstalledPacks.all + [Pantry.pack], engineCommands: InstalledPacks.hostCommands)
         #expect(RegistryValidator.problems(registry) == [])
         let goldens = try GoldenRunner.collect([repositoryRoot + "/Tests/Golden", repositoryRoot + "/Examples"])
         #expect(goldens.count > 90)

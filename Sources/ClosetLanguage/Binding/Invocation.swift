@@ -5,7 +5,7 @@ import Foundation
 /// Handlers read it through the typed accessors, and reach their pack's state, the clock,
 /// the ids and the host's files through it; never the session's other parts.
 public final class Invocation {
-    let session: Session
+    package let session: Session
     public let spec: CommandSpec
     public let call: CommandCall
     public let parameters: [BoundArgument]

@@ -8,7 +8,9 @@ package struct CommandRegistry: Sendable {
     /// The engine's own commands (`next`) first, then each pack's.
     public private(set) var commands: [CommandSpec] = EngineCommands.all
     /// The commands every registry has, whatever packs are installed.
-    package var engineCommands: [CommandSpec] { EngineCommands.all }
+    package var engineCommands: [CommandSpec] { Array(commands.prefix(engineCommandCount)) }
+    /// How many of `commands` are the engine's and the host's, before the packs'.
+    private var engineCommandCount = EngineCommands.all.count
     /// The dot commands: made when first asked for (a statement that is no dot command never
     /// needs their specs: 7% of a trivial statement's instructions).
     public var dotCommands: [DotCommandSpec] { ShellCommands.all }
@@ -20,7 +22,12 @@ package struct CommandRegistry: Sendable {
     /// Every spelling of every entity word (singular, plural, Korean) → its singular.
     private var entityWords: [String: String] = [:]
 
-    public init(packs: [Pack]) {
+    /// `engineCommands`: the host's own commands beside the engine's (`export fixtures`, which
+    /// needs the APIs the shell serves), in every session of it.
+    public init(packs: [Pack], engineCommands extra: [CommandSpec] = []) {
+        commands += extra
+        packOfCommand += Array(repeating: -1, count: extra.count)
+        engineCommandCount += extra.count
         // Sized once: growing them rehashed every word and path several times at start-up.
         entityWords.reserveCapacity(packs.reduce(0) { $0 + $1.entityKinds.count * 3 })
         commands.reserveCapacity(commands.count + packs.reduce(0) { $0 + $1.commands.count })

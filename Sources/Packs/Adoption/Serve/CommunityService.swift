@@ -130,7 +130,41 @@ enum CommunityService {
             },
         ],
         error: { status, reason in error(status, code(status), reason) },
-        failure: { _ in error(503, "unavailable", "the community server is unavailable (a fault on purpose)") })
+        failure: { _ in error(503, "unavailable", "the community server is unavailable (a fault on purpose)") },
+        fixtures: { context in try fixtures(context) })
+
+    /// What an app's tests read, as the session's member (`.user`, who needs an account): the
+    /// story pages of ten by cursor (five at most), each story of the first page with its
+    /// comments, and the member's profile.
+    static func fixtures(_ context: ServedContext) throws -> [ServedFixture] {
+        guard let state = context.session.state(AdoptionState.self) else { return [] }
+        let member = context.session.user
+        guard state.community.accounts[member] != nil else {
+            throw Diagnostic(
+                "adoption.fixtures-member",
+                "the community's fixtures are what a member sees, and \(member) has no account: add account user=\(member) password=..., or .user one of list accounts",
+                at: nil)
+        }
+        let token = CommunityTokens(state.community, ids: state.ids, context: context).access(for: member)
+        let signedIn = [HTTPHeader("Authorization", "Bearer " + token)]
+        var files: [ServedFixture] = []
+        var after: Int?
+        var first: [Story] = []
+        for number in 1...5 {
+            let query = [("limit", "10")] + (after.map { [("after", StoryCursor.make(after: $0))] } ?? [])
+            files.append(
+                ServedFixture("stories-\(number).json", get: "/community/stories", query: query, headers: signedIn))
+            let (stories, more) = state.community.page(after: after, limit: 10)
+            if number == 1 { first = stories }
+            guard more, let last = stories.last else { break }
+            after = last.id
+        }
+        files += first.map {
+            ServedFixture("story-\($0.id).json", get: "/community/stories/\($0.id)", headers: signedIn)
+        }
+        files.append(ServedFixture("profile.json", get: "/community/profile", headers: signedIn))
+        return files
+    }
 
     // MARK: routes
 

@@ -72,6 +72,12 @@ struct CommunityTokens {
             user: user, access: access.signed(key: key), refresh: refresh.signed(key: key), expiresIn: policy.lifetime)
     }
 
+    /// An access token alone (no refresh token is recorded): what `export fixtures` reads as.
+    func access(for user: String) -> String {
+        WebToken(subject: user, use: .access, issuedAt: now, expiresAt: now + policy.lifetime, id: newID())
+            .signed(key: key())
+    }
+
     /// The token's claims, checked: signed with this store's key, of this use, not expired
     /// (nor, an access token, issued before `--expire-tokens-every` last struck), its member
     /// still signed up.

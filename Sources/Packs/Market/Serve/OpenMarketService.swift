@@ -59,7 +59,13 @@ enum OpenMarketService {
         ],
         readsOnlyTheStore: true, error: { error($1, $0) },
         // The 2021 server's breakage: a 500 with its error shape.
-        failure: { _ in error("Internal Server Error", 500) })
+        failure: { _ in error("Internal Server Error", 500) },
+        // What the app's tests read (its MockData): the first page, and each item on it.
+        fixtures: { context in
+            guard let market = context.session.state(MarketState.self)?.embedded else { return [] }
+            return [ServedFixture("items-1.json", get: "/items/1")]
+                + (try market.items(page: 1)).items.map { ServedFixture("item-\($0.id).json", get: "/item/\($0.id)") }
+        })
 
     /// A route's answer from the embedded market (a 500 where the store holds none).
     static func withMarket(_ context: ServedContext, _ answer: (EmbeddedMarket) throws -> HTTPResponse) throws

@@ -77,7 +77,9 @@ struct ServedRouter: Sendable {
     }
 
     func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {
-        guard claims(request.path), let segments = request.segments else { return nil }
+        guard claims(request.path) else { return nil }
+        // A path of its own that does not decode (`..`, a bad escape): its 404, in its shape.
+        guard let segments = request.segments else { return error(404, "no such path in this API") }
         for route in routes where route.path.count == segments.count && route.methods.contains(request.method) {
             var match = ServedRoute.Match()
             var fits = true

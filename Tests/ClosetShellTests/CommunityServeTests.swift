@@ -25,11 +25,42 @@ import Testing
     }
 
     @Test func everyRouteAnswersAsTheAppExpects() throws {
-        let run = try Self.drive("routes")
+        let log = NSTemporaryDirectory() + "closet-community-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let run = try Self.drive("routes", serveArguments: ["--log", log])
         #expect(run.out.hasSuffix("all routes answered\n"), "\(run.out)\n\(run.err)")
-        // The journal on the terminal names routes, never a token or a password.
+        // The lines on the terminal and the journal name routes, never a token or a password.
         #expect(run.server.contains("POST /community/auth/signin 200"))
         #expect(!run.server.contains("dog lover 1") && !run.server.contains("eyJ"), "\(run.server)")
+        let journal = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(journal.contains(#""path":"/community/auth/refresh""#))
+        #expect(!journal.contains("dog lover 1") && !journal.contains("eyJ") && !journal.contains("Bearer"))
+    }
+
+    /// Random methods, paths, tokens and bodies (seeded, bounded): each is answered, in the API's
+    /// error shape when refused, and the server goes on.
+    @Test func hostileRequestsAreAnsweredAndHarmNothing() throws {
+        let run = try Self.drive("hostile")
+        #expect(run.out.hasSuffix("hostile requests answered\n"), "\(run.out)\n\(run.err)")
+    }
+
+    /// `--fail` answers the community's routes in its own error shape, running nothing.
+    @Test func aFailureOnPurposeHasTheAPIsShape() throws {
+        let store = NSTemporaryDirectory() + "closet-community-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--fail", "1", "adoption"])
+        let run = try ChildProcess.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-w", "\n%{http_code}", "-H", "Content-Type: application/json", "-d",
+                #"{"name":"민지","password":"dog lover 1"}"#, server.baseURL + "/community/auth/signup",
+            ])
+        #expect(run.out.hasSuffix("\n503") && run.out.hasPrefix(#"{"error":"unavailable","#), "\(run.out)")
+        server.stop()
+        // Nothing of it was done: no account.
+        let accounts = try ChildProcess.run(
+            BuiltProducts.closet, ["--store", store, "--format", "json", "-c", "list accounts"])
+        #expect(accounts.out == "[]\n", "\(accounts.out)\(accounts.err)")
     }
 
     @Test func anAccessTokenExpiresAfterItsLifetime() throws {

@@ -76,6 +76,43 @@ if MODE == "expire-every":
     print("tokens expired on purpose")
     sys.exit(0)
 
+if MODE == "hostile":
+    # 1,500 requests of random methods, paths, tokens and bodies, seeded: every one is answered
+    # with a status and, on the API's routes, its JSON error shape; the server goes on answering.
+    import random
+    rng = random.Random(46)
+    status, member, _ = call("POST", "/community/auth/signup", {"name": "민지", "password": "dog lover 1"})
+    good = member["accessToken"]
+    pieces = ["stories", "1", "0", "-1", "99999999999999999999", "like", "comments", "profile", "profiles",
+              "%EC%A4%80", "%00", "..", "auth", "signin", "refresh", "pictures", "thumbnails", "a" * 300, "donations"]
+    bodies = [b"", b"{", b"[]", b"null", b'{"text":1}', b'{"amount":"1e9"}', b'{"amount":10000}', b'{"name":{}}',
+              b'{"title":"\\u0000","content":"x"}', bytes(rng.randrange(256) for _ in range(64)),
+              b'{"refreshToken":"a.b.c"}', b'{"text":"' + b"\xed\xa0\x80" + b'"}', b"{" * 500]
+    tokens = [None, good, good[:-2] + "AA", "a.b.c", "Bearer", good + "." + good, "%%%", "x" * 5000]
+    for number in range(1500):
+        method = rng.choice(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"])
+        path = "/community/" + "/".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+        if rng.random() < 0.2:
+            path += "?after=" + rng.choice(["c1.000000", "zz", "%ff", ""]) + "&limit=" + rng.choice(["0", "5", "abc", "1000"])
+        headers = {"Content-Type": rng.choice(["application/json", "multipart/form-data; boundary=x", "text/plain"])}
+        token = rng.choice(tokens)
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        connection.request(method, path, body=rng.choice(bodies), headers=headers)
+        response = connection.getresponse()
+        payload = response.read()
+        assert 200 <= response.status <= 599, (method, path, response.status)
+        if response.status >= 400 and method != "HEAD" and len(path) < 2000:
+            try:
+                error = json.loads(payload)
+            except ValueError:
+                raise AssertionError((method, path, response.status, payload[:200]))
+            assert set(error) == {"error", "message"}, (method, path, payload[:200])
+    status, _, _ = call("GET", "/community/profile", token=good)
+    expect(status == 200, "1,500 hostile requests later, the server answers")
+    print("hostile requests answered")
+    sys.exit(0)
+
 # Sign-up and sign-in.
 status, minji, _ = call("POST", "/community/auth/signup", {"name": "민지", "password": "dog lover 1"})
 expect(status == 201 and minji["user"] == "민지" and minji["tokenType"] == "Bearer", "sign-up gives tokens")

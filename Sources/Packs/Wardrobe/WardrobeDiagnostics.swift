@@ -4,6 +4,16 @@ import Foundation
 
 /// The wardrobe's own messages, by id (`wardrobe.*`), in one place like the engine's.
 extension Diagnostic {
+    static func onlyClothesOfStyle(_ style: Style, others: Int, at range: SourceRange) -> Diagnostic {
+        let more = others == 0 ? "" : " (and of \(others) other \(others == 1 ? "style" : "styles"))"
+        let id = EntityKey.uuid(style.id).short
+        let name = style.name.map { "'\($0)' (\(id))" } ?? id
+        return Diagnostic(
+            "wardrobe.only-clothes-of-style",
+            "these are the only clothes of style \(name)\(more): put other clothes in it first (edit style \(id) top=...) or remove the style",
+            at: range)
+    }
+
     static func styleNeedsClothes(at range: SourceRange) -> Diagnostic {
         Diagnostic(
             "wardrobe.style-needs-clothes",

@@ -95,6 +95,12 @@ package final class TableWardrobe: WardrobeStore {
         }
     }
 
+    /// The styles whose only clothes this is: a style keeps at least one (as `add style` and
+    /// `edit style` require), so these clothes cannot be removed from under them.
+    package func stylesHeldOnlyBy(clothes id: UUID) -> [Style] {
+        styleTable.rows.filter { $0.clothesIDs.count == 1 && $0.clothesIDs.values.first == id }.map(resolve)
+    }
+
     package func removeAllClothes() throws(RepositoryError) {
         for clothes in clothesTable.rows { try remove(clothes: clothes) }
     }

@@ -285,6 +285,11 @@ import Testing
                 }
                 // The keys the import needs besides the file (a password), made like any value.
                 for key in importing.keys where key.isRequired && !["from", "images"].contains(key.name) {
+                    // A password as a person chooses one (a pack may refuse a short one).
+                    if key.isSecret {
+                        statement += " \(key.name)=\"pass word \(number)\""
+                        continue
+                    }
                     // Given, so not empty (an empty required text is missing).
                     let value = (0..<8).lazy.compactMap { _ in maker.value(key.kind) }.first { $0 != "\"\"" }
                     statement += " \(key.name)=\(value ?? "x")"

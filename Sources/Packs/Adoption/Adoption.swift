@@ -26,7 +26,8 @@ public enum Adoption {
             Comments.showDonation,
             Comments.profile, CacheDogs.stats, CacheDogs.limit, CacheDogs.clear, Counts.stories, Counts.comments,
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
-            Imports.donations, Accounts.add, Accounts.list,
+            Imports.donations, Accounts.add, Accounts.list, Accounts.count,
+            Accounts.export, Accounts.importing,
         ],
         makeState: { try AdoptionState($0) })
 

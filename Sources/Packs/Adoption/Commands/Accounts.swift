@@ -59,6 +59,49 @@ enum Accounts {
             }
         })
 
+    static let count = CommandSpec(
+        path: ["count", "accounts"],
+        summary: "count the community API's members",
+        examples: ["count accounts"],
+        run: { invocation in .count(try invocation.state(AdoptionState.self).community.accounts.count) })
+
+    static let export = CommandSpec(
+        path: ["export", "accounts"],
+        summary: "write the members (names and when they signed up, no passwords) to a .json or .csv file",
+        keys: [TransferFiles.toKey],
+        examples: ["export accounts to=accounts.csv"],
+        run: { invocation in
+            let accounts = try invocation.state(AdoptionState.self).community.accounts.rows.sorted { $0.id < $1.id }
+            return try Exports.export(
+                Adoption.account, accounts.map { .opaque($0.id) }, accounts.map(AccountRecords.record), invocation)
+        })
+
+    /// A file carries no passwords (as the market's products): every member imported takes the
+    /// one given, hashed once.
+    static let importing = CommandSpec(
+        path: ["import", "accounts"],
+        summary: "add members from a .json or .csv file (as export writes them), each with the password given",
+        keys: [
+            TransferFiles.fromKey, KeySpec("password", .text, "every member's password", required: true, secret: true),
+        ],
+        notes: [
+            AccountRecords.account.importFields,
+            "Every member takes the password given (hashed once, with one salt); password=? asks for it.",
+        ],
+        examples: ["import accounts from=accounts.csv password=\"change me 1\""],
+        run: { invocation in
+            let state = try invocation.state(AdoptionState.self)
+            guard let given = invocation.secret("password"), !given.isEmpty else {
+                throw invocation.missing("password")
+            }
+            guard given.count >= minimumPasswordLength else {
+                throw Diagnostic.shortPassword(at: invocation.argument("password")?.range)
+            }
+            return try TransferFiles.importThroughAdd(
+                invocation, schema: AccountRecords.account, supplied: [("hash", state.hash(given).text)],
+                command: ["add", "account"])
+        })
+
     /// As long as a passphrase a person can remember and a guess cannot (NIST SP 800-63B's least).
     static let minimumPasswordLength = 8
 }

@@ -164,9 +164,16 @@ package struct ServeOptions: Equatable, Sendable {
                     throw Options.UsageError(message: "'--idle-timeout' takes seconds from 0 to 3600, not '\(text)'")
                 }
                 options.idleTimeout = seconds
-            case "--max-connections-per-address", "--workers", "--password-failures":
+            case "--max-connections-per-address", "--workers", "--password-failures", "--token-ttl",
+                "--expire-tokens-every":
                 let text = try value(word, inline)
-                let range = word == "--workers" ? 1...64 : 1...100_000
+                let range =
+                    switch word {
+                    case "--workers": 1...64
+                    case "--token-ttl": 1...86_400
+                    case "--expire-tokens-every": 1...1_000_000
+                    default: 1...100_000
+                    }
                 guard let count = WholeNumber.value(text), range.contains(count) else {
                     throw Options.UsageError(
                         message:
@@ -176,6 +183,8 @@ package struct ServeOptions: Equatable, Sendable {
                 switch word {
                 case "--workers": options.workers = count
                 case "--password-failures": options.passwordFailuresPerMinute = count
+                case "--token-ttl": options.tokenLifetime = count
+                case "--expire-tokens-every": options.expireTokensEvery = count
                 default: options.maximumConnectionsPerAddress = count
                 }
             case "--max-held", "--max-body", "--max-header", "--answer-cache":
@@ -193,16 +202,6 @@ package struct ServeOptions: Equatable, Sendable {
                 case "--answer-cache": options.answerCacheBytes = bytes
                 default: options.maximumHeldBytes = bytes
                 }
-            case "--token-ttl", "--expire-tokens-every":
-                let text = try value(word, inline)
-                let range = word == "--token-ttl" ? 1...86_400 : 1...1_000_000
-                guard let count = WholeNumber.value(text), range.contains(count) else {
-                    throw Options.UsageError(
-                        message:
-                            "'\(word)' takes a number from \(range.lowerBound) to \(range.upperBound), not '\(TerminalText.visible(text))'"
-                    )
-                }
-                if word == "--token-ttl" { options.tokenLifetime = count } else { options.expireTokensEvery = count }
             case "--public-url":
                 let text = try value(word, inline)
                 guard text.hasPrefix("http://") || text.hasPrefix("https://"),

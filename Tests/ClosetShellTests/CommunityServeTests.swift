@@ -1,3 +1,4 @@
+import ClosetShell
 import Foundation
 import TestSupport
 import Testing
@@ -35,6 +36,17 @@ import Testing
         let journal = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(journal.contains(#""path":"/community/auth/refresh""#))
         #expect(!journal.contains("dog lover 1") && !journal.contains("eyJ") && !journal.contains("Bearer"))
+    }
+
+    @Test func theTokenOptionsAreReadAndChecked() throws {
+        let options = try ServeOptions.parse(["--token-ttl", "60", "--expire-tokens-every=5"])
+        #expect(options.tokenLifetime == 60 && options.expireTokensEvery == 5)
+        #expect(try ServeOptions.parse([]).tokenLifetime == 900)
+        for refused in [
+            ["--token-ttl", "0"], ["--token-ttl", "86401"], ["--expire-tokens-every", "x"], ["--token-ttl"],
+        ] {
+            #expect(throws: Options.UsageError.self) { try ServeOptions.parse(refused) }
+        }
     }
 
     /// Random methods, paths, tokens and bodies (seeded, bounded): each is answered, in the API's

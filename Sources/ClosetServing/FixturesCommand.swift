@@ -21,6 +21,10 @@ public enum FixturesCommand {
                     "to", .path(allowsNone: false), "the folder (made if missing)", required: true,
                     placeholder: "<folder>"),
                 KeySpec("base", .text, "the server's base URL the answers name (default \(defaultBase))"),
+                KeySpec(
+                    "replay", .path(allowsNone: false),
+                    "the recordings an API answered from recordings replays (as closet serve --replay)",
+                    placeholder: "<folder>"),
             ],
             notes: ["Each file is the body closet serve answers for its request, byte for byte."],
             examples: [
@@ -42,13 +46,23 @@ public enum FixturesCommand {
                     throw invocation.missing("to")
                 }
                 let base = invocation.text("base") ?? defaultBase
-                let context = ServedContext(session: invocation.session, baseURL: base)
+                var recordings: ServedRecordings?
+                if let argument = invocation.argument("replay"), case .path(let folder) = argument.value {
+                    do throws(NetworkError) {
+                        recordings = ServedRecordings(try RecordingFolder(path: folder).load())
+                    } catch {
+                        throw Diagnostic("serve.recordings", error.message, at: argument.range)
+                    }
+                }
+                let context = ServedContext(session: invocation.session, baseURL: base, recordings: recordings)
                 var files: [(name: String, bytes: [UInt8])] = []
                 let requests: [ServedFixture]
                 do {
                     requests = try fixtures(context)
                 } catch let refusal as Diagnostic where refusal.range == nil {
                     throw refusal.at(invocation.parameters.first?.range ?? invocation.call.range)
+                } catch let missing as FixturesNeedRecordings {
+                    throw Diagnostic("serve.no-recordings", missing.message, at: invocation.call.range)
                 }
                 for fixture in requests {
                     let answer = try api.answer(fixture.request, context)

@@ -55,6 +55,16 @@ public final class ServedRecordings: @unchecked Sendable {
 
     static func route(_ method: String, _ api: String, _ path: String) -> String { method + " " + api + " " + path }
 
+    /// The recorded GETs of one API answered 200 with JSON, in the order of their keys: what
+    /// its fixtures are made of (a recorded refusal is a recording, not a fixture).
+    func recordedJSON(api: String) -> [Key] {
+        entries.filter { key, recording in
+            key.api == api && key.method == "GET" && recording.response.status == 200 && recording.failure == nil
+                && (recording.response.headers.last { ServedRequest.sameName($0.name, "Content-Type") }?.value
+                    .contains("json") ?? false)
+        }.map(\.key).sorted { $0.text < $1.text }
+    }
+
     package init(_ recordings: [String: Recording]) {
         for recording in recordings.values { insert(recording, replacing: false) }
     }
@@ -166,7 +176,7 @@ extension ServedAPI {
                 HTTPResponse?
         )? = nil,
         placeholder: (@Sendable (String, ServedContext) -> PicturePlaceholder?)? = nil,
-        pictureSizes: PictureSizes? = nil
+        pictureSizes: PictureSizes? = nil, credential: [HTTPHeader] = [], credentialQuery: [(String, String)] = []
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
@@ -230,8 +240,47 @@ extension ServedAPI {
                 return ServedPictures.rewritingURLs(in: recorded, under: pictureKeys, baseURL: context.baseURL)
             })
         served.live = api.defaultBase
+        // Each recorded JSON answer, as this server gives it (its picture URLs pointed here),
+        // asked with a stand-in for the key the client would send (`credential`).
+        served.fixtures = { context in
+            guard let recordings = context.recordings else { throw FixturesNeedRecordings(api: api.name) }
+            var taken: Set<String> = []
+            return recordings.recordedJSON(api: api.name).map { key in
+                // `searchDailyBoxOfficeList-targetDt-20120101.json`: the path's last word and the query.
+                let last = key.path.split(separator: "/").last.map(String.init) ?? api.name
+                let words =
+                    [last.hasSuffix(".json") ? String(last.dropLast(5)) : last]
+                    + key.pairs.flatMap { [$0.name, $0.value] }
+                var file = FixturesNeedRecordings.fileName(words.joined(separator: "-"))
+                var number = 2
+                while !taken.insert(file).inserted {
+                    file = FixturesNeedRecordings.fileName(words.joined(separator: "-")) + "-\(number)"
+                    number += 1
+                }
+                return ServedFixture(
+                    file + ".json", get: key.path, query: key.pairs + credentialQuery, headers: credential)
+            }
+        }
         served.placeholder = placeholder
         served.pictureSizes = pictureSizes
         return served
+    }
+}
+
+/// `export fixtures` of an API answered from recordings, without `replay=`.
+struct FixturesNeedRecordings: Error, LocalizedMessage {
+    var api: String
+    var message: String { "the \(api) API answers from recordings: give replay=<folder>" }
+
+    /// Letters (any script), digits, `-`, `_` and `.` kept, anything else `_`, at most 100
+    /// characters: a name any file system takes, never a path.
+    static func fileName(_ text: String) -> String {
+        let kept = text.unicodeScalars.map { scalar -> Character in
+            let plain =
+                CharacterSet.letters.union(.decimalDigits).contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+            return plain ? Character(scalar) : "_"
+        }
+        let name = String(String(kept).prefix(100))
+        return name.allSatisfy { $0 == "." } ? "_" + name : name
     }
 }

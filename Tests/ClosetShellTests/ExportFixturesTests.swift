@@ -62,4 +62,36 @@ import Testing
         // The second page ends the walk: no third file.
         #expect(!FileManager.default.fileExists(atPath: folder + "/community/stories-3.json"))
     }
+
+    /// An API answered from recordings: each recorded 200 JSON answer, as the server replaying
+    /// the same folder gives it (its picture URLs pointed at the server).
+    @Test func aReplayedAPIsFixturesAreWhatTheReplayingServerAnswers() throws {
+        let folder = NSTemporaryDirectory() + "closet-fixtures-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recordings = Self.pictures + "/../../photos/http"
+        let server = try ServeProcess(store: ":memory:", serveArguments: ["--replay", recordings])
+        defer { server.stop() }
+        let exported = try ChildProcess.run(
+            BuiltProducts.closet,
+            [
+                "--store", ":memory:", "-c",
+                "export fixtures unsplash to=\(folder) base=\(server.baseURL) replay=\(recordings)",
+            ])
+        #expect(exported.status == 0, "\(exported.err)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files.contains("photos-page-1-per_page-15.json") && files.contains("ph39qtbxicj.json"), "\(files)")
+        for (file, path) in [
+            ("photos-page-1-per_page-15.json", "/photos?page=1&per_page=15"),
+            ("ph39qtbxicj.json", "/photos/ph39qtbxicj"),
+        ] {
+            let served = try ChildProcess.run(
+                "/usr/bin/curl", ["-s", "-H", "Authorization: Client-ID test", server.baseURL + path])
+            #expect(FileManager.default.contents(atPath: folder + "/" + file) == Data(served.out.utf8), "\(file)")
+        }
+        // Without the recordings, nothing is written and the error says what is missing.
+        let bare = try ChildProcess.run(
+            BuiltProducts.closet, ["--store", ":memory:", "-c", "export fixtures unsplash to=\(folder)/none"])
+        #expect(bare.status != 0 && bare.err.contains("give replay=<folder>"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/none"))
+    }
 }

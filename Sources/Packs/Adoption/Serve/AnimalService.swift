@@ -31,7 +31,8 @@ enum AnimalService {
         picture: { url, context in context.session.state(AdoptionState.self)?.pictures.kept(url) },
         // The API's defaults: the first page of ten.
         meaning: meaning,
-        beyondRecordings: { request, recorded in page(request, cutFrom: recorded) })
+        beyondRecordings: { request, recorded in page(request, cutFrom: recorded) },
+        credentialQuery: [("serviceKey", "closet-fixtures")])
 
     /// The gateway reads parameter names in any case (`ServiceKey`, `numofrows`) and `_type`'s
     /// value too (`JSON`).

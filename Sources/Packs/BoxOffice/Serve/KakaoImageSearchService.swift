@@ -21,7 +21,8 @@ enum KakaoImageSearchService {
             return try state.provider().cache.retrieveImage(for: url.cacheKey)?.image.bytes
         },
         // Kakao's defaults: by accuracy, the first page of 80.
-        meaning: QueryMeaning(defaults: ["sort": "accuracy", "page": "1", "size": "80"]))
+        meaning: QueryMeaning(defaults: ["sort": "accuracy", "page": "1", "size": "80"]),
+        credential: [HTTPHeader("Authorization", "KakaoAK closet-fixtures")])
 
     static let accessDenied = error("AccessDeniedError", "cannot find appKey", status: 401)
 

@@ -33,7 +33,8 @@ enum KobisService {
                 }
                 return (item.name, day)
             }
-        })
+        },
+        credentialQuery: [("key", "closet-fixtures")])
 
     /// A client asks for days counted from its own today (the app's default is yesterday); in
     /// a recorded world (`--today`) the same distance is counted from that day: `targetDt`

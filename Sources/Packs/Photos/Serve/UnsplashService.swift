@@ -34,7 +34,8 @@ enum UnsplashService {
             placeholder(of: url, in: context.recordings?.answers(api: "unsplash", path: "/photos") ?? [])
         },
         // A photo's five sizes are one imgix picture: the recorded `small` answers the others.
-        pictureSizes: .imgix(host: "images.unsplash.com"))
+        pictureSizes: .imgix(host: "images.unsplash.com"),
+        credential: [HTTPHeader("Authorization", "Client-ID closet-fixtures")])
 
     /// What Unsplash's recorded pages say of the photo whose `urls` name `url`: its size,
     /// colour and BlurHash (`--placeholders`).

@@ -37,6 +37,11 @@ public struct ServedAPI: Sendable {
     /// The live API a replaying one stands for (its real base URL): where `--through all`
     /// sends what no recording answers. Nil for an API answered from the store.
     public var live: String?
+    /// Its GET answers depend on the store and on who asks, and nothing else: the name of who
+    /// asks, when the server knows it without running anything (a token a worker has checked),
+    /// under which an answer may be kept with the store's answers (`readsOnlyTheStore`'s rule:
+    /// until the store's files change). Nil from it: nothing kept, nothing given from the kept.
+    public var answerVariant: (@Sendable (ServedRequest, ServedTokens) -> String?)?
     /// What `export fixtures <name>` writes: the requests whose answers an app's unit tests
     /// read (a first page, an item), made from the store as the session sees it. Nil: none.
     public var fixtures: (@Sendable (ServedContext) throws -> [ServedFixture])?
@@ -66,7 +71,8 @@ public struct ServedAPI: Sendable {
         name: String, routes: [ServedRoute], readsOnlyTheStore: Bool = false,
         error: @escaping @Sendable (_ status: Int, _ reason: String) -> HTTPResponse = ServedAPI.plainError,
         failure: (@Sendable (ServedRequest) -> HTTPResponse)? = nil,
-        fixtures: (@Sendable (ServedContext) throws -> [ServedFixture])? = nil
+        fixtures: (@Sendable (ServedContext) throws -> [ServedFixture])? = nil,
+        answerVariant: (@Sendable (ServedRequest, ServedTokens) -> String?)? = nil
     ) {
         let router = ServedRouter(routes: routes, error: error)
         self.init(
@@ -75,6 +81,7 @@ public struct ServedAPI: Sendable {
             failure: { request in router.claims(request.path) ? failure?(request) : nil },
             answer: { request, context in try router.answer(request, context) })
         self.fixtures = fixtures
+        self.answerVariant = answerVariant
     }
 
     @Sendable public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {

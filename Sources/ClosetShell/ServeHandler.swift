@@ -91,7 +91,9 @@ package final class ServeHandler: @unchecked Sendable {
                 ?? HTTPResponse.text("failed on purpose (--fail)\n", status: 500)
             return .answer(finish(request, response, started: started, draw: draw))
         }
-        if let kept = cache.answer(for: request, baseURL: base) {
+        // An answer that depends on who asks is given from the kept only to the same asker.
+        let variant = self.variant(of: request, tokens)
+        if let variant, let kept = cache.answer(for: request, baseURL: base, variant: variant) {
             // A kept picture still honours the request's If-None-Match.
             return .answer(finish(request, ServedPictures.conditional(request, kept), started: started, draw: draw))
         }
@@ -204,7 +206,7 @@ package final class ServeHandler: @unchecked Sendable {
                     for api in apis {
                         answering = api
                         if let response = try api.answer(request, context) {
-                            cacheable = api.readsOnlyTheStore
+                            cacheable = api.readsOnlyTheStore || api.answerVariant != nil
                             return response
                         }
                     }
@@ -225,8 +227,20 @@ package final class ServeHandler: @unchecked Sendable {
         } catch {
             response = shaped(answering, 500, "\(error)", request)
         }
-        if cacheable { cache.keep(response, for: request, baseURL: baseURL, madeAt: madeAt) }
+        // Asked again now the answer has run: a token it checked is known.
+        if cacheable, let variant = variant(of: request, tokens) {
+            cache.keep(response, for: request, baseURL: baseURL, variant: variant, madeAt: madeAt)
+        }
         return Made(response: response, passwordRefused: context.wasPasswordRefused, note: context.noted)
+    }
+
+    /// Who a request's kept answer is kept under: "" for an API whose answers depend on the
+    /// store alone, the asker for one that says (`ServedAPI.answerVariant`), nil when it cannot
+    /// be said here (nothing is given from the kept, nothing kept).
+    func variant(of request: ServedRequest, _ tokens: ServedTokens) -> String? {
+        guard let api = apis.first(where: { $0.claims(request.method, request.path) }) else { return "" }
+        guard let personal = api.answerVariant else { return api.readsOnlyTheStore ? "" : nil }
+        return personal(request, tokens).map { api.name + ":" + $0 }
     }
 
     func shaped(_ api: ServedAPI?, _ status: Int, _ reason: String, _ request: ServedRequest) -> HTTPResponse {

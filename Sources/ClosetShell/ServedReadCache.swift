@@ -60,12 +60,13 @@ package final class ServedReadCache: @unchecked Sendable {
         if now != signature { forget(now) }
     }
 
-    func answer(for request: ServedRequest, baseURL: String) -> HTTPResponse? {
+    /// `variant`: who asked, for an API whose answers depend on it (empty: anyone).
+    func answer(for request: ServedRequest, baseURL: String, variant: String = "") -> HTTPResponse? {
         guard folder != nil else { return nil }
         lock.lock()
         defer { lock.unlock() }
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
-        return entries[Self.key(request, baseURL)]
+        return entries[Self.key(request, baseURL, variant)]
     }
 
     /// The files' identities at the last look: what an answer dispatched now is made from, or
@@ -81,14 +82,16 @@ package final class ServedReadCache: @unchecked Sendable {
     /// when the request was dispatched). An answer made from a newer state than that is kept
     /// under the older one and forgotten with it at the next look: never an older answer under a
     /// newer state. No file is looked at here.
-    func keep(_ response: HTTPResponse, for request: ServedRequest, baseURL: String, madeAt: [Int]?) {
+    func keep(
+        _ response: HTTPResponse, for request: ServedRequest, baseURL: String, variant: String = "", madeAt: [Int]?
+    ) {
         guard folder != nil, request.method == "GET" || request.method == "HEAD", response.status == 200,
             response.body.count <= Self.maximumBodyBytes, response.body.count <= maximumBytes / 4, let madeAt
         else { return }
         lock.lock()
         defer { lock.unlock() }
         guard madeAt == signature else { return }
-        let key = Self.key(request, baseURL)
+        let key = Self.key(request, baseURL, variant)
         guard entries[key] == nil else { return }
         let size = Self.size(key, response)
         while bytes + size > maximumBytes, oldest < order.count {
@@ -118,7 +121,8 @@ package final class ServedReadCache: @unchecked Sendable {
         signature = now
     }
 
-    static func key(_ request: ServedRequest, _ baseURL: String) -> String {
-        baseURL + request.path + "?" + request.query.map { $0.name + "=" + $0.value }.joined(separator: "&")
+    static func key(_ request: ServedRequest, _ baseURL: String, _ variant: String = "") -> String {
+        let url = baseURL + request.path + "?" + request.query.map { $0.name + "=" + $0.value }.joined(separator: "&")
+        return variant.isEmpty ? url : url + "\u{0}" + variant
     }
 }

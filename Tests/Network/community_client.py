@@ -229,6 +229,12 @@ for _ in range(2):
     expect(status == 200 and answer == {"story": sid, "likes": 1, "liked": True}, "like (again: unchanged)")
 status, shown, _ = call("GET", f"/community/stories/{sid}", token=junho["accessToken"])
 expect(shown["likes"] == 1 and shown["liked"] is True, "the story says 준호 likes it")
+# Answers kept for one member are never another's: asked twice each, alternating.
+for _ in range(2):
+    for who, likes_it in ((junho, True), (minji, False)):
+        status, shown, _ = call("GET", f"/community/stories/{sid}", token=who["accessToken"])
+        assert status == 200 and shown["liked"] is likes_it, (who["user"], shown)
+print("ok each member sees their own likes, however often asked")
 for _ in range(2):
     status, answer, _ = call("DELETE", f"/community/stories/{sid}/like", token=junho["accessToken"])
     expect(status == 200 and answer == {"story": sid, "likes": 0, "liked": False}, "unlike (again: unchanged)")

@@ -131,7 +131,12 @@ enum CommunityService {
         ],
         error: { status, reason in error(status, code(status), reason) },
         failure: { _ in error(503, "unavailable", "the community server is unavailable (a fault on purpose)") },
-        fixtures: { context in try fixtures(context) })
+        fixtures: { context in try fixtures(context) },
+        // A GET's answer is the store's as its member sees it: kept for that member until the
+        // store changes, once a worker has checked the member's token.
+        answerVariant: { request, tokens in
+            CommunityTokens.knownMember(request, tokens, now: Int(Date().timeIntervalSince1970))
+        })
 
     /// What an app's tests read, as the session's member (`.user`, who needs an account): the
     /// story pages of ten by cursor (five at most), each story of the first page with its

@@ -1,5 +1,6 @@
 import ClosetCore
 import ClosetCrypto
+import ClosetNetwork
 import ClosetServing
 import Foundation
 
@@ -86,17 +87,16 @@ struct CommunityTokens {
         let token: WebToken
         // A client sends the same access token with every request until it expires: its
         // signature, once checked with this key, is not checked again (a fifth of a feed page).
-        let cacheKey = text + "\u{0}" + kept.bytes.map { String($0, radix: 16) }.joined()
-        if let verified = Self.verified.get(cacheKey) {
-            guard now < verified.expiresAt else { throw .expired }
-            token = verified
+        if let verified = Self.verified.get(text), verified.key == kept.bytes {
+            guard now < verified.token.expiresAt else { throw .expired }
+            token = verified.token
         } else {
             do {
                 token = try WebToken.verified(text, key: kept.bytes, now: now)
             } catch {
                 throw error == .expired ? .expired : .invalid
             }
-            Self.verified.store(token, for: cacheKey)
+            Self.verified.store((token, kept.bytes), for: text)
         }
         guard token.use == use, community.accounts[token.subject] != nil else { throw .invalid }
         // Only access tokens: expiring them on purpose exercises the renewal with a refresh token.
@@ -106,17 +106,34 @@ struct CommunityTokens {
 
     /// The member an `Authorization: Bearer` header names (the scheme in any case, RFC 7235).
     func member(_ authorization: String?) throws(Refusal) -> String {
-        guard let authorization else { throw .missing }
+        guard let text = Self.bearer(authorization) else { throw .missing }
+        return try check(text, use: .access).subject
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header.
+    static func bearer(_ authorization: String?) -> String? {
+        guard let authorization else { return nil }
         let bytes = Array(authorization.utf8)
         guard bytes.count > 7, zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
-            throw .missing
+            return nil
         }
         let token = bytes.dropFirst(7).drop { $0 == 0x20 }
         let end = token.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? token.startIndex
-        return try check(String(decoding: token[..<end], as: UTF8.self), use: .access).subject
+        return String(decoding: token[..<end], as: UTF8.self)
     }
 
-    /// Tokens whose signatures were checked, by their text and the key: shared by the workers.
+    /// Who a GET is by, from an access token a worker has checked already and that still holds
+    /// now: what its kept answer is kept under (`ServedAPI.answerVariant`). Nil when the token is
+    /// not known checked: the request then goes to a worker, which checks it.
+    static func knownMember(_ request: ServedRequest, _ policy: ServedTokens, now: Int) -> String? {
+        guard let text = bearer(request.header("Authorization")), let verified = verified.get(text)?.token,
+            verified.use == .access, now < verified.expiresAt,
+            policy.expiredBefore.map({ verified.issuedAt >= $0 }) ?? true
+        else { return nil }
+        return verified.subject
+    }
+
+    /// Tokens whose signatures were checked, by their text: shared by the workers.
     static let verified = VerifiedTokens()
 
     /// The next pair for a refresh token, which is used up; one used before signs its member
@@ -133,18 +150,20 @@ struct CommunityTokens {
     }
 }
 
-/// Checked tokens, at most `limit` of them, the least recently used dropped first.
+/// Checked tokens by their text, with the key that checked each, at most 4,096 of them, the
+/// least recently used dropped first.
 final class VerifiedTokens: @unchecked Sendable {
-    private let cache = LRUCache<WebToken>(countLimit: 4096, costLimit: .max) { _ in 1 }
+    typealias Entry = (token: WebToken, key: [UInt8])
+    private let cache = LRUCache<Entry>(countLimit: 4096, costLimit: .max) { _ in 1 }
     private let lock = NSLock()
 
-    func get(_ key: String) -> WebToken? {
+    func get(_ text: String) -> Entry? {
         lock.lock()
         defer { lock.unlock() }
-        return cache.get(for: key)
+        return cache.get(for: text)
     }
 
-    func store(_ token: WebToken, for key: String) {
+    func store(_ token: Entry, for key: String) {
         lock.lock()
         defer { lock.unlock() }
         cache.store(token, for: key)

@@ -453,8 +453,8 @@ def story_rows(closet, store, work, quick):
     """S7 (issue 46): the 사랑할개 community's story list over HTTP, as the app pages its feed: GETs
     of random cursor pages (`/community/stories?limit=10&after=...`, a member's bearer token each
     time, its likes and comments counted per story), 64 connections, against nginx serving the same
-    pages as files. No answer is kept between requests (a page depends on who asks: `liked`), so
-    every one is made from the store."""
+    pages as files. A page depends on who asks (`liked`): its answer is kept for that member until
+    the store changes, once a worker has checked the member's token."""
     seconds = 3 if quick else 20
     served = os.path.join(work, "served-community")
     shutil.copytree(store, served)
@@ -503,7 +503,8 @@ end
         raise SystemExit(f"S7: {closet_run['errors']} GETs were not answered 200")
     return [
         ("S7", f"GET /community/stories, random of {len(paths)} cursor pages, token, 64 conns, req/s vs nginx files",
-         f"{closet_run['rps']:>9.0f}/s", f"{nginx_run['rps']:>8.0f}/s", closet_run["rps"] / nginx_run["rps"], "(info)"),
+         f"{closet_run['rps']:>9.0f}/s", f"{nginx_run['rps']:>8.0f}/s", closet_run["rps"] / nginx_run["rps"],
+         "≥ 0.7 (as S2)"),
         ("S7", "  p99 latency", f"{closet_run['p99']:>8.2f}ms", f"{nginx_run['p99']:>8.2f}ms",
          closet_run["p99"] / max(nginx_run["p99"], 0.001), "< 10 ms"),
     ]

@@ -150,22 +150,24 @@ struct CommunityTokens {
     }
 }
 
-/// Checked tokens by their text, with the key that checked each, at most 4,096 of them, the
-/// least recently used dropped first.
+/// Checked tokens by their text, with the key that checked each: at most 4,096, all forgotten
+/// when full (a plain table: an ordered cache's bookkeeping was most of a kept answer's lookup).
 final class VerifiedTokens: @unchecked Sendable {
     typealias Entry = (token: WebToken, key: [UInt8])
-    private let cache = LRUCache<Entry>(countLimit: 4096, costLimit: .max) { _ in 1 }
+    static let limit = 4096
+    private var entries: [String: Entry] = [:]
     private let lock = NSLock()
 
     func get(_ text: String) -> Entry? {
         lock.lock()
         defer { lock.unlock() }
-        return cache.get(for: text)
+        return entries[text]
     }
 
-    func store(_ token: Entry, for key: String) {
+    func store(_ token: Entry, for text: String) {
         lock.lock()
         defer { lock.unlock() }
-        cache.store(token, for: key)
+        if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+        entries[text] = token
     }
 }

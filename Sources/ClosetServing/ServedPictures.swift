@@ -110,7 +110,8 @@ public enum ServedPictures {
     /// A 304 (its `ETag`, no body) when the request's `If-None-Match` names the answer's tag
     /// (weak comparison, `*` for any).
     public static func conditional(_ request: ServedRequest, _ response: HTTPResponse) -> HTTPResponse {
-        guard response.status == 200, let tag = response.header("ETag"), let wanted = request.header("If-None-Match")
+        // The request's header first: most requests have none, and answers many headers.
+        guard response.status == 200, let wanted = request.header("If-None-Match"), let tag = response.header("ETag")
         else { return response }
         func opaque(_ tag: Substring) -> Substring {
             let trimmed = tag.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()

@@ -1,5 +1,4 @@
 import ClosetNetwork
-import Foundation
 
 /// One file `export fixtures <api>` writes: its name, and the request whose answer it is. The
 /// answer is made by the API itself, so the file is exactly what `closet serve` would send.
@@ -12,9 +11,7 @@ public struct ServedFixture: Sendable {
         _ file: String, get path: String, query: [(name: String, value: String)] = [], headers: [HTTPHeader] = []
     ) {
         self.file = file
-        let raw = query.map {
-            $0.name + "=" + ($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-        }
+        let raw = query.map { PercentEncoding.strict($0.name) + "=" + PercentEncoding.strict($0.value) }
         request = ServedRequest(
             method: "GET", path: path, query: query, rawQuery: raw.joined(separator: "&"), headers: headers)
     }

@@ -40,6 +40,19 @@ def call(method, path, body=None, token=None, headers=None, raw=None):
     return response.status, parsed, response
 
 
+def post_story(token, fields, files=()):
+    """POST /community/stories as the app uploads: multipart text parts, then `images[]` files."""
+    boundary = "Boundary-" + uuid.uuid4().hex
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+             for name, value in fields]
+    for filename, kind, data in files:
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="images[]"; filename="{filename}"\r\n'
+                     f"Content-Type: {kind}\r\n\r\n".encode() + data + b"\r\n")
+    form = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return call("POST", "/community/stories", token=token, raw=form,
+                headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+
+
 def expect(condition, what):
     if not condition:
         raise AssertionError(what)
@@ -124,6 +137,8 @@ status, junho, _ = call("POST", "/community/auth/signup", {"name": "준호", "pa
 expect(status == 201, "a second member signs up")
 status, answer, _ = call("POST", "/community/auth/signin", {"name": "민지", "password": "wrong password"})
 expect(status == 401 and answer["error"] == "invalid_credentials", "a wrong password is a 401")
+status, unknown, _ = call("POST", "/community/auth/signin", {"name": "아무도", "password": "wrong password"})
+expect(status == 401 and unknown == answer, "an unknown name is the same 401, word for word")
 status, minji, _ = call("POST", "/community/auth/signin", {"name": "민지", "password": "dog lover 1"})
 expect(status == 200 and minji["expiresIn"] > 0, "sign-in gives tokens")
 access = minji["accessToken"]
@@ -149,25 +164,13 @@ refused(status, answer, "invalid_token", "a refresh token used as an access toke
 # Stories: none yet, then a post with pictures (multipart, as the app uploads).
 status, page, _ = call("GET", "/community/stories", token=access)
 expect(status == 200 and page == {"stories": [], "next": None}, "no stories yet")
-boundary = "Boundary-" + uuid.uuid4().hex
 picture = open(FIXTURES + "/boots.jpg", "rb").read()  # 640×480
 png = open(FIXTURES + "/knit.png", "rb").read()
-parts = []
-for name, value in [("title", "우리 콩이"), ("content", "입양 1년")]:
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-for index, (kind, data) in enumerate([("jpeg", picture), ("png", png)]):
-    parts.append(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="images[]"; filename="{index}.{kind}"\r\n'
-        f"Content-Type: image/{kind}\r\n\r\n".encode() + data + b"\r\n")
-form = b"".join(parts) + f"--{boundary}--\r\n".encode()
-status, story, _ = call(
-    "POST", "/community/stories", token=access, raw=form,
-    headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+status, story, _ = post_story(
+    access, [("title", "우리 콩이"), ("content", "입양 1년")], [("0.jpeg", "image/jpeg", picture), ("1.png", "image/png", png)])
 expect(status == 201 and story["title"] == "우리 콩이" and story["author"] == "민지", "a story is posted")
 expect(len(story["images"]) == 2 and story["images"][0].startswith("http://"), "its pictures are URLs")
-status, answer, _ = call(
-    "POST", "/community/stories", token=access, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-    raw=f'--{boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nno content\r\n--{boundary}--\r\n'.encode())
+status, answer, _ = post_story(access, [("title", "no content")])
 expect(status == 400 and answer["error"] == "bad_request", "a story without content is a 400")
 
 # A picture at its stable URL, revalidated by its ETag.
@@ -199,13 +202,7 @@ expect(status == 200 and jpeg_size(body) == (600, 450) and response.getheader("E
 
 # Paging to the end: 25 stories by 준호, 10 a page.
 for number in range(25):
-    boundary2 = "b" + str(number)
-    raw = "".join(
-        f'--{boundary2}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'
-        for key, value in [("title", f"story {number}"), ("content", "text")]) + f"--{boundary2}--\r\n"
-    status, _, _ = call(
-        "POST", "/community/stories", token=junho["accessToken"], raw=raw.encode(),
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary2}"})
+    status, _, _ = post_story(junho["accessToken"], [("title", f"story {number}"), ("content", "text")])
     assert status == 201
 seen, after, pages = [], None, 0
 while True:

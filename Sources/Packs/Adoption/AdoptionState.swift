@@ -63,6 +63,9 @@ final class AdoptionState: PackState {
         cacheRoot = services.cacheRoot
     }
 
+    /// What a sign-in with an unknown name is checked against, at the same cost as a member's.
+    private(set) lazy var decoyHash = hash("not a member's password")
+
     /// A password's salted hash, as the market keeps its passwords: a seeded id source is a
     /// deterministic (test) session, whose salts repeat, so its hashes take the cheapest
     /// accepted cost.

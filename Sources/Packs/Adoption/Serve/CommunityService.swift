@@ -250,9 +250,10 @@ enum CommunityService {
     static func signIn(_ request: ServedRequest, _ context: ServedContext, _ state: AdoptionState) -> HTTPResponse {
         guard let body = object(request), let name = string(body["name"]), let password = string(body["password"])
         else { return error(400, "bad_request", "the body must be JSON with a name and a password") }
-        guard let account = state.community.accounts[name],
-            PasswordHash(storedText: account.passwordHash).matches(password)
-        else {
+        // An unknown name costs what a wrong password does: the answer's time does not say
+        // which names are members.
+        let stored = state.community.accounts[name].map { PasswordHash(storedText: $0.passwordHash) }
+        guard (stored ?? state.decoyHash).matches(password), stored != nil else {
             context.passwordRefused()
             return error(401, "invalid_credentials", "no member has that name and password")
         }
@@ -283,29 +284,17 @@ enum CommunityService {
     static func story(_ parts: [MultipartPart], member: String) throws(BodyRefusal) -> CommandRequest {
         var request = CommandRequest(["add", "story"], user: member)
         for name in ["title", "content", "dog"] {
-            if let text = parts.last(where: { $0.name == name && $0.filename == nil })?.text {
-                request.arguments.append((name, text))
-            }
+            if let text = parts.text(name) { request.arguments.append((name, text)) }
         }
-        let files = parts.filter { $0.name == "images[]" && $0.filename != nil }
-        if !files.isEmpty {
-            var names: [String] = []
-            for (index, file) in files.enumerated() {
-                let name = "images[\(index)]"
-                let bytes = [UInt8](file.data)
-                // More than five: the command refuses them, none is worth compressing first.
-                if files.count <= 5, let info = try? ImageHeader.inspect(bytes) {
-                    do {
-                        request.attachments[name] = try UploadPicture.jpeg(bytes, info)
-                    } catch {
-                        throw BodyRefusal(reason: "images[\(index)]: " + error.message)
-                    }
-                } else {
-                    request.attachments[name] = bytes
-                }
-                names.append(name)
+        // More than five: the command refuses them, none is worth compressing first.
+        let many = parts.filter { $0.name == "images[]" && $0.filename != nil }.count > 5
+        try request.attach(parts, field: "images[]", as: "image") { (index, bytes) throws(BodyRefusal) in
+            guard !many, let info = try? ImageHeader.inspect(bytes) else { return bytes }
+            do throws(UploadPictureError) {
+                return try UploadPicture.jpeg(bytes, info)
+            } catch {
+                throw BodyRefusal(reason: "images[\(index)]: " + error.message)
             }
-            request.arguments.append(("image", names.joined(separator: ",")))
         }
         return request
     }

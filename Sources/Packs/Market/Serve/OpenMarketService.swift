@@ -125,16 +125,7 @@ enum OpenMarketService {
         for (api, key) in textFields {
             if let text = parts.text(api) { request.arguments.append((key, text)) }
         }
-        let files = parts.filter { $0.name == "images[]" && $0.filename != nil }
-        if !files.isEmpty {
-            var names: [String] = []
-            for (index, file) in files.enumerated() {
-                let name = "images[\(index)] '\(file.filename ?? "")'"
-                request.attachments[name] = [UInt8](file.data)
-                names.append(name)
-            }
-            request.arguments.append(("image", names.joined(separator: ",")))
-        }
+        request.attach(parts, field: "images[]", as: "image")
         return request
     }
 
@@ -192,9 +183,4 @@ enum OpenMarketService {
         return HTTPResponse(
             status: status, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")], body: body)
     }
-}
-
-extension [MultipartPart] {
-    /// The text of the last field named `name` (files are not fields).
-    func text(_ name: String) -> String? { last { $0.name == name && $0.filename == nil }?.text }
 }

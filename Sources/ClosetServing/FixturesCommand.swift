@@ -69,7 +69,7 @@ public enum FixturesCommand {
                     guard let answer, answer.status == 200 else {
                         throw Diagnostic(
                             "serve.fixture-refused",
-                            "\(fixture.request.method) \(fixture.request.path) is answered \(answer?.status ?? 404): \(String(decoding: answer?.body ?? Data(), as: UTF8.self).prefix(200))",
+                            "\(fixture.request.method) \(fixture.request.path) is answered \(answer?.status ?? 404): \(TerminalText.visible(String(String(decoding: answer?.body ?? Data(), as: UTF8.self).prefix(200))))",
                             at: invocation.call.range)
                     }
                     files.append((fixture.file, [UInt8](answer.body)))

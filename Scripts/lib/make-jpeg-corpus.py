@@ -34,9 +34,10 @@ def ppm(width, height, rgb):
     return b"P6\n%d %d\n255\n" % (width, height) + bytes(rgb)
 
 
-def decode_reference(path):
-    """djpeg's pixels as RGB, with the size."""
-    data = subprocess.run(["djpeg", "-ppm", path], check=True, capture_output=True).stdout
+def decode_reference(path, side=8):
+    """djpeg's pixels as RGB, with the size; `side` below 8 decodes at `side`/8 (`-scale`)."""
+    scale = ["-scale", f"{side}/8"] if side != 8 else []
+    data = subprocess.run(["djpeg", *scale, "-ppm", path], check=True, capture_output=True).stdout
     # The header is three lines (`P6`, `W H`, `255`); the pixels may start with a space byte.
     kind, size, _, body = data.split(b"\n", 3)
     width, height = map(int, size.split())
@@ -100,9 +101,11 @@ with tempfile.TemporaryDirectory() as tmp:
             name = f"jpeg-{w}x{h}-{label}"
             path = os.path.join(out, name + ".jpg")
             subprocess.run(["cjpeg", *options, "-outfile", path, source], check=True)
-            width, height, rgb = decode_reference(path)
-            with open(os.path.join(out, name + ".rgba"), "wb") as f:
-                f.write(struct.pack(">II", width, height) + rgba(rgb))
+            for side in (8, 4, 2, 1):
+                width, height, rgb = decode_reference(path, side)
+                suffix = "" if side == 8 else f".side{side}"
+                with open(os.path.join(out, name + suffix + ".rgba"), "wb") as f:
+                    f.write(struct.pack(">II", width, height) + rgba(rgb))
             made += 1
     # EXIF orientations, both byte orders.
     w, h = (13, 7)
@@ -115,10 +118,12 @@ with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(out, name + ".jpg")
         with open(path, "wb") as f:
             f.write(with_exif(plain, value, little=value % 2 == 0))
-        width, height, rgb = decode_reference(path)
-        nw, nh, turned = orient(width, height, rgb, value) if value > 1 else (width, height, rgb)
-        with open(os.path.join(out, name + ".rgba"), "wb") as f:
-            f.write(struct.pack(">II", nw, nh) + rgba(turned))
+        for side in (8, 4, 2, 1):
+            width, height, rgb = decode_reference(path, side)
+            nw, nh, turned = orient(width, height, rgb, value) if value > 1 else (width, height, rgb)
+            suffix = "" if side == 8 else f".side{side}"
+            with open(os.path.join(out, name + suffix + ".rgba"), "wb") as f:
+                f.write(struct.pack(">II", nw, nh) + rgba(turned))
         made += 1
     subprocess.run(["cjpeg", "-arithmetic", "-outfile", os.path.join(out, "arithmetic.jpg"), source], check=True)
 print(f"jpeg corpus: {made} pictures in {out}", file=sys.stderr)

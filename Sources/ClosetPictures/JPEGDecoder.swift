@@ -32,11 +32,41 @@ public enum JPEGDecoder {
 
     /// `maximumPixels` below the default is for the fuzzer, whose inputs should not spend a
     /// second decoding 64 megapixels of nothing.
-    public static func decode(_ data: [UInt8], maximumPixels: Int = Bitmap.maximumPixels) throws(Failure) -> Bitmap {
+    ///
+    /// `drawnWithin`: the largest the picture will be drawn (after its orientation), when it is
+    /// known: the picture is then decoded at 1/2, 1/4 or 1/8 of its size inside the transform
+    /// (as `djpeg -scale` does: each block's samples the box average of its full transform, the
+    /// DC alone at 1/8), the smallest of those still at least the drawn size, so a thumbnail of
+    /// a large photo never has a full-size buffer. Baseline pictures are transformed block by
+    /// block as they are read; progressive ones keep their coefficients until the last scan.
+    public static func decode(
+        _ data: [UInt8], maximumPixels: Int = Bitmap.maximumPixels, drawnWithin box: (width: Int, height: Int)? = nil
+    ) throws(Failure) -> Bitmap {
         var decoder = try Parser(data)
         decoder.maximumPixels = maximumPixels
+        decoder.box = box
         try decoder.run()
         return try decoder.bitmap()
+    }
+
+    /// Decoded at `side`/8 of its size whatever it is drawn at (the reference tests' `-scale`).
+    static func decode(_ data: [UInt8], blockSide side: Int) throws(Failure) -> Bitmap {
+        var decoder = try Parser(data)
+        decoder.requestedSide = side
+        try decoder.run()
+        return try decoder.bitmap()
+    }
+
+    /// Samples per block side for a picture of `width × height` (as its orientation turns it)
+    /// drawn no larger than `box`: 8 (full size), or 4, 2, 1 when that still covers the drawn size.
+    static func blockSide(width: Int, height: Int, turned: Bool, box: (width: Int, height: Int)?) -> Int {
+        guard let box, box.width > 0, box.height > 0 else { return 8 }
+        let (shownWidth, shownHeight) = turned ? (height, width) : (width, height)
+        // The drawn size's share of the picture's: what a reduction must not go below.
+        let fit = min(Double(box.width) / Double(shownWidth), Double(box.height) / Double(shownHeight))
+        var side = 8
+        while side > 1, Double(side / 2) / 8 >= fit { side /= 2 }
+        return side
     }
 
     /// Where the zig-zag order's k-th coefficient sits in a block, row by row.
@@ -59,7 +89,17 @@ public enum JPEGDecoder {
         /// The component's own size in samples (before padding).
         var width = 0
         var height = 0
+        /// Samples per block side it is transformed to (8 at full size; more than the picture's
+        /// side when that spares upsampling, as libjpeg's scaling does), and its size so.
+        var side = 8
+        var scaledWidth = 0
+        var scaledHeight = 0
+        /// Progressive pictures' coefficients, kept until the last scan.
         var coefficients: [Int16] = []
+        /// Its samples, `blocksPerLine * side` across, padded to whole blocks.
+        var samples: [UInt8] = []
+        /// The dequantization table of the scan being read, for a baseline block's transform.
+        var table: [Float] = []
         var dcTable = 0
         var acTable = 0
         var prediction = 0
@@ -86,6 +126,15 @@ public enum JPEGDecoder {
         var sawScan = false
         var eobRun = 0
         var maximumPixels = Bitmap.maximumPixels
+        var box: (width: Int, height: Int)?
+        var requestedSide: Int?
+        /// Samples per block side of the picture's widest components (8: full size).
+        var blockSide = 8
+        /// The decoded picture's size: `width × height` scaled by `blockSide / 8`, rounded up.
+        var outputWidth = 0
+        var outputHeight = 0
+        /// A baseline block's coefficients, transformed as soon as it is read.
+        var scratch = [Int16](repeating: 0, count: 64)
 
         init(_ data: [UInt8]) throws(Failure) {
             guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { throw .notJPEG }
@@ -213,15 +262,35 @@ public enum JPEGDecoder {
             maxVertical = components.map(\.vertical).max() ?? 1
             mcusPerLine = (width + 8 * maxHorizontal - 1) / (8 * maxHorizontal)
             mcusPerColumn = (height + 8 * maxVertical - 1) / (8 * maxVertical)
+            blockSide =
+                requestedSide ?? JPEGDecoder.blockSide(width: width, height: height, turned: orientation >= 5, box: box)
+            outputWidth = (width * blockSide + 7) / 8
+            outputHeight = (height * blockSide + 7) / 8
             for index in components.indices {
                 let h = components[index].horizontal
                 let v = components[index].vertical
+                // A subsampled component is transformed to more samples per block while that
+                // still lands on the picture's grid (libjpeg's rule), so it needs no upsampling.
+                var side = blockSide
+                while side < 8, (maxHorizontal * blockSide) % (h * side * 2) == 0,
+                    (maxVertical * blockSide) % (v * side * 2) == 0
+                {
+                    side *= 2
+                }
+                components[index].side = side
                 components[index].width = (width * h + maxHorizontal - 1) / maxHorizontal
                 components[index].height = (height * v + maxVertical - 1) / maxVertical
+                components[index].scaledWidth = (width * h * side + maxHorizontal * 8 - 1) / (maxHorizontal * 8)
+                components[index].scaledHeight = (height * v * side + maxVertical * 8 - 1) / (maxVertical * 8)
                 components[index].blocksPerLine = mcusPerLine * h
                 components[index].blocksPerColumn = mcusPerColumn * v
-                components[index].coefficients = [Int16](
-                    repeating: 0, count: mcusPerLine * h * mcusPerColumn * v * 64)
+                let blocks = mcusPerLine * h * mcusPerColumn * v
+                if progressive {
+                    components[index].coefficients = [Int16](repeating: 0, count: blocks * 64)
+                } else {
+                    // A block no scan reaches is all zeros, whose transform is mid-grey.
+                    components[index].samples = [UInt8](repeating: 128, count: blocks * side * side)
+                }
             }
             self.progressive = progressive
             sawFrame = true
@@ -267,6 +336,9 @@ public enum JPEGDecoder {
                     throw .badData("a scan with no AC Huffman table")
                 }
                 components[component].prediction = 0
+                if !progressive {
+                    components[component].table = quantization[components[component].quantization].map { Float($0) }
+                }
             }
             var reader = BitReader(data: data, position: position)
             try decodeScan(&reader, inScan, start: start, end: end, high: high, low: low)
@@ -321,20 +393,21 @@ public enum JPEGDecoder {
             _ reader: inout BitReader, _ index: Int, _ blockRow: Int, _ blockColumn: Int, _ start: Int, _ end: Int,
             _ high: Int, _ low: Int
         ) throws(Failure) {
-            let offset = (blockRow * components[index].blocksPerLine + blockColumn) * 64
             let dcTable = dcTables[components[index].dcTable]
             let acTable = acTables[components[index].acTable]
-            let progressive = progressive
             var prediction = components[index].prediction
             var eobRun = eobRun
             defer {
                 components[index].prediction = prediction
                 self.eobRun = eobRun
             }
-            try components[index].coefficients.withUnsafeMutableBufferPointer { buffer throws(Failure) in
-                let block = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + 64)])
-                if !progressive {
-                    guard let dcTable, let acTable else { throw .badData("tables") }
+            if !progressive {
+                guard let dcTable, let acTable else { throw .badData("tables") }
+                let side = components[index].side
+                let stride = components[index].blocksPerLine * side
+                let table = components[index].table
+                try scratch.withUnsafeMutableBufferPointer { block throws(Failure) in
+                    block.update(repeating: 0)
                     let size = reader.decode(dcTable)
                     guard size <= 11 else { throw .badData("a DC difference of \(size) bits") }
                     prediction &+= reader.extended(size)
@@ -353,8 +426,17 @@ public enum JPEGDecoder {
                         block[zigzag[k]] = Int16(truncatingIfNeeded: reader.extended(size))
                         k += 1
                     }
-                    return
+                    components[index].samples.withUnsafeMutableBufferPointer { out in
+                        InverseDCT.transform(
+                            UnsafeBufferPointer(block), at: 0, table: table, into: out,
+                            at: blockRow * side * stride + blockColumn * side, stride: stride, side: side)
+                    }
                 }
+                return
+            }
+            let offset = (blockRow * components[index].blocksPerLine + blockColumn) * 64
+            try components[index].coefficients.withUnsafeMutableBufferPointer { buffer throws(Failure) in
+                let block = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + 64)])
                 if start == 0 {
                     if high == 0 {
                         guard let dcTable else { throw .badData("tables") }
@@ -501,8 +583,8 @@ public enum JPEGDecoder {
 
         func bitmap() throws(Failure) -> Bitmap {
             guard sawFrame else { throw .badData("no frame") }
-            let planes = components.map { plane($0) }
-            let full = components.indices.map { upsample(planes[$0], components[$0]) }
+            let full = components.map { upsample(progressive ? plane($0) : $0.samples, $0) }
+            let (width, height) = (outputWidth, outputHeight)
             var pixels = [UInt8](repeating: 255, count: width * height * 4)
             let rgb =
                 components.count == 3
@@ -540,11 +622,12 @@ public enum JPEGDecoder {
             return Bitmap(width: width, height: height, pixels: pixels).oriented(orientation)
         }
 
-        /// A component's samples: every block dequantized and inverse-transformed, at the
-        /// component's padded size.
+        /// A progressive component's samples: every block dequantized and inverse-transformed
+        /// to its side, at the component's padded size.
         func plane(_ component: Component) -> [UInt8] {
-            let stride = component.blocksPerLine * 8
-            var out = [UInt8](repeating: 0, count: stride * component.blocksPerColumn * 8)
+            let side = component.side
+            let stride = component.blocksPerLine * side
+            var out = [UInt8](repeating: 0, count: stride * component.blocksPerColumn * side)
             let table = quantization[component.quantization].map { Float($0) }
             out.withUnsafeMutableBufferPointer { out in
                 component.coefficients.withUnsafeBufferPointer { coefficients in
@@ -553,7 +636,7 @@ public enum JPEGDecoder {
                             let block = (row * component.blocksPerLine + column) * 64
                             InverseDCT.transform(
                                 coefficients, at: block, table: table, into: out,
-                                at: row * 8 * stride + column * 8, stride: stride)
+                                at: row * side * stride + column * side, stride: stride, side: side)
                         }
                     }
                 }
@@ -561,26 +644,30 @@ public enum JPEGDecoder {
             return out
         }
 
-        /// A component's samples at the picture's size, `width × height`: the 2:1 cases with
-        /// libjpeg's triangle filter, others by repeating samples.
+        /// A component's samples at the decoded picture's size: the 2:1 cases with libjpeg's
+        /// triangle filter (not at 1/8, where libjpeg does not filter either), others by
+        /// repeating samples.
         func upsample(_ plane: [UInt8], _ component: Component) -> [UInt8] {
-            let stride = component.blocksPerLine * 8
-            let (across, down) = (maxHorizontal / component.horizontal, maxVertical / component.vertical)
-            let exact = maxHorizontal % component.horizontal == 0 && maxVertical % component.vertical == 0
+            let stride = component.blocksPerLine * component.side
+            // The picture's samples per block over the component's, across and down.
+            let (wide, high) = (maxHorizontal * blockSide, maxVertical * blockSide)
+            let (ownWide, ownHigh) = (component.horizontal * component.side, component.vertical * component.side)
+            let (across, down) = (wide / ownWide, high / ownHigh)
+            let exact = wide % ownWide == 0 && high % ownHigh == 0
+            let (width, height) = (outputWidth, outputHeight)
             var out = [UInt8](repeating: 0, count: width * height)
-            let (sourceWidth, sourceHeight) = (component.width, component.height)
-            let (width, height) = (width, height)
+            let (sourceWidth, sourceHeight) = (component.scaledWidth, component.scaledHeight)
+            let filtered = blockSide > 1
             plane.withUnsafeBufferPointer { plane in
                 out.withUnsafeMutableBufferPointer { out in
                     // libjpeg-turbo filters 2:1 across only when a component is over two samples wide.
-                    guard exact, across <= 2, down <= 2, across == 1 || sourceWidth > 2 else {
+                    guard exact, filtered || (across == 1 && down == 1), across <= 2, down <= 2,
+                        across == 1 || sourceWidth > 2
+                    else {
                         for y in 0..<height {
-                            let sourceY = min(y * component.vertical / maxVertical, sourceHeight - 1)
+                            let sourceY = min(y * ownHigh / high, sourceHeight - 1)
                             for x in 0..<width {
-                                out[y * width + x] =
-                                    plane[
-                                        sourceY * stride
-                                            + min(x * component.horizontal / maxHorizontal, sourceWidth - 1)]
+                                out[y * width + x] = plane[sourceY * stride + min(x * ownWide / wide, sourceWidth - 1)]
                             }
                         }
                         return

@@ -7,12 +7,18 @@ public enum PictureDecoder {
         public var message: String
     }
 
-    public static func decode(_ bytes: [UInt8]) throws(Failure) -> Bitmap {
+    /// `drawnWithin`: the largest the picture will be drawn, when known: a JPEG is then decoded
+    /// reduced inside its transform, never smaller than that (`JPEGDecoder.decode`).
+    public static func decode(_ bytes: [UInt8], drawnWithin box: (width: Int, height: Int)? = nil) throws(Failure)
+        -> Bitmap
+    {
         if bytes.starts(with: PNGDecoder.signature) {
             do { return try PNGDecoder.decode(bytes) } catch { throw Failure(message: error.message) }
         }
         if bytes.starts(with: [0xFF, 0xD8]) {
-            do { return try JPEGDecoder.decode(bytes) } catch { throw Failure(message: error.message) }
+            do { return try JPEGDecoder.decode(bytes, drawnWithin: box) } catch {
+                throw Failure(message: error.message)
+            }
         }
         throw Failure(message: "not a PNG or JPEG picture")
     }

@@ -55,7 +55,7 @@ public struct PictureSizes: Sendable {
         answer.headers.removeAll { ["etag", "content-length", "last-modified"].contains($0.name.lowercased()) }
         if let width = self.width(url), width >= 1, width < header.width,
             header.width * header.height <= Self.mostPixels,
-            let bitmap = try? PictureDecoder.decode(bytes)
+            let bitmap = try? PictureDecoder.decode(bytes, drawnWithin: (min(width, Self.widest), header.height))
         {
             let width = min(width, Self.widest)
             let height = max(1, Int((Double(header.height) * Double(width) / Double(header.width)).rounded()))

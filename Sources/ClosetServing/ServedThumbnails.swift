@@ -35,7 +35,7 @@ public final class ServedThumbnails: @unchecked Sendable {
     /// The picture reduced to fit `longestSide` (itself when it already fits, or cannot be read).
     func thumbnail(of bytes: [UInt8]) -> [UInt8] {
         guard let info = try? ImageHeader.inspect(bytes), max(info.width, info.height) > longestSide,
-            let bitmap = try? PictureDecoder.decode(bytes)
+            let bitmap = try? PictureDecoder.decode(bytes, drawnWithin: (longestSide, longestSide))
         else { return bytes }
         let scale = Double(longestSide) / Double(max(bitmap.width, bitmap.height))
         guard scale < 1 else { return bytes }

@@ -35,32 +35,74 @@ import Testing
         return comparison
     }
 
-    static func check(folder: String) throws -> Int {
+    /// Every picture in `folder` against its reference at `side` (8: full size; 4, 2, 1: as
+    /// `djpeg -scale side/8` decodes it, where the corpus has that reference).
+    static func check(folder: String, side: Int = 8) throws -> Int {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
             $0.hasSuffix(".jpg") && $0 != "arithmetic.jpg"
         }.sorted()
+        var checked = 0
         for name in names {
             let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
-            let reference = [UInt8](
-                try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name.dropLast(4) + ".rgba")))
+            let suffix = side == 8 ? ".rgba" : ".side\(side).rgba"
+            guard let reference = FileManager.default.contents(atPath: folder + "/" + name.dropLast(4) + suffix)
+            else { continue }
             let bitmap: Bitmap
-            do { bitmap = try JPEGDecoder.decode(data) } catch {
+            do { bitmap = try JPEGDecoder.decode(data, blockSide: side) } catch {
                 Issue.record("\(name): \(error)")
                 continue
             }
-            let comparison = compare(bitmap, reference)
-            #expect(comparison != nil, "\(name): size \(bitmap.width)×\(bitmap.height)")
+            let comparison = compare(bitmap, [UInt8](reference))
+            #expect(comparison != nil, "\(name) at \(side)/8: size \(bitmap.width)×\(bitmap.height)")
             if let comparison {
                 #expect(
                     comparison.worst <= 2 || comparison.psnr >= 45,
-                    "\(name): off by \(comparison.worst), \(comparison.psnr) dB")
+                    "\(name) at \(side)/8: off by \(comparison.worst), \(comparison.psnr) dB")
             }
+            checked += 1
         }
-        return names.count
+        return checked
     }
 
     @Test func theCommittedPicturesDecodeAsDjpegDoes() throws {
         #expect(try Self.check(folder: Self.committed) == 73)
+    }
+
+    /// Issue 47: decoded at 1/2, 1/4 and 1/8 inside the transform, as `djpeg -scale` does.
+    @Test(arguments: [4, 2, 1]) func reducedDecodingMatchesDjpegScale(side: Int) throws {
+        #expect(try Self.check(folder: Self.committed, side: side) == 73)
+        if let folder = ProcessInfo.processInfo.environment["CLOSET_JPEG_CORPUS"] {
+            #expect(try Self.check(folder: folder, side: side) >= 138)
+        }
+    }
+
+    /// The reduction asked for a drawn size: the smallest of 1/2, 1/4, 1/8 still at least that
+    /// size, the orientation's turn counted; none when no size is known or it is drawn larger.
+    @Test func theReductionCoversTheDrawnSize() {
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: nil) == 8)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (2000, 2000)) == 8)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (960, 2000)) == 4)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (961, 2000)) == 8)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (48, 64)) == 1)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (400, 64)) == 1)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (400, 5000)) == 2)
+        // Turned a quarter: 1280 across as drawn.
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: true, box: (640, 5000)) == 4)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (640, 5000)) == 4)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: true, box: (320, 5000)) == 2)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (320, 5000)) == 2)
+        #expect(JPEGDecoder.blockSide(width: 1920, height: 1280, turned: false, box: (240, 5000)) == 1)
+    }
+
+    /// A picture decoded for a drawn size is that reduction's decoding, and a thumbnail of a
+    /// large picture never makes its full-size pixels.
+    @Test func aPictureDrawnSmallIsDecodedReduced() throws {
+        let data = try Self.fixture("jpeg-33x31-420-q90.jpg")
+        let small = try JPEGDecoder.decode(data, drawnWithin: (4, 4))
+        #expect((small.width, small.height) == (5, 4))
+        #expect(small == (try JPEGDecoder.decode(data, blockSide: 1)))
+        let half = try JPEGDecoder.decode(data, drawnWithin: (16, 100))
+        #expect((half.width, half.height) == (17, 16))
     }
 
     /// The full corpus, when the test command made one.

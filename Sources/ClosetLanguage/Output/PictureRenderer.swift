@@ -26,6 +26,7 @@ struct PictureRenderer {
     ) -> String {
         var notes: [String] = []
         var shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)] = []
+        let box = drawnWithin(arrangement)
         var iterator = pictures.makeIterator()
         while true {
             if stop() { return "pictures: stopped\n" }
@@ -35,7 +36,7 @@ struct PictureRenderer {
             case .unavailable(let reason): notes.append("picture: " + TerminalText.visible(reason))
             case .bytes(let bytes):
                 do {
-                    let bitmap = try PictureDecoder.decode(bytes)
+                    let bitmap = try PictureDecoder.decode(bytes, drawnWithin: box)
                     shown.append((bitmap, picture.displaySize))
                 } catch {
                     notes.append("picture: " + TerminalText.visible(error.message))
@@ -48,6 +49,18 @@ struct PictureRenderer {
         }
         for note in notes { out += note + "\n" }
         return out
+    }
+
+    /// The most any one picture of the arrangement is drawn at, in this mode's pixels: a
+    /// masonry's column across (its height follows the picture), else the whole canvas.
+    func drawnWithin(_ arrangement: Pictures.Arrangement) -> (width: Int, height: Int) {
+        let (cellWidth, cellHeight) = pixelsPerCell
+        let (maxWidth, maxHeight) = (columns * cellWidth, rows * cellHeight)
+        if case .masonry(let count) = arrangement {
+            let count = max(1, count)
+            return (max(1, (maxWidth - (count - 1) * cellWidth) / count), Int.max / 2)
+        }
+        return (max(1, maxWidth), max(1, maxHeight))
     }
 
     /// The canvas every picture is drawn on, in this mode's pixels.

@@ -21,6 +21,10 @@ public enum PercentEncoding {
     /// `%XX` escapes undone (and `+` as a space in a query); nil for a broken escape or bytes
     /// that are not UTF-8.
     public static func decoded(_ text: String, plusIsSpace: Bool) -> String? {
+        // Most of what a client sends has nothing to decode.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusIsSpace) }) {
+            return text
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

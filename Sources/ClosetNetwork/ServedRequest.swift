@@ -35,6 +35,8 @@ public struct ServedRequest: Sendable {
     }
 
     package static func sameName(_ a: String, _ b: String) -> Bool {
+        // Clients mostly send a name as it is written: compared whole first.
+        if a == b { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         return zip(a.utf8, b.utf8).allSatisfy { x, y in
             x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)

@@ -160,8 +160,10 @@ public struct RequestReader: Sendable {
             start = 0
         }
         let (path, query) = Self.split(head.target)
+        let targetBytes = head.target.utf8
         let rawQuery =
-            head.target.firstIndex(of: "?").map { String(head.target[head.target.index(after: $0)...]) } ?? ""
+            targetBytes.firstIndex(of: UInt8(ascii: "?")).map { String(head.target[targetBytes.index(after: $0)...]) }
+            ?? ""
         return .request(
             ServedRequest(
                 method: head.method, path: path, query: query, rawQuery: rawQuery, headers: head.headers,
@@ -189,14 +191,18 @@ public struct RequestReader: Sendable {
             start += 2
             scanned = max(scanned, start)
         }
-        var end: Int?
-        var index = max(scanned, start)
-        while index + 3 < buffer.count {
-            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                end = index
-                break
+        // The blank line ending the head, looked for from where the last look stopped.
+        let from = max(scanned, start)
+        let end: Int? = buffer.withUnsafeBufferPointer { bytes in
+            var index = from
+            while index + 3 < bytes.count {
+                if bytes[index] == 13, bytes[index + 1] == 10, bytes[index + 2] == 13, bytes[index + 3] == 10 {
+                    return index
+                }
+                // A fourth byte that is neither CR nor LF is in no CRLFCRLF: none starts before it.
+                index += bytes[index + 3] == 10 || bytes[index + 3] == 13 ? 1 : 4
             }
-            index += 1
+            return nil
         }
         guard let end else {
             scanned = max(start, buffer.count - 3)
@@ -225,20 +231,31 @@ public struct RequestReader: Sendable {
 
     /// The head's lines, split at CRLF; nil when a lone CR or LF is in it.
     static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>]? {
-        var lines: [ArraySlice<UInt8>] = []
-        var lineStart = bytes.startIndex
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == 13 {
-                guard index + 1 < bytes.endIndex, bytes[index + 1] == 10 else { return nil }
-                lines.append(bytes[lineStart..<index])
-                index += 2
-                lineStart = index
-                continue
+        // Where each line ends, found through a pointer (indexing the slice checked every byte).
+        var ends: [Int] = []
+        let base = bytes.startIndex
+        let whole = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            var index = 0
+            while index < buffer.count {
+                let byte = buffer[index]
+                if byte == 13 {
+                    guard index + 1 < buffer.count, buffer[index + 1] == 10 else { return false }
+                    ends.append(base + index)
+                    index += 2
+                    continue
+                }
+                if byte == 10 { return false }
+                index += 1
             }
-            if byte == 10 { return nil }
-            index += 1
+            return true
+        }
+        guard whole else { return nil }
+        var lines: [ArraySlice<UInt8>] = []
+        lines.reserveCapacity(ends.count + 1)
+        var lineStart = base
+        for end in ends {
+            lines.append(bytes[lineStart..<end])
+            lineStart = end + 2
         }
         lines.append(bytes[lineStart..<bytes.endIndex])
         return lines
@@ -246,8 +263,15 @@ public struct RequestReader: Sendable {
 
     func parseHead(_ lines: [ArraySlice<UInt8>]) -> Result<Head, Refusal> {
         guard let requestLine = lines.first else { return .failure(refusal(400, "no request line")) }
-        let words = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard words.count == 3, !words[0].isEmpty, words[0].allSatisfy(Self.isTokenByte) else {
+        // Three words between single spaces (found in place: splitting made an array per request).
+        guard let firstSpace = requestLine.firstIndex(of: UInt8(ascii: " ")),
+            let secondSpace = requestLine[(firstSpace + 1)...].firstIndex(of: UInt8(ascii: " ")),
+            !requestLine[(secondSpace + 1)...].contains(UInt8(ascii: " "))
+        else { return .failure(refusal(400, "a malformed request line")) }
+        let words = [
+            requestLine[..<firstSpace], requestLine[(firstSpace + 1)..<secondSpace], requestLine[(secondSpace + 1)...],
+        ]
+        guard !words[0].isEmpty, words[0].allSatisfy(Self.isTokenByte) else {
             return .failure(refusal(400, "a malformed request line"))
         }
         let method = String(decoding: words[0], as: UTF8.self)
@@ -271,6 +295,14 @@ public struct RequestReader: Sendable {
             return .failure(refusal(400, "the request target is not a path"))
         }
         var headers: [HTTPHeader] = []
+        headers.reserveCapacity(lines.count - 1)
+        // The headers the framing depends on, found as the lines are read (one pass, no names
+        // compared again per header asked for).
+        var hosts = 0
+        var connection: [String] = []
+        var codings: [String] = []
+        var lengthValues: [String] = []
+        var expects: [String] = []
         for line in lines.dropFirst() {
             guard headers.count < limits.headerCount else {
                 return .failure(refusal(431, "more than \(limits.headerCount) headers"))
@@ -287,23 +319,28 @@ public struct RequestReader: Sendable {
             guard value.allSatisfy({ $0 == 9 || $0 >= 32 && $0 != 127 }) else {
                 return .failure(refusal(400, "a header value with control characters"))
             }
-            headers.append(
-                HTTPHeader(
-                    String(decoding: line[line.startIndex..<colon], as: UTF8.self),
-                    String(decoding: value, as: UTF8.self)))
-        }
-        func values(_ name: String) -> [String] {
+            let name = line[line.startIndex..<colon]
+            let text = String(decoding: value, as: UTF8.self)
+            headers.append(HTTPHeader(String(decoding: name, as: UTF8.self), text))
             // In ASCII case: Foundation's locale-aware comparison was a tenth of the server's loop.
-            headers.filter { ServedRequest.sameName($0.name, name) }.map(\.value)
+            if Self.isNamed(name, "host") {
+                hosts += 1
+            } else if Self.isNamed(name, "connection") {
+                connection += text.lowercased().split(separator: ",").map(Self.trimmed)
+            } else if Self.isNamed(name, "transfer-encoding") {
+                codings.append(text)
+            } else if Self.isNamed(name, "content-length") {
+                lengthValues.append(text)
+            } else if Self.isNamed(name, "expect") {
+                expects.append(text.lowercased())
+            }
         }
         let minor = version == "HTTP/1.1" ? 1 : 0
-        if minor == 1, values("Host").count != 1 {
+        if minor == 1, hosts != 1 {
             return .failure(refusal(400, "an HTTP/1.1 request needs one Host header"))
         }
-        let connection = values("Connection").flatMap { $0.lowercased().split(separator: ",") }.map(Self.trimmed)
         let keepAlive = minor == 1 ? !connection.contains("close") : connection.contains("keep-alive")
-        let codings = values("Transfer-Encoding")
-        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map(Self.trimmed)
+        let lengths = lengthValues.flatMap { $0.split(separator: ",") }.map(Self.trimmed)
         let framing: BodyFraming
         if !codings.isEmpty {
             guard lengths.isEmpty else {
@@ -324,7 +361,6 @@ public struct RequestReader: Sendable {
         } else {
             framing = .length(0)
         }
-        let expects = values("Expect").map { $0.lowercased() }
         let expectsContinue: Bool
         switch framing {
         case .length(let length): expectsContinue = minor == 1 && expects.contains("100-continue") && length > 0
@@ -336,12 +372,31 @@ public struct RequestReader: Sendable {
                 body: framing, expectsContinue: expectsContinue))
     }
 
+    /// Whether a header's name is `lowercase` in any ASCII case.
+    static func isNamed(_ name: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard name.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { wanted in
+            var at = name.startIndex
+            for byte in wanted {
+                let given = name[at]
+                // Only letters fold: `-` and digits must match as they are.
+                let folded = given >= 0x41 && given <= 0x5A ? given | 0x20 : given
+                if folded != byte { return false }
+                at += 1
+            }
+            return true
+        }
+    }
+
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
-        default: Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        default: false
         }
     }
 

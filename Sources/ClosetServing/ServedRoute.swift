@@ -63,21 +63,26 @@ struct ServedRouter: Sendable {
     let error: @Sendable (_ status: Int, _ reason: String) -> HTTPResponse
     /// The first words of every route: the paths the API claims. Made once: every request asks
     /// every API whether it claims its path (made per request, it was 9 % of the I/O thread).
-    let firstWords: Set<String>
+    let firstWords: [String]
 
     init(routes: [ServedRoute], error: @escaping @Sendable (_ status: Int, _ reason: String) -> HTTPResponse) {
         self.routes = routes
         self.error = error
-        firstWords = Set(
-            routes.compactMap { route in
-                if case .word(let word)? = route.path.first { return word }
-                return nil
-            })
+        // A few words, compared as they are: hashing a path's first word cost more than this.
+        var words: [String] = []
+        for route in routes {
+            if case .word(let word)? = route.path.first, !words.contains(word) { words.append(word) }
+        }
+        firstWords = words
     }
 
     func claims(_ path: String) -> Bool {
-        let first = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first
-        return first.map { firstWords.contains(String($0)) } ?? false
+        // The first non-empty segment, found by bytes without splitting the path.
+        let bytes = path.utf8
+        guard let start = bytes.firstIndex(where: { $0 != UInt8(ascii: "/") }) else { return false }
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        let first = bytes[start..<end]
+        return firstWords.contains { $0.utf8.elementsEqual(first) }
     }
 
     func answer(_ request: ServedRequest, _ context: ServedContext) throws -> HTTPResponse? {

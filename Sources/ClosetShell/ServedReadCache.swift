@@ -122,7 +122,21 @@ package final class ServedReadCache: @unchecked Sendable {
     }
 
     static func key(_ request: ServedRequest, _ baseURL: String, _ variant: String = "") -> String {
-        let url = baseURL + request.path + "?" + request.query.map { $0.name + "=" + $0.value }.joined(separator: "&")
-        return variant.isEmpty ? url : url + "\u{0}" + variant
+        // One string grown in place (joined pieces made a string each).
+        var key = baseURL
+        key.reserveCapacity(baseURL.utf8.count + request.path.utf8.count + variant.utf8.count + 64)
+        key += request.path
+        key += "?"
+        for (index, pair) in request.query.enumerated() {
+            if index > 0 { key += "&" }
+            key += pair.name
+            key += "="
+            key += pair.value
+        }
+        if !variant.isEmpty {
+            key += "\u{0}"
+            key += variant
+        }
+        return key
     }
 }

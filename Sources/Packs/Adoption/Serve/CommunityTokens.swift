@@ -113,13 +113,14 @@ struct CommunityTokens {
     /// The token of an `Authorization: Bearer <token>` header.
     static func bearer(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
-        let bytes = Array(authorization.utf8)
+        let bytes = authorization.utf8
         guard bytes.count > 7, zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
             return nil
         }
+        // Read in place: a token is a few hundred bytes, copied once into the text returned.
         let token = bytes.dropFirst(7).drop { $0 == 0x20 }
-        let end = token.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? token.startIndex
-        return String(decoding: token[..<end], as: UTF8.self)
+        let end = token.lastIndex { $0 != 0x20 }.map { bytes.index(after: $0) } ?? token.startIndex
+        return String(Substring(token[..<end]))
     }
 
     /// Who a GET is by, from an access token a worker has checked already and that still holds

@@ -467,6 +467,23 @@ for id, (width, height), target in (("G1", (400, 600), "≤ 15 ms"), ("G2", (192
     picture_rows.append((id, f"{width}×{height} JPEG to half blocks (decode, scale, encode) vs djpeg", shown, djpeg,
                          f"{target} ({memory / 1024:.0f} MB peak)"))
 
+# G3, G4 (issue 47): the same as whole processes on both sides, into a file: closet adds the
+# picture (checking it decodes), lists and shows it as half blocks in a new process, against
+# `djpeg -scale 1/8` (a thumbnail's decoding) writing its pixels to a file.
+for id, (width, height) in (("G3", (1920, 1280)), ("G4", (4000, 3000))):
+    path = os.path.join(work, f"photo-{width}x{height}.jpg")
+    if not os.path.exists(path):
+        photo_jpeg(width, height, path)
+    shown_file, pixels_file = os.path.join(work, "shown.txt"), os.path.join(work, "scaled.ppm")
+    c, d, memory = alternate(
+        lambda: run([CLOSET, "--store", ":memory:", "--pictures", "blocks", "-c",
+                     f"add clothes category=top season=fall image={path}", "-c", "list clothes", "-c",
+                     "show clothes @1"], stdout=shown_file),
+        lambda: run(["djpeg", "-scale", "1/8", "-outfile", pixels_file, path]))
+    picture_rows.append((id, f"new process: {width}×{height} JPEG added, shown as half blocks vs djpeg -scale 1/8",
+                         c, d, f"≤ 2 ({memory['closet'] / 1024:.0f} MB / {memory['sqlite3'] / 1024:.0f} MB peak"
+                         + (", ≤ 16 MB)" if id == "G4" else ")")))
+
 import platform
 print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} after a warm-up; "
       f"{platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")

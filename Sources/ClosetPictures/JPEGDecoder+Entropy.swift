@@ -2,21 +2,32 @@ import ClosetCore
 
 extension JPEGDecoder {
     /// A Huffman table (T.81 Annex C): codes up to 9 bits found in one lookup, longer ones by
-    /// the first code and count of each length.
-    struct HuffmanTable {
+    /// the first code and count of each length. Its lookups are memory of its own, so a scan's
+    /// loop reads them through plain pointers (`Lookup`) with no reference counting per symbol
+    /// (arrays copied out of the parser per block were most of a thumbnail's decoding time).
+    final class HuffmanTable {
         static let fastBits = 9
-        /// `length << 8 | symbol` for every 9-bit prefix that starts with a short code; 0 when
-        /// the code is longer.
-        var fast = [UInt16](repeating: 0, count: 1 << fastBits)
-        /// The largest code of each length (-1 when there is none), and what to add to a code
-        /// of that length to find its symbol's index.
-        var maxCode = [Int](repeating: -1, count: 17)
-        var offset = [Int](repeating: 0, count: 17)
-        var symbols: [UInt8]
+        /// The pointers a scan decodes with, valid while the table lives.
+        struct Lookup {
+            /// `length << 8 | symbol` for every 9-bit prefix that starts with a short code; 0
+            /// when the code is longer.
+            let fast: UnsafePointer<UInt16>
+            /// The largest code of each length (-1 when there is none), and what to add to a
+            /// code of that length to find its symbol's index.
+            let maxCode: UnsafePointer<Int>
+            let offset: UnsafePointer<Int>
+            let symbols: UnsafePointer<UInt8>
+            let symbolCount: Int
+        }
+
+        private let storage: UnsafeMutableRawPointer
+        let lookup: Lookup
 
         /// Nil when the counts describe more codes than their lengths allow.
         init?(counts: [Int], symbols: [UInt8]) {
-            self.symbols = symbols
+            var fast = [UInt16](repeating: 0, count: 1 << Self.fastBits)
+            var maxCode = [Int](repeating: -1, count: 17)
+            var offset = [Int](repeating: 0, count: 17)
             var code = 0
             var index = 0
             for length in 1...16 {
@@ -35,7 +46,23 @@ extension JPEGDecoder {
                 if counts[length - 1] > 0 { maxCode[length] = code - 1 }
                 code <<= 1
             }
+            // One block: the two Int tables, the fast table, then the symbols.
+            let ints = 2 * 17 * MemoryLayout<Int>.stride
+            let fastBytes = fast.count * MemoryLayout<UInt16>.stride
+            storage = .allocate(byteCount: ints + fastBytes + max(1, symbols.count), alignment: 16)
+            let maxCodes = storage.bindMemory(to: Int.self, capacity: 34)
+            maxCodes.initialize(from: maxCode, count: 17)
+            (maxCodes + 17).initialize(from: offset, count: 17)
+            let fastTable = (storage + ints).bindMemory(to: UInt16.self, capacity: fast.count)
+            fastTable.initialize(from: fast, count: fast.count)
+            let symbolTable = (storage + ints + fastBytes).bindMemory(to: UInt8.self, capacity: max(1, symbols.count))
+            symbolTable.initialize(from: symbols, count: symbols.count)
+            lookup = Lookup(
+                fast: fastTable, maxCode: maxCodes, offset: maxCodes + 17, symbols: symbolTable,
+                symbolCount: symbols.count)
         }
+
+        deinit { storage.deallocate() }
     }
 
     /// The bits of entropy-coded data, with stuffed bytes (`FF 00`) undone. At a marker it
@@ -102,6 +129,15 @@ extension JPEGDecoder {
 
         @inline(__always) mutating func bit() -> Int { bits(1) }
 
+        /// `n` bits passed over (a coefficient not kept).
+        @inline(__always) mutating func skip(_ n: Int) {
+            guard n > 0 else { return }
+            if count < n { fill() }
+            buffer <<= UInt64(n)
+            count -= n
+            realBits = max(0, realBits - n)
+        }
+
         /// `size` bits as a signed value (F.2.2.1's EXTEND).
         @inline(__always) mutating func extended(_ size: Int) -> Int {
             guard size > 0 else { return 0 }
@@ -110,7 +146,9 @@ extension JPEGDecoder {
         }
 
         /// The next symbol; an invalid code reads as 0 (libjpeg warns and goes on likewise).
-        @inline(__always) mutating func decode(_ table: HuffmanTable) -> Int {
+        @inline(__always) mutating func decode(_ table: HuffmanTable) -> Int { decode(table.lookup) }
+
+        @inline(__always) mutating func decode(_ table: HuffmanTable.Lookup) -> Int {
             if count < 16 { fill() }
             let entry = table.fast[Int(buffer >> UInt64(64 - HuffmanTable.fastBits))]
             if entry != 0 {
@@ -127,7 +165,7 @@ extension JPEGDecoder {
                     count -= length
                     realBits = max(0, realBits - length)
                     let index = table.offset[length] + code
-                    return index >= 0 && index < table.symbols.count ? Int(table.symbols[index]) : 0
+                    return index >= 0 && index < table.symbolCount ? Int(table.symbols[index]) : 0
                 }
             }
             buffer <<= 16

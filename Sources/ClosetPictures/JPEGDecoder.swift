@@ -97,12 +97,35 @@ public enum JPEGDecoder {
         /// Progressive pictures' coefficients, kept until the last scan.
         var coefficients: [Int16] = []
         /// Its samples, `blocksPerLine * side` across, padded to whole blocks.
-        var samples: [UInt8] = []
-        /// The dequantization table of the scan being read, for a baseline block's transform.
-        var table: [Float] = []
+        var samples: Samples?
         var dcTable = 0
         var acTable = 0
         var prediction = 0
+    }
+
+    /// A component's samples: memory of its own, written through a pointer by a scan's loop.
+    final class Samples {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+
+        init(count: Int, value: UInt8) {
+            buffer = .allocate(capacity: count)
+            buffer.initialize(repeating: value)
+        }
+
+        deinit { buffer.deallocate() }
+    }
+
+    /// What a baseline scan's loop needs of one component, as plain values and pointers (valid
+    /// while the scan runs: the parser holds the tables and samples they point into).
+    struct ScanUnit {
+        let dc: HuffmanTable.Lookup
+        let ac: HuffmanTable.Lookup
+        let table: UnsafePointer<Float>
+        let out: UnsafeMutableBufferPointer<UInt8>
+        let side: Int
+        let stride: Int
+        let horizontal: Int
+        let vertical: Int
     }
 
     struct Parser {
@@ -289,7 +312,7 @@ public enum JPEGDecoder {
                     components[index].coefficients = [Int16](repeating: 0, count: blocks * 64)
                 } else {
                     // A block no scan reaches is all zeros, whose transform is mid-grey.
-                    components[index].samples = [UInt8](repeating: 128, count: blocks * side * side)
+                    components[index].samples = Samples(count: blocks * side * side, value: 128)
                 }
             }
             self.progressive = progressive
@@ -336,9 +359,6 @@ public enum JPEGDecoder {
                     throw .badData("a scan with no AC Huffman table")
                 }
                 components[component].prediction = 0
-                if !progressive {
-                    components[component].table = quantization[components[component].quantization].map { Float($0) }
-                }
             }
             var reader = BitReader(data: data, position: position)
             try decodeScan(&reader, inScan, start: start, end: end, high: high, low: low)
@@ -348,6 +368,10 @@ public enum JPEGDecoder {
         mutating func decodeScan(
             _ reader: inout BitReader, _ inScan: [Int], start: Int, end: Int, high: Int, low: Int
         ) throws(Failure) {
+            if !progressive {
+                try decodeBaselineScan(&reader, inScan)
+                return
+            }
             eobRun = 0
             let single = inScan.count == 1
             // A scan of one component walks its own blocks, not whole MCUs.
@@ -389,6 +413,146 @@ public enum JPEGDecoder {
             }
         }
 
+        /// A baseline scan: each block decoded and transformed into its component's samples at
+        /// once (no coefficients kept), through plain values and pointers only.
+        mutating func decodeBaselineScan(_ reader: inout BitReader, _ inScan: [Int]) throws(Failure) {
+            let single = inScan.count == 1
+            var scanned: [(dc: HuffmanTable, ac: HuffmanTable, samples: Samples, component: Component)] = []
+            var tables: [Float] = []
+            for index in inScan {
+                let component = components[index]
+                guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable],
+                    let samples = component.samples
+                else { throw .badData("tables") }
+                scanned.append((dc, ac, samples, component))
+                // The table as this scan starts (libjpeg latches it likewise).
+                tables += quantization[component.quantization].map { Float($0) }
+            }
+            // A scan of one component walks its own blocks, not whole MCUs.
+            let unitsAcross = single ? (components[inScan[0]].width + 7) / 8 : mcusPerLine
+            let unitsDown = single ? (components[inScan[0]].height + 7) / 8 : mcusPerColumn
+            let restartInterval = restartInterval
+            let block = UnsafeMutableBufferPointer<Int16>.allocate(capacity: 64)
+            defer { block.deallocate() }
+            // Where a block's nonzero coefficients are, for a reduced block's sparse transform.
+            let positions = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+            defer { positions.deallocate() }
+            // The tables and samples the units point into live as long as this scan.
+            try withExtendedLifetime(scanned) { () throws(Failure) in
+                try tables.withUnsafeBufferPointer { tables throws(Failure) in
+                    let units = scanned.enumerated().map { index, item in
+                        ScanUnit(
+                            dc: item.dc.lookup, ac: item.ac.lookup, table: tables.baseAddress! + 64 * index,
+                            out: item.samples.buffer, side: item.component.side,
+                            stride: item.component.blocksPerLine * item.component.side,
+                            horizontal: single ? 1 : item.component.horizontal,
+                            vertical: single ? 1 : item.component.vertical)
+                    }
+                    var predictions = [Int](repeating: 0, count: units.count)
+                    var untilRestart = restartInterval
+                    for row in 0..<unitsDown {
+                        for column in 0..<unitsAcross {
+                            if restartInterval > 0 {
+                                if untilRestart == 0 {
+                                    reader.restart()
+                                    for index in predictions.indices { predictions[index] = 0 }
+                                    untilRestart = restartInterval
+                                }
+                                untilRestart -= 1
+                            }
+                            // As in `decodeScan`: no data left before the marker leaves the rest
+                            // of this interval (or of the scan) as it is.
+                            if reader.exhausted {
+                                if reader.atRestartMarker { continue }
+                                return
+                            }
+                            for index in units.indices {
+                                let unit = units[index]
+                                for y in 0..<unit.vertical {
+                                    for x in 0..<unit.horizontal {
+                                        try Self.decodeBaselineBlock(
+                                            &reader, unit, block, positions, &predictions[index],
+                                            blockRow: row * unit.vertical + y,
+                                            blockColumn: column * unit.horizontal + x)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        @inline(__always)
+        static func decodeBaselineBlock(
+            _ reader: inout BitReader, _ unit: ScanUnit, _ block: UnsafeMutableBufferPointer<Int16>,
+            _ positions: UnsafeMutablePointer<UInt8>, _ prediction: inout Int, blockRow: Int, blockColumn: Int
+        ) throws(Failure) {
+            let size = reader.decode(unit.dc)
+            guard size <= 11 else { throw .badData("a DC difference of \(size) bits") }
+            prediction &+= reader.extended(size)
+            let at = blockRow * unit.side * unit.stride + blockColumn * unit.side
+            if unit.side == 1 {
+                // The DC alone: the AC coefficients are read past, never stored.
+                try skipAC(&reader, unit.ac)
+                block[0] = Int16(truncatingIfNeeded: prediction)
+                InverseDCT.transform(
+                    UnsafeBufferPointer(block), at: 0, table: unit.table, into: unit.out, at: at, stride: unit.stride,
+                    side: 1)
+                return
+            }
+            let sparse = unit.side < 8
+            if !sparse { block.update(repeating: 0) }
+            block[0] = Int16(truncatingIfNeeded: prediction)
+            positions[0] = 0
+            var count = 1
+            var k = 1
+            while k < 64 {
+                let symbol = reader.decode(unit.ac)
+                let (run, size) = (symbol >> 4, symbol & 15)
+                if size == 0 {
+                    if run != 15 { break }
+                    k += 16
+                    continue
+                }
+                k += run
+                guard k < 64 else { throw .badData("a coefficient past the block's end") }
+                let position = zigzag[k]
+                block[position] = Int16(truncatingIfNeeded: reader.extended(size))
+                positions[count] = UInt8(truncatingIfNeeded: position)
+                count += 1
+                k += 1
+            }
+            if sparse {
+                InverseDCT.transformSparse(
+                    block, positions: positions, count: count, table: unit.table, into: unit.out, at: at,
+                    stride: unit.stride, side: unit.side)
+            } else {
+                InverseDCT.transform(
+                    UnsafeBufferPointer(block), at: 0, table: unit.table, into: unit.out, at: at, stride: unit.stride)
+            }
+        }
+
+        /// A block's AC coefficients read and dropped (at 1/8 only the DC is drawn), with the
+        /// same checks as reading them.
+        @inline(__always)
+        static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
+            var k = 1
+            while k < 64 {
+                let symbol = reader.decode(table)
+                let (run, size) = (symbol >> 4, symbol & 15)
+                if size == 0 {
+                    if run != 15 { break }
+                    k += 16
+                    continue
+                }
+                k += run
+                guard k < 64 else { throw .badData("a coefficient past the block's end") }
+                reader.skip(size)
+                k += 1
+            }
+        }
+
         mutating func decodeBlock(
             _ reader: inout BitReader, _ index: Int, _ blockRow: Int, _ blockColumn: Int, _ start: Int, _ end: Int,
             _ high: Int, _ low: Int
@@ -400,39 +564,6 @@ public enum JPEGDecoder {
             defer {
                 components[index].prediction = prediction
                 self.eobRun = eobRun
-            }
-            if !progressive {
-                guard let dcTable, let acTable else { throw .badData("tables") }
-                let side = components[index].side
-                let stride = components[index].blocksPerLine * side
-                let table = components[index].table
-                try scratch.withUnsafeMutableBufferPointer { block throws(Failure) in
-                    block.update(repeating: 0)
-                    let size = reader.decode(dcTable)
-                    guard size <= 11 else { throw .badData("a DC difference of \(size) bits") }
-                    prediction &+= reader.extended(size)
-                    block[0] = Int16(truncatingIfNeeded: prediction)
-                    var k = 1
-                    while k < 64 {
-                        let symbol = reader.decode(acTable)
-                        let (run, size) = (symbol >> 4, symbol & 15)
-                        if size == 0 {
-                            if run != 15 { break }
-                            k += 16
-                            continue
-                        }
-                        k += run
-                        guard k < 64 else { throw .badData("a coefficient past the block's end") }
-                        block[zigzag[k]] = Int16(truncatingIfNeeded: reader.extended(size))
-                        k += 1
-                    }
-                    components[index].samples.withUnsafeMutableBufferPointer { out in
-                        InverseDCT.transform(
-                            UnsafeBufferPointer(block), at: 0, table: table, into: out,
-                            at: blockRow * side * stride + blockColumn * side, stride: stride, side: side)
-                    }
-                }
-                return
             }
             let offset = (blockRow * components[index].blocksPerLine + blockColumn) * 64
             try components[index].coefficients.withUnsafeMutableBufferPointer { buffer throws(Failure) in
@@ -583,7 +714,10 @@ public enum JPEGDecoder {
 
         func bitmap() throws(Failure) -> Bitmap {
             guard sawFrame else { throw .badData("no frame") }
-            let full = components.map { upsample(progressive ? plane($0) : $0.samples, $0) }
+            let full = components.map { component in
+                let samples = progressive ? plane(component) : component.samples ?? Samples(count: 0, value: 0)
+                return upsample(UnsafeBufferPointer(samples.buffer), component)
+            }
             let (width, height) = (outputWidth, outputHeight)
             var pixels = [UInt8](repeating: 255, count: width * height * 4)
             let rgb =
@@ -624,18 +758,18 @@ public enum JPEGDecoder {
 
         /// A progressive component's samples: every block dequantized and inverse-transformed
         /// to its side, at the component's padded size.
-        func plane(_ component: Component) -> [UInt8] {
+        func plane(_ component: Component) -> Samples {
             let side = component.side
             let stride = component.blocksPerLine * side
-            var out = [UInt8](repeating: 0, count: stride * component.blocksPerColumn * side)
+            let out = Samples(count: stride * component.blocksPerColumn * side, value: 0)
             let table = quantization[component.quantization].map { Float($0) }
-            out.withUnsafeMutableBufferPointer { out in
+            table.withUnsafeBufferPointer { table in
                 component.coefficients.withUnsafeBufferPointer { coefficients in
                     for row in 0..<component.blocksPerColumn {
                         for column in 0..<component.blocksPerLine {
                             let block = (row * component.blocksPerLine + column) * 64
                             InverseDCT.transform(
-                                coefficients, at: block, table: table, into: out,
+                                coefficients, at: block, table: table.baseAddress!, into: out.buffer,
                                 at: row * side * stride + column * side, stride: stride, side: side)
                         }
                     }
@@ -647,7 +781,7 @@ public enum JPEGDecoder {
         /// A component's samples at the decoded picture's size: the 2:1 cases with libjpeg's
         /// triangle filter (not at 1/8, where libjpeg does not filter either), others by
         /// repeating samples.
-        func upsample(_ plane: [UInt8], _ component: Component) -> [UInt8] {
+        func upsample(_ plane: UnsafeBufferPointer<UInt8>, _ component: Component) -> [UInt8] {
             let stride = component.blocksPerLine * component.side
             // The picture's samples per block over the component's, across and down.
             let (wide, high) = (maxHorizontal * blockSide, maxVertical * blockSide)
@@ -658,7 +792,7 @@ public enum JPEGDecoder {
             var out = [UInt8](repeating: 0, count: width * height)
             let (sourceWidth, sourceHeight) = (component.scaledWidth, component.scaledHeight)
             let filtered = blockSide > 1
-            plane.withUnsafeBufferPointer { plane in
+            do {
                 out.withUnsafeMutableBufferPointer { out in
                     // libjpeg-turbo filters 2:1 across only when a component is over two samples wide.
                     guard exact, filtered || (across == 1 && down == 1), across <= 2, down <= 2,

@@ -418,15 +418,18 @@ public enum JPEGDecoder {
         mutating func decodeBaselineScan(_ reader: inout BitReader, _ inScan: [Int]) throws(Failure) {
             let single = inScan.count == 1
             var scanned: [(dc: HuffmanTable, ac: HuffmanTable, samples: Samples, component: Component)] = []
-            var tables: [Float] = []
+            // The tables as this scan starts (libjpeg latches them likewise), 64 per component.
+            let tables = UnsafeMutablePointer<Float>.allocate(capacity: 64 * inScan.count)
+            defer { tables.deallocate() }
             for index in inScan {
                 let component = components[index]
                 guard let dc = dcTables[component.dcTable], let ac = acTables[component.acTable],
                     let samples = component.samples
                 else { throw .badData("tables") }
+                for (at, value) in quantization[component.quantization].enumerated() {
+                    (tables + 64 * scanned.count + at).initialize(to: Float(value))
+                }
                 scanned.append((dc, ac, samples, component))
-                // The table as this scan starts (libjpeg latches it likewise).
-                tables += quantization[component.quantization].map { Float($0) }
             }
             // A scan of one component walks its own blocks, not whole MCUs.
             let unitsAcross = single ? (components[inScan[0]].width + 7) / 8 : mcusPerLine
@@ -439,10 +442,10 @@ public enum JPEGDecoder {
             defer { positions.deallocate() }
             // The tables and samples the units point into live as long as this scan.
             try withExtendedLifetime(scanned) { () throws(Failure) in
-                try tables.withUnsafeBufferPointer { tables throws(Failure) in
+                do {
                     let units = scanned.enumerated().map { index, item in
                         ScanUnit(
-                            dc: item.dc.lookup, ac: item.ac.lookup, table: tables.baseAddress! + 64 * index,
+                            dc: item.dc.lookup, ac: item.ac.lookup, table: UnsafePointer(tables + 64 * index),
                             out: item.samples.buffer, side: item.component.side,
                             stride: item.component.blocksPerLine * item.component.side,
                             horizontal: single ? 1 : item.component.horizontal,
@@ -762,14 +765,20 @@ public enum JPEGDecoder {
             let side = component.side
             let stride = component.blocksPerLine * side
             let out = Samples(count: stride * component.blocksPerColumn * side, value: 0)
-            let table = quantization[component.quantization].map { Float($0) }
-            table.withUnsafeBufferPointer { table in
+            let table = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+            defer { table.deallocate() }
+            // Zeros where a component no scan reached has no table (its coefficients are zeros).
+            table.initialize(repeating: 0, count: 64)
+            for (at, value) in quantization[component.quantization].prefix(64).enumerated() {
+                (table + at).initialize(to: Float(value))
+            }
+            do {
                 component.coefficients.withUnsafeBufferPointer { coefficients in
                     for row in 0..<component.blocksPerColumn {
                         for column in 0..<component.blocksPerLine {
                             let block = (row * component.blocksPerLine + column) * 64
                             InverseDCT.transform(
-                                coefficients, at: block, table: table.baseAddress!, into: out.buffer,
+                                coefficients, at: block, table: table, into: out.buffer,
                                 at: row * side * stride + column * side, stride: stride, side: side)
                         }
                     }

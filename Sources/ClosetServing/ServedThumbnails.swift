@@ -37,8 +37,9 @@ public final class ServedThumbnails: @unchecked Sendable {
         guard let info = try? ImageHeader.inspect(bytes), max(info.width, info.height) > longestSide,
             let bitmap = try? PictureDecoder.decode(bytes, drawnWithin: (longestSide, longestSide))
         else { return bytes }
-        let scale = Double(longestSide) / Double(max(bitmap.width, bitmap.height))
-        guard scale < 1 else { return bytes }
+        // The bitmap may be decoded reduced already (never below the longest side): its own
+        // size says the scale left to make.
+        let scale = min(1, Double(longestSide) / Double(max(bitmap.width, bitmap.height)))
         let small = bitmap.scaled(
             toWidth: max(1, Int((Double(bitmap.width) * scale).rounded())),
             height: max(1, Int((Double(bitmap.height) * scale).rounded())))

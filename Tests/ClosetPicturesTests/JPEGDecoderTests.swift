@@ -171,8 +171,11 @@ extension JPEGDecoderTests {
             for at in bytes.indices {
                 var damaged = bytes
                 damaged[at] ^= 0x5A
-                if let bitmap = try? JPEGDecoder.decode(damaged) {
-                    #expect(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+                // At full size and reduced (where only the DC is kept, or a block is sparse).
+                for side in [8, 2, 1] {
+                    if let bitmap = try? JPEGDecoder.decode(damaged, blockSide: side) {
+                        #expect(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+                    }
                 }
             }
         }

@@ -45,11 +45,11 @@ import Testing
         -> Bitmap?
     {
         let renderer = PictureRenderer(mode: .blocks, columns: columns, rows: rows)
-        let shown = pictures.compactMap { picture -> (bitmap: Bitmap, display: (width: Int, height: Int)?)? in
-            guard case .bytes(let bytes) = picture.source, let bitmap = try? PictureDecoder.decode(bytes) else {
-                return nil
-            }
-            return (bitmap, picture.displaySize)
+        // As the renderer keeps them: a picture that does not decode is a place without one.
+        let shown = pictures.map { picture in
+            var bitmap: Bitmap?
+            if case .bytes(let bytes) = picture.source { bitmap = try? PictureDecoder.decode(bytes) }
+            return PictureRenderer.Shown(bitmap: bitmap, display: picture.displaySize, column: picture.column)
         }
         return renderer.arrange(shown, arrangement)
     }
@@ -91,8 +91,31 @@ import Testing
         #expect(canvas.map { [$0.width, $0.height] } == [39, 40])
         guard let canvas else { return }
         func alpha(_ x: Int, _ y: Int) -> UInt8 { canvas.pixels[(y * canvas.width + x) * 4 + 3] }
-        #expect(alpha(0, 37) == 255 && alpha(0, 39) == 0)  // left: one picture 38 tall
-        #expect(alpha(20, 18) == 255 && alpha(20, 19) == 0 && alpha(20, 21) == 255 && alpha(20, 39) == 255)
+        // Never enlarged: the left place is 19×38, its 10×20 picture centred at its own size.
+        #expect(alpha(4, 0) == 255 && alpha(3, 0) == 0 && alpha(4, 19) == 255 && alpha(4, 20) == 0)
+        // The right column: two places of 19×19, each 10×10 picture centred across, at the top.
+        #expect(alpha(24, 0) == 255 && alpha(24, 9) == 255 && alpha(24, 10) == 0 && alpha(24, 21) == 255)
+    }
+
+    /// The table's column decides (a page of the feed starts with both columns empty, the app's
+    /// layout did not), and a picture that cannot be shown keeps its place, so the pictures after
+    /// it stay in the table's columns.
+    @Test func aMasonryKeepsTheTablesColumnsAndThePlaceOfAPictureNotShown() {
+        let pictures = [
+            Picture(.unavailable("missing from the store"), displaySize: (150, 300), column: 0),
+            Picture(Self.solid(40, 40, 50).source, displaySize: (150, 150), column: 1),
+            Picture(Self.solid(40, 40, 90).source, displaySize: (150, 150), column: 1),
+            Picture(Self.solid(40, 40, 130).source, displaySize: (150, 150), column: 0),
+        ]
+        let canvas = arranged(pictures, .masonry(columns: 2))
+        guard let canvas else { return }
+        func colour(_ x: Int, _ y: Int) -> UInt8 { canvas.pixels[(y * canvas.width + x) * 4] }
+        func alpha(_ x: Int, _ y: Int) -> UInt8 { canvas.pixels[(y * canvas.width + x) * 4 + 3] }
+        // Left: 38 rows kept for the missing picture, then the fourth below its place.
+        #expect(alpha(5, 0) == 0 && alpha(5, 37) == 0)
+        #expect(colour(5, 40) == 130)
+        // Right: the second and third, one above the other.
+        #expect(colour(25, 0) == 50 && colour(25, 21) == 90)
     }
 
     @Test func whatCannotBeShownIsALineSayingWhy() {

@@ -11,8 +11,10 @@ public struct Pictures: Sendable {
         case row
         /// Square cells, `columns` to a row, each picture fitted in its cell: a 2×2 collage.
         case grid(columns: Int)
-        /// Columns of equal width, each picture going to the shortest one at the height its
-        /// app shows it (`Picture.displaySize`): Picterest's two-column feed.
+        /// Columns of equal width, each picture going to the column its app placed it in
+        /// (`Picture.column`, else the shortest) at the height its app shows it
+        /// (`Picture.displaySize`), never enlarged: Picterest's two-column feed. A picture that
+        /// cannot be shown keeps its place, so the others stay in the columns the table says.
         case masonry(columns: Int)
     }
 
@@ -47,11 +49,17 @@ public struct Picture: Sendable {
     /// The file name `export pictures` gives it: the store's blob name, or the last part of
     /// the URL it came from; nil: one is made from its entity's key.
     public var name: String?
+    /// The masonry column the app placed it in (0 the left), as the listing's table says; nil:
+    /// the shortest column when it comes.
+    public var column: Int?
 
-    public init(_ source: Source, displaySize: (width: Int, height: Int)? = nil, name: String? = nil) {
+    public init(
+        _ source: Source, displaySize: (width: Int, height: Int)? = nil, name: String? = nil, column: Int? = nil
+    ) {
         self.source = source
         self.displaySize = displaySize
         self.name = name
+        self.column = column
     }
 
     public static func bytes(_ bytes: [UInt8], name: String? = nil) -> Picture { Picture(.bytes(bytes), name: name) }
@@ -59,17 +67,19 @@ public struct Picture: Sendable {
     /// A picture a store keeps, checked against what was recorded when it was written: a
     /// missing or damaged one is a line saying so, never a wrong picture.
     public static func stored(
-        _ bytes: [UInt8]?, _ info: ImageInfo, name: String, displaySize: (width: Int, height: Int)? = nil
+        _ bytes: [UInt8]?, _ info: ImageInfo, name: String, displaySize: (width: Int, height: Int)? = nil,
+        column: Int? = nil
     ) -> Picture {
         guard let bytes else {
-            return Picture(.unavailable("missing from the store"), displaySize: displaySize, name: name)
+            return Picture(
+                .unavailable("missing from the store"), displaySize: displaySize, name: name, column: column)
         }
         guard bytes.count == info.bytes, Checksum.crc32(bytes) == info.checksum else {
             return Picture(
-                .unavailable("damaged in the store (its checksum does not match)"), displaySize: displaySize, name: name
-            )
+                .unavailable("damaged in the store (its checksum does not match)"), displaySize: displaySize,
+                name: name, column: column)
         }
-        return Picture(.bytes(bytes), displaySize: displaySize, name: name)
+        return Picture(.bytes(bytes), displaySize: displaySize, name: name, column: column)
     }
 }
 

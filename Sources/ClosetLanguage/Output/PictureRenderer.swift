@@ -25,7 +25,7 @@ struct PictureRenderer {
         _ pictures: some Sequence<Picture>, _ arrangement: Pictures.Arrangement, stop: () -> Bool = { false }
     ) -> String {
         var notes: [String] = []
-        var shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)] = []
+        var shown: [Shown] = []
         let box = drawnWithin(arrangement)
         var iterator = pictures.makeIterator()
         while true {
@@ -33,18 +33,21 @@ struct PictureRenderer {
             guard let picture = iterator.next() else { break }
             switch picture.source {
             // A reason may quote a server or a file: shown as text, never as terminal controls.
-            case .unavailable(let reason): notes.append("picture: " + TerminalText.visible(reason))
+            case .unavailable(let reason):
+                notes.append("picture: " + TerminalText.visible(reason))
+                shown.append(Shown(bitmap: nil, display: picture.displaySize, column: picture.column))
             case .bytes(let bytes):
                 do {
                     let bitmap = try PictureDecoder.decode(bytes, drawnWithin: box)
-                    shown.append((bitmap, picture.displaySize))
+                    shown.append(Shown(bitmap: bitmap, display: picture.displaySize, column: picture.column))
                 } catch {
                     notes.append("picture: " + TerminalText.visible(error.message))
+                    shown.append(Shown(bitmap: nil, display: picture.displaySize, column: picture.column))
                 }
             }
         }
         var out = ""
-        if !shown.isEmpty, let canvas = arrange(shown, arrangement) {
+        if shown.contains(where: { $0.bitmap != nil }), let canvas = arrange(shown, arrangement) {
             out += encode(canvas)
         }
         for note in notes { out += note + "\n" }
@@ -63,10 +66,19 @@ struct PictureRenderer {
         return (max(1, maxWidth), max(1, maxHeight))
     }
 
+    /// A picture as decoded for the arrangement; nil where it could not be shown (a masonry
+    /// keeps its place).
+    struct Shown {
+        var bitmap: Bitmap?
+        var display: (width: Int, height: Int)?
+        var column: Int?
+    }
+
     /// The canvas every picture is drawn on, in this mode's pixels.
-    func arrange(_ shown: [(bitmap: Bitmap, display: (width: Int, height: Int)?)], _ arrangement: Pictures.Arrangement)
-        -> Bitmap?
-    {
+    func arrange(_ all: [Shown], _ arrangement: Pictures.Arrangement) -> Bitmap? {
+        // Only a masonry keeps a place for a picture that is not there.
+        let shown = all.compactMap { item in item.bitmap.map { (bitmap: $0, display: item.display) } }
+        guard !shown.isEmpty else { return nil }
         let (cellWidth, cellHeight) = pixelsPerCell
         let (maxWidth, maxHeight) = (columns * cellWidth, rows * cellHeight)
         guard maxWidth > 0, maxHeight > 0 else { return nil }
@@ -118,18 +130,27 @@ struct PictureRenderer {
             let width = max(1, (maxWidth - (count - 1) * cellWidth) / count)
             var heights = [Int](repeating: 0, count: count)
             var placed: [(Bitmap, Int, Int)] = []
-            for item in shown {
-                let (displayWidth, displayHeight) = item.display ?? (item.bitmap.width, item.bitmap.height)
+            for item in all {
+                let (displayWidth, displayHeight) =
+                    item.display ?? item.bitmap.map { ($0.width, $0.height) } ?? (width, width)
                 let height = max(
                     1, Int((Double(width) * Double(displayHeight) / Double(max(1, displayWidth))).rounded()))
-                // The shortest column; the leftmost of equals (the app's rule).
-                let column = heights.indices.min { heights[$0] < heights[$1] } ?? 0
-                placed.append((item.bitmap.scaled(toWidth: width, height: height), column, heights[column]))
+                // The column the app placed it in; else the shortest, the leftmost of equals (the
+                // app's rule).
+                let column =
+                    item.column.map { min(max($0, 0), count - 1) }
+                    ?? heights.indices.min { heights[$0] < heights[$1] } ?? 0
+                if let bitmap = item.bitmap {
+                    // Fitted in its place, never enlarged, centred across it.
+                    let picture = fitted(bitmap, width, height)
+                    placed.append(
+                        (picture, column * (width + cellWidth) + (width - picture.width) / 2, heights[column]))
+                }
                 heights[column] += height + cellHeight
             }
             var canvas = Bitmap(
                 width: count * width + (count - 1) * cellWidth, height: max(1, (heights.max() ?? 1) - cellHeight))
-            for (picture, column, y) in placed { canvas.draw(picture, x: column * (width + cellWidth), y: y) }
+            for (picture, x, y) in placed { canvas.draw(picture, x: x, y: y) }
             return canvas
         }
     }

@@ -43,21 +43,24 @@ enum ListPhotos {
         ) { zip(photos, columns).map { PhotosRecords.record($0, column: $1) } }
         .showing(
             // The feed's masonry: each photo's `small` picture, fetched only when shown.
+            // Each in the column the table gives it.
             Pictures(
                 .masonry(columns: 2),
-                photos.map { photo in
-                    { @Sendable session in
+                zip(photos, columns).map { photo, placed in
+                    let column = placed == .left ? 0 : 1
+                    return { @Sendable session in
                         let size = (PhotosState.columnWidth, photo.imageData.displayHeight)
                         guard let network = session.state(PhotosState.self)?.network else {
-                            return Picture(.unavailable("the photos pack is not running"), displaySize: size)
+                            return Picture(
+                                .unavailable("the photos pack is not running"), displaySize: size, column: column)
                         }
                         do throws(NetworkError) {
                             let url = photo.imageData.imageUrl.smallUrl
                             return Picture(
                                 .bytes(try UnsplashAPI.picture(at: url, network: network)), displaySize: size,
-                                name: photo.imageData.id)
+                                name: photo.imageData.id, column: column)
                         } catch {
-                            return Picture(.unavailable(error.message), displaySize: size)
+                            return Picture(.unavailable(error.message), displaySize: size, column: column)
                         }
                     }
                 }))

@@ -509,22 +509,11 @@ public enum JPEGDecoder {
             block[0] = Int16(truncatingIfNeeded: prediction)
             positions[0] = 0
             var count = 1
-            var k = 1
-            while k < 64 {
-                let symbol = reader.decode(unit.ac)
-                let (run, size) = (symbol >> 4, symbol & 15)
-                if size == 0 {
-                    if run != 15 { break }
-                    k += 16
-                    continue
-                }
-                k += run
-                guard k < 64 else { throw .badData("a coefficient past the block's end") }
+            try walkAC(&reader, unit.ac) { reader, k, size in
                 let position = zigzag[k]
                 block[position] = Int16(truncatingIfNeeded: reader.extended(size))
                 positions[count] = UInt8(truncatingIfNeeded: position)
                 count += 1
-                k += 1
             }
             if sparse {
                 InverseDCT.transformSparse(
@@ -540,6 +529,15 @@ public enum JPEGDecoder {
         /// same checks as reading them.
         @inline(__always)
         static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
+            try walkAC(&reader, table) { reader, _, size in reader.skip(size) }
+        }
+
+        /// A baseline block's AC coefficients (F.2.2.2): `take` is given each one's place in
+        /// zig-zag order and the size of its value, and reads (or skips) the value's bits.
+        @inline(__always)
+        static func walkAC(
+            _ reader: inout BitReader, _ table: HuffmanTable.Lookup, _ take: (inout BitReader, Int, Int) -> Void
+        ) throws(Failure) {
             var k = 1
             while k < 64 {
                 let symbol = reader.decode(table)
@@ -551,7 +549,7 @@ public enum JPEGDecoder {
                 }
                 k += run
                 guard k < 64 else { throw .badData("a coefficient past the block's end") }
-                reader.skip(size)
+                take(&reader, k, size)
                 k += 1
             }
         }

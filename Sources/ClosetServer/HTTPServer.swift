@@ -56,6 +56,9 @@ public final class HTTPServer {
         /// Seconds to hold the answer back (a slow server on purpose); other connections are
         /// served meanwhile, and this one's later requests wait their turn.
         public var delay: Double = 0
+        /// The response as `wire` writes it for a keep-alive request that is not HEAD, when it
+        /// was made once before (a kept answer): written as it is.
+        public var wired: [UInt8]?
 
         public init(
             _ response: HTTPResponse, dropMidBody: Bool = false, closeWithoutAnswer: Bool = false, delay: Double = 0
@@ -467,7 +470,12 @@ public final class HTTPServer {
     }
 
     func deliver(_ answer: Answer, to connection: ServerConnection, keepAlive: Bool, head: Bool, now: Double) {
-        var bytes = Self.wire(answer.response, keepAlive: keepAlive && !draining, head: head)
+        var bytes: [UInt8]
+        if let wired = answer.wired, keepAlive, !draining, !head {
+            bytes = wired
+        } else {
+            bytes = Self.wire(answer.response, keepAlive: keepAlive && !draining, head: head)
+        }
         var closing = !keepAlive || draining
         if answer.closeWithoutAnswer {
             bytes = []
@@ -499,8 +507,11 @@ public final class HTTPServer {
 
     func queue(_ connection: ServerConnection, _ bytes: [UInt8]) {
         if connection.written == connection.output.count {
-            connection.output.removeAll(keepingCapacity: connection.output.capacity <= 1 << 16)
+            // Nothing waiting: the answer's bytes become the output as they are (no copy; a kept
+            // answer's are shared with the cache until something is appended).
+            connection.output = bytes
             connection.written = 0
+            return
         }
         connection.output += bytes
     }

@@ -464,18 +464,33 @@ public struct RequestReader: Sendable {
     static func split(_ target: String) -> (String, [(name: String, value: String)]) {
         // By UTF-8 code units: `?`, `&` and `=` are ASCII, and finding them by Character was a
         // tenth of reading a request.
-        let bytes = target.utf8
-        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, []) }
-        let path = String(target[..<mark])
-        let query = bytes[bytes.index(after: mark)...].split(separator: UInt8(ascii: "&")).map {
-            pair -> (String, String) in
-            func decoded(_ part: Substring.UTF8View) -> String {
-                let text = String(Substring(part))
-                return PercentEncoding.decoded(text, plusIsSpace: true) ?? text
+        var target = target
+        return target.withUTF8 { bytes in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else {
+                return (String(decoding: bytes, as: UTF8.self), [])
             }
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (decoded(pair), "") }
-            return (decoded(pair[..<equals]), decoded(pair[pair.index(after: equals)...]))
+            /// A part as text: made straight from its bytes, decoded only when it has `%` or `+`.
+            func text(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+                let made = String(decoding: UnsafeBufferPointer(rebasing: part), as: UTF8.self)
+                guard part.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return made }
+                return PercentEncoding.decoded(made, plusIsSpace: true) ?? made
+            }
+            var query: [(name: String, value: String)] = []
+            var start = mark + 1
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                // Empty pairs (`a=1&&b=2`, a trailing `&`) are no pairs.
+                if end > start {
+                    let pair = bytes[start..<end]
+                    if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                        query.append((text(bytes[start..<equals]), text(bytes[(equals + 1)..<end])))
+                    } else {
+                        query.append((text(pair), ""))
+                    }
+                }
+                start = end + 1
+            }
+            return (String(decoding: bytes[..<mark], as: UTF8.self), query)
         }
-        return (path, query)
     }
 }

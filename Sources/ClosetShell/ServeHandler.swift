@@ -93,9 +93,13 @@ package final class ServeHandler: @unchecked Sendable {
         }
         // An answer that depends on who asks is given from the kept only to the same asker.
         let variant = self.variant(of: request, tokens)
-        if let variant, let kept = cache.answer(for: request, baseURL: base, variant: variant) {
+        if let variant, let kept = cache.kept(for: request, baseURL: base, variant: variant) {
             // A kept picture still honours the request's If-None-Match.
-            return .answer(finish(request, ServedPictures.conditional(request, kept), started: started, draw: draw))
+            let response = ServedPictures.conditional(request, kept.response)
+            var answer = finish(request, response, started: started, draw: draw)
+            // Unchanged: written as the worker that kept it wrote it.
+            if response.status == kept.response.status { answer.wired = kept.wire }
+            return .answer(answer)
         }
         if retiredWorkers() >= Self.maximumRetired {
             let response = error(

@@ -1,4 +1,5 @@
 import ClosetNetwork
+import ClosetServer
 import Foundation
 
 #if canImport(Glibc)
@@ -22,7 +23,14 @@ package final class ServedReadCache: @unchecked Sendable {
     let folder: String?
     let maximumBytes: Int
     private var signature: [Int] = []
-    private var entries: [String: HTTPResponse] = [:]
+    /// A kept answer, and its bytes as the server writes them to a keep-alive GET (made once,
+    /// by the worker that kept it: the I/O thread then writes them as they are).
+    package struct Kept: Sendable {
+        package var response: HTTPResponse
+        package var wire: [UInt8]
+    }
+
+    private var entries: [String: Kept] = [:]
     /// Keys in the order they were kept (`oldest` is the first still live), for eviction.
     private var order: [String] = []
     private var oldest = 0
@@ -62,11 +70,15 @@ package final class ServedReadCache: @unchecked Sendable {
 
     /// `variant`: who asked, for an API whose answers depend on it (empty: anyone).
     func answer(for request: ServedRequest, baseURL: String, variant: String = "") -> HTTPResponse? {
-        guard folder != nil else { return nil }
+        kept(for: request, baseURL: baseURL, variant: variant)?.response
+    }
+
+    func kept(for request: ServedRequest, baseURL: String, variant: String = "") -> Kept? {
+        guard folder != nil, request.method == "GET" || request.method == "HEAD" else { return nil }
+        let key = Self.key(request, baseURL, variant)
         lock.lock()
         defer { lock.unlock() }
-        guard request.method == "GET" || request.method == "HEAD" else { return nil }
-        return entries[Self.key(request, baseURL, variant)]
+        return entries[key]
     }
 
     /// The files' identities at the last look: what an answer dispatched now is made from, or
@@ -93,7 +105,8 @@ package final class ServedReadCache: @unchecked Sendable {
         guard madeAt == signature else { return }
         let key = Self.key(request, baseURL, variant)
         guard entries[key] == nil else { return }
-        let size = Self.size(key, response)
+        let kept = Kept(response: response, wire: HTTPServer.wire(response, keepAlive: true))
+        let size = Self.size(key, kept)
         while bytes + size > maximumBytes, oldest < order.count {
             if let gone = entries.removeValue(forKey: order[oldest]) { bytes -= Self.size(order[oldest], gone) }
             oldest += 1
@@ -102,15 +115,16 @@ package final class ServedReadCache: @unchecked Sendable {
             order.removeFirst(oldest)
             oldest = 0
         }
-        entries[key] = response
+        entries[key] = kept
         order.append(key)
         bytes += size
     }
 
-    /// What an answer costs to keep: its body, headers and key, and a little for the entry.
-    static func size(_ key: String, _ response: HTTPResponse) -> Int {
-        response.body.count + key.utf8.count * 2
-            + response.headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+    /// What an answer costs to keep: its body, headers, written bytes and key, and a little for
+    /// the entry.
+    static func size(_ key: String, _ kept: Kept) -> Int {
+        kept.response.body.count + kept.wire.count + key.utf8.count * 2
+            + kept.response.headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
     }
 
     private func forget(_ now: [Int]) {

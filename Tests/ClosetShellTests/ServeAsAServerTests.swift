@@ -239,6 +239,52 @@ extension ServeAsAServerTests {
         #expect(server.stop() == 0)
     }
 
+    /// A kept answer is written as the worker that kept it wrote it, for a keep-alive GET only:
+    /// pipelined on one connection, a GET made fresh, the same GET kept, a HEAD of it (headers
+    /// alone) and a GET that closes all answer alike, the last saying `Connection: close`.
+    @Test func aKeptAnswerIsWrittenAsItWasMadeForEveryKindOfRequest() throws {
+        let store = ServeTests.newStore()
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let server = try ServeProcess(store: store, serveArguments: ["--quiet"])
+        defer { server.stop() }
+        let base = server.baseURL
+        #expect(try Self.postProduct(base) == 1)
+        let fd = Self.connectTo(base)
+        defer { close(fd) }
+        let get = "GET /items/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+        let requests =
+            get + get + "HEAD /items/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /items/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        _ = Array(requests.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            all += buffer[0..<count]
+        }
+        // Split by each head's Content-Length (none after the HEAD's head).
+        var answers: [(head: String, body: [UInt8])] = []
+        var at = 0
+        while at < all.count, let end = all[at...].firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
+            let head = String(decoding: all[at..<end], as: UTF8.self)
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("Content-Length: ") }
+                .flatMap { Int($0.dropFirst("Content-Length: ".count)) } ?? 0
+            let bodyLength = answers.count == 2 ? 0 : length
+            answers.append((head, Array(all[end..<min(all.count, end + bodyLength)])))
+            at = end + bodyLength
+        }
+        #expect(answers.count == 4, "\(answers.map(\.head))")
+        guard answers.count == 4 else { return }
+        #expect(answers.allSatisfy { $0.head.hasPrefix("HTTP/1.1 200 ") })
+        #expect(answers[0].body == answers[1].body && answers[1].body == answers[3].body && !answers[0].body.isEmpty)
+        #expect(answers[0].head == answers[1].head && answers[1].head == answers[2].head)
+        #expect(answers[2].body.isEmpty && answers[0].head.contains("Connection: keep-alive"))
+        #expect(answers[3].head.contains("Connection: close") && !answers[3].head.contains("keep-alive"))
+        #expect(server.stop() == 0)
+    }
+
     /// Idle and trickling connections past the caps: the one that has waited longest on its
     /// client makes room, so a new client is always served.
     @Test func idleAndSlowConnectionsCannotLockOthersOut() throws {

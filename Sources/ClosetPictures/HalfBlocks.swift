@@ -13,17 +13,19 @@ public enum HalfBlocks {
     }
 
     /// One line of text per two rows of pixels, each ending by resetting the colours. A cell's
-    /// colours are written only where they change. With no `background`, fully transparent
-    /// pixels show the terminal's own (a gap in a collage stays the terminal's colour) and
-    /// partly transparent ones are blended onto black.
+    /// colours are written only where they change. With no `background` (the terminal's own,
+    /// which closet cannot know), a pixel less than half opaque shows the terminal's colour and
+    /// one at least half opaque its own, so an antialiased edge has no dark rim on a light
+    /// terminal (blending onto black made one); with a `background`, pixels are blended onto it.
     public static func render(_ bitmap: Bitmap, background: (UInt8, UInt8, UInt8)? = nil) -> [String] {
-        let under = background ?? (0, 0, 0)
         /// nil: the terminal's own colour.
         func colour(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8)? {
             guard y < bitmap.height else { return background }
             let at = (y * bitmap.width + x) * 4
             let alpha = Int(bitmap.pixels[at + 3])
-            if alpha == 0, background == nil { return nil }
+            guard let under = background else {
+                return alpha < 128 ? nil : (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2])
+            }
             func blend(_ value: UInt8, _ under: UInt8) -> UInt8 {
                 UInt8((Int(value) * alpha + Int(under) * (255 - alpha) + 127) / 255)
             }

@@ -83,4 +83,15 @@ import Testing
         let uniform = HalfBlocks.render(Self.solid(3, 2, [1, 2, 3, 255]))
         #expect(uniform == ["\u{1B}[38;2;1;2;3;48;2;1;2;3m▀▀▀\u{1B}[0m"])
     }
+
+    /// Issue 43: on the terminal's own background (which closet cannot know), a pixel at least
+    /// half opaque is its own colour, never darkened towards black (a dark rim on a light
+    /// terminal); one less than half opaque is the terminal's. A given background is blended onto.
+    @Test func halfBlocksNeverDrawSemiTransparentPixelsOnBlack() {
+        var bitmap = Self.solid(1, 2, [200, 220, 240, 128])
+        bitmap.pixels[4...7] = [200, 220, 240, 127]
+        #expect(HalfBlocks.render(bitmap) == ["\u{1B}[38;2;200;220;240;49m▀\u{1B}[0m"])
+        let white = HalfBlocks.render(bitmap, background: (255, 255, 255))
+        #expect(white == ["\u{1B}[38;2;227;237;247;48;2;228;238;248m▀\u{1B}[0m"])
+    }
 }

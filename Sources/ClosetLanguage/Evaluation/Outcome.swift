@@ -16,9 +16,10 @@ public enum Outcome: Sendable {
     case settings([(name: String, value: String)])
     /// A small table of strings (`.vars`), rendered like any other rows.
     case table(Grid)
-    /// Named values of one thing (`.store`): a property and value a line for people, one
-    /// object for tools, numbers as numbers (an object value reads `3 files, 120 bytes`).
-    case properties([Field])
+    /// Named values of one thing (`.store`, a poster fetched): a property and value a line for
+    /// people, one object for tools, numbers as numbers (an object value reads `3 files, 120
+    /// bytes`); with the pictures it shows when pictures are on.
+    case properties([Field], pictures: Pictures? = nil)
     case nothing
 
     /// Whether it is a listing (numbered for `@N`).

@@ -91,7 +91,8 @@ extension Outcome {
             entities.pictures = pictures
             return .entities(entities)
         case .fields(let fields, _): return .fields(fields, pictures: pictures)
-        case .count, .removed, .text, .settings, .table, .properties, .nothing: return self
+        case .properties(let fields, _): return .properties(fields, pictures: pictures)
+        case .count, .removed, .text, .settings, .table, .nothing: return self
         }
     }
 
@@ -99,8 +100,8 @@ extension Outcome {
     var pictures: Pictures? {
         switch self {
         case .entities(let entities): entities.pictures
-        case .fields(_, let pictures): pictures
-        case .count, .removed, .text, .settings, .table, .properties, .nothing: nil
+        case .fields(_, let pictures), .properties(_, let pictures): pictures
+        case .count, .removed, .text, .settings, .table, .nothing: nil
         }
     }
 }

@@ -38,7 +38,7 @@ public enum JSONRenderer {
                 + grid.rows.map { row in
                     "{" + zip(grid.columns, row).map { string($0) + ":" + string($1) }.joined(separator: ",") + "}"
                 }.joined(separator: ",") + "]\n"
-        case .properties(let fields): return object(fields) + "\n"
+        case .properties(let fields, _): return object(fields) + "\n"
         case .settings(let pairs):
             return "{" + pairs.map { string($0.name) + ":" + string($0.value) }.joined(separator: ",") + "}\n"
         case .text, .nothing: return nil

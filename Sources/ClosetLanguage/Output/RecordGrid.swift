@@ -20,7 +20,7 @@ enum RecordGrid {
                 numericColumns: Set(numeric))
         case .table(let grid):
             return grid
-        case .properties(let fields):
+        case .properties(let fields, _):
             return Grid(columns: ["property", "value"], rows: fields.map { [$0.name, text(of: $0.value)] })
         case .text, .settings, .nothing:
             return nil

@@ -38,8 +38,8 @@ enum Redaction {
             return .entities(entities)
         case .fields(let fields, let pictures):
             return .fields(fields.map { redact($0, wanted) }, pictures: pictures)
-        case .properties(let fields):
-            return .properties(fields.map { redact($0, wanted) })
+        case .properties(let fields, let pictures):
+            return .properties(fields.map { redact($0, wanted) }, pictures: pictures)
         case .count, .removed, .text, .settings, .table, .nothing:
             return outcome
         }

@@ -40,7 +40,8 @@ enum ShowPoster {
                 throw Diagnostic.posterNotAnImage(url, at: invocation.call.range)
             }
             let info = fetched.image.info
-            return .fields([
+            // A field a line, as a `show` gives one thing (a one-row table was hard to read).
+            return .properties([
                 Field("movie", .key(.opaque(code))), Field("title", .text(title)), Field("url", .text(url)),
                 Field("format", .text(info?.format.rawValue ?? "")), Field("width", .integer(info?.width ?? 0)),
                 Field("height", .integer(info?.height ?? 0)), Field("bytes", .integer(fetched.image.bytes.count)),

@@ -218,6 +218,12 @@ c, s, _ = alternate(
     lambda: run(["sqlite3", database_copy], stdin=remove_sql), prepare=copy_for)
 p7 = (c, s)
 
+SEARCH_COUNT = "count clothes search=knit"
+SEARCH_COUNT_SQL = "SELECT count(*) AS count FROM clothes WHERE description LIKE '%knit%';"
+SEARCH_LIST = "list clothes search=knit limit=20"
+SEARCH_LIST_SQL = ("SELECT * FROM clothes WHERE description LIKE '%knit%' "
+                   "ORDER BY category, created_at DESC LIMIT 20;")
+
 # P5: P2 at growing sizes: counts and limited lists should grow sub-linearly.
 growth = []
 for size in P5_SIZES:
@@ -229,12 +235,18 @@ for size in P5_SIZES:
     store_n, db_n = os.path.join(work, f"store{size}"), os.path.join(work, f"db{size}.db")
     run([CLOSET, "--store", store_n, "run", path_c])
     run(["sqlite3", db_n], stdin=path_s)
-    for what, statement, sql in (("count", COUNT, COUNT_SQL), ("top-20", LIST, LIST_SQL)):
+    # Q1, Q2 (issue 47): a search over every description (closet reads the stored bytes;
+    # sqlite3 scans with LIKE, which no index serves), both writing their answer to a file.
+    answer = os.path.join(work, "answer.txt")
+    for what, statement, sql, target in (
+            ("count", COUNT, COUNT_SQL, "≤ 1.0"), ("top-20", LIST, LIST_SQL, "≤ 1.0"),
+            ("Q1 search count", SEARCH_COUNT, SEARCH_COUNT_SQL, "≤ 1.5"),
+            ("Q2 search top-20", SEARCH_LIST, SEARCH_LIST_SQL, "≤ 1.5")):
         c, s, mem = alternate(
-            lambda: run([CLOSET, "--store", store_n, "--format", "json", "-c", statement]),
-            lambda: run(["sqlite3", "-json", db_n, sql]),
+            lambda: run([CLOSET, "--store", store_n, "--format", "json", "-c", statement], stdout=answer),
+            lambda: run(["sqlite3", "-json", db_n, sql], stdout=answer),
             runs=RUNS if size < 1_000_000 else 3)
-        growth.append((size, what, c, s, mem["closet"]))
+        growth.append((size, what, c, s, mem["closet"], target))
     shutil.rmtree(store_n, ignore_errors=True)
     os.remove(db_n)
     os.remove(path_c)
@@ -490,10 +502,10 @@ print(f"closet benchmarks, {'quick' if QUICK else 'full'} run, median of {RUNS} 
 print(f"{'id':<4} {'measure':<62} {'closet':>10} {'sqlite3':>10} {'ratio':>7}  target")
 for id, what, c, s, target in rows:
     print(f"{id:<4} {what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target}")
-for size, what, c, s, rss in growth:
-    print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  ≤ 1.0 ({rss/1024:.0f} MB)")
+for size, what, c, s, rss, target in growth:
+    print(f"{'P5':<4} {'new process: ' + format(size, ',') + ' clothes, ' + what:<62} {c*1000:>8.1f}ms {s*1000:>8.1f}ms {c/s:>7.2f}  {target} ({rss/1024:.0f} MB)")
 # How closet's cost grows: its time at the largest size over its time at 100,000 (issue 24: within 2×).
-by_size = {(size, what): c for size, what, c, s, rss in growth}
+by_size = {(size, what): c for size, what, c, s, rss, target in growth}
 largest = max(P5_SIZES)
 for what in ("count", "top-20"):
     if largest > 100_000 and (100_000, what) in by_size:

@@ -1,6 +1,7 @@
 import ClosetCore
 
-/// Walks one bucket of a snapshot's index in either direction, skipping given rows. The
+/// Walks one bucket of a snapshot's index in either direction, skipping given rows (or keeping
+/// only given ones). The
 /// bucket is stored by order key descending, equal keys the later-added first; walked
 /// backwards that is the exact ascending order.
 public struct BucketCursor {
@@ -8,6 +9,8 @@ public struct BucketCursor {
     let bucket: Int
     let descending: Bool
     let skipping: Set<Int>
+    /// Nil: every member not skipped.
+    let keeping: OrdinalSet?
     let size: Int
     /// How many members have been stepped over, from the walk's start.
     var taken = 0
@@ -17,11 +20,15 @@ public struct BucketCursor {
 
     /// `after`: start past every member whose order key is not strictly after it in the walk's
     /// direction (found by binary search: keyset paging over a unique order key).
-    public init(rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, after: Int64? = nil) {
+    public init(
+        rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, keeping: OrdinalSet? = nil,
+        after: Int64? = nil
+    ) {
         self.rows = rows
         self.bucket = bucket
         self.descending = descending
         self.skipping = skipping
+        self.keeping = keeping
         size = rows.bucketSize(bucket)
         if let after {
             // Members in walk order; the first one strictly after `after`.
@@ -40,7 +47,7 @@ public struct BucketCursor {
     /// skips no ordinals (each member's place is then its position).
     public mutating func jump(_ count: Int) {
         guard count > 0, head != nil else { return }
-        precondition(skipping.isEmpty, "a jump over skipped members")
+        precondition(skipping.isEmpty && keeping == nil, "a jump over skipped members")
         taken = min(size, taken - 1 + count)
         advance()
     }
@@ -65,7 +72,7 @@ public struct BucketCursor {
         while taken < size {
             let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
             taken += 1
-            if !skipping.contains(member.ordinal) {
+            if keeping?.contains(member.ordinal) ?? true, !skipping.contains(member.ordinal) {
                 head = member
                 return
             }

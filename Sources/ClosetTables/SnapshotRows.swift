@@ -243,6 +243,14 @@ public final class SnapshotRows {
     /// `span` bytes at a time: a whole section walked without copying it whole. Each frame's
     /// lengths are checked against where the next one starts.
     public func forEachRowBytes(span: Int = 1 << 20, _ body: (_ ordinal: Int, _ row: [UInt8]) throws -> Void) rethrows {
+        try forEachRowBuffer(span: span) { ordinal, row in try body(ordinal, Array(row)) }
+    }
+
+    /// `forEachRowBytes` without copying each row: `row` lies in the span read and is good only
+    /// inside `body` (a scan that tests bytes and keeps a count).
+    public func forEachRowBuffer(
+        span: Int = 1 << 20, _ body: (_ ordinal: Int, _ row: UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
         var first = 0
         while first < count {
             let start = frameStart(first)
@@ -253,19 +261,19 @@ public final class SnapshotRows {
             check(end >= start)
             let fetched = bytes(start..<end) ?? []
             check(fetched.count == end - start)
-            var at = 0
-            for ordinal in first..<last {
-                let frameEnd = ordinal + 1 < last ? frameStart(ordinal + 1) - start : fetched.count
-                check(frameEnd - at >= 6 && frameEnd <= fetched.count)
-                let keyLength = Int(fetched[at]) | Int(fetched[at + 1]) << 8
-                check(frameEnd - at - 6 >= keyLength)
-                let lengthAt = at + 2 + keyLength
-                let rowLength =
-                    Int(fetched[lengthAt]) | Int(fetched[lengthAt + 1]) << 8 | Int(fetched[lengthAt + 2]) << 16
-                    | Int(fetched[lengthAt + 3]) << 24
-                check(lengthAt + 4 + rowLength == frameEnd)
-                try body(ordinal, Array(fetched[(lengthAt + 4)..<frameEnd]))
-                at = frameEnd
+            try fetched.withUnsafeBytes { fetched in
+                var at = 0
+                for ordinal in first..<last {
+                    let frameEnd = ordinal + 1 < last ? frameStart(ordinal + 1) - start : fetched.count
+                    check(frameEnd - at >= 6 && frameEnd <= fetched.count)
+                    let keyLength = Int(fetched[at]) | Int(fetched[at + 1]) << 8
+                    check(frameEnd - at - 6 >= keyLength)
+                    let lengthAt = at + 2 + keyLength
+                    let rowLength = Int(fetched.loadUnaligned(fromByteOffset: lengthAt, as: UInt32.self).littleEndian)
+                    check(lengthAt + 4 + rowLength == frameEnd)
+                    try body(ordinal, UnsafeRawBufferPointer(rebasing: fetched[(lengthAt + 4)..<frameEnd]))
+                    at = frameEnd
+                }
             }
             first = last
         }

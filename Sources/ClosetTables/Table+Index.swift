@@ -25,12 +25,15 @@ extension Table {
     /// by order key descending (equal keys the later-added first) or exactly the reverse: a
     /// top-K that decodes only the rows it returns (the first `skip` are stepped over, not
     /// decoded). Nil when the rows are not in a mapped snapshot.
+    /// `passing`: only the rows that pass it (found by a scan first, `Table+Scan`).
     @inlinable public func indexedRows(
-        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int
+        groups: [[Int]], descending: Bool, after: Int64? = nil, skip: Int = 0, limit: Int,
+        passing test: RowTest<Row>? = nil
     ) -> [Row]? {
         var rows: [Row] = []
         let walked = walkIndex(
-            groups: groups, descending: descending, after: after, skip: skip, limit: limit, batch: Int.max
+            groups: groups, descending: descending, after: after, skip: skip, limit: limit, batch: Int.max,
+            passing: test
         ) { rows += $0 }
         return walked ? rows : nil
     }
@@ -40,11 +43,13 @@ extension Table {
     /// that does not grow with it (an export). False, and nothing visited, when the rows are not
     /// in a mapped snapshot.
     @inlinable public func forEachIndexedRow(
-        groups: [[Int]], descending: Bool, limit: Int = .max, batch: Int = 4096, _ visit: (Row) throws -> Void
+        groups: [[Int]], descending: Bool, limit: Int = .max, batch: Int = 4096, passing test: RowTest<Row>? = nil,
+        _ visit: (Row) throws -> Void
     ) throws -> Bool {
         var failure: Error?
         let walked = walkIndex(
-            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: max(1, batch)
+            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: max(1, batch),
+            passing: test
         ) {
             rows in
             guard failure == nil else { return }
@@ -62,18 +67,23 @@ extension Table {
     /// batches of `batch`, each decoded together (snapshot rows read by where they lie).
     @inlinable func walkIndex(
         groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
-        _ emit: ([Row]) -> Void
+        passing test: RowTest<Row>? = nil, _ emit: ([Row]) -> Void
     ) -> Bool {
         guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
         else {
             return false
+        }
+        var found: OrdinalSet?
+        if let test {
+            guard let ordinals = passingOrdinals(buckets: groups.flatMap { $0 }, passing: test) else { return false }
+            found = ordinals
         }
         let base = lazy.base
         var replaced = Set<Int>()
         var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
         for entry in lazy.latest.values {
             if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
-            guard let row = entry.row else { continue }
+            guard let row = entry.row, test?.rowPasses(row) ?? true else { continue }
             let order = index.order(row)
             if BucketCursor.isAfter(order, after, descending) {
                 changed.append((order, entry.position, index.bucket(row), row))
@@ -107,13 +117,14 @@ extension Table {
         var toSkip = max(0, skip)
         for group in groups where remaining > 0 {
             var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
-                BucketCursor(rows: base, bucket: $0, descending: descending, skipping: replaced, after: after)
+                BucketCursor(
+                    rows: base, bucket: $0, descending: descending, skipping: replaced, keeping: found, after: after)
             }
             var extra = changed.filter { group.contains($0.bucket) }[...]
             // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
             // the bucket's members by binary search between the changed rows (a page far down
             // a list costs what its own rows cost, not what every row before it does).
-            if cursors.count == 1, replaced.isEmpty {
+            if cursors.count == 1, replaced.isEmpty, found == nil {
                 while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
                     guard let first = extra.first else {
                         let step = min(toSkip, cursors[0].remainingCount)

@@ -18,7 +18,8 @@ import Testing
             image: pictures ? randomPicture(&generator) : nil,
             category: ClothesCategory.allCases.randomElement(using: &generator)!,
             weatherType: WeatherType.allCases.randomElement(using: &generator)!,
-            descriptions: ["a", "b", "knit"].randomElement(using: &generator)!)
+            descriptions: ["a", "b", "knit", "Navy KNIT 니트", "니트", "café", "cafe\u{301}"].randomElement(
+                using: &generator)!)
     }
 
     /// A store with a snapshot and a journal of random changes after it; returns it reopened
@@ -162,11 +163,17 @@ import Testing
                 if Bool.random(using: &generator) {
                     filters.append(.clothes(ClothesCategory.allCases.randomElement(using: &generator)!))
                 }
+                if Bool.random(using: &generator) {
+                    filters.append(.search(["knit", "KNIT", "니트", "é", "a"].randomElement(using: &generator)!))
+                }
                 filters.append(.limit(Int.random(in: 0..<50, using: &generator)))
                 viewModel.searchFilters = filters
-                // The index answers while the rows are still in the snapshot...
+                // The index answers while the rows are still in the snapshot (a search read from
+                // the rows' bytes first)...
                 let indexed = try viewModel.queryClothes()
                 let counted = try viewModel.queryCount()
+                var walked: [Clothes] = []
+                try viewModel.forEachQueriedClothes { walked.append($0) }
                 let fromIndex = store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF)
                 #expect(fromIndex == model.count || (fromIndex == nil && inSnapshot == 0))
                 // ...and the ordinary path over every row agrees.
@@ -176,6 +183,7 @@ import Testing
                 for case .limit(let count) in filters { limit = min(limit, count) }
                 let expectedRows = Array(expected.flattened.prefix(limit))
                 #expect(indexed == expectedRows, "\(filters)")
+                #expect(walked == expectedRows, "\(filters)")
                 #expect(counted == expectedRows.count, "\(filters)")
             }
             // Lookups, counts and order agree before and after decoding everything.
@@ -184,6 +192,35 @@ import Testing
             #expect(store.clothes(withID: UUID()) == nil)
             #expect(store.fetchAllClothes() == model)
             #expect(store.wardrobe.indexedClothesCount(categories: 0xFF, seasons: 0xFF) == nil)  // decoded now
+        }
+    }
+
+    /// A search counted from the stored rows' bytes (the snapshot's rows in file order, the
+    /// journal's as rows) is Foundation's count over every row, with any categories and seasons.
+    @Test func searchCountsFromTheStoredBytesMatchEveryRow() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            let (store, model, inSnapshot) = try randomStore(&generator)
+            for _ in 0..<8 {
+                let texts = (0..<Int.random(in: 1...2, using: &generator)).map { _ in
+                    ["knit", "KNIT", "니트", "t 니", "é", "cafe", "a", "zz"].randomElement(using: &generator)!
+                }
+                let categories = UInt8.random(in: 1...0xFF, using: &generator)
+                let seasons = Bool.random(using: &generator) ? 0xFF : UInt8.random(in: 0...0xFF, using: &generator)
+                let counted = store.wardrobe.indexedClothesCount(
+                    categories: categories, seasons: seasons, searches: texts.map(TextSearch.init))
+                let expected = model.count { clothes in
+                    categories & (1 << UInt8(clothes.category.rawValue)) != 0
+                        && seasons & (1 << UInt8(clothes.weatherType.rawValue)) != 0
+                        && texts.allSatisfy { clothes.descriptions.range(of: $0, options: .caseInsensitive) != nil }
+                }
+                #expect(counted == expected || (counted == nil && inSnapshot == 0), "\(texts)")
+            }
+            // The view model counts the same way, and agrees with its own filtering.
+            let viewModel = ClothesViewModel(repository: store.wardrobe, fetchNow: false)
+            viewModel.searchFilters = [.search("knit"), .weather(.fall)]
+            let counted = try viewModel.queryCount()
+            #expect(counted == viewModel.filteredClothes.count)
         }
     }
 

@@ -22,17 +22,21 @@ package protocol ClothesRepository: AnyObject {
     /// Removes the clothes and empties every style slot that held it.
     func remove(clothes: Clothes) throws(RepositoryError)
     func removeAllClothes() throws(RepositoryError)
-    /// How many clothes have a category and a season in these masks (bit = raw value),
-    /// answered from the store's index without fetching; nil when it cannot.
-    func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int?
+    /// How many clothes have a category and a season in these masks (bit = raw value) and a
+    /// description containing every search's text, answered from the store's index (and, for a
+    /// search, its stored rows' bytes) without fetching; nil when it cannot.
+    func indexedClothesCount(categories: UInt8, seasons: UInt8, searches: [TextSearch]) -> Int?
     /// The first `limit` of those, categories in display order, each sorted as `sort`
     /// (equal instants in insertion order): what the filtered list begins with. Nil when the
     /// store cannot answer without fetching.
-    func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]?
+    func indexedClothes(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> [Clothes]?
     /// The same clothes handed over one at a time (decoded a few thousand at a time), up to
     /// `limit`; false, and none visited, when the store cannot answer from its index.
     func forEachIndexedClothes(
-        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int,
+        _ visit: (Clothes) throws -> Void
     ) throws -> Bool
 }
 
@@ -40,9 +44,17 @@ extension ClothesRepository {
     package func forEachClothes(_ visit: (Clothes) throws -> Void) throws {
         for clothes in fetchAllClothes() { try visit(clothes) }
     }
-    package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? { nil }
-    package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? { nil }
+    package func indexedClothesCount(categories: UInt8, seasons: UInt8, searches: [TextSearch]) -> Int? { nil }
+    package func indexedClothes(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> [Clothes]? { nil }
     package func forEachIndexedClothes(
-        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int,
+        _ visit: (Clothes) throws -> Void
     ) throws -> Bool { false }
+
+    /// Without a search.
+    package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
+        indexedClothesCount(categories: categories, seasons: seasons, searches: [])
+    }
 }

@@ -67,6 +67,17 @@ enum ClothesTable: TableCodec {
             id: id, createdAt: created, image: image, category: category, weatherType: season, descriptions: text)
     }
 
+    /// The description's stored UTF-8 within a row's bytes (after the id, the instant, the category
+    /// and the season, as `encode` writes them): what a search reads without decoding the row. Nil
+    /// when the row is too short to hold it.
+    static func descriptionBytes(inRow row: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let lengthAt = 16 + 8 + 1 + 1
+        guard row.count >= lengthAt + 4 else { return nil }
+        let length = Int(row.loadUnaligned(fromByteOffset: lengthAt, as: UInt32.self).littleEndian)
+        guard length <= row.count - lengthAt - 4 else { return nil }
+        return UnsafeRawBufferPointer(rebasing: row[(lengthAt + 4)..<(lengthAt + 4 + length)])
+    }
+
     static func encode(key: UUID, into writer: inout ByteWriter) { writer.uuid(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> UUID { try reader.uuid() }
 

@@ -56,19 +56,42 @@ package final class TableWardrobe: WardrobeStore {
         for clothes in clothesTable.rows { try visit(clothes) }
     }
 
-    package func indexedClothesCount(categories: UInt8, seasons: UInt8) -> Int? {
-        clothesTable.indexedCount(buckets: Self.groups(categories, seasons).flatMap { $0 })
+    package func indexedClothesCount(categories: UInt8, seasons: UInt8, searches: [TextSearch]) -> Int? {
+        let buckets = Self.groups(categories, seasons).flatMap { $0 }
+        guard !searches.isEmpty else { return clothesTable.indexedCount(buckets: buckets) }
+        return clothesTable.countRows(buckets: buckets, passing: Self.test(searches))
     }
 
-    package func indexedClothes(categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int) -> [Clothes]? {
-        clothesTable.indexedRows(groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit)
+    package func indexedClothes(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> [Clothes]? {
+        clothesTable.indexedRows(
+            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit,
+            passing: searches.isEmpty ? nil : Self.test(searches))
     }
 
     package func forEachIndexedClothes(
-        categories: UInt8, seasons: UInt8, sort: SortBy, limit: Int, _ visit: (Clothes) throws -> Void
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int,
+        _ visit: (Clothes) throws -> Void
     ) throws -> Bool {
         try clothesTable.forEachIndexedRow(
-            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit, visit)
+            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit,
+            passing: searches.isEmpty ? nil : Self.test(searches), visit)
+    }
+
+    /// Descriptions containing every search's text: read from a stored row's bytes where they
+    /// decide it (`TextSearch`), else from the decoded row.
+    private static func test(_ searches: [TextSearch]) -> RowTest<Clothes> {
+        RowTest(
+            bytesPass: { row in
+                guard let description = ClothesTable.descriptionBytes(inRow: row) else { return nil }
+                for search in searches {
+                    guard let found = search.matches(utf8: description) else { return nil }
+                    if !found { return false }
+                }
+                return true
+            },
+            rowPasses: { clothes in searches.allSatisfy { $0.matches(clothes.descriptions) } })
     }
 
     /// The index buckets of each selected category, in display order.

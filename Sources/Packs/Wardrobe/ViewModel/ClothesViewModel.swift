@@ -44,12 +44,13 @@ package final class ClothesViewModel {
     }
 
     /// `filteredClothes` for a command: answered from the store's index when the filters allow
-    /// (no search text, a sort and a limit), so nothing else is fetched; else fetched and filtered.
+    /// (a sort and a limit; search text read from the stored rows first), so nothing else is
+    /// fetched; else fetched and filtered.
     package func queryClothes() throws(RepositoryError) -> [Clothes] {
         let plan = FilterPlan(searchFilters)
-        if plan.searches.isEmpty, let sort = plan.sort, let limit = plan.limit,
+        if let sort = plan.sort, let limit = plan.limit,
             let rows = repository.indexedClothes(
-                categories: plan.categories, seasons: plan.seasons, sort: sort, limit: limit)
+                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort, limit: limit)
         {
             return rows
         }
@@ -59,26 +60,27 @@ package final class ClothesViewModel {
     }
 
     /// `queryClothes()` one at a time: walked in the store's index order when the filters allow
-    /// (no search text, a sort), so a whole wardrobe is never one array (an export); else the
-    /// fetched and filtered list.
+    /// (a sort), so a whole wardrobe is never one array (an export); else the fetched and
+    /// filtered list.
     package func forEachQueriedClothes(_ visit: (Clothes) throws -> Void) throws {
         let plan = FilterPlan(searchFilters)
-        if plan.searches.isEmpty, let sort = plan.sort,
+        if let sort = plan.sort,
             try repository.forEachIndexedClothes(
-                categories: plan.categories, seasons: plan.seasons, sort: sort, limit: plan.limit ?? .max, visit)
+                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort,
+                limit: plan.limit ?? .max, visit)
         {
             return
         }
         for clothes in try queryClothes() { try visit(clothes) }
     }
 
-    /// `filteredClothes.count`, counted from the store's index when there is no search text,
-    /// else without sorting what it counts.
+    /// `filteredClothes.count`, counted from the store's index when there is no search text, from
+    /// the stored rows' bytes when there is, else without sorting what it counts.
     package func queryCount() throws(RepositoryError) -> Int {
         let plan = FilterPlan(searchFilters)
         var count: Int
-        if plan.searches.isEmpty,
-            let indexed = repository.indexedClothesCount(categories: plan.categories, seasons: plan.seasons)
+        if let indexed = repository.indexedClothesCount(
+            categories: plan.categories, seasons: plan.seasons, searches: plan.searches)
         {
             count = indexed
         } else {
@@ -129,7 +131,7 @@ package final class ClothesViewModel {
 struct FilterPlan {
     var categories: UInt8 = 0xFF
     var seasons: UInt8 = 0xFF
-    var searches: [String] = []
+    var searches: [TextSearch] = []
     var sort: SortBy?
     var limit: Int?
 
@@ -144,7 +146,7 @@ struct FilterPlan {
             case .clothes(let category): categories &= mask([category])
             case .categories(let set): categories &= mask(set)
             case .weathers(let set): seasons &= mask(set)
-            case .search(let text): if !text.isEmpty { searches.append(text) }
+            case .search(let text): if !text.isEmpty { searches.append(TextSearch(text)) }
             case .limit(let count): limit = min(limit ?? count, count)  // applied to the whole result
             }
         }
@@ -153,6 +155,6 @@ struct FilterPlan {
     func keeps(_ item: Clothes) -> Bool {
         categories & (1 << UInt8(item.category.rawValue)) != 0
             && seasons & (1 << UInt8(item.weatherType.rawValue)) != 0
-            && searches.allSatisfy { item.descriptions.range(of: $0, options: .caseInsensitive) != nil }
+            && searches.allSatisfy { $0.matches(item.descriptions) }
     }
 }

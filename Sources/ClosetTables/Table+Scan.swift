@@ -1,0 +1,56 @@
+import ClosetCore
+
+/// Tests over every row without decoding the table: the snapshot's rows read in file order (the
+/// disk's order, a span at a time) and handed to a test of their stored bytes; the rows the journal
+/// changed tested as rows. What a search counts and what it lists
+/// (the rows found, then walked in the index's order).
+extension Table {
+    /// How many rows of these buckets of the table's index pass `test`. Nil when the rows are not
+    /// in a mapped snapshot or changes are pending (count them the ordinary way then).
+    @inlinable public func countRows(buckets: [Int], passing test: RowTest<Row>) -> Int? {
+        var count = 0
+        let scanned = scan(buckets: buckets, passing: test, base: { _ in count += 1 }, changed: { _ in count += 1 })
+        return scanned ? count : nil
+    }
+
+    /// The snapshot rows of these buckets that pass `test`, to walk in the index's order with the
+    /// changed rows (`indexedRows(…, passing:)`). Nil as `countRows`.
+    @inlinable func passingOrdinals(buckets: [Int], passing test: RowTest<Row>) -> OrdinalSet? {
+        guard let lazy = lazy?.settled() else { return nil }
+        var found = OrdinalSet(capacity: lazy.base.count)
+        let scanned = scan(buckets: buckets, passing: test, base: { found.insert($0) }, changed: { _ in })
+        return scanned ? found : nil
+    }
+
+    /// The scan both share: each passing snapshot row's ordinal to `base`, in file order, and each
+    /// passing row the journal changed to `changed`. False when it cannot scan.
+    @inlinable func scan(
+        buckets: [Int], passing test: RowTest<Row>, base found: (Int) -> Void, changed: (Row) -> Void
+    ) -> Bool {
+        guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
+        else {
+            return false
+        }
+        var inBuckets = [Bool](repeating: false, count: index.bucketCount)
+        for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
+        let everyBucket = !inBuckets.contains(false)
+        var replaced: [Int] = []
+        for entry in lazy.latest.values {
+            if let ordinal = entry.baseOrdinal { replaced.append(ordinal) }
+            if let row = entry.row, inBuckets[index.bucket(row)], test.rowPasses(row) { changed(row) }
+        }
+        replaced.sort()
+        var nextReplaced = 0
+        let base = lazy.base
+        base.forEachRowBuffer { ordinal, bytes in
+            // Ordinals come in order, so the replaced ones are met in order too.
+            if nextReplaced < replaced.count, replaced[nextReplaced] == ordinal {
+                nextReplaced += 1
+                return
+            }
+            guard everyBucket || inBuckets[base.bucket(ordinal)] else { return }
+            if test.bytesPass(bytes) ?? test.rowPasses(lazy.decode(baseRow: Array(bytes))) { found(ordinal) }
+        }
+        return true
+    }
+}

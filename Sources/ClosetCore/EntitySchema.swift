@@ -281,24 +281,32 @@ public struct EntitySchema<Model>: Sendable {
     /// The arguments `.dump` writes for the entity, in the declared order: each field's key
     /// (its input's, the one `add` reads; else its label) and value (with whether its text is a
     /// bare word), or a supplied key and its text. A field's key in `supplied` writes that
-    /// text under the key instead (a picture's path).
-    package func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
-        var arguments: [(key: String, value: RestoredValue)] = []
+    /// text under the key instead (a picture's path). Handed over one at a time and inlinable,
+    /// so a dump of a million rows makes no array per row and reads the model's fields
+    /// specialized.
+    @inlinable package func forEachRestored(
+        _ model: Model, supplied: [String: String], _ body: (_ key: String, _ value: RestoredValue) -> Void
+    ) {
         for argument in restore {
             switch argument {
             case .field(let index):
-                let field = fields[index]
-                let key = field.input?.key ?? field.name
-                if let text = supplied[key] {
-                    arguments.append((key, .written(text)))
+                let key = fields[index].input?.key ?? fields[index].name
+                if !supplied.isEmpty, let text = supplied[key] {
+                    body(key, .written(text))
                     continue
                 }
-                guard let value = field.json?(model) else { continue }
-                arguments.append((field.input?.key ?? field.label, .value(value, word: field.restoresAsWord)))
+                guard let value = fields[index].json?(model) else { continue }
+                body(fields[index].input?.key ?? fields[index].label, .value(value, word: fields[index].restoresAsWord))
             case .supplied(let key):
-                if let text = supplied[key] { arguments.append((key, .written(text))) }
+                if let text = supplied[key] { body(key, .written(text)) }
             }
         }
+    }
+
+    /// `forEachRestored`'s arguments as one list.
+    package func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
+        var arguments: [(key: String, value: RestoredValue)] = []
+        forEachRestored(model, supplied: supplied) { arguments.append(($0, $1)) }
         return arguments
     }
 
@@ -320,7 +328,7 @@ public struct EntitySchema<Model>: Sendable {
 }
 
 /// An argument's value as the schema knows it, or as the pack wrote it.
-package enum RestoredValue {
+@usableFromInline package enum RestoredValue {
     case value(FieldValue, word: Bool)
     case written(String)
 }

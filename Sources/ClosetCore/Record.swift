@@ -1,8 +1,10 @@
 import Foundation
 
 /// One value of a record's field: what renderers know how to write. Tables show keys short
-/// and dates as ISO 8601; JSON writes each kind as its JSON type.
-public indirect enum FieldValue: Sendable, Hashable {
+/// and dates as ISO 8601; JSON writes each kind as its JSON type. Not `indirect`: the nested
+/// cases hold arrays, which are references already, and a boxed value was an allocation for
+/// every field of every row written.
+public enum FieldValue: Sendable, Hashable {
     case text(String)
     /// Text with the Korean the app shows (a vocabulary term, a label made of terms): people
     /// read it in the session's language (`.lang`); JSON, csv and line always carry English.

@@ -77,6 +77,14 @@ public enum Timestamp {
     static let latestMillis = Int64(daysFromCivil(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
 
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `format`'s text appended to bytes being written (a dump's statement).
+    public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let millis = Int(((totalMillis % 1000) + 1000) % 1000)
         let totalSeconds = (totalMillis - Int64(millis)) / 1000
@@ -84,12 +92,13 @@ public enum Timestamp {
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
         if (0...9999).contains(year) {
-            // Digit by digit into one buffer: formatting a page's dates through small strings
+            // Digit by digit into the bytes: formatting a page's dates through small strings
             // cost thousands of instructions each.
-            var bytes = [UInt8](repeating: 0, count: millis != 0 ? 24 : 20)
-            func put(_ value: Int, _ width: Int, at start: Int) {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: millis != 0 ? 24 : 20))
+            func put(_ value: Int, _ width: Int, at offset: Int) {
                 var value = value
-                for position in stride(from: start + width - 1, through: start, by: -1) {
+                for position in stride(from: start + offset + width - 1, through: start + offset, by: -1) {
                     bytes[position] = UInt8(48 + value % 10)
                     value /= 10
                 }
@@ -100,18 +109,20 @@ public enum Timestamp {
             put(secondOfDay / 3600, 2, at: 11)
             put(secondOfDay / 60 % 60, 2, at: 14)
             put(secondOfDay % 60, 2, at: 17)
-            (bytes[4], bytes[7], bytes[10], bytes[13], bytes[16]) = (45, 45, 84, 58, 58)
+            (bytes[start + 4], bytes[start + 7], bytes[start + 10], bytes[start + 13], bytes[start + 16]) = (
+                45, 45, 84, 58, 58
+            )
             if millis != 0 {
-                bytes[19] = 46
+                bytes[start + 19] = 46
                 put(millis, 3, at: 20)
             }
             bytes[bytes.count - 1] = 90
-            return String(decoding: bytes, as: UTF8.self)
+            return
         }
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if millis != 0 { text += "." + pad(millis, 3) }
-        return text + "Z"
+        bytes.append(contentsOf: (text + "Z").utf8)
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {

@@ -4,19 +4,31 @@ extension UUID {
     /// `uuidString`, formatted here: Foundation's goes through `snprintf`, which was most of
     /// what a served page of twenty products cost once the JSON was written by hand.
     public var text: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            writeText(into: UnsafeMutableRawBufferPointer(buffer))
+            return 36
+        }
+    }
+
+    /// `text` appended to bytes being written (a dump's statement), without a string between.
+    public func appendText(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 36))
+        bytes.withUnsafeMutableBytes { writeText(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// The 36 characters into `buffer`'s first 36 bytes.
+    private func writeText(into buffer: UnsafeMutableRawBufferPointer) {
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var at = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    buffer[at] = HexDigit.uppercase(byte >> 4)
-                    buffer[at + 1] = HexDigit.uppercase(byte)
-                    at += 2
+            var at = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[at] = UInt8(ascii: "-")
+                    at += 1
                 }
-                return at
+                buffer[at] = HexDigit.uppercase(byte >> 4)
+                buffer[at + 1] = HexDigit.uppercase(byte)
+                at += 2
             }
         }
     }

@@ -26,7 +26,7 @@ enum DumpFile {
                         skipDamaged: skipDamaged,
                         sink: { piece in
                             guard failure == nil else { return }
-                            do { try write(Array(piece.utf8)) } catch { failure = error }
+                            do { try write(piece) } catch { failure = error }
                         }
                     ) { path, bytes in
                         try host.writeFile(at: path, bytes: bytes, creatingFolder: true)

@@ -5,7 +5,10 @@ import Foundation
 /// (`.dump --images <dir>`). A script cannot carry pixels, so without a folder a pack notes
 /// each picture in a comment instead.
 public struct DumpWriter {
-    public private(set) var text = ""
+    /// The script's UTF-8 not yet handed to the sink (all of it without one).
+    @usableFromInline var bytes: [UInt8] = []
+    /// The script as text (without a sink: all of it).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
     let imageFolder: String?
     /// The folder as statements name it, when not `imageFolder` itself.
     let namedAs: String?
@@ -17,11 +20,11 @@ public struct DumpWriter {
     public private(set) var leftOut: [String] = []
     /// Where the text goes a piece at a time (about a megabyte each), when it is not kept
     /// whole: a dump of a big store is never one string.
-    let sink: ((String) -> Void)?
+    @usableFromInline let sink: (([UInt8]) -> Void)?
 
     init(
         imageFolder: String?, namedAs: String? = nil, skipsDamaged: Bool = false,
-        sink: ((String) -> Void)? = nil, writeFile: @escaping (String, [UInt8]) throws -> Void
+        sink: (([UInt8]) -> Void)? = nil, writeFile: @escaping (String, [UInt8]) throws -> Void
     ) {
         self.imageFolder = imageFolder
         self.namedAs = namedAs
@@ -31,19 +34,24 @@ public struct DumpWriter {
     }
 
     public mutating func line(_ line: String) {
-        text += line
-        text += "\n"
-        if let sink, text.utf8.count >= 1 << 20 {
-            sink(text)
-            text = ""
+        bytes.append(contentsOf: line.utf8)
+        endLine()
+    }
+
+    /// Ends the line written, and hands the text to the sink once it is about a megabyte.
+    @inlinable mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        if let sink, bytes.count >= 1 << 20 {
+            sink(bytes)
+            bytes.removeAll(keepingCapacity: true)
         }
     }
 
     /// Hands what is left to the sink.
     mutating func flush() {
-        guard let sink, !text.isEmpty else { return }
-        sink(text)
-        text = ""
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll()
     }
 
     /// Whether pictures are being copied.
@@ -101,49 +109,104 @@ public struct DumpWriter {
     /// The statement that makes an entity again, from its schema's `restore` list:
     /// `add jar id=... size=small label="jam" created=...`. `supplied` fills the keys only the
     /// pack knows (a copied picture's path, a `$variable`), already written as they are.
-    public static func statement<Model>(
+    @inlinable public static func statement<Model>(
         _ command: String, _ schema: EntitySchema<Model>, _ model: Model, supplied: [String: String] = [:]
     ) -> String {
-        var line = command
-        for (key, value) in schema.restoring(model, supplied: supplied) {
-            let text: String?
-            switch value {
-            case .written(let written): text = written
-            case .value(let value, let word): text = argument(value, word: word)
-            }
-            if let text { line += " \(key)=\(text)" }
-        }
-        return line
+        var bytes: [UInt8] = []
+        append(command, schema, model, supplied: supplied, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A value as an argument reads it back; nil for one with nothing to say (null, empty
-    /// text) or none that a statement can carry (a list, an object: the pack supplies those).
-    static func argument(_ value: FieldValue, word: Bool) -> String? {
-        switch value {
-        case .null, .object, .list: nil
-        case .text(let text): text.isEmpty ? nil : word ? text : quote(text)
-        case .marked(let text, _): text.isEmpty ? nil : quote(text)
-        case .localized(let english, _): english
-        case .integer(let number): String(number)
-        case .decimal(let number): String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .date(let date): Timestamp.format(date)
-        case .key(.uuid(let id)): id.text
-        case .key(.opaque(let text)): quote(text)
+    /// `statement`'s line written straight into the script, `let <binding> = ` before it when a
+    /// variable names the entity: a dump of a million rows makes no string per row.
+    @inlinable public mutating func statement<Model>(
+        _ command: String, _ schema: EntitySchema<Model>, _ model: Model, binding: String? = nil,
+        supplied: [String: String] = [:]
+    ) {
+        if let binding {
+            bytes.append(contentsOf: "let ".utf8)
+            bytes.append(contentsOf: binding.utf8)
+            bytes.append(contentsOf: " = ".utf8)
         }
+        Self.append(command, schema, model, supplied: supplied, to: &bytes)
+        endLine()
+    }
+
+    @inlinable static func append<Model>(
+        _ command: String, _ schema: EntitySchema<Model>, _ model: Model, supplied: [String: String],
+        to bytes: inout [UInt8]
+    ) {
+        bytes.append(contentsOf: command.utf8)
+        schema.forEachRestored(model, supplied: supplied) { key, value in
+            let start = bytes.count
+            bytes.append(UInt8(ascii: " "))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "="))
+            switch value {
+            case .written(let written): bytes.append(contentsOf: written.utf8)
+            case .value(let value, let word):
+                // Nothing to say: the key is taken back.
+                if !appendArgument(value, word: word, to: &bytes) { bytes.removeSubrange(start...) }
+            }
+        }
+    }
+
+    /// A value as an argument reads it back, appended; false (nothing appended) for one with
+    /// nothing to say (null, empty text) or none that a statement can carry (a list, an
+    /// object: the pack supplies those).
+    @usableFromInline static func appendArgument(_ value: FieldValue, word: Bool, to bytes: inout [UInt8]) -> Bool {
+        switch value {
+        case .null, .object, .list: return false
+        case .text(let text):
+            guard !text.isEmpty else { return false }
+            if word { bytes.append(contentsOf: text.utf8) } else { appendQuoted(text, to: &bytes) }
+        case .marked(let text, _):
+            guard !text.isEmpty else { return false }
+            appendQuoted(text, to: &bytes)
+        case .localized(let english, _): bytes.append(contentsOf: english.utf8)
+        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .decimal(let number): bytes.append(contentsOf: String(number).utf8)
+        case .bool(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .date(let date): Timestamp.append(date, to: &bytes)
+        case .key(.uuid(let id)): id.appendText(to: &bytes)
+        case .key(.opaque(let text)): appendQuoted(text, to: &bytes)
+        }
+        return true
+    }
+
+    /// `quote(text)` appended: most text needs no escape and goes in as it is.
+    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { utf8 in
+            guard isPlain(utf8) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { bytes.append(contentsOf: quote(text).utf8) }
+    }
+
+    /// No control, quote or backslash, and none of the lead bytes of the escaped scalars past
+    /// ASCII (C1 controls, U+061C, the bidi and line marks): written as it is between quotes.
+    static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xC2
+                || byte == 0xD8 || byte == 0xE2
+            {
+                return false
+            }
+        }
+        return true
     }
 
     /// A double-quoted string the lexer reads back to exactly the same text, written in
     /// printable characters only: control characters, CR and bidirectional overrides become
     /// the lexer's escapes, so a dump is one statement per line and safe to show.
     public static func quote(_ text: String) -> String {
-        // Most text needs no escape: no control, quote or backslash, and none of the lead bytes
-        // of the escaped scalars past ASCII (C1 controls, U+061C, the bidi and line marks).
-        let plain = text.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-                && byte != 0xC2 && byte != 0xD8 && byte != 0xE2
-        }
-        if plain { return "\"" + text + "\"" }
+        // Most text needs no escape (`isPlain`).
+        var text = text
+        if text.withUTF8(isPlain) { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

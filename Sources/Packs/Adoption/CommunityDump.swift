@@ -14,9 +14,8 @@ enum CommunityDump {
             writer.line("# accounts keep their salted password hashes (hash=); no password is in this dump")
         }
         for account in accounts {
-            writer.line(
-                DumpWriter.statement(
-                    "add account", AccountRecords.account, account, supplied: ["hash": quote(account.passwordHash)]))
+            writer.statement(
+                "add account", AccountRecords.account, account, supplied: ["hash": quote(account.passwordHash)])
         }
         for story in community.stories.rows.sorted(by: { $0.id < $1.id }) {
             var paths: [String] = []
@@ -40,13 +39,11 @@ enum CommunityDump {
             writer.line(line)
         }
         for comment in community.comments.rows.sorted(by: { $0.id < $1.id }) {
-            writer.line(DumpWriter.statement("add comment", CommunityRecords.comment, comment))
+            writer.statement("add comment", CommunityRecords.comment, comment)
         }
         for like in community.likes.rows { writer.line("like story \(like.story) user=\(quote(like.user))") }
         for donation in community.donations.rows.sorted(by: { $0.id < $1.id }) {
-            writer.line(
-                DumpWriter.statement(
-                    "donate", CommunityRecords.donation, donation, supplied: ["receipt": String(donation.id)]))
+            writer.statement("donate", CommunityRecords.donation, donation, supplied: ["receipt": String(donation.id)])
         }
     }
 }

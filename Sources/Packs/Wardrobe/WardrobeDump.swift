@@ -33,15 +33,14 @@ enum WardrobeDump {
                     )
                 }
             }
-            writer.line(
-                DumpWriter.statement("let \(name) = add clothes", WardrobeRecords.clothes, item, supplied: supplied))
+            writer.statement("add clothes", WardrobeRecords.clothes, item, binding: name, supplied: supplied)
         }
         for style in styles {
             var slots: [String: String] = [:]
             for (category, item) in style.clothes {
                 if let name = variable[item.id] { slots[category.englishName] = name }
             }
-            writer.line(DumpWriter.statement("add style", WardrobeRecords.style, style, supplied: slots))
+            writer.statement("add style", WardrobeRecords.style, style, supplied: slots)
         }
     }
 }

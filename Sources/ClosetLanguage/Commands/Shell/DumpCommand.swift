@@ -47,7 +47,7 @@ enum DumpCommand {
                     sink: streams
                         ? { piece in
                             streamed = true
-                            session.output.write(piece)
+                            session.output.write(String(decoding: piece, as: UTF8.self))
                         } : nil
                 ) { name, bytes in
                     do {
@@ -84,7 +84,7 @@ package enum Dump {
     /// text goes there a piece at a time as it is made (the text returned is empty).
     public static func script(
         of session: Session, imageFolder: String?, namedAs: String? = nil, skipDamaged: Bool,
-        sink: ((String) -> Void)? = nil, copyImage: @escaping (String, [UInt8]) throws -> Void
+        sink: (([UInt8]) -> Void)? = nil, copyImage: @escaping (String, [UInt8]) throws -> Void
     )
         throws -> (text: String, leftOut: [String])
     {

@@ -338,11 +338,15 @@ enum ScriptFile {
         let temporary = resolved + ".closet-tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw Diagnostic.cannotWrite(path, because: reason(errno)) }
+        // Written behind the pieces' making (`WriteBehind`); an error stops the next hand-over.
+        let behind = WriteBehind { bytes in writeFully(bytes, to: fd) }
         do {
             try produce { bytes in
-                if let code = writeFully(bytes, to: fd) { throw Diagnostic.cannotWrite(path, because: reason(code)) }
+                if let code = behind.hand(bytes) { throw Diagnostic.cannotWrite(path, because: reason(code)) }
             }
+            if let code = behind.finish() { throw Diagnostic.cannotWrite(path, because: reason(code)) }
         } catch {
+            _ = behind.finish()
             close(fd)
             unlink(temporary)
             throw error

@@ -302,7 +302,8 @@ package enum ClosetCommand {
                 throw Diagnostic.cannotOpenStore(location, because: error.description)
             }
         }
-        session.settings.discardResults = ProcessHost.standardOutputIsDevNull
+        // Results nobody reads are not made: asked for (`--quiet`), or going to /dev/null.
+        session.settings.discardResults = options.quiet || ProcessHost.standardOutputIsDevNull
         // Output is shown once what it reports is committed: per statement at the prompt, in
         // `-c` and from stdin, per file for `run` (errors held with results, in order).
         session.settings.holdResultsUntilCommit = true

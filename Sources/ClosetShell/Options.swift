@@ -35,6 +35,9 @@ package struct Options: Equatable {
     package var bail = false
     public var echo = false
     public var deterministic = false
+    /// `--quiet`: statements' results are not written (errors and notes still are): seeding a
+    /// store from a script, as sqlite3 prints nothing for an INSERT.
+    package var quiet = false
     package var seed: UInt64 = 0
     /// `--today <yyyy-mm-dd>`: the day the session's clock starts on (a recorded world's day).
     package var today: Date?
@@ -170,6 +173,7 @@ package struct Options: Equatable {
         .flag("--bail") { $0.bail = $1 },
         .flag("--echo") { $0.echo = $1 },
         .flag("--deterministic") { $0.deterministic = $1 },
+        .flag("--quiet") { $0.quiet = $1 },
         .flag("--offline") { $0.offline = $1 },
         .flag("--no-rc") { $0.noRC = $1 },
         Rule(names: ["--help", "-h", "--version"], takesValue: false) { parsing, name, value throws(UsageError) in
@@ -424,6 +428,7 @@ package struct Options: Equatable {
                                    terminal shows; never into a pipe or a file unless asked)
           --bail                   stop at the first failing statement
           --echo                   print each statement before its output
+          --quiet                  write no results, only errors and notes (seeding from a script)
           --deterministic          reproducible ids and times (clock starts 2024-01-01T00:00:00Z)
           --seed <n>               seed for --deterministic ids (default 0)
           --today <yyyy-mm-dd>     start the clock at 00:00 UTC that day, so "yesterday" is a

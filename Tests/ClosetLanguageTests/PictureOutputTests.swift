@@ -118,6 +118,28 @@ import Testing
         #expect(colour(25, 0) == 50 && colour(25, 21) == 90)
     }
 
+    /// A listing's thumbnails: square, as many to a line as fit, each line followed by the row
+    /// numbers of its pictures under their first cells; a row without a picture has none and
+    /// the numbers after it stay the table's.
+    @Test func thumbnailsAreNumberedByTheirRows() {
+        var renderer = PictureRenderer(mode: .blocks, columns: 19, rows: 20)
+        renderer.thumbnailSide = 6
+        let pictures = [
+            Self.solid(30, 60, 50), Picture.none, Self.solid(60, 30, 90), Self.solid(10, 10, 130),
+            Picture(.unavailable("missing from the store")),
+        ]
+        let text = renderer.render(pictures, .thumbnails, firstNumber: 21)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Two fit across 19 cells (6 and a gap each; three need 20): three lines of half blocks (six pixels
+        // down), then the numbers; the third picture on a line of its own.
+        #expect(lines.count == 4 + 4 + 1 + 1, "\(lines)")
+        #expect(lines[3] == "21     23")
+        #expect(lines[7] == "24")
+        #expect(lines[8] == "picture: missing from the store")
+        // Fitted into 6×6 and centred: the tall picture's cells are 3 wide, from the second.
+        #expect(lines[0].contains("▀") && !lines[0].hasPrefix("\u{1B}[38;2;50"))
+    }
+
     @Test func whatCannotBeShownIsALineSayingWhy() {
         let renderer = PictureRenderer(mode: .blocks, columns: 10, rows: 5)
         let text = renderer.render(

@@ -19,6 +19,16 @@ import Testing
         #expect(piped.status == 0 && piped.out == "{\"count\":0}\n", "\(piped.err)")
     }
 
+    /// `--quiet` writes no results, and still every error.
+    @Test func quietWritesOnlyErrors() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let statements = ["-c", "add clothes category=top season=fall", "-c", "count clothes", "-c", "count nothing"]
+        let quiet = try closet(["--store", ":memory:", "--quiet"] + statements)
+        #expect(quiet.out == "" && quiet.err.contains("nothing"), "\(quiet)")
+        let plain = try closet(["--store", ":memory:"] + statements)
+        #expect(plain.out.contains("count") && plain.err == quiet.err, "\(plain)")
+    }
+
     @Test func aProcessSubstitutionIsAScript() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let process = Process()

@@ -56,7 +56,10 @@ import Testing
             rows: 24, environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"],
             removing: ["NO_COLOR", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "KONSOLE_VERSION"])
         #expect(run.status == 0, "\(run.output)")
-        let rows = run.output.split(separator: "\r\n").filter { $0.contains("▀") }
+        let drawn = run.output.split(separator: "\r\n").filter { $0.contains("▀") }
+        // The list's thumbnail first: a quarter of medium's 48 cells, 12 across, 6 rows down.
+        #expect(drawn.prefix(6).map { Self.cells($0).count } == Array(repeating: 12, count: 6))
+        let rows = Array(drawn.dropFirst(6))
         // 32×32 pixels fit 80×24 unscaled (48 cells across at medium, 22 rows of two pixels):
         // 32 cells across, 16 rows down.
         #expect(rows.count == 16, "\(run.output.debugDescription)")
@@ -82,7 +85,8 @@ import Testing
             BuiltProducts.closet,
             ["--store", store, "--pictures", "blocks", "-c", "list clothes", "-c", "show clothes @1"],
             environment: environment)
-        #expect(asked.out.split(separator: "\n").filter { $0.contains("▀") }.count == 16)
+        // The list's thumbnail (6 rows), then the picture under show (16).
+        #expect(asked.out.split(separator: "\n").filter { $0.contains("▀") }.count == 6 + 16)
         let unknown = try ChildProcess.run(BuiltProducts.closet, ["--pictures", "ascii", "-c", ".pictures"])
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("unknown picture output 'ascii'; use auto, kitty, iterm, sixel, blocks or off"))

@@ -16,6 +16,11 @@ public struct Pictures: Sendable {
         /// (`Picture.displaySize`), never enlarged: Picterest's two-column feed. A picture that
         /// cannot be shown keeps its place, so the others stay in the columns the table says.
         case masonry(columns: Int)
+        /// A listing's pictures as square thumbnails across the terminal (a quarter of the
+        /// picture size set by `.pictures` each), as many to a line as fit, each line followed by
+        /// the row numbers of its pictures, each under its own: a row with no picture
+        /// (`Picture.none`) has none.
+        case thumbnails
     }
 
     public var arrangement: Arrangement
@@ -41,6 +46,8 @@ public struct Picture: Sendable {
         case bytes([UInt8])
         /// Shown as a line in place of the picture (`picture: missing from the store`).
         case unavailable(String)
+        /// A listing's row that has no picture: nothing is drawn for it, and it keeps its number.
+        case none
     }
 
     public var source: Source
@@ -63,6 +70,9 @@ public struct Picture: Sendable {
     }
 
     public static func bytes(_ bytes: [UInt8], name: String? = nil) -> Picture { Picture(.bytes(bytes), name: name) }
+
+    /// A listing's row without a picture.
+    public static let none = Picture(.none)
 
     /// A picture a store keeps, checked against what was recorded when it was written: a
     /// missing or damaged one is a line saying so, never a wrong picture.

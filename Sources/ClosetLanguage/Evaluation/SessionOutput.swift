@@ -103,12 +103,18 @@ package final class SessionOutput {
         let mode = shownPictures
         guard mode != .off, mode != .auto else { return }
         let width = settings.table.maxWidth ?? 80
-        let renderer = PictureRenderer(
-            mode: mode, columns: settings.pictureSize.columns(within: width),
-            rows: max(4, (settings.terminalRows ?? 24) - 2), cellPixels: settings.cellPixels ?? (10, 20))
+        let size = settings.pictureSize.columns(within: width)
+        // Thumbnails run across the terminal, each a quarter of the size set.
+        let thumbnails = pictures.arrangement == .thumbnails
+        var renderer = PictureRenderer(
+            mode: mode, columns: thumbnails ? width : size, rows: max(4, (settings.terminalRows ?? 24) - 2),
+            cellPixels: settings.cellPixels ?? (10, 20))
+        renderer.thumbnailSide = max(4, size / 4)
+        var firstNumber = 1
+        if case .entities(let entities) = outcome { firstNumber = entities.page?.firstRow ?? 1 }
         write(
             renderer.render(
-                pictures.items.lazy.map { [session] in $0(session) }, pictures.arrangement,
+                pictures.items.lazy.map { [session] in $0(session) }, pictures.arrangement, firstNumber: firstNumber,
                 stop: { [host] in host.interruptRequested() }))
     }
 

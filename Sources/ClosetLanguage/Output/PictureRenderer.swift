@@ -12,6 +12,8 @@ struct PictureRenderer {
     var rows: Int
     /// A cell's size in the pixels of a graphics protocol (kitty, iTerm2, sixel).
     var cellPixels: (width: Int, height: Int) = (10, 20)
+    /// Cells across a thumbnail (`.thumbnails`).
+    var thumbnailSide = 12
 
     /// Pixels per cell across and down for this mode: half blocks show one pixel across and
     /// two down in each.
@@ -21,37 +23,80 @@ struct PictureRenderer {
     /// pictures, before anything of the next is written).
     /// `pictures` may be lazy: each is loaded (read, fetched) only when its turn comes, after
     /// `stop` was asked.
+    /// `firstNumber`: the listing's row number of the first picture (thumbnails are numbered).
     func render(
-        _ pictures: some Sequence<Picture>, _ arrangement: Pictures.Arrangement, stop: () -> Bool = { false }
+        _ pictures: some Sequence<Picture>, _ arrangement: Pictures.Arrangement, firstNumber: Int = 1,
+        stop: () -> Bool = { false }
     ) -> String {
         var notes: [String] = []
         var shown: [Shown] = []
         let box = drawnWithin(arrangement)
         var iterator = pictures.makeIterator()
+        var number = firstNumber - 1
         while true {
             if stop() { return "pictures: stopped\n" }
             guard let picture = iterator.next() else { break }
+            number += 1
             switch picture.source {
+            case .none: continue
             // A reason may quote a server or a file: shown as text, never as terminal controls.
             case .unavailable(let reason):
                 notes.append("picture: " + TerminalText.visible(reason))
-                shown.append(Shown(bitmap: nil, display: picture.displaySize, column: picture.column))
+                shown.append(Shown(bitmap: nil, display: picture.displaySize, column: picture.column, number: number))
             case .bytes(let bytes):
                 do {
                     let bitmap = try PictureDecoder.decode(bytes, drawnWithin: box)
-                    shown.append(Shown(bitmap: bitmap, display: picture.displaySize, column: picture.column))
+                    shown.append(
+                        Shown(bitmap: bitmap, display: picture.displaySize, column: picture.column, number: number))
                 } catch {
                     notes.append("picture: " + TerminalText.visible(error.message))
-                    shown.append(Shown(bitmap: nil, display: picture.displaySize, column: picture.column))
+                    shown.append(
+                        Shown(bitmap: nil, display: picture.displaySize, column: picture.column, number: number))
                 }
             }
         }
         var out = ""
-        if shown.contains(where: { $0.bitmap != nil }), let canvas = arrange(shown, arrangement) {
+        if arrangement == .thumbnails {
+            out += strip(shown, side: thumbnailSide)
+        } else if shown.contains(where: { $0.bitmap != nil }), let canvas = arrange(shown, arrangement) {
             out += encode(canvas)
         }
         for note in notes { out += note + "\n" }
         return out
+    }
+
+    /// Thumbnails `side` cells across (square in pixels, never past the height allowed), as many
+    /// to a line as fit with a cell between, each line followed by its pictures' row numbers,
+    /// each number under the first cell of its picture.
+    func strip(_ all: [Shown], side: Int) -> String {
+        let (cellWidth, cellHeight) = pixelsPerCell
+        let sideCells = max(1, min(side, columns, rows * cellHeight / max(1, cellWidth)))
+        let pixels = sideCells * cellWidth
+        let perLine = max(1, (columns + 1) / (sideCells + 1))
+        let drawn = all.compactMap { item in item.bitmap.map { (bitmap: $0, number: item.number) } }
+        var out = ""
+        for start in stride(from: 0, to: drawn.count, by: perLine) {
+            let line = drawn[start..<min(start + perLine, drawn.count)]
+            var canvas = Bitmap(width: line.count * pixels + (line.count - 1) * cellWidth, height: pixels)
+            var numbers = ""
+            for (place, item) in line.enumerated() {
+                let picture = Self.fitted(item.bitmap, pixels, pixels)
+                let x = place * (pixels + cellWidth)
+                canvas.draw(picture, x: x + (pixels - picture.width) / 2, y: (pixels - picture.height) / 2)
+                let column = max(place * (sideCells + 1), numbers.count + (numbers.isEmpty ? 0 : 1))
+                numbers += String(repeating: " ", count: column - numbers.count) + String(item.number)
+            }
+            out += encode(canvas) + numbers + "\n"
+        }
+        return out
+    }
+
+    /// A picture fitted into `width` × `height`, never enlarged past its own size.
+    static func fitted(_ bitmap: Bitmap, _ width: Int, _ height: Int) -> Bitmap {
+        let scale = min(1, Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))
+        return bitmap.scaled(
+            toWidth: max(1, Int((Double(bitmap.width) * scale).rounded())),
+            height: max(1, Int((Double(bitmap.height) * scale).rounded())))
     }
 
     /// The most any one picture of the arrangement is drawn at, in this mode's pixels: a
@@ -59,9 +104,14 @@ struct PictureRenderer {
     func drawnWithin(_ arrangement: Pictures.Arrangement) -> (width: Int, height: Int) {
         let (cellWidth, cellHeight) = pixelsPerCell
         let (maxWidth, maxHeight) = (columns * cellWidth, rows * cellHeight)
-        if case .masonry(let count) = arrangement {
+        switch arrangement {
+        case .masonry(let count):
             let count = max(1, count)
             return (max(1, (maxWidth - (count - 1) * cellWidth) / count), Int.max / 2)
+        case .thumbnails:
+            let pixels = max(1, min(thumbnailSide, columns) * cellWidth)
+            return (pixels, pixels)
+        case .single, .row, .grid: break
         }
         return (max(1, maxWidth), max(1, maxHeight))
     }
@@ -72,6 +122,8 @@ struct PictureRenderer {
         var bitmap: Bitmap?
         var display: (width: Int, height: Int)?
         var column: Int?
+        /// Its row in the listing.
+        var number = 1
     }
 
     /// The canvas every picture is drawn on, in this mode's pixels.
@@ -82,13 +134,7 @@ struct PictureRenderer {
         let (cellWidth, cellHeight) = pixelsPerCell
         let (maxWidth, maxHeight) = (columns * cellWidth, rows * cellHeight)
         guard maxWidth > 0, maxHeight > 0 else { return nil }
-        /// A picture fitted into `width` × `height`, never enlarged past its own size.
-        func fitted(_ bitmap: Bitmap, _ width: Int, _ height: Int) -> Bitmap {
-            let scale = min(1, Double(width) / Double(bitmap.width), Double(height) / Double(bitmap.height))
-            return bitmap.scaled(
-                toWidth: max(1, Int((Double(bitmap.width) * scale).rounded())),
-                height: max(1, Int((Double(bitmap.height) * scale).rounded())))
-        }
+        let fitted = Self.fitted
         switch arrangement {
         case .single:
             return fitted(shown[0].bitmap, maxWidth, maxHeight)
@@ -152,6 +198,8 @@ struct PictureRenderer {
                 width: count * width + (count - 1) * cellWidth, height: max(1, (heights.max() ?? 1) - cellHeight))
             for (picture, x, y) in placed { canvas.draw(picture, x: x, y: y) }
             return canvas
+        case .thumbnails:
+            return nil  // a line at a time, with their numbers (`strip`)
         }
     }
 

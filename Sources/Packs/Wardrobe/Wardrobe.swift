@@ -106,6 +106,30 @@ public enum Wardrobe {
         .listing(Wardrobe.clothes, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
     }
 
+    /// `list clothes`: the listing with each clothes' picture as a thumbnail numbered by its
+    /// row (the app's carousel cells), read through the image cache when shown.
+    static func listing(_ list: [Clothes]) -> Outcome {
+        let outcome = outcome(list)
+        guard list.contains(where: { $0.image != nil }) else { return outcome }
+        return outcome.showing(
+            Pictures(
+                .thumbnails,
+                list.map { clothes in
+                    { @Sendable (session: Session) -> Picture in
+                        guard let image = clothes.image else { return Picture.none }
+                        guard let state = session.state(WardrobeState.self) else {
+                            return Picture(.unavailable("the wardrobe is not open"))
+                        }
+                        do throws(Diagnostic) {
+                            guard let bytes = try state.loadImage(of: clothes) else { return Picture.none }
+                            return .bytes(bytes, name: image.blobName(owner: clothes.id))
+                        } catch {
+                            return Picture(.unavailable(error.message))
+                        }
+                    }
+                }))
+    }
+
     static func outcome(_ style: Style) -> Outcome {
         .entity(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.record(style) }
     }

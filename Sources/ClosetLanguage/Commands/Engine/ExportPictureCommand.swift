@@ -29,7 +29,11 @@ enum ExportPictureCommand {
                 throw Diagnostic.noPicture(
                     kind, key, number: number, has: items.count, at: invocation.argument("number")?.range ?? word.range)
             }
-            let bytes = try bytes(of: items[number - 1](session), "\(kind.singular) \(key.short)", at: word.range)
+            let picture = items[number - 1](session)
+            if case .none = picture.source {
+                throw Diagnostic.noPicture(kind, key, number: number, has: 0, at: word.range)
+            }
+            let bytes = try bytes(of: picture, "\(kind.singular) \(key.short)", at: word.range)
             try write(bytes, to: path, invocation, at: argument.range, creatingFolder: false)
             return .fields([
                 Field("exported", .integer(1)), Field("to", .text(path)), Field("bytes", .integer(bytes.count)),
@@ -59,6 +63,7 @@ enum ExportPictureCommand {
                 let items = try pictures(of: listing.kind, key, row: index + 1, session, at: invocation.call.range)
                 for (number, item) in items.enumerated() {
                     let picture = item(session)
+                    if case .none = picture.source { continue }
                     let what = "\(listing.kind.singular) \(key.short)"
                     let bytes = try bytes(of: picture, what, at: invocation.call.range)
                     let name =
@@ -96,6 +101,7 @@ enum ExportPictureCommand {
         switch picture.source {
         case .bytes(let bytes): return bytes
         case .unavailable(let reason): throw .pictureUnavailable("the picture of \(what)", because: reason, at: range)
+        case .none: throw .pictureUnavailable("the picture of \(what)", because: "it has none", at: range)
         }
     }
 

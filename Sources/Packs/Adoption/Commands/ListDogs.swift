@@ -75,5 +75,17 @@ enum ListDogs {
         return .listing(
             Adoption.dog, dogs.map { .opaque($0.desertionNo) }, page: Page(firstRow: firstRow, next: continuation)
         ) { dogs.map { DogRecords.record($0) } }
+        // The list's photo of each animal, fetched through the dog-picture cache only when shown.
+        .showing(
+            Pictures(
+                .thumbnails,
+                dogs.map { dog in
+                    { @Sendable (session: Session) -> Picture in
+                        guard let state = session.state(AdoptionState.self) else {
+                            return Picture(.unavailable("the adoption pack is not running"))
+                        }
+                        return ShowDog.picture(of: dog, state)
+                    }
+                }))
     }
 }

@@ -24,14 +24,27 @@ enum ShowDog {
             do {
                 picture = try state.picture(of: dog)
                 shown = picture.map { [.bytes($0.bytes, name: FilePath.lastComponent(of: dog["popfile1"]))] } ?? []
-            } catch let error as any LocalizedMessage {
-                shown = [Picture(.unavailable(error.message))]
             } catch {
-                shown = [Picture(.unavailable("\(error)"))]
+                shown = [unavailable(error)]
             }
             let fetched = picture.map { ($0.info, $0.source) }
             return .detail(Adoption.dog, .opaque(dog.desertionNo)) {
                 DogRecords.dog.detailRecord(DogRecords.Row(dog: dog, picture: fetched))
             }.showing(Pictures(.single, shown))
         })
+
+    /// The animal's photo as a listing shows it: none when it has none, a line when it cannot be
+    /// fetched.
+    static func picture(of dog: ShelterDog, _ state: AdoptionState) -> Picture {
+        do {
+            guard let picture = try state.picture(of: dog) else { return Picture.none }
+            return .bytes(picture.bytes, name: FilePath.lastComponent(of: dog["popfile1"]))
+        } catch {
+            return unavailable(error)
+        }
+    }
+
+    static func unavailable(_ error: any Error) -> Picture {
+        Picture(.unavailable((error as? any LocalizedMessage)?.message ?? "\(error)"))
+    }
 }

@@ -153,10 +153,22 @@ enum Stories {
                 liked: state.community.likes[LikeTable.key(of: Like(story: story.id, user: state.user()))] != nil,
                 comments: state.community.commentsOf(story.id))
         }
-        return .listing(
+        let listing = Outcome.listing(
             Adoption.story, stories.map { .opaque(String($0.id)) }, page: Page(firstRow: firstRow, next: continuation),
             cursor: ListingCursor(next: cursor)
         ) { records }
+        guard stories.contains(where: { !$0.pictures.isEmpty }) else { return listing }
+        // The feed's card picture: each story's first, read only when shown.
+        return listing.showing(
+            Pictures(
+                .thumbnails,
+                stories.map { story in
+                    { @Sendable (session: Session) -> Picture in
+                        guard let picture = story.pictures.first else { return Picture.none }
+                        let community = session.state(AdoptionState.self)?.community
+                        return .stored(community?.blobs.read(named: picture.name), picture.info, name: picture.name)
+                    }
+                }))
     }
 
     static let show = CommandSpec(

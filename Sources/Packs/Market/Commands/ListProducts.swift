@@ -38,5 +38,16 @@ enum ListProducts {
             Market.product, items.map { .opaque(String($0.id)) },
             page: Page(firstRow: rows.lowerBound + 1, next: continuation)
         ) { items.map(MarketRecords.record) }
+        // The list cell's thumbnail (its first), read or fetched only when shown.
+        .showing(
+            Pictures(
+                .thumbnails,
+                items.map { item in
+                    { @Sendable (session: Session) -> Picture in
+                        guard !item.thumbnails.isEmpty else { return Picture.none }
+                        return session.state(MarketState.self)?.picture(0, ofProduct: item.id, urls: item.thumbnails)
+                            ?? Picture(.unavailable("the market pack is not running"))
+                    }
+                }))
     }
 }

@@ -2,8 +2,8 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `show style <ref>`: a style with its clothes in category order; their pictures load
-/// through the image cache, as the app's style screen did.
+/// `show style <ref>`: a style with its clothes in category order, and the card's collage of
+/// their pictures; they load through the image cache, as the app's style screen did.
 enum ShowStyle {
     static let spec = CommandSpec(
         path: ["show", "style"],
@@ -14,12 +14,12 @@ enum ShowStyle {
             let state = try invocation.state(WardrobeState.self)
             let style = try state.style(invocation.referenceParameter())
             var pictures: [Picture] = []
-            for clothes in style.orderedClothes {
+            // The style card's collage: the first four clothes by category, two rows of two.
+            for clothes in style.orderedClothes.prefix(4) {
                 if let bytes = try state.loadImage(of: clothes), let image = clothes.image {
                     pictures.append(.bytes(bytes, name: image.blobName(owner: clothes.id)))
                 }
             }
-            // The app's collage: two across, in category order.
             return .detail(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.style.detailRecord(style) }
                 .showing(Pictures(.grid(columns: 2), pictures))
         })

@@ -47,6 +47,7 @@ enum AddProduct {
             }
             let item = try state.market().create(form, password: try ProductForm.password(invocation))
             invocation.notify(.localized("", korean: "등록 완료: 아이템 등록에 성공하였습니다"))
-            return Market.outcome(item)
+            // The app shows the product's detail screen once it is registered.
+            return ShowProduct.detail(item)
         })
 }

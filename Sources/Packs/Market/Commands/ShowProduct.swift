@@ -11,20 +11,24 @@ enum ShowProduct {
         run: { invocation in
             let state = try invocation.state(MarketState.self)
             let id = try state.id(invocation.referenceParameter(), at: invocation.parameters.first?.range)
-            let item = try ItemDetailViewModel(id: id, repository: state.market()).loadItem()
-            let urls = MarketRecords.images(of: item)
-            // The detail screen's gallery, in a row; read (or fetched) only when shown.
-            return .detail(Market.product, .opaque(String(item.id))) { MarketRecords.product.detailRecord(item) }
-                .showing(
-                    Pictures(
-                        .row,
-                        urls.indices.map { index in
-                            { @Sendable session in
-                                session.state(MarketState.self)?.picture(index, ofProduct: id, urls: urls)
-                                    ?? Picture(.unavailable("the market pack is not running"))
-                            }
-                        }))
+            return detail(try ItemDetailViewModel(id: id, repository: state.market()).loadItem())
         })
+
+    /// The detail screen: every field, and the gallery in a row, read (or fetched) only when shown.
+    static func detail(_ item: Item) -> Outcome {
+        let urls = MarketRecords.images(of: item)
+        let id = item.id
+        return .detail(Market.product, .opaque(String(item.id))) { MarketRecords.product.detailRecord(item) }
+            .showing(
+                Pictures(
+                    .row,
+                    urls.indices.map { index in
+                        { @Sendable session in
+                            session.state(MarketState.self)?.picture(index, ofProduct: id, urls: urls)
+                                ?? Picture(.unavailable("the market pack is not running"))
+                        }
+                    }))
+    }
 }
 
 /// `count products`.

@@ -16,6 +16,20 @@ extension Diagnostic {
             at: range)
     }
 
+    static func dayAndDate(at range: SourceRange?) -> Diagnostic {
+        Diagnostic("boxoffice.day-and-date", "give date= or day=, not both", at: range)
+    }
+
+    /// `day=previous` on the calendar's first day, `day=next` on yesterday's ranking.
+    static func noDayBeyond(_ shown: String, _ before: Bool, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "boxoffice.day-range",
+            before
+                ? "\(shown) is the box office calendar's first day: there is no day before it"
+                : "\(shown) is yesterday, the calendar's last day: there is no day after it",
+            at: range)
+    }
+
     static func noPosterFound(_ keyword: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("boxoffice.no-poster", "no poster found for '\(keyword)'", at: range)
     }

@@ -20,6 +20,8 @@ package final class BoxOfficeState: PackState {
     let cacheRoot: String?
     var cacheIsTemporary: Bool { cacheRoot == nil }
     private(set) var ranking: DailyBoxOfficeViewModel?
+    /// The day of the ranking listed last: where `day=previous|next` steps from.
+    var shownDay: String? { ranking?.currentDate.value }
     /// Titles by movie code, from rankings and details seen: the poster search needs one.
     var titles: [String: String] = [:]
     /// The movie each poster found by `search posters` is for, by URL: `show poster @2`.

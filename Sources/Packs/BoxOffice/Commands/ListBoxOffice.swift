@@ -8,9 +8,17 @@ enum ListBoxOffice {
     static let spec = CommandSpec(
         path: ["list", "boxoffice"],
         summary: "list a day's box office ranking (default yesterday)",
-        keys: [KeySpec("date", .date, "the day, 2003-11-11 to yesterday (the app's calendar)")],
+        keys: [
+            KeySpec("date", .date, "the day, 2003-11-11 to yesterday (the app's calendar)"),
+            KeySpec(
+                "day", .vocabulary(RankingDay.info, many: false),
+                "the day before (전날) or after (다음날) the ranking listed last"),
+        ],
         notes: ["Rows: rank, movie code, title, today's and total audience, the change (신작, ⏶N, ⏷N, -), open date."],
-        examples: ["list boxoffice", "list boxoffice date=2012-01-01", "list 박스오피스 date=2024-03-01"],
+        examples: [
+            "list boxoffice", "list boxoffice date=2012-01-01", "list boxoffice day=previous",
+            "list 박스오피스 date=2024-03-01",
+        ],
         lists: true,
         run: { invocation in
             let state = try invocation.state(BoxOfficeState.self)
@@ -24,11 +32,24 @@ enum ListBoxOffice {
             ) { items.map(BoxOfficeRecords.record) }
         })
 
-    /// The day `date=` asks for, checked against the app's calendar; nil for yesterday.
+    /// The day `date=` or `day=` asks for, checked against the app's calendar; nil for yesterday.
     static func day(_ invocation: Invocation, _ state: BoxOfficeState) throws(Diagnostic) -> String? {
-        guard let date = invocation.date("date") else { return nil }
         let last = BoxOfficeCalendar.yesterday(now: state.now())
-        let asked = String(Timestamp.format(date).prefix(10))
+        var asked: String
+        if let step = invocation.value(RankingDay.self, "day") {
+            if let date = invocation.argument("date") {
+                throw Diagnostic.dayAndDate(at: date.range)
+            }
+            // From the day listed last (yesterday's ranking before any).
+            let shown = state.shownDay ?? last
+            asked = BoxOfficeCalendar.day(shown, plus: step == .previous ? -1 : 1) ?? shown
+            guard asked >= BoxOfficeCalendar.firstDay, asked <= last else {
+                throw Diagnostic.noDayBeyond(shown, step == .previous, at: invocation.argument("day")?.range)
+            }
+            return asked
+        }
+        guard let date = invocation.date("date") else { return nil }
+        asked = String(Timestamp.format(date).prefix(10))
         // Compared one side at a time: with the clock set before the first day, there is no range.
         guard asked >= BoxOfficeCalendar.firstDay, asked <= last else {
             throw Diagnostic.dateOutOfRange(asked, last: last, at: invocation.argument("date")?.range)

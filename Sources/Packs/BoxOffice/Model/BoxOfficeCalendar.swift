@@ -16,6 +16,12 @@ package enum BoxOfficeCalendar {
     /// Yesterday in Korea (the app's `DateConstant.yesterday`: now − 86,400 s).
     package static func yesterday(now: Date) -> String { day(of: now.addingTimeInterval(-86_400)) }
 
+    /// The day `days` after `day` (`yyyy-MM-dd`; negative: before); nil for text that is not a day.
+    static func day(_ day: String, plus days: Int) -> String? {
+        guard let date = Timestamp.parse(day + "T00:00:00Z") else { return nil }
+        return String(Timestamp.format(date.addingTimeInterval(TimeInterval(days) * 86_400)).prefix(10))
+    }
+
     /// `2012-01-01` → `20120101`.
     package static func targetDate(_ day: String) -> String { day.replacingOccurrences(of: "-", with: "") }
 

@@ -1,7 +1,7 @@
 import ClosetCore
 import ClosetLanguage
 
-/// `show movie <ref>`: the detail screen.
+/// `show movie <ref>`: the detail screen, with its poster when pictures are on.
 enum ShowMovie {
     static let spec = CommandSpec(
         path: ["show", "movie"],
@@ -12,7 +12,10 @@ enum ShowMovie {
             let state = try invocation.state(BoxOfficeState.self)
             let code = try BoxOfficeCommands.code(invocation)
             let item = try state.details(code, at: invocation.call.range)
+            let title = item.info.movieName
+            // The detail screen's poster under its facts, searched and fetched only when shown.
             return .detail(BoxOfficePack.movie, .opaque(code)) { BoxOfficeRecords.movie.detailRecord(item) }
+                .showing(Pictures(.single, [{ @Sendable session in ShowPoster.picture(of: title, session) }]))
         })
 }
 

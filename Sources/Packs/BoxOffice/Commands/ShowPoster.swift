@@ -26,19 +26,9 @@ enum ShowPoster {
             } else {
                 code = try BoxOfficeCommands.code(invocation)
                 title = try state.title(code, at: invocation.call.range)
-                let keyword = MovieDetailsViewModel.posterKeyword(title)
-                do {
-                    url = try state.searcher.searchSingle(for: keyword)
-                } catch is ImageURLSearchError {
-                    throw Diagnostic.noPosterFound(keyword, at: invocation.call.range)
-                }
+                url = try firstPosterURL(title, state, at: invocation.call.range)
             }
-            let fetched: (image: PosterImage, source: ImageProvider.Source)
-            do {
-                fetched = try state.provider().fetchImage(from: url)
-            } catch is ImageProviderError {
-                throw Diagnostic.posterNotAnImage(url, at: invocation.call.range)
-            }
+            let fetched = try fetch(url, state, at: invocation.call.range)
             let info = fetched.image.info
             // A field a line, as a `show` gives one thing (a one-row table was hard to read).
             return .properties([
@@ -48,4 +38,43 @@ enum ShowPoster {
                 Field("source", .text(fetched.source.rawValue)),
             ]).showing(Pictures(.single, [.bytes(fetched.image.bytes, name: FilePath.lastComponent(of: url))]))
         })
+
+    /// The first image the search finds for the movie's poster (the detail screen's).
+    static func firstPosterURL(_ title: String, _ state: BoxOfficeState, at range: SourceRange?) throws -> String {
+        let keyword = MovieDetailsViewModel.posterKeyword(title)
+        do {
+            return try state.searcher.searchSingle(for: keyword)
+        } catch is ImageURLSearchError {
+            throw Diagnostic.noPosterFound(keyword, at: range)
+        }
+    }
+
+    /// A poster through the two-tier cache.
+    static func fetch(_ url: String, _ state: BoxOfficeState, at range: SourceRange?) throws -> (
+        image: PosterImage, source: ImageProvider.Source
+    ) {
+        do {
+            return try state.provider().fetchImage(from: url)
+        } catch is ImageProviderError {
+            throw Diagnostic.posterNotAnImage(url, at: range)
+        }
+    }
+
+    /// The movie's poster as its detail screen shows it, found and fetched only when shown; a
+    /// poster that cannot be is a line saying why.
+    static func picture(of title: String, _ session: Session) -> Picture {
+        guard let state = session.state(BoxOfficeState.self) else {
+            return Picture(.unavailable("the box office pack is not running"))
+        }
+        do {
+            let url = try firstPosterURL(title, state, at: nil)
+            return .bytes(try fetch(url, state, at: nil).image.bytes, name: FilePath.lastComponent(of: url))
+        } catch let error as Diagnostic {
+            return Picture(.unavailable(error.message))
+        } catch let error as any LocalizedMessage {
+            return Picture(.unavailable(error.message))
+        } catch {
+            return Picture(.unavailable("\(error)"))
+        }
+    }
 }

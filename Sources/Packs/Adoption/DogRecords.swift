@@ -1,4 +1,5 @@
 import ClosetCore
+import ClosetNetwork
 
 /// A shelter dog, declared once: the API's fields in the API's order (JSON keeps them, csv
 /// and line carry them as text), the app's labels, and its picture when `show dog` fetched it.
@@ -25,17 +26,9 @@ enum DogRecords {
     )
     static let dog = EntitySchema<Row>(
         kind: dogKind,
-        fields: apiFields.map { name, label in
-            switch name {
-            case "desertionNo":
-                .field(name, data: .value { .text($0.dog.desertionNo) }) { .key(.opaque($0.dog.desertionNo)) }
-            case "sexCd": .field(name, label: label, shown: { .text($0.dog.sexLabel) }) { .text($0.dog[name]) }
-            case "neuterYn": .field(name, label: label, shown: { .text($0.dog.neuteredLabel) }) { .text($0.dog[name]) }
-            // Shown dashed as the list's notice period is (2024-05-01); data keeps the API's 20240501.
-            case "happenDt", "noticeSdt", "noticeEdt":
-                .field(name, label: label, shown: { .text(ShelterDog.dashed($0.dog[name])) }) { .text($0.dog[name]) }
-            default: .field(name, label: label) { .text($0.dog[name]) }
-            }
+        fields: apiFields.flatMap { name, label -> [EntityField<Row>] in
+            // The shelter on a map beside its address, as the app shows it (MapKit).
+            name == "careAddr" ? [field(name, label), mapLink] : [field(name, label)]
         } + [
             .column("kind") { .text($0.dog["kindNm"].isEmpty ? $0.dog["kindFullNm"] : $0.dog["kindNm"]) },
             .column("notice", whole: true) { .text($0.dog.noticePeriod) },
@@ -65,6 +58,30 @@ enum DogRecords {
             },
         ],
         listing: ["desertionNo", "kind", "sexCd", "age", "processState", "happenPlace", "careNm", "notice", "picture"])
+
+    /// One of the API's fields, shown as the app shows it.
+    static func field(_ name: String, _ label: String) -> EntityField<Row> {
+        switch name {
+        case "desertionNo":
+            .field(name, data: .value { .text($0.dog.desertionNo) }) { .key(.opaque($0.dog.desertionNo)) }
+        case "sexCd": .field(name, label: label, shown: { .text($0.dog.sexLabel) }) { .text($0.dog[name]) }
+        case "neuterYn": .field(name, label: label, shown: { .text($0.dog.neuteredLabel) }) { .text($0.dog[name]) }
+        // Shown dashed as the list's notice period is (2024-05-01); data keeps the API's 20240501.
+        case "happenDt", "noticeSdt", "noticeEdt":
+            .field(name, label: label, shown: { .text(ShelterDog.dashed($0.dog[name])) }) { .text($0.dog[name]) }
+        default: .field(name, label: label) { .text($0.dog[name]) }
+        }
+    }
+
+    /// The shelter's address as a map link (Apple Maps, searched by the address, the shelter
+    /// named): people open it from the detail; tools have the address itself.
+    static let mapLink: EntityField<Row> = .column("map", detail: true) { row in
+        let address = row.dog["careAddr"]
+        guard !address.isEmpty else { return .null }
+        return .text(
+            "https://maps.apple.com/?address=\(PercentEncoding.pathSegment(address))&q=\(PercentEncoding.pathSegment(row.dog["careNm"]))"
+        )
+    }
 
     static func record(_ dog: ShelterDog, picture: (info: ImageInfo, source: DogPictureCache.Source)? = nil) -> Record {
         Self.dog.record(Row(dog: dog, picture: picture))

@@ -61,16 +61,19 @@ enum DogRecords {
 
     /// One of the API's fields, shown as the app shows it.
     static func field(_ name: String, _ label: String) -> EntityField<Row> {
-        switch name {
-        case "desertionNo":
-            .field(name, data: .value { .text($0.dog.desertionNo) }) { .key(.opaque($0.dog.desertionNo)) }
-        case "sexCd": .field(name, label: label, shown: { .text($0.dog.sexLabel) }) { .text($0.dog[name]) }
-        case "neuterYn": .field(name, label: label, shown: { .text($0.dog.neuteredLabel) }) { .text($0.dog[name]) }
-        // Shown dashed as the list's notice period is (2024-05-01); data keeps the API's 20240501.
-        case "happenDt", "noticeSdt", "noticeEdt":
-            .field(name, label: label, shown: { .text(ShelterDog.dashed($0.dog[name])) }) { .text($0.dog[name]) }
-        default: .field(name, label: label) { .text($0.dog[name]) }
+        if name == "desertionNo" {
+            let data = EntityField<Row>.Data.value { .text($0.dog.desertionNo) }
+            return .field(name, data: data) { .key(.opaque($0.dog.desertionNo)) }
         }
+        let shown: (@Sendable (Row) -> FieldValue)? =
+            switch name {
+            case "sexCd": { .text($0.dog.sexLabel) }
+            case "neuterYn": { .text($0.dog.neuteredLabel) }
+            // Shown dashed as the list's notice period is (2024-05-01); data keeps the API's 20240501.
+            case "happenDt", "noticeSdt", "noticeEdt": { .text(ShelterDog.dashed($0.dog[name])) }
+            default: nil
+            }
+        return .field(name, label: label, shown: shown) { .text($0.dog[name]) }
     }
 
     /// The shelter's address as a map link (Apple Maps, searched by the address, the shelter

@@ -20,7 +20,11 @@ import Testing
         #expect(AddProduct.spec.keys.filter(\.isRequired).map(\.name) == Array(add.prefix(6)))
         #expect(
             EditProduct.spec.keys.map(\.name)
-                == ["password", "title", "price", "currency", "stock", "description", "image", "discounted"])
+                == [
+                    "password", "title", "price", "currency", "stock", "description", "image", "discounted",
+                    "add-image",
+                    "remove-image",
+                ])
         // Edit takes a discount or `none`, and requires only the password.
         #expect(EditProduct.spec.keys.first { $0.name == "discounted" }?.kind == .text)
         #expect(EditProduct.spec.keys.filter(\.isRequired).map(\.name) == ["password"])

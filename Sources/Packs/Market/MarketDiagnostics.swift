@@ -14,6 +14,30 @@ extension Diagnostic {
         Diagnostic("market.images", "\(count) images: 이미지는 최대 5개까지만 등록할 수 있습니다", at: range)
     }
 
+    static func wholeSetAndOnePicture(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.images-and-picker",
+            "give image= (the whole set) or add-image= and remove-image= (one picture), not both", at: range)
+    }
+
+    /// `remove-image=N` past the product's pictures.
+    static func noSuchPicture(_ number: Int, has count: Int, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.no-such-picture",
+            "the product has \(count) picture\(count == 1 ? "" : "s"); there is no \(number)번째 사진", at: range)
+    }
+
+    static func lastPicture(at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.last-picture",
+            "a product keeps at least one picture (the app requires one): add another first", at: range)
+    }
+
+    static func currentPictureUnreadable(_ number: Int, because reason: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic(
+            "market.picture-unreadable", "the product's \(number)번째 사진 cannot be read: \(reason)", at: range)
+    }
+
     static func notAProductID(_ text: String, at range: SourceRange?) -> Diagnostic {
         Diagnostic("market.bad-id", "'\(text)' is not a product id (1, 2, 3, ...)", at: range)
     }

@@ -31,6 +31,48 @@ enum ProductForm {
         return pictures
     }
 
+    /// The edit screen's picker (n/5): the product's pictures as they are, the `remove-image=`th
+    /// taken out, then `add-image=` put after the others; at most five, at least one.
+    static func picked(_ invocation: Invocation, current: [Picture]) throws(Diagnostic) -> [(
+        bytes: [UInt8], info: ImageInfo
+    )]? {
+        let adding = invocation.argument("add-image")
+        let removing = invocation.argument("remove-image")
+        guard adding != nil || removing != nil else { return nil }
+        if let whole = invocation.argument("image") { throw .wholeSetAndOnePicture(at: whole.range) }
+        let range = (removing ?? adding)?.range
+        var pictures: [(bytes: [UInt8], info: ImageInfo)] = []
+        for (index, picture) in current.enumerated() {
+            switch picture.source {
+            case .bytes(let bytes):
+                do throws(ImageHeader.Problem) {
+                    var info = try ImageHeader.inspect(bytes)
+                    info.checksum = Checksum.crc32(bytes)
+                    pictures.append((bytes, info))
+                } catch {
+                    throw .currentPictureUnreadable(index + 1, because: error.message, at: range)
+                }
+            case .unavailable(let reason): throw .currentPictureUnreadable(index + 1, because: reason, at: range)
+            case .none: continue
+            }
+        }
+        if let number = invocation.count("remove-image") {
+            guard (1...pictures.count).contains(number) else {
+                throw .noSuchPicture(number, has: pictures.count, at: removing?.range)
+            }
+            pictures.remove(at: number - 1)
+        }
+        if let adding, case .path(let path) = adding.value {
+            pictures.append(try invocation.readPicture(path, range: adding.range))
+            pictures[pictures.count - 1].info.checksum = Checksum.crc32(pictures[pictures.count - 1].bytes)
+            guard pictures.count <= MarketError.maximumImageCount else {
+                throw .tooManyImages(pictures.count, at: adding.range)
+            }
+        }
+        guard !pictures.isEmpty else { throw .lastPicture(at: removing?.range) }
+        return pictures
+    }
+
     static func password(_ invocation: Invocation) throws(Diagnostic) -> String {
         guard let password = invocation.secret("password"), !password.isEmpty else {
             throw invocation.missing("password")

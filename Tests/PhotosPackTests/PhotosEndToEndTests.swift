@@ -58,6 +58,25 @@ import Testing
         #expect(h.error("next").hasPrefix("error: no more photos\n"))
     }
 
+    /// Feed pictures are kept for the session, as the app's image loader keeps them: the page
+    /// listed again, `show photo` and `save photo` fetch none of them again.
+    @Test func feedPicturesAreFetchedOncePerSession() throws {
+        let server = try UnsplashFixture.server()
+        defer { server.stop() }
+        let h = harness(server, format: .table)
+        _ = h.output(".pictures blocks small")
+        func pictureRequests() -> Int { server.requests.count { $0.path.hasPrefix("/images/") } }
+        let first = h.output("list photos limit=3")
+        #expect(first.contains("▀"), "\(h.host.standardError)")
+        #expect(pictureRequests() == 3)
+        _ = h.output("list photos limit=3")
+        _ = h.output("show photo @2")
+        _ = h.output("save photo @3")
+        #expect(pictureRequests() == 3)
+        _ = h.output("list photos page=2 limit=1")
+        #expect(pictureRequests() == 4)
+    }
+
     @Test func aPhotoNotListedIsFetchedByID() throws {
         let server = try UnsplashFixture.server()
         defer { server.stop() }

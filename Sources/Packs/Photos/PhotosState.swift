@@ -12,6 +12,10 @@ final class PhotosState: PackState {
         try UnsplashAPI.page(page, network: network)
     }
     private(set) lazy var saved = ImageRepositoryViewModel(repository: repository)
+    /// Feed pictures downloaded this session, by URL, as the app's image loader keeps them: a
+    /// page listed again, `show photo` and `save photo` do not fetch them again. The app's cache
+    /// had no limit; this one lets the least recently used go past 64 MB.
+    let feedPictures = LRUCache<[UInt8]>(costLimit: 64 << 20, cost: \.count)
 
     init(_ services: PackServices) throws {
         repository = try SavedPhotoRepository(services.store)
@@ -38,6 +42,14 @@ final class PhotosState: PackState {
     func picture(_ id: String) throws(NetworkError) -> PictureData {
         if let known = feed.picture(id: id) { return known }
         return try UnsplashAPI.photo(id, network: network)
+    }
+
+    /// A feed picture's bytes: from this session's memory, else downloaded and kept.
+    func feedPicture(at url: String) throws(NetworkError) -> [UInt8] {
+        if let kept = feedPictures.get(for: url) { return kept }
+        let bytes = try UnsplashAPI.picture(at: url, network: network)
+        feedPictures.store(bytes, for: url)
+        return bytes
     }
 
     /// The app's column width in points, which display heights are computed for.

@@ -50,15 +50,15 @@ enum ListPhotos {
                     let column = placed == .left ? 0 : 1
                     return { @Sendable session in
                         let size = (PhotosState.columnWidth, photo.imageData.displayHeight)
-                        guard let network = session.state(PhotosState.self)?.network else {
+                        guard let state = session.state(PhotosState.self) else {
                             return Picture(
                                 .unavailable("the photos pack is not running"), displaySize: size, column: column)
                         }
                         do throws(NetworkError) {
                             let url = photo.imageData.imageUrl.smallUrl
                             return Picture(
-                                .bytes(try UnsplashAPI.picture(at: url, network: network)), displaySize: size,
-                                name: photo.imageData.id, column: column)
+                                .bytes(try state.feedPicture(at: url)), displaySize: size, name: photo.imageData.id,
+                                column: column)
                         } catch {
                             return Picture(.unavailable(error.message), displaySize: size, column: column)
                         }

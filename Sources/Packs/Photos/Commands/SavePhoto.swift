@@ -18,7 +18,7 @@ enum SavePhoto {
             let id = try state.photoID(invocation)
             if state.repository.contains(id) { throw Diagnostic.alreadySaved(id, at: invocation.call.range) }
             let picture = try state.picture(id)
-            let bytes = try UnsplashAPI.picture(at: picture.imageUrl.smallUrl, network: state.network)
+            let bytes = try state.feedPicture(at: picture.imageUrl.smallUrl)
             var info: ImageInfo
             do throws(PictureBytes.Problem) {
                 info = try PictureBytes.inspect(bytes)

@@ -28,11 +28,11 @@ enum ShowPhoto {
                         .single,
                         [
                             { @Sendable session in
-                                guard let network = session.state(PhotosState.self)?.network else {
+                                guard let state = session.state(PhotosState.self) else {
                                     return Picture(.unavailable("the photos pack is not running"))
                                 }
                                 do throws(NetworkError) {
-                                    return Picture(.bytes(try UnsplashAPI.picture(at: url, network: network)), name: id)
+                                    return Picture(.bytes(try state.feedPicture(at: url)), name: id)
                                 } catch {
                                     return Picture(.unavailable(error.message))
                                 }

@@ -15,7 +15,7 @@ import Testing
         .deletingLastPathComponent().path
     static let recorded: [(folder: String, scripts: [String])] = [
         ("Tests/Golden/photos", ["feed", "save", "errors", "dump", "pictures"]),
-        ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors", "pictures"]),
+        ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors", "pictures", "days"]),
         ("Tests/Golden/adoption", ["dogs", "errors", "pictures"]),
         ("Examples", ["photos", "boxoffice", "adoption"]),
     ]

@@ -35,7 +35,7 @@ final class WriteBehind: @unchecked Sendable {
         return nil
     }
 
-    /// Waits until every piece is written and the thread has ended; the first error number.
+    /// Waits until every piece is written (the thread then ends); the first error number.
     func finish() -> Int32? {
         condition.lock()
         defer { condition.unlock() }

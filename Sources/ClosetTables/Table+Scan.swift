@@ -2,8 +2,8 @@ import ClosetCore
 
 /// Tests over every row without decoding the table: the snapshot's rows read in file order (the
 /// disk's order, a span at a time) and handed to a test of their stored bytes; the rows the journal
-/// changed tested as rows. What a search counts and what it lists
-/// (the rows found, then walked in the index's order).
+/// changed tested as rows. What a search counts, and what it lists (the rows found, then walked in
+/// the index's order).
 extension Table {
     /// How many rows of these buckets of the table's index pass `test`. Nil when the rows are not
     /// in a mapped snapshot or changes are pending (count them the ordinary way then).

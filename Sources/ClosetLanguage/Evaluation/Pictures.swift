@@ -48,6 +48,9 @@ public struct Picture: Sendable {
         case unavailable(String)
         /// A listing's row that has no picture: nothing is drawn for it, and it keeps its number.
         case none
+        /// Several pictures drawn as one, two rows of two (an app's card of several): one thumbnail
+        /// in a listing; exported as its parts.
+        case collage([Picture])
     }
 
     public var source: Source

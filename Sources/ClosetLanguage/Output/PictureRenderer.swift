@@ -53,6 +53,26 @@ struct PictureRenderer {
                     shown.append(
                         Shown(bitmap: nil, display: picture.displaySize, column: picture.column, number: number))
                 }
+            case .collage(let parts):
+                // Its parts as a 2×2 grid within the same box, drawn as one picture.
+                var quarter = self
+                quarter.columns = max(1, box.width / max(1, pixelsPerCell.width))
+                quarter.rows = max(1, box.height / max(1, pixelsPerCell.height))
+                var drawn: [Shown] = []
+                for part in parts {
+                    guard case .bytes(let bytes) = part.source else {
+                        if case .unavailable(let reason) = part.source {
+                            notes.append("picture: " + TerminalText.visible(reason))
+                        }
+                        continue
+                    }
+                    do {
+                        drawn.append(Shown(bitmap: try PictureDecoder.decode(bytes, drawnWithin: box)))
+                    } catch {
+                        notes.append("picture: " + TerminalText.visible(error.message))
+                    }
+                }
+                shown.append(Shown(bitmap: quarter.arrange(drawn, .grid(columns: 2)), number: number))
             }
         }
         var out = ""

@@ -130,6 +130,35 @@ public enum Wardrobe {
                 }))
     }
 
+    /// `list styles`: the listing with each style's card, its collage of the first four clothes
+    /// by category, two rows of two (as `show style` draws it), numbered by its row.
+    static func listing(_ styles: [Style]) -> Outcome {
+        let outcome = outcome(styles)
+        guard styles.contains(where: { $0.orderedClothes.prefix(4).contains { $0.image != nil } }) else {
+            return outcome
+        }
+        return outcome.showing(
+            Pictures(
+                .thumbnails,
+                styles.map { style in
+                    { @Sendable (session: Session) -> Picture in
+                        guard let state = session.state(WardrobeState.self) else {
+                            return Picture(.unavailable("the wardrobe is not open"))
+                        }
+                        let parts = style.orderedClothes.prefix(4).compactMap { clothes -> Picture? in
+                            guard let image = clothes.image else { return nil }
+                            do throws(Diagnostic) {
+                                guard let bytes = try state.loadImage(of: clothes) else { return nil }
+                                return .bytes(bytes, name: image.blobName(owner: clothes.id))
+                            } catch {
+                                return Picture(.unavailable(error.message))
+                            }
+                        }
+                        return parts.isEmpty ? Picture.none : Picture(.collage(parts))
+                    }
+                }))
+    }
+
     static func outcome(_ style: Style) -> Outcome {
         .entity(Wardrobe.style, .uuid(style.id)) { WardrobeRecords.record(style) }
     }

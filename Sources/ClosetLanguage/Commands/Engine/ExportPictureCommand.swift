@@ -86,7 +86,11 @@ enum ExportPictureCommand {
     static func pictures(
         of kind: EntityKind, _ key: EntityKey, row: Int?, _ session: Session, at range: SourceRange
     ) throws -> [@Sendable (Session) -> Picture] {
-        if let row, let listed = session.listings.pictures, row <= listed.count { return [listed[row - 1]] }
+        if let row, let listed = session.listings.pictures, row <= listed.count {
+            // A collage (a card of several) is exported as its parts.
+            if case .collage(let parts) = listed[row - 1](session).source { return parts.map { part in { _ in part } } }
+            return [listed[row - 1]]
+        }
         let show = CommandCall(
             words: [
                 Word(text: "show", isQuoted: false, range: range),
@@ -102,6 +106,7 @@ enum ExportPictureCommand {
         case .bytes(let bytes): return bytes
         case .unavailable(let reason): throw .pictureUnavailable("the picture of \(what)", because: reason, at: range)
         case .none: throw .pictureUnavailable("the picture of \(what)", because: "it has none", at: range)
+        case .collage: throw .pictureUnavailable("the picture of \(what)", because: "it is a collage", at: range)
         }
     }
 

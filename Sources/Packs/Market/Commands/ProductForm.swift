@@ -53,7 +53,7 @@ enum ProductForm {
                     throw .currentPictureUnreadable(index + 1, because: error.message, at: range)
                 }
             case .unavailable(let reason): throw .currentPictureUnreadable(index + 1, because: reason, at: range)
-            case .none: continue
+            case .none, .collage: continue
             }
         }
         if let number = invocation.count("remove-image") {

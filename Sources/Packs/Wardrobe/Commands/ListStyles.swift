@@ -2,8 +2,8 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `list styles`: the app's style screen. The app had no order (its sort was dead code);
-/// closet sorts newest first unless `sort=old`.
+/// `list styles`: the app's style screen, each style's card drawn when pictures are on. The app
+/// had no order (its sort was dead code); closet sorts newest first unless `sort=old`.
 enum ListStyles {
     static let spec = CommandSpec(
         path: ["list", "styles"],
@@ -12,7 +12,7 @@ enum ListStyles {
         examples: ["list styles", "list styles season=spring,summer sort=old"],
         keysRepeat: true,
         lists: true,
-        run: { try Wardrobe.outcome(filteredStyles($0)) })
+        run: { try Wardrobe.listing(filteredStyles($0)) })
 
     /// The filter keys `export styles` shares.
     static let filterKeys = [

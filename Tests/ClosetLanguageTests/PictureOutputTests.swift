@@ -140,6 +140,22 @@ import Testing
         #expect(lines[0].contains("▀") && !lines[0].hasPrefix("\u{1B}[38;2;50"))
     }
 
+    /// Under a masonry, each column's row numbers top to bottom, under its first cell, a picture
+    /// not shown keeping its number where its place is.
+    @Test func aMasonryNamesEachColumnsRows() {
+        let renderer = PictureRenderer(mode: .blocks, columns: 40, rows: 20)
+        let pictures = [
+            Picture(Self.solid(40, 40, 50).source, displaySize: (150, 150), column: 0),
+            Picture(.unavailable("missing from the store"), displaySize: (150, 150), column: 1),
+            Picture(Self.solid(40, 40, 90).source, displaySize: (150, 150), column: 1),
+            Picture(Self.solid(40, 40, 130).source, displaySize: (150, 150), column: 0),
+        ]
+        let lines = renderer.render(pictures, .masonry(columns: 2), firstNumber: 16).split(separator: "\n")
+        // Columns 19 cells wide with one between: the right column starts at cell 20.
+        #expect(lines.dropLast().last.map(String.init) == "16 19" + String(repeating: " ", count: 15) + "17 18")
+        #expect(lines.last.map(String.init) == "picture: missing from the store")
+    }
+
     @Test func whatCannotBeShownIsALineSayingWhy() {
         let renderer = PictureRenderer(mode: .blocks, columns: 10, rows: 5)
         let text = renderer.render(

@@ -80,6 +80,7 @@ struct PictureRenderer {
             out += strip(shown, side: thumbnailSide)
         } else if shown.contains(where: { $0.bitmap != nil }), let canvas = arrange(shown, arrangement) {
             out += encode(canvas)
+            if case .masonry(let count) = arrangement { out += masonryNumbers(shown, count: count) }
         }
         for note in notes { out += note + "\n" }
         return out
@@ -192,35 +193,57 @@ struct PictureRenderer {
             }
             return canvas
         case .masonry(let count):
-            let count = max(1, count)
-            let width = max(1, (maxWidth - (count - 1) * cellWidth) / count)
-            var heights = [Int](repeating: 0, count: count)
-            var placed: [(Bitmap, Int, Int)] = []
-            for item in all {
-                let (displayWidth, displayHeight) =
-                    item.display ?? item.bitmap.map { ($0.width, $0.height) } ?? (width, width)
-                let height = max(
-                    1, Int((Double(width) * Double(displayHeight) / Double(max(1, displayWidth))).rounded()))
-                // The column the app placed it in; else the shortest, the leftmost of equals (the
-                // app's rule).
-                let column =
-                    item.column.map { min(max($0, 0), count - 1) }
-                    ?? heights.indices.min { heights[$0] < heights[$1] } ?? 0
-                if let bitmap = item.bitmap {
-                    // Fitted in its place, never enlarged, centred across it.
-                    let picture = fitted(bitmap, width, height)
-                    placed.append(
-                        (picture, column * (width + cellWidth) + (width - picture.width) / 2, heights[column]))
-                }
-                heights[column] += height + cellHeight
-            }
+            let (width, places, heights) = masonryPlaces(all, count: count)
             var canvas = Bitmap(
                 width: count * width + (count - 1) * cellWidth, height: max(1, (heights.max() ?? 1) - cellHeight))
-            for (picture, x, y) in placed { canvas.draw(picture, x: x, y: y) }
+            for (item, place) in zip(all, places) {
+                guard let bitmap = item.bitmap else { continue }
+                // Fitted in its place, never enlarged, centred across it.
+                let picture = fitted(bitmap, width, place.height)
+                canvas.draw(picture, x: place.column * (width + cellWidth) + (width - picture.width) / 2, y: place.y)
+            }
             return canvas
         case .thumbnails:
             return nil  // a line at a time, with their numbers (`strip`)
         }
+    }
+
+    /// Where a masonry puts each picture: the column the app placed it in (else the shortest, the
+    /// leftmost of equals: the app's rule), at the column's height, as tall as its display size at
+    /// the column's width; a picture not shown keeps its place. With the columns' width and heights.
+    func masonryPlaces(_ all: [Shown], count: Int) -> (
+        width: Int, places: [(column: Int, y: Int, height: Int)], heights: [Int]
+    ) {
+        let (cellWidth, cellHeight) = pixelsPerCell
+        let count = max(1, count)
+        let width = max(1, (columns * cellWidth - (count - 1) * cellWidth) / count)
+        var heights = [Int](repeating: 0, count: count)
+        var places: [(column: Int, y: Int, height: Int)] = []
+        for item in all {
+            let (displayWidth, displayHeight) =
+                item.display ?? item.bitmap.map { ($0.width, $0.height) } ?? (width, width)
+            let height = max(1, Int((Double(width) * Double(displayHeight) / Double(max(1, displayWidth))).rounded()))
+            let column =
+                item.column.map { min(max($0, 0), count - 1) } ?? heights.indices.min { heights[$0] < heights[$1] } ?? 0
+            places.append((column, heights[column], height))
+            heights[column] += height + cellHeight
+        }
+        return (width, places, heights)
+    }
+
+    /// The line under a masonry: each column's row numbers, top to bottom, under its first cell.
+    func masonryNumbers(_ all: [Shown], count: Int) -> String {
+        let (width, places, _) = masonryPlaces(all, count: count)
+        var line = ""
+        for column in 0..<max(1, count) {
+            let numbers = zip(all, places).filter { $0.1.column == column }.map { String($0.0.number) }
+            guard !numbers.isEmpty else { continue }
+            let start = max(
+                column * (width + pixelsPerCell.width) / max(1, pixelsPerCell.width),
+                line.count + (line.isEmpty ? 0 : 2))
+            line += String(repeating: " ", count: start - line.count) + numbers.joined(separator: " ")
+        }
+        return line.isEmpty ? "" : line + "\n"
     }
 
     func encode(_ canvas: Bitmap) -> String {

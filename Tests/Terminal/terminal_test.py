@@ -673,11 +673,19 @@ def password_checks():
         return term.expect(r"closet> ")
 
     def asks_when_left_out():
-        text = remove_answering("wrong-one")
-        assert "wrong password" in text and "wrong-one" not in text, repr(text)
+        term.type("remove product 1\r")
+        term.expect(r"password: ")
+        term.type("wrong-one\r")
+        term.expect(r"remove product 1 'x'\? \[y/N\] ")
+        term.type("y\r")
+        # The app says why and asks once more; a second wrong one is the error.
+        term.expect(r"wrong password\r?\npassword: ")
+        term.type("wrong-two\r")
+        text = term.expect(r"closet> ")
+        assert "wrong password" in text and "wrong-one" not in text and "wrong-two" not in text, repr(text)
         text = remove_answering("hunter2")
         assert "removed" in text and "hunter2" not in text, repr(text)
-    check("a left-out password is asked for, and checked", asks_when_left_out)
+    check("a left-out password is asked for, checked, and asked again once when wrong", asks_when_left_out)
 
     def remove_asks_first():
         term.type(f'add product title=y price=10 currency=KRW stock=1 description=d image={knit} password=p\r')
@@ -699,6 +707,19 @@ def password_checks():
         text = term.expect(r"closet> ")
         assert "removed" in text and "[y/N]" not in text, repr(text)
     check("remove at the prompt asks first, in the session's language; .confirm off does not", remove_asks_first)
+
+    def asks_in_korean():
+        # Still under .lang ko and .confirm off: the delete screen's prompt, its second chance, its answer.
+        term.type(f'add product title=z price=10 currency=KRW stock=1 description=d image={knit} password=p\r')
+        term.expect(r"closet> ")
+        term.type("remove product 3\r")
+        term.expect(r"비밀번호 입력: 등록자 인증을 위한 비밀번호가 필요합니다\r?\n비밀번호: ")
+        term.type("q\r")
+        term.expect(r"비밀번호 오류: 올바른 비밀번호가 아닙니다\r?\n비밀번호 입력: 등록자 인증을 위한 비밀번호가 필요합니다\r?\n비밀번호: ")
+        term.type("p\r")
+        text = term.expect(r"closet> ")
+        assert "삭제 되었습니다: 해당 아이템이 삭제 되었습니다" in text, repr(text)
+    check("under .lang ko the market's delete asks as the app does, and again once when wrong", asks_in_korean)
     term.close()
 
 

@@ -55,10 +55,12 @@ struct ArgumentBinder {
                 !argument.values[0].isQuoted
             {
                 // `password=?`: asked for at the terminal, never typed into the statement.
-                guard let secret = session.host.readSecret(prompt: "\(name): ") else {
+                let prompt = keys[keyIndex].secretPrompt(korean: session.settings.language.isKorean)
+                guard let secret = session.host.readSecret(prompt: prompt) else {
                     throw .secretNotAsked(name, at: argument.range)
                 }
-                arguments.append(BoundArgument(key: name, value: .text(secret), range: argument.range))
+                arguments.append(
+                    BoundArgument(key: name, value: .text(secret), range: argument.range, askedAtTerminal: true))
                 continue
             }
             let value =
@@ -87,10 +89,14 @@ struct ArgumentBinder {
         if !missing.isEmpty { throw .missingKeys(missing, command: spec.name, at: call.range) }
         for index in secrets {
             let key = keys[index]
-            guard let secret = session.host.readSecret(prompt: "\(key.name): ") else {
+            guard
+                let secret = session.host.readSecret(
+                    prompt: key.secretPrompt(korean: session.settings.language.isKorean))
+            else {
                 throw .missingKey(key, command: spec.name, at: call.range)
             }
-            arguments.append(BoundArgument(key: key.name, value: .text(secret), range: call.range))
+            arguments.append(
+                BoundArgument(key: key.name, value: .text(secret), range: call.range, askedAtTerminal: true))
         }
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) {
             throw .needsOneOf(

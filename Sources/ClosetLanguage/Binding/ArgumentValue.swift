@@ -28,4 +28,6 @@ public struct BoundArgument: Sendable {
     public var key: String
     public var value: ArgumentValue
     public var range: SourceRange
+    /// A secret asked for at the terminal, not written in the statement.
+    package var askedAtTerminal = false
 }

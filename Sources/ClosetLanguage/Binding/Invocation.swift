@@ -79,7 +79,21 @@ public final class Invocation {
     /// there with echo off (as psql asks for a password). Nil when neither.
     public func secret(_ key: String) -> String? {
         if let given = text(key) { return given }
-        return session.host.readSecret(prompt: "\(key): ")
+        return session.host.readSecret(prompt: prompt(forSecret: key))
+    }
+
+    /// A secret asked for at the terminal asked for once more, after the app said why (`wrong
+    /// password`, in the session's language), as the app asks again; nil when it was written in
+    /// the statement or no person answers.
+    public func askedAgain(_ key: String, because english: String, korean: String) -> String? {
+        guard arguments.last(where: { $0.key == key })?.askedAtTerminal == true else { return nil }
+        let reason = session.settings.language.isKorean ? korean : english
+        return session.host.readSecret(prompt: reason + "\n" + prompt(forSecret: key))
+    }
+
+    private func prompt(forSecret key: String) -> String {
+        let spec = spec.keys.first { $0.name == key }
+        return spec?.secretPrompt(korean: session.settings.language.isKorean) ?? key + ": "
     }
 
     public func text(_ key: String) -> String? {

@@ -12,6 +12,9 @@ public struct KeySpec: Sendable, Hashable {
     public var whenMissing: String?
     /// A secret (a password): its value is masked in the echo, error listings and history.
     public var isSecret: Bool
+    /// How the app asks for this secret, in Korean (`비밀번호 입력`): the terminal's prompt under
+    /// `.lang ko` (else the key's name).
+    public var koreanPrompt: String?
     /// Given only to make a row again as it was (`id=`, `created=`, `hash=`: what `.dump`
     /// writes): a statement with one restores what closet kept, and takes its picture as kept.
     public var restores = false
@@ -20,6 +23,9 @@ public struct KeySpec: Sendable, Hashable {
     /// The key in Korean, as the app labels the field (`계절`, `제품명`; a label of two words
     /// written as one, `옷종류`): the binder takes it as this key.
     public var korean: String?
+
+    /// The prompt a secret left out is asked for with, in the session's language.
+    package func secretPrompt(korean: Bool) -> String { (korean ? koreanPrompt ?? name : name) + ": " }
 
     /// Whether a statement's key (already lowercased) names this one.
     func isNamed(_ word: String) -> Bool { name == word || korean == word }

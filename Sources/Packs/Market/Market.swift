@@ -28,9 +28,14 @@ public enum Market {
         "ref", .reference(product, many: false, allowsNone: false, constraint: nil),
         "a product: its id, @N of list products, or $variable")
 
-    static let password = KeySpec(
-        "password", .text, "the registrant's password (등록자 인증을 위한 비밀번호)", required: true,
-        whenMissing: "등록자 인증을 위한 비밀번호가 필요합니다", secret: true)
+    static let password: KeySpec = {
+        var key = KeySpec(
+            "password", .text, "the registrant's password (등록자 인증을 위한 비밀번호)", required: true,
+            whenMissing: "등록자 인증을 위한 비밀번호가 필요합니다", secret: true)
+        // The delete screen's prompt: its title and message, then the field's placeholder.
+        key.koreanPrompt = "비밀번호 입력: 등록자 인증을 위한 비밀번호가 필요합니다\n비밀번호"
+        return key
+    }()
 
     static func outcome(_ item: Item) -> Outcome {
         .entity(product, .opaque(String(item.id))) { MarketRecords.record(item) }

@@ -87,9 +87,10 @@ enum ExportPictureCommand {
         of kind: EntityKind, _ key: EntityKey, row: Int?, _ session: Session, at range: SourceRange
     ) throws -> [@Sendable (Session) -> Picture] {
         if let row, let listed = session.listings.pictures, row <= listed.count {
-            // A collage (a card of several) is exported as its parts.
-            if case .collage(let parts) = listed[row - 1](session).source { return parts.map { part in { _ in part } } }
-            return [listed[row - 1]]
+            // Loaded once (it may be fetched); a collage (a card of several) is exported as its parts.
+            let picture = listed[row - 1](session)
+            if case .collage(let parts) = picture.source { return parts.map { part in { _ in part } } }
+            return [{ _ in picture }]
         }
         let show = CommandCall(
             words: [

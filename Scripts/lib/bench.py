@@ -498,6 +498,83 @@ for id, (width, height) in (("G3", (1920, 1280)), ("G4", (4000, 3000))):
                          c, d, f"≤ 2 ({memory['closet'] / 1024:.0f} MB / {memory['sqlite3'] / 1024:.0f} MB peak"
                          + (", ≤ 16 MB)" if id == "G4" else ")")))
 
+# G5-G7 (issue 43): a page of 15 pictures of 64 megapixels each (8000×8000 JPEGs, each its own
+# bytes; 2000×2000 in a quick run), `list clothes` with the pictures on, a whole process writing
+# into a file: its time, peak and bytes in each protocol; kitty's payload (a PNG file) beside the
+# raw pixels it used to send (f=32 in base64). No peer: the targets are the issue's.
+def big_jpeg(path, side, seed):
+    rows = [bytes(b for x in range(side) for b in ((x * 255) // side, (k * 4 + seed * 17) & 255,
+                                                   ((x >> 3) ^ (k + seed)) & 255)) for k in range(64)]
+    source = path + ".ppm"
+    with open(source, "wb") as f:
+        f.write(b"P6\n%d %d\n255\n" % (side, side))
+        for y in range(side):
+            f.write(rows[(y // 16) % 64])
+    subprocess.run(["cjpeg", "-quality", str(70 + seed), "-outfile", path, source], check=True)
+    os.remove(source)
+
+
+page_rows = []
+side = 2000 if QUICK else 8000
+page_store = os.path.join(work, "page-store")
+adds = []
+for k in range(15):
+    path = os.path.join(work, f"page-{k}.jpg")
+    big_jpeg(path, side, k)
+    adds += ["-c", f"add clothes category=top season=fall image={path}"]
+run([CLOSET, "--store", page_store, "--quiet"] + adds)
+page_out = os.path.join(work, "page.txt")
+for mode in ("blocks", "sixel", "kitty", "iterm"):
+    times, peak = [], 0
+    for round in range(RUNS + 1):
+        seconds, rss = run([CLOSET, "--store", page_store, "--pictures", mode, "-c", "list clothes"], stdout=page_out)
+        if round > 0:
+            times.append(seconds)
+            peak = max(peak, rss)
+    written = os.path.getsize(page_out)
+    text = open(page_out, "rb").read()
+    sizes = [(int(w), int(h)) for w, h in re.findall(rb"s=(\d+),v=(\d+)", text)]
+    if mode == "iterm":
+        sizes = [(int(w), int(h)) for w, h in re.findall(rb"\x1b]1337;File=inline=1;size=\d+;width=(\d+);height=(\d+)", text)]
+    raw = sum(4 * w * h for w, h in sizes) * 4 // 3 if mode == "kitty" else None
+    page_rows.append(("G5", f"new process: `list clothes`, 15 pictures of {side * side / 1e6:.0f} MP, {mode}",
+                      f"{statistics.median(times) * 1000:.0f}ms", f"{peak / 1024:.0f}MB", statistics.median(times),
+                      "≤ 3 s, ≤ 150 MB"))
+    page_rows.append(("G6", f"  bytes written, {mode}" + (" (raw pixels in base64 beside)" if raw else ""),
+                      f"{written / 1024:.0f}KB", f"{raw / 1024:.0f}KB" if raw else "—",
+                      written / raw if raw else 0, "compressed" if raw else "(info)"))
+
+# G7: a large PNG (6000×6000, 36 MP, a few hundred KB deflated: a hostile upload's shape) made the
+# open market's upload JPEG: `add product` in a process whose market is a `closet serve` on
+# 127.0.0.1 (the picture is made a JPEG of about 300 KB only for the upload), whole process.
+def big_png(path, width, height):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = [b"\x01" + bytes(((x * 7 + k * 13) & 255 if x % 3 else 40) for x in range(width * 3)) for k in range(16)]
+    raw = b"".join(rows[(y // 8) % 16] for y in range(height))
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                           + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+upload = os.path.join(work, "upload.png")
+big_png(upload, 6000, 6000)
+upload_port = free_port()
+upload_server = subprocess.Popen([CLOSET, "--store", os.path.join(work, "upload-store"), "serve", "--port",
+                                  str(upload_port), "--quiet", "market"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wait_for(upload_port)
+times, peak = [], 0
+for round in range(RUNS + 1):
+    seconds, rss = run(["env", f"CLOSET_MARKET_URL=http://127.0.0.1:{upload_port}", CLOSET, "--store", ":memory:", "-c",
+                        f"add product title=big price=1000 currency=KRW stock=1 description=big image={upload} password=secret123"])
+    if round > 0:
+        times.append(seconds)
+        peak = max(peak, rss)
+upload_server.terminate()
+upload_server.wait()
+page_rows.append(("G7", f"new process: a 6000×6000 PNG ({os.path.getsize(upload) // 1024} KB) made the upload JPEG",
+                  f"{statistics.median(times) * 1000:.0f}ms", f"{peak / 1024:.0f}MB", statistics.median(times), "≤ 1 s"))
+
 # K1 (issue 47): one password stretched by PBKDF2-HMAC-SHA256 at 600,000 rounds, both whole
 # processes: closet adding an account (which hashes its password once) against `openssl kdf`.
 c, s, _ = alternate(
@@ -527,7 +604,7 @@ closet_rps, nginx_rps, closet_p99, nginx_p99, memory_before, memory_after, item_
 print(f"{'S1':<4} {f'closet serve GET /items/1 ({item_bytes:,} B JSON), 64 conns, req/s vs nginx':<62} {closet_rps:>9.0f}/s {nginx_rps:>8.0f}/s {closet_rps/nginx_rps:>7.2f}  ≥ 0.5")
 print(f"{'S1':<4} {'  p99 latency':<62} {closet_p99:>8.2f}ms {nginx_p99:>8.2f}ms {closet_p99/nginx_p99:>7.2f}  < 10 ms")
 print(f"{'S1':<4} {f'  closet resident memory before and after {SERVE_SECONDS} s':<62} {memory_before/1024:>8.1f}MB {memory_after/1024:>8.1f}MB {memory_after/memory_before:>7.2f}  no growth")
-for id, what, closet_text, peer_text, ratio, target in serve_load_rows + story_load_rows:
+for id, what, closet_text, peer_text, ratio, target in serve_load_rows + story_load_rows + page_rows:
     print(f"{id:<4} {what:<62} {closet_text:>10} {peer_text:>10} {ratio:>7.2f}  {target}")
 print(f"{'P9':<4} {'open + count after ' + ('200' if QUICK else '5,000') + ' one-statement commits / compacted':<62} {p9[0]*1000:>8.1f}ms {p9[1]*1000:>8.1f}ms {p9[0]/p9[1]:>7.2f}  ≤ 1.5 (against closet compacted)")
 print(f"{'P8':<4} {'peak resident memory, ' + format(SIZE, ',') + ' clothes open (P2)':<62} {p8_closet/1024:>8.1f}MB {p8_sqlite/1024:>8.1f}MB {p8_closet/p8_sqlite:>7.2f}  ≤ 12 MB")

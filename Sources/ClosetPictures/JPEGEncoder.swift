@@ -5,9 +5,15 @@ import ClosetCore
 /// 300 KB. Transparent pixels are flattened onto white, as a photo of a product on a page is.
 public enum JPEGEncoder {
     public static func encode(_ bitmap: Bitmap, quality: Int = 90) -> [UInt8] {
+        // With no limit there is always a file.
+        encode(bitmap, quality: quality, limit: Int.max) ?? []
+    }
+
+    /// The file, or nil as soon as its coded data passes `limit` bytes (the rest is not coded).
+    static func encode(_ bitmap: Bitmap, quality: Int, limit: Int) -> [UInt8]? {
         // A JPEG's sides are 16-bit; a picture is never empty.
         guard bitmap.width > 0, bitmap.height > 0 else {
-            return encode(Bitmap(width: 1, height: 1, pixels: [255, 255, 255, 255]), quality: quality)
+            return encode(Bitmap(width: 1, height: 1, pixels: [255, 255, 255, 255]), quality: quality, limit: limit)
         }
         if bitmap.width > 65535 || bitmap.height > 65535 {
             let scale = 65535 / Double(max(bitmap.width, bitmap.height))
@@ -15,7 +21,7 @@ public enum JPEGEncoder {
                 bitmap.scaled(
                     toWidth: max(1, Int(Double(bitmap.width) * scale)),
                     height: max(1, Int(Double(bitmap.height) * scale))),
-                quality: quality)
+                quality: quality, limit: limit)
         }
         let quality = min(max(quality, 1), 100)
         let luminance = scaled(Self.luminanceTable, quality)
@@ -34,21 +40,26 @@ public enum JPEGEncoder {
             out += table.counts.map(UInt8.init) + table.values
         }
         out += [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
-        out += scan(bitmap, luminance, chrominance)
+        guard let data = scan(bitmap, luminance, chrominance, limit: limit) else { return nil }
+        out += data
         return out + [0xFF, 0xD9]
     }
 
     /// The largest quality (from 90 down by 10 to 30, then at three-quarter size again) whose
-    /// file is at most `bytes`: how the app's `compress(target:)` met its upload size.
+    /// file is at most `bytes`: how the app's `compress(target:)` met its upload size. A size
+    /// is tried at its lowest quality first (a file only grows with quality), and an encoding
+    /// stops once it passes `bytes`: a large picture costs a few partial encodings, not seven
+    /// whole ones a size.
     public static func encode(_ bitmap: Bitmap, fittingIn bytes: Int) -> [UInt8] {
         var picture = bitmap
         while true {
-            var smallest: [UInt8] = []
-            for quality in stride(from: 90, through: 30, by: -10) {
-                smallest = encode(picture, quality: quality)
-                if smallest.count <= bytes { return smallest }
+            if let lowest = encode(picture, quality: 30, limit: bytes), lowest.count <= bytes {
+                for quality in stride(from: 90, to: 30, by: -10) {
+                    if let file = encode(picture, quality: quality, limit: bytes), file.count <= bytes { return file }
+                }
+                return lowest
             }
-            guard picture.width > 16, picture.height > 16 else { return smallest }
+            guard picture.width > 16, picture.height > 16 else { return encode(picture, quality: 30) }
             picture = picture.scaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
         }
     }
@@ -59,32 +70,40 @@ public enum JPEGEncoder {
     }
 
     /// The entropy-coded data: MCUs of 16×16 pixels, four luminance blocks and one of each
-    /// chrominance (the mean of each 2×2), edges repeating the last pixel.
-    static func scan(_ bitmap: Bitmap, _ luminance: [Int], _ chrominance: [Int]) -> [UInt8] {
+    /// chrominance (the mean of each 2×2), edges repeating the last pixel. Colours are converted
+    /// one strip of MCUs at a time (no planes of the whole picture); nil once the data passes
+    /// `limit` bytes.
+    static func scan(_ bitmap: Bitmap, _ luminance: [Int], _ chrominance: [Int], limit: Int) -> [UInt8]? {
         let (width, height) = (bitmap.width, bitmap.height)
-        var y = [Float](repeating: 0, count: width * height)
+        var y = [Float](repeating: 0, count: width * 16)
         var cb = y
         var cr = y
-        for i in 0..<(width * height) {
-            let alpha = Float(bitmap.pixels[4 * i + 3]) / 255
-            func flat(_ value: UInt8) -> Float { Float(value) * alpha + 255 * (1 - alpha) }
-            let (r, g, b) = (flat(bitmap.pixels[4 * i]), flat(bitmap.pixels[4 * i + 1]), flat(bitmap.pixels[4 * i + 2]))
-            y[i] = 0.299 * r + 0.587 * g + 0.114 * b
-            cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b + 128
-            cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
-        }
         var writer = BitWriter()
         var predictions = [0, 0, 0]
         let luminanceDivisors = luminance.map { 1 / Float($0) }
         let chrominanceDivisors = chrominance.map { 1 / Float($0) }
         var block = [Float](repeating: 0, count: 64)
         for top in stride(from: 0, to: height, by: 16) {
+            // The strip's rows, the last picture row repeated below the picture's end.
+            for row in 0..<16 {
+                let sourceRow = min(top + row, height - 1)
+                for x in 0..<width {
+                    let at = 4 * (sourceRow * width + x)
+                    let alpha = Float(bitmap.pixels[at + 3]) / 255
+                    func flat(_ value: UInt8) -> Float { Float(value) * alpha + 255 * (1 - alpha) }
+                    let (r, g, b) = (flat(bitmap.pixels[at]), flat(bitmap.pixels[at + 1]), flat(bitmap.pixels[at + 2]))
+                    let i = row * width + x
+                    y[i] = 0.299 * r + 0.587 * g + 0.114 * b
+                    cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b + 128
+                    cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
+                }
+            }
             for left in stride(from: 0, to: width, by: 16) {
                 for (dy, dx) in [(0, 0), (0, 8), (8, 0), (8, 8)] {
                     for row in 0..<8 {
-                        let sourceY = min(top + dy + row, height - 1)
+                        let stripRow = dy + row
                         for column in 0..<8 {
-                            block[row * 8 + column] = y[sourceY * width + min(left + dx + column, width - 1)] - 128
+                            block[row * 8 + column] = y[stripRow * width + min(left + dx + column, width - 1)] - 128
                         }
                     }
                     encodeBlock(block, luminanceDivisors, &predictions[0], dcLuminance, acLuminance, &writer)
@@ -94,8 +113,7 @@ public enum JPEGEncoder {
                         for column in 0..<8 {
                             var sum: Float = 0
                             for (oy, ox) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                                let sourceY = min(top + row * 2 + oy, height - 1)
-                                sum += plane[sourceY * width + min(left + column * 2 + ox, width - 1)]
+                                sum += plane[(row * 2 + oy) * width + min(left + column * 2 + ox, width - 1)]
                             }
                             block[row * 8 + column] = sum / 4 - 128
                         }
@@ -104,6 +122,7 @@ public enum JPEGEncoder {
                         block, chrominanceDivisors, &predictions[component], dcChrominance, acChrominance, &writer)
                 }
             }
+            if writer.bytes.count > limit { return nil }
         }
         writer.flush()
         return writer.bytes

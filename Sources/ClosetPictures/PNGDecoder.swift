@@ -186,15 +186,22 @@ public enum PNGDecoder {
             }
         case 4:
             for i in row.indices {
-                let a = i >= step ? Int(row[i - step]) : 0
-                let b = Int(previous[i])
-                let c = i >= step ? Int(previous[i - step]) : 0
-                let p = a + b - c
-                let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
-                row[i] &+= UInt8(pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
+                let a = i >= step ? row[i - step] : 0
+                let c = i >= step ? previous[i - step] : 0
+                row[i] &+= paeth(a, previous[i], c)
             }
         default: throw .badData("row filter \(filter)")
         }
+    }
+
+    /// The Paeth predictor (PNG, 9.4): of left, above and upper left, the one nearest to
+    /// left + above − upper left.
+    @inline(__always)
+    static func paeth(_ left: UInt8, _ above: UInt8, _ upperLeft: UInt8) -> UInt8 {
+        let (a, b, c) = (Int(left), Int(above), Int(upperLeft))
+        let p = a + b - c
+        let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+        return pa <= pb && pa <= pc ? left : pb <= pc ? above : upperLeft
     }
 
     /// One unfiltered row's samples as RGBA pixels at columns x0, x0 + dx, ... of row `y`.

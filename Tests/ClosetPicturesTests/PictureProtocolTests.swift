@@ -11,8 +11,16 @@ import Testing
             width: width, height: height, pixels: Array([[UInt8]](repeating: colour, count: width * height).joined()))
     }
 
+    /// Pixels no compression shrinks (noise), so kitty gets them raw.
+    static func noise(_ width: Int, _ height: Int) -> Bitmap {
+        var random = SplitMix64(seed: 26)
+        return Bitmap(
+            width: width, height: height,
+            pixels: (0..<(width * height * 4)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+    }
+
     @Test func kittySendsRawPixelsInChunksOf4096WithRepliesSuppressed() throws {
-        let bitmap = Self.solid(40, 40, [1, 2, 3, 255])  // 6,400 bytes: 8,536 base64 characters
+        let bitmap = Self.noise(40, 40)  // 6,400 bytes: 8,536 base64 characters
         let text = KittyGraphics.escape(bitmap, columns: 4, rows: 2)
         let parts = text.components(separatedBy: "\u{1B}\\").dropLast()
         #expect(parts.count == 3)
@@ -25,6 +33,17 @@ import Testing
         #expect(
             KittyGraphics.escape(Self.solid(1, 1, [9, 9, 9, 255]), columns: 1, rows: 1)
                 == "\u{1B}_Ga=T,f=32,s=1,v=1,c=1,r=1,q=2,m=0;CQkJ/w==\u{1B}\\")
+    }
+
+    @Test func kittyGetsPixelsThatCompressAsAPNGFile() throws {
+        let bitmap = Self.solid(40, 40, [1, 2, 3, 255])
+        let text = KittyGraphics.escape(bitmap, columns: 4, rows: 2)
+        let parts = text.components(separatedBy: "\u{1B}\\").dropLast()
+        #expect(parts.count == 1)
+        #expect(parts[0].hasPrefix("\u{1B}_Ga=T,f=100,s=40,v=40,c=4,r=2,q=2,m=0;"))
+        let payload = try #require(Data(base64Encoded: String(parts[0].split(separator: ";")[1])))
+        #expect(payload.count < 200)  // of 6,400 bytes of pixels
+        #expect(try PNGDecoder.decode([UInt8](payload)) == bitmap)
     }
 
     @Test func iTermGetsAPNGFileInOSC1337() throws {

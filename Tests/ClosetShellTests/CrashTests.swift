@@ -1,6 +1,7 @@
 import ClosetCore
 import ClosetPictures
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -116,9 +117,7 @@ import Testing
         let bytes =
             inline
             ? try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"))
-            : Data(
-                PNGEncoder.encode(
-                    Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) })))
+            : Data(SampleImages.noisyPNG(side: 40))
         try bytes.write(to: URL(fileURLWithPath: picture))
         defer { try? FileManager.default.removeItem(atPath: picture) }
         var generator = SystemRandomNumberGenerator()

@@ -18,10 +18,7 @@ import Testing
 /// that passes `closet check`. Bounded: 40 rounds, seeded (a longer run: `CLOSET_CAMPAIGN_ROUNDS`).
 @Suite struct DamageCampaignTests {
     static func picture(_ seed: Int, side: Int) -> [UInt8] {
-        PNGEncoder.encode(
-            Bitmap(
-                width: side, height: side,
-                pixels: (0..<(side * side * 4)).map { UInt8(truncatingIfNeeded: $0 &* (seed * 2 + 7) &+ seed) }))
+        SampleImages.noisyPNG(side: side, seed: UInt64(seed))
     }
 
     /// The store, and the older snapshot and journal it had before its last compaction.

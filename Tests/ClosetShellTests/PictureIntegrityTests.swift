@@ -12,9 +12,8 @@ import Testing
 /// `.dump --images`, never shown or copied as if it were there. The picture is big enough to
 /// be a file (a smaller one is kept inline, in the store's own table: see the last test).
 @Suite struct PictureIntegrityTests {
-    /// 40×40 RGBA in stored blocks: 6,500 bytes, over the inline limit.
-    let picture = PNGEncoder.encode(
-        Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+    /// 40×40 RGBA of noise: about 6,500 bytes, over the inline limit.
+    let picture = SampleImages.noisyPNG(side: 40)
     let small = repositoryRoot + "/Tests/Golden/images/fixtures/knit.png"
 
     func session(_ path: String) throws -> (Session, RecordingHost, DurableStore) {

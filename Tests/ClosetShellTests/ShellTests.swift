@@ -799,8 +799,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         // A picture of a file-system block or more is a file of its own.
         let big = store + "-big.png"
         try Data(
-            PNGEncoder.encode(
-                Bitmap(width: 40, height: 40, pixels: (0..<6400).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+            SampleImages.noisyPNG(side: 40)
         ).write(to: URL(fileURLWithPath: big))
         #expect(
             try closet(["--store", store, "-c", "add clothes category=top season=winter image=\(big)"]).status == 0)

@@ -13,6 +13,14 @@ package enum SampleImages {
         return (FileManager.default.contents(atPath: root + "/Fixtures/pictures/" + name)).map { [UInt8]($0) } ?? []
     }
 
+    /// A PNG of noise, which no compression shrinks: `side`² RGBA pixels make a file of about
+    /// 4·side² bytes (a 40×40 one is over the store's inline limit).
+    package static func noisyPNG(side: Int, seed: UInt64 = 26) -> [UInt8] {
+        var random = SplitMix64(seed: seed)
+        let pixels = (0..<(side * side * 4)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        return PNGEncoder.encode(Bitmap(width: side, height: side, pixels: pixels))
+    }
+
     /// A PNG whose header claims any size, with no pixels (header readers only).
     package static func pngHeader(width: Int, height: Int) -> [UInt8] {
         let header = be32(width) + be32(height) + [8, 2, 0, 0, 0]

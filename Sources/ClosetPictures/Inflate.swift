@@ -60,32 +60,80 @@ public enum Inflate {
 
     // MARK: blocks
 
+    /// The output is made in place, `limit` bytes reserved up front (untouched until written):
+    /// a match is copied as a block, not appended byte by byte.
     static func inflate(_ reader: inout BitReader, limit: Int) throws(Failure) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(min(limit, 1 << 20))
-        var last = false
-        while !last {
-            last = try reader.bits(1) == 1
-            switch try reader.bits(2) {
-            case 0: try stored(&reader, into: &output, limit: limit)
-            case 1: try codes(&reader, Huffman.fixedLengths, Huffman.fixedDistances, into: &output, limit: limit)
-            case 2:
-                let (lengths, distances) = try dynamicTables(&reader)
-                try codes(&reader, lengths, distances, into: &output, limit: limit)
-            default: throw .malformed("block type 3")
+        var failure: Failure?
+        let output = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            var output = Output(base: base, capacity: limit)
+            do throws(Failure) {
+                var last = false
+                while !last {
+                    last = try reader.bits(1) == 1
+                    switch try reader.bits(2) {
+                    case 0: try stored(&reader, into: &output)
+                    case 1: try codes(&reader, Huffman.fixedLengths, Huffman.fixedDistances, into: &output)
+                    case 2:
+                        let (lengths, distances) = try dynamicTables(&reader)
+                        try codes(&reader, lengths, distances, into: &output)
+                    default: throw .malformed("block type 3")
+                    }
+                }
+            } catch {
+                failure = error
             }
+            count = output.count
         }
+        if let failure { throw failure }
         return output
     }
 
-    static func stored(_ reader: inout BitReader, into output: inout [UInt8], limit: Int) throws(Failure) {
+    /// What has been inflated so far, in memory reserved for `capacity` bytes.
+    struct Output {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        var count = 0
+
+        @inline(__always)
+        mutating func append(_ byte: UInt8) throws(Failure) {
+            guard count < capacity else { throw .tooLarge(capacity) }
+            base[count] = byte
+            count += 1
+        }
+
+        /// `length` bytes from `distance` back: a run when the two overlap, copied a distance at a
+        /// time (each piece then reads only what is already written).
+        @inline(__always)
+        mutating func copy(distance: Int, length: Int) throws(Failure) {
+            guard distance <= count else { throw .malformed("a distance back past the start") }
+            guard length <= capacity - count else { throw .tooLarge(capacity) }
+            var done = 0
+            while done < length {
+                let piece = min(distance, length - done)
+                (base + count + done).update(from: base + count + done - distance, count: piece)
+                done += piece
+            }
+            count += length
+        }
+
+        mutating func append(_ bytes: ArraySlice<UInt8>) throws(Failure) {
+            guard bytes.count <= capacity - count else { throw .tooLarge(capacity) }
+            bytes.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
+            }
+            count += bytes.count
+        }
+    }
+
+    static func stored(_ reader: inout BitReader, into output: inout Output) throws(Failure) {
         reader.alignToByte()
         let length = try reader.bits(16)
         let complement = try reader.bits(16)
         guard length == ~complement & 0xFFFF else {
             throw .malformed("a stored block's length and its complement differ")
         }
-        guard output.count + length <= limit else { throw .tooLarge(limit) }
+        guard length <= output.capacity - output.count else { throw .tooLarge(output.capacity) }
         try reader.copyBytes(length, into: &output)
     }
 
@@ -106,13 +154,12 @@ public enum Inflate {
     ]
 
     static func codes(
-        _ reader: inout BitReader, _ lengths: Huffman, _ distances: Huffman, into output: inout [UInt8], limit: Int
+        _ reader: inout BitReader, _ lengths: Huffman, _ distances: Huffman, into output: inout Output
     ) throws(Failure) {
         while true {
             let symbol = try lengths.decode(&reader)
             if symbol < 256 {
-                guard output.count < limit else { throw .tooLarge(limit) }
-                output.append(UInt8(symbol))
+                try output.append(UInt8(symbol))
             } else if symbol == 256 {
                 return
             } else {
@@ -122,14 +169,7 @@ public enum Inflate {
                 let code = try distances.decode(&reader)
                 guard code < distanceBase.count else { throw .malformed("distance symbol \(code)") }
                 let distance = distanceBase[code] + (try reader.bits(distanceExtra[code]))
-                guard distance <= output.count else { throw .malformed("a distance back past the start") }
-                guard output.count + length <= limit else { throw .tooLarge(limit) }
-                // Byte by byte: a copy may overlap what it writes (a run).
-                var from = output.count - distance
-                for _ in 0..<length {
-                    output.append(output[from])
-                    from += 1
-                }
+                try output.copy(distance: distance, length: length)
             }
         }
     }
@@ -218,17 +258,17 @@ struct BitReader {
     /// The byte after the bits taken so far, once aligned (whole bytes in the buffer are unread).
     var byteAlignedPosition: Int { position - count / 8 }
 
-    mutating func copyBytes(_ n: Int, into output: inout [UInt8]) throws(Inflate.Failure) {
+    mutating func copyBytes(_ n: Int, into output: inout Inflate.Output) throws(Inflate.Failure) {
         // Whole bytes still in the buffer come first.
         var remaining = n
         while remaining > 0, count >= 8 {
-            output.append(UInt8(buffer & 0xFF))
+            try output.append(UInt8(buffer & 0xFF))
             buffer >>= 8
             count -= 8
             remaining -= 1
         }
         guard bytes.count - position >= remaining else { throw .truncated }
-        output += bytes[position..<(position + remaining)]
+        try output.append(bytes[position..<(position + remaining)])
         position += remaining
     }
 }

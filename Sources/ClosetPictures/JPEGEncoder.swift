@@ -46,18 +46,25 @@ public enum JPEGEncoder {
     }
 
     /// The largest quality (from 90 down by 10 to 30, then at three-quarter size again) whose
-    /// file is at most `bytes`: how the app's `compress(target:)` met its upload size. A size
-    /// is tried at its lowest quality first (a file only grows with quality), and an encoding
-    /// stops once it passes `bytes`: a large picture costs a few partial encodings, not seven
-    /// whole ones a size.
+    /// file is at most `bytes`: how the app's `compress(target:)` met its upload size. A file
+    /// only grows with quality, so a size is tried at its lowest quality first and the largest
+    /// that fits is then found by halving (three encodings, not six); an encoding stops once it
+    /// passes `bytes`. A large picture costs a few partial encodings, not seven whole ones a size.
     public static func encode(_ bitmap: Bitmap, fittingIn bytes: Int) -> [UInt8] {
         var picture = bitmap
         while true {
-            if let lowest = encode(picture, quality: 30, limit: bytes), lowest.count <= bytes {
-                for quality in stride(from: 90, to: 30, by: -10) {
-                    if let file = encode(picture, quality: quality, limit: bytes), file.count <= bytes { return file }
+            if var best = encode(picture, quality: 30, limit: bytes), best.count <= bytes {
+                // Qualities 40...90 by 10: the largest that fits, between `low` (fits) and `high`.
+                var (low, high) = (30, 100)
+                while high - low > 10 {
+                    let quality = (low + high) / 20 * 10
+                    if let file = encode(picture, quality: quality, limit: bytes), file.count <= bytes {
+                        (low, best) = (quality, file)
+                    } else {
+                        high = quality
+                    }
                 }
-                return lowest
+                return best
             }
             guard picture.width > 16, picture.height > 16 else { return encode(picture, quality: 30) }
             picture = picture.scaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
@@ -99,7 +106,8 @@ public enum JPEGEncoder {
                 }
             }
             for left in stride(from: 0, to: width, by: 16) {
-                for (dy, dx) in [(0, 0), (0, 8), (8, 0), (8, 8)] {
+                for quadrant in 0..<4 {
+                    let (dy, dx) = (quadrant / 2 * 8, quadrant % 2 * 8)
                     for row in 0..<8 {
                         let stripRow = dy + row
                         for column in 0..<8 {
@@ -108,13 +116,14 @@ public enum JPEGEncoder {
                     }
                     encodeBlock(block, luminanceDivisors, &predictions[0], dcLuminance, acLuminance, &writer)
                 }
-                for (component, plane) in [(1, cb), (2, cr)] {
+                for component in 1...2 {
+                    let plane = component == 1 ? cb : cr
                     for row in 0..<8 {
+                        let upper = row * 2 * width
+                        let lower = upper + width
                         for column in 0..<8 {
-                            var sum: Float = 0
-                            for (oy, ox) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                                sum += plane[(row * 2 + oy) * width + min(left + column * 2 + ox, width - 1)]
-                            }
+                            let (x, next) = (min(left + column * 2, width - 1), min(left + column * 2 + 1, width - 1))
+                            let sum = plane[upper + x] + plane[upper + next] + plane[lower + x] + plane[lower + next]
                             block[row * 8 + column] = sum / 4 - 128
                         }
                     }
@@ -135,21 +144,32 @@ public enum JPEGEncoder {
         _ writer: inout BitWriter
     ) {
         let basis = InverseDCT.basis
-        var rows = [SIMD8<Float>](repeating: SIMD8(), count: 8)
-        // Along each row: R[y][v] = Σ_x f[y][x] basis[v][x].
-        for y in 0..<8 {
-            var row = SIMD8<Float>()
-            for x in 0..<8 { row[x] = samples[y * 8 + x] }
-            var transformed = SIMD8<Float>()
-            for v in 0..<8 { transformed[v] = (row * basis[v]).sum() }
-            rows[y] = transformed
+        // Scratch on the stack: this runs for every block of every upload.
+        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { rows in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
+                // Along each row: R[y][v] = Σ_x f[y][x] basis[v][x].
+                for y in 0..<8 {
+                    var row = SIMD8<Float>()
+                    for x in 0..<8 { row[x] = samples[y * 8 + x] }
+                    var transformed = SIMD8<Float>()
+                    for v in 0..<8 { transformed[v] = (row * basis[v]).sum() }
+                    rows[y] = transformed
+                }
+                for u in 0..<8 {
+                    var column = SIMD8<Float>()
+                    for y in 0..<8 { column += basis[u][y] * rows[y] }
+                    for v in 0..<8 { quantized[u * 8 + v] = Int((column[v] * divisors[u * 8 + v]).rounded()) }
+                }
+                code(quantized, &prediction, dc, ac, &writer)
+            }
         }
-        var quantized = [Int](repeating: 0, count: 64)
-        for u in 0..<8 {
-            var column = SIMD8<Float>()
-            for y in 0..<8 { column += basis[u][y] * rows[y] }
-            for v in 0..<8 { quantized[u * 8 + v] = Int((column[v] * divisors[u * 8 + v]).rounded()) }
-        }
+    }
+
+    /// A quantized block's DC difference and AC runs, coded.
+    static func code(
+        _ quantized: UnsafeMutableBufferPointer<Int>, _ prediction: inout Int, _ dc: HuffmanCode, _ ac: HuffmanCode,
+        _ writer: inout BitWriter
+    ) {
         // Within what baseline coding holds: DC differences of 11 bits, AC values of 10.
         for k in 1..<64 { quantized[k] = min(max(quantized[k], -1023), 1023) }
         let difference = min(max(quantized[0] - prediction, -2047), 2047)

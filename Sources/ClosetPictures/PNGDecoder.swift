@@ -49,8 +49,12 @@ public enum PNGDecoder {
     }
 
     /// `checkingCRCs` false is for the fuzzer only: mutated chunks would otherwise stop at their
-    /// CRC, before the inflater and the row decoder ever see them.
-    public static func decode(_ data: [UInt8], checkingCRCs: Bool = true) throws(Failure) -> Bitmap {
+    /// CRC, before the inflater and the row decoder ever see them. `drawnWithin`: the largest
+    /// the picture will be drawn, when known: its rows are then averaged by the largest power of
+    /// two that still covers that size as they are unfiltered (`BoxReducer`), never held whole.
+    public static func decode(
+        _ data: [UInt8], checkingCRCs: Bool = true, drawnWithin box: (width: Int, height: Int)? = nil
+    ) throws(Failure) -> Bitmap {
         guard data.count >= 8, Array(data[0..<8]) == signature else { throw .notPNG }
         var position = 8
         var header: Header?
@@ -113,7 +117,8 @@ public enum PNGDecoder {
             throw .badData("its image data: \(error)")
         }
         guard raw.count == expected else { throw .badData("its image data holds \(raw.count) bytes, not \(expected)") }
-        return try pixels(header, raw, palette: palette, transparency: transparency)
+        let factor = BoxReducer.factor(width: header.width, height: header.height, box: box)
+        return try pixels(header, raw, palette: palette, transparency: transparency, factor: factor)
     }
 
     static func name(_ kind: [UInt8]) -> String { String(decoding: kind, as: UTF8.self) }
@@ -143,53 +148,78 @@ public enum PNGDecoder {
         ((header.width - x0 + dx - 1) / dx, (header.height - y0 + dy - 1) / dy)
     }
 
-    /// Unfilters each pass's rows and writes its pixels into place.
+    /// Unfilters each pass's rows (in place: a row's filter reads the row above as unfiltered)
+    /// and writes its pixels into place, or, reduced by `factor`, through a `BoxReducer`.
     static func pixels(
-        _ header: Header, _ raw: [UInt8], palette: [UInt8], transparency: [UInt8]?
+        _ header: Header, _ raw: [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1
     ) throws(Failure) -> Bitmap {
-        var bitmap = Bitmap(
-            width: header.width, height: header.height,
-            pixels: [UInt8](repeating: 0, count: header.width * header.height * 4))
-        var offset = 0
+        var raw = raw
+        let key = TransparentKey(transparency, colour: header.colour)
         let step = header.filterStep
-        for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
-            let (columns, rows) = passSize(header, x0, y0, dx, dy)
-            guard columns > 0, rows > 0 else { continue }
-            let rowBytes = header.rowBytes(columns)
-            var previous = [UInt8](repeating: 0, count: rowBytes)
-            var row = [UInt8](repeating: 0, count: rowBytes)
-            for y in 0..<rows {
-                let filter = raw[offset]
-                for i in 0..<rowBytes { row[i] = raw[offset + 1 + i] }
-                offset += 1 + rowBytes
-                try unfilter(&row, previous, filter: filter, step: step)
-                try place(
-                    row, header, y: y0 + y * dy, x0: x0, dx: dx, columns: columns,
-                    palette: palette, transparency: transparency, into: &bitmap)
-                swap(&row, &previous)
+        // A picture reduced row by row needs its rows in order: not interlaced.
+        let streaming = factor > 1 && !header.interlaced
+        var reducer = BoxReducer(width: header.width, height: header.height, factor: factor)
+        var pixels = [UInt8](repeating: 0, count: streaming ? header.width * 4 : header.width * header.height * 4)
+        try raw.withUnsafeMutableBufferPointer { (raw) throws(Failure) in
+            try pixels.withUnsafeMutableBufferPointer { (pixels) throws(Failure) in
+                // Neither is empty: a picture has a pixel, and its data a byte a row.
+                guard let base = raw.baseAddress, let target = pixels.baseAddress else { return }
+                var offset = 0
+                for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
+                    let (columns, rows) = passSize(header, x0, y0, dx, dy)
+                    guard columns > 0, rows > 0 else { continue }
+                    let rowBytes = header.rowBytes(columns)
+                    var previous: UnsafeMutablePointer<UInt8>?
+                    for y in 0..<rows {
+                        let row = base + offset + 1
+                        try unfilter(row, previous, count: rowBytes, filter: raw[offset], step: step)
+                        offset += 1 + rowBytes
+                        let line = streaming ? 0 : (y0 + y * dy) * header.width * 4
+                        try place(
+                            row, header, into: target + line, x0: x0, dx: dx, columns: columns,
+                            palette: palette, key: key)
+                        if streaming { reducer.add(target) }
+                        previous = row
+                    }
+                }
             }
         }
-        return bitmap
+        if streaming { return reducer.bitmap }
+        let whole = Bitmap(width: header.width, height: header.height, pixels: pixels)
+        guard factor > 1 else { return whole }
+        whole.pixels.withUnsafeBufferPointer { rows in
+            guard let first = rows.baseAddress else { return }
+            for y in 0..<header.height { reducer.add(first + y * header.width * 4) }
+        }
+        return reducer.bitmap
     }
 
-    static func unfilter(_ row: inout [UInt8], _ previous: [UInt8], filter: UInt8, step: Int) throws(Failure) {
+    /// Undoes a row's filter where it lies; `previous` is the row above (nil: zeros).
+    static func unfilter(
+        _ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafeMutablePointer<UInt8>?, count: Int, filter: UInt8,
+        step: Int
+    ) throws(Failure) {
         switch filter {
         case 0: return
         case 1:
-            for i in step..<max(step, row.count) { row[i] &+= row[i - step] }
+            for i in step..<max(step, count) { row[i] &+= row[i - step] }
         case 2:
-            for i in row.indices { row[i] &+= previous[i] }
+            guard let previous else { return }
+            for i in 0..<count { row[i] &+= previous[i] }
         case 3:
-            for i in row.indices {
+            for i in 0..<count {
                 let left = i >= step ? Int(row[i - step]) : 0
-                row[i] &+= UInt8((left + Int(previous[i])) / 2)
+                let above = previous.map { Int($0[i]) } ?? 0
+                row[i] &+= UInt8((left + above) / 2)
             }
         case 4:
-            for i in row.indices {
-                let a = i >= step ? row[i - step] : 0
-                let c = i >= step ? previous[i - step] : 0
-                row[i] &+= paeth(a, previous[i], c)
+            guard let previous else {
+                // With no row above, Paeth picks the left neighbour.
+                for i in step..<max(step, count) { row[i] &+= row[i - step] }
+                return
             }
+            for i in 0..<min(step, count) { row[i] &+= previous[i] }
+            for i in step..<max(step, count) { row[i] &+= paeth(row[i - step], previous[i], previous[i - step]) }
         default: throw .badData("row filter \(filter)")
         }
     }
@@ -204,12 +234,46 @@ public enum PNGDecoder {
         return pa <= pb && pa <= pc ? left : pb <= pc ? above : upperLeft
     }
 
-    /// One unfiltered row's samples as RGBA pixels at columns x0, x0 + dx, ... of row `y`.
+    /// `tRNS`: for a grey or RGB picture the one colour (at full precision) that is
+    /// transparent, for a palette picture each entry's alpha (255 past its end).
+    struct TransparentKey {
+        var samples: (Int, Int, Int)?
+        var paletteAlpha: [UInt8] = []
+
+        init(_ bytes: [UInt8]?, colour: Int) {
+            if colour == 3 { paletteAlpha = bytes ?? [] }
+            guard let bytes, colour == 0 || colour == 2 else { return }
+            let values = stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
+            samples =
+                colour == 0 ? (values.first ?? -1, -1, -1) : values.count == 3 ? (values[0], values[1], values[2]) : nil
+        }
+    }
+
+    /// One unfiltered row's samples as RGBA pixels at columns x0, x0 + dx, ... of the row `out`
+    /// begins.
     static func place(
-        _ row: [UInt8], _ header: Header, y: Int, x0: Int, dx: Int, columns: Int, palette: [UInt8],
-        transparency: [UInt8]?, into bitmap: inout Bitmap
+        _ row: UnsafeMutablePointer<UInt8>, _ header: Header, into out: UnsafeMutablePointer<UInt8>, x0: Int, dx: Int,
+        columns: Int, palette: [UInt8], key: TransparentKey
     ) throws(Failure) {
         let depth = header.depth
+        // The usual pictures, 8-bit RGBA and RGB, without a per-sample switch.
+        if depth == 8, header.colour == 6 {
+            for column in 0..<columns {
+                let at = (x0 + column * dx) * 4
+                for channel in 0..<4 { out[at + channel] = row[column * 4 + channel] }
+            }
+            return
+        }
+        if depth == 8, header.colour == 2, key.samples == nil {
+            for column in 0..<columns {
+                let at = (x0 + column * dx) * 4
+                out[at] = row[column * 3]
+                out[at + 1] = row[column * 3 + 1]
+                out[at + 2] = row[column * 3 + 2]
+                out[at + 3] = 255
+            }
+            return
+        }
         let maximum = (1 << depth) - 1
         func sample(_ index: Int) -> Int {
             switch depth {
@@ -221,37 +285,36 @@ public enum PNGDecoder {
             }
         }
         func eight(_ value: Int) -> UInt8 { UInt8(depth == 16 ? value >> 8 : value * 255 / maximum) }
-        let key: [Int]? = transparency.map { bytes in
-            stride(from: 0, to: bytes.count - 1, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
-        }
         let channels = header.channels
         for column in 0..<columns {
-            let at = (y * header.width + x0 + column * dx) * 4
+            let at = (x0 + column * dx) * 4
             let first = column * channels
             switch header.colour {
             case 3:
                 let index = sample(first)
                 guard index * 3 + 2 < palette.count else { throw .badData("palette index \(index) past its palette") }
-                bitmap.pixels[at] = palette[index * 3]
-                bitmap.pixels[at + 1] = palette[index * 3 + 1]
-                bitmap.pixels[at + 2] = palette[index * 3 + 2]
-                bitmap.pixels[at + 3] = transparency.map { index < $0.count ? $0[index] : 255 } ?? 255
+                out[at] = palette[index * 3]
+                out[at + 1] = palette[index * 3 + 1]
+                out[at + 2] = palette[index * 3 + 2]
+                out[at + 3] = index < key.paletteAlpha.count ? key.paletteAlpha[index] : 255
             case 0, 4:
                 let gray = sample(first)
                 let value = eight(gray)
-                (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2]) = (value, value, value)
+                (out[at], out[at + 1], out[at + 2]) = (value, value, value)
                 if header.colour == 4 {
-                    bitmap.pixels[at + 3] = eight(sample(first + 1))
+                    out[at + 3] = eight(sample(first + 1))
                 } else {
-                    bitmap.pixels[at + 3] = key.map { $0.first == gray } == true ? 0 : 255
+                    out[at + 3] = key.samples?.0 == gray ? 0 : 255
                 }
             default:
                 let (r, g, b) = (sample(first), sample(first + 1), sample(first + 2))
-                (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2]) = (eight(r), eight(g), eight(b))
+                (out[at], out[at + 1], out[at + 2]) = (eight(r), eight(g), eight(b))
                 if header.colour == 6 {
-                    bitmap.pixels[at + 3] = eight(sample(first + 3))
+                    out[at + 3] = eight(sample(first + 3))
+                } else if let samples = key.samples {
+                    out[at + 3] = samples == (r, g, b) ? 0 : 255
                 } else {
-                    bitmap.pixels[at + 3] = key == [r, g, b] ? 0 : 255
+                    out[at + 3] = 255
                 }
             }
         }

@@ -8,12 +8,13 @@ public enum PictureDecoder {
     }
 
     /// `drawnWithin`: the largest the picture will be drawn, when known: a JPEG is then decoded
-    /// reduced inside its transform, never smaller than that (`JPEGDecoder.decode`).
+    /// reduced inside its transform, a PNG reduced as its rows are unfiltered, never smaller
+    /// than that (`JPEGDecoder.decode`, `PNGDecoder.decode`).
     public static func decode(_ bytes: [UInt8], drawnWithin box: (width: Int, height: Int)? = nil) throws(Failure)
         -> Bitmap
     {
         if bytes.starts(with: PNGDecoder.signature) {
-            do { return try PNGDecoder.decode(bytes) } catch { throw Failure(message: error.message) }
+            do { return try PNGDecoder.decode(bytes, drawnWithin: box) } catch { throw Failure(message: error.message) }
         }
         if bytes.starts(with: [0xFF, 0xD8]) {
             do { return try JPEGDecoder.decode(bytes, drawnWithin: box) } catch {

@@ -49,6 +49,49 @@ import Testing
         #expect(decoded.width == info.width && decoded.height == info.height)
     }
 
+    /// The box average by hand: colours weighted by alpha, alpha plain, edge squares smaller.
+    static func boxAverage(_ bitmap: Bitmap, _ factor: Int) -> [UInt8] {
+        let (width, height) = ((bitmap.width + factor - 1) / factor, (bitmap.height + factor - 1) / factor)
+        var out: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                var (sums, alpha, count) = ([0, 0, 0], 0, 0)
+                for sy in (y * factor)..<min(bitmap.height, (y + 1) * factor) {
+                    for sx in (x * factor)..<min(bitmap.width, (x + 1) * factor) {
+                        let at = 4 * (sy * bitmap.width + sx)
+                        let a = Int(bitmap.pixels[at + 3])
+                        for c in 0..<3 { sums[c] += Int(bitmap.pixels[at + c]) * a }
+                        alpha += a
+                        count += 1
+                    }
+                }
+                out += sums.map { alpha > 0 ? UInt8(($0 + alpha / 2) / alpha) : 0 }
+                out.append(UInt8((alpha + count / 2) / count))
+            }
+        }
+        return out
+    }
+
+    @Test func aPNGDrawnSmallIsReducedAsItsRowsArriveToTheBoxAverage() throws {
+        // Every fixture, interlaced or not, any colour type: reduced by 2 and by 4 as it decodes,
+        // the box average of its full pixels.
+        for name in try fixtures(".png") {
+            let full = try PNGDecoder.decode(try bytes(name))
+            for factor in [2, 4] where full.width >= factor && full.height >= factor {
+                let box = (full.width / factor, full.height / factor)
+                #expect(BoxReducer.factor(width: full.width, height: full.height, box: box) == factor, "\(name)")
+                let reduced = try PNGDecoder.decode(try bytes(name), drawnWithin: box)
+                #expect(reduced.width == (full.width + factor - 1) / factor, "\(name)")
+                #expect(reduced.pixels == Self.boxAverage(full, factor), "\(name) by \(factor)")
+            }
+        }
+        // Never smaller than drawn: a 100×50 picture drawn within 30×30 (as 30×15) is halved, not
+        // quartered (25×13 would be smaller than drawn).
+        #expect(BoxReducer.factor(width: 100, height: 50, box: (30, 30)) == 2)
+        #expect(BoxReducer.factor(width: 100, height: 50, box: (100, 100)) == 1)
+        #expect(BoxReducer.factor(width: 100, height: 50, box: nil) == 1)
+    }
+
     @Test func aStreamPastItsLimitStopsThere() throws {
         let text = try bytes("zlib-text-l9.z")
         let size = try bytes("zlib-text.raw").count

@@ -488,6 +488,36 @@ func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, R
         let broken = SampleImages.pngHeader(width: 10, height: 10)
         #expect(throws: UploadPictureError.self) { try UploadPicture.jpeg(broken, ImageHeader.inspect(broken)) }
     }
+
+    @Test func aPictureLargerThanTheUploadSideIsMadeThatSizeFirst() throws {
+        // 5000×1000, flat: it would fit at full size, but goes up at most 2048 on its longer side.
+        let wide = PNGEncoder.encode(
+            Bitmap(
+                width: 5000, height: 1000,
+                pixels: Array([[UInt8]](repeating: [200, 200, 200, 255], count: 5000 * 1000).joined())))
+        let sent = try JPEGDecoder.decode(try UploadPicture.jpeg(wide, ImageHeader.inspect(wide)))
+        #expect((sent.width, sent.height) == (UploadPicture.largestSide, 409))
+        #expect(sent.pixels[0] >= 198 && sent.pixels[0] <= 202)
+    }
+
+    @Test func theLargestQualityThatFitsIsFoundAsTryingEachWouldFindIt() throws {
+        // The halving search against trying 90, 80, ... 30 one by one, over pictures of every size
+        // of file.
+        for side in [60, 240] {
+            var bitmap = Bitmap(width: side, height: side)
+            var seed: UInt32 = UInt32(side)
+            for i in bitmap.pixels.indices {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                bitmap.pixels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: (seed >> 28) &+ UInt32(i / 4 % side))
+            }
+            for target in [2_000, 8_000, 20_000, 60_000] {
+                let found = JPEGEncoder.encode(bitmap, fittingIn: target)
+                let oneByOne = stride(from: 90, through: 30, by: -10).lazy
+                    .map { JPEGEncoder.encode(bitmap, quality: $0) }.first { $0.count <= target }
+                if let oneByOne { #expect(found == oneByOne, "\(side) px within \(target) bytes") }
+            }
+        }
+    }
 }
 
 /// Issue 27: the market's goldens give the same transcript through `closet serve` (closet's

@@ -75,6 +75,16 @@ enum PhotosRecords {
                     Field("height", .integer(photo.image.height)), Field("bytes", .integer(photo.image.bytes)),
                 ])
             },
+            // The app's `imageSize`: the height in the 150-point column, which sizes the
+            // repository's cell (twice it). In the detail, and in data as `displayHeight` (an
+            // export and its import keep it); `.dump` writes it as `height=`.
+            .field(
+                "displayHeight", label: "height",
+                input: .optional(
+                    "height", .count, "its display height in the 150-point column (default: from the picture)",
+                    editable: false),
+                set: .to(\.displayHeight)
+            ) { .integer($0.displayHeight) },
             .field(
                 "savedAt", label: "saved",
                 input: .optional("saved", .date, "when it was saved (default now)", editable: false),

@@ -9,9 +9,7 @@ enum AddSaved {
     static let spec = CommandSpec(
         path: ["add", "saved"],
         summary: "restore a saved photo from a picture file (what .dump writes)",
-        keys: PhotosRecords.saved.keys(.add) + [
-            KeySpec("height", .count, "its display height in the 150-point column (default: from the picture)")
-        ],
+        keys: PhotosRecords.saved.keys(.add),
         examples: ["add saved id=Dwu85P9SOIk url=https://images.unsplash.com/photo-1 image=sea.jpg memo=바다"],
         run: { invocation in
             let state = try invocation.state(PhotosState.self)
@@ -26,10 +24,11 @@ enum AddSaved {
             var (bytes, info) = try invocation.readPicture(path, range: image.range)
             info.checksum = Checksum.crc32(bytes)
             let taken = Set(state.repository.fetchPictures().map(\.pictureID))
-            // Its id, memo, URL and time as given (by the saved photo's schema); the rest is the picture's.
+            // Its id, memo, URL, display height and time as given (by the saved photo's schema); the
+            // rest is the picture's.
             var photo = SavedPhoto(
                 id: id, memo: "", url: "", image: info, pictureID: invocation.newID { taken.contains($0) },
-                displayHeight: invocation.count("height") ?? (info.width > 0 ? info.height * 150 / info.width : 0),
+                displayHeight: info.width > 0 ? info.height * 150 / info.width : 0,
                 savedAt: invocation.clock.now())
             PhotosRecords.saved.apply(draft, to: &photo)
             try state.repository.save(photo, picture: bytes)

@@ -22,16 +22,26 @@ public struct Diagnostic: Error, Hashable, Sendable {
     /// The key it is about when that key was left out, so has no range of its own (a served
     /// form's or an imported row's field is named by it).
     package var missingKey: String?
+    /// The app's own Korean for the problem (Picterest's `실패한 상태코드`), said instead of
+    /// `message` under `.lang ko`.
+    public var korean: String?
 
-    public init(_ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil) {
+    public init(
+        _ id: ID, _ message: String, at range: SourceRange?, suggestion: String? = nil, korean: String? = nil
+    ) {
         self.id = id
         self.message = message
         self.range = range
         self.suggestion = suggestion
+        self.korean = korean
     }
 
     /// The message with its `did you mean` (`unknown kind 'smal'; did you mean 'small'?`).
-    package var messageAndSuggestion: String {
+    package var messageAndSuggestion: String { messageAndSuggestion(korean: false) }
+
+    /// The same, in the app's Korean when asked for and it has some.
+    package func messageAndSuggestion(korean inKorean: Bool) -> String {
+        let message = inKorean ? korean ?? message : message
         guard let suggestion else { return message }
         let names = ([suggestion] + alternatives).map { "'\($0)'" }
         return message + "; did you mean \(names.joined(separator: " or "))?"

@@ -321,8 +321,10 @@ extension Diagnostic {
     }
 
     /// An app's own alert text, thrown by a pack's repository.
-    static func appMessage(_ message: String, id: String? = nil, at range: SourceRange?) -> Diagnostic {
-        Diagnostic(Diagnostic.ID(rawValue: id ?? "app.message"), message, at: range)
+    static func appMessage(
+        _ message: String, id: String? = nil, korean: String? = nil, at range: SourceRange?
+    ) -> Diagnostic {
+        Diagnostic(Diagnostic.ID(rawValue: id ?? "app.message"), message, at: range, korean: korean)
     }
 
     /// The store itself failed: reported in the engine's words.

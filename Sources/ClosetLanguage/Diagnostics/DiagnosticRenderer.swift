@@ -17,17 +17,18 @@ package enum DiagnosticRenderer {
 
     /// `mask` hides secrets in the echoed line (`SecretMask`); line and column still name the
     /// place in the statement as written, and the caret sits under the masked line.
-    /// `warning` labels it `warning:` (the rc file's problems, which stop nothing).
+    /// `warning` labels it `warning:` (the rc file's problems, which stop nothing). `korean`
+    /// (`.lang ko`) says the app's Korean where the diagnostic has it.
     package static func render(
         _ diagnostic: Diagnostic, source: StatementSource?, origin: String?, color: Bool = false,
-        mask: ((String) -> String)? = nil, warning: Bool = false
+        mask: ((String) -> String)? = nil, warning: Bool = false, korean: Bool = false
     ) -> String {
         let mask = mask ?? { $0 }
         // Bold red "error:" (yellow "warning:") on a terminal; the rest stays plain.
         let word = warning ? "warning:" : "error:"
         let label = color ? (warning ? "\u{1B}[1;33m" : "\u{1B}[1;31m") + word + "\u{1B}[0m" : word
         // User input inside messages and the echoed line is made terminal-safe.
-        var message = TerminalText.visible(diagnostic.messageAndSuggestion)
+        var message = TerminalText.visible(diagnostic.messageAndSuggestion(korean: korean))
         if message.count > messageLimit { message = String(message.prefix(messageLimit)) + "…" }
         let origin = origin.map { TerminalText.visible($0) }  // a file name is user input too
         guard let source, let range = diagnostic.range else {

@@ -84,7 +84,8 @@ struct Evaluator {
             throw Diagnostic.networkFailed(error, at: call.range)
         } catch let error as any LocalizedMessage {
             // A pack's own error (an app's alert text) is about the statement as a whole.
-            throw Diagnostic.appMessage(error.message, id: error.diagnosticID, at: call.range)
+            throw Diagnostic.appMessage(
+                error.message, id: error.diagnosticID, korean: error.koreanMessage, at: call.range)
         } catch let error as StoreError {
             throw Diagnostic.storeFailed(error, at: call.range)
         }

@@ -141,7 +141,9 @@ package final class SessionOutput {
         switch error {
         case is AlreadyReported: return
         case let known as Diagnostic: diagnostic = known
-        case let message as any LocalizedMessage: diagnostic = .appMessage(message.message, at: nil)
+        case let message as any LocalizedMessage:
+            diagnostic = .appMessage(
+                message.message, id: message.diagnosticID, korean: message.koreanMessage, at: nil)
         default: diagnostic = .unexpected(error)
         }
         // The statement is listed under its error with its secrets masked.
@@ -149,7 +151,7 @@ package final class SessionOutput {
         write(
             DiagnosticRenderer.render(
                 diagnostic, source: source, origin: origin, color: settings.color, mask: { registry.masked($0) },
-                warning: session.reportsWarnings),
+                warning: session.reportsWarnings, korean: settings.language.isKorean),
             to: .standardError)
     }
 

@@ -16,7 +16,11 @@ public enum Photos {
             ListPhotos.spec, CountPhotos.spec, SavePhoto.spec, UnsavePhoto.spec, ListSaved.spec, CountSaved.spec,
             ShowSaved.spec, ShowPhoto.spec,
             EditSaved.spec, RemoveSaved.spec, AddSaved.spec, ExportSaved.spec, ImportSaved.spec,
-        ],
+        ].map { spec in
+            var speaking = spec
+            speaking.run = PicterestNetworkError.speaking(spec.run)
+            return speaking
+        },
         makeState: { try PhotosState($0) })
 
     /// The app's APIs `closet serve` answers from the store (or from recordings).

@@ -36,7 +36,7 @@ enum ListPhotos {
         let photos = rows.map { state.feed.image(at: $0) }
         let columns = rows.map { state.feed.columns[$0] }
         var continuation: (@Sendable (Invocation) throws -> Outcome)?
-        if !state.feed.reachedEnd { continuation = { @Sendable invocation in try ListPhotos.next(invocation) } }
+        if !state.feed.reachedEnd { continuation = PicterestNetworkError.speaking(ListPhotos.next) }
         return .listing(
             Photos.photo, photos.map { .opaque($0.imageData.id) },
             page: Page(firstRow: rows.lowerBound + 1, next: continuation)

@@ -241,8 +241,11 @@ import WardrobePack
             harness.error("remove clothes E220").contains("'remove clothes' was not confirmed: nothing was removed"))
         #expect(harness.host.questions == ["remove clothes E220A839 'knit'? [y/N] "])
         #expect(harness.output("count clothes").contains("1"))
+        // A no is not a mistake in the statement: no caret under it.
+        #expect(!harness.error("remove clothes E220").contains("^"))
         harness.session.settings.language = .ko
-        _ = harness.error("remove clothes E220")
+        // Answered in the question's language.
+        #expect(harness.error("remove clothes E220") == "error: 삭제하지 않았습니다: 'remove clothes'\n")
         #expect(harness.host.questions.last == "정말 삭제하시겠습니까? (옷 E220A839 'knit') [y/N] ")
         // A script never asks, whatever the person would answer.
         harness.host.files["r.closet"] = "remove clothes E220\n"

@@ -380,8 +380,12 @@ extension Diagnostic {
     static let expectedToFail = Diagnostic(
         "script.expected-to-fail", "this statement is marked '!' (it must fail), but it succeeded", at: nil)
 
-    static func notConfirmed(_ command: String, at range: SourceRange?) -> Diagnostic {
-        Diagnostic("confirm.declined", "'\(command)' was not confirmed: nothing was removed", at: range)
+    /// A person answered no: the statement is not wrong, so no caret under it; in Korean after
+    /// a Korean question.
+    static func notConfirmed(_ command: String) -> Diagnostic {
+        Diagnostic(
+            "confirm.declined", "'\(command)' was not confirmed: nothing was removed", at: nil,
+            korean: "삭제하지 않았습니다: '\(command)'")
     }
 
     static func limitFromOne(at range: SourceRange?) -> Diagnostic {

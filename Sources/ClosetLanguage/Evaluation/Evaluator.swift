@@ -150,7 +150,7 @@ struct Evaluator {
             ? "정말 삭제하시겠습니까? (\(kind.korean) \(key.short)\(label)) [y/N] "
             : "remove \(kind.singular) \(key.short)\(label)? [y/N] "
         guard let answer = session.host.confirm(question) else { return }
-        if !answer { throw .notConfirmed(invocation.spec.name, at: invocation.call.range) }
+        if !answer { throw .notConfirmed(invocation.spec.name) }
     }
 
     func value(toBind outcome: Outcome, _ binding: Binding) throws(Diagnostic) -> VariableValue {

@@ -1,5 +1,6 @@
 /// Reads what closet needs from a picture's bytes, with no image library: the format from
-/// its signature and the pixel size from its header (PNG `IHDR`, JPEG `SOFn`). It also walks
+/// its signature and the pixel size from its header (PNG `IHDR`, JPEG `SOFn`, its sides
+/// swapped when the EXIF orientation turns it a quarter: the size it is seen at). It also walks
 /// the file's structure to its end marker, so a truncated file is refused, not half-stored.
 public enum ImageHeader {
     /// Larger pictures are refused: an app's photo does not need more, and the cache's
@@ -63,6 +64,7 @@ public enum ImageHeader {
             throw .truncated(.jpeg)
         }
         var position = 2
+        var orientation = 1
         while position + 4 <= bytes.count {
             guard bytes[position] == 0xFF else { throw .truncated(.jpeg) }
             let marker = bytes[position + 1]
@@ -78,7 +80,12 @@ public enum ImageHeader {
                 let height = bigEndian(bytes, position + 5, 2)
                 let width = bigEndian(bytes, position + 7, 2)
                 guard width > 0, height > 0 else { throw .truncated(.jpeg) }
-                return ImageInfo(format: .jpeg, width: width, height: height, bytes: bytes.count)
+                let turned = ExifOrientation.swapsSides(orientation)
+                return ImageInfo(
+                    format: .jpeg, width: turned ? height : width, height: turned ? width : height, bytes: bytes.count)
+            }
+            if marker == 0xE1, let value = ExifOrientation.read(bytes[(position + 4)..<(position + 2 + length)]) {
+                orientation = value
             }
             if marker == 0xDA || marker == 0xD9 { break }  // scan data before any frame header
             position += 2 + length

@@ -676,32 +676,7 @@ public enum JPEGDecoder {
 
         /// The orientation tag (0x0112) of the EXIF data's first IFD.
         mutating func readExif(_ segment: ArraySlice<UInt8>) {
-            let bytes = Array(segment)
-            guard bytes.count >= 14, bytes[0..<6].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0]) else { return }
-            let tiff = 6
-            let little: Bool
-            switch (bytes[tiff], bytes[tiff + 1]) {
-            case (0x49, 0x49): little = true
-            case (0x4D, 0x4D): little = false
-            default: return
-            }
-            func number(_ at: Int, _ count: Int) -> Int? {
-                guard at >= 0, at + count <= bytes.count else { return nil }
-                var value = 0
-                for i in 0..<count { value |= Int(bytes[at + i]) << (8 * (little ? i : count - 1 - i)) }
-                return value
-            }
-            guard let first = number(tiff + 4, 4), let entries = number(tiff + first, 2) else { return }
-            for entry in 0..<min(entries, 512) {
-                let at = tiff + first + 2 + entry * 12
-                guard let tag = number(at, 2) else { return }
-                if tag == 0x0112, let type = number(at + 2, 2), type == 3, let value = number(at + 8, 2),
-                    (1...8).contains(value)
-                {
-                    orientation = value
-                    return
-                }
-            }
+            if let value = ExifOrientation.read(segment) { orientation = value }
         }
 
         /// Adobe's APP14: whether three components are YCbCr (1) or RGB (0).

@@ -187,8 +187,12 @@ extension JPEGDecoderTests {
     /// djpeg's pixels turned likewise), and a picture of every orientation has the right size.
     @Test func theEXIFOrientationIsApplied() throws {
         for value in 1...8 {
-            let bitmap = try JPEGDecoder.decode(try Self.fixture("jpeg-orientation-\(value).jpg"))
+            let bytes = try Self.fixture("jpeg-orientation-\(value).jpg")
+            let bitmap = try JPEGDecoder.decode(bytes)
             #expect(value >= 5 ? (bitmap.width, bitmap.height) == (7, 13) : (bitmap.width, bitmap.height) == (13, 7))
+            // The stored size is the size it is seen at, as the header reader gives it.
+            let info = try ImageHeader.inspect(bytes)
+            #expect((info.width, info.height) == (bitmap.width, bitmap.height), "orientation \(value)")
         }
         // A 2×1 bitmap turned each way: the pixel that was on the left lands where the tag says.
         let two = Bitmap(width: 2, height: 1, pixels: [1, 1, 1, 255, 2, 2, 2, 255])

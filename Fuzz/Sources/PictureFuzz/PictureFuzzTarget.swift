@@ -3,18 +3,25 @@ import ClosetPictures
 import FuzzDriver
 
 /// Arbitrary bytes through the picture decoders: the first byte picks PNG (CRCs not checked, so
-/// mutations reach the inflater and the rows) or a zlib stream. A crash, hang or leak here is a
-/// picture from the network that could take down a session.
+/// mutations reach the inflater and the rows) at full size or reduced as drawn small, a zlib
+/// stream, or the compressor (what it writes must inflate to the input). A crash, hang or leak
+/// here is a picture from the network that could take down a session.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    if data[0] & 1 == 0 {
+    switch data[0] & 3 {
+    case 0:
         if let bitmap = try? PNGDecoder.decode(bytes, checkingCRCs: false) {
             precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
         }
-    } else {
-        _ = try? Inflate.zlib(bytes, limit: 1 << 20)
+    case 1: _ = try? Inflate.zlib(bytes, limit: 1 << 20)
+    case 2:
+        if let bitmap = try? PNGDecoder.decode(bytes, checkingCRCs: false, drawnWithin: (3, 2)) {
+            precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
+        }
+    default:
+        precondition((try? Inflate.zlib(Deflate.zlib(bytes), limit: bytes.count)) == bytes)
     }
     return 0
 }

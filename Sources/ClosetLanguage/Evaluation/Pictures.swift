@@ -23,15 +23,34 @@ public struct Pictures: Sendable {
         case thumbnails
     }
 
+    /// Named groups of the thumbnails, in order (an app's home screen of sections, empty ones
+    /// too): each a heading with its count, then its pictures. Drawn only when the
+    /// counts add up to the pictures shown (a window of a listing draws one strip).
+    public struct Section: Sendable, Equatable {
+        public var title: String
+        public var korean: String?
+        public var count: Int
+
+        public init(_ title: String, korean: String? = nil, count: Int) {
+            self.title = title
+            self.korean = korean
+            self.count = count
+        }
+    }
+
     public var arrangement: Arrangement
+    public var sections: [Section]?
     /// One loader a picture, called only when the pictures are shown, with the session (a pack
     /// finds its state there): a listing's pictures are read, or fetched, then and not before,
     /// and a listing shown a window at a time (`limit=`) loads only the window's.
     public var items: [@Sendable (Session) -> Picture]
 
-    public init(_ arrangement: Arrangement, _ items: [@Sendable (Session) -> Picture]) {
+    public init(
+        _ arrangement: Arrangement, _ items: [@Sendable (Session) -> Picture], sections: [Section]? = nil
+    ) {
         self.arrangement = arrangement
         self.items = items
+        self.sections = sections
     }
 
     /// Pictures already read.

@@ -115,6 +115,7 @@ package final class SessionOutput {
         write(
             renderer.render(
                 pictures.items.lazy.map { [session] in $0(session) }, pictures.arrangement, firstNumber: firstNumber,
+                sections: pictures.sections, korean: settings.language.isKorean,
                 stop: { [host] in host.interruptRequested() }))
     }
 

@@ -24,9 +24,11 @@ struct PictureRenderer {
     /// `pictures` may be lazy: each is loaded (read, fetched) only when its turn comes, after
     /// `stop` was asked.
     /// `firstNumber`: the listing's row number of the first picture (thumbnails are numbered).
+    /// `sections`: thumbnails drawn in named groups (`Pictures.Section`), headed in Korean
+    /// when `korean`.
     func render(
         _ pictures: some Sequence<Picture>, _ arrangement: Pictures.Arrangement, firstNumber: Int = 1,
-        stop: () -> Bool = { false }
+        sections: [Pictures.Section]? = nil, korean: Bool = false, stop: () -> Bool = { false }
     ) -> String {
         var notes: [String] = []
         var shown: [Shown] = []
@@ -76,7 +78,16 @@ struct PictureRenderer {
             }
         }
         var out = ""
-        if arrangement == .thumbnails {
+        if arrangement == .thumbnails, let sections, sections.reduce(0, { $0 + $1.count }) == number - firstNumber + 1 {
+            var first = firstNumber
+            for section in sections {
+                out += "\(korean ? section.korean ?? section.title : section.title) (\(section.count))\n"
+                let rows = first..<(first + section.count)
+                let inSection = shown.filter { rows.contains($0.number) }
+                if inSection.contains(where: { $0.bitmap != nil }) { out += strip(inSection, side: thumbnailSide) }
+                first += section.count
+            }
+        } else if arrangement == .thumbnails {
             out += strip(shown, side: thumbnailSide)
         } else if shown.contains(where: { $0.bitmap != nil }), let canvas = arrange(shown, arrangement) {
             out += encode(canvas)

@@ -111,6 +111,12 @@ public enum Wardrobe {
     static func listing(_ list: [Clothes]) -> Outcome {
         let outcome = outcome(list)
         guard list.contains(where: { $0.image != nil }) else { return outcome }
+        // EasyCloset's home: a section a category, in display order, an empty one too (the
+        // listing is grouped so).
+        let sections = ClothesCategory.allCases.map { category in
+            Pictures.Section(
+                category.englishName, korean: category.korean, count: list.count { $0.category == category })
+        }
         return outcome.showing(
             Pictures(
                 .thumbnails,
@@ -127,7 +133,7 @@ public enum Wardrobe {
                             return Picture(.unavailable(error.message))
                         }
                     }
-                }))
+                }, sections: sections))
     }
 
     /// `list styles`: the listing with each style's card, its collage of the first four clothes

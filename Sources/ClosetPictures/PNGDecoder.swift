@@ -118,7 +118,8 @@ public enum PNGDecoder {
         }
         guard raw.count == expected else { throw .badData("its image data holds \(raw.count) bytes, not \(expected)") }
         let factor = BoxReducer.factor(width: header.width, height: header.height, box: box)
-        return try pixels(header, raw, palette: palette, transparency: transparency, factor: factor)
+        // Handed over, not copied: its rows are unfiltered where they lie.
+        return try pixels(header, consume raw, palette: palette, transparency: transparency, factor: factor)
     }
 
     static func name(_ kind: [UInt8]) -> String { String(decoding: kind, as: UTF8.self) }
@@ -151,9 +152,8 @@ public enum PNGDecoder {
     /// Unfilters each pass's rows (in place: a row's filter reads the row above as unfiltered)
     /// and writes its pixels into place, or, reduced by `factor`, through a `BoxReducer`.
     static func pixels(
-        _ header: Header, _ raw: [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1
+        _ header: Header, _ raw: consuming [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1
     ) throws(Failure) -> Bitmap {
-        var raw = raw
         let key = TransparentKey(transparency, colour: header.colour)
         let step = header.filterStep
         // A picture reduced row by row needs its rows in order: not interlaced.

@@ -52,8 +52,10 @@ final class WriteBehind: @unchecked Sendable {
             guard !waiting.isEmpty else { break }
             let piece = waiting.removeFirst()
             writing = true
+            // Read under the lock: after a failure the rest is dropped, not written.
+            let failed = failure != nil
             condition.unlock()
-            let code = failure == nil ? write(piece) : nil
+            let code = failed ? nil : write(piece)
             condition.lock()
             writing = false
             if let code, failure == nil {

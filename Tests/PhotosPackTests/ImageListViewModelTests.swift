@@ -71,3 +71,30 @@ final class FailOnce: @unchecked Sendable {
         return !failed
     }
 }
+
+/// Issue 43: Picterest's `NetworkError` texts (reference §4.1) under `.lang ko`, closet's own
+/// conditions in closet's words; the English message and the id are closet's either way.
+@Suite struct PicterestNetworkErrorTests {
+    @Test func eachFailureSaysWhatTheAppSaid() {
+        let url = "https://api.unsplash.com/photos"
+        let cases: [(NetworkError, String?)] = [
+            (
+                .status(503, statusLine: "503 Service Unavailable", method: "GET", url: url, detail: nil),
+                "(503) 실패한 상태코드"
+            ),
+            (.malformed(url: url, expected: "a JSON array of photos"), "디코딩 실패"),
+            (.invalidBaseURL(variable: "CLOSET_UNSPLASH_URL", value: "ftp://x"), "유효하지 않은 URL입니다."),
+            (.connectionRefused(host: "127.0.0.1"), "HTTP 요청에 실패했습니다."),
+            (.timedOut(url: url, seconds: 10), "HTTP 요청에 실패했습니다."),
+            (.failed(url: url, reason: "reset"), "HTTP 요청에 실패했습니다."),
+            (.offline("GET", url, reason: "(--offline)"), nil),
+            (.noRecording("GET", url), nil),
+            (.api(name: "Unsplash API", message: "Per page is too large"), nil),
+        ]
+        for (error, korean) in cases {
+            let said = PicterestNetworkError(error: error)
+            #expect(said.koreanMessage == korean, "\(error)")
+            #expect(said.message == error.message && said.diagnosticID == "network.failed")
+        }
+    }
+}

@@ -122,18 +122,24 @@ public enum Wardrobe {
                 .thumbnails,
                 list.map { clothes in
                     { @Sendable (session: Session) -> Picture in
-                        guard let image = clothes.image else { return Picture.none }
                         guard let state = session.state(WardrobeState.self) else {
                             return Picture(.unavailable("the wardrobe is not open"))
                         }
-                        do throws(Diagnostic) {
-                            guard let bytes = try state.loadImage(of: clothes) else { return Picture.none }
-                            return .bytes(bytes, name: image.blobName(owner: clothes.id))
-                        } catch {
-                            return Picture(.unavailable(error.message))
-                        }
+                        return picture(of: clothes, state) ?? Picture.none
                     }
                 }, sections: sections))
+    }
+
+    /// A clothes' picture read through the image cache; nil when it has none. A picture that
+    /// cannot be read is a line saying why.
+    static func picture(of clothes: Clothes, _ state: WardrobeState) -> Picture? {
+        guard let image = clothes.image else { return nil }
+        do throws(Diagnostic) {
+            guard let bytes = try state.loadImage(of: clothes) else { return nil }
+            return .bytes(bytes, name: image.blobName(owner: clothes.id))
+        } catch {
+            return Picture(.unavailable(error.message))
+        }
     }
 
     /// `list styles`: the listing with each style's card, its collage of the first four clothes
@@ -151,15 +157,7 @@ public enum Wardrobe {
                         guard let state = session.state(WardrobeState.self) else {
                             return Picture(.unavailable("the wardrobe is not open"))
                         }
-                        let parts = style.orderedClothes.prefix(4).compactMap { clothes -> Picture? in
-                            guard let image = clothes.image else { return nil }
-                            do throws(Diagnostic) {
-                                guard let bytes = try state.loadImage(of: clothes) else { return nil }
-                                return .bytes(bytes, name: image.blobName(owner: clothes.id))
-                            } catch {
-                                return Picture(.unavailable(error.message))
-                            }
-                        }
+                        let parts = style.orderedClothes.prefix(4).compactMap { picture(of: $0, state) }
                         return parts.isEmpty ? Picture.none : Picture(.collage(parts))
                     }
                 }))

@@ -57,7 +57,8 @@ enum ProductForm {
             }
         }
         if let number = invocation.count("remove-image") {
-            guard (1...pictures.count).contains(number) else {
+            // Not `1...count`: a product with no readable picture would make an invalid range.
+            guard number >= 1, number <= pictures.count else {
                 throw .noSuchPicture(number, has: pictures.count, at: removing?.range)
             }
             pictures.remove(at: number - 1)

@@ -24,6 +24,9 @@ public struct EntityKind: Sendable, Hashable {
     /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
     /// its poster).
     public var namesEntities: [String]
+    /// What follows a listing's row number under `.lang ko` where the app labels its cells by
+    /// number (Picterest's feed: `3번째 사진`); nil: the number alone.
+    public var koreanRowLabel: String?
     /// What tables, csv and line show of a row, derived from the entity's fields when first
     /// read: start-up knows every kind by its words, and building each schema's fields was a
     /// quarter of a new process's instructions.
@@ -72,7 +75,7 @@ public struct EntityKind: Sendable, Hashable {
     /// `columns` must not be read while the schema is being made.
     public init(
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
-        namesEntities: [String] = [], columns: @escaping @Sendable () -> Columns
+        namesEntities: [String] = [], koreanRowLabel: String? = nil, columns: @escaping @Sendable () -> Columns
     ) {
         self.singular = singular
         self.plural = plural
@@ -80,6 +83,7 @@ public struct EntityKind: Sendable, Hashable {
         self.indefinite = indefinite
         self.keyStyle = keyStyle
         self.namesEntities = namesEntities
+        self.koreanRowLabel = koreanRowLabel
         self.columns = Deferred(columns)
     }
 

@@ -79,7 +79,8 @@ enum RecordGrid {
             columns.insert("#", at: 0)
             // A page `next` fetched numbers on from the rows before it, as `@N` does.
             let first = entities.page?.firstRow ?? 1
-            rows = rows.enumerated().map { [String($0.offset + first)] + $0.element }
+            let label = korean ? kind.koreanRowLabel ?? "" : ""
+            rows = rows.enumerated().map { [String($0.offset + first) + label] + $0.element }
             numeric.insert(0)
         }
         // Every listing with rows after it says so the same way; a cursor-paged one also

@@ -4,7 +4,7 @@ import Foundation
 /// Feed photos and saved photos, declared once: every output format derives from them.
 enum PhotosRecords {
     /// A feed row: the photo, its masonry column (none for a photo shown outside the feed),
-    /// and ★ when saved.
+    /// and ★ when saved. Numbered as the app labels its cells (`N번째 사진` under `.lang ko`).
     struct FeedRow {
         var photo: SavablePictureData
         var column: MasonryLayout.Column?
@@ -13,7 +13,7 @@ enum PhotosRecords {
 
     static let photoKind: EntityKind = EntityKind(
         singular: "photo", plural: "photos", korean: "사진", indefinite: "a photo", keyStyle: .opaque,
-        columns: { photo.columns })
+        koreanRowLabel: "번째 사진", columns: { photo.columns })
     static let photo = EntitySchema<FeedRow>(
         kind: photoKind,
         fields: [

@@ -19,6 +19,9 @@ public enum ValueKind: Sendable, Hashable {
     /// An entity (`<ref>`), or a list of them; `allowsNone` accepts `none` to empty a slot;
     /// a constraint is checked by the entity's pack (a slot that takes one kind of entity).
     case reference(EntityKind, many: Bool, allowsNone: Bool, constraint: ReferenceConstraint?)
+    /// A name (or code) from a list the pack fetches: read as text, completed from the names
+    /// of the list the session has seen.
+    case name(NameList)
 
     /// How usage lines show the value.
     public var placeholder: String {
@@ -30,6 +33,7 @@ public enum ValueKind: Sendable, Hashable {
         case .path(let allowsNone): allowsNone ? "<path>|none" : "<path>"
         case .paths: "<path>[,<path>...]"
         case .newID: "<uuid>"
+        case .name(let list): list.placeholder
         case .vocabulary(let info, let many): many ? "\(info.placeholder)[,...]" : info.placeholder
         case .reference(_, let many, let allowsNone, _): many ? "<ref>[,...]" : allowsNone ? "<ref>|none" : "<ref>"
         }
@@ -40,7 +44,7 @@ public enum ValueKind: Sendable, Hashable {
         switch self {
         case .vocabulary(let info, _): info.spellings
         case .reference(_, _, true, _), .path(true): ["none"]
-        case .text, .count, .size, .date, .path, .paths, .newID, .reference: []
+        case .text, .count, .size, .date, .path, .paths, .newID, .reference, .name: []
         }
     }
 }

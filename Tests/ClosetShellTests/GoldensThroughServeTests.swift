@@ -48,6 +48,7 @@ import Testing
     @Test(arguments: [
         "boxoffice/ranking", "boxoffice/movie", "boxoffice/posters", "boxoffice/errors", "boxoffice/korean",
         "boxoffice/pictures", "adoption/dogs", "adoption/errors", "adoption/korean", "adoption/pictures",
+        "adoption/filters",
         "photos/feed", "photos/save", "photos/errors", "photos/korean", "photos/pictures", "photos/dump",
         "photos/restore",
     ])

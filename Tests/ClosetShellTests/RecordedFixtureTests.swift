@@ -16,7 +16,7 @@ import Testing
     static let recorded: [(folder: String, scripts: [String])] = [
         ("Tests/Golden/photos", ["feed", "save", "errors", "dump", "pictures"]),
         ("Tests/Golden/boxoffice", ["ranking", "movie", "posters", "errors", "pictures", "days"]),
-        ("Tests/Golden/adoption", ["dogs", "errors", "pictures"]),
+        ("Tests/Golden/adoption", ["dogs", "errors", "pictures", "filters"]),
         ("Examples", ["photos", "boxoffice", "adoption"]),
     ]
 

@@ -20,6 +20,7 @@ import Testing
         case .newID: "00000000-0000-4000-8000-000000000001"
         case .vocabulary(let info, _): info.terms.first?.english
         case .reference: nil
+        case .name: "3220000"
         }
     }
 

@@ -97,6 +97,9 @@ import Testing
                 // API) is named by a key of its own shape.
                 if let held = variables[entity.singular]?.randomElement(using: &random) { return "$" + held }
                 return entity.keyStyle == .opaque ? String(Int.random(in: 1...999_999_999, using: &random)) : nil
+            case .name:
+                // A code, which is taken as given.
+                return String(Int.random(in: 1...9_999_999, using: &random))
             }
         }
 

@@ -142,6 +142,8 @@ struct ArgumentBinder {
 
     func convert(_ values: [Word], kind: ValueKind, what: String) throws(Diagnostic) -> ArgumentValue {
         switch kind {
+        case .name:
+            return .text(try single(values, what: what).text)
         case .text, .paths:
             // Unquoted commas are part of text: description=red,white is "red,white".
             return .text(values.count == 1 ? values[0].text : values.map(\.text).joined(separator: ","))

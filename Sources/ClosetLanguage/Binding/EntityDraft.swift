@@ -48,7 +48,7 @@ extension EntitySchema {
             else { continue }
             switch input.kind {
             case .path, .paths, .reference: continue  // files and entities: the pack reads them itself
-            case .text, .count, .size, .date, .newID, .vocabulary: break
+            case .text, .count, .size, .date, .newID, .vocabulary, .name: break
             }
             switch argument.value {
             case .text(let text):

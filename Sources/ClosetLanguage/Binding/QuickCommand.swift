@@ -42,7 +42,7 @@ final class QuickCommand {
             isRequired = key.isRequired
             isSecret = key.isSecret
             switch key.kind {
-            case .text, .paths: reading = .text
+            case .text, .paths, .name: reading = .text
             case .date: reading = .date
             case .vocabulary(let info, _):
                 // One word is one term whether the key takes one or many.

@@ -168,6 +168,16 @@ package struct Completer {
         case .paths:
             // The file after the last comma (a list's head is kept by the caller).
             return paths(partial)
+        case .name(let list):
+            // A name with a blank completes quoted, so the lexer keeps it one word (a quote
+            // already typed is kept).
+            let typed = partial.hasPrefix("\"") ? String(partial.dropFirst()) : partial
+            let names = Set(session.packs.madeStates.flatMap { $0.names(in: list) }).sorted()
+            return matching(typed, names.map { Candidate(text: $0, display: $0, isComplete: true) }).map { found in
+                let quoted = found.text.contains(" ") || partial.hasPrefix("\"")
+                return Candidate(
+                    text: quoted ? "\"\(found.text)\"" : found.text, display: found.display, isComplete: true)
+            }
         case .text, .count, .size, .date, .newID:
             return []
         }

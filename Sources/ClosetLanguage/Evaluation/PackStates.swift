@@ -33,6 +33,9 @@ package final class PackStates {
     /// the store is left out here and fails the statements that need it.
     package var all: [any PackState] { packs.indices.compactMap { try? state(ofPack: $0) } }
 
+    /// The states made so far (completion asks these, never making one).
+    package var madeStates: [any PackState] { states.compactMap { $0 } }
+
     /// The state of pack number `number`, made on first use.
     package func state(ofPack number: Int) throws -> any PackState {
         if let made = states[number] { return made }

@@ -6,4 +6,10 @@ public protocol PackState: EntityCatalog {
     var counts: [(EntityKind, Int)] { get }
     /// Statements that recreate the pack's stored data exactly (`.dump`).
     func dump(into writer: inout DumpWriter) throws
+    /// The names of `list` this session has seen, for completion (never fetched for it).
+    func names(in list: NameList) -> [String]
+}
+
+extension PackState {
+    public func names(in list: NameList) -> [String] { [] }
 }

@@ -139,6 +139,8 @@ package enum RegistryValidator {
                     }
                 }
                 if !isReference { return "'\(text)' is not a reference to \(entity.indefinite)" }
+            case .name:
+                if word.text.isEmpty { return "an empty name" }
             case .text, .path, .paths, .newID:
                 break
             }

@@ -132,7 +132,7 @@ private struct FileInput {
             switch input.kind {
             case .paths: .pictures
             case .path: .picture
-            case .text, .count, .size, .date, .newID, .vocabulary, .reference: .text
+            case .text, .count, .size, .date, .newID, .vocabulary, .reference, .name: .text
             }
     }
 }

@@ -11,7 +11,7 @@ public enum Adoption {
         name: "adoption",
         summary: "사랑할개: shelter dogs, adoption stories, comments, likes and donations (유기견, 스토리)",
         vocabularies: [Region.info, AnimalKind.info, ShelterState.info],
-        entityKinds: [dog, story, comment, donation, account],
+        entityKinds: [dog, story, comment, donation, account, district, shelter, breed],
         tables: [
             AnyTableSchema(StoryTable.schema), AnyTableSchema(CommentTable.schema), AnyTableSchema(LikeTable.schema),
             AnyTableSchema(DonationTable.schema), AnyTableSchema(CommunitySequenceTable.schema),
@@ -19,7 +19,8 @@ public enum Adoption {
             AnyTableSchema(AccountTables.tokenKeys),
         ],
         commands: [
-            ListDogs.spec, Counts.dogs, ShowDog.spec, Stories.add, Stories.list, Stories.show, Stories.like,
+            ListDogs.spec, Counts.dogs, ShowDog.spec, ListPickers.districts, ListPickers.shelters, ListPickers.breeds,
+            Stories.add, Stories.list, Stories.show, Stories.like,
             Stories.unlike,
             Stories.remove, Stories.edit, Comments.add, Comments.list, Comments.edit, Comments.remove, Comments.donate,
             Comments.listDonations,
@@ -28,7 +29,7 @@ public enum Adoption {
             Counts.donations, Exports.stories, Exports.comments, Exports.donations, Imports.stories, Imports.comments,
             Imports.donations, Accounts.add, Accounts.list, Accounts.count,
             Accounts.export, Accounts.importing,
-        ],
+        ] + ListPickers.counts,
         makeState: { try AdoptionState($0) })
 
     /// The app's APIs `closet serve` answers from the store (or from recordings).
@@ -40,6 +41,9 @@ public enum Adoption {
     package static let comment = CommunityRecords.commentKind
     package static let donation = CommunityRecords.donationKind
     package static let account = AccountRecords.accountKind
+    package static let district = PickerRecords.districtKind
+    package static let shelter = PickerRecords.shelterKind
+    package static let breed = PickerRecords.breedKind
 
     static let storyParameter = ParameterSpec(
         "ref", .reference(story, many: false, allowsNone: false, constraint: nil), "a story: its id, @N or $variable")

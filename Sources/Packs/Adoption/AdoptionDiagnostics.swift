@@ -116,3 +116,27 @@ extension Diagnostic {
             "'hash' takes a password hash as .dump writes it (pbkdf2-sha256$<rounds>$<salt>$<hash>)", at: range)
     }
 }
+
+extension Diagnostic {
+    static func unknownName(_ text: String, _ what: String, within: String, names: [String], at range: SourceRange?)
+        -> Diagnostic
+    {
+        let shown = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", ..." : "")
+        let known = names.isEmpty ? "the API lists none" : "the API lists \(names.count): \(shown)"
+        return Diagnostic("adoption.unknown-name", "no \(what) named '\(text)' in \(within) (\(known))", at: range)
+    }
+
+    static func ambiguousName(_ text: String, _ what: String, within: String, codes: [String], at range: SourceRange?)
+        -> Diagnostic
+    {
+        Diagnostic(
+            "adoption.ambiguous-name",
+            "\(codes.count) \(what)s of \(within) are named '\(text)': give one's number (\(codes.joined(separator: ", ")))",
+            at: range)
+    }
+
+    /// `district=` without `region=`, `shelter=` by name without both.
+    static func filterNeeds(_ key: String, _ needed: String, at range: SourceRange?) -> Diagnostic {
+        Diagnostic("adoption.filter-needs", "'\(key)' by name needs \(needed) (or give its code)", at: range)
+    }
+}

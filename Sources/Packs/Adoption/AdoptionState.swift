@@ -18,6 +18,8 @@ final class AdoptionState: PackState {
     var query = AnimalAPI.Query()
     /// Rows listed so far for the current query (`next` numbers on).
     var listed = 0
+    /// The 시군구, shelter and breed lists fetched this session.
+    var pickers = PickerLists()
 
     let community: Community
     let user: () -> String
@@ -109,6 +111,36 @@ final class AdoptionState: PackState {
         return try fetch(query).dogs.first { $0.desertionNo == number }
     }
 
+    func districts(_ region: Region) throws(NetworkError) -> [PickerItem] {
+        try pickers.items(.districts, [QueryItem("upr_cd", region.uprCode)], network: network)
+    }
+
+    func shelters(_ region: Region, district: String) throws(NetworkError) -> [PickerItem] {
+        try pickers.items(
+            .shelters, [QueryItem("upr_cd", region.uprCode), QueryItem("org_cd", district)], network: network)
+    }
+
+    func breeds(_ kind: AnimalKind) throws(NetworkError) -> [PickerItem] {
+        try pickers.items(.breeds, [QueryItem("up_kind_cd", kind.upkind)], network: network)
+    }
+
+    /// The picker list an entity kind is, if it is one.
+    private func pickerList(_ kind: EntityKind) -> AnimalAPI.PickerList? {
+        if kind == Adoption.district { return .districts }
+        if kind == Adoption.shelter { return .shelters }
+        if kind == Adoption.breed { return .breeds }
+        return nil
+    }
+
+    package func names(in list: NameList) -> [String] {
+        switch list {
+        case PickerLists.districtNames: pickers.seen(.districts).map(\.name)
+        case PickerLists.shelterNames: pickers.seen(.shelters).map(\.name)
+        case PickerLists.breedNames: pickers.seen(.breeds).map(\.name)
+        default: []
+        }
+    }
+
     // MARK: the engine's questions
 
     package var counts: [(EntityKind, Int)] {
@@ -123,6 +155,7 @@ final class AdoptionState: PackState {
         if kind == Adoption.comment { return community.comments.rows.map { .opaque(String($0.id)) } }
         if kind == Adoption.donation { return community.donations.rows.map { .opaque($0.receipt) } }
         if kind == Adoption.account { return community.accounts.rows.map { .opaque($0.id) } }
+        if let list = pickerList(kind) { return pickers.seen(list).map { .opaque($0.code) } }
         return seenOrder.map { .opaque($0) }
     }
 
@@ -134,6 +167,7 @@ final class AdoptionState: PackState {
 
     package func label(of key: EntityKey, kind: EntityKind) -> String? {
         if kind == Adoption.story { return Int(key.text).flatMap { community.stories[$0]?.title } }
+        if let list = pickerList(kind) { return pickers.seen(list).first { $0.code == key.text }?.name }
         return seen[key.text].map { $0["kindFullNm"] }
     }
 

@@ -149,6 +149,7 @@ package enum HelpText {
         case .date: "2024-05-17 or 2024-05-17T09:30:00Z"
         case .size: "a number with B, KB, MB or GB (powers of 1024)"
         case .newID: "a full id: E220A839-7B1D-4DAF-AE78-9E6AA1B965F4"
+        case .name: "a name (or its code) from a list the pack fetches; Tab offers those seen this session"
         case .text, .count, .reference, .path, .paths: nil
         }
     }

@@ -12,7 +12,8 @@ enum Counts {
         keys: ListDogs.filterKeys,
         examples: ["count dogs", "count dogs region=서울 kind=dog"],
         run: { invocation in
-            .count(try invocation.state(AdoptionState.self).fetch(try ListDogs.query(invocation)).totalCount)
+            let state = try invocation.state(AdoptionState.self)
+            return .count(try state.fetch(try ListDogs.query(invocation, state)).totalCount)
         })
 
     static let stories = CommandSpec(

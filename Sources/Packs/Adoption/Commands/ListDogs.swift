@@ -2,9 +2,9 @@ import ClosetCore
 import ClosetLanguage
 import Foundation
 
-/// `list dogs [region=] [kind=] [state=] [from=] [to=] [page=]`: shelter animals, 10 a page,
-/// the filters mapped to the API's `upr_cd`, `upkind`, `state`, `bgnde`, `endde`; `next`
-/// continues.
+/// `list dogs [region=] [kind=] [state=] [from=] [to=] [district=] [shelter=] [breed=] [page=]`:
+/// shelter animals, 10 a page, the filters mapped to the API's `upr_cd`, `upkind`, `state`,
+/// `bgnde`, `endde`, `org_cd`, `care_reg_no`, `kind`; `next` continues.
 enum ListDogs {
     /// The API's filters, shared with `count dogs`.
     static let filterKeys = [
@@ -13,10 +13,28 @@ enum ListDogs {
         KeySpec("state", .vocabulary(ShelterState.info, many: false), "notice (공고중) or protect (보호중)"),
         KeySpec("from", .date, "found on or after this day"),
         KeySpec("to", .date, "found on or before this day"),
+        korean(
+            KeySpec("district", .name(PickerLists.districtNames), "the 시군구 of region= (강남구), or its org_cd"),
+            "시군구"),
+        korean(
+            KeySpec(
+                "shelter", .name(PickerLists.shelterNames),
+                "the shelter: its number (care_reg_no), or its name with region= and district="),
+            "보호소"),
+        korean(
+            KeySpec("breed", .name(PickerLists.breedNames), "the breed (진도견) of kind= (default dog), or its code"),
+            "품종"),
     ]
 
-    /// The query the filters ask for (page 1).
-    static func query(_ invocation: Invocation) throws(Diagnostic) -> AnimalAPI.Query {
+    private static func korean(_ key: KeySpec, _ word: String) -> KeySpec {
+        var key = key
+        key.korean = word
+        return key
+    }
+
+    /// The query the filters ask for (page 1); a 시군구, shelter or breed given by name is
+    /// looked up in the API's list (once a session).
+    static func query(_ invocation: Invocation, _ state: AdoptionState) throws -> AnimalAPI.Query {
         var query = AnimalAPI.Query()
         query.region = invocation.value(Region.self, "region")
         query.kind = invocation.value(AnimalKind.self, "kind")
@@ -26,7 +44,38 @@ enum ListDogs {
         if let from = query.from, let to = query.to, from > to {
             throw Diagnostic.datesOutOfOrder(at: invocation.argument("to")?.range)
         }
+        query.district = try district(invocation, state, region: query.region)
+        if let text = invocation.text("shelter") {
+            let range = invocation.argument("shelter")?.range
+            query.shelter = try PickerLists.code(
+                text,
+                in: {
+                    guard let region = query.region, let district = query.district else {
+                        throw Diagnostic.filterNeeds("shelter", "region= and district=", at: range)
+                    }
+                    return try state.shelters(region, district: district)
+                }, what: "shelter", within: invocation.text("district") ?? "", at: range)
+        }
+        if let text = invocation.text("breed") {
+            let kind = query.kind ?? .dog
+            query.breed = try PickerLists.code(
+                text, in: { try state.breeds(kind) }, what: "breed",
+                within: "the \(kind.englishName) breeds (\(kind.korean))",
+                at: invocation.argument("breed")?.range)
+        }
         return query
+    }
+
+    /// `district=`'s code: needs `region=` when it is a name.
+    static func district(_ invocation: Invocation, _ state: AdoptionState, region: Region?) throws -> String? {
+        guard let text = invocation.text("district") else { return nil }
+        let range = invocation.argument("district")?.range
+        return try PickerLists.code(
+            text,
+            in: {
+                guard let region else { throw Diagnostic.filterNeeds("district", "region=", at: range) }
+                return try state.districts(region)
+            }, what: "시군구", within: region?.korean ?? "", at: range)
     }
 
     static let spec = CommandSpec(
@@ -40,7 +89,7 @@ enum ListDogs {
         pages: true,
         run: { invocation in
             let state = try invocation.state(AdoptionState.self)
-            var query = try query(invocation)
+            var query = try query(invocation, state)
             query.page = invocation.count("page") ?? 1
             guard query.page >= 1 else { throw Diagnostic.dogsPageFromOne(at: invocation.argument("page")?.range) }
             let page = try state.fetch(query)

@@ -19,6 +19,11 @@ enum AnimalAPI {
         var from: String?
         var to: String?
         var desertionNo: String?
+        /// The 시군구's `org_cd`, the shelter's `care_reg_no`, the breed's `kind` (codes the
+        /// filters' names were resolved to).
+        var district: String?
+        var shelter: String?
+        var breed: String?
         var page = 1
     }
 
@@ -29,25 +34,37 @@ enum AnimalAPI {
     }
 
     static func page(_ query: Query, network: Network) throws(NetworkError) -> Page {
-        let key = try network.key(of: api)
-        var items = [QueryItem("serviceKey", key, isSecret: true), QueryItem("_type", "json")]
+        var items: [QueryItem] = []
         if let from = query.from { items.append(QueryItem("bgnde", from)) }
         if let to = query.to { items.append(QueryItem("endde", to)) }
         if let kind = query.kind { items.append(QueryItem("upkind", kind.upkind)) }
+        if let breed = query.breed { items.append(QueryItem("kind", breed)) }
         if let region = query.region { items.append(QueryItem("upr_cd", region.uprCode)) }
+        if let district = query.district { items.append(QueryItem("org_cd", district)) }
+        if let shelter = query.shelter { items.append(QueryItem("care_reg_no", shelter)) }
         if let state = query.state { items.append(QueryItem("state", state.englishName)) }
         if let number = query.desertionNo { items.append(QueryItem("desertion_no", number)) }
         items.append(QueryItem("pageNo", String(query.page)))
         items.append(QueryItem("numOfRows", String(pageSize)))
-        let request = HTTPRequest(
-            .get, api: api.name, base: try network.base(of: api) ?? "", path: "/abandonmentPublic_v2", query: items)
+        let (body, url) = try get("/abandonmentPublic_v2", items, network: network)
+        return try decode(body, url: url)
+    }
+
+    /// GET `path` under the base with the key and `_type=json` before `parameters`: the answer's
+    /// body (a gateway or status error thrown) and the URL as messages show it.
+    static func get(_ path: String, _ parameters: [QueryItem], network: Network) throws(NetworkError) -> (
+        body: Data, url: String
+    ) {
+        let key = try network.key(of: api)
+        let items = [QueryItem("serviceKey", key, isSecret: true), QueryItem("_type", "json")] + parameters
+        let request = HTTPRequest(.get, api: api.name, base: try network.base(of: api) ?? "", path: path, query: items)
         let response = try network.send(request)
         if let gateway = gatewayError(response.body) { throw .api(name: api.title, message: gateway) }
         guard response.isSuccess else {
             throw .status(
                 response.status, statusLine: response.statusLine, method: "GET", url: request.displayURL, detail: nil)
         }
-        return try decode(response.body, url: request.displayURL)
+        return (response.body, request.displayURL)
     }
 
     /// `<OpenAPI_ServiceResponse><cmmMsgHeader>...`: the gateway's own errors, in XML even when
@@ -72,6 +89,18 @@ enum AnimalAPI {
     }
 
     static func decode(_ body: Data, url: String) throws(NetworkError) -> Page {
+        let (items, bodyObject) = try envelope(body, url: url)
+        let dogs = items.map { ShelterDog(fields: $0) }
+        return Page(
+            dogs: dogs, pageNo: Int("\(bodyObject["pageNo"] ?? 1)") ?? 1,
+            totalCount: Int("\(bodyObject["totalCount"] ?? dogs.count)") ?? dogs.count)
+    }
+
+    /// The envelope's items, each field as text, and its body (paging); its `resultCode` other
+    /// than `00` is the API's error.
+    static func envelope(_ body: Data, url: String) throws(NetworkError) -> (
+        items: [[String: String]], body: [String: Any]
+    ) {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let response = object["response"] as? [String: Any]
         else { throw .malformed(url: url, expected: "the animal-protection JSON envelope") }
@@ -90,11 +119,7 @@ enum AnimalAPI {
                 rawItems = [single]
             }
         }
-        let dogs = rawItems.map { item in
-            ShelterDog(fields: item.reduce(into: [String: String]()) { $0[$1.key] = "\($1.value)" })
-        }
-        return Page(
-            dogs: dogs, pageNo: Int("\(bodyObject["pageNo"] ?? 1)") ?? 1,
-            totalCount: Int("\(bodyObject["totalCount"] ?? dogs.count)") ?? dogs.count)
+        let items = rawItems.map { item in item.reduce(into: [String: String]()) { $0[$1.key] = "\($1.value)" } }
+        return (items, bodyObject)
     }
 }

@@ -4,7 +4,7 @@ import ClosetServing
 import Foundation
 
 /// The animal-protection API v2 as `closet serve --replay <folder>` answers it
-/// (`/abandonmentPublic_v2`, under the server's root or the API's own base path), from
+/// (`/abandonmentPublic_v2` and the filters' lists `/sigungu_v2`, `/shelter_v2`, `/kind_v2`, under the server's root or the API's own base path), from
 /// recordings. Errors come as its gateway sends them, in XML even when JSON was asked for: no
 /// `serviceKey` is reason 30 (key not registered, in a 200), `--fail` reason 22 (the daily
 /// limit, a 403). A request no recording answers gets the JSON envelope with `resultCode` 03
@@ -13,8 +13,9 @@ import Foundation
 /// (`numOfRows=20`) is cut from the recorded pages that hold its rows, `totalCount` kept.
 enum AnimalService {
     static let api = ServedAPI.replaying(
-        AnimalAPI.api, routes: ["/abandonmentPublic_v2"],
-        summary: "the animal-protection API v2, from --replay recordings: GET /abandonmentPublic_v2?…",
+        AnimalAPI.api, routes: ["/abandonmentPublic_v2", "/sigungu_v2", "/shelter_v2", "/kind_v2"],
+        summary:
+            "the animal-protection API v2, from --replay recordings: GET /abandonmentPublic_v2?…, and the filters' lists /sigungu_v2, /shelter_v2, /kind_v2",
         pictureKeys: ["popfile1", "popfile2", "popfile", "filename"],
         keyless: { request in
             meaning.value("serviceKey", in: request.query) == nil

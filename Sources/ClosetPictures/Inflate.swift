@@ -43,17 +43,30 @@ public enum Inflate {
 
     public static func adler32(_ bytes: [UInt8]) -> UInt32 {
         var (a, b): (UInt32, UInt32) = (1, 0)
-        var index = 0
-        while index < bytes.count {
-            // 5,552 bytes keep both sums below 2^32 before the modulo.
-            let end = min(bytes.count, index + 5552)
-            while index < end {
-                a &+= UInt32(bytes[index])
-                b &+= a
-                index += 1
+        // Sixteen bytes a step: b gains 16 a and each byte weighted by how many of the step's
+        // sums it is in (16 for the first ... 1 for the last), a gains their sum.
+        let weights = SIMD16<UInt32>(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var index = 0
+            while index < buffer.count {
+                // 5,552 bytes (a multiple of 16) keep both sums below 2^32 before the modulo.
+                let end = min(buffer.count, index + 5552)
+                while index + 16 <= end {
+                    let step = SIMD16<UInt32>(
+                        truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
+                    b &+= 16 &* a &+ (step &* weights).wrappedSum()
+                    a &+= step.wrappedSum()
+                    index += 16
+                }
+                while index < end {
+                    a &+= UInt32(base[index])
+                    b &+= a
+                    index += 1
+                }
+                a %= 65521
+                b %= 65521
             }
-            a %= 65521
-            b %= 65521
         }
         return b << 16 | a
     }

@@ -23,6 +23,21 @@ public enum JPEGEncoder {
                     height: max(1, Int(Double(bitmap.height) * scale))),
                 quality: quality, limit: limit)
         }
+        // One strip of blocks at a time: no coefficients of the whole picture.
+        var blocks = JPEGBlocks(bitmap, strips: 1)
+        return file(width: bitmap.width, height: bitmap.height, quality: quality) { luminance, chrominance in
+            var coder = ScanCoder(luminance, chrominance)
+            for top in stride(from: 0, to: bitmap.height, by: 16) {
+                blocks.transform(bitmap, stripAt: top, into: 0)
+                coder.code(blocks, strip: 0)
+                if coder.writer.bytes.count > limit { return nil }
+            }
+            return coder.finished()
+        }
+    }
+
+    /// The file's markers around the scan `data` makes (nil: none) with the quality's tables.
+    static func file(width: Int, height: Int, quality: Int, _ data: ([Int], [Int]) -> [UInt8]?) -> [UInt8]? {
         let quality = min(max(quality, 1), 100)
         let luminance = scaled(Self.luminanceTable, quality)
         let chrominance = scaled(Self.chrominanceTable, quality)
@@ -31,8 +46,8 @@ public enum JPEGEncoder {
         out += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0, 0]
         out += [0xFF, 0xDB, 0x00, 0x84, 0x00] + JPEGDecoder.zigzag.prefix(64).map { UInt8(luminance[$0]) }
         out += [0x01] + JPEGDecoder.zigzag.prefix(64).map { UInt8(chrominance[$0]) }
-        out += [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(bitmap.height >> 8), UInt8(bitmap.height & 0xFF)]
-        out += [UInt8(bitmap.width >> 8), UInt8(bitmap.width & 0xFF)]
+        out += [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF)]
+        out += [UInt8(width >> 8), UInt8(width & 0xFF)]
         out += [0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
         for (kind, table) in [(0x00, dcLuminance), (0x10, acLuminance), (0x01, dcChrominance), (0x11, acChrominance)] {
             let length = 2 + 1 + 16 + table.values.count
@@ -40,8 +55,8 @@ public enum JPEGEncoder {
             out += table.counts.map(UInt8.init) + table.values
         }
         out += [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00]
-        guard let data = scan(bitmap, luminance, chrominance, limit: limit) else { return nil }
-        out += data
+        guard let scan = data(luminance, chrominance) else { return nil }
+        out += scan
         return out + [0xFF, 0xD9]
     }
 
@@ -49,16 +64,39 @@ public enum JPEGEncoder {
     /// file is at most `bytes`: how the app's `compress(target:)` met its upload size. A file
     /// only grows with quality, so a size is tried at its lowest quality first and the largest
     /// that fits is then found by halving (three encodings, not six); an encoding stops once it
-    /// passes `bytes`. A large picture costs a few partial encodings, not seven whole ones a size.
+    /// passes `bytes`. The picture's blocks are transformed once a size and only quantized and
+    /// coded again for each quality tried (the same bytes as `encode(_:quality:)` gives).
     public static func encode(_ bitmap: Bitmap, fittingIn bytes: Int) -> [UInt8] {
         var picture = bitmap
         while true {
-            if var best = encode(picture, quality: 30, limit: bytes), best.count <= bytes {
+            guard picture.width > 0, picture.height > 0, picture.width <= 65535, picture.height <= 65535 else {
+                return encode(picture, quality: 30)
+            }
+            let strips = (picture.height + 15) / 16
+            var blocks = JPEGBlocks(picture, strips: strips)
+            var transformed = 0
+            func encoded(_ quality: Int) -> [UInt8]? {
+                file(width: picture.width, height: picture.height, quality: quality) { luminance, chrominance in
+                    var coder = ScanCoder(luminance, chrominance)
+                    for strip in 0..<strips {
+                        // Transformed when first reached: a quality that stops early leaves the
+                        // rest for the next.
+                        if strip == transformed {
+                            blocks.transform(picture, stripAt: strip * 16, into: strip)
+                            transformed += 1
+                        }
+                        coder.code(blocks, strip: strip)
+                        if coder.writer.bytes.count > bytes { return nil }
+                    }
+                    return coder.finished()
+                }
+            }
+            if var best = encoded(30), best.count <= bytes {
                 // Qualities 40...90 by 10: the largest that fits, between `low` (fits) and `high`.
                 var (low, high) = (30, 100)
                 while high - low > 10 {
                     let quality = (low + high) / 20 * 10
-                    if let file = encode(picture, quality: quality, limit: bytes), file.count <= bytes {
+                    if let file = encoded(quality), file.count <= bytes {
                         (low, best) = (quality, file)
                     } else {
                         high = quality
@@ -67,7 +105,7 @@ public enum JPEGEncoder {
                 return best
             }
             guard picture.width > 16, picture.height > 16 else { return encode(picture, quality: 30) }
-            picture = picture.scaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
+            picture = picture.areaScaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
         }
     }
 
@@ -76,92 +114,54 @@ public enum JPEGEncoder {
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
     }
 
-    /// The entropy-coded data: MCUs of 16×16 pixels, four luminance blocks and one of each
-    /// chrominance (the mean of each 2×2), edges repeating the last pixel. Colours are converted
-    /// one strip of MCUs at a time (no planes of the whole picture); nil once the data passes
-    /// `limit` bytes.
-    static func scan(_ bitmap: Bitmap, _ luminance: [Int], _ chrominance: [Int], limit: Int) -> [UInt8]? {
-        let (width, height) = (bitmap.width, bitmap.height)
-        var y = [Float](repeating: 0, count: width * 16)
-        var cb = y
-        var cr = y
+    /// Quantizes and codes blocks in scan order, keeping the DC predictions and the bits.
+    struct ScanCoder {
         var writer = BitWriter()
         var predictions = [0, 0, 0]
-        let luminanceDivisors = luminance.map { 1 / Float($0) }
-        let chrominanceDivisors = chrominance.map { 1 / Float($0) }
-        var block = [Float](repeating: 0, count: 64)
-        for top in stride(from: 0, to: height, by: 16) {
-            // The strip's rows, the last picture row repeated below the picture's end.
-            for row in 0..<16 {
-                let sourceRow = min(top + row, height - 1)
-                for x in 0..<width {
-                    let at = 4 * (sourceRow * width + x)
-                    let alpha = Float(bitmap.pixels[at + 3]) / 255
-                    func flat(_ value: UInt8) -> Float { Float(value) * alpha + 255 * (1 - alpha) }
-                    let (r, g, b) = (flat(bitmap.pixels[at]), flat(bitmap.pixels[at + 1]), flat(bitmap.pixels[at + 2]))
-                    let i = row * width + x
-                    y[i] = 0.299 * r + 0.587 * g + 0.114 * b
-                    cb[i] = -0.168736 * r - 0.331264 * g + 0.5 * b + 128
-                    cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
-                }
-            }
-            for left in stride(from: 0, to: width, by: 16) {
-                for quadrant in 0..<4 {
-                    let (dy, dx) = (quadrant / 2 * 8, quadrant % 2 * 8)
-                    for row in 0..<8 {
-                        let stripRow = dy + row
-                        for column in 0..<8 {
-                            block[row * 8 + column] = y[stripRow * width + min(left + dx + column, width - 1)] - 128
-                        }
-                    }
-                    encodeBlock(block, luminanceDivisors, &predictions[0], dcLuminance, acLuminance, &writer)
-                }
-                for component in 1...2 {
-                    let plane = component == 1 ? cb : cr
-                    for row in 0..<8 {
-                        let upper = row * 2 * width
-                        let lower = upper + width
-                        for column in 0..<8 {
-                            let (x, next) = (min(left + column * 2, width - 1), min(left + column * 2 + 1, width - 1))
-                            let sum = plane[upper + x] + plane[upper + next] + plane[lower + x] + plane[lower + next]
-                            block[row * 8 + column] = sum / 4 - 128
-                        }
-                    }
-                    encodeBlock(
-                        block, chrominanceDivisors, &predictions[component], dcChrominance, acChrominance, &writer)
-                }
-            }
-            if writer.bytes.count > limit { return nil }
-        }
-        writer.flush()
-        return writer.bytes
-    }
+        let luminanceDivisors: [Float]
+        let chrominanceDivisors: [Float]
 
-    /// One block: the forward DCT with the decoder's basis (`F = Σ basis[u][y] basis[v][x] f`),
-    /// quantized, then its DC difference and its AC runs coded.
-    static func encodeBlock(
-        _ samples: [Float], _ divisors: [Float], _ prediction: inout Int, _ dc: HuffmanCode, _ ac: HuffmanCode,
-        _ writer: inout BitWriter
-    ) {
-        let basis = InverseDCT.basis
-        // Scratch on the stack: this runs for every block of every upload.
-        withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { rows in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
-                // Along each row: R[y][v] = Σ_x f[y][x] basis[v][x].
-                for y in 0..<8 {
-                    var row = SIMD8<Float>()
-                    for x in 0..<8 { row[x] = samples[y * 8 + x] }
-                    var transformed = SIMD8<Float>()
-                    for v in 0..<8 { transformed[v] = (row * basis[v]).sum() }
-                    rows[y] = transformed
+        init(_ luminance: [Int], _ chrominance: [Int]) {
+            luminanceDivisors = luminance.map { 1 / Float($0) }
+            chrominanceDivisors = chrominance.map { 1 / Float($0) }
+        }
+
+        /// One strip's MCUs: four luminance blocks, then Cb and Cr.
+        mutating func code(_ blocks: JPEGBlocks, strip: Int) {
+            blocks.coefficients.withUnsafeBufferPointer { all in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
+                    guard let base = all.baseAddress else { return }
+                    var block = base + strip * blocks.stripCount
+                    for _ in 0..<blocks.mcusAcross {
+                        for component in 0..<6 {
+                            let isLuminance = component < 4
+                            let divisors = isLuminance ? luminanceDivisors : chrominanceDivisors
+                            for k in 0..<64 { quantized[k] = Self.rounded(block[k] * divisors[k]) }
+                            let which = isLuminance ? 0 : component - 3
+                            JPEGEncoder.code(
+                                quantized, &predictions[which],
+                                isLuminance ? JPEGEncoder.dcLuminance : JPEGEncoder.dcChrominance,
+                                isLuminance ? JPEGEncoder.acLuminance : JPEGEncoder.acChrominance, &writer)
+                            block += 64
+                        }
+                    }
                 }
-                for u in 0..<8 {
-                    var column = SIMD8<Float>()
-                    for y in 0..<8 { column += basis[u][y] * rows[y] }
-                    for v in 0..<8 { quantized[u * 8 + v] = Int((column[v] * divisors[u * 8 + v]).rounded()) }
-                }
-                code(quantized, &prediction, dc, ac, &writer)
             }
+        }
+
+        /// `Int(value.rounded())` (halves away from zero) without the library call: the part
+        /// past the truncated value is exact in a `Float` this small.
+        @inline(__always)
+        static func rounded(_ value: Float) -> Int {
+            guard value.magnitude < 4_194_304 else { return Int(value.rounded()) }
+            let whole = Int(value)
+            let rest = value - Float(whole)
+            return rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
+        }
+
+        mutating func finished() -> [UInt8] {
+            writer.flush()
+            return writer.bytes
         }
     }
 

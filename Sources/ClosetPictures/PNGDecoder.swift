@@ -55,6 +55,67 @@ public enum PNGDecoder {
     public static func decode(
         _ data: [UInt8], checkingCRCs: Bool = true, drawnWithin box: (width: Int, height: Int)? = nil
     ) throws(Failure) -> Bitmap {
+        var image = try read(data, checkingCRCs: checkingCRCs)
+        let factor = BoxReducer.factor(width: image.header.width, height: image.header.height, box: box)
+        // Handed over, not copied: its rows are unfiltered where they lie.
+        let raw = image.raw
+        image.raw = []
+        return try pixels(
+            image.header, consume raw, palette: image.palette, transparency: image.transparency, factor: factor)
+    }
+
+    /// The picture made at most `side` pixels on its longer side (its proportions kept), each
+    /// pixel the area average of what it covers, its rows reduced as they are unfiltered
+    /// (`AreaReducer`): never held at full size. A picture within `side` is decoded as it is.
+    public static func decode(_ data: [UInt8], fittingIn side: Int) throws(Failure) -> Bitmap {
+        var image = try read(data, checkingCRCs: true)
+        let (width, height) = (image.header.width, image.header.height)
+        let longer = max(width, height)
+        let raw = image.raw
+        image.raw = []
+        guard side > 0, longer > side else {
+            return try pixels(image.header, consume raw, palette: image.palette, transparency: image.transparency)
+        }
+        let size = (max(1, width * side / longer), max(1, height * side / longer))
+        return try pixels(
+            image.header, consume raw, palette: image.palette, transparency: image.transparency, areaSize: size)
+    }
+
+    /// Whether the bytes decode, without making their pixels: every chunk, the image data's
+    /// checksums and size, and each row's filter. What else a row could get wrong is a palette
+    /// index past its palette, so a palette picture is decoded whole (at a pixel's size).
+    public static func check(_ data: [UInt8]) throws(Failure) {
+        var image = try read(data, checkingCRCs: true)
+        let header = image.header
+        if header.colour == 3 {
+            let raw = image.raw
+            image.raw = []
+            _ = try pixels(
+                header, consume raw, palette: image.palette, transparency: image.transparency,
+                factor: BoxReducer.factor(width: header.width, height: header.height, box: (1, 1)))
+            return
+        }
+        var offset = 0
+        for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
+            let (columns, rows) = passSize(header, x0, y0, dx, dy)
+            guard columns > 0, rows > 0 else { continue }
+            let rowBytes = header.rowBytes(columns)
+            for _ in 0..<rows {
+                guard image.raw[offset] <= 4 else { throw .badData("row filter \(image.raw[offset])") }
+                offset += 1 + rowBytes
+            }
+        }
+    }
+
+    /// A PNG's chunks read and its image data inflated, to exactly the size its rows take.
+    struct Image {
+        var header: Header
+        var palette: [UInt8]
+        var transparency: [UInt8]?
+        var raw: [UInt8]
+    }
+
+    static func read(_ data: [UInt8], checkingCRCs: Bool) throws(Failure) -> Image {
         guard data.count >= 8, Array(data[0..<8]) == signature else { throw .notPNG }
         var position = 8
         var header: Header?
@@ -117,9 +178,7 @@ public enum PNGDecoder {
             throw .badData("its image data: \(error)")
         }
         guard raw.count == expected else { throw .badData("its image data holds \(raw.count) bytes, not \(expected)") }
-        let factor = BoxReducer.factor(width: header.width, height: header.height, box: box)
-        // Handed over, not copied: its rows are unfiltered where they lie.
-        return try pixels(header, consume raw, palette: palette, transparency: transparency, factor: factor)
+        return Image(header: header, palette: palette, transparency: transparency, raw: raw)
     }
 
     static func name(_ kind: [UInt8]) -> String { String(decoding: kind, as: UTF8.self) }
@@ -150,15 +209,25 @@ public enum PNGDecoder {
     }
 
     /// Unfilters each pass's rows (in place: a row's filter reads the row above as unfiltered)
-    /// and writes its pixels into place, or, reduced by `factor`, through a `BoxReducer`.
+    /// and writes its pixels into place, or, reduced by `factor`, through a `BoxReducer`, or made
+    /// `areaSize` through an `AreaReducer`.
     static func pixels(
-        _ header: Header, _ raw: consuming [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1
+        _ header: Header, _ raw: consuming [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1,
+        areaSize: (width: Int, height: Int)? = nil
     ) throws(Failure) -> Bitmap {
         let key = TransparentKey(transparency, colour: header.colour)
         let step = header.filterStep
         // A picture reduced row by row needs its rows in order: not interlaced.
-        let streaming = factor > 1 && !header.interlaced
-        var reducer = BoxReducer(width: header.width, height: header.height, factor: factor)
+        let reduced = factor > 1 || areaSize != nil
+        // Grey or RGB without a transparent colour: every alpha is 255.
+        let opaque = (header.colour == 0 || header.colour == 2) && key.samples == nil
+        let streaming = reduced && !header.interlaced
+        // Made only when used: a reducer holds its whole reduced picture.
+        var box =
+            areaSize == nil && factor > 1 ? BoxReducer(width: header.width, height: header.height, factor: factor) : nil
+        var area = areaSize.map {
+            AreaReducer(width: header.width, height: header.height, newWidth: $0.width, newHeight: $0.height)
+        }
         var pixels = [UInt8](repeating: 0, count: streaming ? header.width * 4 : header.width * header.height * 4)
         try raw.withUnsafeMutableBufferPointer { (raw) throws(Failure) in
             try pixels.withUnsafeMutableBufferPointer { (pixels) throws(Failure) in
@@ -178,20 +247,28 @@ public enum PNGDecoder {
                         try place(
                             row, header, into: target + line, x0: x0, dx: dx, columns: columns,
                             palette: palette, key: key)
-                        if streaming { reducer.add(target) }
+                        if streaming {
+                            if area != nil { area?.add(target, opaque: opaque) } else { box?.add(target) }
+                        }
                         previous = row
                     }
                 }
             }
         }
-        if streaming { return reducer.bitmap }
+        if streaming, let reduced = area?.bitmap ?? box?.bitmap { return reduced }
         let whole = Bitmap(width: header.width, height: header.height, pixels: pixels)
-        guard factor > 1 else { return whole }
+        guard reduced else { return whole }
         whole.pixels.withUnsafeBufferPointer { rows in
             guard let first = rows.baseAddress else { return }
-            for y in 0..<header.height { reducer.add(first + y * header.width * 4) }
+            for y in 0..<header.height {
+                if area != nil {
+                    area?.add(first + y * header.width * 4, opaque: opaque)
+                } else {
+                    box?.add(first + y * header.width * 4)
+                }
+            }
         }
-        return reducer.bitmap
+        return area?.bitmap ?? box?.bitmap ?? whole
     }
 
     /// Undoes a row's filter where it lies; `previous` is the row above (nil: zeros).
@@ -202,7 +279,32 @@ public enum PNGDecoder {
         switch filter {
         case 0: return
         case 1:
-            for i in step..<max(step, count) { row[i] &+= row[i - step] }
+            // The usual steps with the left pixel held in registers: a byte added to the one just
+            // written in memory waits on that store, byte after byte.
+            if step == 3 {
+                var (r, g, b) = (row[0], row[1], row[2])
+                var i = 3
+                while i + 3 <= count {
+                    r &+= row[i]
+                    g &+= row[i + 1]
+                    b &+= row[i + 2]
+                    (row[i], row[i + 1], row[i + 2]) = (r, g, b)
+                    i += 3
+                }
+            } else if step == 4 {
+                var (r, g, b, a) = (row[0], row[1], row[2], row[3])
+                var i = 4
+                while i + 4 <= count {
+                    r &+= row[i]
+                    g &+= row[i + 1]
+                    b &+= row[i + 2]
+                    a &+= row[i + 3]
+                    (row[i], row[i + 1], row[i + 2], row[i + 3]) = (r, g, b, a)
+                    i += 4
+                }
+            } else {
+                for i in step..<max(step, count) { row[i] &+= row[i - step] }
+            }
         case 2:
             guard let previous else { return }
             for i in 0..<count { row[i] &+= previous[i] }

@@ -23,4 +23,27 @@ public enum PictureDecoder {
         }
         throw Failure(message: "not a PNG or JPEG picture")
     }
+
+    /// The picture made at most `side` pixels on its longer side, proportions kept, each pixel
+    /// the area average of what it covers: a PNG reduced as its rows arrive, a JPEG decoded
+    /// reduced in its transform then averaged down (an upload's picture).
+    public static func decode(_ bytes: [UInt8], fittingIn side: Int) throws(Failure) -> Bitmap {
+        if bytes.starts(with: PNGDecoder.signature) {
+            do { return try PNGDecoder.decode(bytes, fittingIn: side) } catch { throw Failure(message: error.message) }
+        }
+        let bitmap = try decode(bytes, drawnWithin: (side, side))
+        let longer = max(bitmap.width, bitmap.height)
+        guard side > 0, longer > side else { return bitmap }
+        return bitmap.areaScaled(
+            toWidth: max(1, bitmap.width * side / longer), height: max(1, bitmap.height * side / longer))
+    }
+
+    /// Whether the bytes decode, making as little as it takes to know: a PNG's pixels are not
+    /// made (`PNGDecoder.check`), a JPEG's every coefficient is read and its samples made at 1/8.
+    public static func check(_ bytes: [UInt8]) throws(Failure) {
+        if bytes.starts(with: PNGDecoder.signature) {
+            do { return try PNGDecoder.check(bytes) } catch { throw Failure(message: error.message) }
+        }
+        _ = try decode(bytes, drawnWithin: (1, 1))
+    }
 }

@@ -19,17 +19,11 @@ public enum UploadPicture {
         guard info.width * info.height <= maximumPixels else {
             throw UploadPictureError(reason: "\(info.width)×\(info.height) is more than 40 megapixels")
         }
-        var bitmap: Bitmap
+        let bitmap: Bitmap
         do {
-            bitmap = try PictureDecoder.decode(bytes, drawnWithin: (largestSide, largestSide))
+            bitmap = try PictureDecoder.decode(bytes, fittingIn: largestSide)
         } catch {
             throw UploadPictureError(reason: error.message)
-        }
-        let longer = max(bitmap.width, bitmap.height)
-        if longer > largestSide {
-            bitmap = bitmap.scaled(
-                toWidth: max(1, bitmap.width * largestSide / longer),
-                height: max(1, bitmap.height * largestSide / longer))
         }
         return JPEGEncoder.encode(bitmap, fittingIn: accepted)
     }

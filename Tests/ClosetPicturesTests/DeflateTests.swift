@@ -122,4 +122,25 @@ import Testing
         #expect(HuffmanLengths.lengths(of: [0, 0, 5], maxBits: 15) == [1, 0, 1])
         #expect(HuffmanLengths.lengths(of: [0, 0, 0], maxBits: 15) == [1, 1, 0])
     }
+
+    @Test func adler32SixteenBytesAStepIsTheDefinition() {
+        // RFC 1950's sums, a byte at a time, against the checksum's steps of sixteen, over
+        // lengths around its 5,552-byte blocks and of every tail, bytes of 255 (the largest sums).
+        func definition(_ bytes: [UInt8]) -> UInt32 {
+            var (a, b): (UInt32, UInt32) = (1, 0)
+            for byte in bytes {
+                a = (a + UInt32(byte)) % 65521
+                b = (b + a) % 65521
+            }
+            return b << 16 | a
+        }
+        #expect(Inflate.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        var random = SplitMix64(seed: 1950)
+        for length in [0, 1, 15, 16, 17, 5551, 5552, 5553, 11_104, 11_121, 100_003] {
+            let noise = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            #expect(Inflate.adler32(noise) == definition(noise), "\(length) bytes of noise")
+            let full = [UInt8](repeating: 255, count: length)
+            #expect(Inflate.adler32(full) == definition(full), "\(length) bytes of 255")
+        }
+    }
 }

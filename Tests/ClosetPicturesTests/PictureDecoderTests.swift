@@ -147,4 +147,79 @@ import Testing
             }
         }
     }
+
+    /// A PNG of `raw` rows (filter bytes included), chunks and checksums right.
+    static func png(width: Int, height: Int, colour: UInt8, raw: [UInt8], palette: [UInt8] = []) -> [UInt8] {
+        func chunk(_ kind: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(kind.utf8) + body
+            let length = UInt32(body.count)
+            let crc = Checksum.crc32(typed)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + typed
+                + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+        }
+        let size = [width, height].flatMap { side in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: side >> $0) } }
+        return PNGDecoder.signature + chunk("IHDR", size + [8, colour, 0, 0, 0])
+            + (palette.isEmpty ? [] : chunk("PLTE", palette)) + chunk("IDAT", Deflate.zlib(raw)) + chunk("IEND", [])
+    }
+
+    /// `check` (what an `image=` file must pass) refuses exactly what `decode` refuses, though it
+    /// makes no pixels: a row filter past 4, a palette index past the palette, any damage.
+    @Test func checkingRefusesWhatDecodingRefuses() throws {
+        func agree(_ data: [UInt8]) -> Bool {
+            ((try? PNGDecoder.check(data)) != nil) == ((try? PNGDecoder.decode(data)) != nil)
+        }
+        for name in try fixtures(".png") {
+            #expect(throws: Never.self, "\(name)") { try PNGDecoder.check(try bytes(name)) }
+        }
+        let badFilter = Self.png(width: 2, height: 2, colour: 2, raw: [0, 1, 2, 3, 4, 5, 6, 5, 1, 2, 3, 4, 5, 6])
+        #expect(throws: PNGDecoder.Failure.badData("row filter 5")) { try PNGDecoder.check(badFilter) }
+        let pastPalette = Self.png(width: 2, height: 1, colour: 3, raw: [0, 0, 9], palette: [1, 2, 3, 4, 5, 6])
+        #expect((try? PNGDecoder.check(pastPalette)) == nil && agree(pastPalette))
+        let fine = Self.png(width: 2, height: 1, colour: 3, raw: [0, 0, 1], palette: [1, 2, 3, 4, 5, 6])
+        #expect((try? PNGDecoder.check(fine)) != nil && agree(fine))
+        var generator = SeededRandom(seed: 43)
+        for name in ["png-c3-d4-17x9-i.png", "png-c6-d16-5x33.png", "png-c2-d8-17x9.png"] {
+            let png = try bytes(name)
+            for cut in stride(from: 0, to: png.count, by: 7) { #expect(agree(Array(png[..<cut]))) }
+            for _ in 0..<500 {
+                var damaged = png
+                damaged[Int(generator.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: generator.next())
+                #expect(agree(damaged))
+            }
+        }
+    }
+
+    /// A PNG made an upload's size as its rows arrive is the area average of the whole picture
+    /// (within one a channel of `scaled`'s): every colour type, depth and interlace, and a
+    /// picture with transparency reduced by uneven ratios; one within the size is decoded whole.
+    @Test func aPNGFittedToASideIsTheAreaAverageOfItsRows() throws {
+        func close(_ a: Bitmap, _ b: Bitmap) -> Bool {
+            a.width == b.width && a.height == b.height
+                && zip(a.pixels, b.pixels).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        }
+        for name in try fixtures(".png") {
+            let png = try bytes(name)
+            let whole = try PNGDecoder.decode(png)
+            let side = max(1, max(whole.width, whole.height) * 2 / 3)
+            let longer = max(whole.width, whole.height)
+            let expected =
+                longer > side
+                ? whole.scaled(
+                    toWidth: max(1, whole.width * side / longer), height: max(1, whole.height * side / longer))
+                : whole
+            #expect(close(try PNGDecoder.decode(png, fittingIn: side), expected), "\(name)")
+            #expect(try PNGDecoder.decode(png, fittingIn: longer) == whole, "\(name)")
+        }
+        var seed: UInt32 = 7
+        var picture = Bitmap(width: 301, height: 127)
+        for i in picture.pixels.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            picture.pixels[i] = i % 4 == 3 && i % 20 != 3 ? 255 : UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        let png = PNGEncoder.encode(picture)
+        for side in [200, 100, 37, 1] {
+            let expected = picture.scaled(toWidth: max(1, 301 * side / 301), height: max(1, 127 * side / 301))
+            #expect(close(try PNGDecoder.decode(png, fittingIn: side), expected), "within \(side)")
+        }
+    }
 }

@@ -34,6 +34,33 @@ import Testing
         #expect(half.pixels == [255, 255, 255, 128])
     }
 
+    /// The upload's scaler, a pass at a time in Float, is the same area average: every channel
+    /// within one of `scaled`'s over noise with alpha, reduced and enlarged by uneven ratios; the
+    /// hand-made cases above exactly.
+    @Test func areaScalingAPassAtATimeIsTheSameAverage() {
+        var seed: UInt32 = 47
+        var noise = Bitmap(width: 97, height: 61)
+        for i in noise.pixels.indices {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            noise.pixels[i] = i % 4 == 3 && i % 12 != 3 ? 255 : UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        for (width, height) in [(64, 40), (33, 61), (97, 20), (1, 1), (150, 90), (13, 77)] {
+            let slow = noise.scaled(toWidth: width, height: height).pixels
+            let fast = noise.areaScaled(toWidth: width, height: height).pixels
+            #expect(zip(slow, fast).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(width)×\(height)")
+        }
+        let red: [UInt8] = [255, 0, 0, 255]
+        let blue: [UInt8] = [0, 0, 255, 255]
+        #expect(
+            bitmap(3, 1, [red, blue, red]).areaScaled(toWidth: 2, height: 1).pixels == [
+                170, 0, 85, 255, 170, 0, 85, 255,
+            ])
+        #expect(
+            bitmap(2, 1, [[255, 255, 255, 255], [0, 0, 0, 0]]).areaScaled(toWidth: 1, height: 1).pixels == [
+                255, 255, 255, 128,
+            ])
+    }
+
     @Test func halfBlocksShowTwoPixelsACellInTrueColour() {
         let picture = bitmap(
             2, 3,

@@ -14,9 +14,9 @@ public enum PictureBytes {
     public static func inspect(_ bytes: [UInt8]) throws(Problem) -> ImageInfo {
         let info = try inspectStructure(bytes)
         do {
-            // Every coefficient is still read, so damage is found as before; a JPEG's samples
-            // are made at 1/8 (the pixels are not kept, only whether they decode).
-            _ = try PictureDecoder.decode(bytes, drawnWithin: (1, 1))
+            // Damage is found as a decode finds it; the pixels are not made (a PNG) or made at
+            // 1/8 (a JPEG): only whether they decode is kept.
+            try PictureDecoder.check(bytes)
         } catch {
             throw Problem(message: error.message)
         }

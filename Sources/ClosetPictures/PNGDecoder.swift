@@ -67,8 +67,10 @@ public enum PNGDecoder {
     /// The picture made at most `side` pixels on its longer side (its proportions kept), each
     /// pixel the area average of what it covers, its rows reduced as they are unfiltered
     /// (`AreaReducer`): never held at full size. A picture within `side` is decoded as it is.
-    public static func decode(_ data: [UInt8], fittingIn side: Int) throws(Failure) -> Bitmap {
-        var image = try read(data, checkingCRCs: true)
+    public static func decode(_ data: [UInt8], fittingIn side: Int, checkingCRCs: Bool = true) throws(Failure)
+        -> Bitmap
+    {
+        var image = try read(data, checkingCRCs: checkingCRCs)
         let (width, height) = (image.header.width, image.header.height)
         let longer = max(width, height)
         let raw = image.raw
@@ -84,8 +86,8 @@ public enum PNGDecoder {
     /// Whether the bytes decode, without making their pixels: every chunk, the image data's
     /// checksums and size, and each row's filter. What else a row could get wrong is a palette
     /// index past its palette, so a palette picture is decoded whole (at a pixel's size).
-    public static func check(_ data: [UInt8]) throws(Failure) {
-        var image = try read(data, checkingCRCs: true)
+    public static func check(_ data: [UInt8], checkingCRCs: Bool = true) throws(Failure) {
+        var image = try read(data, checkingCRCs: checkingCRCs)
         let header = image.header
         if header.colour == 3 {
             let raw = image.raw

@@ -154,8 +154,9 @@ enum CommunityRecords {
         kind: profileKind,
         fields: [
             .field("user") { .text($0.user) },
-            .children("stories", of: briefStory) { $0.written.map(StoryRow.init(brief:)) },
-            .children("liked", of: briefStory) { $0.liked.map(StoryRow.init(brief:)) },
+            // Under `.lang ko` as the app's README names the screen: 작성글 및 좋아요한 글.
+            .children("stories", korean: "작성글", of: briefStory) { $0.written.map(StoryRow.init(brief:)) },
+            .children("liked", korean: "좋아요한 글", of: briefStory) { $0.liked.map(StoryRow.init(brief:)) },
             .children("donations", of: briefDonation) { $0.donations },
             .field("donationTotal", label: "donation total", shown: { .text(won($0.donationTotal)) }) {
                 .integer($0.donationTotal)

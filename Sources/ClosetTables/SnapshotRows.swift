@@ -205,14 +205,38 @@ public final class SnapshotRows {
     /// The rows whose frames start at these offsets (index entries say where), read together:
     /// a page of a list is mostly rows added one after another, so one `pread` of the span
     /// they lie in (when it is short) replaces one or two per row. Each frame's lengths are
-    /// checked as `frameBytes(from:)` checks them; a frame reaching past the span is read alone,
-    /// and offsets further apart than `spanRead` are read one by one.
+    /// checked as `frameBytes(from:)` checks them; a frame reaching past the span is read alone.
+    /// Offsets further apart than `spanRead` are read one by one, unless they are many for the
+    /// bytes they lie in (a whole table in its index order): then in the order they lie, a span
+    /// at a time, each span read once.
     public func rowsBytes(at offsets: [Int], spanRead: Int = 64 << 10) -> [[UInt8]] {
         guard offsets.count > 1, let low = offsets.min(), let high = offsets.max(), low >= 0,
-            high - low <= spanRead, high <= rowsEnd - rowsStart
+            high <= rowsEnd - rowsStart
         else { return offsets.map { rowBytes(0, offset: $0) } }
+        guard high - low > spanRead else { return rowsBytes(at: offsets, in: low..<(high + 1024)) }
+        // Dense: at least eight rows a span on average, so a span read gives many rows.
+        guard offsets.count >= 8 * ((high - low) / spanRead + 1) else { return offsets.map { rowBytes(0, offset: $0) } }
+        var rows = [[UInt8]](repeating: [], count: offsets.count)
+        let placed = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var next = 0
+        while next < placed.count {
+            let first = offsets[placed[next]]
+            var last = next
+            while last + 1 < placed.count, offsets[placed[last + 1]] - first <= spanRead { last += 1 }
+            let window = placed[next...last]
+            let read = rowsBytes(at: window.map { offsets[$0] }, in: first..<(offsets[placed[last]] + 1024))
+            for (index, bytes) in zip(window, read) { rows[index] = bytes }
+            next = last + 1
+        }
+        return rows
+    }
+
+    /// The rows at `offsets`, all within `span` (relative to the rows' start), from one read of
+    /// the span; a frame reaching past it read alone.
+    private func rowsBytes(at offsets: [Int], in span: Range<Int>) -> [[UInt8]] {
+        let low = span.lowerBound
         let start = rowsStart + low
-        let end = min(rowsEnd, rowsStart + high + 1024)
+        let end = min(rowsEnd, rowsStart + span.upperBound)
         let fetched = bytes(start..<end)
         check(fetched?.count == end - start)
         let span = fetched ?? []

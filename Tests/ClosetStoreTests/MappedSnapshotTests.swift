@@ -131,7 +131,8 @@ import Testing
     }
 
     /// Rows read together from one span (a page) are the rows read one by one, whatever the
-    /// span, the order or repeats; spans too wide are read row by row.
+    /// span, the order or repeats; spans too wide are read row by row, or a span at a time when
+    /// the rows are many.
     @Test func rowsReadTogetherAreTheRowsReadOneByOne() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<30 {
@@ -147,6 +148,12 @@ import Testing
                 #expect(base.rowsBytes(at: offsets) == alone)
                 #expect(base.rowsBytes(at: offsets, spanRead: Int.random(in: 0..<2000, using: &generator)) == alone)
             }
+            // Many rows for the bytes they lie in, in no order and repeated (a whole table in its
+            // index order): read a span at a time in the order they lie, the same rows.
+            let many = ((0..<base.count).flatMap { [$0, $0, $0] }).shuffled(using: &generator)
+            let offsets = many.map { base.frameStart($0) - base.rowsStart }
+            let alone = many.map { base.rowBytes($0) }
+            for spanRead in [64, 256, 4096] { #expect(base.rowsBytes(at: offsets, spanRead: spanRead) == alone) }
         }
     }
 

@@ -69,6 +69,18 @@ package final class SessionOutput {
                 write(renderer.render(detail))
                 return printPictures(of: outcome)
             }
+            if format == .csv, case .entities(let entities) = outcome {
+                // Each row written as it is made, a megabyte at a time (the export's own writer,
+                // the same bytes): a listing is never a grid of cells.
+                var writer = ExportWriter(format: .csv, columns: entities.kind.dataColumns)
+                if settings.headers { writer.begin() }
+                for record in entities.records() {
+                    writer.add(data: record.data)
+                    if writer.isFull { write(String(decoding: writer.take(), as: UTF8.self)) }
+                }
+                write(String(decoding: writer.take(), as: UTF8.self))
+                return printPictures(of: outcome)
+            }
             guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
             let text: String
             switch format {

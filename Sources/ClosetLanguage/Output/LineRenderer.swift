@@ -1,13 +1,32 @@
 /// One `key = value` per line, keys right-aligned (as sqlite3's line mode), a blank line
 /// between rows. Values are terminal-safe (`TerminalText`): a newline in a value stays on its line.
+/// Written as bytes, each key's padding made once: a listing of a million rows is six million lines.
 package enum LineRenderer {
     package static func render(_ grid: Grid) -> String {
         let keyWidth = grid.columns.map(TextWidth.of).max() ?? 0
-        return grid.rows.map { row in
-            zip(grid.columns, row).map { key, value in
-                String(repeating: " ", count: keyWidth - TextWidth.of(key)) + key + " = " + TerminalText.visible(value)
-                    + "\n"
-            }.joined()
-        }.joined(separator: "\n")
+        let labels = grid.columns.map { key in
+            Array((String(repeating: " ", count: keyWidth - TextWidth.of(key)) + key + " = ").utf8)
+        }
+        var out: [UInt8] = []
+        for (number, row) in grid.rows.enumerated() {
+            if number > 0 { out.append(0x0A) }
+            for (label, value) in zip(labels, row) {
+                out += label
+                appendVisible(value, to: &out)
+                out.append(0x0A)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Printable ASCII as it is; anything else through `TerminalText.visible`.
+    static func appendVisible(_ value: String, to out: inout [UInt8]) {
+        var value = value
+        let plain = value.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { out += TerminalText.visible(value).utf8 }
     }
 }

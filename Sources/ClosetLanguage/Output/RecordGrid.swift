@@ -114,9 +114,16 @@ enum RecordGrid {
     /// commits): the shortest prefix of the full key that no other key in the list has.
     static func distinguishingShortKeys(_ keys: [EntityKey]) -> [String] {
         let shorts = keys.map(\.short)
-        if Set(shorts).count == shorts.count { return shorts }
+        // One pass finds the short forms that repeat; only their keys are grouped (a million
+        // UUIDs share a few dozen eight-character prefixes).
+        var seen = Set<String>(minimumCapacity: shorts.count)
+        var repeated = Set<String>()
+        for short in shorts where !seen.insert(short).inserted { repeated.insert(short) }
+        if repeated.isEmpty { return shorts }
         var groups: [String: Set<String>] = [:]
-        for (key, short) in zip(keys, shorts) { groups[short, default: []].insert(key.text) }
+        for (key, short) in zip(keys, shorts) where repeated.contains(short) {
+            groups[short, default: []].insert(key.text)
+        }
         return zip(keys, shorts).map { key, short in
             guard let group = groups[short], group.count > 1 else { return short }
             // One past the longest prefix it shares with another key of its group.

@@ -44,13 +44,14 @@ package final class ClothesViewModel {
     }
 
     /// `filteredClothes` for a command: answered from the store's index when the filters allow
-    /// (a sort and a limit; search text read from the stored rows first), so nothing else is
-    /// fetched; else fetched and filtered.
+    /// (a sort, with or without a limit; search text read from the stored rows first), so
+    /// nothing else is fetched and nothing sorted; else fetched and filtered.
     package func queryClothes() throws(RepositoryError) -> [Clothes] {
         let plan = FilterPlan(searchFilters)
-        if let sort = plan.sort, let limit = plan.limit,
+        if let sort = plan.sort,
             let rows = repository.indexedClothes(
-                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort, limit: limit)
+                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort,
+                limit: plan.limit ?? .max)
         {
             return rows
         }

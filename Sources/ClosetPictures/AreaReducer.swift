@@ -2,51 +2,60 @@
 /// covers (`Bitmap.scaled`'s average): a large PNG made an upload's 2,048 pixels a side in one pass
 /// over its rows, with no picture at full or intermediate size. Each row is averaged across once;
 /// a target row is summed from the rows it covers (two at most, when reducing) and written when
-/// its last row has arrived. Sides only shrink (or stay).
+/// its last row has arrived. Sides only shrink (or stay). What a target covers is worked out from
+/// the ratio, as `Bitmap.coverage` works it out, never listed a source row or column at a time: a
+/// hostile picture of one pixel by sixteen million rows costs what its pixels cost.
 struct AreaReducer {
     let width: Int
+    let height: Int
     let newWidth: Int
     let newHeight: Int
     private(set) var pixels: [UInt8]
-    /// Each target column's covered source columns and weights, flattened.
-    private var columnStart: [Int]
-    private var columnSource: [Int]
-    private var columnWeight: [Float]
+    /// Each target column: its first and last source columns (exclusive), and the share of each
+    /// it covers (the columns between are covered whole).
+    private var columnFirst: [Int]
+    private var columnEnd: [Int]
+    private var firstShare: [Float]
+    private var lastShare: [Float]
     private var columnTotals: [Float]
-    /// Each source row's target rows and weights (one or two).
-    private var feeds: [[(target: Int, weight: Float)]]
-    /// Each target row's last source row.
-    private var lastRow: [Int]
+    private let rowScale: Double
     /// Two target rows being summed (slot `target % 2`), premultiplied r, g, b and alpha, and
     /// their row weights.
     private var sums: [Float]
     private var rowTotals: [Float] = [0, 0]
     private var across: [Float]
+    /// The first target row not written yet.
+    private var pending = 0
     private var rowsIn = 0
 
     init(width: Int, height: Int, newWidth: Int, newHeight: Int) {
         self.width = width
+        self.height = height
         self.newWidth = newWidth
         self.newHeight = newHeight
         pixels = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
-        let columns = Bitmap.coverage(from: width, to: newWidth)
-        columnStart = [0]
-        columnSource = []
-        columnWeight = []
-        for parts in columns {
-            for (index, weight) in parts {
-                columnSource.append(index)
-                columnWeight.append(Float(weight))
+        let scale = Double(width) / Double(newWidth)
+        (columnFirst, columnEnd, firstShare, lastShare, columnTotals) = ([], [], [], [], [])
+        for target in 0..<newWidth {
+            let start = Double(target) * scale
+            let end = start + scale
+            let first = Int(start)
+            var last = first
+            while Double(last) < end, last < width { last += 1 }
+            let share = { (source: Int) in Float(min(end, Double(source + 1)) - max(start, Double(source))) }
+            columnFirst.append(first)
+            columnEnd.append(max(last, first + 1))
+            firstShare.append(share(first))
+            lastShare.append(share(max(first, last - 1)))
+            // The shares' sum, those below a billionth left out as `add` leaves them out.
+            var total: Float = 0
+            for source in first..<max(last, first + 1) {
+                let weight = source == first ? share(first) : source == last - 1 ? share(last - 1) : 1
+                if weight > 1e-9 { total += weight }
             }
-            columnStart.append(columnSource.count)
+            columnTotals.append(total)
         }
-        columnTotals = columns.map { Float($0.reduce(0) { $0 + $1.weight }) }
-        feeds = Array(repeating: [], count: height)
-        lastRow = Array(repeating: 0, count: newHeight)
-        for (target, parts) in Bitmap.coverage(from: height, to: newHeight).enumerated() {
-            for (source, weight) in parts { feeds[source].append((target, Float(weight))) }
-            lastRow[target] = parts.last?.index ?? 0
-        }
+        rowScale = Double(height) / Double(newHeight)
         sums = [Float](repeating: 0, count: newWidth * 8)
         across = [Float](repeating: 0, count: newWidth * 4)
     }
@@ -54,55 +63,61 @@ struct AreaReducer {
     /// The next row: `width` RGBA pixels; `opaque` when every alpha is 255 (a picture without
     /// an alpha channel), which weighs each pixel once rather than by its alpha.
     mutating func add(_ row: UnsafePointer<UInt8>, opaque: Bool = false) {
-        guard rowsIn < feeds.count else { return }
+        guard rowsIn < height else { return }
         let stride = newWidth * 4
         let raw = UnsafeRawPointer(row)
         across.withUnsafeMutableBufferPointer { across in
-            columnSource.withUnsafeBufferPointer { source in
-                columnWeight.withUnsafeBufferPointer { weight in
-                    columnStart.withUnsafeBufferPointer { start in
-                        for x in 0..<newWidth {
-                            var sum = SIMD4<Float>()
-                            if opaque {
-                                // Σ colour · w and Σ 255 · w; the colours are made Σ colour · 255 · w
-                                // (premultiplied, as below) once for the column.
-                                for part in start[x]..<start[x + 1] {
-                                    let pixel = raw.loadUnaligned(
-                                        fromByteOffset: source[part] * 4, as: SIMD4<UInt8>.self)
-                                    sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * weight[part]
-                                }
-                                sum *= SIMD4(255, 255, 255, 1)
-                            } else {
-                                for part in start[x]..<start[x + 1] {
-                                    let pixel = raw.loadUnaligned(
-                                        fromByteOffset: source[part] * 4, as: SIMD4<UInt8>.self)
-                                    var value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
-                                    let alpha = value[3] * weight[part]
-                                    value[3] = 1
-                                    sum += value * alpha
-                                }
-                            }
-                            across[x * 4] = sum[0]
-                            across[x * 4 + 1] = sum[1]
-                            across[x * 4 + 2] = sum[2]
-                            across[x * 4 + 3] = sum[3]
-                        }
+            for x in 0..<newWidth {
+                var sum = SIMD4<Float>()
+                let (first, end) = (columnFirst[x], columnEnd[x])
+                for source in first..<end {
+                    // Shares below a billionth are left out, as `Bitmap.coverage` leaves them.
+                    var weight: Float = source == first ? firstShare[x] : source == end - 1 ? lastShare[x] : 1
+                    if weight <= 1e-9 { weight = 0 }
+                    let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
+                    var value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
+                    if opaque {
+                        sum += value * weight
+                    } else {
+                        let alpha = value[3] * weight
+                        value[3] = 1
+                        sum += value * alpha
                     }
                 }
+                // Opaque: Σ colour · w and Σ 255 · w, made premultiplied (Σ colour · 255 · w).
+                if opaque { sum *= SIMD4(255, 255, 255, 1) }
+                across[x * 4] = sum[0]
+                across[x * 4 + 1] = sum[1]
+                across[x * 4 + 2] = sum[2]
+                across[x * 4 + 3] = sum[3]
             }
         }
-        for (target, weight) in feeds[rowsIn] {
-            let slot = target % 2
-            sums.withUnsafeMutableBufferPointer { sums in
-                across.withUnsafeBufferPointer { across in
-                    guard let base = sums.baseAddress, let from = across.baseAddress else { return }
-                    // Through plain pointers: a loop the compiler can vectorize.
-                    let into = base + slot * stride
-                    for i in 0..<stride { into[i] += from[i] * weight }
+        // The target rows this row falls in (one, or two across a boundary), as shares of it.
+        let (top, bottom) = (Double(rowsIn), Double(rowsIn + 1))
+        var target = pending
+        while target < newHeight {
+            let start = Double(target) * rowScale
+            let end = start + rowScale
+            guard start < bottom else { break }
+            let covered = min(end, bottom) - max(start, top)
+            if covered > 1e-9 {
+                let slot = target % 2
+                let weight = Float(covered)
+                sums.withUnsafeMutableBufferPointer { sums in
+                    across.withUnsafeBufferPointer { across in
+                        guard let base = sums.baseAddress, let from = across.baseAddress else { return }
+                        // Through plain pointers: a loop the compiler can vectorize.
+                        let into = base + slot * stride
+                        for i in 0..<stride { into[i] += from[i] * weight }
+                    }
                 }
+                rowTotals[slot] += weight
             }
-            rowTotals[slot] += weight
-            if lastRow[target] == rowsIn { emit(target) }
+            // Written once its last row is in (the last row closes every row still open).
+            guard end <= bottom || rowsIn == height - 1 else { break }
+            emit(target)
+            pending = target + 1
+            target += 1
         }
         rowsIn += 1
     }

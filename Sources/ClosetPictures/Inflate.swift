@@ -14,25 +14,36 @@ public enum Inflate {
         case tooLarge(Int)
         /// The zlib header or its Adler-32 checksum does not match.
         case badWrapper(String)
+        /// The reader of a streamed output stopped it (it found the bytes wrong).
+        case stopped
     }
 
     /// The bytes a zlib stream holds (at most `limit`).
     public static func zlib(_ data: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var reader = try zlibReader(data)
+        let output = try inflate(&reader, limit: limit)
+        try checkAdler(data, reader, adler32(output))
+        return output
+    }
+
+    /// A reader after the zlib header, which is checked.
+    static func zlibReader(_ data: [UInt8]) throws(Failure) -> BitReader {
         guard data.count >= 6 else { throw .truncated }
         let (method, flags) = (data[0], data[1])
         guard method & 0x0F == 8, method >> 4 <= 7, (Int(method) << 8 | Int(flags)) % 31 == 0 else {
             throw .badWrapper("not a zlib stream (header \(method) \(flags))")
         }
         guard flags & 0x20 == 0 else { throw .badWrapper("a preset dictionary is not supported") }
-        var reader = BitReader(data, from: 2)
-        let output = try inflate(&reader, limit: limit)
-        // The Adler-32 of the output follows, big-endian, on a byte boundary.
+        return BitReader(data, from: 2)
+    }
+
+    /// The Adler-32 of the output follows the last block, big-endian, on a byte boundary.
+    static func checkAdler(_ data: [UInt8], _ reader: BitReader, _ sum: UInt32) throws(Failure) {
         let at = reader.byteAlignedPosition
         guard at + 4 <= data.count else { throw .truncated }
         let stored =
             UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
-        guard stored == adler32(output) else { throw .badWrapper("its Adler-32 checksum does not match") }
-        return output
+        guard stored == sum else { throw .badWrapper("its Adler-32 checksum does not match") }
     }
 
     /// The bytes a raw DEFLATE stream holds (at most `limit`).
@@ -42,33 +53,31 @@ public enum Inflate {
     }
 
     public static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var (a, b): (UInt32, UInt32) = (1, 0)
-        // Sixteen bytes a step: b gains 16 a and each byte weighted by how many of the step's
-        // sums it is in (16 for the first ... 1 for the last), a gains their sum.
-        let weights = SIMD16<UInt32>(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var index = 0
-            while index < buffer.count {
-                // 5,552 bytes (a multiple of 16) keep both sums below 2^32 before the modulo.
-                let end = min(buffer.count, index + 5552)
-                while index + 16 <= end {
-                    let step = SIMD16<UInt32>(
-                        truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
-                    b &+= 16 &* a &+ (step &* weights).wrappedSum()
-                    a &+= step.wrappedSum()
-                    index += 16
-                }
-                while index < end {
-                    a &+= UInt32(base[index])
-                    b &+= a
-                    index += 1
-                }
-                a %= 65521
-                b %= 65521
-            }
+        var sum = Adler32()
+        bytes.withUnsafeBufferPointer { sum.add($0) }
+        return sum.value
+    }
+
+    /// The largest distance a match reaches back (RFC 1951): what a streamed output keeps.
+    static let window = 32768
+
+    /// The bytes a zlib stream holds (at most `limit`), handed to `take` a piece at a time
+    /// (about `chunk` bytes each) as they are inflated, never held whole: only the last 32 KB
+    /// stay, for the matches that copy from them. `take` returns false to stop (the reader found
+    /// the bytes wrong: the stream is then `.stopped`). The Adler-32 is checked at the end, after
+    /// every piece was handed on: a reader keeps what it makes until the stream is known good.
+    /// Returns how many bytes there were.
+    public static func zlib(
+        _ data: [UInt8], limit: Int, chunk: Int = 1 << 18, into take: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(Failure) -> Int {
+        var reader = try zlibReader(data)
+        var sum = Adler32()
+        let total = try inflate(&reader, limit: limit, chunk: chunk) { piece in
+            sum.add(piece)
+            return take(piece)
         }
-        return b << 16 | a
+        try checkAdler(data, reader, sum.value)
+        return total
     }
 
     // MARK: blocks
@@ -79,20 +88,9 @@ public enum Inflate {
         var failure: Failure?
         let output = [UInt8](unsafeUninitializedCapacity: max(limit, 1)) { buffer, count in
             guard let base = buffer.baseAddress else { return }
-            var output = Output(base: base, capacity: limit)
+            var output = Output(base: base, capacity: limit, limit: limit, drain: nil)
             do throws(Failure) {
-                var last = false
-                while !last {
-                    last = try reader.bits(1) == 1
-                    switch try reader.bits(2) {
-                    case 0: try stored(&reader, into: &output)
-                    case 1: try codes(&reader, Huffman.fixedLengths, Huffman.fixedDistances, into: &output)
-                    case 2:
-                        let (lengths, distances) = try dynamicTables(&reader)
-                        try codes(&reader, lengths, distances, into: &output)
-                    default: throw .malformed("block type 3")
-                    }
-                }
+                try blocks(&reader, into: &output)
             } catch {
                 failure = error
             }
@@ -102,15 +100,67 @@ public enum Inflate {
         return output
     }
 
-    /// What has been inflated so far, in memory reserved for `capacity` bytes.
+    /// Streamed: the output handed to `drain` a piece at a time from a buffer of about `chunk`
+    /// bytes that keeps the last 32 KB. Returns the whole output's size.
+    static func inflate(
+        _ reader: inout BitReader, limit: Int, chunk: Int, _ drain: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(Failure) -> Int {
+        // At least twice the window: what is kept never overlaps where it is moved from.
+        let capacity = max(chunk, 2 * window)
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { base.deallocate() }
+        return try withoutActuallyEscaping(drain) { (drain) throws(Failure) in
+            var output = Output(base: base, capacity: capacity, limit: limit, drain: drain)
+            try blocks(&reader, into: &output)
+            try output.finish()
+            return output.dropped + output.count
+        }
+    }
+
+    /// Every block of the stream, into `output`.
+    static func blocks(_ reader: inout BitReader, into output: inout Output) throws(Failure) {
+        var last = false
+        while !last {
+            last = try reader.bits(1) == 1
+            switch try reader.bits(2) {
+            case 0: try stored(&reader, into: &output)
+            case 1: try codes(&reader, Huffman.fixedLengths, Huffman.fixedDistances, into: &output)
+            case 2:
+                let (lengths, distances) = try dynamicTables(&reader)
+                try codes(&reader, lengths, distances, into: &output)
+            default: throw .malformed("block type 3")
+            }
+        }
+    }
+
+    /// What has been inflated so far, in memory reserved for `capacity` bytes: the whole output
+    /// (no `drain`: the buffer is `limit` bytes), or, streamed, what has not been handed on yet
+    /// and the 32 KB before it (a full buffer is handed to `drain` and all but its last 32 KB
+    /// let go).
     struct Output {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
         var count = 0
+        /// Bytes let go from the front (streamed): the output so far is `dropped + count`.
+        var dropped = 0
+        /// Where the bytes not yet handed on start.
+        var handed = 0
+        let limit: Int
+        let drain: ((UnsafeBufferPointer<UInt8>) -> Bool)?
+
+        init(
+            base: UnsafeMutablePointer<UInt8>, capacity: Int, limit: Int,
+            drain: ((UnsafeBufferPointer<UInt8>) -> Bool)?
+        ) {
+            self.base = base
+            self.capacity = capacity
+            self.limit = limit
+            self.drain = drain
+        }
 
         @inline(__always)
         mutating func append(_ byte: UInt8) throws(Failure) {
-            guard count < capacity else { throw .tooLarge(capacity) }
+            if count == capacity { try flush() }
             base[count] = byte
             count += 1
         }
@@ -119,23 +169,53 @@ public enum Inflate {
         /// time (each piece then reads only what is already written).
         @inline(__always)
         mutating func copy(distance: Int, length: Int) throws(Failure) {
+            // Once streamed output is let go, 32 KB (more than any distance) always stay.
             guard distance <= count else { throw .malformed("a distance back past the start") }
-            guard length <= capacity - count else { throw .tooLarge(capacity) }
-            var done = 0
-            while done < length {
-                let piece = min(distance, length - done)
-                (base + count + done).update(from: base + count + done - distance, count: piece)
-                done += piece
+            var remaining = length
+            while remaining > 0 {
+                if count == capacity { try flush() }
+                let part = min(remaining, capacity - count)
+                var done = 0
+                while done < part {
+                    let piece = min(distance, part - done)
+                    (base + count + done).update(from: base + count + done - distance, count: piece)
+                    done += piece
+                }
+                count += part
+                remaining -= part
             }
-            count += length
         }
 
         mutating func append(_ bytes: ArraySlice<UInt8>) throws(Failure) {
-            guard bytes.count <= capacity - count else { throw .tooLarge(capacity) }
-            bytes.withUnsafeBufferPointer { source in
-                if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
+            var rest = bytes[...]
+            while !rest.isEmpty {
+                if count == capacity { try flush() }
+                let part = rest.prefix(capacity - count)
+                part.withUnsafeBufferPointer { source in
+                    if let start = source.baseAddress { (base + count).update(from: start, count: source.count) }
+                }
+                count += part.count
+                rest = rest.dropFirst(part.count)
             }
-            count += bytes.count
+        }
+
+        /// The buffer is full: past the limit, or (streamed) handed on and all but 32 KB let go.
+        mutating func flush() throws(Failure) {
+            guard let drain, dropped + count <= limit else { throw .tooLarge(limit) }
+            guard drain(UnsafeBufferPointer(start: base + handed, count: count - handed)) else { throw .stopped }
+            let keep = min(count, Inflate.window)
+            base.update(from: base + count - keep, count: keep)
+            dropped += count - keep
+            count = keep
+            handed = keep
+        }
+
+        /// The last bytes handed on (streamed), within the limit.
+        mutating func finish() throws(Failure) {
+            guard dropped + count <= limit else { throw .tooLarge(limit) }
+            guard let drain, count > handed else { return }
+            guard drain(UnsafeBufferPointer(start: base + handed, count: count - handed)) else { throw .stopped }
+            handed = count
         }
     }
 
@@ -146,7 +226,6 @@ public enum Inflate {
         guard length == ~complement & 0xFFFF else {
             throw .malformed("a stored block's length and its complement differ")
         }
-        guard length <= output.capacity - output.count else { throw .tooLarge(output.capacity) }
         try reader.copyBytes(length, into: &output)
     }
 
@@ -376,5 +455,39 @@ struct Huffman {
             code <<= 1
         }
         throw .malformed("a code that is not in its table")
+    }
+}
+
+/// Adler-32 (RFC 1950) over bytes given a piece at a time, sixteen bytes a step: b gains 16 a
+/// and each byte weighted by how many of the step's sums it is in (16 for the first ... 1 for
+/// the last), a gains their sum.
+struct Adler32 {
+    private var a: UInt32 = 1
+    private var b: UInt32 = 0
+
+    var value: UInt32 { b << 16 | a }
+
+    mutating func add(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        let weights = SIMD16<UInt32>(16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+        var index = 0
+        while index < buffer.count {
+            // 5,552 bytes (a multiple of 16) keep both sums below 2^32 before the modulo.
+            let end = min(buffer.count, index + 5552)
+            while index + 16 <= end {
+                let step = SIMD16<UInt32>(
+                    truncatingIfNeeded: UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))
+                b &+= 16 &* a &+ (step &* weights).wrappedSum()
+                a &+= step.wrappedSum()
+                index += 16
+            }
+            while index < end {
+                a &+= UInt32(base[index])
+                b &+= a
+                index += 1
+            }
+            a %= 65521
+            b %= 65521
+        }
     }
 }

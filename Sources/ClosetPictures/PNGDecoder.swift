@@ -55,13 +55,9 @@ public enum PNGDecoder {
     public static func decode(
         _ data: [UInt8], checkingCRCs: Bool = true, drawnWithin box: (width: Int, height: Int)? = nil
     ) throws(Failure) -> Bitmap {
-        var image = try read(data, checkingCRCs: checkingCRCs)
-        let factor = BoxReducer.factor(width: image.header.width, height: image.header.height, box: box)
-        // Handed over, not copied: its rows are unfiltered where they lie.
-        let raw = image.raw
-        image.raw = []
+        let image = try read(data, checkingCRCs: checkingCRCs)
         return try pixels(
-            image.header, consume raw, palette: image.palette, transparency: image.transparency, factor: factor)
+            image, factor: BoxReducer.factor(width: image.header.width, height: image.header.height, box: box))
     }
 
     /// The picture made at most `side` pixels on its longer side (its proportions kept), each
@@ -70,51 +66,113 @@ public enum PNGDecoder {
     public static func decode(_ data: [UInt8], fittingIn side: Int, checkingCRCs: Bool = true) throws(Failure)
         -> Bitmap
     {
-        var image = try read(data, checkingCRCs: checkingCRCs)
+        let image = try read(data, checkingCRCs: checkingCRCs)
         let (width, height) = (image.header.width, image.header.height)
         let longer = max(width, height)
-        let raw = image.raw
-        image.raw = []
-        guard side > 0, longer > side else {
-            return try pixels(image.header, consume raw, palette: image.palette, transparency: image.transparency)
-        }
-        let size = (max(1, width * side / longer), max(1, height * side / longer))
-        return try pixels(
-            image.header, consume raw, palette: image.palette, transparency: image.transparency, areaSize: size)
+        guard side > 0, longer > side else { return try pixels(image) }
+        return try pixels(image, areaSize: (max(1, width * side / longer), max(1, height * side / longer)))
     }
 
     /// Whether the bytes decode, without making their pixels: every chunk, the image data's
     /// checksums and size, and each row's filter. What else a row could get wrong is a palette
     /// index past its palette, so a palette picture is decoded whole (at a pixel's size).
     public static func check(_ data: [UInt8], checkingCRCs: Bool = true) throws(Failure) {
-        var image = try read(data, checkingCRCs: checkingCRCs)
+        let image = try read(data, checkingCRCs: checkingCRCs)
         let header = image.header
         if header.colour == 3 {
-            let raw = image.raw
-            image.raw = []
-            _ = try pixels(
-                header, consume raw, palette: image.palette, transparency: image.transparency,
-                factor: BoxReducer.factor(width: header.width, height: header.height, box: (1, 1)))
+            _ = try pixels(image, factor: BoxReducer.factor(width: header.width, height: header.height, box: (1, 1)))
             return
         }
-        var offset = 0
-        for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
-            let (columns, rows) = passSize(header, x0, y0, dx, dy)
-            guard columns > 0, rows > 0 else { continue }
-            let rowBytes = header.rowBytes(columns)
-            for _ in 0..<rows {
-                guard image.raw[offset] <= 4 else { throw .badData("row filter \(image.raw[offset])") }
-                offset += 1 + rowBytes
-            }
-        }
+        try forEachRow(image, unfiltering: false) { _, _, _ throws(Failure) in }
     }
 
-    /// A PNG's chunks read and its image data inflated, to exactly the size its rows take.
+    /// A PNG's chunks read: its header, palette, transparency, its image data still deflated,
+    /// and the exact size its rows inflate to.
     struct Image {
         var header: Header
         var palette: [UInt8]
         var transparency: [UInt8]?
-        var raw: [UInt8]
+        var compressed: [UInt8]
+        var expected: Int
+    }
+
+    /// A pass of the picture (the whole picture when it is not interlaced): where its pixels
+    /// go, and its rows' size.
+    struct Pass {
+        var x0: Int
+        var y0: Int
+        var dx: Int
+        var dy: Int
+        var columns: Int
+        var rows: Int
+        var rowBytes: Int
+    }
+
+    static func passList(_ header: Header) -> [Pass] {
+        (header.interlaced ? passes : [(0, 0, 1, 1)]).compactMap { x0, y0, dx, dy in
+            let (columns, rows) = passSize(header, x0, y0, dx, dy)
+            guard columns > 0, rows > 0 else { return nil }
+            return Pass(
+                x0: x0, y0: y0, dx: dx, dy: dy, columns: columns, rows: rows, rowBytes: header.rowBytes(columns))
+        }
+    }
+
+    /// Each row of each pass as it is inflated, unfiltered against the row before it, handed to
+    /// `row`: the image data is never whole in memory. A row is copied out of the inflater's
+    /// pieces (its matches read the bytes as filtered) and unfiltered there; `unfiltering` false
+    /// only checks each row's filter. The stream's checksum is checked after its last row.
+    static func forEachRow(
+        _ image: Image, unfiltering: Bool = true,
+        _ row: (_ pass: Pass, _ y: Int, _ row: UnsafeMutablePointer<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
+        let passes = passList(image.header)
+        let step = image.header.filterStep
+        let widest = passes.map(\.rowBytes).max() ?? 0
+        // The row being filled (its filter byte first) and the one before it, unfiltered.
+        let current = UnsafeMutablePointer<UInt8>.allocate(capacity: widest + 1)
+        defer { current.deallocate() }
+        let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: max(widest, 1))
+        defer { previous.deallocate() }
+        var (passNumber, y, filled, hasPrevious) = (0, 0, 0, false)
+        var failure: Failure?
+        let total: Int
+        do {
+            total = try Inflate.zlib(image.compressed, limit: image.expected) { piece in
+                guard let source = piece.baseAddress else { return true }
+                var at = 0
+                while at < piece.count, passNumber < passes.count {
+                    let pass = passes[passNumber]
+                    let part = min(1 + pass.rowBytes - filled, piece.count - at)
+                    (current + filled).update(from: source + at, count: part)
+                    filled += part
+                    at += part
+                    guard filled == 1 + pass.rowBytes else { continue }
+                    do throws(Failure) {
+                        if unfiltering {
+                            try unfilter(
+                                current + 1, hasPrevious ? previous : nil, count: pass.rowBytes, filter: current[0],
+                                step: step)
+                        } else if current[0] > 4 {
+                            throw .badData("row filter \(current[0])")
+                        }
+                        try row(pass, y, current + 1)
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                    previous.update(from: current + 1, count: pass.rowBytes)
+                    (filled, hasPrevious, y) = (0, true, y + 1)
+                    if y == pass.rows { (passNumber, y, hasPrevious) = (passNumber + 1, 0, false) }
+                }
+                return true
+            }
+        } catch {
+            if let failure { throw failure }
+            throw .badData("its image data: \(error)")
+        }
+        guard total == image.expected else {
+            throw .badData("its image data holds \(total) bytes, not \(image.expected)")
+        }
     }
 
     static func read(_ data: [UInt8], checkingCRCs: Bool) throws(Failure) -> Image {
@@ -173,14 +231,8 @@ public enum PNGDecoder {
             let (columns, rows) = passSize(header, x0, y0, dx, dy)
             if columns > 0, rows > 0 { expected += rows * (1 + header.rowBytes(columns)) }
         }
-        let raw: [UInt8]
-        do {
-            raw = try Inflate.zlib(compressed, limit: expected)
-        } catch {
-            throw .badData("its image data: \(error)")
-        }
-        guard raw.count == expected else { throw .badData("its image data holds \(raw.count) bytes, not \(expected)") }
-        return Image(header: header, palette: palette, transparency: transparency, raw: raw)
+        return Image(
+            header: header, palette: palette, transparency: transparency, compressed: compressed, expected: expected)
     }
 
     static func name(_ kind: [UInt8]) -> String { String(decoding: kind, as: UTF8.self) }
@@ -210,15 +262,13 @@ public enum PNGDecoder {
         ((header.width - x0 + dx - 1) / dx, (header.height - y0 + dy - 1) / dy)
     }
 
-    /// Unfilters each pass's rows (in place: a row's filter reads the row above as unfiltered)
-    /// and writes its pixels into place, or, reduced by `factor`, through a `BoxReducer`, or made
-    /// `areaSize` through an `AreaReducer`.
-    static func pixels(
-        _ header: Header, _ raw: consuming [UInt8], palette: [UInt8], transparency: [UInt8]?, factor: Int = 1,
-        areaSize: (width: Int, height: Int)? = nil
-    ) throws(Failure) -> Bitmap {
-        let key = TransparentKey(transparency, colour: header.colour)
-        let step = header.filterStep
+    /// Each pass's rows as they are inflated and unfiltered, their pixels written into place, or,
+    /// reduced by `factor`, through a `BoxReducer`, or made `areaSize` through an `AreaReducer`.
+    static func pixels(_ image: Image, factor: Int = 1, areaSize: (width: Int, height: Int)? = nil) throws(Failure)
+        -> Bitmap
+    {
+        let header = image.header
+        let key = TransparentKey(image.transparency, colour: header.colour)
         // A picture reduced row by row needs its rows in order: not interlaced.
         let reduced = factor > 1 || areaSize != nil
         // Grey or RGB without a transparent colour: every alpha is 255.
@@ -231,29 +281,16 @@ public enum PNGDecoder {
             AreaReducer(width: header.width, height: header.height, newWidth: $0.width, newHeight: $0.height)
         }
         var pixels = [UInt8](repeating: 0, count: streaming ? header.width * 4 : header.width * header.height * 4)
-        try raw.withUnsafeMutableBufferPointer { (raw) throws(Failure) in
-            try pixels.withUnsafeMutableBufferPointer { (pixels) throws(Failure) in
-                // Neither is empty: a picture has a pixel, and its data a byte a row.
-                guard let base = raw.baseAddress, let target = pixels.baseAddress else { return }
-                var offset = 0
-                for (x0, y0, dx, dy) in header.interlaced ? passes : [(0, 0, 1, 1)] {
-                    let (columns, rows) = passSize(header, x0, y0, dx, dy)
-                    guard columns > 0, rows > 0 else { continue }
-                    let rowBytes = header.rowBytes(columns)
-                    var previous: UnsafeMutablePointer<UInt8>?
-                    for y in 0..<rows {
-                        let row = base + offset + 1
-                        try unfilter(row, previous, count: rowBytes, filter: raw[offset], step: step)
-                        offset += 1 + rowBytes
-                        let line = streaming ? 0 : (y0 + y * dy) * header.width * 4
-                        try place(
-                            row, header, into: target + line, x0: x0, dx: dx, columns: columns,
-                            palette: palette, key: key)
-                        if streaming {
-                            if area != nil { area?.add(target, opaque: opaque) } else { box?.add(target) }
-                        }
-                        previous = row
-                    }
+        try pixels.withUnsafeMutableBufferPointer { (pixels) throws(Failure) in
+            // Not empty: a picture has a pixel.
+            guard let target = pixels.baseAddress else { return }
+            try forEachRow(image) { (pass, y, row) throws(Failure) in
+                let line = streaming ? 0 : (pass.y0 + y * pass.dy) * header.width * 4
+                try place(
+                    row, header, into: target + line, x0: pass.x0, dx: pass.dx, columns: pass.columns,
+                    palette: image.palette, key: key)
+                if streaming {
+                    if area != nil { area?.add(target, opaque: opaque) } else { box?.add(target) }
                 }
             }
         }

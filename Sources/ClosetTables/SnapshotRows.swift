@@ -215,7 +215,9 @@ public final class SnapshotRows {
         else { return offsets.map { rowBytes(0, offset: $0) } }
         guard high - low > spanRead else { return rowsBytes(at: offsets, in: low..<(high + 1024)) }
         // Dense: at least eight rows a span on average, so a span read gives many rows.
-        guard offsets.count >= 8 * ((high - low) / spanRead + 1) else { return offsets.map { rowBytes(0, offset: $0) } }
+        guard offsets.count >= 8 * ((high - low) / max(1, spanRead) + 1) else {
+            return offsets.map { rowBytes(0, offset: $0) }
+        }
         var rows = [[UInt8]](repeating: [], count: offsets.count)
         let placed = offsets.indices.sorted { offsets[$0] < offsets[$1] }
         var next = 0

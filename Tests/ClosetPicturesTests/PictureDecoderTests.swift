@@ -92,6 +92,45 @@ import Testing
         #expect(BoxReducer.factor(width: 100, height: 50, box: nil) == 1)
     }
 
+    /// A zlib stream handed on in pieces (what a PNG's rows are made from, the image data never
+    /// whole) is the stream inflated whole, piece size whatever it is; past its limit, damaged, or
+    /// stopped by its reader, it fails as the whole one does.
+    @Test func aStreamHandedOnInPiecesIsTheWholeStream() throws {
+        for name in try fixtures(".z") {
+            let stream = try bytes(name)
+            let whole = try Inflate.zlib(stream, limit: 1 << 20)
+            for chunk in [1, 1000, 70_000] {
+                var pieces: [UInt8] = []
+                let total = try Inflate.zlib(stream, limit: 1 << 20, chunk: chunk) { piece in
+                    pieces += piece
+                    return true
+                }
+                #expect(pieces == whole && total == whole.count, "\(name) in pieces of \(chunk)")
+            }
+        }
+        let text = try bytes("zlib-text-l9.z")
+        let size = try bytes("zlib-text.raw").count
+        #expect(throws: Inflate.Failure.tooLarge(size - 1)) {
+            try Inflate.zlib(text, limit: size - 1, chunk: 1) { _ in true }
+        }
+        #expect(throws: Inflate.Failure.stopped) { try Inflate.zlib(text, limit: size, chunk: 1) { _ in false } }
+        var generator = SeededRandom(seed: 1951)
+        for name in ["zlib-random-l6.z", "zlib-runs-rle.z", "zlib-text-fixed.z"] {
+            let stream = try bytes(name)
+            for _ in 0..<300 {
+                var damaged = stream
+                damaged[Int(generator.next() % UInt64(damaged.count))] ^= UInt8(1 << (generator.next() % 8))
+                let whole = try? Inflate.zlib(damaged, limit: 1 << 16)
+                var pieces: [UInt8] = []
+                let streamed = try? Inflate.zlib(damaged, limit: 1 << 16, chunk: 1) { piece in
+                    pieces += piece
+                    return true
+                }
+                #expect((whole == nil) == (streamed == nil) && (whole.map { $0 == pieces } ?? true))
+            }
+        }
+    }
+
     @Test func aStreamPastItsLimitStopsThere() throws {
         let text = try bytes("zlib-text-l9.z")
         let size = try bytes("zlib-text.raw").count

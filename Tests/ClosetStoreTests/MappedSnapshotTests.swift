@@ -153,7 +153,7 @@ import Testing
             let many = ((0..<base.count).flatMap { [$0, $0, $0] }).shuffled(using: &generator)
             let offsets = many.map { base.frameStart($0) - base.rowsStart }
             let alone = many.map { base.rowBytes($0) }
-            for spanRead in [64, 256, 4096] { #expect(base.rowsBytes(at: offsets, spanRead: spanRead) == alone) }
+            for spanRead in [0, 1, 64, 256, 4096] { #expect(base.rowsBytes(at: offsets, spanRead: spanRead) == alone) }
         }
     }
 

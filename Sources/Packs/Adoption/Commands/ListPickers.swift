@@ -2,10 +2,9 @@ import ClosetCore
 import ClosetLanguage
 
 /// `list districts region=`, `list shelters region= district=`, `list breeds [kind=]` (and their
-/// counts): the
-/// lists the app's search filters are picked from, as the API gives them (each fetched once a
-/// session). What they list is what `list dogs district=`, `shelter=` and `breed=` take, and
-/// what Tab offers there.
+/// counts): the lists the app's search filters are picked from, as the API gives them (each
+/// fetched once a session). What they list is what `list dogs district=`, `shelter=` and
+/// `breed=` take, and what Tab offers there.
 enum ListPickers {
     static let districts = CommandSpec(
         path: ["list", "districts"],

@@ -105,8 +105,10 @@ public enum Inflate {
     static func inflate(
         _ reader: inout BitReader, limit: Int, chunk: Int, _ drain: (UnsafeBufferPointer<UInt8>) -> Bool
     ) throws(Failure) -> Int {
-        // At least twice the window: what is kept never overlaps where it is moved from.
-        let capacity = max(chunk, 2 * window)
+        // A small output fits whole (one byte more finds a stream past its limit; nothing is ever
+        // moved); else at least twice the window, so what is kept never overlaps where it is
+        // moved from. A thumbnail's few kilobytes take a buffer their size, not a chunk's.
+        let capacity = limit < chunk ? limit + 1 : max(chunk, 2 * window)
         let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { base.deallocate() }
         return try withoutActuallyEscaping(drain) { (drain) throws(Failure) in

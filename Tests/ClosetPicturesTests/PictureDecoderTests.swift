@@ -110,8 +110,18 @@ import Testing
         }
         let text = try bytes("zlib-text-l9.z")
         let size = try bytes("zlib-text.raw").count
-        #expect(throws: Inflate.Failure.tooLarge(size - 1)) {
-            try Inflate.zlib(text, limit: size - 1, chunk: 1) { _ in true }
+        // Past the limit, whether the output is streamed through a window or fits one buffer.
+        for chunk in [1, 1 << 20] {
+            #expect(throws: Inflate.Failure.tooLarge(size - 1)) {
+                try Inflate.zlib(text, limit: size - 1, chunk: chunk) { _ in true }
+            }
+            var pieces: [UInt8] = []
+            #expect(
+                try Inflate.zlib(text, limit: size, chunk: chunk) {
+                    pieces += $0
+                    return true
+                } == size)
+            #expect(pieces == (try bytes("zlib-text.raw")))
         }
         #expect(throws: Inflate.Failure.stopped) { try Inflate.zlib(text, limit: size, chunk: 1) { _ in false } }
         var generator = SeededRandom(seed: 1951)

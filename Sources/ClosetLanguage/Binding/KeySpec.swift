@@ -38,9 +38,10 @@ public struct KeySpec: Sendable, Hashable {
 
     public init(
         _ name: String, _ kind: ValueKind, _ summary: String, required: Bool = false, whenMissing: String? = nil,
-        secret: Bool = false, placeholder: String? = nil, restores: Bool = false
+        secret: Bool = false, placeholder: String? = nil, restores: Bool = false, korean: String? = nil
     ) {
         self.restores = restores
+        self.korean = korean
         self.isSecret = secret
         self.name = name
         self.kind = kind

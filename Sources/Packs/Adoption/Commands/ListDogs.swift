@@ -13,24 +13,16 @@ enum ListDogs {
         KeySpec("state", .vocabulary(ShelterState.info, many: false), "notice (공고중) or protect (보호중)"),
         KeySpec("from", .date, "found on or after this day"),
         KeySpec("to", .date, "found on or before this day"),
-        korean(
-            KeySpec("district", .name(PickerLists.districtNames), "the 시군구 of region= (강남구), or its org_cd"),
-            "시군구"),
-        korean(
-            KeySpec(
-                "shelter", .name(PickerLists.shelterNames),
-                "the shelter: its number (care_reg_no), or its name with region= and district="),
-            "보호소"),
-        korean(
-            KeySpec("breed", .name(PickerLists.breedNames), "the breed (진도견) of kind= (default dog), or its code"),
-            "품종"),
+        KeySpec(
+            "district", .name(PickerLists.districtNames), "the 시군구 of region= (강남구), or its org_cd",
+            korean: "시군구"),
+        KeySpec(
+            "shelter", .name(PickerLists.shelterNames),
+            "the shelter: its number (care_reg_no), or its name with region= and district=", korean: "보호소"),
+        KeySpec(
+            "breed", .name(PickerLists.breedNames), "the breed (진도견) of kind= (default dog), or its code",
+            korean: "품종"),
     ]
-
-    private static func korean(_ key: KeySpec, _ word: String) -> KeySpec {
-        var key = key
-        key.korean = word
-        return key
-    }
 
     /// The query the filters ask for (page 1); a 시군구, shelter or breed given by name is
     /// looked up in the API's list (once a session).

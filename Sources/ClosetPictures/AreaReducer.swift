@@ -11,12 +11,13 @@ struct AreaReducer {
     let newWidth: Int
     let newHeight: Int
     private(set) var pixels: [UInt8]
-    /// Each target column: its first and last source columns (exclusive), and the share of each
-    /// it covers (the columns between are covered whole).
+    /// Each target column: its first and last source columns (exclusive), and where its sources'
+    /// weights start in `weights` (the share of each it covers, those below a billionth made 0 as
+    /// `Bitmap.coverage` leaves them out): one flat table the row loop reads without a branch.
     private var columnFirst: [Int]
     private var columnEnd: [Int]
-    private var firstShare: [Float]
-    private var lastShare: [Float]
+    private var weightStart: [Int]
+    private var weights: [Float]
     private var columnTotals: [Float]
     private let rowScale: Double
     /// Two target rows being summed (slot `target % 2`), premultiplied r, g, b and alpha, and
@@ -35,7 +36,7 @@ struct AreaReducer {
         self.newHeight = newHeight
         pixels = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
         let scale = Double(width) / Double(newWidth)
-        (columnFirst, columnEnd, firstShare, lastShare, columnTotals) = ([], [], [], [], [])
+        (columnFirst, columnEnd, weightStart, weights, columnTotals) = ([], [], [], [], [])
         for target in 0..<newWidth {
             let start = Double(target) * scale
             let end = start + scale
@@ -43,14 +44,15 @@ struct AreaReducer {
             var last = first
             while Double(last) < end, last < width { last += 1 }
             let share = { (source: Int) in Float(min(end, Double(source + 1)) - max(start, Double(source))) }
+            let columnEnd = max(last, first + 1)
             columnFirst.append(first)
-            columnEnd.append(max(last, first + 1))
-            firstShare.append(share(first))
-            lastShare.append(share(max(first, last - 1)))
-            // The shares' sum, those below a billionth left out as `add` leaves them out.
+            self.columnEnd.append(columnEnd)
+            weightStart.append(weights.count)
+            let (firstShare, lastShare) = (share(first), share(max(first, last - 1)))
             var total: Float = 0
-            for source in first..<max(last, first + 1) {
-                let weight = source == first ? share(first) : source == last - 1 ? share(last - 1) : 1
+            for source in first..<columnEnd {
+                let weight = source == first ? firstShare : source == columnEnd - 1 ? lastShare : 1
+                weights.append(weight > 1e-9 ? weight : 0)
                 if weight > 1e-9 { total += weight }
             }
             columnTotals.append(total)
@@ -66,30 +68,39 @@ struct AreaReducer {
         guard rowsIn < height else { return }
         let stride = newWidth * 4
         let raw = UnsafeRawPointer(row)
+        // Through plain pointers: no bounds check or branch a source pixel.
         across.withUnsafeMutableBufferPointer { across in
-            for x in 0..<newWidth {
-                var sum = SIMD4<Float>()
-                let (first, end) = (columnFirst[x], columnEnd[x])
-                for source in first..<end {
-                    // Shares below a billionth are left out, as `Bitmap.coverage` leaves them.
-                    var weight: Float = source == first ? firstShare[x] : source == end - 1 ? lastShare[x] : 1
-                    if weight <= 1e-9 { weight = 0 }
-                    let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
-                    var value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
-                    if opaque {
-                        sum += value * weight
-                    } else {
-                        let alpha = value[3] * weight
-                        value[3] = 1
-                        sum += value * alpha
+            columnFirst.withUnsafeBufferPointer { columnFirst in
+                columnEnd.withUnsafeBufferPointer { columnEnd in
+                    weightStart.withUnsafeBufferPointer { weightStart in
+                        weights.withUnsafeBufferPointer { weights in
+                            guard let into = across.baseAddress, let weights = weights.baseAddress else { return }
+                            let sums = UnsafeMutableRawPointer(into)
+                            for x in 0..<newWidth {
+                                var sum = SIMD4<Float>()
+                                let (first, end) = (columnFirst[x], columnEnd[x])
+                                let weight = weights + (weightStart[x] - first)
+                                if opaque {
+                                    for source in first..<end {
+                                        let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
+                                        sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * weight[source]
+                                    }
+                                    // Σ colour · w and Σ 255 · w, made premultiplied (Σ colour · 255 · w).
+                                    sum *= SIMD4(255, 255, 255, 1)
+                                } else {
+                                    for source in first..<end {
+                                        let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
+                                        var value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
+                                        let alpha = value[3] * weight[source]
+                                        value[3] = 1
+                                        sum += value * alpha
+                                    }
+                                }
+                                sums.storeBytes(of: sum, toByteOffset: x * 16, as: SIMD4<Float>.self)
+                            }
+                        }
                     }
                 }
-                // Opaque: Σ colour · w and Σ 255 · w, made premultiplied (Σ colour · 255 · w).
-                if opaque { sum *= SIMD4(255, 255, 255, 1) }
-                across[x * 4] = sum[0]
-                across[x * 4 + 1] = sum[1]
-                across[x * 4 + 2] = sum[2]
-                across[x * 4 + 3] = sum[3]
             }
         }
         // The target rows this row falls in (one, or two across a boundary), as shares of it.
@@ -106,9 +117,24 @@ struct AreaReducer {
                 sums.withUnsafeMutableBufferPointer { sums in
                     across.withUnsafeBufferPointer { across in
                         guard let base = sums.baseAddress, let from = across.baseAddress else { return }
-                        // Through plain pointers: a loop the compiler can vectorize.
-                        let into = base + slot * stride
-                        for i in 0..<stride { into[i] += from[i] * weight }
+                        // Eight lanes a step (`stride` is a multiple of four: the rest by four).
+                        let into = UnsafeMutableRawPointer(base + slot * stride)
+                        let source = UnsafeRawPointer(from)
+                        var i = 0
+                        while i + 8 <= stride {
+                            let sum =
+                                into.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                                + source.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * weight
+                            into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD8<Float>.self)
+                            i += 8
+                        }
+                        while i < stride {
+                            let sum =
+                                into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
+                                + source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) * weight
+                            into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
+                            i += 4
+                        }
                     }
                 }
                 rowTotals[slot] += weight

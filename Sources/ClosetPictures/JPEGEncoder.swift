@@ -118,31 +118,51 @@ public enum JPEGEncoder {
     struct ScanCoder {
         var writer = BitWriter()
         var predictions = [0, 0, 0]
+        /// Each quality's divisors as reciprocals, in zigzag order (the order the coder reads).
         let luminanceDivisors: [Float]
         let chrominanceDivisors: [Float]
 
         init(_ luminance: [Int], _ chrominance: [Int]) {
-            luminanceDivisors = luminance.map { 1 / Float($0) }
-            chrominanceDivisors = chrominance.map { 1 / Float($0) }
+            let zigzag = JPEGDecoder.zigzag.prefix(64)
+            luminanceDivisors = zigzag.map { 1 / Float(luminance[$0]) }
+            chrominanceDivisors = zigzag.map { 1 / Float(chrominance[$0]) }
         }
 
         /// One strip's MCUs: four luminance blocks, then Cb and Cr.
         mutating func code(_ blocks: JPEGBlocks, strip: Int) {
+            let tables = Tables.shared
             blocks.coefficients.withUnsafeBufferPointer { all in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
-                    guard let base = all.baseAddress else { return }
-                    var block = base + strip * blocks.stripCount
-                    for _ in 0..<blocks.mcusAcross {
-                        for component in 0..<6 {
-                            let isLuminance = component < 4
-                            let divisors = isLuminance ? luminanceDivisors : chrominanceDivisors
-                            for k in 0..<64 { quantized[k] = Self.rounded(block[k] * divisors[k]) }
-                            let which = isLuminance ? 0 : component - 3
-                            JPEGEncoder.code(
-                                quantized, &predictions[which],
-                                isLuminance ? JPEGEncoder.dcLuminance : JPEGEncoder.dcChrominance,
-                                isLuminance ? JPEGEncoder.acLuminance : JPEGEncoder.acChrominance, &writer)
-                            block += 64
+                luminanceDivisors.withUnsafeBufferPointer { luminance in
+                    chrominanceDivisors.withUnsafeBufferPointer { chrominance in
+                        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
+                            guard let base = all.baseAddress, let quantized = quantized.baseAddress,
+                                let luminance = luminance.baseAddress, let chrominance = chrominance.baseAddress
+                            else { return }
+                            var block = base + strip * blocks.stripCount
+                            for _ in 0..<blocks.mcusAcross {
+                                for component in 0..<6 {
+                                    let isLuminance = component < 4
+                                    let divisors = isLuminance ? luminance : chrominance
+                                    // Which AC values are not zero, bit k for the k-th in zigzag order.
+                                    var nonzero: UInt64 = 0
+                                    tables.zigzag.withUnsafeBufferPointer { zigzag in
+                                        quantized[0] = Self.rounded(block[0] * divisors[0])
+                                        // Within what baseline coding holds: AC values of 10 bits.
+                                        for k in 1..<64 {
+                                            let value = min(
+                                                max(Self.rounded(block[zigzag[k]] * divisors[k]), -1023), 1023)
+                                            quantized[k] = value
+                                            if value != 0 { nonzero |= 1 << UInt64(k) }
+                                        }
+                                    }
+                                    let which = isLuminance ? 0 : component - 3
+                                    JPEGEncoder.code(
+                                        quantized, nonzero: nonzero, &predictions[which],
+                                        isLuminance ? tables.dcLuminance : tables.dcChrominance,
+                                        isLuminance ? tables.acLuminance : tables.acChrominance, &writer)
+                                    block += 64
+                                }
+                            }
                         }
                     }
                 }
@@ -165,36 +185,50 @@ public enum JPEGEncoder {
         }
     }
 
-    /// A quantized block's DC difference and AC runs, coded.
+    /// The zigzag order and the four Huffman codes, each symbol's code and length in one word
+    /// (`code << 8 | length`), read by the coder a block at a time.
+    final class Tables: Sendable {
+        static let shared = Tables()
+        let zigzag = Array(JPEGDecoder.zigzag.prefix(64))
+        let dcLuminance = JPEGEncoder.dcLuminance.words
+        let dcChrominance = JPEGEncoder.dcChrominance.words
+        let acLuminance = JPEGEncoder.acLuminance.words
+        let acChrominance = JPEGEncoder.acChrominance.words
+    }
+
+    /// A quantized block in zigzag order: its DC difference and AC runs, coded. `nonzero` has bit
+    /// k set when AC value k is not zero: the runs are found from it, not a value at a time.
     static func code(
-        _ quantized: UnsafeMutableBufferPointer<Int>, _ prediction: inout Int, _ dc: HuffmanCode, _ ac: HuffmanCode,
-        _ writer: inout BitWriter
+        _ quantized: UnsafeMutablePointer<Int>, nonzero: UInt64, _ prediction: inout Int, _ dc: [UInt32],
+        _ ac: [UInt32], _ writer: inout BitWriter
     ) {
-        // Within what baseline coding holds: DC differences of 11 bits, AC values of 10.
-        for k in 1..<64 { quantized[k] = min(max(quantized[k], -1023), 1023) }
-        let difference = min(max(quantized[0] - prediction, -2047), 2047)
-        prediction += difference
-        let size = bitLength(difference)
-        writer.write(dc.code(size), dc.length(size))
-        if size > 0 { writer.write(amplitude(difference, size), size) }
-        var run = 0
-        for k in 1..<64 {
-            let value = quantized[JPEGDecoder.zigzag[k]]
-            if value == 0 {
-                run += 1
-                continue
+        dc.withUnsafeBufferPointer { dc in
+            ac.withUnsafeBufferPointer { ac in
+                // DC differences of 11 bits.
+                let difference = min(max(quantized[0] - prediction, -2047), 2047)
+                prediction += difference
+                let size = bitLength(difference)
+                writer.write(dc[size])
+                writer.write(amplitude(difference, size), size)
+                var (left, last) = (nonzero, 0)
+                while left != 0 {
+                    let k = left.trailingZeroBitCount
+                    left &= left &- 1
+                    var run = k - last - 1
+                    last = k
+                    while run > 15 {
+                        writer.write(ac[0xF0])
+                        run -= 16
+                    }
+                    let value = quantized[k]
+                    let size = bitLength(value)
+                    writer.write(ac[run << 4 | size])
+                    writer.write(amplitude(value, size), size)
+                }
+                // The end of the block, unless its last value is not zero.
+                if last < 63 { writer.write(ac[0x00]) }
             }
-            while run > 15 {
-                writer.write(ac.code(0xF0), ac.length(0xF0))
-                run -= 16
-            }
-            let size = bitLength(value)
-            let symbol = run << 4 | size
-            writer.write(ac.code(symbol), ac.length(symbol))
-            writer.write(amplitude(value, size), size)
-            run = 0
         }
-        if run > 0 { writer.write(ac.code(0x00), ac.length(0x00)) }
     }
 
     static func bitLength(_ value: Int) -> Int {
@@ -205,27 +239,42 @@ public enum JPEGEncoder {
     /// The bits a value of `size` bits is written as: itself, or one less when negative.
     static func amplitude(_ value: Int, _ size: Int) -> Int { value < 0 ? (value - 1) & ((1 << size) - 1) : value }
 
+    /// The scan's bits, most significant first, a `FF` byte followed by a stuffed `00`. Bits
+    /// gather in a 64-bit word and go out four bytes at a time, so `bytes` may lag the bits
+    /// written by up to four bytes until `flush`.
     struct BitWriter {
         var bytes: [UInt8] = []
-        var buffer = 0
+        var buffer: UInt64 = 0
         var count = 0
 
+        /// A Huffman code's word (`code << 8 | length`).
+        @inline(__always)
+        mutating func write(_ word: UInt32) { write(Int(word >> 8), Int(word & 0xFF)) }
+
+        /// `length` (at most 16) low bits of `bits`.
+        @inline(__always)
         mutating func write(_ bits: Int, _ length: Int) {
             guard length > 0 else { return }
-            buffer = buffer << length | (bits & ((1 << length) - 1))
+            buffer = buffer << UInt64(length) | UInt64(truncatingIfNeeded: bits) & ((1 << UInt64(length)) - 1)
             count += length
-            while count >= 8 {
-                let byte = UInt8((buffer >> (count - 8)) & 0xFF)
+            if count >= 32 { emit(4) }
+        }
+
+        /// Sends `whole` bytes from the top of the buffer's `count` bits.
+        mutating func emit(_ whole: Int) {
+            for _ in 0..<whole {
+                let byte = UInt8(truncatingIfNeeded: buffer >> UInt64(count - 8))
                 bytes.append(byte)
                 if byte == 0xFF { bytes.append(0) }
                 count -= 8
             }
-            buffer &= (1 << count) - 1
+            buffer &= (1 << UInt64(count)) &- 1
         }
 
         /// The last byte padded with one bits.
         mutating func flush() {
-            if count > 0 { write((1 << (8 - count)) - 1, 8 - count) }
+            if count % 8 > 0 { write((1 << (8 - count % 8)) - 1, 8 - count % 8) }
+            emit(count / 8)
         }
     }
 
@@ -253,8 +302,8 @@ public enum JPEGEncoder {
             }
         }
 
-        func code(_ symbol: Int) -> Int { codes[symbol] }
-        func length(_ symbol: Int) -> Int { lengths[symbol] }
+        /// Each symbol's code and length as the coder reads them: `code << 8 | length`.
+        var words: [UInt32] { zip(codes, lengths).map { UInt32($0 << 8 | $1) } }
     }
 
     // MARK: T.81 Annex K

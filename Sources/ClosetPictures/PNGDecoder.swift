@@ -406,6 +406,21 @@ public enum PNGDecoder {
             return
         }
         if depth == 8, header.colour == 2, key.samples == nil {
+            if dx == 1, x0 == 0, columns > 1 {
+                // Four bytes a pixel, the fourth (the next pixel's red) made alpha 255; the last
+                // pixel by bytes (its fourth byte would be past the row).
+                let (from, to) = (UnsafeRawPointer(row), UnsafeMutableRawPointer(out))
+                for column in 0..<columns - 1 {
+                    let pixel = UInt32(littleEndian: from.loadUnaligned(fromByteOffset: column * 3, as: UInt32.self))
+                    to.storeBytes(of: (pixel | 0xFF00_0000).littleEndian, toByteOffset: column * 4, as: UInt32.self)
+                }
+                let last = columns - 1
+                (out[last * 4], out[last * 4 + 1], out[last * 4 + 2]) = (
+                    row[last * 3], row[last * 3 + 1], row[last * 3 + 2]
+                )
+                out[last * 4 + 3] = 255
+                return
+            }
             for column in 0..<columns {
                 let at = (x0 + column * dx) * 4
                 out[at] = row[column * 3]

@@ -31,16 +31,82 @@ import Testing
     }
 
     @Test func theStandardTablesCodeEverySymbolABaselineScanUses() {
+        // The lengths as the coder reads them (`code << 8 | length`).
         for table in [JPEGEncoder.acLuminance, JPEGEncoder.acChrominance] {
             #expect(table.values.count == 162 && Set(table.values).count == 162)
+            let words = table.words
             for run in 0...15 {
-                for size in 1...10 { #expect(table.length(run << 4 | size) > 0, "\(run) \(size)") }
+                for size in 1...10 { #expect(words[run << 4 | size] & 0xFF > 0, "\(run) \(size)") }
             }
-            #expect(table.length(0x00) > 0 && table.length(0xF0) > 0)
+            #expect(words[0x00] & 0xFF > 0 && words[0xF0] & 0xFF > 0)
         }
         for table in [JPEGEncoder.dcLuminance, JPEGEncoder.dcChrominance] {
-            #expect((0...11).allSatisfy { table.length($0) > 0 })
+            #expect((0...11).allSatisfy { table.words[$0] & 0xFF > 0 })
         }
+    }
+
+    /// The coder finds runs from a mask of the values that are not zero and sends bits four bytes
+    /// at a time; its scan is the one a plain coder makes, a value and a bit at a time (T.81
+    /// F.1.2), byte stuffing and runs past 16 included.
+    @Test func theScanIsWhatAPlainCoderWrites() {
+        var seed: UInt32 = 11
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Int(seed >> 8) % bound
+        }
+        var writer = JPEGEncoder.BitWriter()
+        var plain: [UInt8] = []
+        var (bits, count) = (0, 0)
+        func put(_ value: Int, _ length: Int) {
+            for shift in stride(from: length - 1, through: 0, by: -1) {
+                bits = bits << 1 | (value >> shift) & 1
+                count += 1
+                if count == 8 {
+                    plain.append(UInt8(bits))
+                    if bits == 0xFF { plain.append(0) }
+                    (bits, count) = (0, 0)
+                }
+            }
+        }
+        var (prediction, plainPrediction) = (0, 0)
+        let (dc, ac) = (JPEGEncoder.dcLuminance, JPEGEncoder.acLuminance)
+        for block in 0..<400 {
+            // Sparse blocks with long runs, dense ones, and the last value set or not.
+            var values = (0..<64).map { _ in next(block % 3 == 0 ? 3 : 40) == 0 ? next(2047) - 1023 : 0 }
+            values[0] = next(4000) - 2000
+            if block % 5 == 0 { values[63] = next(9) - 4 }
+            var nonzero: UInt64 = 0
+            for k in 1..<64 where values[k] != 0 { nonzero |= 1 << UInt64(k) }
+            values.withUnsafeMutableBufferPointer { quantized in
+                guard let base = quantized.baseAddress else { return }
+                JPEGEncoder.code(base, nonzero: nonzero, &prediction, dc.words, ac.words, &writer)
+            }
+            let difference = min(max(values[0] - plainPrediction, -2047), 2047)
+            plainPrediction += difference
+            let size = JPEGEncoder.bitLength(difference)
+            put(dc.codes[size], dc.lengths[size])
+            put(JPEGEncoder.amplitude(difference, size), size)
+            var run = 0
+            for k in 1..<64 {
+                guard values[k] != 0 else {
+                    run += 1
+                    continue
+                }
+                while run > 15 {
+                    put(ac.codes[0xF0], ac.lengths[0xF0])
+                    run -= 16
+                }
+                let size = JPEGEncoder.bitLength(values[k])
+                put(ac.codes[run << 4 | size], ac.lengths[run << 4 | size])
+                put(JPEGEncoder.amplitude(values[k], size), size)
+                run = 0
+            }
+            if run > 0 { put(ac.codes[0], ac.lengths[0]) }
+        }
+        if count > 0 { put((1 << (8 - count)) - 1, 8 - count) }
+        writer.flush()
+        #expect(writer.bytes == plain)
+        #expect(plain.count > 10_000 && plain.contains(0xFF))
     }
 
     @Test func closetReadsBackWhatItWrites() throws {

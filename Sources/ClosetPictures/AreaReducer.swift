@@ -1,10 +1,11 @@
 /// RGBA rows made smaller to any size as they arrive, each new pixel the area average of what it
 /// covers (`Bitmap.scaled`'s average): a large PNG made an upload's 2,048 pixels a side in one pass
-/// over its rows, with no picture at full or intermediate size. Each row is averaged across once;
-/// a target row is summed from the rows it covers (two at most, when reducing) and written when
-/// its last row has arrived. Sides only shrink (or stay). What a target covers is worked out from
-/// the ratio, as `Bitmap.coverage` works it out, never listed a source row or column at a time: a
-/// hostile picture of one pixel by sixteen million rows costs what its pixels cost.
+/// over its rows, with no picture at full or intermediate size. Each source row is added, weighted,
+/// into the sums of the target rows it falls in (two at most, when reducing), a column at a time;
+/// a target row is averaged across once, when its last row has arrived: the per-pixel work is
+/// one weighted add in vector lanes, and the across pass runs once a target row, not a source
+/// row. Sides only shrink (or stay). What a target covers is worked out from the ratio, as
+/// `Bitmap.coverage` works it out, never listed a source row or column at a time: a hostile picture of one pixel by sixteen million rows costs what its pixels cost.
 struct AreaReducer {
     let width: Int
     let height: Int
@@ -20,11 +21,10 @@ struct AreaReducer {
     private var weights: [Float]
     private var columnTotals: [Float]
     private let rowScale: Double
-    /// Two target rows being summed (slot `target % 2`), premultiplied r, g, b and alpha, and
-    /// their row weights.
+    /// Two target rows being summed (slot `target % 2`), a source column at a time: premultiplied
+    /// r, g, b and alpha; and their row weights.
     private var sums: [Float]
     private var rowTotals: [Float] = [0, 0]
-    private var across: [Float]
     /// The first target row not written yet.
     private var pending = 0
     private var rowsIn = 0
@@ -58,51 +58,13 @@ struct AreaReducer {
             columnTotals.append(total)
         }
         rowScale = Double(height) / Double(newHeight)
-        sums = [Float](repeating: 0, count: newWidth * 8)
-        across = [Float](repeating: 0, count: newWidth * 4)
+        sums = [Float](repeating: 0, count: width * 8)
     }
 
     /// The next row: `width` RGBA pixels; `opaque` when every alpha is 255 (a picture without
     /// an alpha channel), which weighs each pixel once rather than by its alpha.
     mutating func add(_ row: UnsafePointer<UInt8>, opaque: Bool = false) {
         guard rowsIn < height else { return }
-        let stride = newWidth * 4
-        let raw = UnsafeRawPointer(row)
-        // Through plain pointers: no bounds check or branch a source pixel.
-        across.withUnsafeMutableBufferPointer { across in
-            columnFirst.withUnsafeBufferPointer { columnFirst in
-                columnEnd.withUnsafeBufferPointer { columnEnd in
-                    weightStart.withUnsafeBufferPointer { weightStart in
-                        weights.withUnsafeBufferPointer { weights in
-                            guard let into = across.baseAddress, let weights = weights.baseAddress else { return }
-                            let sums = UnsafeMutableRawPointer(into)
-                            for x in 0..<newWidth {
-                                var sum = SIMD4<Float>()
-                                let (first, end) = (columnFirst[x], columnEnd[x])
-                                let weight = weights + (weightStart[x] - first)
-                                if opaque {
-                                    for source in first..<end {
-                                        let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
-                                        sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * weight[source]
-                                    }
-                                    // Σ colour · w and Σ 255 · w, made premultiplied (Σ colour · 255 · w).
-                                    sum *= SIMD4(255, 255, 255, 1)
-                                } else {
-                                    for source in first..<end {
-                                        let pixel = raw.loadUnaligned(fromByteOffset: source * 4, as: SIMD4<UInt8>.self)
-                                        var value = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
-                                        let alpha = value[3] * weight[source]
-                                        value[3] = 1
-                                        sum += value * alpha
-                                    }
-                                }
-                                sums.storeBytes(of: sum, toByteOffset: x * 16, as: SIMD4<Float>.self)
-                            }
-                        }
-                    }
-                }
-            }
-        }
         // The target rows this row falls in (one, or two across a boundary), as shares of it.
         let (top, bottom) = (Double(rowsIn), Double(rowsIn + 1))
         var target = pending
@@ -113,31 +75,8 @@ struct AreaReducer {
             let covered = min(end, bottom) - max(start, top)
             if covered > 1e-9 {
                 let slot = target % 2
-                let weight = Float(covered)
-                sums.withUnsafeMutableBufferPointer { sums in
-                    across.withUnsafeBufferPointer { across in
-                        guard let base = sums.baseAddress, let from = across.baseAddress else { return }
-                        // Eight lanes a step (`stride` is a multiple of four: the rest by four).
-                        let into = UnsafeMutableRawPointer(base + slot * stride)
-                        let source = UnsafeRawPointer(from)
-                        var i = 0
-                        while i + 8 <= stride {
-                            let sum =
-                                into.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                                + source.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * weight
-                            into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD8<Float>.self)
-                            i += 8
-                        }
-                        while i < stride {
-                            let sum =
-                                into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
-                                + source.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) * weight
-                            into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
-                            i += 4
-                        }
-                    }
-                }
-                rowTotals[slot] += weight
+                addRow(row, into: slot, weight: Float(covered), opaque: opaque)
+                rowTotals[slot] += Float(covered)
             }
             // Written once its last row is in (the last row closes every row still open).
             guard end <= bottom || rowsIn == height - 1 else { break }
@@ -148,25 +87,88 @@ struct AreaReducer {
         rowsIn += 1
     }
 
-    /// Writes a finished target row and clears its slot.
+    /// Adds a row's premultiplied pixels, times `weight`, into a slot's column sums.
+    private mutating func addRow(_ row: UnsafePointer<UInt8>, into slot: Int, weight: Float, opaque: Bool) {
+        let count = width * 4
+        let source = UnsafeRawPointer(row)
+        sums.withUnsafeMutableBufferPointer { sums in
+            guard let base = sums.baseAddress else { return }
+            let into = UnsafeMutableRawPointer(base + slot * count)
+            if opaque {
+                // Colour · 255 · w and 255 · w: premultiplied by an alpha of 255, sixteen lanes a step.
+                let colour = weight * 255
+                let lanes = SIMD16<Float>(
+                    colour, colour, colour, weight, colour, colour, colour, weight, colour, colour, colour, weight,
+                    colour, colour, colour, weight)
+                var i = 0
+                while i + 16 <= count {
+                    let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                    let sum =
+                        into.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
+                        + SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * lanes
+                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD16<Float>.self)
+                    i += 16
+                }
+                let four = lanes.lowHalf.lowHalf
+                while i < count {
+                    let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+                    let sum =
+                        into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
+                        + SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * four
+                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
+                    i += 4
+                }
+            } else {
+                for i in stride(from: 0, to: count, by: 4) {
+                    var value = SIMD4<Float>(
+                        SIMD4<Int32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+                    )
+                    let alpha = value[3] * weight
+                    value[3] = 1
+                    let sum = into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) + value * alpha
+                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
+                }
+            }
+        }
+    }
+
+    /// Averages a finished target row across, writes it, and clears its slot.
     private mutating func emit(_ target: Int) {
         let slot = target % 2
-        let stride = newWidth * 4
+        let count = width * 4
         let rowTotal = rowTotals[slot]
+        let line = target * newWidth * 4
+        // Through plain pointers: no bounds check or branch a source column.
         sums.withUnsafeMutableBufferPointer { sums in
             pixels.withUnsafeMutableBufferPointer { pixels in
-                let line = target * stride
-                for x in 0..<newWidth {
-                    let at = slot * stride + x * 4
-                    let a = sums[at + 3]
-                    if a > 0 {
-                        pixels[line + x * 4] = Bitmap.channel(sums[at] / a)
-                        pixels[line + x * 4 + 1] = Bitmap.channel(sums[at + 1] / a)
-                        pixels[line + x * 4 + 2] = Bitmap.channel(sums[at + 2] / a)
+                columnFirst.withUnsafeBufferPointer { columnFirst in
+                    columnEnd.withUnsafeBufferPointer { columnEnd in
+                        weightStart.withUnsafeBufferPointer { weightStart in
+                            weights.withUnsafeBufferPointer { weights in
+                                guard let base = sums.baseAddress, let weights = weights.baseAddress else { return }
+                                let columns = UnsafeRawPointer(base + slot * count)
+                                for x in 0..<newWidth {
+                                    var sum = SIMD4<Float>()
+                                    let (first, end) = (columnFirst[x], columnEnd[x])
+                                    let weight = weights + (weightStart[x] - first)
+                                    for source in first..<end {
+                                        sum +=
+                                            columns.loadUnaligned(fromByteOffset: source * 16, as: SIMD4<Float>.self)
+                                            * weight[source]
+                                    }
+                                    let a = sum[3]
+                                    if a > 0 {
+                                        pixels[line + x * 4] = Bitmap.channel(sum[0] / a)
+                                        pixels[line + x * 4 + 1] = Bitmap.channel(sum[1] / a)
+                                        pixels[line + x * 4 + 2] = Bitmap.channel(sum[2] / a)
+                                    }
+                                    pixels[line + x * 4 + 3] = Bitmap.channel(a / (rowTotal * columnTotals[x]))
+                                }
+                                (base + slot * count).update(repeating: 0, count: count)
+                            }
+                        }
                     }
-                    pixels[line + x * 4 + 3] = Bitmap.channel(a / (rowTotal * columnTotals[x]))
                 }
-                for i in 0..<stride { sums[slot * stride + i] = 0 }
             }
         }
         rowTotals[slot] = 0

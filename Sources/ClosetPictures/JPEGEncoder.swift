@@ -118,14 +118,13 @@ public enum JPEGEncoder {
     struct ScanCoder {
         var writer = BitWriter()
         var predictions = [0, 0, 0]
-        /// Each quality's divisors as reciprocals, in zigzag order (the order the coder reads).
+        /// Each quality's divisors as reciprocals, in the blocks' order.
         let luminanceDivisors: [Float]
         let chrominanceDivisors: [Float]
 
         init(_ luminance: [Int], _ chrominance: [Int]) {
-            let zigzag = JPEGDecoder.zigzag.prefix(64)
-            luminanceDivisors = zigzag.map { 1 / Float(luminance[$0]) }
-            chrominanceDivisors = zigzag.map { 1 / Float(chrominance[$0]) }
+            luminanceDivisors = luminance.map { 1 / Float($0) }
+            chrominanceDivisors = chrominance.map { 1 / Float($0) }
         }
 
         /// One strip's MCUs: four luminance blocks, then Cb and Cr.
@@ -134,38 +133,72 @@ public enum JPEGEncoder {
             blocks.coefficients.withUnsafeBufferPointer { all in
                 luminanceDivisors.withUnsafeBufferPointer { luminance in
                     chrominanceDivisors.withUnsafeBufferPointer { chrominance in
-                        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
-                            guard let base = all.baseAddress, let quantized = quantized.baseAddress,
-                                let luminance = luminance.baseAddress, let chrominance = chrominance.baseAddress
-                            else { return }
-                            var block = base + strip * blocks.stripCount
-                            for _ in 0..<blocks.mcusAcross {
-                                for component in 0..<6 {
-                                    let isLuminance = component < 4
-                                    let divisors = isLuminance ? luminance : chrominance
-                                    // Which AC values are not zero, bit k for the k-th in zigzag order.
-                                    var nonzero: UInt64 = 0
-                                    tables.zigzag.withUnsafeBufferPointer { zigzag in
-                                        quantized[0] = Self.rounded(block[0] * divisors[0])
-                                        // Within what baseline coding holds: AC values of 10 bits.
-                                        for k in 1..<64 {
-                                            let value = min(
-                                                max(Self.rounded(block[zigzag[k]] * divisors[k]), -1023), 1023)
-                                            quantized[k] = value
-                                            if value != 0 { nonzero |= 1 << UInt64(k) }
+                        tables.zigzag.withUnsafeBufferPointer { zigzag in
+                            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { natural in
+                                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
+                                    guard let base = all.baseAddress, let quantized = quantized.baseAddress,
+                                        let natural = natural.baseAddress, let luminance = luminance.baseAddress,
+                                        let chrominance = chrominance.baseAddress, let zigzag = zigzag.baseAddress
+                                    else { return }
+                                    var block = base + strip * blocks.stripCount
+                                    for _ in 0..<blocks.mcusAcross {
+                                        for component in 0..<6 {
+                                            let isLuminance = component < 4
+                                            Self.quantize(block, isLuminance ? luminance : chrominance, into: natural)
+                                            // In zigzag order, with bit k set when the k-th AC value is not zero.
+                                            var nonzero: UInt64 = 0
+                                            quantized[0] = Self.rounded(
+                                                block[0] * (isLuminance ? luminance : chrominance)[0])
+                                            for k in 1..<64 {
+                                                let value = Int(natural[zigzag[k]])
+                                                quantized[k] = value
+                                                if value != 0 { nonzero |= 1 << UInt64(k) }
+                                            }
+                                            let which = isLuminance ? 0 : component - 3
+                                            JPEGEncoder.code(
+                                                quantized, nonzero: nonzero, &predictions[which],
+                                                isLuminance ? tables.dcLuminance : tables.dcChrominance,
+                                                isLuminance ? tables.acLuminance : tables.acChrominance, &writer)
+                                            block += 64
                                         }
                                     }
-                                    let which = isLuminance ? 0 : component - 3
-                                    JPEGEncoder.code(
-                                        quantized, nonzero: nonzero, &predictions[which],
-                                        isLuminance ? tables.dcLuminance : tables.dcChrominance,
-                                        isLuminance ? tables.acLuminance : tables.acChrominance, &writer)
-                                    block += 64
                                 }
                             }
                         }
                     }
                 }
+            }
+        }
+
+        /// A block's values divided and rounded as `rounded` rounds them (halves away from zero),
+        /// eight lanes a step, each within what baseline coding holds for an AC value (10 bits;
+        /// the DC value is rounded on its own, unclamped). Without a conversion instruction the
+        /// library would call a lane at a time: a magnitude below 2²³ added to 2²³ is rounded to
+        /// the nearest integer (ties to even) and left in the low bits of its pattern; a tie that
+        /// went down (the rest is exactly one half) goes up.
+        @inline(__always)
+        static func quantize(
+            _ block: UnsafePointer<Float>, _ divisors: UnsafePointer<Float>, into out: UnsafeMutablePointer<Int32>
+        ) {
+            let (values, reciprocals) = (UnsafeRawPointer(block), UnsafeRawPointer(divisors))
+            let into = UnsafeMutableRawPointer(out)
+            let shift = SIMD8<Float>(repeating: 8_388_608)
+            let zero = SIMD8<Int32>(repeating: 0)
+            for step in 0..<8 {
+                let value =
+                    values.loadUnaligned(fromByteOffset: step * 32, as: SIMD8<Float>.self)
+                    * reciprocals.loadUnaligned(fromByteOffset: step * 32, as: SIMD8<Float>.self)
+                let negative = value .< 0
+                // Past 1023 is 1023 however it rounds.
+                var magnitude = value.replacing(with: -value, where: negative)
+                magnitude.replace(with: 2048, where: magnitude .> 2048)
+                let shifted = magnitude + shift
+                let nearest = unsafeBitCast(shifted, to: SIMD8<Int32>.self) & 0x7F_FFFF
+                let rounded = nearest &+ zero.replacing(with: 1, where: magnitude - (shifted - shift) .>= 0.5)
+                let clamped = rounded.replacing(with: 1023, where: rounded .> 1023)
+                into.storeBytes(
+                    of: clamped.replacing(with: zero &- clamped, where: negative), toByteOffset: step * 32,
+                    as: SIMD8<Int32>.self)
             }
         }
 

@@ -109,6 +109,40 @@ import Testing
         #expect(plain.count > 10_000 && plain.contains(0xFF))
     }
 
+    /// The vector quantizer rounds as the scalar `rounded` does (halves away from zero), exact
+    /// halves, values a hair either side of them, and values past the AC range included.
+    @Test func quantizingEightLanesAtATimeRoundsAsOneAtATime() {
+        var seed: UInt32 = 5
+        func next() -> Float {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Float(Int(seed >> 8) % 6000 - 3000) / 2
+        }
+        var block = [Float](repeating: 0, count: 64)
+        var divisors = [Float](repeating: 1, count: 64)
+        var quantized = [Int32](repeating: 0, count: 64)
+        for round in 0..<2000 {
+            for k in 0..<64 {
+                // Halves (k + 0.5), the floats beside them, fractions, and a divisor of 1 or 1/q.
+                let half = next()
+                block[k] = round % 3 == 0 ? half : round % 3 == 1 ? half.nextUp : half.nextDown
+                divisors[k] = round % 4 == 0 ? 1 : 1 / Float(1 + k % 7 + round % 13)
+            }
+            block.withUnsafeBufferPointer { block in
+                divisors.withUnsafeBufferPointer { divisors in
+                    quantized.withUnsafeMutableBufferPointer { quantized in
+                        guard let b = block.baseAddress, let d = divisors.baseAddress, let q = quantized.baseAddress
+                        else { return }
+                        JPEGEncoder.ScanCoder.quantize(b, d, into: q)
+                    }
+                }
+            }
+            for k in 0..<64 {
+                let expected = min(max(JPEGEncoder.ScanCoder.rounded(block[k] * divisors[k]), -1023), 1023)
+                #expect(Int(quantized[k]) == expected, "\(block[k]) / \(1 / divisors[k])")
+            }
+        }
+    }
+
     @Test func closetReadsBackWhatItWrites() throws {
         for (width, height) in [(1, 1), (17, 9), (33, 31), (64, 48)] {
             let source = Self.picture(width, height)

@@ -1,10 +1,12 @@
 /// RGBA rows made smaller to any size as they arrive, each new pixel the area average of what it
 /// covers (`Bitmap.scaled`'s average): a large PNG made an upload's 2,048 pixels a side in one pass
-/// over its rows, with no picture at full or intermediate size. Each source row is added, weighted,
-/// into the sums of the target rows it falls in (two at most, when reducing), a column at a time;
-/// a target row is averaged across once, when its last row has arrived: the per-pixel work is
-/// one weighted add in vector lanes, and the across pass runs once a target row, not a source
-/// row. Sides only shrink (or stay). What a target covers is worked out from the ratio, as
+/// over its rows, with no picture at full or intermediate size. One target row is open at a time
+/// (a source row across a boundary closes one and opens the next): each source row is added,
+/// weighted, into its sums a column at a time, and it is averaged across once, when its last row
+/// has arrived. So the per-pixel work is one weighted add in vector lanes, and the across pass runs
+/// once a target row, not a source row. A picture wider than `widestByColumn` (no camera's, a
+/// hostile file's) is averaged across a source row at a time instead, so its sums stay the
+/// target's width. Sides only shrink (or stay). What a target covers is worked out from the ratio, as
 /// `Bitmap.coverage` works it out, never listed a source row or column at a time: a hostile picture of one pixel by sixteen million rows costs what its pixels cost.
 struct AreaReducer {
     let width: Int
@@ -14,17 +16,20 @@ struct AreaReducer {
     private(set) var pixels: [UInt8]
     /// Each target column: its first and last source columns (exclusive), and where its sources'
     /// weights start in `weights` (the share of each it covers, those below a billionth made 0 as
-    /// `Bitmap.coverage` leaves them out): one flat table the row loop reads without a branch.
+    /// `Bitmap.coverage` leaves them out): one flat table the across pass reads without a branch.
     private var columnFirst: [Int]
     private var columnEnd: [Int]
     private var weightStart: [Int]
     private var weights: [Float]
     private var columnTotals: [Float]
     private let rowScale: Double
-    /// Two target rows being summed (slot `target % 2`), a source column at a time: premultiplied
-    /// r, g, b and alpha; and their row weights.
+    /// The widest picture summed a source column at a time (16 bytes a column).
+    static let widestByColumn = 1 << 16
+    private let byColumn: Bool
+    /// The open target row's sums, premultiplied r, g, b and alpha: a source column at a time
+    /// (`byColumn`), else a target column at a time; and its row weight.
     private var sums: [Float]
-    private var rowTotals: [Float] = [0, 0]
+    private var rowTotal: Float = 0
     /// The first target row not written yet.
     private var pending = 0
     private var rowsIn = 0
@@ -58,7 +63,8 @@ struct AreaReducer {
             columnTotals.append(total)
         }
         rowScale = Double(height) / Double(newHeight)
-        sums = [Float](repeating: 0, count: width * 8)
+        byColumn = width <= Self.widestByColumn
+        sums = [Float](repeating: 0, count: (byColumn ? width : newWidth) * 4)
     }
 
     /// The next row: `width` RGBA pixels; `opaque` when every alpha is 255 (a picture without
@@ -74,9 +80,12 @@ struct AreaReducer {
             guard start < bottom else { break }
             let covered = min(end, bottom) - max(start, top)
             if covered > 1e-9 {
-                let slot = target % 2
-                addRow(row, into: slot, weight: Float(covered), opaque: opaque)
-                rowTotals[slot] += Float(covered)
+                if byColumn {
+                    addByColumn(row, weight: Float(covered), opaque: opaque)
+                } else {
+                    addAcross(row, weight: Float(covered), opaque: opaque)
+                }
+                rowTotal += Float(covered)
             }
             // Written once its last row is in (the last row closes every row still open).
             guard end <= bottom || rowsIn == height - 1 else { break }
@@ -87,91 +96,125 @@ struct AreaReducer {
         rowsIn += 1
     }
 
-    /// Adds a row's premultiplied pixels, times `weight`, into a slot's column sums.
-    private mutating func addRow(_ row: UnsafePointer<UInt8>, into slot: Int, weight: Float, opaque: Bool) {
+    /// Adds a row's premultiplied pixels, times `weight`, into the sums a source column at a time.
+    private mutating func addByColumn(_ row: UnsafePointer<UInt8>, weight: Float, opaque: Bool) {
         let count = width * 4
         let source = UnsafeRawPointer(row)
         sums.withUnsafeMutableBufferPointer { sums in
             guard let base = sums.baseAddress else { return }
-            let into = UnsafeMutableRawPointer(base + slot * count)
-            if opaque {
-                // Colour · 255 · w and 255 · w: premultiplied by an alpha of 255, sixteen lanes a step.
-                let colour = weight * 255
-                let lanes = SIMD16<Float>(
-                    colour, colour, colour, weight, colour, colour, colour, weight, colour, colour, colour, weight,
-                    colour, colour, colour, weight)
-                var i = 0
-                while i + 16 <= count {
-                    let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                    let sum =
-                        into.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
-                        + SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * lanes
-                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD16<Float>.self)
-                    i += 16
-                }
-                let four = lanes.lowHalf.lowHalf
-                while i < count {
-                    let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
-                    let sum =
-                        into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
-                        + SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * four
-                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
-                    i += 4
-                }
-            } else {
+            let into = UnsafeMutableRawPointer(base)
+            guard opaque else {
                 for i in stride(from: 0, to: count, by: 4) {
-                    var value = SIMD4<Float>(
-                        SIMD4<Int32>(truncatingIfNeeded: source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
-                    )
-                    let alpha = value[3] * weight
-                    value[3] = 1
-                    let sum = into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) + value * alpha
+                    let value = Self.premultiplied(source, at: i, opaque: false)
+                    let sum = into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) + value * weight
                     into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
                 }
+                return
+            }
+            // Colour · 255 · w and 255 · w (premultiplied by an alpha of 255), sixteen lanes a step.
+            let colour = weight * 255
+            let lanes = SIMD16<Float>(
+                colour, colour, colour, weight, colour, colour, colour, weight, colour, colour, colour, weight,
+                colour, colour, colour, weight)
+            var i = 0
+            while i + 16 <= count {
+                let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                let sum =
+                    into.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
+                    + SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * lanes
+                into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD16<Float>.self)
+                i += 16
+            }
+            let four = lanes.lowHalf.lowHalf
+            while i < count {
+                let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
+                let sum =
+                    into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
+                    + SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * four
+                into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
+                i += 4
             }
         }
     }
 
-    /// Averages a finished target row across, writes it, and clears its slot.
-    private mutating func emit(_ target: Int) {
-        let slot = target % 2
-        let count = width * 4
-        let rowTotal = rowTotals[slot]
-        let line = target * newWidth * 4
-        // Through plain pointers: no bounds check or branch a source column.
+    /// Averages a row across, then adds it, times `weight`, into the sums a target column at a time.
+    private mutating func addAcross(_ row: UnsafePointer<UInt8>, weight: Float, opaque: Bool) {
+        let source = UnsafeRawPointer(row)
+        var sums = self.sums
+        self.sums = []
         sums.withUnsafeMutableBufferPointer { sums in
-            pixels.withUnsafeMutableBufferPointer { pixels in
-                columnFirst.withUnsafeBufferPointer { columnFirst in
-                    columnEnd.withUnsafeBufferPointer { columnEnd in
-                        weightStart.withUnsafeBufferPointer { weightStart in
-                            weights.withUnsafeBufferPointer { weights in
-                                guard let base = sums.baseAddress, let weights = weights.baseAddress else { return }
-                                let columns = UnsafeRawPointer(base + slot * count)
-                                for x in 0..<newWidth {
-                                    var sum = SIMD4<Float>()
-                                    let (first, end) = (columnFirst[x], columnEnd[x])
-                                    let weight = weights + (weightStart[x] - first)
-                                    for source in first..<end {
-                                        sum +=
-                                            columns.loadUnaligned(fromByteOffset: source * 16, as: SIMD4<Float>.self)
-                                            * weight[source]
-                                    }
-                                    let a = sum[3]
-                                    if a > 0 {
-                                        pixels[line + x * 4] = Bitmap.channel(sum[0] / a)
-                                        pixels[line + x * 4 + 1] = Bitmap.channel(sum[1] / a)
-                                        pixels[line + x * 4 + 2] = Bitmap.channel(sum[2] / a)
-                                    }
-                                    pixels[line + x * 4 + 3] = Bitmap.channel(a / (rowTotal * columnTotals[x]))
-                                }
-                                (base + slot * count).update(repeating: 0, count: count)
-                            }
+            guard let into = sums.baseAddress.map(UnsafeMutableRawPointer.init) else { return }
+            across({ Self.premultiplied(source, at: $0 * 4, opaque: opaque) }) { x, sum in
+                let total = into.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self) + sum * weight
+                into.storeBytes(of: total, toByteOffset: x * 16, as: SIMD4<Float>.self)
+            }
+        }
+        self.sums = sums
+    }
+
+    /// A pixel's r, g, b times its alpha, and its alpha.
+    @inline(__always)
+    private static func premultiplied(_ row: UnsafeRawPointer, at offset: Int, opaque: Bool) -> SIMD4<Float> {
+        var value = SIMD4<Float>(
+            SIMD4<Int32>(truncatingIfNeeded: row.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)))
+        if opaque { return value * SIMD4(255, 255, 255, 1) }
+        let alpha = value[3]
+        value[3] = 1
+        return value * alpha
+    }
+
+    /// Each target column's weighted sum of what `load` gives for its source columns.
+    @inline(__always)
+    private func across(_ load: (Int) -> SIMD4<Float>, _ body: (Int, SIMD4<Float>) -> Void) {
+        // Through plain pointers: no bounds check or branch a source column.
+        columnFirst.withUnsafeBufferPointer { columnFirst in
+            columnEnd.withUnsafeBufferPointer { columnEnd in
+                weightStart.withUnsafeBufferPointer { weightStart in
+                    weights.withUnsafeBufferPointer { weights in
+                        guard let weights = weights.baseAddress else { return }
+                        for x in 0..<newWidth {
+                            var sum = SIMD4<Float>()
+                            let (first, end) = (columnFirst[x], columnEnd[x])
+                            let weight = weights + (weightStart[x] - first)
+                            for source in first..<end { sum += load(source) * weight[source] }
+                            body(x, sum)
                         }
                     }
                 }
             }
         }
-        rowTotals[slot] = 0
+    }
+
+    /// Writes the finished target row and clears the sums.
+    private mutating func emit(_ target: Int) {
+        let (rowTotal, line) = (rowTotal, target * newWidth * 4)
+        var (sums, pixels) = (self.sums, self.pixels)
+        (self.sums, self.pixels) = ([], [])
+        sums.withUnsafeMutableBufferPointer { sums in
+            pixels.withUnsafeMutableBufferPointer { pixels in
+                guard let base = sums.baseAddress else { return }
+                let columns = UnsafeRawPointer(base)
+                func write(_ x: Int, _ sum: SIMD4<Float>) {
+                    let a = sum[3]
+                    if a > 0 {
+                        pixels[line + x * 4] = Bitmap.channel(sum[0] / a)
+                        pixels[line + x * 4 + 1] = Bitmap.channel(sum[1] / a)
+                        pixels[line + x * 4 + 2] = Bitmap.channel(sum[2] / a)
+                    }
+                    pixels[line + x * 4 + 3] = Bitmap.channel(a / (rowTotal * columnTotals[x]))
+                }
+                if byColumn {
+                    across({ columns.loadUnaligned(fromByteOffset: $0 * 16, as: SIMD4<Float>.self) }, write)
+                } else {
+                    for x in 0..<newWidth {
+                        write(x, columns.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self))
+                    }
+                }
+                base.update(repeating: 0, count: sums.count)
+            }
+        }
+        (self.sums, self.pixels) = (sums, pixels)
+        self.rowTotal = 0
     }
 
     var bitmap: Bitmap { Bitmap(width: newWidth, height: newHeight, pixels: pixels) }

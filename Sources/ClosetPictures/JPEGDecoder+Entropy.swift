@@ -18,7 +18,12 @@ extension JPEGDecoder {
             let offset: UnsafePointer<Int>
             let symbols: UnsafePointer<UInt8>
             let symbolCount: Int
+            /// For an AC value read past (a block decoded at 1/8): `bits << 8 | symbol` for every
+            /// `skipBits` prefix that holds a code and its value's bits whole, `bits` both their
+            /// lengths; 0 otherwise.
+            let skip: UnsafePointer<UInt16>
         }
+        static let skipBits = 11
 
         private let storage: UnsafeMutableRawPointer
         let lookup: Lookup
@@ -26,6 +31,7 @@ extension JPEGDecoder {
         /// Nil when the counts describe more codes than their lengths allow.
         init?(counts: [Int], symbols: [UInt8]) {
             var fast = [UInt16](repeating: 0, count: 1 << Self.fastBits)
+            var skip = [UInt16](repeating: 0, count: 1 << Self.skipBits)
             var maxCode = [Int](repeating: -1, count: 17)
             var offset = [Int](repeating: 0, count: 17)
             var code = 0
@@ -40,6 +46,13 @@ extension JPEGDecoder {
                             fast[code << shift | suffix] = UInt16(length << 8) | UInt16(symbols[index])
                         }
                     }
+                    let bits = length + Int(symbols[index] & 15)
+                    if bits <= Self.skipBits {
+                        let shift = Self.skipBits - length
+                        for suffix in 0..<(1 << shift) {
+                            skip[code << shift | suffix] = UInt16(bits << 8) | UInt16(symbols[index])
+                        }
+                    }
                     code += 1
                     index += 1
                 }
@@ -48,18 +61,19 @@ extension JPEGDecoder {
             }
             // One block: the two Int tables, the fast table, then the symbols.
             let ints = 2 * 17 * MemoryLayout<Int>.stride
-            let fastBytes = fast.count * MemoryLayout<UInt16>.stride
+            let fastBytes = (fast.count + skip.count) * MemoryLayout<UInt16>.stride
             storage = .allocate(byteCount: ints + fastBytes + max(1, symbols.count), alignment: 16)
             let maxCodes = storage.bindMemory(to: Int.self, capacity: 34)
             maxCodes.initialize(from: maxCode, count: 17)
             (maxCodes + 17).initialize(from: offset, count: 17)
-            let fastTable = (storage + ints).bindMemory(to: UInt16.self, capacity: fast.count)
+            let fastTable = (storage + ints).bindMemory(to: UInt16.self, capacity: fast.count + skip.count)
             fastTable.initialize(from: fast, count: fast.count)
+            (fastTable + fast.count).initialize(from: skip, count: skip.count)
             let symbolTable = (storage + ints + fastBytes).bindMemory(to: UInt8.self, capacity: max(1, symbols.count))
             symbolTable.initialize(from: symbols, count: symbols.count)
             lookup = Lookup(
                 fast: fastTable, maxCode: maxCodes, offset: maxCodes + 17, symbols: symbolTable,
-                symbolCount: symbols.count)
+                symbolCount: symbols.count, skip: fastTable + fast.count)
         }
 
         deinit { storage.deallocate() }
@@ -73,9 +87,14 @@ extension JPEGDecoder {
         var position: Int
         var buffer: UInt64 = 0
         var count = 0
-        /// How many of the buffer's bits came from the data (the rest are zeros read at a marker).
-        var realBits = 0
+        /// How many zero bits were added at a marker. They are the buffer's last bits (nothing
+        /// follows them), so the bits from the data are `count - padding` (none once negative):
+        /// a read needs only take from `count`.
+        var padding = 0
         var atMarker = false
+
+        /// How many of the buffer's bits came from the data (the rest are zeros read at a marker).
+        var realBits: Int { max(0, count - padding) }
 
         /// Every bit before the marker is read: what is left of the scan has no data (libjpeg
         /// stops there too, "premature end of data segment", leaving the rest zero).
@@ -94,6 +113,21 @@ extension JPEGDecoder {
         }
 
         @inline(__always) mutating func fill() {
+            // Eight bytes at once when those taken hold no `FF` (no stuffing, no marker).
+            let room = (64 - count) >> 3
+            if room > 0, !atMarker, position + 8 <= data.count {
+                let word = data.withUnsafeBytes {
+                    UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                }
+                let taken = word & ~(UInt64.max >> UInt64(room * 8))
+                let inverted = ~taken
+                if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                    buffer |= taken >> UInt64(count)
+                    count += room * 8
+                    position += room
+                    return
+                }
+            }
             while count <= 56 {
                 var byte: UInt8 = 0
                 // The data's end reads as a marker: zeros from there.
@@ -111,7 +145,7 @@ extension JPEGDecoder {
                         position += 1
                     }
                 }
-                if !atMarker { realBits = count + 8 }
+                if atMarker { padding += 8 }
                 buffer |= UInt64(byte) << UInt64(56 - count)
                 count += 8
             }
@@ -123,7 +157,6 @@ extension JPEGDecoder {
             let value = Int(buffer >> UInt64(64 - n))
             buffer <<= UInt64(n)
             count -= n
-            realBits = max(0, realBits - n)
             return value
         }
 
@@ -135,7 +168,6 @@ extension JPEGDecoder {
             if count < n { fill() }
             buffer <<= UInt64(n)
             count -= n
-            realBits = max(0, realBits - n)
         }
 
         /// `size` bits as a signed value (F.2.2.1's EXTEND).
@@ -155,7 +187,6 @@ extension JPEGDecoder {
                 let length = Int(entry >> 8)
                 buffer <<= UInt64(length)
                 count -= length
-                realBits = max(0, realBits - length)
                 return Int(entry & 0xFF)
             }
             for length in (HuffmanTable.fastBits + 1)...16 {
@@ -163,14 +194,12 @@ extension JPEGDecoder {
                 if code <= table.maxCode[length] {
                     buffer <<= UInt64(length)
                     count -= length
-                    realBits = max(0, realBits - length)
                     let index = table.offset[length] + code
                     return index >= 0 && index < table.symbolCount ? Int(table.symbols[index]) : 0
                 }
             }
             buffer <<= 16
             count -= 16
-            realBits = max(0, realBits - 16)
             return 0
         }
 
@@ -179,7 +208,7 @@ extension JPEGDecoder {
         mutating func restart() {
             buffer = 0
             count = 0
-            realBits = 0
+            padding = 0
             if !atMarker {
                 while position + 1 < data.count, !(data[position] == 0xFF && data[position + 1] != 0) {
                     position += 1

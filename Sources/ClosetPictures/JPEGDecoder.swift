@@ -42,11 +42,24 @@ public enum JPEGDecoder {
     public static func decode(
         _ data: [UInt8], maximumPixels: Int = Bitmap.maximumPixels, drawnWithin box: (width: Int, height: Int)? = nil
     ) throws(Failure) -> Bitmap {
+        // Decoded at an eighth already (its check, a thumbnail), and drawn no larger than that.
+        if let box, let kept = EighthScaleDecodes.shared.find(data), kept.width <= maximumPixels / kept.height,
+            blockSide(width: kept.width, height: kept.height, turned: kept.turned, box: box) == 1
+        {
+            return kept.bitmap
+        }
         var decoder = try Parser(data)
         decoder.maximumPixels = maximumPixels
         decoder.box = box
         try decoder.run()
-        return try decoder.bitmap()
+        let bitmap = try decoder.bitmap()
+        if decoder.blockSide == 1 {
+            EighthScaleDecodes.shared.keep(
+                .init(
+                    bytes: data, width: decoder.width, height: decoder.height, turned: decoder.orientation >= 5,
+                    bitmap: bitmap))
+        }
+        return bitmap
     }
 
     /// Decoded at `side`/8 of its size whatever it is drawn at (the reference tests' `-scale`).
@@ -529,7 +542,29 @@ public enum JPEGDecoder {
         /// same checks as reading them.
         @inline(__always)
         static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
-            try walkAC(&reader, table) { reader, _, size in reader.skip(size) }
+            var k = 1
+            while k < 64 {
+                if reader.count < 16 { reader.fill() }
+                // A code and its value's bits in one look (`HuffmanTable.skip`), else as `walkAC`.
+                let entry = table.skip[Int(reader.buffer >> UInt64(64 - HuffmanTable.skipBits))]
+                let symbol: Int
+                if entry != 0 {
+                    reader.skip(Int(entry >> 8))
+                    symbol = Int(entry & 0xFF)
+                } else {
+                    symbol = reader.decode(table)
+                    reader.skip(symbol & 15)
+                }
+                let (run, size) = (symbol >> 4, symbol & 15)
+                if size == 0 {
+                    if run != 15 { break }
+                    k += 16
+                    continue
+                }
+                k += run
+                guard k < 64 else { throw .badData("a coefficient past the block's end") }
+                k += 1
+            }
         }
 
         /// A baseline block's AC coefficients (F.2.2.2): `take` is given each one's place in

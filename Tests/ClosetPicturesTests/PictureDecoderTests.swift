@@ -95,6 +95,35 @@ import Testing
     /// A zlib stream handed on in pieces (what a PNG's rows are made from, the image data never
     /// whole) is the stream inflated whole, piece size whatever it is; past its limit, damaged, or
     /// stopped by its reader, it fails as the whole one does.
+    /// A JPEG decoded at an eighth (an added picture's check) is kept for the drawings that follow
+    /// at that scale, found by its bytes: the same pixels as decoding again; a drawing that needs
+    /// more than an eighth decodes anew, and another picture of the same length is not taken for it.
+    @Test func aJPEGDecodedAtAnEighthIsKeptForTheDrawingsThatFollow() throws {
+        func photo(_ seed: Int) -> [UInt8] {
+            var picture = Bitmap(width: 320, height: 200)
+            for i in picture.pixels.indices {
+                picture.pixels[i] = i % 4 == 3 ? 255 : UInt8((i * 7 + seed * i / 640) & 255)
+            }
+            return JPEGEncoder.encode(picture, quality: 80)
+        }
+        let (first, second) = (photo(1), photo(2))
+        try PictureDecoder.check(first)
+        let kept = try #require(EighthScaleDecodes.shared.find(first))
+        #expect(kept.bitmap.width == 40 && kept.bitmap.height == 25)
+        let thumbnail = try PictureDecoder.decode(first, drawnWithin: (12, 12))
+        #expect(thumbnail == kept.bitmap)
+        #expect(thumbnail == (try JPEGDecoder.decode(first, blockSide: 1)))
+        // Drawn 100 wide: a quarter (80) would not cover it, so a half, decoded anew.
+        #expect((try PictureDecoder.decode(first, drawnWithin: (100, 100))).width == 160)
+        var sameLength = first
+        sameLength[sameLength.count / 2] ^= 1
+        #expect(EighthScaleDecodes.shared.find(sameLength) == nil)
+        #expect(EighthScaleDecodes.shared.find(second) == nil)
+        #expect(
+            (try PictureDecoder.decode(second, drawnWithin: (12, 12))) == (try JPEGDecoder.decode(second, blockSide: 1))
+        )
+    }
+
     @Test func aStreamHandedOnInPiecesIsTheWholeStream() throws {
         for name in try fixtures(".z") {
             let stream = try bytes(name)

@@ -49,6 +49,19 @@ import Testing
             let fast = noise.areaScaled(toWidth: width, height: height).pixels
             #expect(zip(slow, fast).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(width)×\(height)")
         }
+        // Wider than a picture summed a source column at a time: averaged across a row at a time,
+        // the same average, opaque or not.
+        let wide = AreaReducer.widestByColumn + 901
+        for opaque in [false, true] {
+            var strip = Bitmap(width: wide, height: 5)
+            for i in strip.pixels.indices {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                strip.pixels[i] = i % 4 == 3 && (opaque || i % 12 != 3) ? 255 : UInt8(truncatingIfNeeded: seed >> 24)
+            }
+            let slow = strip.scaled(toWidth: 37, height: 2).pixels
+            let fast = strip.areaScaled(toWidth: 37, height: 2).pixels
+            #expect(zip(slow, fast).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "opaque: \(opaque)")
+        }
         let red: [UInt8] = [255, 0, 0, 255]
         let blue: [UInt8] = [0, 0, 255, 255]
         #expect(

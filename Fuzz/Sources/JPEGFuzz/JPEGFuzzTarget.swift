@@ -10,6 +10,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let bitmap = try? JPEGDecoder.decode(bytes, maximumPixels: 1 << 20) {
         precondition(bitmap.pixels.count == bitmap.width * bitmap.height * 4)
     }
+    // At an eighth, as a check or a thumbnail decodes it (the AC values read past), and again
+    // from what that decoding kept: the same pixels.
+    if let small = try? JPEGDecoder.decode(bytes, maximumPixels: 1 << 20, drawnWithin: (1, 1)) {
+        precondition(small.pixels.count == small.width * small.height * 4)
+        precondition((try? JPEGDecoder.decode(bytes, maximumPixels: 1 << 20, drawnWithin: (1, 1))) == small)
+    }
     return 0
 }
 

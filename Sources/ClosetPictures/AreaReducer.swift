@@ -103,34 +103,26 @@ struct AreaReducer {
         sums.withUnsafeMutableBufferPointer { sums in
             guard let base = sums.baseAddress else { return }
             let into = UnsafeMutableRawPointer(base)
-            guard opaque else {
-                for i in stride(from: 0, to: count, by: 4) {
-                    let value = Self.premultiplied(source, at: i, opaque: false)
-                    let sum = into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) + value * weight
-                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
-                }
-                return
-            }
-            // Colour · 255 · w and 255 · w (premultiplied by an alpha of 255), sixteen lanes a step.
-            let colour = weight * 255
-            let lanes = SIMD16<Float>(
-                colour, colour, colour, weight, colour, colour, colour, weight, colour, colour, colour, weight,
-                colour, colour, colour, weight)
             var i = 0
-            while i + 16 <= count {
-                let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-                let sum =
-                    into.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
-                    + SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * lanes
-                into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD16<Float>.self)
-                i += 16
+            if opaque {
+                // Colour · 255 · w and 255 · w (premultiplied by an alpha of 255), sixteen lanes a step.
+                let colour = weight * 255
+                let lanes = SIMD16<Float>(
+                    colour, colour, colour, weight, colour, colour, colour, weight, colour, colour, colour, weight,
+                    colour, colour, colour, weight)
+                while i + 16 <= count {
+                    let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                    let sum =
+                        into.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<Float>.self)
+                        + SIMD16<Float>(SIMD16<Int32>(truncatingIfNeeded: bytes)) * lanes
+                    into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD16<Float>.self)
+                    i += 16
+                }
             }
-            let four = lanes.lowHalf.lowHalf
+            // A pixel at a time: the rest of an opaque row, every pixel of one with alpha.
             while i < count {
-                let bytes = source.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self)
-                let sum =
-                    into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self)
-                    + SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: bytes)) * four
+                let value = Self.premultiplied(source, at: i, opaque: opaque)
+                let sum = into.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<Float>.self) + value * weight
                 into.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD4<Float>.self)
                 i += 4
             }

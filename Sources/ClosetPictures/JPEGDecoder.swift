@@ -542,28 +542,16 @@ public enum JPEGDecoder {
         /// same checks as reading them.
         @inline(__always)
         static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
-            var k = 1
-            while k < 64 {
+            try walkAC(&reader) { reader in
                 if reader.count < 16 { reader.fill() }
-                // A code and its value's bits in one look (`HuffmanTable.skip`), else as `walkAC`.
+                // A code whose value's bits are in the same look (`HuffmanTable.skip`) is found
+                // without the code-length search; the value is skipped as any other.
                 let entry = table.skip[Int(reader.buffer >> UInt64(64 - HuffmanTable.skipBits))]
-                let symbol: Int
-                if entry != 0 {
-                    reader.skip(Int(entry >> 8))
-                    symbol = Int(entry & 0xFF)
-                } else {
-                    symbol = reader.decode(table)
-                    reader.skip(symbol & 15)
-                }
-                let (run, size) = (symbol >> 4, symbol & 15)
-                if size == 0 {
-                    if run != 15 { break }
-                    k += 16
-                    continue
-                }
-                k += run
-                guard k < 64 else { throw .badData("a coefficient past the block's end") }
-                k += 1
+                guard entry != 0 else { return reader.decode(table) }
+                reader.skip(Int(entry >> 8) - Int(entry & 15))
+                return Int(entry & 0xFF)
+            } take: { reader, _, size in
+                reader.skip(size)
             }
         }
 
@@ -573,9 +561,17 @@ public enum JPEGDecoder {
         static func walkAC(
             _ reader: inout BitReader, _ table: HuffmanTable.Lookup, _ take: (inout BitReader, Int, Int) -> Void
         ) throws(Failure) {
+            try walkAC(&reader, symbol: { $0.decode(table) }, take: take)
+        }
+
+        /// The same, `symbol` reading each run-and-size symbol.
+        @inline(__always)
+        static func walkAC(
+            _ reader: inout BitReader, symbol next: (inout BitReader) -> Int, take: (inout BitReader, Int, Int) -> Void
+        ) throws(Failure) {
             var k = 1
             while k < 64 {
-                let symbol = reader.decode(table)
+                let symbol = next(&reader)
                 let (run, size) = (symbol >> 4, symbol & 15)
                 if size == 0 {
                     if run != 15 { break }

@@ -819,6 +819,12 @@ public enum JPEGDecoder {
                         }
                         return
                     }
+                    // A component at the picture's own resolution (every one at 1/8): its rows as
+                    // they are.
+                    if across == 1, down == 1, let source = plane.baseAddress, let into = out.baseAddress {
+                        for y in 0..<height { (into + y * width).update(from: source + y * stride, count: width) }
+                        return
+                    }
                     // Rows in pairs first (3/4 the near row, 1/4 the far one, the edges repeating
                     // their last row), as sums of four; then columns likewise. libjpeg's biases.
                     let sums = UnsafeMutableBufferPointer<Int>.allocate(capacity: sourceWidth)

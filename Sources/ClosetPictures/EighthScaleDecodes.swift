@@ -3,12 +3,15 @@ import Foundation
 /// The last JPEGs decoded at an eighth of their size (the check an added picture passes, a
 /// thumbnail), kept for the drawings that usually follow in the same session: `add … image=`,
 /// then `list` with its thumbnails, then `show` decode a photo once, not three times (djpeg's
-/// one decoding is what the bench pairs it with). Bounded to a few megabytes; found by the bytes
-/// themselves, compared whole, so another picture is never taken for one kept.
+/// one decoding is what the bench pairs it with). Bounded (16 MB of pixels and file bytes, 32
+/// pictures); found by the bytes themselves, compared whole, so another picture is never taken
+/// for one kept.
 final class EighthScaleDecodes: @unchecked Sendable {
     static let shared = EighthScaleDecodes()
-    /// What all the kept pictures' pixels may take.
-    static let costLimit = 8 << 20
+    /// What the kept pictures may take, their pixels and the file bytes each is found by (an
+    /// entry holds both), and how many are kept.
+    static let costLimit = 16 << 20
+    static let countLimit = 32
 
     struct Entry {
         var bytes: [UInt8]
@@ -38,15 +41,18 @@ final class EighthScaleDecodes: @unchecked Sendable {
     }
 
     func keep(_ entry: Entry) {
-        let size = entry.bitmap.pixels.count
-        guard size <= Self.costLimit / 4 else { return }
+        guard Self.cost(of: entry) <= Self.costLimit / 4 else { return }
         lock.lock()
         defer { lock.unlock() }
-        if let index = entries.firstIndex(where: { $0.bytes == entry.bytes }) {
-            cost -= entries.remove(at: index).bitmap.pixels.count
+        if let index = entries.firstIndex(where: { $0.bytes.count == entry.bytes.count && $0.bytes == entry.bytes }) {
+            cost -= Self.cost(of: entries.remove(at: index))
         }
         entries.append(entry)
-        cost += size
-        while cost > Self.costLimit, !entries.isEmpty { cost -= entries.removeFirst().bitmap.pixels.count }
+        cost += Self.cost(of: entry)
+        while cost > Self.costLimit || entries.count > Self.countLimit, !entries.isEmpty {
+            cost -= Self.cost(of: entries.removeFirst())
+        }
     }
+
+    static func cost(of entry: Entry) -> Int { entry.bitmap.pixels.count + entry.bytes.count }
 }

@@ -124,6 +124,30 @@ import Testing
         )
     }
 
+    /// What is kept stays bounded however many pictures pass: 32 at most, and 16 MB of pixels
+    /// and file bytes (a picture's bytes count: an entry holds them); the oldest go first.
+    @Test func theKeptEighthScaleDecodesStayBounded() {
+        let kept = EighthScaleDecodes()
+        func entry(_ seed: Int, bytes: Int, side: Int = 4) -> EighthScaleDecodes.Entry {
+            var file = [UInt8](repeating: UInt8(seed & 255), count: bytes)
+            file[0] = UInt8(seed >> 8)
+            return .init(
+                bytes: file, width: side * 8, height: side * 8, turned: false, bitmap: Bitmap(width: side, height: side)
+            )
+        }
+        for seed in 0..<40 { kept.keep(entry(seed, bytes: 1_000)) }
+        #expect(kept.find(entry(0, bytes: 1_000).bytes) == nil)
+        #expect(kept.find(entry(7, bytes: 1_000).bytes) == nil)
+        #expect(kept.find(entry(8, bytes: 1_000).bytes) != nil)
+        #expect(kept.find(entry(39, bytes: 1_000).bytes) != nil)
+        // Large files: 3 MB each, so five fit in 16 MB; one past a quarter of it is not kept at all.
+        for seed in 100..<110 { kept.keep(entry(seed, bytes: 3 << 20)) }
+        #expect(kept.find(entry(104, bytes: 3 << 20).bytes) == nil)
+        #expect(kept.find(entry(105, bytes: 3 << 20).bytes) != nil)
+        kept.keep(entry(200, bytes: 5 << 20))
+        #expect(kept.find(entry(200, bytes: 5 << 20).bytes) == nil)
+    }
+
     @Test func aStreamHandedOnInPiecesIsTheWholeStream() throws {
         for name in try fixtures(".z") {
             let stream = try bytes(name)

@@ -290,8 +290,11 @@ public struct EntitySchema<Model>: Sendable {
         for argument in restore {
             switch argument {
             case .field(let index):
-                let key = fields[index].input?.key ?? fields[index].name
-                if !supplied.isEmpty, let text = supplied[key] {
+                // The key looked for among the pack's own texts only when it has any (a dump's
+                // row of a million seldom does).
+                if !supplied.isEmpty, case let key = fields[index].input?.key ?? fields[index].name,
+                    let text = supplied[key]
+                {
                     body(key, .written(text))
                     continue
                 }

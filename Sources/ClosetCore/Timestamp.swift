@@ -92,31 +92,31 @@ public enum Timestamp {
         let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
         if (0...9999).contains(year) {
-            // Digit by digit into the bytes: formatting a page's dates through small strings
-            // cost thousands of instructions each.
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: millis != 0 ? 24 : 20))
-            func put(_ value: Int, _ width: Int, at offset: Int) {
-                var value = value
-                for position in stride(from: start + offset + width - 1, through: start + offset, by: -1) {
-                    bytes[position] = UInt8(48 + value % 10)
-                    value /= 10
+            // Digit by digit on the stack, then appended in one copy: formatting a page's dates
+            // through small strings cost thousands of instructions each.
+            let count = millis != 0 ? 24 : 20
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+                func put(_ value: Int, _ width: Int, at offset: Int) {
+                    var value = value
+                    for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                        text[position] = UInt8(48 + value % 10)
+                        value /= 10
+                    }
                 }
+                put(year, 4, at: 0)
+                put(month, 2, at: 5)
+                put(day, 2, at: 8)
+                put(secondOfDay / 3600, 2, at: 11)
+                put(secondOfDay / 60 % 60, 2, at: 14)
+                put(secondOfDay % 60, 2, at: 17)
+                (text[4], text[7], text[10], text[13], text[16]) = (45, 45, 84, 58, 58)
+                if millis != 0 {
+                    text[19] = 46
+                    put(millis, 3, at: 20)
+                }
+                text[count - 1] = 90
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
             }
-            put(year, 4, at: 0)
-            put(month, 2, at: 5)
-            put(day, 2, at: 8)
-            put(secondOfDay / 3600, 2, at: 11)
-            put(secondOfDay / 60 % 60, 2, at: 14)
-            put(secondOfDay % 60, 2, at: 17)
-            (bytes[start + 4], bytes[start + 7], bytes[start + 10], bytes[start + 13], bytes[start + 16]) = (
-                45, 45, 84, 58, 58
-            )
-            if millis != 0 {
-                bytes[start + 19] = 46
-                put(millis, 3, at: 20)
-            }
-            bytes[bytes.count - 1] = 90
             return
         }
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"

@@ -12,9 +12,12 @@ extension UUID {
 
     /// `text` appended to bytes being written (a dump's statement), without a string between.
     public func appendText(to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 36))
-        bytes.withUnsafeMutableBytes { writeText(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+        // Made on the stack and appended in one copy (appending 36 zeros first went through the
+        // generic sequence path, then a write with its bounds checks).
+        withUnsafeTemporaryAllocation(byteCount: 36, alignment: 1) { buffer in
+            writeText(into: buffer)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// The 36 characters into `buffer`'s first 36 bytes.

@@ -17,7 +17,7 @@ enum WardrobeDump {
         try store.forEachClothes { item in
             index += 1
             let name = "$c\(index)"
-            if named.contains(item.id) { variable[item.id] = name }
+            if !named.isEmpty, named.contains(item.id) { variable[item.id] = name }
             var supplied: [String: String] = [:]
             if let image = item.image {
                 let file = ExportClothes.pictureFile(of: item.id, image)

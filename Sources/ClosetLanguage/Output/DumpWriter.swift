@@ -120,12 +120,12 @@ public struct DumpWriter {
     /// `statement`'s line written straight into the script, `let <binding> = ` before it when a
     /// variable names the entity: a dump of a million rows makes no string per row.
     @inlinable public mutating func statement<Model>(
-        _ command: String, _ schema: EntitySchema<Model>, _ model: Model, binding: String? = nil,
+        _ command: String, _ schema: EntitySchema<Model>, _ model: Model, binding: DumpVariable? = nil,
         supplied: [String: String] = [:]
     ) {
         if let binding {
             Self.append(utf8: "let ", to: &bytes)
-            Self.append(utf8: binding, to: &bytes)
+            binding.append(to: &bytes)
             Self.append(utf8: " = ", to: &bytes)
         }
         Self.append(command, schema, model, supplied: supplied, to: &bytes)

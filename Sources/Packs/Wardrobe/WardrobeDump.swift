@@ -16,8 +16,8 @@ enum WardrobeDump {
         // One at a time: a wardrobe of a million clothes is never decoded whole for its dump.
         try store.forEachClothes { item in
             index += 1
-            let name = "$c\(index)"
-            if !named.isEmpty, named.contains(item.id) { variable[item.id] = name }
+            let binding = DumpVariable("c", index)
+            if !named.isEmpty, named.contains(item.id) { variable[item.id] = binding.name }
             var supplied: [String: String] = [:]
             if let image = item.image {
                 let file = ExportClothes.pictureFile(of: item.id, image)
@@ -29,11 +29,11 @@ enum WardrobeDump {
                     if let path { supplied["image"] = quote(path) }
                 } else {
                     writer.line(
-                        "# \(name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)"
+                        "# \(binding.name) has a \(image.format.rawValue) picture \(file), not copied (use .dump --images <dir>)"
                     )
                 }
             }
-            writer.statement("add clothes", WardrobeRecords.clothes, item, binding: name, supplied: supplied)
+            writer.statement("add clothes", WardrobeRecords.clothes, item, binding: binding, supplied: supplied)
         }
         for style in styles {
             var slots: [String: String] = [:]

@@ -185,6 +185,50 @@ extension JPEGDecoderTests {
 
     /// The orientation tag turns the picture as a camera meant (the corpus's references are
     /// djpeg's pixels turned likewise), and a picture of every orientation has the right size.
+    /// The bit reader takes eight bytes at once when none is `FF`, else a byte at a time, and
+    /// counts the zeros it adds at a marker or the data's end: its bits are the data's with
+    /// stuffing (`FF 00`) undone, then zeros; it says the data is spent (`exhausted`) only once
+    /// every real bit is read and the marker reached. Held to a reader a bit at a time over
+    /// random data, reads of 1 to 16 bits.
+    @Test func theBitReaderReadsTheDataAsABitAtATime() {
+        var seed: UInt32 = 3
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Int(seed >> 8) % bound
+        }
+        for round in 0..<300 {
+            // Bytes, some FF (stuffed), ending in a marker, or (every third) at the data's end.
+            var data: [UInt8] = []
+            for _ in 0..<next(40) {
+                if next(6) == 0 { data += [0xFF, 0x00] } else { data.append(UInt8(next(255))) }
+            }
+            if round % 3 != 0 { data += [0xFF, UInt8(0xD0 + next(10))] }
+            var real: [Int] = []
+            var at = 0
+            while at < data.count {
+                // A stuffed FF is FF; an FF before anything else is the marker.
+                if data[at] == 0xFF, !(at + 1 < data.count && data[at + 1] == 0) { break }
+                for shift in stride(from: 7, through: 0, by: -1) { real.append(Int(data[at] >> UInt8(shift)) & 1) }
+                at += data[at] == 0xFF ? 2 : 1
+            }
+            var reader = JPEGDecoder.BitReader(data: data, position: 0)
+            var consumed = 0
+            while consumed <= real.count + 24 {
+                #expect(!reader.exhausted || consumed >= real.count, "round \(round) at bit \(consumed)")
+                let n = 1 + next(16)
+                var expected = 0
+                for bit in consumed..<(consumed + n) { expected = expected << 1 | (bit < real.count ? real[bit] : 0) }
+                if next(4) == 0 {
+                    reader.skip(n)
+                } else {
+                    #expect(reader.bits(n) == expected, "round \(round) at bit \(consumed)")
+                }
+                consumed += n
+            }
+            #expect(reader.exhausted, "round \(round)")
+        }
+    }
+
     @Test func theEXIFOrientationIsApplied() throws {
         for value in 1...8 {
             let bytes = try Self.fixture("jpeg-orientation-\(value).jpg")

@@ -16,6 +16,9 @@ public final class LazyRows<Codec: TableCodec> {
     /// keys looked up in the snapshot in key order: opening after many small commits costs
     /// one pass, not a search per row.
     @usableFromInline var placed = 0
+    /// Which keys the snapshot's rows cannot hold, when the snapshot has a current filter
+    /// beside them: a key it rules out is not searched for.
+    @usableFromInline var keyFilter: KeyFilter?
     /// The last key looked up in the snapshot, and its row there (see `baseRow`).
     @usableFromInline var lastBaseRow: (key: Codec.Key, found: (ordinal: Int, row: Codec.Row)?)?
 
@@ -104,7 +107,18 @@ extension LazyRows {
             guard latest[key] == nil, known.updateValue(nil, forKey: key) == nil else { continue }
             unknown.append(key)
         }
-        for (key, ordinal) in zip(unknown, base.ordinals(ofKeys: unknown.map(Self.keyBytes))) {
+        var searched: [Key] = []
+        var searchedBytes: [[UInt8]] = []
+        for key in unknown {
+            let bytes = Self.keyBytes(key)
+            if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) {
+                known[key] = .some(nil)
+                continue
+            }
+            searched.append(key)
+            searchedBytes.append(bytes)
+        }
+        for (key, ordinal) in zip(searched, base.ordinals(ofKeys: searchedBytes)) {
             known[key] = .some(ordinal)
         }
         for position in changes {
@@ -144,7 +158,13 @@ extension LazyRows {
     @inlinable func contains(_ key: Key) -> Bool {
         if let entry = latest[key] { return entry.row != nil }
         if let last = lastBaseRow, last.key == key { return last.found != nil }
-        return base.ordinal(ofKey: Self.keyBytes(key)) != nil
+        return baseOrdinal(ofKey: Self.keyBytes(key)) != nil
+    }
+
+    /// A key's ordinal in the snapshot, unless the key filter rules it out.
+    @inlinable func baseOrdinal(ofKey bytes: [UInt8]) -> Int? {
+        if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) { return nil }
+        return base.ordinal(ofKey: bytes)
     }
 
     /// A key's row in the snapshot (not the journal's changes), remembered for the next ask: a
@@ -152,7 +172,7 @@ extension LazyRows {
     /// change itself), and the snapshot never changes under it.
     @inlinable func baseRow(_ key: Key) -> (ordinal: Int, row: Row)? {
         if let last = lastBaseRow, last.key == key { return last.found }
-        let found = base.ordinal(ofKey: Self.keyBytes(key)).map { ($0, decodeBase($0)) }
+        let found = baseOrdinal(ofKey: Self.keyBytes(key)).map { ($0, decodeBase($0)) }
         lastBaseRow = (key, found)
         return found
     }

@@ -43,8 +43,8 @@ import ClosetCore
     @inlinable init(base: SnapshotRows) { self.base = base }
 
     /// Writes the section; `bucketCount` is the table's index's (0: none), which the base
-    /// section's must match (the caller checks).
-    @usableFromInline func write(into writer: inout ByteWriter, bucketCount: Int) {
+    /// section's must match (the caller checks). Returns the keys' prefixes in key order.
+    @usableFromInline func write(into writer: inout ByteWriter, bucketCount: Int) -> [UInt64] {
         let base = base
         let count = base.count
         let dropped = dropped.sorted()
@@ -254,5 +254,6 @@ import ClosetCore
             if streaming { base.releasePages(base.blobNamesStart..<base.end) }
         }
         writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
+        return prefixes
     }
 }

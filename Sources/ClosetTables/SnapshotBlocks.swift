@@ -20,12 +20,19 @@ public final class SnapshotBlocks {
     /// or index entry asks it, and an array property of a class pays an exclusivity check
     /// per access (a sixth of a key search).
     let checked: UnsafeMutableBufferPointer<UInt64>
-    /// CRC-32C of a range of the file (read without the mapping, so checking does not make
-    /// the pages part of this process's memory); nil if it cannot be read.
+    /// CRC-32C of a range of the file read without the mapping, so a sweep of every block
+    /// (`damagedBlocks`) does not make the pages part of this process's memory; nil if it
+    /// cannot be read.
     let checksum: (Range<Int>) -> UInt32?
+    /// CRC-32C of a range as mapped, for a block a read is about to touch: its pages are
+    /// mapped by that read anyway (a fault maps the pages around it too), so reading them
+    /// through the file as well would copy each block once more (the copy cost opening a store
+    /// with a journal of a hundred keys more than their searches did).
+    let mappedChecksum: (Range<Int>) -> UInt32?
 
     public init(
-        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?
+        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?,
+        mappedChecksum: ((Range<Int>) -> UInt32?)? = nil
     ) {
         self.bodyStart = bodyStart
         self.bodyEnd = bodyEnd
@@ -34,6 +41,7 @@ public final class SnapshotBlocks {
         checked = .allocate(capacity: (expected.count + 63) / 64)
         checked.initialize(repeating: 0)
         self.checksum = checksum
+        self.mappedChecksum = mappedChecksum ?? checksum
     }
 
     deinit { checked.deallocate() }
@@ -64,7 +72,8 @@ public final class SnapshotBlocks {
         let low = max(start, bodyStart)
         let high = min(start + count, bodyEnd)
         guard low < high else { return }
-        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift) where !passes(index) {
+        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift)
+        where !passes(index, through: mappedChecksum) {
             let range = block(index)
             UnreadableRow.found("its snapshot fails its checksum in bytes \(range.lowerBound)-\(range.upperBound - 1)")
         }
@@ -77,7 +86,8 @@ public final class SnapshotBlocks {
         let low = max(start, bodyStart)
         let high = min(start + count, bodyEnd)
         guard low < high else { return true }
-        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift) where !passes(index) {
+        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift)
+        where !passes(index, through: mappedChecksum) {
             failed = failed ?? index
             return false
         }
@@ -87,16 +97,16 @@ public final class SnapshotBlocks {
     /// The first block `holds` found failing.
     public private(set) var failed: Int?
 
-    /// Whether block `index` passes (checked now unless it was before).
-    func passes(_ index: Int) -> Bool {
+    /// Whether block `index` passes (checked now, by `sum`, unless it was before).
+    func passes(_ index: Int, through sum: (Range<Int>) -> UInt32?) -> Bool {
         if checked[index >> 6] & (1 << UInt64(index & 63)) != 0 { return true }
-        guard let sum = checksum(block(index)), sum == expected[index] else { return false }
+        guard let found = sum(block(index)), found == expected[index] else { return false }
         checked[index >> 6] |= 1 << UInt64(index & 63)
         return true
     }
 
     /// Every block that fails its checksum, checking each not checked yet.
-    public func damagedBlocks() -> [Int] { (0..<expected.count).filter { !passes($0) } }
+    public func damagedBlocks() -> [Int] { (0..<expected.count).filter { !passes($0, through: checksum) } }
 
     /// How many blocks have been checked so far (tests, `.check`).
     public var checkedCount: Int { checked.reduce(0) { $0 + $1.nonzeroBitCount } }

@@ -73,9 +73,10 @@ public enum SnapshotSection {
     }
 
     /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index.
-    public static func write(
+    /// Returns the keys' prefixes in key order (for the table's `KeyFilter`).
+    @discardableResult public static func write(
         into writer: inout ByteWriter, writeRows: (inout ByteWriter, inout Columns) -> Int
-    ) {
+    ) -> [UInt64] {
         // Written whole in `bytes` (the index is made by walking the rows just written); the
         // writer may have handed earlier sections to its sink.
         let countAt = writer.position
@@ -88,11 +89,14 @@ public enum SnapshotSection {
         writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
         let indexAt = writer.position
         writer.u64(0)
-        writeIndex(&writer, rowsStart: rowsStart - writer.drained, count: count, columns: columns)
+        let prefixes = writeIndex(&writer, rowsStart: rowsStart - writer.drained, count: count, columns: columns)
         writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
+        return prefixes
     }
 
-    private static func writeIndex(_ writer: inout ByteWriter, rowsStart: Int, count: Int, columns: Columns) {
+    private static func writeIndex(_ writer: inout ByteWriter, rowsStart: Int, count: Int, columns: Columns)
+        -> [UInt64]
+    {
         var offsets = [Int](repeating: 0, count: count)
         var position = rowsStart
         writer.bytes.withUnsafeBytes { bytes in
@@ -142,11 +146,13 @@ public enum SnapshotSection {
                 return list.map { UInt32($0.value) }
             }
         }
+        let prefixes = sorted.map(\.key)
         writeIndex(
             &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.value) },
-            keyPrefixes: sorted.map(\.key), buckets: indexed ? columns.buckets : [],
+            keyPrefixes: prefixes, buckets: indexed ? columns.buckets : [],
             orders: indexed ? columns.orders : [], bucketLists: lists
         ) { writeBlobNames(columns.blobNames.sorted(), into: &$0) }
+        return prefixes
     }
 
     /// Writes an index from its columns: `sortedKeys` the ordinals in key order with

@@ -4,9 +4,19 @@ import ClosetCore
 /// snapshot's grouping section, adjusted by the journal's changes, without decoding the rows
 /// of other groups.
 extension Table {
-    public var derivedSectionNames: [String] { groups.groupings.map { name + "#" + $0.name } }
+    /// Each grouping's section, then the key filter's (`KeyFilter`).
+    public var derivedSectionNames: [String] {
+        groups.groupings.map { name + "#" + $0.name } + [name + KeyFilter.sectionSuffix]
+    }
 
     public func writeDerivedSection(_ number: Int, generation: UInt64, into writer: inout ByteWriter) {
+        guard number < groups.groupings.count else {
+            // Without the prefixes of a section just written, a filter of no rows: it is not
+            // current for any section that has rows, so it is never used.
+            KeyFilter.write(prefixes: groups.writtenPrefixes ?? [], generation: generation, into: &writer)
+            groups.writtenPrefixes = nil
+            return
+        }
         let written = number < groups.written.count ? groups.written[number] : [:]
         let count = written.values.reduce(0) { $0 + $1.count }
         GroupSection.write(written, generation: generation, baseCount: count, into: &writer)
@@ -14,6 +24,10 @@ extension Table {
     }
 
     public func attachDerived(_ sectionName: String, _ rows: SnapshotRows, generation: UInt64) -> Bool {
+        if sectionName == name + KeyFilter.sectionSuffix {
+            lazy?.keyFilter = KeyFilter(rows, generation: generation, rowCount: lazy?.base.count ?? 0)
+            return true
+        }
         guard let number = derivedSectionNames.firstIndex(of: sectionName) else { return false }
         if let lazy, GroupSection.isCurrent(rows, generation: generation, baseCount: lazy.base.count) {
             groups.sections[number] = rows

@@ -11,6 +11,9 @@ extension TablePasses {
         }
         // Each grouping section in use: what the rows' own keys say.
         var groups = table.groups.sections.map { $0 == nil ? nil : [[UInt8]: [Int]]() }
+        // The key filter, when current, must let every key the rows hold through.
+        let filter = table.lazy?.keyFilter
+        let filterWords = filter?.words()
         for ordinal in 0..<base.count {
             let frame = base.frameBytes(ordinal)
             var reader = ByteReader(frame.bytes, from: frame.row.lowerBound, to: frame.row.upperBound)
@@ -21,6 +24,13 @@ extension TablePasses {
             }
             for number in groups.indices where groups[number] != nil {
                 groups[number]?[table.groups.groupings[number].key(row), default: []].append(ordinal)
+            }
+            if let filter, let filterWords,
+                !frame.bytes.withUnsafeBytes({
+                    filter.letsThrough(UnsafeRawBufferPointer(rebasing: $0[frame.key]), words: filterWords)
+                })
+            {
+                return "table '\(name)': its key filter passes its checksum but rules out a key its rows hold"
             }
         }
         for (number, expected) in groups.enumerated() {

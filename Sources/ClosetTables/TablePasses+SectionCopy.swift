@@ -27,7 +27,7 @@ extension TablePasses {
             }
             if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, index, &copy))) }
         }
-        copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0)
+        table.groups.writtenPrefixes = copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0)
         table.groups.written = []
         return true
     }

@@ -62,7 +62,7 @@ import ClosetCore
         let index = table.index
         let groupings = table.groups.groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
-        SnapshotSection.write(into: &writer) { writer, columns in
+        table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let index { columns.bucketCount = index.bucketCount }
             var ordinal: UInt32 = 0
             return writeRows(table, committed: committed, into: &writer) { row in

@@ -67,7 +67,11 @@ struct StoreReading {
             let blocks = SnapshotBlocks(
                 bodyStart: StoreFormat.snapshotHeaderSize, bodyEnd: header.bodyEnd,
                 blockShift: StoreFormat.blockShift(header), expected: expected
-            ) { range in mapped.blockChecksums(range, size: range.count)?.first }
+            ) { range in
+                mapped.blockChecksums(range, size: range.count)?.first
+            } mappedChecksum: { range in
+                mapped.mappedChecksum(range)
+            }
             return (header, blocks)
         } catch {
             switch error {

@@ -108,6 +108,12 @@ final class MappedFile {
     /// CRC-32C of each `size`-byte block of `range` (the last one shorter), read through a
     /// small buffer rather than the mapping: verifying the whole file then does not make every
     /// page of it part of this process's memory, only the pages later read in place.
+    /// CRC-32C of `range` as mapped (nil when it lies outside the file).
+    func mappedChecksum(_ range: Range<Int>) -> UInt32? {
+        guard range.lowerBound >= 0, range.upperBound <= memory.count else { return nil }
+        return StoreChecksum.crc32c(UnsafeRawBufferPointer(rebasing: memory[range]))
+    }
+
     func blockChecksums(_ range: Range<Int>, size: Int) -> [UInt32]? {
         guard range.upperBound <= memory.count else { return nil }
         return POSIXFile.blockChecksums(descriptor, range, size: size)

@@ -1,0 +1,149 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ClosetCore
+@testable import ClosetStore
+@testable import ClosetTables
+@testable import WardrobePack
+
+/// The snapshot's key filter (`KeyFilter`): it never rules out a key the rows hold, it rules
+/// out most others, it is used only when written with the snapshot it lies in, and opening a
+/// store whose journal adds new keys places them without searching the key order.
+@Suite struct KeyFilterTests {
+    func keyBytes(_ id: UUID) -> [UInt8] {
+        var writer = ByteWriter()
+        ClothesTable.encode(key: id, into: &writer)
+        return writer.bytes
+    }
+
+    func clothes(_ count: Int, _ generator: inout some RandomNumberGenerator) -> [Clothes] {
+        (0..<count).map { index in
+            Clothes(
+                id: UUID(), createdAt: Date(timeIntervalSince1970: Double(index)), image: nil,
+                category: ClothesCategory.allCases.randomElement(using: &generator)!,
+                weatherType: WeatherType.allCases.randomElement(using: &generator)!, descriptions: "knit \(index)")
+        }
+    }
+
+    /// Sixteen seeded random bytes: keys no store holds, the same in every run.
+    func randomKey(_ generator: inout some RandomNumberGenerator) -> [UInt8] {
+        (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    @Test func everyStoredKeyPassesAndMostOthersAreRuledOut() throws {
+        var generator = SeededRandom(seed: 47)
+        let path = temporaryStore()
+        let stored = clothes(3_000, &generator)
+        _ = try compactedStore(at: path, holding: stored)
+        let mapped = try #require(try MappedFile.open(path + "/snapshot"))
+        let tables = Tables(Wardrobe.pack.tables)
+        let header = try #require(try StoreFormat.snapshotHeader(memory: mapped.memory))
+        try StoreFormat.loadSnapshot(memory: mapped.memory, header: header, owner: mapped, into: tables)
+        let filter = try #require(try tables.table(ClothesTable.schema).lazy?.keyFilter)
+        let words = try #require(filter.words())
+        for clothes in stored {
+            let key = keyBytes(clothes.id)
+            #expect(key.withUnsafeBytes { filter.mayContain($0) })
+            #expect(key.withUnsafeBytes { filter.letsThrough($0, words: words) })
+        }
+        var ruledOut = 0
+        for _ in 0..<10_000 {
+            let key = randomKey(&generator)
+            let may = key.withUnsafeBytes { filter.mayContain($0) }
+            #expect(may == key.withUnsafeBytes { filter.letsThrough($0, words: words) })
+            if !may { ruledOut += 1 }
+        }
+        // About ten bits a key: one absent key in a hundred or so passes.
+        #expect(ruledOut >= 9_700, "\(ruledOut) of 10,000 ruled out")
+        // Bits all cleared: a filter that rules out what the rows hold is what `.check` says.
+        let cleared = [UInt64](repeating: 0, count: words.count)
+        #expect(!keyBytes(stored[0].id).withUnsafeBytes { filter.letsThrough($0, words: cleared) })
+    }
+
+    /// Written for another snapshot (another generation) or for other rows (another count),
+    /// the filter lets every key through: a section carried over unchanged is never trusted.
+    @Test func aFilterWrittenForOtherRowsLetsEveryKeyThrough() throws {
+        var generator = SeededRandom(seed: 48)
+        let keys = (0..<500).map { _ in randomKey(&generator) }
+        let prefixes = keys.map { key in key.withUnsafeBytes { SnapshotSection.keyPrefix($0) } }.sorted()
+        var writer = ByteWriter()
+        KeyFilter.write(prefixes: prefixes, generation: 9, into: &writer)
+        let absent = (0..<200).map { _ in randomKey(&generator) }
+        try writer.bytes.withUnsafeBytes { memory in
+            let rows = try #require(SnapshotRows(memory: memory, owner: Tables(), start: 0))
+            #expect(rows.indexProblem() == nil)
+            let current = KeyFilter(rows, generation: 9, rowCount: 500)
+            #expect(keys.allSatisfy { key in key.withUnsafeBytes { current.mayContain($0) } })
+            let passing = absent.filter { key in key.withUnsafeBytes { current.mayContain($0) } }
+            #expect(passing.count < 20)
+            for stale in [KeyFilter(rows, generation: 8, rowCount: 500), KeyFilter(rows, generation: 9, rowCount: 501)]
+            {
+                #expect(absent.allSatisfy { key in key.withUnsafeBytes { stale.mayContain($0) } })
+                #expect(stale.words() == nil)
+            }
+        }
+        // No rows: every key is ruled out.
+        var empty = ByteWriter()
+        KeyFilter.write(prefixes: [], generation: 3, into: &empty)
+        try empty.bytes.withUnsafeBytes { memory in
+            let rows = try #require(SnapshotRows(memory: memory, owner: Tables(), start: 0))
+            let filter = KeyFilter(rows, generation: 3, rowCount: 0)
+            #expect(!absent[0].withUnsafeBytes { filter.mayContain($0) })
+        }
+    }
+
+    /// A store opened after small commits of new clothes (each its own journal record): the
+    /// journal's keys are placed checking fewer blocks than the same open without the filter
+    /// (which searches the key order for each), with the same rows and counts; after more
+    /// changes, a compaction copying rows as bytes writes a filter that holds the new keys.
+    @Test func newKeysInTheJournalAreNotSearchedFor() throws {
+        var generator = SeededRandom(seed: 49)
+        let path = temporaryStore()
+        let stored = clothes(10_000, &generator)
+        var added: [Clothes] = []
+        do {
+            let store = try compactedStore(at: path, holding: stored)
+            for _ in 0..<100 {
+                let clothes = clothes(1, &generator)[0]
+                added.append(clothes)
+                try store.save(clothes: clothes)
+                try store.commit()
+            }
+        }
+        var checked: [Int] = []
+        for useFilter in [true, false] {
+            let (store, _) = try open(path)
+            let lazy = try #require(try store.tables.table(ClothesTable.schema).lazy)
+            #expect(lazy.keyFilter != nil)
+            if !useFilter { lazy.keyFilter = nil }
+            #expect(store.clothesCount == 10_100)
+            checked.append(try #require(store.base.view.blocks).checkedCount)
+            for clothes in added.prefix(10) + stored.prefix(10) {
+                #expect(store.clothes(withID: clothes.id) == clothes)
+            }
+        }
+        #expect(checked[0] < checked[1], "blocks checked with the filter and without: \(checked)")
+
+        // A change to a stored row and a removal, then a compaction over rows still read in
+        // place: the new snapshot's filter lets the journal's keys through and the rows read back.
+        do {
+            let (store, _) = try open(path)
+            var changed = stored[5]
+            changed.descriptions = "changed"
+            try store.save(clothes: changed)
+            try store.remove(clothes: stored[6])
+            try store.commit()
+            try store.compact()
+        }
+        let (reopened, _) = try open(path)
+        let filter = try #require(try reopened.tables.table(ClothesTable.schema).lazy?.keyFilter)
+        for clothes in added + stored.prefix(100) where clothes.id != stored[6].id {
+            #expect(keyBytes(clothes.id).withUnsafeBytes { filter.mayContain($0) })
+        }
+        #expect(reopened.clothes(withID: stored[5].id)?.descriptions == "changed")
+        #expect(reopened.clothes(withID: stored[6].id) == nil)
+        #expect(reopened.clothesCount == 10_099)
+        #expect(reopened.check().problems.isEmpty)
+    }
+}

@@ -65,4 +65,48 @@ import Testing
         #expect(written.whole == Array(json.utf8))
         if rows == 40_000 { #expect(csv.pieces > 1 && written.pieces > 1, "\(csv.pieces) pieces") }
     }
+
+    /// A listing whose records are made as they are written (`Outcome.listing(_:_:record:)`):
+    /// its JSON, handed over in pieces of about a megabyte, is byte for byte what the whole
+    /// listing renders, and each record is made once, in order, as it is reached (a million-row
+    /// listing written as JSON or csv never holds every record).
+    @Test(arguments: [0, 1, 7, 40_000])
+    func aListingMadeRowByRowWritesWhatAWholeOneDoes(rows: Int) throws {
+        var random = SeededRandom(seed: UInt64(rows) + 7)
+        let records = (0..<rows).map { _ in Self.randomRecord(&random) }
+        let kind = EntityKind(singular: "thing", plural: "things", korean: "것", indefinite: "a thing") {
+            .init(table: Self.columns, data: Self.columns)
+        }
+        let keys = (0..<rows).map { EntityKey.opaque(String($0)) }
+        let whole = JSONRenderer.render(.listing(kind, keys) { records })
+        final class Made: @unchecked Sendable { var order: [Int] = [] }
+        let made = Made()
+        guard
+            case .entities(let entities) = Outcome.listing(
+                kind, keys,
+                record: { index in
+                    made.order.append(index)
+                    return records[index]
+                })
+        else { throw ExportWriterTestFailure() }
+        var pieces: [[UInt8]] = []
+        var madeBefore: [Int] = []
+        JSONRenderer.write(entities) { piece in
+            pieces.append(piece)
+            madeBefore.append(made.order.count)
+            #expect(piece.count <= (1 << 20) + 4096)
+        }
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == whole)
+        #expect(made.order == Array(0..<rows))
+        if rows == 40_000 {
+            // Each piece is handed over before the records after it are made.
+            #expect(pieces.count > 1, "\(pieces.count) pieces")
+            #expect(madeBefore.first ?? rows < rows, "records made before the first piece: \(madeBefore)")
+        }
+        // The same listing's records all at once, for what cannot go a row at a time (a table).
+        made.order = []
+        #expect(entities.records().count == rows && made.order == Array(0..<rows))
+    }
 }
+
+struct ExportWriterTestFailure: Error {}

@@ -15,17 +15,30 @@ public struct Entities: Sendable {
             switch source {
             case .many(let records): records
             case .one(let record): { [record()] }
+            case .each(let count, let record): { (0..<count).map(record) }
             }
         }
         set { source = .many(newValue) }
     }
     /// One entity's record is kept as the pack made it: wrapping it in a closure that makes
     /// an array was an allocation for every `add` of a seed script, none of which is shown.
+    /// A listing can make each row's record when it is written (`each`): a listing of a
+    /// million rows written as csv or JSON then never holds a million records.
     enum RecordSource: Sendable {
         case many(@Sendable () -> [Record])
         case one(@Sendable () -> Record)
+        case each(count: Int, @Sendable (Int) -> Record)
     }
     var source: RecordSource
+
+    /// Each record in order, made one at a time where the source can (`each`).
+    package func forEachRecord<Failure: Error>(_ body: (Record) throws(Failure) -> Void) throws(Failure) {
+        switch source {
+        case .many(let records): for record in records() { try body(record) }
+        case .one(let record): try body(record())
+        case .each(let count, let record): for index in 0..<count { try body(record(index)) }
+        }
+    }
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.
     public var page: Page?
     /// Set for a listing paged by cursor: a table ends with a `next cursor` line (JSON rows

@@ -46,6 +46,14 @@ public enum Outcome: Sendable {
         return .entities(entities)
     }
 
+    /// A listing whose row `N`'s record (of `keys[N]`) is made when it is written: output
+    /// that can go a row at a time (csv, JSON, an export) never holds every record.
+    public static func listing(
+        _ kind: EntityKind, _ keys: [EntityKey], record: @escaping @Sendable (Int) -> Record
+    ) -> Outcome {
+        .entities(Entities(kind: kind, keys: keys, isListing: true, source: .each(count: keys.count, record)))
+    }
+
     /// A listing, numbered for `@N`; with `page`, one page that `next` continues.
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], page: Page? = nil, cursor: ListingCursor? = nil,

@@ -54,9 +54,13 @@ package final class SessionOutput {
         let format = settings.format
         switch format {
         case .json:
-            // Indented for people at a terminal; one value a line for tools (a pipe, a file).
-            if let text = JSONRenderer.render(outcome) {
-                write(settings.terminalWidth != nil && file == nil ? JSONText.pretty(text) : text)
+            // Indented for people at a terminal; one value a line for tools (a pipe, a file),
+            // entities written as they are made.
+            let pretty = settings.terminalWidth != nil && file == nil
+            if !pretty, case .entities(let entities) = outcome {
+                JSONRenderer.write(entities) { write(String(decoding: $0, as: UTF8.self)) }
+            } else if let text = JSONRenderer.render(outcome) {
+                write(pretty ? JSONText.pretty(text) : text)
             }
         case .table, .csv, .line, .box, .markdown:
             if format.isForPeople, let detail = DetailRenderer.detail(of: outcome) {
@@ -74,12 +78,26 @@ package final class SessionOutput {
                 // the same bytes): a listing is never a grid of cells.
                 var writer = ExportWriter(format: .csv, columns: entities.kind.dataColumns)
                 if settings.headers { writer.begin() }
-                for record in entities.records() {
+                entities.forEachRecord { record in
                     writer.add(data: record.data)
                     if writer.isFull { write(String(decoding: writer.take(), as: UTF8.self)) }
                 }
                 write(String(decoding: writer.take(), as: UTF8.self))
                 return printPictures(of: outcome)
+            }
+            if format == .line, case .entities(let entities) = outcome {
+                // For tools, as csv: each record written as it is made, no grid of cells.
+                var writer = LineRenderer.Writer(columns: entities.kind.dataColumns)
+                var out: [UInt8] = []
+                entities.forEachRecord { record in
+                    writer.add(record.data.map { RecordGrid.cell($0, forPeople: false) }, into: &out)
+                    if out.count >= 1 << 20 {
+                        write(String(decoding: out, as: UTF8.self))
+                        out.removeAll(keepingCapacity: true)
+                    }
+                }
+                write(String(decoding: out, as: UTF8.self))
+                return
             }
             guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
             let text: String

@@ -9,23 +9,8 @@ public enum JSONRenderer {
     package static func render(_ outcome: Outcome) -> String? {
         switch outcome {
         case .entities(let entities):
-            let records = entities.records()
             var out: [UInt8] = []
-            if entities.isListing {
-                // Every listing is an array of the objects `show` gives; a cursor is a field of
-                // each row (docs/language.md), never another shape.
-                out.append(0x5B)
-                for (number, record) in records.enumerated() {
-                    if number > 0 { out.append(0x2C) }
-                    write(record.fields, into: &out)
-                }
-                out += [0x5D, 0x0A]
-                return String(decoding: out, as: UTF8.self)
-            }
-            for record in records {
-                write(record.fields, into: &out)
-                out.append(0x0A)
-            }
+            write(entities) { out += $0 }
             return String(decoding: out, as: UTF8.self)
         case .count(let count): return "{\"count\":\(count)}\n"
         case .removed(_, let key):
@@ -43,6 +28,29 @@ public enum JSONRenderer {
             return "{" + pairs.map { string($0.name) + ":" + string($0.value) }.joined(separator: ",") + "}\n"
         case .text, .nothing: return nil
         }
+    }
+
+    /// Entities as `render` gives them, handed to `flush` a megabyte or so at a time, each
+    /// record made as it is written: a listing of a million rows is never whole in memory.
+    package static func write(_ entities: Entities, flush: ([UInt8]) -> Void) {
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 20)
+        // Every listing is an array of the objects `show` gives; a cursor is a field of each row
+        // (docs/language.md), never another shape.
+        if entities.isListing { out.append(0x5B) }
+        var first = true
+        entities.forEachRecord { record in
+            if entities.isListing, !first { out.append(0x2C) }
+            first = false
+            write(record.fields, into: &out)
+            if !entities.isListing { out.append(0x0A) }
+            if out.count >= 1 << 20 {
+                flush(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        if entities.isListing { out += [0x5D, 0x0A] }
+        flush(out)
     }
 
     /// A record's fields as one JSON object.

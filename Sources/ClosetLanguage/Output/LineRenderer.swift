@@ -3,20 +3,34 @@
 /// Written as bytes, each key's padding made once: a listing of a million rows is six million lines.
 package enum LineRenderer {
     package static func render(_ grid: Grid) -> String {
-        let keyWidth = grid.columns.map(TextWidth.of).max() ?? 0
-        let labels = grid.columns.map { key in
-            Array((String(repeating: " ", count: keyWidth - TextWidth.of(key)) + key + " = ").utf8)
-        }
+        var writer = Writer(columns: grid.columns)
         var out: [UInt8] = []
-        for (number, row) in grid.rows.enumerated() {
-            if number > 0 { out.append(0x0A) }
+        for row in grid.rows { writer.add(row, into: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Rows written one after another (a listing streamed a record at a time writes what
+    /// `render` writes for its grid).
+    package struct Writer {
+        let labels: [[UInt8]]
+        var rows = 0
+
+        package init(columns: [String]) {
+            let keyWidth = columns.map(TextWidth.of).max() ?? 0
+            labels = columns.map { key in
+                Array((String(repeating: " ", count: keyWidth - TextWidth.of(key)) + key + " = ").utf8)
+            }
+        }
+
+        package mutating func add(_ row: [String], into out: inout [UInt8]) {
+            if rows > 0 { out.append(0x0A) }
+            rows += 1
             for (label, value) in zip(labels, row) {
                 out += label
-                appendVisible(value, to: &out)
+                LineRenderer.appendVisible(value, to: &out)
                 out.append(0x0A)
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Printable ASCII as it is; anything else through `TerminalText.visible`.

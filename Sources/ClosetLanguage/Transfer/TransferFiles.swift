@@ -102,7 +102,7 @@ public enum TransferFiles {
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         try write(entities.kind, invocation) { sink in
-            for record in entities.records() { try sink.add { $0.add(record) } }
+            try entities.forEachRecord { record in try sink.add { $0.add(record) } }
         }
     }
 

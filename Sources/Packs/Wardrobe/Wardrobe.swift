@@ -103,7 +103,7 @@ public enum Wardrobe {
     }
 
     static func outcome(_ list: [Clothes]) -> Outcome {
-        .listing(Wardrobe.clothes, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
+        .listing(Wardrobe.clothes, list.map { .uuid($0.id) }) { WardrobeRecords.record(list[$0]) }
     }
 
     /// `list clothes`: the listing with each clothes' picture as a thumbnail numbered by its
@@ -168,7 +168,7 @@ public enum Wardrobe {
     }
 
     static func outcome(_ list: [Style]) -> Outcome {
-        .listing(Wardrobe.style, list.map { .uuid($0.id) }) { list.map(WardrobeRecords.record) }
+        .listing(Wardrobe.style, list.map { .uuid($0.id) }) { WardrobeRecords.record(list[$0]) }
     }
 
     /// Writes a listing to `to=` through the engine's transfer files.

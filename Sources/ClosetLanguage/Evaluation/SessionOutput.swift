@@ -99,15 +99,24 @@ package final class SessionOutput {
                 write(String(decoding: out, as: UTF8.self))
                 return
             }
+            var table = settings.table
+            table.color = settings.color
+            table.headers = settings.headers
+            if format == .box { table.boxDrawing = true }
+            if format == .table || format == .box, case .entities(let entities) = outcome, entities.isListing,
+                case .each = entities.source,
+                TableListing(entities: entities, korean: settings.language.isKorean, renderer: table).write({
+                    write($0)
+                })
+            {
+                // A listing whose records are made a row at a time is drawn so, without a grid.
+                return printPictures(of: outcome)
+            }
             guard let grid = RecordGrid.grid(for: outcome, format: format, language: settings.language) else { return }
             let text: String
             switch format {
             case .table, .box:
-                var renderer = settings.table
-                renderer.color = settings.color
-                renderer.headers = settings.headers
-                if format == .box { renderer.boxDrawing = true }
-                text = renderer.render(grid)
+                text = table.render(grid)
             case .markdown: text = MarkdownRenderer.render(grid, headers: settings.headers)
             case .csv: text = CSVRenderer.render(grid, headers: settings.headers)
             case .line: text = LineRenderer.render(grid)

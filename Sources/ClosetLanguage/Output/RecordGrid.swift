@@ -35,20 +35,19 @@ enum RecordGrid {
                 columns: entities.kind.dataColumns,
                 rows: records.map { $0.data.map { cell($0, forPeople: false) } }, isListing: listing)
         }
-        let kind = entities.kind
-        var columns = korean ? kind.koreanTableColumns : kind.tableColumns
-        var values = records.map(\.table)
-        // An optional column that says nothing in any row (no pictures at all) is left out.
-        for column in columns.indices.reversed()
-        where kind.optionalTableColumns.contains(kind.tableColumns[column]) && values.allSatisfy({ isNull($0[column]) })
-        {
-            columns.remove(at: column)
-            for row in values.indices { values[row].remove(at: column) }
+        let all = records.map(\.table)
+        var nonNull = [Bool](repeating: false, count: entities.kind.tableColumns.count)
+        for row in all {
+            for (column, value) in row.enumerated() where column < nonNull.count && !isNull(value) {
+                nonNull[column] = true
+            }
         }
+        let shape = TableShape(entities, korean: korean, nonNull: nonNull, first: all.first)
+        let values = all.map { row in shape.kept.map { row[$0] } }
         var rows = values.map { $0.map { cell($0, forPeople: true, korean: korean) } }
         // Keys whose short forms collide are shown as long as it takes to tell them apart
         // (one row cannot collide: a statement's own result is never looked at twice).
-        for column in columns.indices where values.count > 1 {
+        for column in shape.kept.indices where values.count > 1 {
             let keys = values.map { row -> EntityKey? in
                 if case .key(let key) = row[column] { return key }
                 return nil
@@ -61,52 +60,18 @@ enum RecordGrid {
                 next += 1
             }
         }
-        var numeric = Set<Int>()
-        if let first = values.first {
-            for (column, value) in first.enumerated() where value.isNumeric {
-                numeric.insert(column + (listing ? 1 : 0))
-            }
-        }
+        let offset = listing ? 1 : 0
         var marks: [GridCell: TextMark] = [:]
         for (row, record) in values.enumerated() {
             for (column, value) in record.enumerated() {
-                if case .marked(_, let mark) = value {
-                    marks[GridCell(row: row, column: column + (listing ? 1 : 0))] = mark
-                }
+                if case .marked(_, let mark) = value { marks[GridCell(row: row, column: column + offset)] = mark }
             }
         }
-        if listing {
-            columns.insert("#", at: 0)
-            // A page `next` fetched numbers on from the rows before it, as `@N` does.
-            let first = entities.page?.firstRow ?? 1
-            let label = korean ? kind.koreanRowLabel ?? "" : ""
-            rows = rows.enumerated().map { [String($0.offset + first) + label] + $0.element }
-            numeric.insert(0)
-        }
-        // Every listing with rows after it says so the same way; a cursor-paged one also
-        // names its cursor (for `after=`).
-        let more = entities.page.flatMap { page in
-            page.next == nil ? nil : (page.remaining.map { "\($0) more" } ?? "more") + ": next"
-        }
-        let cursor = entities.cursor.map { "next cursor: " + ($0.next ?? "none (the last page)") }
-        let lines = [cursor, listing ? more : nil].compactMap { $0 }
-        let footer = lines.isEmpty ? nil : lines.joined(separator: "\n")
+        if listing { rows = rows.enumerated().map { [shape.number($0.offset)] + $0.element } }
         var grid = Grid(
-            columns: columns, rows: rows, numericColumns: numeric, isListing: listing, marks: marks, footer: footer,
-            title: entities.caption.map { cell($0, forPeople: true, korean: korean) })
-        if !kind.wholeTableColumns.isEmpty {
-            // The whole columns' headers as shown (the language's), then where they are now.
-            let whole = Set(
-                zip(kind.tableColumns, korean ? kind.koreanTableColumns : kind.tableColumns)
-                    .filter { kind.wholeTableColumns.contains($0.0) }.map(\.1))
-            grid.wholeColumns = Set(columns.indices.filter { !(listing && $0 == 0) && whole.contains(columns[$0]) })
-        }
-        // An instant is never cut: half a timestamp reads as another time.
-        if let first = values.first {
-            for (column, value) in first.enumerated() {
-                if case .date = value { grid.wholeColumns.insert(column + (listing ? 1 : 0)) }
-            }
-        }
+            columns: shape.columns, rows: rows, numericColumns: shape.numeric, isListing: listing, marks: marks,
+            footer: shape.footer, title: shape.title)
+        grid.wholeColumns = shape.wholeColumns
         return grid
     }
 
@@ -124,20 +89,23 @@ enum RecordGrid {
         for (key, short) in zip(keys, shorts) where repeated.contains(short) {
             groups[short, default: []].insert(key.text)
         }
-        return zip(keys, shorts).map { key, short in
-            guard let group = groups[short], group.count > 1 else { return short }
-            // One past the longest prefix it shares with another key of its group.
-            let text = Array(key.text)
-            var length = short.count
-            for other in group where other != key.text {
-                let common = zip(text, other).prefix { $0 == $1 }.count
-                length = max(length, common + 1)
-            }
-            return String(text.prefix(length))
-        }
+        return zip(keys, shorts).map { key, short in shown(key.text, short: short, among: groups[short]) }
     }
 
-    private static func isNull(_ value: FieldValue) -> Bool {
+    /// A key's short form, or as much of `text` as tells it from the other keys of `group`
+    /// (the full keys whose short form is `short` too): one past the longest prefix it shares.
+    static func shown(_ text: String, short: String, among group: Set<String>?) -> String {
+        guard let group, group.count > 1 else { return short }
+        let characters = Array(text)
+        var length = short.count
+        for other in group where other != text {
+            let common = zip(characters, other).prefix { $0 == $1 }.count
+            length = max(length, common + 1)
+        }
+        return String(characters.prefix(length))
+    }
+
+    static func isNull(_ value: FieldValue) -> Bool {
         if case .null = value { return true }
         return false
     }

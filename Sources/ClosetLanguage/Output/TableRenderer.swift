@@ -41,25 +41,23 @@ public struct TableRenderer: Sendable {
         for row in cellWidths {
             for (i, width) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], width) }
         }
-        switch fit(&widths, rows: &rows, grid: grid) {
+        let natural = widths
+        switch narrow(&widths, columns: grid.columns, wholeColumns: grid.wholeColumns) {
         case .fits: break
-        case .cut: cellWidths = rows.map { $0.map(TextWidth.of) }
+        case .cut:
+            for column in widths.indices where widths[column] < natural[column] {
+                for r in rows.indices where column < rows[r].count {
+                    rows[r][column] = TextWidth.truncate(rows[r][column], toCells: widths[column])
+                }
+            }
+            cellWidths = rows.map { $0.map(TextWidth.of) }
         case .tooNarrow:
             return VerticalRenderer(width: maxWidth ?? 0, color: color, boxDrawing: boxDrawing).render(grid)
         }
 
         var out: [UInt8] = []
         out.reserveCapacity((widths.reduce(0, +) + 3 * widths.count + 2) * (rows.count + 4))
-        if let title = grid.title { out += Array((TerminalText.visible(title) + "\n").utf8) }
-        if boxDrawing { border("┌", "┬", "┐", widths, into: &out) }
-        if headers {
-            line(grid.columns, headerWidths, widths, numeric: [], bold: color, into: &out)
-            if boxDrawing {
-                border("├", "┼", "┤", widths, into: &out)
-            } else {
-                line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
-            }
-        }
+        top(columns: grid.columns, title: grid.title, widths, into: &out)
         for (index, (row, rowWidths)) in zip(rows, cellWidths).enumerated() {
             var marks: [Int: TextMark] = [:]
             if color, !grid.marks.isEmpty {
@@ -67,25 +65,44 @@ public struct TableRenderer: Sendable {
             }
             line(row, rowWidths, widths, numeric: grid.numericColumns, marks: marks, into: &out)
         }
-        if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
-        if grid.isListing { out += Array("(\(grid.rows.count) \(grid.rows.count == 1 ? "row" : "rows"))\n".utf8) }
-        if let footer = grid.footer { out += Array((footer + "\n").utf8) }
+        bottom(rows: grid.isListing ? grid.rows.count : nil, footer: grid.footer, widths, into: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// What comes before the rows: the title, the top border, the header row and its rule.
+    func top(columns: [String], title: String?, _ widths: [Int], into out: inout [UInt8]) {
+        if let title { out += Array((TerminalText.visible(title) + "\n").utf8) }
+        if boxDrawing { border("┌", "┬", "┐", widths, into: &out) }
+        if headers {
+            line(columns, columns.map(TextWidth.of), widths, numeric: [], bold: color, into: &out)
+            if boxDrawing {
+                border("├", "┼", "┤", widths, into: &out)
+            } else {
+                line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
+            }
+        }
+    }
+
+    /// What comes after the rows: the bottom border, `(N rows)` for a listing, the footer.
+    func bottom(rows: Int?, footer: String?, _ widths: [Int], into out: inout [UInt8]) {
+        if boxDrawing { border("└", "┴", "┘", widths, into: &out) }
+        if let rows { out += Array("(\(rows) \(rows == 1 ? "row" : "rows"))\n".utf8) }
+        if let footer { out += Array((footer + "\n").utf8) }
     }
 
     private static let shortColumn = 20
     private static let narrowestCut = 10
 
-    private enum Fit {
+    enum Fit {
         case fits, cut, tooNarrow
     }
 
-    /// Narrows the widest columns in turn (cells cut with `…`) until the table fits
+    /// Narrows the widest columns in turn (their cells to be cut with `…`) until the table fits
     /// `maxWidth`. Short columns (20 cells or less) are cut only when cutting the others is not
     /// enough, and never below 10 cells (ids and words fit in that) nor instants and other whole
     /// columns; a cut column keeps 10 cells and its header. When that is still too wide, the table
     /// does not fit.
-    private func fit(_ widths: inout [Int], rows: inout [[String]], grid: Grid) -> Fit {
+    func narrow(_ widths: inout [Int], columns: [String], wholeColumns: Set<Int>) -> Fit {
         guard let maxWidth else { return .fits }
         let separators = boxDrawing ? 3 * widths.count + 1 : 2 * max(0, widths.count - 1)
         var excess = widths.reduce(0, +) + separators - maxWidth
@@ -94,8 +111,8 @@ public struct TableRenderer: Sendable {
         let natural = widths
         func minimums(shortest: Int) -> [Int] {
             widths.indices.map {
-                natural[$0] <= shortest || grid.wholeColumns.contains($0)
-                    ? natural[$0] : max(TextWidth.of(grid.columns[$0]), Self.narrowestCut)
+                natural[$0] <= shortest || wholeColumns.contains($0)
+                    ? natural[$0] : max(TextWidth.of(columns[$0]), Self.narrowestCut)
             }
         }
         // Short columns are cut too when nothing else is left to cut (a row of place names),
@@ -114,11 +131,6 @@ public struct TableRenderer: Sendable {
             widths[widest] -= max(1, step)
             excess -= max(1, step)
         }
-        for column in widths.indices where widths[column] < natural[column] {
-            for r in rows.indices where column < rows[r].count {
-                rows[r][column] = TextWidth.truncate(rows[r][column], toCells: widths[column])
-            }
-        }
         return .cut
     }
 
@@ -126,7 +138,7 @@ public struct TableRenderer: Sendable {
 
     /// One row: cells padded to their column's width (numbers on the right), two blanks
     /// between columns, no trailing blanks; or `│ a │ b │` with box drawing.
-    private func line(
+    func line(
         _ cells: [String], _ cellWidths: [Int], _ widths: [Int], numeric: Set<Int>, bold: Bool = false,
         marks: [Int: TextMark] = [:], into out: inout [UInt8]
     ) {
@@ -153,7 +165,7 @@ public struct TableRenderer: Sendable {
         out.append(UInt8(ascii: "\n"))
     }
 
-    private func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int], into out: inout [UInt8]) {
+    func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int], into out: inout [UInt8]) {
         out += Array(
             (left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n").utf8)
     }

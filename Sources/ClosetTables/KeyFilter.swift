@@ -63,13 +63,12 @@ public final class KeyFilter {
         guard let blockCount else { return true }
         guard blockCount > 0 else { return false }
         let (block, bits) = Self.place(SnapshotSection.keyPrefix(key), blockCount: blockCount)
-        let row = section.rowBytes(1 + block / Self.blocksPerRow)
         let start = (block % Self.blocksPerRow) * Self.blockWords * 8
-        guard row.count == Self.blocksPerRow * Self.blockWords * 8 else {
-            UnreadableRow.found("a key filter section passes its checksum but does not add up")
-        }
-        return row.withUnsafeBytes { bytes in
-            bits.allSatisfy { bit in
+        return section.withRowInPlace(1 + block / Self.blocksPerRow) { bytes in
+            guard bytes.count == Self.blocksPerRow * Self.blockWords * 8 else {
+                UnreadableRow.found("a key filter section passes its checksum but does not add up")
+            }
+            return bits.allSatisfy { bit in
                 let word = UInt64(
                     littleEndian: bytes.loadUnaligned(fromByteOffset: start + (bit >> 6) * 8, as: UInt64.self))
                 return word & (1 << UInt64(bit & 63)) != 0

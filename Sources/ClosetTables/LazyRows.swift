@@ -100,7 +100,10 @@ extension LazyRows {
     /// that is not known yet, then places the changes in order.
     @inlinable func settle() {
         let changes = placed..<operations.count
+        // Room for every change at once: grown as they came, the tables were copied a few times.
         var known: [Key: Int?] = [:]
+        known.reserveCapacity(changes.count)
+        latest.reserveCapacity(latest.count + changes.count)
         var unknown: [Key] = []
         for position in changes {
             let key = operations[position].key

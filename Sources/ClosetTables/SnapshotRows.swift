@@ -139,6 +139,21 @@ public final class SnapshotRows {
         return fetch(range)
     }
 
+    /// Row `ordinal`'s bytes where they lie in the mapping, its blocks checked first: for a
+    /// small row read again and again (a key filter's), where a `pread` and an array each cost
+    /// more than reading it.
+    func withRowInPlace<T>(_ ordinal: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        let start = frameStart(ordinal)
+        let end = ordinal + 1 < count ? frameStart(ordinal + 1) : rowsEnd
+        check(end - start >= 6 && end <= rowsEnd)
+        blocks?.verify(start..<end)
+        let keyLength = Int(load(UInt16.self, start))
+        check(end - start - 6 >= keyLength)
+        let rowLength = Int(load(UInt32.self, start + 2 + keyLength))
+        check(start + 6 + keyLength + rowLength == end)
+        return body(UnsafeRawBufferPointer(rebasing: memory[(start + 6 + keyLength)..<end]))
+    }
+
     /// The rows region, copied (materializing a table decodes from it).
     public func copyRows() -> [UInt8] {
         let bytes = bytes(rowsStart..<rowsEnd)

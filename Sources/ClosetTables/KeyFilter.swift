@@ -48,7 +48,7 @@ public final class KeyFilter {
             var reader = ByteReader(section.rowBytes(0))
             if let version = try? reader.u8(), version == Self.version, let written = try? reader.u64(),
                 let rows = try? reader.u64(), let blocks = try? reader.u64(), reader.isAtEnd,
-                written == generation, rows == UInt64(rowCount), blocks < 1 << 40,
+                written == generation, rows == UInt64(rowCount), blocks == Self.blocks(forKeys: rowCount),
                 section.count == 1 + Self.rowsHolding(Int(blocks))
             {
                 found = Int(blocks)
@@ -100,7 +100,7 @@ public final class KeyFilter {
 
     /// The filter's section for rows whose key prefixes are `prefixes`.
     public static func write(prefixes: [UInt64], generation: UInt64, into writer: inout ByteWriter) {
-        let blocks = prefixes.isEmpty ? 0 : max(1, (prefixes.count * bitsPerKey + blockBits - 1) / blockBits)
+        let blocks = Int(Self.blocks(forKeys: prefixes.count))
         let rows = rowsHolding(blocks)
         var words = [UInt64](repeating: 0, count: rows * blocksPerRow * blockWords)
         for prefix in prefixes {
@@ -131,6 +131,12 @@ public final class KeyFilter {
     }
 
     static func rowsHolding(_ blocks: Int) -> Int { (blocks + blocksPerRow - 1) / blocksPerRow }
+
+    /// How many blocks a filter of `keys` keys has (a header saying otherwise is not used: a
+    /// filter of too few blocks would rule out keys the rows hold).
+    static func blocks(forKeys keys: Int) -> UInt64 {
+        keys <= 0 ? 0 : UInt64(max(1, (keys * bitsPerKey + blockBits - 1) / blockBits))
+    }
 
     /// The block a prefix goes to and its bits there, from two stable mixes of it (the same
     /// in every process and build: the filter is read by later ones).

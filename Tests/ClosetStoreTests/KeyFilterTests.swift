@@ -93,6 +93,19 @@ import Testing
                 #expect(stale.words() == nil)
             }
         }
+        // A header whose block count is not the one its row count gives (one block for 500
+        // keys, the same one row of blocks): not used, since a filter of too few blocks would rule
+        // out keys the rows hold.
+        var patched = writer.bytes
+        let blocksAt = 16 + 6 + 1 + 8 + 8  // the section's counts, the frame's lengths, version, generation, rows
+        #expect(patched[blocksAt] == 10 && patched[(blocksAt + 1)..<(blocksAt + 8)].allSatisfy { $0 == 0 })
+        patched[blocksAt] = 1
+        try patched.withUnsafeBytes { memory in
+            let rows = try #require(SnapshotRows(memory: memory, owner: Tables(), start: 0))
+            let filter = KeyFilter(rows, generation: 9, rowCount: 500)
+            #expect(absent.allSatisfy { key in key.withUnsafeBytes { filter.mayContain($0) } })
+            #expect(filter.words() == nil)
+        }
         // No rows: every key is ruled out.
         var empty = ByteWriter()
         KeyFilter.write(prefixes: [], generation: 3, into: &empty)

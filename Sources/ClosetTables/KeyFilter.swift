@@ -68,7 +68,8 @@ public final class KeyFilter {
             guard bytes.count == Self.blocksPerRow * Self.blockWords * 8 else {
                 UnreadableRow.found("a key filter section passes its checksum but does not add up")
             }
-            return bits.allSatisfy { bit in
+            return (0..<Self.probes).allSatisfy { probe in
+                let bit = Self.bit(bits, probe)
                 let word = UInt64(
                     littleEndian: bytes.loadUnaligned(fromByteOffset: start + (bit >> 6) * 8, as: UInt64.self))
                 return word & (1 << UInt64(bit & 63)) != 0
@@ -95,7 +96,10 @@ public final class KeyFilter {
     public func letsThrough(_ key: UnsafeRawBufferPointer, words: [UInt64]) -> Bool {
         guard let blockCount, blockCount > 0 else { return false }
         let (block, bits) = Self.place(SnapshotSection.keyPrefix(key), blockCount: blockCount)
-        return bits.allSatisfy { words[block * Self.blockWords + $0 >> 6] & (1 << UInt64($0 & 63)) != 0 }
+        return (0..<Self.probes).allSatisfy { probe in
+            let bit = Self.bit(bits, probe)
+            return words[block * Self.blockWords + bit >> 6] & (1 << UInt64(bit & 63)) != 0
+        }
     }
 
     /// The filter's section for rows whose key prefixes are `prefixes`.
@@ -105,7 +109,10 @@ public final class KeyFilter {
         var words = [UInt64](repeating: 0, count: rows * blocksPerRow * blockWords)
         for prefix in prefixes {
             let (block, bits) = place(prefix, blockCount: blocks)
-            for bit in bits { words[block * blockWords + bit >> 6] |= 1 << UInt64(bit & 63) }
+            for probe in 0..<probes {
+                let bit = Self.bit(bits, probe)
+                words[block * blockWords + bit >> 6] |= 1 << UInt64(bit & 63)
+            }
         }
         SnapshotSection.write(into: &writer) { writer, _ in
             RowFrame.part16(&writer) { _ in }
@@ -138,19 +145,18 @@ public final class KeyFilter {
         keys <= 0 ? 0 : UInt64(max(1, (keys * bitsPerKey + blockBits - 1) / blockBits))
     }
 
-    /// The block a prefix goes to and its bits there, from two stable mixes of it (the same
-    /// in every process and build: the filter is read by later ones).
-    static func place(_ prefix: UInt64, blockCount: Int) -> (block: Int, bits: [Int]) {
+    /// The block a prefix goes to and its bits there (`probes` bit numbers of nine bits each,
+    /// read with `bit(_:_:)`), from two stable mixes of it (the same in every process and build:
+    /// the filter is read by later ones). No array: a compaction places every key.
+    static func place(_ prefix: UInt64, blockCount: Int) -> (block: Int, bits: UInt64) {
         let first = mix(prefix)
         let block = Int(truncatingIfNeeded: ((first >> 32) &* UInt64(blockCount)) >> 32)
-        var second = mix(first &+ 0x9E37_79B9_7F4A_7C15)
-        var bits: [Int] = []
-        bits.reserveCapacity(probes)
-        for _ in 0..<probes {
-            bits.append(Int(second & UInt64(blockBits - 1)))
-            second >>= 9
-        }
-        return (block, bits)
+        return (block, mix(first &+ 0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// Probe `probe`'s bit number in a block, of `place`'s bits.
+    @inline(__always) static func bit(_ bits: UInt64, _ probe: Int) -> Int {
+        Int(truncatingIfNeeded: (bits >> UInt64(9 * probe)) & UInt64(blockBits - 1))
     }
 
     /// MurmurHash3's 64-bit finalizer: every input bit moves every output bit.

@@ -120,4 +120,45 @@ import Testing
     }
 }
 
+/// A listing's window (`limit=` over a listing, the page after one) and its redaction keep
+/// making records a row at a time: a window makes only its own rows, in order, and each is the
+/// record the whole listing has at that place.
+@Suite struct ListingWindowTests {
+    @Test func aWindowAndARedactionMakeOnlyTheirOwnRows() throws {
+        var random = SeededRandom(seed: 3)
+        let records = (0..<50).map { _ in TableListingTests.record(&random, pictures: false) }
+        let keys = (0..<50).map { EntityKey.opaque(String($0)) }
+        final class Made: @unchecked Sendable { var rows: [Int] = [] }
+        let made = Made()
+        guard
+            case .entities(let all) = Outcome.listing(
+                TableListingTests.kind, keys,
+                record: { index in
+                    made.rows.append(index)
+                    return records[index]
+                })
+        else { throw TableListingTestFailure() }
+        let window = all.slice(10..<15)
+        #expect(window.keys == Array(keys[10..<15]))
+        var seen: [Record] = []
+        window.forEachRecord { seen.append($0) }
+        #expect(made.rows == Array(10..<15))
+        #expect(seen.map(\.table) == records[10..<15].map(\.table))
+        // Past the end: clamped, as `dropFirst` and `prefix` were.
+        #expect(all.slice(48..<60).keys == Array(keys[48...]))
+        made.rows = []
+        let redacted = window.mappingRecords { record in
+            Record(fields: [], data: record.data.map { _ in .null }, table: record.table.map { _ in .null })
+        }
+        var nulls = 0
+        redacted.forEachRecord { record in nulls += record.table.count { $0 == .null } }
+        #expect(made.rows == Array(10..<15))
+        #expect(nulls == 5 * TableListingTests.kind.tableColumns.count)
+        guard case .each = redacted.source else {
+            Issue.record("a redacted listing made a row at a time is no longer made so")
+            return
+        }
+    }
+}
+
 struct TableListingTestFailure: Error {}

@@ -10,15 +10,14 @@ public struct Entities: Sendable {
     /// One entity in full (`show`): people see its detail view, a field per line with its
     /// children under it; tools get the same object or row as for any single entity.
     package var isDetail = false
+    /// Every record at once (changed through `mappingRecords` and `slice`, which keep how the
+    /// source makes them).
     public var records: @Sendable () -> [Record] {
-        get {
-            switch source {
-            case .many(let records): records
-            case .one(let record): { [record()] }
-            case .each(let count, let record): { (0..<count).map(record) }
-            }
+        switch source {
+        case .many(let records): records
+        case .one(let record): { [record()] }
+        case .each(let count, let record): { (0..<count).map(record) }
         }
-        set { source = .many(newValue) }
     }
     /// One entity's record is kept as the pack made it: wrapping it in a closure that makes
     /// an array was an allocation for every `add` of a seed script, none of which is shown.
@@ -30,6 +29,34 @@ public struct Entities: Sendable {
         case each(count: Int, @Sendable (Int) -> Record)
     }
     var source: RecordSource
+
+    /// The same entities with each record changed by `transform` (`.redact`), made as the
+    /// source makes them: a listing made a row at a time stays so.
+    func mappingRecords(_ transform: @escaping @Sendable (Record) -> Record) -> Entities {
+        var mapped = self
+        switch source {
+        case .many(let records): mapped.source = .many { records().map(transform) }
+        case .one(let record): mapped.source = .one { transform(record()) }
+        case .each(let count, let record): mapped.source = .each(count: count) { transform(record($0)) }
+        }
+        return mapped
+    }
+
+    /// Rows `rows` of a listing (keys and records; its pictures are the caller's), the records
+    /// still made as the source makes them: a window of a listing made a row at a time makes
+    /// only its own rows.
+    func slice(_ rows: Range<Int>) -> Entities {
+        let rows = rows.clamped(to: 0..<keys.count)
+        var sliced = self
+        sliced.keys = Array(keys[rows])
+        switch source {
+        case .many(let records):
+            sliced.source = .many { Array(records().dropFirst(rows.lowerBound).prefix(rows.count)) }
+        case .one(let record): sliced.source = rows.isEmpty ? .many { [] } : .one(record)
+        case .each(_, let record): sliced.source = .each(count: rows.count) { record($0 + rows.lowerBound) }
+        }
+        return sliced
+    }
 
     /// Each record in order, made one at a time where the source can (`each`).
     package func forEachRecord<Failure: Error>(_ body: (Record) throws(Failure) -> Void) throws(Failure) {

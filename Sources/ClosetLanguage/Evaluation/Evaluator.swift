@@ -40,13 +40,10 @@ struct Evaluator {
     static func continuing(_ invocation: Invocation, shown: Int, limit: Int) throws -> Outcome {
         let asking = invocation.replacing("limit", with: .count(shown + limit + 1))
         let outcome = try invocation.spec.run(asking)
-        guard case .entities(var entities) = outcome, entities.isListing, entities.page == nil else { return outcome }
-        let all = entities.records
-        let pictures = entities.pictures?.items
-        let more = entities.keys.count > shown + limit
-        entities.keys = Array(entities.keys.dropFirst(shown).prefix(limit))
-        entities.records = { Array(all().dropFirst(shown).prefix(limit)) }
-        entities.pictures?.items = Array(pictures?.dropFirst(shown).prefix(limit) ?? [])
+        guard case .entities(let all) = outcome, all.isListing, all.page == nil else { return outcome }
+        let more = all.keys.count > shown + limit
+        var entities = all.slice(shown..<(shown + limit))
+        entities.pictures?.items = Array(all.pictures?.items.dropFirst(shown).prefix(limit) ?? [])
         // The statement, not the invocation: a page kept in the session must not hold the session.
         let spec = invocation.spec
         let call = invocation.call

@@ -15,13 +15,9 @@ enum PageWindow {
             shown.page = Page(firstRow: page.firstRow, next: page.next.map { next in windowed(next, limit: limit) })
             return shown
         }
-        let all = entities.records
-        shown.keys = Array(entities.keys.prefix(limit))
-        shown.records = { Array(all().prefix(limit)) }
+        shown = entities.slice(0..<limit)
         shown.pictures?.items = Array(entities.pictures?.items.prefix(limit) ?? [])
-        var rest = entities
-        rest.keys = Array(entities.keys.dropFirst(limit))
-        rest.records = { Array(all().dropFirst(limit)) }
+        var rest = entities.slice(limit..<entities.keys.count)
         rest.pictures?.items = Array(entities.pictures?.items.dropFirst(limit) ?? [])
         rest.page = Page(firstRow: page.firstRow + limit, next: page.next)
         rest.caption = nil

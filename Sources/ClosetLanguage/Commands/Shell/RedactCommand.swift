@@ -32,10 +32,8 @@ enum Redaction {
         guard !names.isEmpty else { return outcome }
         let wanted = Set(names)
         switch outcome {
-        case .entities(var entities):
-            let records = entities.records
-            entities.records = { records().map { redact($0, wanted) } }
-            return .entities(entities)
+        case .entities(let entities):
+            return .entities(entities.mappingRecords { redact($0, wanted) })
         case .fields(let fields, let pictures):
             return .fields(fields.map { redact($0, wanted) }, pictures: pictures)
         case .properties(let fields, let pictures):

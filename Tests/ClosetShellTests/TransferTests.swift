@@ -196,6 +196,56 @@ enum SampleImagesOnDisk {
         #expect(records[1].fields == ["x, \"y\"", "two\nlines"])
         #expect(records[2].fields == ["last", ""])
     }
+
+    /// Random records written as a spreadsheet writes them (a field quoted when it holds a
+    /// comma, quote, CR or LF, its quotes doubled; now and then quoted anyway; LF or CRLF
+    /// ends; a BOM) read back as they were, each on the line it starts on; and the bad files
+    /// fail on their line.
+    @Test func csvReaderReadsBackWhatASpreadsheetWrites() throws {
+        var random = SeededRandom(seed: 47)
+        let pieces = ["a", "knit", ",", "\"", "\"\"", "\n", "\r", "\r\n", " ", "청바지", "🧥", "x\"y"]
+        for _ in 0..<300 {
+            let width = Int.random(in: 1...4, using: &random)
+            var records: [[String]] = []
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                records.append(
+                    (0..<width).map { _ in
+                        (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                            .joined()
+                    })
+            }
+            // A record of one empty field is a blank line, which the reader skips.
+            records = records.filter { $0 != [""] }
+            let end = Bool.random(using: &random) ? "\n" : "\r\n"
+            var text = Bool.random(using: &random) ? "\u{FEFF}" : ""
+            var lines: [Int] = []
+            var line = 1
+            for record in records {
+                lines.append(line)
+                let written = record.map { field in
+                    // By scalar: CR and LF together are one character.
+                    let quote =
+                        field.unicodeScalars.contains { ",\"\r\n".unicodeScalars.contains($0) }
+                        || Int.random(in: 0..<5, using: &random) == 0
+                    return quote ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+                }.joined(separator: ",")
+                text += written + end
+                line += written.utf8.filter { $0 == 0x0A }.count + 1
+            }
+            if Bool.random(using: &random), text.hasSuffix(end) { text.removeLast() }
+            let read = try CSVReader.records(text)
+            #expect(read.map(\.fields) == records, "\(text.debugDescription)")
+            #expect(read.map(\.line) == lines, "\(text.debugDescription)")
+        }
+        for (bad, line) in [("a,b\nc\"d,e\n", 2), ("a\n\"b\"c\n", 2), ("a\n\n\"open,\nstill\n", 3), ("\"x\"\r,y", 1)] {
+            #expect(throws: CSVReader.Failure.self) { try CSVReader.records(bad) }
+            do {
+                _ = try CSVReader.records(bad)
+            } catch {
+                #expect(error.line == line, "\(bad.debugDescription)")
+            }
+        }
+    }
 }
 
 @Suite struct JUnitTests {

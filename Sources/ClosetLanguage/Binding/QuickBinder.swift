@@ -76,26 +76,11 @@ enum QuickBinder {
                 if keys[index].isSecret, !span.isQuoted, valueBytes.count == 1, valueBytes[0] == UInt8(ascii: "?") {
                     return nil
                 }
-                let value: ArgumentValue
-                switch keys[index].reading {
-                case .text:
-                    value = .text(copied(span.text))
-                case .term(let vocabulary, let spellings, let single):
-                    guard let code = QuickCommand.code(valueBytes, among: spellings) else { return nil }
-                    value = .terms(vocabulary: vocabulary, codes: single[code])
-                case .date:
-                    guard let date = Timestamp.parse(bytes: valueBytes) else { return nil }
-                    value = .date(date)
-                case .converted(let kind):
-                    let word = Word(
-                        text: copied(span.text), isQuoted: span.isQuoted, range: SourceRange(keyEnd + 1, span.end))
-                    guard let converted = try? binder.convert([word], kind: kind, what: keys[index].name) else {
-                        return nil
-                    }
-                    value = converted
-                }
-                // A required text given empty: the full binder names it missing.
-                if keys[index].isRequired, value.isEmptyText { return nil }
+                guard
+                    let value = keys[index].value(
+                        valueBytes, isQuoted: span.isQuoted, range: SourceRange(keyEnd + 1, span.end), binder: binder,
+                        text: { copied(span.text) })
+                else { return nil }
                 given |= 1 << UInt64(index)
                 arguments.append(
                     BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, span.end)))

@@ -27,6 +27,8 @@ final class QuickCommand {
         case date
         /// Every other kind, through the binder's own conversion of a word.
         case converted(ValueKind)
+        /// Left to the general binder: a whole number its key's rule must admit (`amount=`).
+        case general
     }
 
     struct Key {
@@ -42,6 +44,7 @@ final class QuickCommand {
             isRequired = key.isRequired
             isSecret = key.isSecret
             switch key.kind {
+            case _ where key.rule != nil: reading = .general
             case .text, .paths, .name: reading = .text
             case .date: reading = .date
             case .vocabulary(let info, _):
@@ -50,6 +53,33 @@ final class QuickCommand {
                     vocabulary: info.name, spellings: info.lowercasedSpellings, single: info.terms.map { [$0.code] })
             case .count, .size, .path, .newID, .reference: reading = .converted(key.kind)
             }
+        }
+
+        /// The value the binder gives these bytes, or nil when the general binder must read
+        /// them (it then says what is wrong). `text` makes the value's text, only when it is kept.
+        func value(
+            _ bytes: UnsafeBufferPointer<UInt8>, isQuoted: Bool, range: SourceRange, binder: ArgumentBinder,
+            text: () -> String
+        ) -> ArgumentValue? {
+            let value: ArgumentValue
+            switch reading {
+            case .text:
+                value = .text(text())
+            case .term(let vocabulary, let spellings, let single):
+                guard let code = QuickCommand.code(bytes, among: spellings) else { return nil }
+                value = .terms(vocabulary: vocabulary, codes: single[code])
+            case .date:
+                guard let date = Timestamp.parse(bytes: bytes) else { return nil }
+                value = .date(date)
+            case .converted(let kind):
+                let word = Word(text: text(), isQuoted: isQuoted, range: range)
+                guard let converted = try? binder.convert([word], kind: kind, what: name) else { return nil }
+                value = converted
+            case .general:
+                return nil
+            }
+            // A required text given empty: the general binder names it missing.
+            return isRequired && value.isEmptyText ? nil : value
         }
     }
 

@@ -44,6 +44,13 @@ extension Session {
     /// be refused for nothing the prompt would refuse, nor accepted for anything it would
     /// refuse. (Written as text and parsed again, a row of an import cost twice as much.)
     public func run(_ request: CommandRequest) throws(CommandFailure) -> Outcome {
+        if quickBinding, let invocation = RequestBinder.invocation(request, session: self) {
+            do {
+                return try Evaluator(session: self).perform(invocation)
+            } catch {
+                throw Self.failure(error, arguments: invocation.arguments.lazy.map { ($0.key, $0.range) })
+            }
+        }
         // Each word its own range, as in the statement's text, so a diagnostic names its argument.
         var offset = 0
         func word(_ text: String, quoted: Bool) -> Word {
@@ -67,13 +74,6 @@ extension Session {
                 Argument(key: name, values: [given], range: SourceRange(name.range.lower, given.range.upper)))
         }
         let call = CommandCall(words: words, arguments: arguments, range: SourceRange(0, max(0, offset - 1)))
-        func failure(_ diagnostic: Diagnostic) -> CommandFailure {
-            // An argument's own problem lies within its range; one about the whole command does not.
-            let key = diagnostic.range.flatMap { at in
-                arguments.last { $0.range.lower <= at.lower && max(at.upper, at.lower + 1) <= $0.range.upper }?.key.text
-            }
-            return CommandFailure(diagnostic: diagnostic, key: diagnostic.missingKey ?? key)
-        }
         attachments = request.attachments
         let sessionUser = user
         if let requester = request.user { user = requester }
@@ -83,12 +83,25 @@ extension Session {
         }
         do {
             return try Evaluator(session: self).run(call)
-        } catch let diagnostic as Diagnostic {
-            throw failure(diagnostic)
-        } catch let error as StoreError {
-            throw failure(.storeFailed(error, at: nil))
         } catch {
-            throw failure(.appMessage("\(error)", at: nil))
+            throw Self.failure(error, arguments: arguments.lazy.map { ($0.key.text, $0.range) })
         }
+    }
+
+    /// A command's error as the failure of a request, with the key of the argument it is about.
+    private static func failure(
+        _ error: any Error, arguments: some BidirectionalCollection<(key: String, range: SourceRange)>
+    ) -> CommandFailure {
+        let diagnostic: Diagnostic =
+            switch error {
+            case let diagnostic as Diagnostic: diagnostic
+            case let error as StoreError: .storeFailed(error, at: nil)
+            default: .appMessage("\(error)", at: nil)
+            }
+        // An argument's own problem lies within its range; one about the whole command does not.
+        let key = diagnostic.range.flatMap { at in
+            arguments.last { $0.range.lower <= at.lower && max(at.upper, at.lower + 1) <= $0.range.upper }?.key
+        }
+        return CommandFailure(diagnostic: diagnostic, key: diagnostic.missingKey ?? key)
     }
 }

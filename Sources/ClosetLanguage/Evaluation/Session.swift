@@ -65,10 +65,13 @@ public final class Session {
     /// The last command found by its two words as written (`add <entity>`): a seed script names
     /// the same one 100,000 times, and finding it again hashed both words each time.
     var lastCommand: QuickCommand?
+    /// The command of the last request given as data, with its keys' places (`RequestBinder`).
+    var lastRequest: RequestBinder?
     /// Files a command given as data names instead of paths (a served upload's bytes), for the
     /// statement running now only (`run(_ request: CommandRequest)`).
     var attachments: [String: [UInt8]] = [:]
-    /// Whether simple statements may be bound straight from their text (`QuickBinder`); off
+    /// Whether simple statements may be bound straight from their text (`QuickBinder`), and
+    /// requests straight from their arguments (`RequestBinder`); off
     /// only in the tests that hold the two paths to each other.
     package var quickBinding = true
     public let clock: Clock

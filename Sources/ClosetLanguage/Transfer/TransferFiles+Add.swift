@@ -27,8 +27,8 @@ extension TransferFiles {
         // The entity's key (its first field: a product's id, a donation's receipt), when a
         // row may restore it.
         let idField = inputs.first { $0.field == schema.fields.first?.name && $0.use == .restoring }?.field
-        func restoresID(_ row: Row) -> Bool { idField.map { text(row, $0) != nil } ?? false }
-        let order = rows.indices.filter { restoresID(rows[$0]) } + rows.indices.filter { !restoresID(rows[$0]) }
+        let restoring = rows.map { row in idField.map { text(row, $0) != nil } ?? false }
+        let order = rows.indices.filter { restoring[$0] } + rows.indices.filter { !restoring[$0] }
         let session = invocation.session
         let command = command ?? ["add", kind.singular]
         let add = session.registry.command(named: command.joined(separator: " "))

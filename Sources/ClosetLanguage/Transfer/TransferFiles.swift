@@ -208,13 +208,18 @@ public enum TransferFiles {
         var problems: [(index: Int, problem: RowProblem)] = []
         var rowsOnLine: [Int: Int] = [:]
         for row in rows { rowsOnLine[row.line, default: 0] += 1 }
+        // A CSV file's rows share its header's names: they are looked at once.
+        var namesChecked: [String] = []
         for number in order {
             let row = rows[number]
             do throws(RowProblem) {
-                // `comments.0.id`: a part of a list the importer reads, under a known field.
-                for key in row.fields.keys
-                where !fieldNames.contains(key) && !fieldNames.contains(String(key.prefix { $0 != "." })) {
-                    throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
+                if row.fields.keys != namesChecked {
+                    // `comments.0.id`: a part of a list the importer reads, under a known field.
+                    for key in row.fields.keys
+                    where !fieldNames.contains(key) && !fieldNames.contains(String(key.prefix { $0 != "." })) {
+                        throw RowProblem(line: row.line, message: unknownField(key, fieldNames))
+                    }
+                    namesChecked = row.fields.keys
                 }
                 try check(row)
             } catch {

@@ -30,15 +30,16 @@ package enum CSVReader {
         let bytes = all.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: all[3...]) : all
         var index = 0
 
-        func append(_ position: Int) {
+        // Appends bytes[from..<to] to the field.
+        func append(_ from: Int, _ to: Int) {
             if copied != nil {
-                copied?.append(bytes[position])
+                copied?.append(contentsOf: bytes[from..<to])
             } else if start < 0 {
-                (start, end) = (position, position + 1)
-            } else if end == position {
-                end += 1
+                (start, end) = (from, to)
+            } else if end == from {
+                end = to
             } else {
-                copied = Array(bytes[start..<end]) + [bytes[position]]
+                copied = Array(bytes[start..<end]) + bytes[from..<to]
             }
         }
         func endField() {
@@ -60,28 +61,35 @@ package enum CSVReader {
             fields.reserveCapacity(width)
         }
 
-        while index < bytes.count {
+        let count = bytes.count
+        while index < count {
             let byte = bytes[index]
             index += 1
             if quoted {
                 if byte == UInt8(ascii: "\"") {
-                    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                        append(index - 1)
+                    if index < count, bytes[index] == UInt8(ascii: "\"") {
+                        append(index - 1, index)
                         index += 1
                     } else {
                         quoted = false
                         afterQuote = true
                     }
                 } else {
-                    if byte == 0x0A { line += 1 }
-                    append(index - 1)
+                    // The run of bytes up to the next quote, a line counted at each LF.
+                    var stop = index - 1
+                    while stop < count, bytes[stop] != UInt8(ascii: "\"") {
+                        if bytes[stop] == 0x0A { line += 1 }
+                        stop += 1
+                    }
+                    append(index - 1, stop)
+                    index = stop
                 }
                 continue
             }
             switch byte {
             case UInt8(ascii: ","):
                 endField()
-            case 0x0D where index < bytes.count && bytes[index] == 0x0A:
+            case 0x0D where index < count && bytes[index] == 0x0A:
                 break  // the LF ends the record
             case 0x0A:
                 endRecord()
@@ -97,7 +105,15 @@ package enum CSVReader {
                 quoted = true
             default:
                 guard !afterQuote else { return .failure(Failure(message: "text after a closing quote", line: line)) }
-                append(index - 1)
+                // The run of plain bytes up to the next comma, quote or line end (a CR alone is text).
+                var stop = index
+                while stop < count {
+                    let next = bytes[stop]
+                    if next == UInt8(ascii: ",") || next == UInt8(ascii: "\"") || next == 0x0A || next == 0x0D { break }
+                    stop += 1
+                }
+                append(index - 1, stop)
+                index = stop
             }
         }
         if quoted { return .failure(Failure(message: "a quoted field is not closed", line: recordLine)) }

@@ -17,6 +17,9 @@ public struct RowFields: Sendable {
         self.values = values
     }
 
+    /// The value of the `index`th name (nil: null or empty in the file).
+    package func value(at index: Int) -> String? { values[index] }
+
     public subscript(key: String) -> String?? {
         get {
             var index = 0

@@ -34,10 +34,23 @@ extension TransferFiles {
         let add = session.registry.command(named: command.joined(separator: " "))
         let folderGiven = invocation.argument("images") != nil
         var leftOut = 0
+        // Where each input's field is among a row's names, and whether parts of it are (`image.`),
+        // found again only when the names change: a CSV file's rows share its header's.
+        var names: [String]?
+        var places: [(value: Int?, nested: Bool)] = []
         let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
+            if row.fields.keys != names {
+                names = row.fields.keys
+                places = inputs.map { input in
+                    (
+                        row.fields.keys.firstIndex(of: input.field),
+                        row.fields.keys.contains { $0.hasPrefix(input.nested) }
+                    )
+                }
+            }
             var request = CommandRequest(command, arguments: supplied)
             request.arguments.reserveCapacity(supplied.count + inputs.count)
-            for input in inputs {
+            for (input, place) in zip(inputs, places) {
                 let field = input.field
                 switch input.value {
                 case .pictures:
@@ -60,7 +73,8 @@ extension TransferFiles {
                     if !attached.isEmpty { request.arguments.append((input.key, attached.joined(separator: ","))) }
                 case .picture:
                     // An optional picture is looked for where the row says there is one.
-                    let named = text(row, field) != nil || row.fields.keys.contains { $0.hasPrefix(input.nested) }
+                    let named =
+                        (place.value.flatMap { row.fields.value(at: $0) }.map { !$0.isEmpty } ?? false) || place.nested
                     guard input.use == .required || named,
                         let id = idField.flatMap({ text(row, $0) }) ?? text(row, "id")
                     else { continue }
@@ -73,7 +87,9 @@ extension TransferFiles {
                     request.attachments[id] = picture.bytes
                     request.arguments.append((input.key, id))
                 case .text:
-                    if let value = text(row, field) { request.arguments.append((input.key, value)) }
+                    if let index = place.value, let value = row.fields.value(at: index), !value.isEmpty {
+                        request.arguments.append((input.key, value))
+                    }
                 }
             }
             // Undone when it fails, so the rows after it are checked against the store as it was.

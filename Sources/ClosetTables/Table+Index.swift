@@ -73,6 +73,56 @@ extension Table {
         groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
         passing test: RowTest<Row>? = nil, _ emit: ([Row]) -> Void
     ) -> Bool {
+        walkPicks(
+            groups: groups, descending: descending, after: after, skip: skip, limit: limit, batch: batch, passing: test
+        ) {
+            lazy, picked in
+            let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
+            if offsets.count != picked.count(where: { $0.row == nil }) {
+                // Format 4's entries carry no offsets: each row found through the offsets column.
+                emit(picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) })
+            } else {
+                var read = lazy.base.rowsBytes(at: offsets).makeIterator()
+                emit(
+                    picked.map { pick in
+                        if let row = pick.row { return row }
+                        return lazy.decode(baseRow: read.next() ?? [])
+                    })
+            }
+        }
+    }
+
+    /// The rows `indexedRows` would give, held as where they lie and decoded when asked for
+    /// (`IndexedRowList`): four bytes a snapshot row instead of the row. Nil when
+    /// `indexedRows` would be, or past 2^31 rows.
+    @inlinable public func indexedRowList(
+        groups: [[Int]], descending: Bool, limit: Int, passing test: RowTest<Row>? = nil
+    ) -> IndexedRowList<Codec>? {
+        guard let rows = lazy, rows.base.count < IndexedRowList<Codec>.journalFlag else { return nil }
+        var picks: [UInt32] = []
+        var journalRows: [Row] = []
+        let walked = walkPicks(
+            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: 1 << 16, passing: test
+        ) { _, picked in
+            for pick in picked {
+                if let row = pick.row {
+                    picks.append(IndexedRowList<Codec>.journalFlag | UInt32(journalRows.count))
+                    journalRows.append(row)
+                } else {
+                    picks.append(UInt32(pick.ordinal))
+                }
+            }
+        }
+        return walked ? IndexedRowList(rows, picks: picks, journalRows: journalRows) : nil
+    }
+
+    /// The index walk itself: the rows picked (a journal row as it is, a snapshot row by its
+    /// ordinal and, where the index says, its offset), handed over `batch` at a time.
+    @inlinable func walkPicks(
+        groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
+        passing test: RowTest<Row>? = nil,
+        _ emit: (LazyRows<Codec>, [(row: Row?, ordinal: Int, offset: Int?)]) -> Void
+    ) -> Bool {
         guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
         else {
             return false
@@ -103,18 +153,7 @@ extension Table {
         var picked: [(row: Row?, ordinal: Int, offset: Int?)] = []
         func flush() {
             guard !picked.isEmpty else { return }
-            let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
-            if offsets.count != picked.count(where: { $0.row == nil }) {
-                // Format 4's entries carry no offsets: each row found through the offsets column.
-                emit(picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) })
-            } else {
-                var read = base.rowsBytes(at: offsets).makeIterator()
-                emit(
-                    picked.map { pick in
-                        if let row = pick.row { return row }
-                        return lazy.decode(baseRow: read.next() ?? [])
-                    })
-            }
+            emit(lazy, picked)
             picked.removeAll(keepingCapacity: true)
         }
         var remaining = max(0, limit)

@@ -168,6 +168,28 @@ import WardrobePack
         return (try! SessionFactory.makeSession(store: store, host: host, configuration), host)
     }
 
+    /// A statement alone that has written nothing reports nothing a commit could undo: its
+    /// output goes out as it is made (a listing of a million rows is never held whole). A
+    /// statement that wrote, and anything after it until the commit, is held; so is a script's
+    /// statement, written or not (the script may still write or be undone).
+    @Test func onlyWhatACommitCouldUndoIsHeld() {
+        let (session, host) = session(MemoryStore(SessionFactory.tables))
+        #expect(session.execute(StatementSource("count clothes")))
+        #expect(host.standardOutput.contains("0"), "shown before any commit")
+        #expect(session.output.held.isEmpty)
+        let shown = host.standardOutput
+        #expect(session.execute(StatementSource("add clothes category=top season=fall")))
+        #expect(session.execute(StatementSource("count clothes")))
+        #expect(host.standardOutput == shown, "held until the add is committed")
+        #expect(session.commit())
+        #expect(host.standardOutput.contains("top") && host.standardOutput.hasSuffix("1\n"))
+        let committed = host.standardOutput
+        session.runScript("count clothes\n", name: "f")
+        #expect(host.standardOutput == committed, "a script's output waits for its commit")
+        #expect(session.commit())
+        #expect(host.standardOutput != committed)
+    }
+
     @Test func aFileWhoseCommitFailsShowsItsErrorsButNoResults() {
         let store = FailingStore()
         let (session, host) = session(store)

@@ -398,6 +398,64 @@ import Testing
         }
     }
 
+    /// A walk's rows held as where they lie (`indexedRowList`) are the rows `indexedRows`
+    /// gives, over a snapshot with the journal's inserts, replacements and removals beside it,
+    /// read in order (twice, as a table is drawn), at random, and after the store moved on
+    /// (more commits and a compaction: the list reads the snapshot it was made from).
+    @Test func aRowListReadsTheRowsTheWalkGives() throws {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let path = temporaryStore()
+            do {
+                let (store, _) = try open(path)
+                // Past a batch of the list (4,096) in some rounds.
+                for _ in 0..<(round % 3 == 0 ? 9_000 : Int.random(in: 1..<400, using: &generator)) {
+                    try store.save(clothes: randomClothes(&generator))
+                }
+                try store.commit()
+                try store.compact()
+            }
+            do {
+                let (store, _) = try open(path)
+                let all = store.fetchAllClothes()
+                for _ in 0..<Int.random(in: 0..<30, using: &generator) {
+                    try store.save(clothes: randomClothes(&generator))
+                }
+                for clothes in all.shuffled(using: &generator).prefix(Int.random(in: 0..<20, using: &generator)) {
+                    if Bool.random(using: &generator) {
+                        var changed = clothes
+                        changed.descriptions += " changed"
+                        changed.weatherType = WeatherType.allCases.randomElement(using: &generator)!
+                        try store.save(clothes: changed)
+                    } else {
+                        try store.remove(clothes: clothes)
+                    }
+                }
+                try store.commit()
+            }
+            let (store, _) = try open(path)
+            let table = try store.tables.table(ClothesTable.schema)
+            let groups = ClothesCategory.allCases.map { category in
+                WeatherType.allCases.map { ClothesTable.bucket(category: category, season: $0) }
+            }
+            let descending = Bool.random(using: &generator)
+            let limit = Bool.random(using: &generator) ? Int.max : Int.random(in: 0..<50, using: &generator)
+            let expected = try #require(table.indexedRows(groups: groups, descending: descending, limit: limit))
+            let list = try #require(table.indexedRowList(groups: groups, descending: descending, limit: limit))
+            #expect(list.count == expected.count)
+            for _ in 0..<2 { #expect((0..<list.count).map { list.row(at: $0) } == expected) }
+            for _ in 0..<50 where !expected.isEmpty {
+                let position = Int.random(in: 0..<expected.count, using: &generator)
+                #expect(list.row(at: position) == expected[position])
+            }
+            try store.save(clothes: randomClothes(&generator))
+            try store.remove(clothes: try #require(store.fetchAllClothes().first))
+            try store.commit()
+            try store.compact()
+            #expect((0..<list.count).map { list.row(at: $0) } == expected, "the snapshot it was made from")
+        }
+    }
+
     /// Writes, rollbacks and commits on rows still in the snapshot end where the same
     /// statements on fully decoded rows end, before and after decoding, and after reopening.
     @Test func writesAndRollbacksOverRowsStillInTheSnapshotMatchDecodedRows() throws {

@@ -212,13 +212,22 @@ package final class SessionOutput {
     func write(_ text: String, to channel: OutputChannel = .standardOutput) {
         // Results go where `.output`/`.once` said when they were made; errors stay on stderr.
         let file = channel == .standardOutput ? file : nil
-        if settings.holdResultsUntilCommit, heldBytes + text.utf8.count <= Self.maximumHeldBytes {
+        if settings.holdResultsUntilCommit, mustHold, heldBytes + text.utf8.count <= Self.maximumHeldBytes {
             held.append((text, channel, file))
             heldBytes += text.utf8.count
         } else {
             if !held.isEmpty { releaseHeld() }  // past the cap: keep the order
             emit(text, to: channel, file: file)
         }
+    }
+
+    /// Whether output now waits for a commit: once something is held, while the statement (or
+    /// the script it is in, one transaction) has written, or inside a script, whose later
+    /// statements may write or be undone. A statement alone that has written nothing (a listing
+    /// in `-c` or at the prompt) reports nothing a commit could undo: its output goes out as it
+    /// is made, so a listing of a million rows is never held whole.
+    private var mustHold: Bool {
+        !held.isEmpty || session.scriptDepth > 0 || session.store.tables.hasPendingChanges
     }
 
     private func emit(_ text: String, to channel: OutputChannel, file: String?) {

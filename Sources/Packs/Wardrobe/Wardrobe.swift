@@ -80,6 +80,13 @@ public enum Wardrobe {
         return try viewModel.queryClothes()
     }
 
+    /// `filteredClothes`, each read when asked for (a listing of a whole wardrobe).
+    static func filteredClothesRows(_ invocation: Invocation) throws -> ClothesRows {
+        let viewModel = try invocation.state(WardrobeState.self).clothesViewModel
+        viewModel.searchFilters = filters(from: invocation)
+        return try viewModel.queryClothesRows()
+    }
+
     static func filteredCount(_ invocation: Invocation) throws -> Int {
         let viewModel = try invocation.state(WardrobeState.self).clothesViewModel
         viewModel.searchFilters = filters(from: invocation)
@@ -107,25 +114,35 @@ public enum Wardrobe {
     }
 
     /// `list clothes`: the listing with each clothes' picture as a thumbnail numbered by its
-    /// row (the app's carousel cells), read through the image cache when shown.
-    static func listing(_ list: [Clothes]) -> Outcome {
-        let outcome = outcome(list)
-        guard list.contains(where: { $0.image != nil }) else { return outcome }
+    /// row (the app's carousel cells), read through the image cache when shown. The clothes
+    /// are read in one pass for the keys, the pictures and the sections, and again as each
+    /// row is written: a whole wardrobe is never held.
+    static func listing(_ list: ClothesRows) -> Outcome {
+        var keys: [EntityKey] = []
+        keys.reserveCapacity(list.count)
+        var hasPictures = false
+        var inCategory = [Int](repeating: 0, count: ClothesCategory.allCases.count)
+        for clothes in list {
+            keys.append(.uuid(clothes.id))
+            if clothes.image != nil { hasPictures = true }
+            inCategory[clothes.category.rawValue] += 1
+        }
+        let outcome = Outcome.listing(Wardrobe.clothes, keys) { WardrobeRecords.record(list[$0]) }
+        guard hasPictures else { return outcome }
         // EasyCloset's home: a section a category, in display order, an empty one too (the
         // listing is grouped so).
         let sections = ClothesCategory.allCases.map { category in
-            Pictures.Section(
-                category.englishName, korean: category.korean, count: list.count { $0.category == category })
+            Pictures.Section(category.englishName, korean: category.korean, count: inCategory[category.rawValue])
         }
         return outcome.showing(
             Pictures(
                 .thumbnails,
-                list.map { clothes in
+                list.indices.map { row in
                     { @Sendable (session: Session) -> Picture in
                         guard let state = session.state(WardrobeState.self) else {
                             return Picture(.unavailable("the wardrobe is not open"))
                         }
-                        return picture(of: clothes, state) ?? Picture.none
+                        return picture(of: list[row], state) ?? Picture.none
                     }
                 }, sections: sections))
     }

@@ -21,5 +21,5 @@ enum ListClothes {
         ],
         keysRepeat: true,
         lists: true,
-        run: { try Wardrobe.listing(Wardrobe.filteredClothes($0)) })
+        run: { try Wardrobe.listing(Wardrobe.filteredClothesRows($0)) })
 }

@@ -32,6 +32,11 @@ package protocol ClothesRepository: AnyObject {
     func indexedClothes(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
     ) -> [Clothes]?
+    /// The same clothes, each read when asked for (`ClothesRows`): the store keeps where each
+    /// lies instead of the clothes. Nil when the store cannot answer from its index.
+    func indexedClothesRows(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> ClothesRows?
     /// The same clothes handed over one at a time (decoded a few thousand at a time), up to
     /// `limit`; false, and none visited, when the store cannot answer from its index.
     func forEachIndexedClothes(
@@ -48,6 +53,9 @@ extension ClothesRepository {
     package func indexedClothes(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
     ) -> [Clothes]? { nil }
+    package func indexedClothesRows(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> ClothesRows? { nil }
     package func forEachIndexedClothes(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int,
         _ visit: (Clothes) throws -> Void

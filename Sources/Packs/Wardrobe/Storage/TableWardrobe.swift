@@ -70,6 +70,15 @@ package final class TableWardrobe: WardrobeStore {
             passing: searches.isEmpty ? nil : Self.test(searches))
     }
 
+    package func indexedClothesRows(
+        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
+    ) -> ClothesRows? {
+        clothesTable.indexedRowList(
+            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit,
+            passing: searches.isEmpty ? nil : Self.test(searches)
+        ).map { list in ClothesRows(count: list.count) { list.row(at: $0) } }
+    }
+
     package func forEachIndexedClothes(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int,
         _ visit: (Clothes) throws -> Void

@@ -60,6 +60,21 @@ package final class ClothesViewModel {
         return filteredClothes
     }
 
+    /// `queryClothes()` read when asked for: the store's index keeps where each row lies when
+    /// the filters allow (a sort), so a listing of a whole wardrobe never holds its clothes;
+    /// else the fetched and filtered list.
+    package func queryClothesRows() throws(RepositoryError) -> ClothesRows {
+        let plan = FilterPlan(searchFilters)
+        if let sort = plan.sort,
+            let rows = repository.indexedClothesRows(
+                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort,
+                limit: plan.limit ?? .max)
+        {
+            return rows
+        }
+        return ClothesRows(try queryClothes())
+    }
+
     /// `queryClothes()` one at a time: walked in the store's index order when the filters allow
     /// (a sort), so a whole wardrobe is never one array (an export); else the fetched and
     /// filtered list.

@@ -1,0 +1,53 @@
+import ClosetCore
+
+/// The rows an index walk picked (`Table.indexedRowList`), held as where they lie: a snapshot
+/// row by its ordinal (four bytes), a journal row as it is. Each is decoded when asked for,
+/// with the rows after it (a listing reads its rows in order, once a pass), and only the last
+/// batch is kept: a listing of a million rows held them all, and now holds 4 MB.
+///
+/// The snapshot it reads stays mapped while the list lives (a compaction renames a new file
+/// over it, never writes it), so the rows are the ones the walk picked even after the store
+/// has moved on. Unchecked `Sendable`: the batch is a cache, and a listing is read by the
+/// thread of the session that made it.
+public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
+    public typealias Row = Codec.Row
+    /// Marks a pick that is a journal row (`journalRows[pick & ~journalFlag]`).
+    @usableFromInline static var journalFlag: UInt32 { 1 << 31 }
+    /// Rows decoded together when one is asked for.
+    @usableFromInline static var batchSize: Int { 4096 }
+
+    @usableFromInline let rows: LazyRows<Codec>
+    @usableFromInline let picks: [UInt32]
+    @usableFromInline let journalRows: [Row]
+    /// The last batch decoded: the rows at `batchStart..<batchStart + batch.count`.
+    @usableFromInline var batchStart = 0
+    @usableFromInline var batch: [Row] = []
+
+    @usableFromInline init(_ rows: LazyRows<Codec>, picks: [UInt32], journalRows: [Row]) {
+        self.rows = rows
+        self.picks = picks
+        self.journalRows = journalRows
+    }
+
+    public var count: Int { picks.count }
+
+    /// The `position`th row picked.
+    public func row(at position: Int) -> Row {
+        precondition(position >= 0 && position < picks.count, "a row of the list")
+        if position < batchStart || position >= batchStart + batch.count { decodeBatch(from: position) }
+        return batch[position - batchStart]
+    }
+
+    /// Rows from `first` on, each snapshot row read where it lies in the mapping: a batch's rows
+    /// lie all over the file (the list is in index order, the rows in insertion order), where
+    /// reading spans of the file would read most of it for each batch.
+    private func decodeBatch(from first: Int) {
+        let positions = first..<min(picks.count, first + Self.batchSize)
+        batch = positions.map { position in
+            let pick = picks[position]
+            if pick & Self.journalFlag != 0 { return journalRows[Int(pick & ~Self.journalFlag)] }
+            return rows.base.withRowInPlace(Int(pick)) { rows.decode(baseRow: [UInt8]($0)) }
+        }
+        batchStart = first
+    }
+}

@@ -1,0 +1,19 @@
+/// Clothes a query found, each read when asked for: the answer of the store's index kept as
+/// where each row lies (a listing of a whole wardrobe then holds four bytes a row, not the
+/// clothes), or an array the view model made.
+package struct ClothesRows: RandomAccessCollection, Sendable {
+    private let read: @Sendable (Int) -> Clothes
+    package let endIndex: Int
+    package var startIndex: Int { 0 }
+
+    package init(count: Int, read: @escaping @Sendable (Int) -> Clothes) {
+        endIndex = count
+        self.read = read
+    }
+
+    package init(_ clothes: [Clothes]) {
+        self.init(count: clothes.count) { clothes[$0] }
+    }
+
+    package subscript(position: Int) -> Clothes { read(position) }
+}

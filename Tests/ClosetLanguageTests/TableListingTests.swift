@@ -139,13 +139,13 @@ import Testing
                 })
         else { throw TableListingTestFailure() }
         let window = all.slice(10..<15)
-        #expect(window.keys == Array(keys[10..<15]))
+        #expect(Array(window.keys) == Array(keys[10..<15]))
         var seen: [Record] = []
         window.forEachRecord { seen.append($0) }
         #expect(made.rows == Array(10..<15))
         #expect(seen.map(\.table) == records[10..<15].map(\.table))
         // Past the end: clamped, as `dropFirst` and `prefix` were.
-        #expect(all.slice(48..<60).keys == Array(keys[48...]))
+        #expect(Array(all.slice(48..<60).keys) == Array(keys[48...]))
         made.rows = []
         let redacted = window.mappingRecords { record in
             Record(fields: [], data: record.data.map { _ in .null }, table: record.table.map { _ in .null })
@@ -162,3 +162,27 @@ import Testing
 }
 
 struct TableListingTestFailure: Error {}
+
+/// Keys made when asked for behave as the array they stand for: counted, sliced (a window),
+/// and followed by a page's keys, each key made only when asked for.
+@Suite struct ListingKeysTests {
+    @Test func madeKeysAreTheArrayTheyStandFor() {
+        let array = (0..<50).map { EntityKey.opaque("key \($0)") }
+        let asked = Counter()
+        let made = ListingKeys(count: 50) { row in
+            asked.count += 1
+            return .opaque("key \(row)")
+        }
+        #expect(made.count == 50 && asked.count == 0)
+        #expect(Array(made) == array)
+        #expect(made[17] == array[17])
+        #expect(Array(made.slice(10..<20)) == Array(array[10..<20]))
+        let more = ListingKeys([.opaque("x"), .opaque("y")])
+        #expect(Array(made.followed(by: more)) == array + [.opaque("x"), .opaque("y")])
+        #expect(Array(ListingKeys(array).followed(by: more)) == array + [.opaque("x"), .opaque("y")])
+        asked.count = 0
+        #expect(made.slice(40..<45)[2] == .opaque("key 42") && asked.count == 1)
+    }
+
+    private final class Counter: @unchecked Sendable { var count = 0 }
+}

@@ -153,5 +153,5 @@ public struct PagedListing: Sendable {
 /// The rows of the most recent listing, for `@N`.
 public struct Listing: Sendable {
     public var kind: EntityKind
-    public var keys: [EntityKey]
+    public var keys: ListingKeys
 }

@@ -4,7 +4,7 @@ import ClosetCore
 /// script replayed into /dev/null builds none.
 public struct Entities: Sendable {
     public var kind: EntityKind
-    public var keys: [EntityKey]
+    public var keys: ListingKeys
     /// A listing is numbered, counted (`(N rows)`) and becomes the target of `@N`.
     package var isListing: Bool
     /// One entity in full (`show`): people see its detail view, a field per line with its
@@ -48,7 +48,7 @@ public struct Entities: Sendable {
     func slice(_ rows: Range<Int>) -> Entities {
         let rows = rows.clamped(to: 0..<keys.count)
         var sliced = self
-        sliced.keys = Array(keys[rows])
+        sliced.keys = keys.slice(rows)
         switch source {
         case .many(let records):
             sliced.source = .many { Array(records().dropFirst(rows.lowerBound).prefix(rows.count)) }

@@ -97,7 +97,7 @@ struct Evaluator {
                 // A page `next` fetched numbers on from the rows already listed.
                 var keys = entities.keys
                 if page.firstRow > 1, let paged = session.listings.paged, paged.listing.kind == entities.kind {
-                    keys = paged.listing.keys + keys
+                    keys = paged.listing.keys.followed(by: keys)
                 }
                 var pictures = entities.pictures?.items
                 if page.firstRow > 1, let paged = session.listings.paged, paged.listing.kind == entities.kind {
@@ -152,7 +152,7 @@ struct Evaluator {
 
     func value(toBind outcome: Outcome, _ binding: Binding) throws(Diagnostic) -> VariableValue {
         switch outcome {
-        case .entities(let entities): return .entities(entities.kind, entities.keys, isList: entities.isListing)
+        case .entities(let entities): return .entities(entities.kind, Array(entities.keys), isList: entities.isListing)
         case .count(let count): return .count(count)
         case .removed, .fields, .text, .settings, .table, .properties, .nothing:
             let kinds = session.registry.entityKinds.map(\.plural)

@@ -51,6 +51,14 @@ public enum Outcome: Sendable {
     public static func listing(
         _ kind: EntityKind, _ keys: [EntityKey], record: @escaping @Sendable (Int) -> Record
     ) -> Outcome {
+        listing(kind, ListingKeys(keys), record: record)
+    }
+
+    /// A listing whose row `N`'s key and record are both made when asked for: a listing that
+    /// reads its rows as they are written holds neither.
+    public static func listing(
+        _ kind: EntityKind, _ keys: ListingKeys, record: @escaping @Sendable (Int) -> Record
+    ) -> Outcome {
         .entities(Entities(kind: kind, keys: keys, isListing: true, source: .each(count: keys.count, record)))
     }
 
@@ -61,7 +69,8 @@ public enum Outcome: Sendable {
     ) -> Outcome {
         .entities(
             Entities(
-                kind: kind, keys: keys, isListing: true, source: .many(records), page: page, cursor: cursor,
+                kind: kind, keys: ListingKeys(keys), isListing: true, source: .many(records), page: page,
+                cursor: cursor,
                 caption: caption)
         )
     }

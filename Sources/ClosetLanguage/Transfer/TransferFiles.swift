@@ -71,7 +71,8 @@ public enum TransferFiles {
         pictures: () throws -> [PictureFile] = { [] }, _ records: @escaping @Sendable () -> [Record]
     ) throws -> Outcome {
         try export(
-            Entities(kind: kind, keys: keys, isListing: true, source: .many(records)), invocation, pictures: pictures)
+            Entities(kind: kind, keys: ListingKeys(keys), isListing: true, source: .many(records)), invocation,
+            pictures: pictures)
     }
 
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`; with `images=`,

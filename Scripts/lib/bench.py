@@ -162,7 +162,7 @@ c, s, _ = alternate(
     prepare=lambda name: fresh(import_store if name == "closet" else import_db))
 rows.append(("P10", f"import {SIZE:,} clothes from CSV into a new store, durable", c, s, "≤ 1.0"))
 
-# W1-W3: whole-table work (issue 47): every clothes to a file, as CSV and JSON in the list's
+# W1-W4: whole-table work (issue 47): every clothes to a file, as CSV and JSON in the list's
 # order (by category, newest first; sqlite3 told the same ORDER BY), and the whole store as a
 # script (sqlite3's .dump). Both sides write a file; closet's peak memory is in the row's text.
 whole_csv, whole_json, whole_dump = (os.path.join(work, "whole." + ext) for ext in ("csv", "json", "closet"))
@@ -176,7 +176,11 @@ for id, what, closet_job, sqlite_job in (
          lambda: run(["sqlite3", "-json", database, ORDERED_SQL], stdout=whole_json + ".sql")),
         ("W3", "dump the store as a script",
          lambda: run([CLOSET, "--store", store, "dump", "--output", whole_dump]),
-         lambda: run(["sqlite3", database, ".dump"], stdout=whole_dump + ".sql"))):
+         lambda: run(["sqlite3", database, ".dump"], stdout=whole_dump + ".sql")),
+        # A listing, not an export: its rows numbered for @N, written to standard output.
+        ("W4", "list every clothes as CSV into a file",
+         lambda: run([CLOSET, "--store", store, "--format", "csv", "-c", "list clothes"], stdout=whole_csv + ".list"),
+         lambda: run(["sqlite3", "-csv", "-header", database, ORDERED_SQL], stdout=whole_csv + ".list.sql"))):
     c, s, mem = alternate(closet_job, sqlite_job)
     rows.append((id, f"{what}, {SIZE:,} rows (peak {mem['closet'] // 1024} MB vs {mem['sqlite3'] // 1024} MB)",
                  c, s, "≤ 1.0"))

@@ -115,17 +115,19 @@ public enum Wardrobe {
 
     /// `list clothes`: the listing with each clothes' picture as a thumbnail numbered by its
     /// row (the app's carousel cells), read through the image cache when shown. The clothes
-    /// are read in one pass for the pictures and the sections, and again as each row and key
-    /// is asked for: a whole wardrobe is never held, nor its keys.
+    /// are read in one pass for the pictures and the sections (none when the store has no
+    /// picture), and again as each row and key is asked for: a whole wardrobe is never held,
+    /// nor its keys.
     static func listing(_ list: ClothesRows) -> Outcome {
+        let keys = ListingKeys(count: list.count) { .uuid(list[$0].id) }
+        let outcome = Outcome.listing(Wardrobe.clothes, keys) { WardrobeRecords.record(list[$0]) }
+        guard list.mayHavePictures else { return outcome }
         var hasPictures = false
         var inCategory = [Int](repeating: 0, count: ClothesCategory.allCases.count)
         for clothes in list {
             if clothes.image != nil { hasPictures = true }
             inCategory[clothes.category.rawValue] += 1
         }
-        let keys = ListingKeys(count: list.count) { .uuid(list[$0].id) }
-        let outcome = Outcome.listing(Wardrobe.clothes, keys) { WardrobeRecords.record(list[$0]) }
         guard hasPictures else { return outcome }
         // EasyCloset's home: a section a category, in display order, an empty one too (the
         // listing is grouped so).

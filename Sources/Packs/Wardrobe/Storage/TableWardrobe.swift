@@ -76,7 +76,10 @@ package final class TableWardrobe: WardrobeStore {
         clothesTable.indexedRowList(
             groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit,
             passing: searches.isEmpty ? nil : Self.test(searches)
-        ).map { list in ClothesRows(count: list.count) { list.row(at: $0) } }
+        ).map { list in
+            // The snapshot lists the pictures its rows refer to: none, and no row has one.
+            ClothesRows(count: list.count, mayHavePictures: !clothesTable.referencedBlobs.isEmpty) { list.row(at: $0) }
+        }
     }
 
     package func forEachIndexedClothes(

@@ -76,17 +76,9 @@ import Testing
         return CommandRequest(commands[command].words, arguments: arguments)
     }
 
-    /// The host too: a session holds its host unowned.
-    func session(quick: Bool) throws -> (Session, RecordingHost) {
-        var configuration = SessionFactory.Configuration.golden
-        configuration.settings.echo = false
-        let host = RecordingHost()
-        host.binaryFiles[Self.picture] = Array(try Data(contentsOf: URL(fileURLWithPath: Self.picture)))
-        let session = try SessionFactory.makeSession(
-            store: MemoryStore(SessionFactory.tables), host: host, configuration)
-        session.quickBinding = quick
-        return (session, host)
-    }
+    /// The quick binder's sessions: the same packs, pictures and settings (the host too: a
+    /// session holds its host unowned).
+    func session(quick: Bool) throws -> (Session, RecordingHost) { try QuickBinderTests().session(quick: quick) }
 
     /// What a request did, to compare: the outcome's JSON, or the failure's message and key.
     static func result(of request: CommandRequest, in session: Session) -> String {

@@ -19,7 +19,8 @@ extension TransferFiles {
     ) throws(Diagnostic) -> Outcome {
         let kind = schema.kind
         let fieldNames = kind.fieldNames
-        let (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
+        var (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
+        let rowCount = rows.count
         let folder = pictureFolder(invocation, file: path)
         let inputs = schema.inputs.compactMap { index in
             schema.fields[index].input.map { FileInput(field: schema.fields[index].name, $0) }
@@ -38,7 +39,8 @@ extension TransferFiles {
         // found again only when the names change: a CSV file's rows share its header's.
         var names: [String]?
         var places: [(value: Int?, nested: Bool)] = []
-        let problems = collectProblems(rows, fieldNames: fieldNames, order: order) { row throws(RowProblem) in
+        let problems = collectProblems(&rows, fieldNames: fieldNames, order: order, releasing: true) {
+            row throws(RowProblem) in
             if row.fields.keys != names {
                 names = row.fields.keys
                 places = inputs.map { input in
@@ -116,7 +118,7 @@ extension TransferFiles {
                 "note: \(leftOut) \(leftOut == 1 ? "picture the file names is" : "pictures the file names are") not beside '\(path)'; imported without (export \(kind.plural) images=<folder> copies them)\n",
                 to: .standardError)
         }
-        return imported(rows.count, from: path)
+        return imported(rowCount, from: path)
     }
 }
 

@@ -194,7 +194,8 @@ public enum TransferFiles {
         check: (Row) throws(RowProblem) -> Item
     ) throws(Diagnostic) -> [Item] {
         var items: [Item] = []
-        let problems = collectProblems(rows, fieldNames: fieldNames, order: Array(rows.indices)) {
+        var rows = rows
+        let problems = collectProblems(&rows, fieldNames: fieldNames, order: Array(rows.indices)) {
             row throws(RowProblem) in items.append(try check(row))
         }
         try report(problems, path: path, invocation)
@@ -202,9 +203,11 @@ public enum TransferFiles {
     }
 
     /// Runs `check` on each row in `order`, after refusing a field no one reads; the problems
-    /// found, in the file's order.
+    /// found, in the file's order. `releasing`: each row's values are let go once checked (an
+    /// import of a million rows held them all beside the rows it had added).
     static func collectProblems(
-        _ rows: [Row], fieldNames: [String], order: [Int], check: (Row) throws(RowProblem) -> Void
+        _ rows: inout [Row], fieldNames: [String], order: [Int], releasing: Bool = false,
+        check: (Row) throws(RowProblem) -> Void
     ) -> [RowProblem] {
         var problems: [(index: Int, problem: RowProblem)] = []
         var rowsOnLine: [Int: Int] = [:]
@@ -213,6 +216,7 @@ public enum TransferFiles {
         var namesChecked: [String] = []
         for number in order {
             let row = rows[number]
+            if releasing { rows[number].fields = RowFields() }
             do throws(RowProblem) {
                 if row.fields.keys != namesChecked {
                     // `comments.0.id`: a part of a list the importer reads, under a known field.

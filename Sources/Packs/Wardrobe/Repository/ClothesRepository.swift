@@ -26,14 +26,10 @@ package protocol ClothesRepository: AnyObject {
     /// description containing every search's text, answered from the store's index (and, for a
     /// search, its stored rows' bytes) without fetching; nil when it cannot.
     func indexedClothesCount(categories: UInt8, seasons: UInt8, searches: [TextSearch]) -> Int?
-    /// The first `limit` of those, categories in display order, each sorted as `sort`
-    /// (equal instants in insertion order): what the filtered list begins with. Nil when the
-    /// store cannot answer without fetching.
-    func indexedClothes(
-        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
-    ) -> [Clothes]?
-    /// The same clothes, each read when asked for (`ClothesRows`): the store keeps where each
-    /// lies instead of the clothes. Nil when the store cannot answer from its index.
+    /// Those clothes, categories in display order, each sorted as `sort` (equal instants in
+    /// insertion order), the first `limit` of them: what the filtered list begins with, each read
+    /// when asked for (`ClothesRows`: the store keeps where each lies instead of the clothes).
+    /// Nil when the store cannot answer from its index.
     func indexedClothesRows(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
     ) -> ClothesRows?
@@ -50,9 +46,6 @@ extension ClothesRepository {
         for clothes in fetchAllClothes() { try visit(clothes) }
     }
     package func indexedClothesCount(categories: UInt8, seasons: UInt8, searches: [TextSearch]) -> Int? { nil }
-    package func indexedClothes(
-        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
-    ) -> [Clothes]? { nil }
     package func indexedClothesRows(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
     ) -> ClothesRows? { nil }

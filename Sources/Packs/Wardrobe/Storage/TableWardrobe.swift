@@ -62,14 +62,6 @@ package final class TableWardrobe: WardrobeStore {
         return clothesTable.countRows(buckets: buckets, passing: Self.test(searches))
     }
 
-    package func indexedClothes(
-        categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
-    ) -> [Clothes]? {
-        clothesTable.indexedRows(
-            groups: Self.groups(categories, seasons), descending: sort == .new, limit: limit,
-            passing: searches.isEmpty ? nil : Self.test(searches))
-    }
-
     package func indexedClothesRows(
         categories: UInt8, seasons: UInt8, searches: [TextSearch], sort: SortBy, limit: Int
     ) -> ClothesRows? {

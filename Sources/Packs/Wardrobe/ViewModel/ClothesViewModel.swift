@@ -46,19 +46,7 @@ package final class ClothesViewModel {
     /// `filteredClothes` for a command: answered from the store's index when the filters allow
     /// (a sort, with or without a limit; search text read from the stored rows first), so
     /// nothing else is fetched and nothing sorted; else fetched and filtered.
-    package func queryClothes() throws(RepositoryError) -> [Clothes] {
-        let plan = FilterPlan(searchFilters)
-        if let sort = plan.sort,
-            let rows = repository.indexedClothes(
-                categories: plan.categories, seasons: plan.seasons, searches: plan.searches, sort: sort,
-                limit: plan.limit ?? .max)
-        {
-            return rows
-        }
-        refresh()
-        if let lastError { throw lastError }
-        return filteredClothes
-    }
+    package func queryClothes() throws(RepositoryError) -> [Clothes] { Array(try queryClothesRows()) }
 
     /// `queryClothes()` read when asked for: the store's index keeps where each row lies when
     /// the filters allow (a sort), so a listing of a whole wardrobe never holds its clothes;
@@ -72,7 +60,9 @@ package final class ClothesViewModel {
         {
             return rows
         }
-        return ClothesRows(try queryClothes())
+        refresh()
+        if let lastError { throw lastError }
+        return ClothesRows(filteredClothes)
     }
 
     /// `queryClothes()` one at a time: walked in the store's index order when the filters allow

@@ -3,29 +3,57 @@ import Testing
 
 @testable import ClosetLanguage
 
-/// An import's check of its rows: every row checked in the order given, problems in the file's
-/// order with their lines, a field no one reads refused, and each row's values let go once
-/// checked when asked (a million-row import held them all beside the rows it had added).
+/// An import's check of its rows: the rows `first` picks checked before the others, the file read
+/// again only when the first pass passed over a row, problems in the file's order with their
+/// lines, and a field no one reads refused.
 @Suite struct CollectProblemsTests {
-    @Test func rowsAreCheckedInOrderAndLetGoOnceChecked() {
-        let names = ["name", "size"]
+    private static let names = ["name", "size"]
+
+    private static func rows() -> TransferFiles.ImportedRows {
         var rows: [TransferFiles.Row] = (0..<6).map { line in
             (line + 2, RowFields(names: names, values: ["row \(line)", line == 3 ? "big" : "\(line)"]))
         }
         rows.append((8, RowFields(names: ["name", "colour"], values: ["odd", "red"])))
+        return TransferFiles.ImportedRows(rows: rows)
+    }
+
+    @Test func rowsPickedFirstAreCheckedFirst() {
         var seen: [String] = []
         let problems = TransferFiles.collectProblems(
-            &rows, fieldNames: names, order: [5, 4, 3, 2, 1, 0, 6], releasing: true
-        ) { row throws(TransferFiles.RowProblem) in
-            let size = (row.fields["size"] ?? nil) ?? ""
-            seen.append((row.fields["name"] ?? nil) ?? "")
-            if Int(size) == nil { throw TransferFiles.RowProblem(line: row.line, message: "size '\(size)'") }
-        }
-        #expect(seen == ["row 5", "row 4", "row 3", "row 2", "row 1", "row 0"])
+            Self.rows(), fieldNames: Self.names, first: { row in ((row.fields["name"] ?? nil) ?? "").hasSuffix("4") },
+            check: { row throws(TransferFiles.RowProblem) in
+                let size = (row.fields["size"] ?? nil) ?? ""
+                seen.append((row.fields["name"] ?? nil) ?? "")
+                if Int(size) == nil { throw TransferFiles.RowProblem(line: row.line, message: "size '\(size)'") }
+            })
+        #expect(seen == ["row 4", "row 0", "row 1", "row 2", "row 3", "row 5"])
         #expect(problems.map(\.line) == [5, 8])
         #expect(problems.map(\.message).first == "size 'big'")
         #expect(problems.last?.message.hasPrefix("unknown field 'colour'") == true)
-        #expect(rows.allSatisfy { $0.fields.keys.isEmpty }, "every row's values let go")
-        #expect(rows.map(\.line) == [2, 3, 4, 5, 6, 7, 8], "their lines kept")
+    }
+
+    @Test func aFirstPassThatPicksEveryRowIsTheOnlyOne() {
+        var seen = 0
+        var asked = 0
+        let problems = TransferFiles.collectProblems(
+            Self.rows(), fieldNames: Self.names + ["colour"],
+            first: { _ in
+                asked += 1
+                return true
+            },
+            check: { _ throws(TransferFiles.RowProblem) in seen += 1 })
+        #expect(problems.isEmpty)
+        #expect(seen == 7)
+        #expect(asked == 7, "no second pass over the file")
+    }
+
+    @Test func rowsOnOneLineAreNamedByTheirNumber() throws {
+        let rows = try TransferFiles.jsonRows(
+            "[{\"name\":\"a\"}, {\"name\":\"b\"},\n{\"name\":\"c\"}]\n", entity: "thing", ignoring: [])
+        let problems = TransferFiles.collectProblems(TransferFiles.ImportedRows(rows: rows), fieldNames: ["name"]) {
+            row throws(TransferFiles.RowProblem) in throw TransferFiles.RowProblem(line: row.line, message: "bad")
+        }
+        #expect(
+            problems.map { $0.text(in: "f.json") } == ["f.json:1: row 1: bad", "f.json:1: row 2: bad", "f.json:2: bad"])
     }
 }

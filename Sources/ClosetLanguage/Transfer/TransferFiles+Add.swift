@@ -19,7 +19,7 @@ extension TransferFiles {
     ) throws(Diagnostic) -> Outcome {
         let kind = schema.kind
         let fieldNames = kind.fieldNames
-        var (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
+        let (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
         let rowCount = rows.count
         let folder = pictureFolder(invocation, file: path)
         let inputs = schema.inputs.compactMap { index in
@@ -28,8 +28,9 @@ extension TransferFiles {
         // The entity's key (its first field: a product's id, a donation's receipt), when a
         // row may restore it.
         let idField = inputs.first { $0.field == schema.fields.first?.name && $0.use == .restoring }?.field
-        let restoring = rows.map { row in idField.map { text(row, $0) != nil } ?? false }
-        let order = rows.indices.filter { restoring[$0] } + rows.indices.filter { !restoring[$0] }
+        let restoresFirst: ((Row) -> Bool)? = idField.flatMap { field in
+            rows.mayHave(field) ? { text($0, field) != nil } : nil
+        }
         let session = invocation.session
         let command = command ?? ["add", kind.singular]
         let add = session.registry.command(named: command.joined(separator: " "))
@@ -39,7 +40,7 @@ extension TransferFiles {
         // found again only when the names change: a CSV file's rows share its header's.
         var names: [String]?
         var places: [(value: Int?, nested: Bool)] = []
-        let problems = collectProblems(&rows, fieldNames: fieldNames, order: order, releasing: true) {
+        let problems = collectProblems(rows, fieldNames: fieldNames, first: restoresFirst) {
             row throws(RowProblem) in
             if row.fields.keys != names {
                 names = row.fields.keys

@@ -160,7 +160,7 @@ public enum TransferFiles {
     public static func readRows(
         _ invocation: Invocation, fieldNames: [String], entity: String, ignoring: Set<String> = []
     )
-        throws(Diagnostic) -> (path: String, rows: [Row])
+        throws(Diagnostic) -> (path: String, rows: ImportedRows)
     {
         guard let argument = invocation.argument("from"), case .path(let path) = argument.value else {
             throw invocation.missing("from")
@@ -174,14 +174,25 @@ public enum TransferFiles {
         } catch {
             throw .cannotRead(path, because: "\(error)", at: argument.range)
         }
-        let text: String
-        switch UTF8Text.decode(bytes) {
-        case .success(let decoded): text = decoded
-        case .failure(let invalid):
-            throw .notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
+        // A CSV file is kept as bytes: each row's fields are made from them as it is imported.
+        var text = ""
+        switch format {
+        case .csv:
+            if let offset = bytes.withUnsafeBufferPointer({ UTF8Text.firstInvalidOffset(in: $0) }) {
+                throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
+            }
+        case .json:
+            switch UTF8Text.decode(bytes) {
+            case .success(let decoded): text = decoded
+            case .failure(let invalid):
+                throw .notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
+            }
         }
-        do {
-            return (path, try parse(text, format, fieldNames: fieldNames, entity: entity, ignoring: ignoring))
+        do throws(RowProblem) {
+            switch format {
+            case .csv: return (path, try ImportedRows(csv: bytes, fieldNames: fieldNames))
+            case .json: return (path, ImportedRows(rows: try jsonRows(text, entity: entity, ignoring: ignoring)))
+            }
         } catch {
             throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
         }
@@ -190,33 +201,28 @@ public enum TransferFiles {
     /// Checks every row; if any is bad, lists them on the error stream and fails with nothing
     /// imported. Otherwise returns what each row became.
     public static func checkAll<Item>(
-        _ rows: [Row], path: String, fieldNames: [String], _ invocation: Invocation,
+        _ rows: ImportedRows, path: String, fieldNames: [String], _ invocation: Invocation,
         check: (Row) throws(RowProblem) -> Item
     ) throws(Diagnostic) -> [Item] {
         var items: [Item] = []
-        var rows = rows
-        let problems = collectProblems(&rows, fieldNames: fieldNames, order: Array(rows.indices)) {
-            row throws(RowProblem) in items.append(try check(row))
+        let problems = collectProblems(rows, fieldNames: fieldNames) { row throws(RowProblem) in
+            items.append(try check(row))
         }
         try report(problems, path: path, invocation)
         return items
     }
 
-    /// Runs `check` on each row in `order`, after refusing a field no one reads; the problems
-    /// found, in the file's order. `releasing`: each row's values are let go once checked (an
-    /// import of a million rows held them all beside the rows it had added).
+    /// Runs `check` on each row, after refusing a field no one reads; the problems found, in
+    /// the file's order. With `first`, the rows it picks are checked before the others: the
+    /// file is read twice, the second time only when the first passed over a row.
     static func collectProblems(
-        _ rows: inout [Row], fieldNames: [String], order: [Int], releasing: Bool = false,
+        _ rows: ImportedRows, fieldNames: [String], first: ((Row) -> Bool)? = nil,
         check: (Row) throws(RowProblem) -> Void
     ) -> [RowProblem] {
         var problems: [(index: Int, problem: RowProblem)] = []
-        var rowsOnLine: [Int: Int] = [:]
-        for row in rows { rowsOnLine[row.line, default: 0] += 1 }
         // A CSV file's rows share its header's names: they are looked at once.
         var namesChecked: [String] = []
-        for number in order {
-            let row = rows[number]
-            if releasing { rows[number].fields = RowFields() }
+        func run(_ number: Int, _ row: Row) {
             do throws(RowProblem) {
                 if row.fields.keys != namesChecked {
                     // `comments.0.id`: a part of a list the importer reads, under a known field.
@@ -229,9 +235,18 @@ public enum TransferFiles {
                 try check(row)
             } catch {
                 var problem = error
-                if rowsOnLine[row.line, default: 0] > 1 { problem.row = number + 1 }
+                if rows.sharesLine(number) { problem.row = number + 1 }
                 problems.append((number, problem))
             }
+        }
+        if let first {
+            var passedOver = 0
+            rows.forEachRow { number, row in
+                if first(row) { run(number, row) } else { passedOver += 1 }
+            }
+            if passedOver > 0 { rows.forEachRow { number, row in if !first(row) { run(number, row) } } }
+        } else {
+            rows.forEachRow(run)
         }
         return problems.sorted { $0.index < $1.index }.map(\.problem)
     }
@@ -347,78 +362,48 @@ public enum TransferFiles {
 
     static func fileName(_ path: String) -> String { FilePath.lastComponent(of: path) }
 
-    static func parse(
-        _ text: String, _ format: FileFormat, fieldNames: [String], entity: String, ignoring: Set<String> = []
-    ) throws(RowProblem) -> [Row] {
-        switch format {
-        case .json:
-            let values: [(line: Int, value: JSONValue)]
-            do {
-                values = try JSONReader.rows(text)
-            } catch {
-                throw RowProblem(line: error.line, message: error.message)
+    /// A JSON file's rows: one object a row (in an array or one after another).
+    static func jsonRows(_ text: String, entity: String, ignoring: Set<String>) throws(RowProblem) -> [Row] {
+        let values: [(line: Int, value: JSONValue)]
+        do {
+            values = try JSONReader.rows(text)
+        } catch {
+            throw RowProblem(line: error.line, message: error.message)
+        }
+        var rows: [Row] = []
+        for (line, value) in values {
+            guard case .object(let members) = value else {
+                throw RowProblem(line: line, message: "expected an object for each \(entity)")
             }
-            var rows: [Row] = []
-            for (line, value) in values {
-                guard case .object(let members) = value else {
-                    throw RowProblem(line: line, message: "expected an object for each \(entity)")
-                }
-                var fields = RowFields()
-                for (key, member) in members {
-                    switch member {
-                    case .string(let text), .number(let text): fields[key] = .some(text)
-                    case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
-                    case .null: fields[key] = .some(nil)
-                    case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
-                    case .array(let items):
-                        guard ignoring.contains(key) else {
-                            throw RowProblem(line: line, message: "'\(key)' cannot be a list")
-                        }
-                        fields[key] = .some(nil)
-                        // Items are kept by place, `images.0` or `comments.0.id`, for an importer
-                        // that reads lists (a product's pictures, the entities one row holds).
-                        for (index, item) in items.enumerated() {
-                            switch item {
-                            case .string(let text): fields["\(key).\(index)"] = .some(text)
-                            case .object(let parts):
-                                for (name, part) in parts {
-                                    if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
-                                }
-                            default: continue
+            var fields = RowFields()
+            for (key, member) in members {
+                switch member {
+                case .string(let text), .number(let text): fields[key] = .some(text)
+                case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
+                case .null: fields[key] = .some(nil)
+                case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
+                case .array(let items):
+                    guard ignoring.contains(key) else {
+                        throw RowProblem(line: line, message: "'\(key)' cannot be a list")
+                    }
+                    fields[key] = .some(nil)
+                    // Items are kept by place, `images.0` or `comments.0.id`, for an importer
+                    // that reads lists (a product's pictures, the entities one row holds).
+                    for (index, item) in items.enumerated() {
+                        switch item {
+                        case .string(let text): fields["\(key).\(index)"] = .some(text)
+                        case .object(let parts):
+                            for (name, part) in parts {
+                                if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
                             }
+                        default: continue
                         }
                     }
                 }
-                rows.append((line, fields))
             }
-            return rows
-        case .csv:
-            let records: [(line: Int, fields: [String])]
-            do {
-                records = try CSVReader.records(text)
-            } catch {
-                throw RowProblem(line: error.line, message: error.message)
-            }
-            guard let header = records.first else { return [] }
-            for name in header.fields where !fieldNames.contains(name) {
-                throw RowProblem(line: header.line, message: unknownField(name, fieldNames))
-            }
-            for (index, name) in header.fields.enumerated() where header.fields[..<index].contains(name) {
-                throw RowProblem(line: header.line, message: "the column '\(name)' appears twice")
-            }
-            return try records.dropFirst().map { record throws(RowProblem) in
-                guard record.fields.count == header.fields.count else {
-                    throw RowProblem(
-                        line: record.line,
-                        message: "\(record.fields.count) fields where the header has \(header.fields.count)")
-                }
-                // The header's names shared by every row, found by a short scan: a dictionary per
-                // row spent a tenth of a 100,000-row import hashing its keys.
-                return (
-                    record.line, RowFields(names: header.fields, values: record.fields.map { $0.isEmpty ? nil : $0 })
-                )
-            }
+            rows.append((line, fields))
         }
+        return rows
     }
 
     static func unknownField(_ name: String, _ fieldNames: [String]) -> String {

@@ -1,0 +1,65 @@
+import ClosetCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ClosetLanguage
+
+/// A CSV file being imported: checked whole before any row is visited (a quoting problem
+/// anywhere first, then the header, then a record's width), and visited row by row with the
+/// fields and lines the reader gives for the whole file.
+@Suite struct ImportedRowsTests {
+    @Test func visitedRowsAreTheRecordsTheReaderGives() throws {
+        var random = SeededRandom(seed: 4_701)
+        let pieces = ["a", "knit", ",", "\"", "\n", "\r\n", " ", "청바지", "🧥", ""]
+        let names = ["id", "category", "season", "description", "createdAt"]
+        for _ in 0..<200 {
+            let header = Array(names.shuffled(using: &random).prefix(Int.random(in: 1...5, using: &random)))
+            var text = Bool.random(using: &random) ? "\u{FEFF}" : ""
+            text += header.joined(separator: ",") + "\n"
+            for _ in 0..<Int.random(in: 0...30, using: &random) {
+                let fields = header.map { _ in
+                    (0..<Int.random(in: 0...3, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                        .joined()
+                }
+                guard fields != [""] else { continue }
+                text +=
+                    fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
+                    + (Bool.random(using: &random) ? "\n" : "\r\n")
+                if Int.random(in: 0..<8, using: &random) == 0 { text += "\n" }  // a blank line, skipped
+            }
+            let records = try CSVReader.records(text).dropFirst()
+            let rows = try TransferFiles.ImportedRows(csv: Array(text.utf8), fieldNames: names)
+            var visited: [(number: Int, row: TransferFiles.Row)] = []
+            rows.forEachRow { visited.append(($0, $1)) }
+            #expect(rows.count == records.count)
+            #expect(visited.map(\.number) == Array(0..<records.count))
+            #expect(visited.map(\.row.line) == records.map(\.line), "\(text.debugDescription)")
+            for ((_, row), record) in zip(visited, records) {
+                #expect(row.fields.keys == header)
+                #expect(header.indices.map { row.fields.value(at: $0) } == record.fields.map { $0.isEmpty ? nil : $0 })
+            }
+            #expect(rows.mayHave("id") == header.contains("id"))
+            #expect(rows.all.map(\.line) == records.map(\.line))
+        }
+    }
+
+    @Test func theWholeFileIsCheckedBeforeAnyRow() {
+        func problem(_ text: String) -> String? {
+            do {
+                _ = try TransferFiles.ImportedRows(csv: Array(text.utf8), fieldNames: ["a", "b"])
+                return nil
+            } catch {
+                return "\(error.line): \(error.message)"
+            }
+        }
+        #expect(problem("a,b\n1,2\n\n3,4\n") == nil)
+        #expect(problem("") == nil)
+        #expect(problem("a,b\n1\n1,2,3\n") == "2: 1 fields where the header has 2")
+        // A quoting problem anywhere comes before a record of the wrong width.
+        #expect(problem("a,b\n1\n\"open,\n") == "3: a quoted field is not closed")
+        #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
+        #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
+        #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
+    }
+}

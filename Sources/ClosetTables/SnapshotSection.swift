@@ -68,8 +68,51 @@ public enum SnapshotSection {
         public var orders: [Int64] = []
         public var blobNames: Set<String> = []
         public var bucketCount = 0
+        /// Each row's offset from the first row, and its key's bytes end to end (`keyEnds`:
+        /// where each ends), recorded as the rows are written (`rowWritten`) so that they can
+        /// go to the file before the index is made: a million-row section was held whole.
+        @usableFromInline var offsets: [UInt64] = []
+        @usableFromInline var keys: [UInt8] = []
+        @usableFromInline var keyEnds: [Int] = []
+        /// The first row's position in the writer.
+        @usableFromInline var rowsStart = 0
 
         public init() {}
+
+        /// Records the row just written at `start` (a writer position) and hands a full piece
+        /// of the writer to its sink.
+        @inlinable public mutating func rowWritten(from start: Int, in writer: inout ByteWriter) {
+            record(from: start - writer.drained, in: writer.bytes, position: start)
+            writer.drainIfFull()
+        }
+
+        /// Records the row at `local` in `bytes` (at `position` in the writer): its offset and key.
+        @inlinable mutating func record(from local: Int, in bytes: [UInt8], position: Int) {
+            offsets.append(UInt64(position - rowsStart))
+            let keyLength = Int(bytes[local]) | Int(bytes[local + 1]) << 8
+            keys.append(contentsOf: bytes[(local + 2)..<(local + 2 + keyLength)])
+            keyEnds.append(keys.count)
+        }
+
+        /// Records the `count` rows written whole in `writer` from `rowsStart`.
+        mutating func recordRows(_ count: Int, in writer: ByteWriter) {
+            offsets = []
+            keys = []
+            keyEnds = []
+            var local = rowsStart - writer.drained
+            for _ in 0..<count {
+                record(from: local, in: writer.bytes, position: local + writer.drained)
+                let keyLength = Int(writer.bytes[local]) | Int(writer.bytes[local + 1]) << 8
+                let at = local + 2 + keyLength
+                let rowLength = (0..<4).reduce(0) { $0 | Int(writer.bytes[at + $1]) << (8 * $1) }
+                local = at + 4 + rowLength
+            }
+        }
+
+        /// The `ordinal`th row's key.
+        func key(_ ordinal: Int, in keys: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: keys[(ordinal == 0 ? 0 : keyEnds[ordinal - 1])..<keyEnds[ordinal]])
+        }
     }
 
     /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index.
@@ -77,58 +120,49 @@ public enum SnapshotSection {
     @discardableResult public static func write(
         into writer: inout ByteWriter, writeRows: (inout ByteWriter, inout Columns) -> Int
     ) -> [UInt64] {
-        // Written whole in `bytes` (the index is made by walking the rows just written); the
-        // writer may have handed earlier sections to its sink.
+        // The rows go to the writer's sink as they are written when the table records each
+        // (`Columns.rowWritten`); otherwise (a one-row section) they are walked once written.
         let countAt = writer.position
         writer.u64(0)
         writer.u64(0)
         let rowsStart = writer.position
         var columns = Columns()
+        columns.rowsStart = rowsStart
         let count = writeRows(&writer, &columns)
+        if columns.offsets.count != count { columns.recordRows(count, in: writer) }
         writer.patch(at: countAt, UInt64(count))
         writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
         let indexAt = writer.position
         writer.u64(0)
-        let prefixes = writeIndex(&writer, rowsStart: rowsStart - writer.drained, count: count, columns: columns)
+        let prefixes = writeIndex(&writer, count: count, columns: &columns)
         writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
         return prefixes
     }
 
-    private static func writeIndex(_ writer: inout ByteWriter, rowsStart: Int, count: Int, columns: Columns)
-        -> [UInt64]
-    {
-        var offsets = [Int](repeating: 0, count: count)
-        var position = rowsStart
-        writer.bytes.withUnsafeBytes { bytes in
-            for ordinal in 0..<count {
-                offsets[ordinal] = position - rowsStart
-                let keyLength = Int(bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self).littleEndian)
-                let rowLength = Int(
-                    bytes.loadUnaligned(fromByteOffset: position + 2 + keyLength, as: UInt32.self).littleEndian)
-                position += 2 + keyLength + 4 + rowLength
-            }
-        }
+    private static func writeIndex(_ writer: inout ByteWriter, count: Int, columns: inout Columns) -> [UInt64] {
         // Sorted by each key's first eight bytes as one number, the whole keys compared only
         // where those are equal: a fraction of the cost of comparing bytes through offsets.
         var sorted: [(key: UInt64, value: Int)] = []
         sorted.reserveCapacity(count)
-        writer.bytes.withUnsafeBytes { bytes in
-            func key(_ ordinal: Int) -> UnsafeRawBufferPointer {
-                let at = rowsStart + offsets[ordinal]
-                let length = Int(bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
-                return UnsafeRawBufferPointer(rebasing: bytes[(at + 2)..<(at + 2 + length)])
-            }
-            for ordinal in 0..<count { sorted.append((keyPrefix(key(ordinal)), ordinal)) }
+        columns.keys.withUnsafeBytes { keys in
+            for ordinal in 0..<count { sorted.append((keyPrefix(columns.key(ordinal, in: keys)), ordinal)) }
             RadixSort.sortByKey(&sorted)
             // Runs of equal prefixes (rare but for long keys sharing a start) by whole key.
             var start = 0
             while start < count {
                 var end = start + 1
                 while end < count, sorted[end].key == sorted[start].key { end += 1 }
-                if end - start > 1 { sorted[start..<end].sort { compare(key($0.value), key($1.value)) < 0 } }
+                if end - start > 1 {
+                    sorted[start..<end].sort {
+                        compare(columns.key($0.value, in: keys), columns.key($1.value, in: keys)) < 0
+                    }
+                }
                 start = end
             }
         }
+        // The keys are in order now: their bytes are no longer needed.
+        columns.keys = []
+        columns.keyEnds = []
         let indexed = columns.bucketCount > 0 && columns.buckets.count == count && columns.orders.count == count
         var lists: [[UInt32]] = []
         if indexed {
@@ -147,11 +181,13 @@ public enum SnapshotSection {
             }
         }
         let prefixes = sorted.map(\.key)
+        let sortedKeys = sorted.map { UInt32($0.value) }
+        sorted = []
         writeIndex(
-            &writer, offsets: offsets.map { UInt64($0) }, sortedKeys: sorted.map { UInt32($0.value) },
+            &writer, offsets: columns.offsets, sortedKeys: sortedKeys,
             keyPrefixes: prefixes, buckets: indexed ? columns.buckets : [],
             orders: indexed ? columns.orders : [], bucketLists: lists
-        ) { writeBlobNames(columns.blobNames.sorted(), into: &$0) }
+        ) { [blobNames = columns.blobNames] in writeBlobNames(blobNames.sorted(), into: &$0) }
         return prefixes
     }
 

@@ -65,7 +65,9 @@ import ClosetCore
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let index { columns.bucketCount = index.bucketCount }
             var ordinal: UInt32 = 0
-            return writeRows(table, committed: committed, into: &writer) { row in
+            return writeRows(table, committed: committed, into: &writer) { row, start, writer in
+                // The row goes to the file now, its offset and key kept for the index.
+                columns.rowWritten(from: start, in: &writer)
                 if let index {
                     columns.buckets.append(UInt8(truncatingIfNeeded: index.bucket(row)))
                     columns.orders.append(index.order(row))
@@ -94,21 +96,25 @@ import ClosetCore
         }
         guard sampled > 0 else { return }
         let rowBytes = sample.bytes.count / sampled
-        // Rows a little longer than the sample's, and the index's ~49 bytes a row.
-        writer.reserve(table.decoded.liveCount * (rowBytes + rowBytes / 8 + 49) + 4096)
+        // Rows a little longer than the sample's, and the index's ~49 bytes a row; no more
+        // than a piece or two when the rows go to a file as they are written.
+        let whole = table.decoded.liveCount * (rowBytes + rowBytes / 8 + 49) + 4096
+        writer.reserve(writer.sink.map { min(whole, 2 * $0.pieceSize) } ?? whole)
     }
 
     /// Every row as a put, in table order; `committed` leaves out what is not committed yet.
     @inlinable static func writeRows(
-        _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter, visit: (Row) -> Void = { _ in }
+        _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter,
+        visit: (_ row: Row, _ start: Int, _ writer: inout ByteWriter) -> Void = { _, _, _ in }
     ) -> Int {
         Self.materialize(table)
         if committed { table.pending.logInsertsAsChanges(table.decoded) }
         var count = 0
         func write(_ key: Key, _ row: Row, _ writer: inout ByteWriter) {
+            let start = writer.position
             RowFrame.part16(&writer) { Codec.encode(key: key, into: &$0) }
             RowFrame.part32(&writer) { Codec.encode(row, into: &$0) }
-            visit(row)
+            visit(row, start, &writer)
             count += 1
         }
         guard committed, !table.pending.changes.isEmpty else {

@@ -30,6 +30,10 @@ public protocol StoredTable: AnyObject {
     var referencedBlobs: Set<String> { get }
     /// Forgets every row (between transactions only), before the store is read again.
     func removeAllRows()
+    /// What reading the store again would give back and cost: the committed changes kept
+    /// beside rows still read in place from a snapshot, and the rows decoded into memory
+    /// (decoded again when next needed).
+    var rowsInMemory: RowsInMemory { get }
     /// Writes this table's snapshot section (`SnapshotSection`): rows and index.
     func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter)
     /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
@@ -58,6 +62,8 @@ extension StoredTable {
     }
 
     public func attach(_ rows: SnapshotRows) -> Bool { false }
+
+    public var rowsInMemory: RowsInMemory { RowsInMemory() }
 
     public func checkSnapshotRows() -> String? { nil }
 
@@ -124,5 +130,18 @@ public final class TransactionLog {
         entries.append(number)
         if entries.count == 1, let onFirstChange { onFirstChange() }
         return entries.count - 1
+    }
+}
+
+/// A table's rows held in memory rather than read in place (`StoredTable.rowsInMemory`).
+public struct RowsInMemory: Sendable, Equatable {
+    /// Changes kept beside rows read in place from a snapshot.
+    public var changesBesideSnapshot = 0
+    /// Rows decoded into memory.
+    public var decodedRows = 0
+
+    public init(changesBesideSnapshot: Int = 0, decodedRows: Int = 0) {
+        self.changesBesideSnapshot = changesBesideSnapshot
+        self.decodedRows = decodedRows
     }
 }

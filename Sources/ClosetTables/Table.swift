@@ -214,6 +214,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
         return true
     }
 
+    public var rowsInMemory: RowsInMemory {
+        if let lazy { return RowsInMemory(changesBesideSnapshot: lazy.operations.count) }
+        return RowsInMemory(decodedRows: decoded.liveCount)
+    }
+
     public func removeAllRows() {
         lazy = nil
         groups.forgetSections()

@@ -223,6 +223,15 @@ public final class Tables {
 
     /// Every blob a row refers to.
     public var referencedBlobs: Set<String> { tables.reduce(into: Set()) { $0.formUnion($1.referencedBlobs) } }
+
+    /// Every table's rows held in memory, summed.
+    package var rowsInMemory: RowsInMemory {
+        tables.reduce(into: RowsInMemory()) { sum, table in
+            let held = table.rowsInMemory
+            sum.changesBesideSnapshot += held.changesBesideSnapshot
+            sum.decodedRows += held.decodedRows
+        }
+    }
 }
 
 /// A table that logs its changes with a transaction set.

@@ -4,6 +4,7 @@ import Testing
 
 @testable import ClosetCore
 @testable import ClosetStore
+@testable import ClosetTables
 @testable import WardrobePack
 
 /// Issue 24, part 1: opening checks the snapshot's header and block checksums; each block is
@@ -201,6 +202,57 @@ import Testing
         let (reopened, _) = try open(path)
         #expect(reopened.base.view.journalChanges <= bound)
         #expect(reopened.fetchAllClothes() == model)
+    }
+
+    /// A long-lived process (`closet serve`, a prompt): after each of its compactions its tables
+    /// are read in place from the new snapshot, so the changes kept beside the rows never pass
+    /// what the journal holds (they had grown with every change since the store was opened);
+    /// a table decoded into memory stays decoded while the changes are few beside its rows.
+    @Test func aLongLivedStoreLetsGoOfTheChangesItsCompactionsHold() throws {
+        let (path, clothes) = try bigStore()
+        let (store, _) = try open(path)
+        var model = clothes
+        var generator = SeededRandom(seed: 4_702)
+        func change(_ index: Int) throws {
+            switch index % 4 {
+            case 0 where model.count > 1:
+                try store.remove(clothes: model.remove(at: Int.random(in: 0..<model.count, using: &generator)))
+            case 1:
+                let place = Int.random(in: 0..<model.count, using: &generator)
+                let old = model[place]
+                model[place] = Clothes(
+                    id: old.id, createdAt: old.createdAt, image: nil, category: old.category, weatherType: .winter,
+                    descriptions: "changed \(index)")
+                try store.save(clothes: model[place])
+            default:
+                let added = Clothes(
+                    id: UUID(), createdAt: Date(timeIntervalSince1970: Double(20_000 + index)), image: nil,
+                    category: .top, weatherType: .fall, descriptions: "small \(index)")
+                try store.save(clothes: added)
+                model.append(added)
+            }
+            try store.commit()
+        }
+        let bound = max(CompactionPolicy.floorChanges, clothes.count / CompactionPolicy.journalShare)
+        var compactions = 0
+        for index in 0..<900 {
+            let before = store.base.view.journalChanges
+            try change(index)
+            if store.base.view.journalChanges < before { compactions += 1 }
+            let held = store.base.tables.rowsInMemory
+            #expect(held.decodedRows == 0, "commit \(index): read in place")
+            #expect(held.changesBesideSnapshot <= bound, "commit \(index): \(held.changesBesideSnapshot) held")
+        }
+        #expect(compactions >= 2, "\(compactions)")
+        #expect(Set(store.fetchAllClothes()) == Set(model))
+        // Decoded now: its 10,000 rows are kept across compactions while the changes are few.
+        for index in 900..<1_500 {
+            try change(index)
+            #expect(store.base.tables.rowsInMemory == RowsInMemory(decodedRows: model.count), "commit \(index)")
+        }
+        #expect(Set(store.fetchAllClothes()) == Set(model))
+        let (reopened, _) = try open(path)
+        #expect(Set(reopened.fetchAllClothes()) == Set(model))
     }
 
     static let binary = BuiltProducts.closet

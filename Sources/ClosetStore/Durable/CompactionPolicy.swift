@@ -1,3 +1,5 @@
+import ClosetTables
+
 /// When a store writes a new snapshot instead of appending to its journal, when a first
 /// commit is written as the snapshot itself, and when to try again after a compaction failed.
 struct CompactionPolicy {
@@ -21,6 +23,15 @@ struct CompactionPolicy {
     /// What a change is taken to weigh for that rule (a wardrobe row is about 60 bytes), so
     /// the commit need not be framed to be measured.
     static let bytesPerChange = 64
+
+    /// After this process's compaction, whether its tables are read again from the new
+    /// snapshot: the changes kept beside the old one (every change since the store was opened)
+    /// are let go, while rows decoded into memory are decoded again when next needed. So it
+    /// is done when those changes are at least an eighth of the decoded rows: a long-lived
+    /// process holds no more than that, and decodes again at most eight rows a change.
+    static func readsNewSnapshot(_ held: RowsInMemory) -> Bool {
+        held.changesBesideSnapshot > 0 && held.changesBesideSnapshot * 8 >= held.decodedRows
+    }
 
     /// After a compaction failed (a full disk), the journal's cost at which to try again.
     private(set) var nextAttempt = 0

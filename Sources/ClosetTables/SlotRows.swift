@@ -30,6 +30,14 @@ import ClosetCore
         keyIndex = index
     }
 
+    /// Room for `count` more rows and their keys.
+    mutating func reserve(_ count: Int) {
+        slots.reserveCapacity(slots.count + count)
+        ensureIndex()
+        let indexed = keyIndex?.count ?? 0
+        keyIndex?.reserveCapacity(indexed + count)
+    }
+
     @inlinable mutating func slot(of key: Key) -> Int? {
         ensureIndex()
         return keyIndex?[key]

@@ -34,6 +34,8 @@ public protocol StoredTable: AnyObject {
     /// beside rows still read in place from a snapshot, and the rows decoded into memory
     /// (decoded again when next needed).
     var rowsInMemory: RowsInMemory { get }
+    /// Makes room for about `count` more rows (`Tables.expectMoreRows`).
+    func reserveRows(_ count: Int)
     /// Writes this table's snapshot section (`SnapshotSection`): rows and index.
     func writeSnapshotSection(committed: Bool, into writer: inout ByteWriter)
     /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
@@ -64,6 +66,8 @@ extension StoredTable {
     public func attach(_ rows: SnapshotRows) -> Bool { false }
 
     public var rowsInMemory: RowsInMemory { RowsInMemory() }
+
+    public func reserveRows(_ count: Int) {}
 
     public func checkSnapshotRows() -> String? { nil }
 
@@ -124,6 +128,9 @@ public final class TransactionLog {
     @usableFromInline var onFirstChange: (() -> Void)?
 
     public init() {}
+
+    /// Room for `count` more changes.
+    func reserve(_ count: Int) { entries.reserveCapacity(entries.count + count) }
 
     /// Notes a change to table `number`; returns its position.
     @inlinable func record(_ number: Int) -> Int {

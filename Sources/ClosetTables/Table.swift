@@ -214,6 +214,16 @@ public final class Table<Codec: TableCodec>: StoredTable {
         return true
     }
 
+    public func reserveRows(_ count: Int) {
+        if let lazy {
+            lazy.operations.reserveCapacity(lazy.operations.count + count)
+            lazy.latest.reserveCapacity(lazy.latest.count + count)
+        } else {
+            decoded.reserve(count)
+        }
+        pending.reserve(count)
+    }
+
     public var rowsInMemory: RowsInMemory {
         if let lazy { return RowsInMemory(changesBesideSnapshot: lazy.operations.count) }
         return RowsInMemory(decodedRows: decoded.liveCount)

@@ -83,6 +83,16 @@ import ClosetCore
         change.replaced >= 0 ? replacedRows[change.replaced] : nil
     }
 
+    /// Room for `count` more changes (or inserts into an empty table).
+    mutating func reserve(_ count: Int) {
+        if let inserts = insertsIntoEmpty?.count {
+            insertsIntoEmpty?.reserveCapacity(inserts + count)
+        } else {
+            changes.reserveCapacity(changes.count + count)
+        }
+        log.reserve(count)
+    }
+
     /// Takes the last change off the log, with the row it replaced.
     mutating func popLast() -> (change: Change, previous: Row?)? {
         guard let change = changes.popLast() else { return nil }

@@ -37,6 +37,35 @@ import WardrobePack
         #expect(store.fetchAllClothes() == before)
     }
 
+    /// An import's room made for its rows (`Tables.expectMoreRows`) changes nothing a reader
+    /// sees: the rows added after it, in order, undone exactly to a savepoint, committed.
+    @Test func roomMadeForMoreRowsChangesNothingSeen() throws {
+        for committedFirst in [false, true] {
+            let store = MemoryWardrobe()
+            if committedFirst {
+                try store.save(clothes: mocks.top1)
+                try store.commit()
+            }
+            try store.save(clothes: mocks.top2)
+            store.tables.expectMoreRows(1_000)
+            let mark = store.savepoint()
+            var added: [Clothes] = []
+            for index in 0..<40 {
+                let clothes = Clothes(category: .bottom, weatherType: .fall, descriptions: "row \(index)")
+                try store.save(clothes: clothes)
+                added.append(clothes)
+            }
+            let before = (committedFirst ? [mocks.top1] : []) + [mocks.top2]
+            #expect(store.fetchAllClothes() == before + added)
+            store.rollback(to: mark)
+            #expect(store.fetchAllClothes() == before)
+            try store.save(clothes: added[0])
+            try store.commit()
+            #expect(store.fetchAllClothes() == before + [added[0]])
+            #expect(store.clothesCount == before.count + 1)
+        }
+    }
+
     @Test func nestedSavepointsRollBackOnlyTheirPart() throws {
         let store = MemoryWardrobe()
         let outer = store.savepoint()

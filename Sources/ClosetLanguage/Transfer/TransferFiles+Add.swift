@@ -39,6 +39,7 @@ extension TransferFiles {
         // Where each input's field is among a row's names, and whether parts of it are (`image.`),
         // found again only when the names change: a CSV file's rows share its header's.
         var names: [String]?
+        var roomMade = false
         var places: [(value: Int?, nested: Bool)] = []
         let problems = collectProblems(rows, fieldNames: fieldNames, first: restoresFirst) {
             row throws(RowProblem) in
@@ -99,6 +100,11 @@ extension TransferFiles {
             let savepoint = session.store.savepoint()
             do throws(CommandFailure) {
                 _ = try session.run(request)
+                if !roomMade {
+                    // The first row added: its tables make room for the others at once.
+                    roomMade = true
+                    session.store.tables.expectMoreRows(rowCount - 1)
+                }
             } catch {
                 session.store.rollback(to: savepoint)
                 let field = error.key.flatMap { key in inputs.first { $0.key == key }?.field }

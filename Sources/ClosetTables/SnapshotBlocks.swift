@@ -29,10 +29,13 @@ public final class SnapshotBlocks {
     /// through the file as well would copy each block once more (the copy cost opening a store
     /// with a journal of a hundred keys more than their searches did).
     let mappedChecksum: (Range<Int>) -> UInt32?
+    /// CRC-32C of bytes already read (`verify(_:read:)`); nil: such blocks are read again
+    /// through `checksum`.
+    let bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)?
 
     public init(
         bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?,
-        mappedChecksum: ((Range<Int>) -> UInt32?)? = nil
+        mappedChecksum: ((Range<Int>) -> UInt32?)? = nil, bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)? = nil
     ) {
         self.bodyStart = bodyStart
         self.bodyEnd = bodyEnd
@@ -42,6 +45,7 @@ public final class SnapshotBlocks {
         checked.initialize(repeating: 0)
         self.checksum = checksum
         self.mappedChecksum = mappedChecksum ?? checksum
+        self.bytesChecksum = bytesChecksum
     }
 
     deinit { checked.deallocate() }
@@ -76,6 +80,34 @@ public final class SnapshotBlocks {
         where !passes(index, through: mappedChecksum) {
             let range = block(index)
             UnreadableRow.found("its snapshot fails its checksum in bytes \(range.lowerBound)-\(range.upperBound - 1)")
+        }
+    }
+
+    /// Checks the blocks holding `bytes`, just read through the file from `start`: a block
+    /// wholly inside them from those very bytes, one partly inside through the file. So a read
+    /// of the whole file a megabyte at a time (a dump, a search) checks what it read without
+    /// touching the mapping, whose pages would stay part of this process's memory.
+    public func verify(_ start: Int, read bytes: UnsafeRawBufferPointer) {
+        let low = max(start, bodyStart)
+        let high = min(start + bytes.count, bodyEnd)
+        guard low < high else { return }
+        for index in ((low - bodyStart) >> shift)...((high - 1 - bodyStart) >> shift) {
+            let range = block(index)
+            let inside = range.lowerBound >= start && range.upperBound <= start + bytes.count
+            let sum: (Range<Int>) -> UInt32? =
+                if let bytesChecksum, inside {
+                    { range in
+                        bytesChecksum(
+                            UnsafeRawBufferPointer(
+                                rebasing: bytes[(range.lowerBound - start)..<(range.upperBound - start)]))
+                    }
+                } else {
+                    checksum
+                }
+            if !passes(index, through: sum) {
+                UnreadableRow.found(
+                    "its snapshot fails its checksum in bytes \(range.lowerBound)-\(range.upperBound - 1)")
+            }
         }
     }
 

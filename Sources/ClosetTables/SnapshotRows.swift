@@ -134,9 +134,14 @@ public final class SnapshotRows {
     /// File bytes, their blocks checked first: with `pread` when the file can be read so,
     /// else copied from the mapping.
     func bytes(_ range: Range<Int>) -> [UInt8]? {
-        blocks?.verify(range)
-        guard let fetch else { return Array(memory[range]) }
-        return fetch(range)
+        guard let fetch else {
+            blocks?.verify(range)
+            return Array(memory[range])
+        }
+        // Checked from the bytes read: the mapping's pages are not touched.
+        guard let fetched = fetch(range) else { return nil }
+        if let blocks { fetched.withUnsafeBytes { blocks.verify(range.lowerBound, read: $0) } }
+        return fetched
     }
 
     /// Row `ordinal`'s bytes where they lie in the mapping, its blocks checked first: for a
@@ -293,6 +298,7 @@ public final class SnapshotRows {
         span: Int = 1 << 20, _ body: (_ ordinal: Int, _ row: UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
         var first = 0
+        var released = 0
         while first < count {
             let start = frameStart(first)
             // The frames that start within `span` of the first (at least one).
@@ -316,6 +322,9 @@ public final class SnapshotRows {
                     at = frameEnd
                 }
             }
+            // The offsets read so far are not read again: their pages are given back.
+            releasePages((offsetsStart + released * 8)..<(offsetsStart + last * 8))
+            released = last
             first = last
         }
     }

@@ -255,6 +255,74 @@ import Testing
         #expect(Set(reopened.fetchAllClothes()) == Set(model))
     }
 
+    /// A read through the file checks the blocks it read from the bytes it read, and a block
+    /// only partly inside them through the file: none from the mapping (whose pages would stay
+    /// part of the process's memory through a whole dump), each once.
+    @Test func blocksReadThroughTheFileAreCheckedFromWhatWasRead() {
+        let file = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let body = 8..<190  // 16-byte blocks from byte 8; the last one shorter
+        let blockCount = (body.count + 15) / 16
+        let crc = { (bytes: UnsafeRawBufferPointer) in StoreChecksum.crc32c(bytes) }
+        let expected = (0..<blockCount).map { index in
+            file.withUnsafeBytes {
+                crc(UnsafeRawBufferPointer(rebasing: $0[(8 + index * 16)..<min(190, 8 + index * 16 + 16)]))
+            }
+        }
+        var throughFile: [Int] = []
+        var fromBytes = 0
+        let blocks = SnapshotBlocks(
+            bodyStart: body.lowerBound, bodyEnd: body.upperBound, blockShift: 4, expected: expected,
+            checksum: { range in
+                throughFile.append(range.lowerBound)
+                return file.withUnsafeBytes { crc(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            },
+            mappedChecksum: { _ in
+                Issue.record("the mapping read")
+                return nil
+            },
+            bytesChecksum: { bytes in
+                fromBytes += 1
+                return crc(bytes)
+            })
+        // Bytes 20..<100: block 0 (8..<24) and block 5 (88..<104) only partly inside.
+        file.withUnsafeBytes { blocks.verify(20, read: UnsafeRawBufferPointer(rebasing: $0[20..<100])) }
+        #expect(throughFile == [8, 88])
+        #expect(fromBytes == 4)
+        #expect(blocks.checkedCount == 6)
+        // The rest to the end, the header's bytes before it ignored: each block once.
+        file.withUnsafeBytes { blocks.verify(0, read: UnsafeRawBufferPointer(rebasing: $0[0..<200])) }
+        #expect(throughFile == [8, 88])
+        #expect(fromBytes == 4 + blockCount - 6)
+        #expect(blocks.checkedCount == blockCount)
+    }
+
+    /// The real binary: a damaged block under the rows is found by a dump and by a search,
+    /// which read the rows through the file a megabyte at a time, wherever the block lies.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func aDamagedBlockIsFoundByTheWholeTableReads() throws {
+        let (path, _) = try bigStore()
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        let header = try #require(snapshot.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        let directory = try #require(SnapshotDirectory(trailerOf: snapshot, header: header))
+        let clothes = try #require(directory.entries.first { $0.name == "clothes" })
+        let rowBlocks = (0..<header.blockCount).filter { index in
+            let block = header.block(index)
+            return block.lowerBound >= clothes.rowsStart && block.upperBound <= clothes.rowsEnd
+        }
+        #expect(rowBlocks.count >= 4)
+        for index in [rowBlocks[0], rowBlocks[rowBlocks.count / 2], rowBlocks[rowBlocks.count - 1]] {
+            let block = header.block(index)
+            let copy = try damagedCopy(of: path, at: block.lowerBound + 7)
+            for arguments in [["--store", copy, "dump"], ["--store", copy, "-c", "count clothes search=knit"]] {
+                let (status, _, message) = try ChildProcess.run(Self.binary, arguments)
+                #expect(status == 3, "\(arguments): \(message)")
+                #expect(
+                    message.contains("fails its checksum in bytes \(block.lowerBound)-\(block.upperBound - 1)"),
+                    "\(arguments): \(message)")
+            }
+        }
+    }
+
     static let binary = BuiltProducts.closet
 
     /// The real binary: a statement that reads a damaged block fails with exit 3 and the

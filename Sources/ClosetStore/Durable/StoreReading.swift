@@ -71,6 +71,8 @@ struct StoreReading {
                 mapped.blockChecksums(range, size: range.count)?.first
             } mappedChecksum: { range in
                 mapped.mappedChecksum(range)
+            } bytesChecksum: { bytes in
+                StoreChecksum.crc32c(bytes)
             }
             return (header, blocks)
         } catch {

@@ -191,10 +191,13 @@ public final class SnapshotRows {
     func frameBytes(from offset: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
         check(offset >= 0 && offset <= rowsEnd - rowsStart && rowsEnd - rowsStart - offset >= 6)
         let start = rowsStart + offset
-        // Most rows are shorter than this; a longer one is read on in a second `pread`. Not past
-        // the end of the block the row starts in (unless its lengths lie beyond it): a guess
-        // that reached into the next block would check that block for nothing.
-        var end = min(rowsEnd, start + 512)
+        // Most rows are shorter than twice the section's average frame (at most 512 bytes); a
+        // longer one is read on in a second `pread`. The kernel's copy of a fixed 512 bytes was a
+        // third of a listing's reading of 100-byte rows one by one. Not past the end of the block
+        // the row starts in (unless its lengths lie beyond it): a guess that reached into the
+        // next block would check that block for nothing.
+        let guess = min(512, max(64, 2 * (rowsEnd - rowsStart) / max(1, count)))
+        var end = min(rowsEnd, start + guess)
         if let blocks, start >= blocks.bodyStart {
             let blockEnd = blocks.block((start - blocks.bodyStart) >> blocks.shift).upperBound
             if blockEnd - start >= 6 { end = min(end, blockEnd) }
@@ -454,6 +457,17 @@ public final class SnapshotRows {
 
     /// How many rows a bucket holds.
     public func bucketSize(_ bucket: Int) -> Int { bucketRange(bucket).count }
+
+    /// Gives back the pages of a bucket's entries at these indexes, passed by a walk.
+    func releaseBucketEntries(_ bucket: Int, _ indexes: Range<Int>) {
+        let range = bucketRange(bucket)
+        let start = bucketListsStart + (range.lowerBound + indexes.lowerBound) * layout.bucketEntrySize
+        releasePages(start..<(start + indexes.count * layout.bucketEntrySize))
+    }
+
+    /// Whether a row's place can stand for it in four bytes (`IndexedRowList`): the bucket
+    /// entries say where each frame starts (format 5), and the rows are under 2 GB.
+    @usableFromInline var framesFitInPicks: Bool { layout == .formatFive && rowsEnd - rowsStart < 1 << 31 }
 
     /// The `index`-th member of a bucket, by order key descending (ties by ordinal): its
     /// ordinal, order key and, in format 5, where its frame starts (read beside the ordinal;

@@ -409,6 +409,50 @@ import Testing
     /// gives, over a snapshot with the journal's inserts, replacements and removals beside it,
     /// read in order (twice, as a table is drawn), at random, and after the store moved on
     /// (more commits and a compaction: the list reads the snapshot it was made from).
+    /// A walk through a bucket of more entries than a walk keeps before giving their pages back
+    /// (`BucketCursor.releaseEvery`), both ways, whole, from a key on, and as a list: the rows in
+    /// the order the decoded table sorts them.
+    @Test func aWalkThroughABigBucketGivesItsRowsInOrder() throws {
+        let path = temporaryStore()
+        var model: [Clothes] = []
+        do {
+            let (store, _) = try open(path)
+            for index in 0..<(BucketCursor.releaseEvery * 2 + 500) {
+                let clothes = Clothes(
+                    id: UUID(), createdAt: Date(timeIntervalSince1970: Double(index % 7_000)), image: nil,
+                    category: index % 50 == 0 ? .shoes : .top, weatherType: .fall, descriptions: "row \(index)")
+                try store.save(clothes: clothes)
+                model.append(clothes)
+            }
+            try store.commit()
+            try store.compact()
+        }
+        let (store, _) = try open(path)
+        let table = try store.tables.table(ClothesTable.schema)
+        let groups = [[ClothesTable.bucket(category: .top, season: .fall)]]
+        let tops = Array(model.enumerated().filter { $0.element.category == .top })
+        for descending in [true, false] {
+            // Newest first, equal times the later-added first; oldest first the exact reverse.
+            let ordered = tops.sorted { a, b in
+                let (x, y) = (a.element.createdAt, b.element.createdAt)
+                return descending ? (x != y ? x > y : a.offset > b.offset) : (x != y ? x < y : a.offset < b.offset)
+            }.map(\.element)
+            #expect(try #require(table.indexedRows(groups: groups, descending: descending, limit: .max)) == ordered)
+            let list = try #require(table.indexedRowList(groups: groups, descending: descending, limit: .max))
+            #expect((0..<list.count).map { list.row(at: $0) } == ordered)
+            let after = ordered[ordered.count / 3].createdAt.timeIntervalSince1970
+            let later = ordered.filter {
+                descending ? $0.createdAt.timeIntervalSince1970 < after : $0.createdAt.timeIntervalSince1970 > after
+            }
+            #expect(
+                try #require(
+                    table.indexedRows(
+                        groups: groups, descending: descending, after: Int64(after * 1000), limit: .max)
+                )
+                .map(\.id) == later.map(\.id))
+        }
+    }
+
     @Test func aRowListReadsTheRowsTheWalkGives() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<12 {
@@ -451,6 +495,10 @@ import Testing
             let list = try #require(table.indexedRowList(groups: groups, descending: descending, limit: limit))
             #expect(list.count == expected.count)
             for _ in 0..<2 { #expect((0..<list.count).map { list.row(at: $0) } == expected) }
+            // Rows read where they lie in the mapping (format 4's way): the same rows.
+            let mapped = try #require(
+                table.indexedRowList(groups: groups, descending: descending, limit: limit, throughTheFile: false))
+            #expect((0..<mapped.count).map { mapped.row(at: $0) } == expected)
             for _ in 0..<50 where !expected.isEmpty {
                 let position = Int.random(in: 0..<expected.count, using: &generator)
                 #expect(list.row(at: position) == expected[position])

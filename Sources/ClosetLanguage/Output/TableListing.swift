@@ -22,22 +22,19 @@ struct TableListing {
         // Each column's widest cell (keys in their short form), and per key column the short
         // forms seen and those seen twice.
         var natural = [Int](repeating: 0, count: columnCount)
-        var seen = [Set<String>](repeating: [], count: columnCount)
-        var repeated = [Set<String>](repeating: [], count: columnCount)
+        var seen = [ShortKeys](repeating: ShortKeys(), count: columnCount)
         entities.forEachRecord { record in
             let values = record.table
             if first == nil { first = values }
             count += 1
             for (column, value) in values.enumerated() where column < columnCount {
                 if !RecordGrid.isNull(value) { nonNull[column] = true }
-                if case .key(let key) = value {
-                    let short = key.short
-                    if !seen[column].insert(short).inserted { repeated[column].insert(short) }
-                }
+                if case .key(let key) = value { seen[column].note(key) }
                 let cell = TerminalText.visible(RecordGrid.cell(value, forPeople: true, korean: korean))
                 natural[column] = max(natural[column], TextWidth.of(cell))
             }
         }
+        let repeated = seen.map(\.repeated)
         seen = []
         let shape = TableShape(entities, korean: korean, nonNull: nonNull, first: first)
         // The keys behind each repeated short form, as long as it takes to tell them apart (rare:
@@ -104,5 +101,26 @@ struct TableListing {
         renderer.bottom(rows: shape.listing ? count : nil, footer: shape.footer, widths, into: &out)
         write(String(decoding: out, as: UTF8.self))
         return true
+    }
+}
+
+/// A key column's short forms seen by a table's survey, and those seen twice: a UUID's by the
+/// bytes its short form shows (two hex characters a byte: no string made and hashed for each of
+/// a million rows, whose set held 50 MB), an opaque key by its text.
+private struct ShortKeys {
+    var uuidPrefixes = Set<UInt64>()
+    var texts = Set<String>()
+    var repeated = Set<String>()
+
+    mutating func note(_ key: EntityKey) {
+        switch key {
+        case .uuid(let id):
+            let prefix = withUnsafeBytes(of: id.uuid) { bytes in
+                bytes.prefix(min(8, EntityKey.shortLength / 2)).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            }
+            if !uuidPrefixes.insert(prefix).inserted { repeated.insert(key.short) }
+        case .opaque(let text):
+            if !texts.insert(text).inserted { repeated.insert(text) }
+        }
     }
 }

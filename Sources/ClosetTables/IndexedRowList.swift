@@ -1,11 +1,12 @@
 import ClosetCore
 
 /// The rows an index walk picked (`Table.indexedRowList`), held as where they lie: a snapshot
-/// row by its ordinal (four bytes), a journal row as it is. Each is decoded when asked for,
-/// with the rows after it (a listing reads its rows in order, once a pass), and only the last
-/// batch is kept: a listing of a million rows held them all, and now holds 4 MB.
+/// row by where its frame starts (four bytes; its ordinal where the index does not say), a
+/// journal row as it is. Each is decoded when asked for, with the rows after it (a listing
+/// reads its rows in order, once a pass), and only the last batch is kept: a listing of a
+/// million rows held them all, and now holds a few megabytes.
 ///
-/// The snapshot it reads stays mapped while the list lives (a compaction renames a new file
+/// The snapshot it reads stays open while the list lives (a compaction renames a new file
 /// over it, never writes it), so the rows are the ones the walk picked even after the store
 /// has moved on. Unchecked `Sendable`: the batch is a cache, and a listing is read by the
 /// thread of the session that made it.
@@ -15,11 +16,6 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     @usableFromInline static var journalFlag: UInt32 { 1 << 31 }
     /// Rows decoded together when one is asked for.
     @usableFromInline static var batchSize: Int { 4096 }
-    /// Rows decoded together when the list is being read through, through the file: enough
-    /// that each 64 KB span of the rows holds several of them, so the batch is read a span at
-    /// a time (once over the file a batch: 16 times at a million rows) rather than a `pread`
-    /// a row (a million of them cost a listing a third of its time).
-    @usableFromInline static var readingOnBatchSize: Int { 1 << 16 }
 
     @usableFromInline let rows: LazyRows<Codec>
     @usableFromInline let picks: [UInt32]
@@ -55,7 +51,11 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     /// million rows), else where it lies in the mapping.
     private func decodeBatch(from first: Int) {
         let readingOn = byFrame && first == batchStart + batch.count
-        let positions = first..<min(picks.count, first + (readingOn ? Self.readingOnBatchSize : Self.batchSize))
+        // Read on through the file: enough rows that each 64 KB span holds several of them, so
+        // the batch is read a span at a time (once over the file a batch) rather than a `pread`
+        // a row (a million of them cost a listing a third of its time).
+        let size = readingOn ? rows.base.spanBatch : Self.batchSize
+        let positions = first..<min(picks.count, first + size)
         if byFrame {
             var read = rows.base.rowsBytes(
                 at: positions.compactMap { picks[$0] & Self.journalFlag == 0 ? Int(picks[$0]) : nil }

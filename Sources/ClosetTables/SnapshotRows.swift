@@ -465,6 +465,12 @@ public final class SnapshotRows {
         releasePages(start..<(start + indexes.count * layout.bucketEntrySize))
     }
 
+    /// How many rows a walk in another order than theirs (the index's) reads together: enough
+    /// that each 64 KB span of the rows holds about 32 of them, so `rowsBytes(at:)` reads the
+    /// spans, each once a batch, instead of a `pread` a row; between 4,096 and 65,536 rows (a
+    /// bigger batch than that costs more memory, decoded, than it saves).
+    @usableFromInline var spanBatch: Int { min(1 << 16, max(4096, 32 * ((rowsEnd - rowsStart) / (64 << 10) + 1))) }
+
     /// Whether a row's place can stand for it in four bytes (`IndexedRowList`): the bucket
     /// entries say where each frame starts (format 5), and the rows are under 2 GB.
     @usableFromInline var framesFitInPicks: Bool { layout == .formatFive && rowsEnd - rowsStart < 1 << 31 }

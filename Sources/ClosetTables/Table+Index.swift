@@ -43,17 +43,19 @@ extension Table {
     }
 
     /// Every row of the given groups, in `indexedRows`' order, handed to `visit` one at a time
-    /// and decoded 65,536 at a time: a whole table walked in its index order in memory that does
-    /// not grow with it (an export), each batch's rows read a 64 KB span at a time when they lie
-    /// that close together (a `pread` a row, in batches of 4,096, cost a third more time). False,
-    /// and nothing visited, when the rows are not in a mapped snapshot.
+    /// and decoded a batch at a time (`batch`, else `SnapshotRows.spanBatch`: 4,096 to 65,536):
+    /// a whole table walked in its index order in memory that does not grow with it (an export),
+    /// each batch's rows read a 64 KB span at a time (a `pread` a row, in batches of 4,096 at a
+    /// million rows, cost a third more time). False, and nothing visited, when the rows are not
+    /// in a mapped snapshot.
     @inlinable public func forEachIndexedRow(
-        groups: [[Int]], descending: Bool, limit: Int = .max, batch: Int = 1 << 16, passing test: RowTest<Row>? = nil,
+        groups: [[Int]], descending: Bool, limit: Int = .max, batch: Int? = nil, passing test: RowTest<Row>? = nil,
         _ visit: (Row) throws -> Void
     ) throws -> Bool {
         var failure: Error?
+        let size = batch ?? lazy?.base.spanBatch ?? 4096
         let walked = walkIndex(
-            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: max(1, batch),
+            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: max(1, size),
             passing: test
         ) {
             rows in

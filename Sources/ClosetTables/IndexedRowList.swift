@@ -45,10 +45,9 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     }
 
     /// Rows from `first` on. A batch's rows lie all over the file (the list is in index order,
-    /// the rows in insertion order), where reading spans of the file would read most of it for
-    /// each batch: each is read alone, through the file where the index said where it starts
-    /// (the mapping's pages a listing touched stayed part of the process: the whole file at a
-    /// million rows), else where it lies in the mapping.
+    /// the rows in insertion order): they are read through the file where the index said where
+    /// each starts (the mapping's pages a listing touched stayed part of the process: the whole
+    /// file at a million rows), else where each lies in the mapping.
     private func decodeBatch(from first: Int) {
         let readingOn = byFrame && first == batchStart + batch.count
         // Read on through the file: enough rows that each 64 KB span holds several of them, so

@@ -55,21 +55,15 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         // a row (a million of them cost a listing a third of its time).
         let size = readingOn ? rows.base.spanBatch : Self.batchSize
         let positions = first..<min(picks.count, first + size)
-        if byFrame {
-            var read = rows.base.rowsBytes(
-                at: positions.compactMap { picks[$0] & Self.journalFlag == 0 ? Int(picks[$0]) : nil }
-            ).makeIterator()
-            batch = positions.map { position in
-                let pick = picks[position]
-                if pick & Self.journalFlag != 0 { return journalRows[Int(pick & ~Self.journalFlag)] }
-                return rows.decode(baseRow: read.next() ?? [])
-            }
-        } else {
-            batch = positions.map { position in
-                let pick = picks[position]
-                if pick & Self.journalFlag != 0 { return journalRows[Int(pick & ~Self.journalFlag)] }
-                return rows.base.withRowInPlace(Int(pick)) { rows.decode(baseRow: [UInt8]($0)) }
-            }
+        // The batch's snapshot rows read together, in the order they are met.
+        let snapshotPicks =
+            byFrame ? positions.compactMap { picks[$0] & Self.journalFlag == 0 ? Int(picks[$0]) : nil } : []
+        var read = (snapshotPicks.isEmpty ? [] : rows.base.rowsBytes(at: snapshotPicks)).makeIterator()
+        batch = positions.map { position in
+            let pick = picks[position]
+            if pick & Self.journalFlag != 0 { return journalRows[Int(pick & ~Self.journalFlag)] }
+            if byFrame { return rows.decode(baseRow: read.next() ?? []) }
+            return rows.base.withRowInPlace(Int(pick)) { rows.decode(baseRow: [UInt8]($0)) }
         }
         batchStart = first
     }

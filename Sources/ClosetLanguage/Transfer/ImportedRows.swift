@@ -97,14 +97,6 @@ extension TransferFiles {
             }
         }
 
-        /// Every row, for an import that checks them all before it adds any.
-        var all: [Row] {
-            var rows: [Row] = []
-            rows.reserveCapacity(count)
-            forEachRow { rows.append($1) }
-            return rows
-        }
-
         /// Whether another row starts on the line row `number` starts on (JSON written on one
         /// line): the row's problem then names its number too. A CSV record has its own line.
         func sharesLine(_ number: Int) -> Bool {

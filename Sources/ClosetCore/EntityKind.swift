@@ -12,25 +12,53 @@ public struct EntityKind: Sendable, Hashable {
     }
 
     /// "item": the word in command paths and messages.
-    public var singular: String
+    public var singular: String { storage.singular }
     /// "items".
-    public var plural: String
+    public var plural: String { storage.plural }
     /// The Korean word, accepted wherever the English word is.
-    public var korean: String
+    public var korean: String { storage.korean }
     /// How a message names one: "an item".
-    public var indefinite: String
-    public var keyStyle: KeyStyle
+    public var indefinite: String { storage.indefinite }
+    public var keyStyle: KeyStyle { storage.keyStyle }
     /// The singulars of other kinds this kind's keys also name: a box office row's key is a
     /// movie code, so `show movie @3` takes row 3 of `list boxoffice` (and `show poster @3`
     /// its poster).
-    public var namesEntities: [String]
+    public var namesEntities: [String] { storage.namesEntities }
     /// What follows a listing's row number under `.lang ko` where the app labels its cells by
     /// number (Picterest's feed: `3번째 사진`); nil: the number alone.
-    public var koreanRowLabel: String?
+    public var koreanRowLabel: String? { storage.koreanRowLabel }
     /// What tables, csv and line show of a row, derived from the entity's fields when first
     /// read: start-up knows every kind by its words, and building each schema's fields was a
     /// quarter of a new process's instructions.
-    @usableFromInline let columns: Deferred<Columns>
+    @usableFromInline var columns: Deferred<Columns> { storage.columns }
+
+    /// The kind's words and columns, shared by every copy: an outcome carries its kind, and
+    /// copying seven strings and arrays (and releasing them) was a tenth of an import's `add`.
+    @usableFromInline final class Storage: Sendable {
+        let singular: String
+        let plural: String
+        let korean: String
+        let indefinite: String
+        let keyStyle: KeyStyle
+        let namesEntities: [String]
+        let koreanRowLabel: String?
+        @usableFromInline let columns: Deferred<Columns>
+
+        init(
+            singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle,
+            namesEntities: [String], koreanRowLabel: String?, columns: Deferred<Columns>
+        ) {
+            self.singular = singular
+            self.plural = plural
+            self.korean = korean
+            self.indefinite = indefinite
+            self.keyStyle = keyStyle
+            self.namesEntities = namesEntities
+            self.koreanRowLabel = koreanRowLabel
+            self.columns = columns
+        }
+    }
+    @usableFromInline let storage: Storage
 
     /// Table columns (for people) and data columns (csv and line, for tools), in order. A
     /// record fills them; an empty listing still prints its header from here.
@@ -77,20 +105,15 @@ public struct EntityKind: Sendable, Hashable {
         singular: String, plural: String, korean: String, indefinite: String, keyStyle: KeyStyle = .uuid,
         namesEntities: [String] = [], koreanRowLabel: String? = nil, columns: @escaping @Sendable () -> Columns
     ) {
-        self.singular = singular
-        self.plural = plural
-        self.korean = korean
-        self.indefinite = indefinite
-        self.keyStyle = keyStyle
-        self.namesEntities = namesEntities
-        self.koreanRowLabel = koreanRowLabel
-        self.columns = Deferred(columns)
+        storage = Storage(
+            singular: singular, plural: plural, korean: korean, indefinite: indefinite, keyStyle: keyStyle,
+            namesEntities: namesEntities, koreanRowLabel: koreanRowLabel, columns: Deferred(columns))
     }
 
     /// A kind is its word: entity words are unique across the installed packs
     /// (`RegistryValidator`), and comparing every column list made each `kind ==` check of a
     /// statement's references cost thousands of instructions.
-    public static func == (a: EntityKind, b: EntityKind) -> Bool { a.singular == b.singular }
+    public static func == (a: EntityKind, b: EntityKind) -> Bool { a.storage === b.storage || a.singular == b.singular }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(singular) }
 

@@ -59,18 +59,21 @@ import ClosetCore
     @inlinable static func writeSection(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter) {
         if writeSectionCopying(table, into: &writer) { return }
         reserveSection(table, in: &writer)
-        let index = table.index
+        // The index's two functions taken out once: unwrapping the index for each row copied
+        // (and retained) all of it.
+        let bucket = table.index?.bucket
+        let order = table.index?.order
         let groupings = table.groups.groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
-            if let index { columns.bucketCount = index.bucketCount }
+            if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
             var ordinal: UInt32 = 0
             return writeRows(table, committed: committed, into: &writer) { row, start, writer in
                 // The row goes to the file now, its offset and key kept for the index.
                 columns.rowWritten(from: start, in: &writer)
-                if let index {
-                    columns.buckets.append(UInt8(truncatingIfNeeded: index.bucket(row)))
-                    columns.orders.append(index.order(row))
+                if let bucket, let order {
+                    columns.buckets.append(UInt8(truncatingIfNeeded: bucket(row)))
+                    columns.orders.append(order(row))
                 }
                 for blob in Codec.blobs(of: row) { columns.blobNames.insert(blob) }
                 for number in groupings.indices {

@@ -25,66 +25,94 @@ final class RequestBinder {
 
     /// The request's invocation, or nil when the general path must bind it.
     static func invocation(_ request: CommandRequest, session: Session) -> Invocation? {
-        guard request.parameters.isEmpty, request.attachments.isEmpty, request.user == nil else { return nil }
-        let binder: RequestBinder
-        if let last = session.lastRequest, last.words == request.words {
-            binder = last
-        } else {
-            var offset = 0
-            let words = request.words.map { text in
-                defer { offset += text.utf8.count + 1 }
-                return Word(text: text, isQuoted: false, range: SourceRange(offset, offset + text.utf8.count))
-            }
-            guard let (spec, rest) = try? session.registry.resolve(words), rest.isEmpty,
-                spec.parameters.isEmpty, !spec.keysRepeat, spec.keys.count <= 64
-            else { return nil }
-            binder = RequestBinder(words: request.words, spec: spec)
-            session.lastRequest = binder
+        guard request.parameters.isEmpty, request.attachments.isEmpty, request.user == nil,
+            let binder = binder(request.words, session: session)
+        else { return nil }
+        return binder.invocation(request.arguments.count, session: session) { place, read in
+            let (key, value) = request.arguments[place]
+            var text = value
+            return text.withUTF8 { read(key, $0) { value } }
         }
-        return binder.invocation(request, session: session)
     }
 
-    private func invocation(_ request: CommandRequest, session: Session) -> Invocation? {
+    /// The invocation of `words` with arguments given as bytes where they lie (an imported
+    /// CSV row's fields: a word or a date is read from them, only a text is made a string), or
+    /// nil when the request must be made and bound the general way. Each argument's key is
+    /// named by its place in `keys`: the arguments hold no strings to retain and release.
+    static func invocation(
+        _ words: [String], keys: [String], arguments: [(key: Int, value: UnsafeBufferPointer<UInt8>)],
+        session: Session
+    ) -> Invocation? {
+        guard let binder = binder(words, session: session) else { return nil }
+        return binder.invocation(arguments.count, session: session) { place, read in
+            let (key, value) = arguments[place]
+            return read(keys[key], value) { String(decoding: value, as: UTF8.self) }
+        }
+    }
+
+    /// The binder of the command `words` name: the last one made when it names the same.
+    private static func binder(_ commandWords: [String], session: Session) -> RequestBinder? {
+        if let last = session.lastRequest, last.words == commandWords { return last }
+        var offset = 0
+        let words = commandWords.map { text in
+            defer { offset += text.utf8.count + 1 }
+            return Word(text: text, isQuoted: false, range: SourceRange(offset, offset + text.utf8.count))
+        }
+        guard let (spec, rest) = try? session.registry.resolve(words), rest.isEmpty,
+            spec.parameters.isEmpty, !spec.keysRepeat, spec.keys.count <= 64
+        else { return nil }
+        let binder = RequestBinder(words: commandWords, spec: spec)
+        session.lastRequest = binder
+        return binder
+    }
+
+    /// Binds `count` arguments, each handed by `argument` to a reader with its key, its
+    /// value's bytes and a way to make its text (when the value keeps it).
+    private func invocation(
+        _ count: Int, session: Session, argument: (_ place: Int, Reader) -> ArgumentValue?
+    ) -> Invocation? {
         // The ranges `Session.run` gives the words it makes of a request: each word after the
         // last and a blank, a value quoted, so a diagnostic of the command names its argument.
         var offset = 0
-        for word in request.words { offset += word.utf8.count + 1 }
+        for word in words { offset += word.utf8.count + 1 }
         let binder = ArgumentBinder(session: session)
         var arguments: [BoundArgument] = []
-        arguments.reserveCapacity(request.arguments.count)
-        var given: UInt64 = 0
-        for (place, (key, text)) in request.arguments.enumerated() {
-            let index: Int
-            if place < lastOrder.count, lastOrder[place].name == key {
-                index = lastOrder[place].index
-            } else {
-                guard let found = keys.firstIndex(where: { $0.name == key }) else { return nil }
-                index = found
-                if place < lastOrder.count {
-                    lastOrder[place] = (key, index)
-                } else if place == lastOrder.count {
-                    lastOrder.append((key, index))
-                }
-            }
-            guard given & (1 << UInt64(index)) == 0 else { return nil }
+        arguments.reserveCapacity(count)
+        var taken: UInt64 = 0
+        for place in 0..<count {
             let start = offset
-            let valueStart = start + key.utf8.count + 1
-            offset = valueStart + text.utf8.count + 2 + 1
-            let range = SourceRange(start, offset - 1)
-            var copy = text
-            let value = copy.withUTF8 { bytes in
-                keys[index].value(
-                    bytes, isQuoted: true, range: SourceRange(valueStart, offset - 1), binder: binder, text: { text })
+            var index = -1
+            let value = argument(place) { key, bytes, text in
+                if place < lastOrder.count, lastOrder[place].name == key {
+                    index = lastOrder[place].index
+                } else {
+                    guard let found = keys.firstIndex(where: { $0.name == key }) else { return nil }
+                    index = found
+                    if place < lastOrder.count {
+                        lastOrder[place] = (key, index)
+                    } else if place == lastOrder.count {
+                        lastOrder.append((key, index))
+                    }
+                }
+                guard taken & (1 << UInt64(index)) == 0 else { return nil }
+                let valueStart = start + key.utf8.count + 1
+                offset = valueStart + bytes.count + 2 + 1
+                return keys[index].value(
+                    bytes, isQuoted: true, range: SourceRange(valueStart, offset - 1), binder: binder, text: text)
             }
             guard let value else { return nil }
-            given |= 1 << UInt64(index)
-            arguments.append(BoundArgument(key: keys[index].name, value: value, range: range))
+            taken |= 1 << UInt64(index)
+            arguments.append(BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, offset - 1)))
         }
-        for index in keys.indices where keys[index].isRequired && given & (1 << UInt64(index)) == 0 {
+        for index in keys.indices where keys[index].isRequired && taken & (1 << UInt64(index)) == 0 {
             return nil
         }
         if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) { return nil }
         let call = CommandCall(words: [], arguments: [], range: SourceRange(0, max(0, offset - 1)))
         return Invocation(session: session, spec: spec, call: call, parameters: [], arguments: arguments)
     }
+
+    /// Reads one argument from its key, its value's bytes and a way to make its text: the
+    /// bound value, or nil when the general path must bind it.
+    private typealias Reader = (String, UnsafeBufferPointer<UInt8>, () -> String) -> ArgumentValue?
 }

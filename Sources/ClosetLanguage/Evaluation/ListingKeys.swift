@@ -5,6 +5,8 @@ import ClosetCore
 /// no million keys; `@N` asks for one).
 public struct ListingKeys: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
     private enum Storage: Sendable {
+        /// One entity's key (`add`, `show`): no array made for it.
+        case one(EntityKey)
         case array([EntityKey])
         case made(@Sendable (Int) -> EntityKey)
     }
@@ -17,6 +19,21 @@ public struct ListingKeys: RandomAccessCollection, Sendable, ExpressibleByArrayL
         endIndex = keys.count
     }
 
+    /// One entity's key.
+    public init(one key: EntityKey) {
+        storage = .one(key)
+        endIndex = 1
+    }
+
+    /// The keys as an array, when they are held (not made as asked for).
+    private var array: [EntityKey]? {
+        switch storage {
+        case .one(let key): [key]
+        case .array(let keys): keys
+        case .made: nil
+        }
+    }
+
     /// `count` keys, row `N`'s made by `key(N)` whenever it is asked for.
     public init(count: Int, key: @escaping @Sendable (Int) -> EntityKey) {
         storage = .made(key)
@@ -27,14 +44,18 @@ public struct ListingKeys: RandomAccessCollection, Sendable, ExpressibleByArrayL
 
     public subscript(position: Int) -> EntityKey {
         switch storage {
-        case .array(let keys): keys[position]
-        case .made(let key): key(position)
+        case .one(let key):
+            precondition(position == 0, "a key of one entity is at 0")
+            return key
+        case .array(let keys): return keys[position]
+        case .made(let key): return key(position)
         }
     }
 
     /// Rows `rows` (within the keys), made as these are.
     func slice(_ rows: Range<Int>) -> ListingKeys {
         switch storage {
+        case .one: rows.isEmpty ? ListingKeys([]) : self
         case .array(let keys): ListingKeys(Array(keys[rows]))
         case .made(let key): ListingKeys(count: rows.count) { key($0 + rows.lowerBound) }
         }
@@ -42,9 +63,7 @@ public struct ListingKeys: RandomAccessCollection, Sendable, ExpressibleByArrayL
 
     /// These keys, then `more`'s (a page `next` fetched numbers on from the rows before it).
     func followed(by more: ListingKeys) -> ListingKeys {
-        if case .array(let first) = storage, case .array(let second) = more.storage {
-            return ListingKeys(first + second)
-        }
+        if let first = array, let second = more.array { return ListingKeys(first + second) }
         let count = self.count
         return ListingKeys(count: count + more.count) { [self] row in row < count ? self[row] : more[row - count] }
     }

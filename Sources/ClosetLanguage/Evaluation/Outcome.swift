@@ -34,14 +34,14 @@ public enum Outcome: Sendable {
     public static func entity(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record)
         -> Outcome
     {
-        .entities(Entities(kind: kind, keys: [key], isListing: false, source: .one(record)))
+        .entities(Entities(kind: kind, keys: ListingKeys(one: key), isListing: false, source: .one(record)))
     }
 
     /// One entity in full, as `show` gives it: the record's detail view for people.
     public static func detail(_ kind: EntityKind, _ key: EntityKey, _ record: @escaping @Sendable () -> Record)
         -> Outcome
     {
-        var entities = Entities(kind: kind, keys: [key], isListing: false, source: .one(record))
+        var entities = Entities(kind: kind, keys: ListingKeys(one: key), isListing: false, source: .one(record))
         entities.isDetail = true
         return .entities(entities)
     }

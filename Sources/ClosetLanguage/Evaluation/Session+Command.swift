@@ -45,11 +45,7 @@ extension Session {
     /// refuse. (Written as text and parsed again, a row of an import cost twice as much.)
     public func run(_ request: CommandRequest) throws(CommandFailure) -> Outcome {
         if quickBinding, let invocation = RequestBinder.invocation(request, session: self) {
-            do {
-                return try Evaluator(session: self).perform(invocation)
-            } catch {
-                throw Self.failure(error, arguments: invocation.arguments.lazy.map { ($0.key, $0.range) })
-            }
+            return try perform(invocation)
         }
         // Each word its own range, as in the statement's text, so a diagnostic names its argument.
         var offset = 0
@@ -85,6 +81,15 @@ extension Session {
             return try Evaluator(session: self).run(call)
         } catch {
             throw Self.failure(error, arguments: arguments.lazy.map { ($0.key.text, $0.range) })
+        }
+    }
+
+    /// Runs a command the request binder has bound (`RequestBinder`), as `run` would.
+    func perform(_ invocation: Invocation) throws(CommandFailure) -> Outcome {
+        do {
+            return try Evaluator(session: self).perform(invocation)
+        } catch {
+            throw Self.failure(error, arguments: invocation.arguments.lazy.map { ($0.key, $0.range) })
         }
     }
 

@@ -29,17 +29,17 @@ extension TransferFiles {
             let checked = bytes.withUnsafeBufferPointer {
                 buffer -> Result<(header: [String], count: Int), RowProblem> in
                 var cursor = CSVReader.Cursor(buffer)
-                var fields: [String] = []
+                var fields: [CSVReader.Field] = []
                 let header: (line: Int, names: [String])
                 switch cursor.next(&fields) {
                 case .failure(let failure): return .failure(RowProblem(line: failure.line, message: failure.message))
                 case .success(nil): return .success(([], 0))
-                case .success(let record?): header = (record.line, fields)
+                case .success(let record?): header = (record.line, fields.map { $0.text(in: buffer) })
                 }
                 var count = 0
                 var wrongWidth: RowProblem?
                 while true {
-                    switch cursor.next(&fields, making: false) {
+                    switch cursor.next(&fields) {
                     case .failure(let failure):
                         return .failure(RowProblem(line: failure.line, message: failure.message))
                     case .success(nil):
@@ -83,14 +83,13 @@ extension TransferFiles {
             case .csv(let bytes, let header):
                 bytes.withUnsafeBufferPointer { buffer in
                     var cursor = CSVReader.Cursor(buffer)
-                    var fields: [String] = []
-                    _ = cursor.next(&fields, making: false)
+                    var fields: [CSVReader.Field] = []
+                    _ = cursor.next(&fields)
                     var number = 0
-                    // Every record was read once already: none fails now.
+                    // Every record was read once already: none fails now. The row shares the
+                    // cursor's fields (not copied unless it is kept).
                     while case .success(let record?) = cursor.next(&fields) {
-                        visit(
-                            number,
-                            (record.line, RowFields(names: header, values: fields.map { $0.isEmpty ? nil : $0 })))
+                        visit(number, (record.line, RowFields(names: header, file: bytes, fields: fields)))
                         number += 1
                     }
                 }

@@ -41,17 +41,17 @@ extension TransferFiles {
         var names: [String]?
         var roomMade = false
         var places: [(value: Int?, nested: Bool)] = []
-        let problems = collectProblems(rows, fieldNames: fieldNames, first: restoresFirst) {
-            row throws(RowProblem) in
-            if row.fields.keys != names {
-                names = row.fields.keys
-                places = inputs.map { input in
-                    (
-                        row.fields.keys.firstIndex(of: input.field),
-                        row.fields.keys.contains { $0.hasPrefix(input.nested) }
-                    )
-                }
-            }
+        // The quick binding's keys: those the import gives every row (`supplied`, their values
+        // as bytes), then each input's.
+        let argumentKeys = supplied.map(\.key) + inputs.map(\.key)
+        let suppliedBytes = supplied.enumerated().map { place, argument in
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: argument.value.utf8.count)
+            _ = bytes.initialize(from: argument.value.utf8)
+            return (key: place, value: UnsafeBufferPointer(bytes))
+        }
+        defer { for argument in suppliedBytes { argument.value.deallocate() } }
+        // A row's `add` as a request: its values as text, its pictures read from their files.
+        func textRequest(_ row: Row) throws(RowProblem) -> CommandRequest {
             var request = CommandRequest(command, arguments: supplied)
             request.arguments.reserveCapacity(supplied.count + inputs.count)
             for (input, place) in zip(inputs, places) {
@@ -96,10 +96,54 @@ extension TransferFiles {
                     }
                 }
             }
+            return request
+        }
+        // A CSV row's `add` bound from its file's bytes where they lie: nil for a JSON row, a
+        // row naming a picture, or a value with a doubled quote (its text must be made).
+        var byteArguments: [(key: Int, value: UnsafeBufferPointer<UInt8>)] = []
+        func quickInvocation(_ row: Row) -> Invocation? {
+            let invocation = row.fields.withFileBytes { file, fields -> Invocation? in
+                defer { byteArguments.removeAll(keepingCapacity: true) }
+                byteArguments.append(contentsOf: suppliedBytes)
+                for (number, (input, place)) in zip(inputs, places).enumerated() {
+                    let field = place.value.map { fields[$0] }
+                    switch input.value {
+                    case .text:
+                        guard let field, !field.isEmpty else { continue }
+                        guard !field.hasDoubledQuotes else { return nil }
+                        byteArguments.append(
+                            (supplied.count + number, UnsafeBufferPointer(rebasing: file[field.start..<field.end])))
+                    case .picture, .pictures:
+                        guard input.use != .required, !place.nested, field?.isEmpty ?? true else { return nil }
+                    }
+                }
+                return RequestBinder.invocation(command, keys: argumentKeys, arguments: byteArguments, session: session)
+            }
+            return invocation ?? nil
+        }
+        let problems = collectProblems(rows, fieldNames: fieldNames, first: restoresFirst) {
+            row throws(RowProblem) in
+            if row.fields.keys != names {
+                names = row.fields.keys
+                places = inputs.map { input in
+                    (
+                        row.fields.keys.firstIndex(of: input.field),
+                        row.fields.keys.contains { $0.hasPrefix(input.nested) }
+                    )
+                }
+            }
+            // A CSV row that names no picture is bound from its file's bytes; the request is
+            // made only when that binding declines (and then says what is wrong).
+            let quick = session.quickBinding ? quickInvocation(row) : nil
+            let request = quick == nil ? try textRequest(row) : nil
             // Undone when it fails, so the rows after it are checked against the store as it was.
             let savepoint = session.store.savepoint()
             do throws(CommandFailure) {
-                _ = try session.run(request)
+                if let quick {
+                    _ = try session.perform(quick)
+                } else if let request {
+                    _ = try session.run(request)
+                }
                 if !roomMade {
                     // The first row added: its tables make room for the others at once.
                     roomMade = true
@@ -130,8 +174,9 @@ extension TransferFiles {
 }
 
 /// A field of an imported file and the `add` key it becomes: read once, not per row (a copied
-/// `FieldInput` retained its value kind's vocabulary for every field of every row).
-private struct FileInput {
+/// `FieldInput` retained its value kind's vocabulary for every field of every row). A class, so
+/// a row's visit does not copy (and retain) each of its strings.
+private final class FileInput {
     enum Value {
         /// Names of picture files (`.paths`).
         case pictures

@@ -11,10 +11,10 @@ package enum CSVReader {
         return try text.withUTF8 { bytes -> Result<[(line: Int, fields: [String])], Failure> in
             var cursor = Cursor(bytes)
             var records: [(line: Int, fields: [String])] = []
-            var fields: [String] = []
+            var fields: [Field] = []
             while true {
                 switch cursor.next(&fields) {
-                case .success(let record?): records.append((record.line, fields))
+                case .success(let record?): records.append((record.line, fields.map { $0.text(in: bytes) }))
                 case .success(nil): return .success(records)
                 case .failure(let failure): return .failure(failure)
                 }
@@ -22,29 +22,52 @@ package enum CSVReader {
         }.get()
     }
 
+    /// Where one field's text lies in its file: the bytes between its quotes when quoted (a
+    /// doubled quote inside still doubled), else its plain run.
+    package struct Field: Equatable {
+        package var start: Int
+        package var end: Int
+        /// Whether a quote inside is written doubled: the bytes are not yet the text.
+        package var hasDoubledQuotes: Bool
+
+        package var isEmpty: Bool { start == end }
+
+        /// The field's text: its bytes, each doubled quote made one.
+        package func text(in file: UnsafeBufferPointer<UInt8>) -> String {
+            let bytes = UnsafeBufferPointer(rebasing: file[start..<end])
+            guard hasDoubledQuotes else { return String(decoding: bytes, as: UTF8.self) }
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                text.append(bytes[index])
+                // The second quote of a pair is the escape's.
+                index += bytes[index] == UInt8(ascii: "\"") ? 2 : 1
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
     /// Reads a file's records one at a time from its bytes, which the caller keeps in place:
-    /// an import checks the whole file's shape first (`fields: nil`: nothing made), then makes
-    /// each record's fields as it adds the row, so a million rows are never held at once.
+    /// each record's fields are where they lie in the file (`Field`), so an import checks the
+    /// whole file's shape first and makes a row's values only as it adds the row (and a value
+    /// read as a word or a date is never made a string).
     package struct Cursor {
-        /// The file's bytes, less a spreadsheet's BOM (it is not text).
+        /// The file's bytes; a spreadsheet's BOM at the start is passed over (it is not text).
         private let bytes: UnsafeBufferPointer<UInt8>
-        private var index = 0
+        private var index: Int
         private var line = 1
 
         package init(_ all: UnsafeBufferPointer<UInt8>) {
-            bytes = all.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeBufferPointer(rebasing: all[3...]) : all
+            bytes = all
+            index = all.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         }
 
-        /// The next record's starting line and number of fields, its fields put in `fields`
-        /// (`making: false`: only counted); nil at the end. A line with nothing on it is no record.
-        /// A field's text is made from the bytes where they lie: one run of the file's bytes
-        /// unless it has a doubled quote (copying every byte into a buffer was most of reading
-        /// a 100,000-row file).
-        package mutating func next(_ fields: inout [String], making: Bool = true) -> Result<
-            (line: Int, count: Int)?, Failure
-        > {
+        /// The next record's starting line and number of fields, its fields put in `fields`;
+        /// nil at the end. A line with nothing on it is no record.
+        package mutating func next(_ fields: inout [Field]) -> Result<(line: Int, count: Int)?, Failure> {
             while index < bytes.count {
-                let record = readRecord(&fields, making: making)
+                let record = readRecord(&fields)
                 if case .success(nil) = record { continue }  // an empty line
                 return record
             }
@@ -52,59 +75,29 @@ package enum CSVReader {
         }
 
         /// One line's record: nil when the line is empty.
-        private mutating func readRecord(_ fields: inout [String], making: Bool) -> Result<
-            (line: Int, count: Int)?, Failure
-        > {
+        private mutating func readRecord(_ fields: inout [Field]) -> Result<(line: Int, count: Int)?, Failure> {
             let bytes = self.bytes
             let count = bytes.count
-            if making { fields.removeAll(keepingCapacity: true) }
-            var fieldCount = 0
-            // The field so far: bytes[start..<end] while it is one run, else `copied`.
-            var start = -1
-            var end = -1
-            var copied: [UInt8]?
+            fields.removeAll(keepingCapacity: true)
+            // The field so far: its text's bytes start..<end (-1: none yet).
+            var field = Field(start: -1, end: -1, hasDoubledQuotes: false)
             let recordLine = line
             var quoted = false
             var afterQuote = false
             // Whether anything of the record has been read (an empty line is no record).
             var seen = false
 
-            // Appends bytes[from..<to] to the field.
-            func append(_ from: Int, _ to: Int) {
-                guard making else {
-                    start = from
-                    return
-                }
-                if copied != nil {
-                    copied?.append(contentsOf: bytes[from..<to])
-                } else if start < 0 {
-                    (start, end) = (from, to)
-                } else if end == from {
-                    end = to
-                } else {
-                    copied = Array(bytes[start..<end]) + bytes[from..<to]
-                }
-            }
             func endField() {
-                fieldCount += 1
-                if making {
-                    if let copied {
-                        fields.append(String(decoding: copied, as: UTF8.self))
-                    } else if start < 0 {
-                        fields.append("")
-                    } else {
-                        fields.append(
-                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-                    }
-                }
-                (start, end, copied) = (-1, -1, nil)
+                if field.start < 0 { field = Field(start: index, end: index, hasDoubledQuotes: false) }
+                fields.append(field)
+                field = Field(start: -1, end: -1, hasDoubledQuotes: false)
                 afterQuote = false
             }
             func endRecord() -> Result<(line: Int, count: Int)?, Failure> {
                 // A record of one empty field is an empty line (or `""` alone): no record.
-                let empty = fieldCount == 0 && start < 0 && copied == nil
+                let empty = fields.isEmpty && (field.start < 0 || field.start == field.end)
                 endField()
-                return .success(empty ? nil : (recordLine, fieldCount))
+                return .success(empty ? nil : (recordLine, fields.count))
             }
 
             while index < count {
@@ -114,11 +107,12 @@ package enum CSVReader {
                 if quoted {
                     if byte == UInt8(ascii: "\"") {
                         if index < count, bytes[index] == UInt8(ascii: "\"") {
-                            append(index - 1, index)
+                            field.hasDoubledQuotes = true
                             index += 1
                         } else {
                             quoted = false
                             afterQuote = true
+                            field.end = index - 1
                         }
                     } else {
                         // The run of bytes up to the next quote, a line counted at each LF.
@@ -127,7 +121,6 @@ package enum CSVReader {
                             if bytes[stop] == 0x0A { line += 1 }
                             stop += 1
                         }
-                        append(index - 1, stop)
                         index = stop
                     }
                     continue
@@ -141,18 +134,20 @@ package enum CSVReader {
                     line += 1
                     return endRecord()
                 case UInt8(ascii: "\""):
-                    guard start < 0, !afterQuote else {
+                    guard field.start < 0, !afterQuote else {
                         return .failure(
                             Failure(
                                 message: "a quote inside an unquoted field (quote the field and double the quote)",
                                 line: line))
                     }
                     quoted = true
+                    field.start = index
                 default:
                     guard !afterQuote else {
                         return .failure(Failure(message: "text after a closing quote", line: line))
                     }
-                    // The run of plain bytes up to the next comma, quote or line end (a CR alone is text).
+                    // The run of plain bytes up to the next comma, quote or line end (a CR alone
+                    // is text, and the run goes on after it).
                     var stop = index
                     while stop < count {
                         let next = bytes[stop]
@@ -161,7 +156,8 @@ package enum CSVReader {
                         }
                         stop += 1
                     }
-                    append(index - 1, stop)
+                    if field.start < 0 { field.start = index - 1 }
+                    field.end = stop
                     index = stop
                 }
             }

@@ -200,6 +200,16 @@ import Testing
         }
         // Most files are imported; some fail on a bad row.
         #expect(imported >= 16 && imported < 24, "\(imported) imported")
+        // An import that gives every row an argument of its own (the password's hash).
+        var outcomes: [String] = []
+        for quick in [false, true] {
+            let (session, host) = try session(quick: quick)
+            host.binaryFiles["/import/accounts.csv"] = Array("user,createdAt\n민지,2024-05-01\n\"준 \"\"호\"\"\",\n".utf8)
+            session.runScript("import accounts from=/import/accounts.csv password=\"dog lover 1\"", name: "import")
+            outcomes.append(try Dump.script(of: session, imageFolder: nil) { _, _ in } + host.standardError)
+        }
+        #expect(outcomes[0] == outcomes[1])
+        #expect(outcomes[1].contains("add account user=\"준 \\\"호\\\"\" hash=\"pbkdf2"), "\(outcomes[1])")
     }
 
     @Test func keysFoundByTheirPlaceFollowARequestWhoseOrderChanged() throws {

@@ -16,6 +16,9 @@ final class RequestBinder {
     private let keys: [QuickCommand.Key]
     /// The key index of each argument of the request bound last, by the argument's place.
     private var lastOrder: [(name: String, index: Int)] = []
+    /// The keys arguments given as bytes were last named from, and each one's key index (nil:
+    /// not the command's): found once for an import, not compared as strings row by row.
+    private var byteKeys: (names: [String], indices: [Int?]) = ([], [])
 
     private init(words: [String], spec: CommandSpec) {
         self.words = words
@@ -28,10 +31,11 @@ final class RequestBinder {
         guard request.parameters.isEmpty, request.attachments.isEmpty, request.user == nil,
             let binder = binder(request.words, session: session)
         else { return nil }
-        return binder.invocation(request.arguments.count, session: session) { place, read in
-            let (key, value) = request.arguments[place]
-            var text = value
-            return text.withUTF8 { read(key, $0) { value } }
+        return binder.invocation(
+            request.arguments.count, session: session, keyIndex: { binder.keyIndex(request.arguments[$0].key, at: $0) }
+        ) { place, read in
+            var text = request.arguments[place].value
+            return text.withUTF8 { read($0) { request.arguments[place].value } }
         }
     }
 
@@ -44,10 +48,28 @@ final class RequestBinder {
         session: Session
     ) -> Invocation? {
         guard let binder = binder(words, session: session) else { return nil }
-        return binder.invocation(arguments.count, session: session) { place, read in
-            let (key, value) = arguments[place]
-            return read(keys[key], value) { String(decoding: value, as: UTF8.self) }
+        if binder.byteKeys.names != keys {
+            binder.byteKeys = (keys, keys.map { name in binder.keys.firstIndex { $0.name == name } })
         }
+        let indices = binder.byteKeys.indices
+        return binder.invocation(arguments.count, session: session, keyIndex: { indices[arguments[$0].key] }) {
+            place, read in
+            let value = arguments[place].value
+            return read(value) { String(decoding: value, as: UTF8.self) }
+        }
+    }
+
+    /// The index of the key `name` given in the argument at `place`: where the request bound
+    /// before had it, else found (and kept for the next request).
+    private func keyIndex(_ name: String, at place: Int) -> Int? {
+        if place < lastOrder.count, lastOrder[place].name == name { return lastOrder[place].index }
+        guard let found = keys.firstIndex(where: { $0.name == name }) else { return nil }
+        if place < lastOrder.count {
+            lastOrder[place] = (name, found)
+        } else if place == lastOrder.count {
+            lastOrder.append((name, found))
+        }
+        return found
     }
 
     /// The binder of the command `words` name: the last one made when it names the same.
@@ -66,10 +88,12 @@ final class RequestBinder {
         return binder
     }
 
-    /// Binds `count` arguments, each handed by `argument` to a reader with its key, its
-    /// value's bytes and a way to make its text (when the value keeps it).
+    /// Binds `count` arguments: each one's key by `keyIndex` (nil: not the command's), its
+    /// value handed by `argument` to a reader with its bytes and a way to make its text (when
+    /// the value keeps it).
     private func invocation(
-        _ count: Int, session: Session, argument: (_ place: Int, Reader) -> ArgumentValue?
+        _ count: Int, session: Session, keyIndex: (_ place: Int) -> Int?,
+        argument: (_ place: Int, Reader) -> ArgumentValue?
     ) -> Invocation? {
         // The ranges `Session.run` gives the words it makes of a request: each word after the
         // last and a blank, a value quoted, so a diagnostic of the command names its argument.
@@ -80,29 +104,18 @@ final class RequestBinder {
         arguments.reserveCapacity(count)
         var taken: UInt64 = 0
         for place in 0..<count {
+            guard let index = keyIndex(place), taken & (1 << UInt64(index)) == 0 else { return nil }
+            let key = keys[index]
             let start = offset
-            var index = -1
-            let value = argument(place) { key, bytes, text in
-                if place < lastOrder.count, lastOrder[place].name == key {
-                    index = lastOrder[place].index
-                } else {
-                    guard let found = keys.firstIndex(where: { $0.name == key }) else { return nil }
-                    index = found
-                    if place < lastOrder.count {
-                        lastOrder[place] = (key, index)
-                    } else if place == lastOrder.count {
-                        lastOrder.append((key, index))
-                    }
-                }
-                guard taken & (1 << UInt64(index)) == 0 else { return nil }
-                let valueStart = start + key.utf8.count + 1
+            let valueStart = start + key.utf8.count + 1
+            let value = argument(place) { bytes, text in
                 offset = valueStart + bytes.count + 2 + 1
-                return keys[index].value(
+                return key.value(
                     bytes, isQuoted: true, range: SourceRange(valueStart, offset - 1), binder: binder, text: text)
             }
             guard let value else { return nil }
             taken |= 1 << UInt64(index)
-            arguments.append(BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, offset - 1)))
+            arguments.append(BoundArgument(key: key.name, value: value, range: SourceRange(start, offset - 1)))
         }
         for index in keys.indices where keys[index].isRequired && taken & (1 << UInt64(index)) == 0 {
             return nil
@@ -112,7 +125,7 @@ final class RequestBinder {
         return Invocation(session: session, spec: spec, call: call, parameters: [], arguments: arguments)
     }
 
-    /// Reads one argument from its key, its value's bytes and a way to make its text: the
-    /// bound value, or nil when the general path must bind it.
-    private typealias Reader = (String, UnsafeBufferPointer<UInt8>, () -> String) -> ArgumentValue?
+    /// Reads one argument's value from its bytes and a way to make its text: the bound value,
+    /// or nil when the general path must bind it.
+    private typealias Reader = (UnsafeBufferPointer<UInt8>, () -> String) -> ArgumentValue?
 }

@@ -99,23 +99,22 @@ extension TransferFiles {
             return request
         }
         // A CSV row's `add` bound from its file's bytes where they lie: nil for a JSON row, a
-        // row naming a picture, or a value with a doubled quote (its text must be made).
+        // row naming a picture, or a value with a doubled quote (its text must be made). What
+        // it reads of a row is found with `places`: each text input's field and argument, and
+        // the fields that name a picture when not empty (`nil`: a row may need pictures read).
+        var quickFields: (texts: [(field: Int, argument: Int)], pictures: [Int])?
         var byteArguments: [(key: Int, value: UnsafeBufferPointer<UInt8>)] = []
         func quickInvocation(_ row: Row) -> Invocation? {
+            guard let (texts, pictures) = quickFields else { return nil }
             let invocation = row.fields.withFileBytes { file, fields -> Invocation? in
+                for field in pictures where !fields[field].isEmpty { return nil }
                 defer { byteArguments.removeAll(keepingCapacity: true) }
                 byteArguments.append(contentsOf: suppliedBytes)
-                for (number, (input, place)) in zip(inputs, places).enumerated() {
-                    let field = place.value.map { fields[$0] }
-                    switch input.value {
-                    case .text:
-                        guard let field, !field.isEmpty else { continue }
-                        guard !field.hasDoubledQuotes else { return nil }
-                        byteArguments.append(
-                            (supplied.count + number, UnsafeBufferPointer(rebasing: file[field.start..<field.end])))
-                    case .picture, .pictures:
-                        guard input.use != .required, !place.nested, field?.isEmpty ?? true else { return nil }
-                    }
+                for (field, argument) in texts {
+                    let field = fields[field]
+                    guard !field.isEmpty else { continue }
+                    guard !field.hasDoubledQuotes else { return nil }
+                    byteArguments.append((argument, UnsafeBufferPointer(rebasing: file[field.start..<field.end])))
                 }
                 return RequestBinder.invocation(command, keys: argumentKeys, arguments: byteArguments, session: session)
             }
@@ -131,6 +130,7 @@ extension TransferFiles {
                         row.fields.keys.contains { $0.hasPrefix(input.nested) }
                     )
                 }
+                quickFields = Self.quickFields(inputs, places, firstArgument: supplied.count)
             }
             // A CSV row that names no picture is bound from its file's bytes; the request is
             // made only when that binding declines (and then says what is wrong).
@@ -170,6 +170,29 @@ extension TransferFiles {
                 to: .standardError)
         }
         return imported(rowCount, from: path)
+    }
+}
+
+extension TransferFiles {
+    /// What the quick binding reads of a CSV row whose inputs are at `places`: each text
+    /// input's field and its argument's place among the binding's keys (the inputs' after the
+    /// import's own, from `firstArgument`), and the fields that name a picture when not empty;
+    /// nil when a row may need pictures read (a required one, or parts of one).
+    fileprivate static func quickFields(
+        _ inputs: [FileInput], _ places: [(value: Int?, nested: Bool)], firstArgument: Int
+    ) -> (texts: [(field: Int, argument: Int)], pictures: [Int])? {
+        var texts: [(field: Int, argument: Int)] = []
+        var pictures: [Int] = []
+        for (number, (input, place)) in zip(inputs, places).enumerated() {
+            switch input.value {
+            case .text:
+                if let field = place.value { texts.append((field, firstArgument + number)) }
+            case .picture, .pictures:
+                guard input.use != .required, !place.nested else { return nil }
+                if let field = place.value { pictures.append(field) }
+            }
+        }
+        return (texts, pictures)
     }
 }
 

@@ -32,11 +32,12 @@ final class RequestBinder {
             let binder = binder(request.words, session: session)
         else { return nil }
         return binder.invocation(
-            request.arguments.count, session: session, keyIndex: { binder.keyIndex(request.arguments[$0].key, at: $0) }
-        ) { place, read in
-            var text = request.arguments[place].value
-            return text.withUTF8 { read($0) { request.arguments[place].value } }
-        }
+            request.arguments.count, session: session,
+            keyIndex: { binder.keyIndex(request.arguments[$0].key, at: $0) },
+            argument: { place, read in
+                var text = request.arguments[place].value
+                return text.withUTF8 { read($0) { request.arguments[place].value } }
+            })
     }
 
     /// The invocation of `words` with arguments given as bytes where they lie (an imported
@@ -52,11 +53,12 @@ final class RequestBinder {
             binder.byteKeys = (keys, keys.map { name in binder.keys.firstIndex { $0.name == name } })
         }
         let indices = binder.byteKeys.indices
-        return binder.invocation(arguments.count, session: session, keyIndex: { indices[arguments[$0].key] }) {
-            place, read in
-            let value = arguments[place].value
-            return read(value) { String(decoding: value, as: UTF8.self) }
-        }
+        return binder.invocation(
+            arguments.count, session: session, keyIndex: { indices[arguments[$0].key] },
+            argument: { place, read in
+                let value = arguments[place].value
+                return read(value) { String(decoding: value, as: UTF8.self) }
+            })
     }
 
     /// The index of the key `name` given in the argument at `place`: where the request bound

@@ -258,6 +258,27 @@ public struct EntitySchema<Model>: Sendable {
         return Record(fields: object, data: data, table: table)
     }
 
+    /// The record's `parts` alone (the others empty): a listing written as csv makes only
+    /// the data values each row needs, as an export does.
+    @inlinable public func record(_ model: Model, parts: Record.Parts) -> Record {
+        if parts == .all { return record(model) }
+        var object: [Field] = []
+        if parts.contains(.fields) {
+            object.reserveCapacity(fields.count)
+            for index in fields.indices {
+                if let json = fields[index].json { object.append(Field(fields[index].name, json(model))) }
+            }
+        }
+        var table: [FieldValue] = []
+        if parts.contains(.table) {
+            table.reserveCapacity(listing.count)
+            for index in listing {
+                table.append(fields[index].shown.map { $0(model) } ?? fields[index].json.map { $0(model) } ?? .null)
+            }
+        }
+        return Record(fields: object, data: parts.contains(.data) ? dataValues(model) : [], table: table)
+    }
+
     /// The record with its detail view, for `show`: every field meant for it, in declared
     /// order, and its children's tables.
     public func detailRecord(_ model: Model) -> Record {

@@ -79,6 +79,19 @@ public struct Record: Sendable, Hashable {
         self.table = table
         self.detail = detail
     }
+
+    /// The parts of a record a writer reads: a listing written as csv reads its data alone,
+    /// and making the JSON object and the table's cells too was half of making its records.
+    /// A part not asked for may be left empty.
+    public struct Parts: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let fields = Parts(rawValue: 1)
+        public static let data = Parts(rawValue: 2)
+        public static let table = Parts(rawValue: 4)
+        public static let all: Parts = [.fields, .data, .table]
+    }
 }
 
 /// An entity's detail view (`show`): a labelled value per field, in full, then its children

@@ -16,7 +16,7 @@ public struct Entities: Sendable {
         switch source {
         case .many(let records): records
         case .one(let record): { [record()] }
-        case .each(let count, let record): { (0..<count).map(record) }
+        case .each(let count, let record): { (0..<count).map { record($0, .all) } }
         }
     }
     /// One entity's record is kept as the pack made it: wrapping it in a closure that makes
@@ -26,7 +26,8 @@ public struct Entities: Sendable {
     enum RecordSource: Sendable {
         case many(@Sendable () -> [Record])
         case one(@Sendable () -> Record)
-        case each(count: Int, @Sendable (Int) -> Record)
+        /// Row `N`'s record, its parts those asked for (`Record.Parts`) at least.
+        case each(count: Int, @Sendable (Int, Record.Parts) -> Record)
     }
     var source: RecordSource
 
@@ -37,7 +38,9 @@ public struct Entities: Sendable {
         switch source {
         case .many(let records): mapped.source = .many { records().map(transform) }
         case .one(let record): mapped.source = .one { transform(record()) }
-        case .each(let count, let record): mapped.source = .each(count: count) { transform(record($0)) }
+        // The change reads the record's fields (`.redact` finds the values it hides there).
+        case .each(let count, let record):
+            mapped.source = .each(count: count) { transform(record($0, $1.union(.fields))) }
         }
         return mapped
     }
@@ -53,17 +56,20 @@ public struct Entities: Sendable {
         case .many(let records):
             sliced.source = .many { Array(records().dropFirst(rows.lowerBound).prefix(rows.count)) }
         case .one(let record): sliced.source = rows.isEmpty ? .many { [] } : .one(record)
-        case .each(_, let record): sliced.source = .each(count: rows.count) { record($0 + rows.lowerBound) }
+        case .each(_, let record): sliced.source = .each(count: rows.count) { record($0 + rows.lowerBound, $1) }
         }
         return sliced
     }
 
     /// Each record in order, made one at a time where the source can (`each`).
-    package func forEachRecord<Failure: Error>(_ body: (Record) throws(Failure) -> Void) throws(Failure) {
+    /// `parts`: what `body` reads of each record (a listing made a row at a time makes only those).
+    package func forEachRecord<Failure: Error>(
+        parts: Record.Parts = .all, _ body: (Record) throws(Failure) -> Void
+    ) throws(Failure) {
         switch source {
         case .many(let records): for record in records() { try body(record) }
         case .one(let record): try body(record())
-        case .each(let count, let record): for index in 0..<count { try body(record(index)) }
+        case .each(let count, let record): for index in 0..<count { try body(record(index, parts)) }
         }
     }
     /// Set when the listing is one page of a longer one (a remote feed): `next` continues it.

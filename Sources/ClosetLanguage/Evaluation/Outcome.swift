@@ -59,6 +59,17 @@ public enum Outcome: Sendable {
     public static func listing(
         _ kind: EntityKind, _ keys: ListingKeys, record: @escaping @Sendable (Int) -> Record
     ) -> Outcome {
+        .entities(
+            Entities(
+                kind: kind, keys: keys, isListing: true, source: .each(count: keys.count) { row, _ in record(row) }))
+    }
+
+    /// A listing whose row `N`'s record is made as it is written, of the parts the output
+    /// reads (`EntitySchema.record(_:parts:)`: csv reads the data values alone, as an export
+    /// makes them). The pack makes the closure, so the schema's code is specialized for its model.
+    public static func listing(
+        _ kind: EntityKind, _ keys: ListingKeys, parts record: @escaping @Sendable (Int, Record.Parts) -> Record
+    ) -> Outcome {
         .entities(Entities(kind: kind, keys: keys, isListing: true, source: .each(count: keys.count, record)))
     }
 

@@ -78,7 +78,7 @@ package final class SessionOutput {
                 // the same bytes): a listing is never a grid of cells.
                 var writer = ExportWriter(format: .csv, columns: entities.kind.dataColumns)
                 if settings.headers { writer.begin() }
-                entities.forEachRecord { record in
+                entities.forEachRecord(parts: .data) { record in
                     writer.add(data: record.data)
                     if writer.isFull { write(String(decoding: writer.take(), as: UTF8.self)) }
                 }
@@ -89,7 +89,7 @@ package final class SessionOutput {
                 // For tools, as csv: each record written as it is made, no grid of cells.
                 var writer = LineRenderer.Writer(columns: entities.kind.dataColumns)
                 var out: [UInt8] = []
-                entities.forEachRecord { record in
+                entities.forEachRecord(parts: .data) { record in
                     writer.add(record.data.map { RecordGrid.cell($0, forPeople: false) }, into: &out)
                     if out.count >= 1 << 20 {
                         write(String(decoding: out, as: UTF8.self))

@@ -39,7 +39,7 @@ public enum JSONRenderer {
         // (docs/language.md), never another shape.
         if entities.isListing { out.append(0x5B) }
         var first = true
-        entities.forEachRecord { record in
+        entities.forEachRecord(parts: .fields) { record in
             if entities.isListing, !first { out.append(0x2C) }
             first = false
             write(record.fields, into: &out)

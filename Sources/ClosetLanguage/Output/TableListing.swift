@@ -23,7 +23,7 @@ struct TableListing {
         // forms seen and those seen twice.
         var natural = [Int](repeating: 0, count: columnCount)
         var seen = [ShortKeys](repeating: ShortKeys(), count: columnCount)
-        entities.forEachRecord { record in
+        entities.forEachRecord(parts: .table) { record in
             let values = record.table
             if first == nil { first = values }
             count += 1
@@ -42,7 +42,7 @@ struct TableListing {
         var lengthened = [[String: String]](repeating: [:], count: columnCount)
         if count > 1, repeated.contains(where: { !$0.isEmpty }) {
             var groups = [[String: Set<String>]](repeating: [:], count: columnCount)
-            entities.forEachRecord { record in
+            entities.forEachRecord(parts: .table) { record in
                 for (column, value) in record.table.enumerated() where column < columnCount {
                     if case .key(let key) = value, repeated[column].contains(key.short) {
                         groups[column][key.short, default: []].insert(key.text)
@@ -78,7 +78,7 @@ struct TableListing {
         out.reserveCapacity(1 << 20)
         renderer.top(columns: shape.columns, title: shape.title, widths, into: &out)
         var row = 0
-        entities.forEachRecord { record in
+        entities.forEachRecord(parts: .table) { record in
             let values = record.table
             var cells: [String] = []
             cells.reserveCapacity(shape.columns.count)

@@ -103,7 +103,8 @@ public enum TransferFiles {
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         try write(entities.kind, invocation) { sink in
-            try entities.forEachRecord { record in try sink.add { $0.add(record) } }
+            let parts: Record.Parts = sink.writer.format == .json ? .fields : .data
+            try entities.forEachRecord(parts: parts) { record in try sink.add { $0.add(record) } }
         }
     }
 

@@ -120,7 +120,7 @@ public enum Wardrobe {
     /// nor its keys.
     static func listing(_ list: ClothesRows) -> Outcome {
         let keys = ListingKeys(count: list.count) { .uuid(list[$0].id) }
-        let outcome = Outcome.listing(Wardrobe.clothes, keys) { WardrobeRecords.record(list[$0]) }
+        let outcome = Outcome.listing(Wardrobe.clothes, keys) { WardrobeRecords.clothes.record(list[$0], parts: $1) }
         guard list.mayHavePictures else { return outcome }
         var hasPictures = false
         var inCategory = [Int](repeating: 0, count: ClothesCategory.allCases.count)

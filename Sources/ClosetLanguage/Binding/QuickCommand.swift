@@ -20,15 +20,28 @@ final class QuickCommand {
     /// How a key's value is read from its bytes.
     enum Reading {
         case text
-        /// A term of a vocabulary, from its lowercased spellings; `single[code]` is the codes
-        /// array a value of that one term binds to, made once (an array per value was two
-        /// allocations a statement).
-        case term(vocabulary: String, spellings: [(utf8: [UInt8], code: Int)], single: [[Int]])
+        /// A term of a vocabulary, from its lowercased spellings.
+        case term(Terms)
         case date
         /// Every other kind, through the binder's own conversion of a word.
         case converted(ValueKind)
         /// Left to the general binder: a whole number its key's rule must admit (`amount=`).
         case general
+    }
+
+    /// A vocabulary as the binders read it: its lowercased spellings, and `single[code]` the
+    /// codes array a value of that one term binds to, made once (an array per value was two
+    /// allocations a statement). A class: reading a key's term copied (and retained) all three.
+    final class Terms {
+        let vocabulary: String
+        let spellings: [(utf8: [UInt8], code: Int)]
+        let single: [[Int]]
+
+        init(vocabulary: String, spellings: [(utf8: [UInt8], code: Int)], single: [[Int]]) {
+            self.vocabulary = vocabulary
+            self.spellings = spellings
+            self.single = single
+        }
     }
 
     /// A class: the binders read a key's fields where it lies (a copied struct retained its
@@ -52,7 +65,9 @@ final class QuickCommand {
             case .vocabulary(let info, _):
                 // One word is one term whether the key takes one or many.
                 reading = .term(
-                    vocabulary: info.name, spellings: info.lowercasedSpellings, single: info.terms.map { [$0.code] })
+                    Terms(
+                        vocabulary: info.name, spellings: info.lowercasedSpellings, single: info.terms.map { [$0.code] }
+                    ))
             case .count, .size, .path, .newID, .reference: reading = .converted(key.kind)
             }
         }
@@ -67,9 +82,9 @@ final class QuickCommand {
             switch reading {
             case .text:
                 value = .text(text())
-            case .term(let vocabulary, let spellings, let single):
-                guard let code = QuickCommand.code(bytes, among: spellings) else { return nil }
-                value = .terms(vocabulary: vocabulary, codes: single[code])
+            case .term(let terms):
+                guard let code = QuickCommand.code(bytes, among: terms.spellings) else { return nil }
+                value = .terms(vocabulary: terms.vocabulary, codes: terms.single[code])
             case .date:
                 guard let date = Timestamp.parse(bytes: bytes) else { return nil }
                 value = .date(date)

@@ -43,6 +43,77 @@ import Testing
         }
     }
 
+    /// The reader (each field's place in the file, its text made from there) against the
+    /// simplest reading of RFC 4180 as this importer takes it, byte by byte into strings, on
+    /// random text of the pieces that matter (quotes, doubled quotes, commas, CR, LF, CR LF,
+    /// Hangul, a BOM): the same records, or both refuse the text.
+    @Test func theReaderReadsAsAByteByByteReading() {
+        var random = SeededRandom(seed: 20_261_203)
+        let pieces = ["a", "knit", ",", "\"", "\"\"", "\n", "\r", "\r\n", " ", "청바지", "🧥", ",\"", "\","]
+        var read = 0
+        for _ in 0..<5_000 {
+            var text = Int.random(in: 0..<8, using: &random) == 0 ? "\u{FEFF}" : ""
+            for _ in 0..<Int.random(in: 1...30, using: &random) { text += pieces.randomElement(using: &random)! }
+            let records = try? CSVReader.records(text).map(\.fields)
+            #expect(records == Self.reference(text), "\(text.debugDescription)")
+            if records != nil { read += 1 }
+        }
+        #expect(read > 500, "\(read) read")
+    }
+
+    /// RFC 4180 read a byte at a time: records of fields, or nil for a quote inside an unquoted
+    /// field, text after a closing quote, or a quote left open. CR LF or LF ends a record, a lone
+    /// CR is text, a record of one empty field is no record.
+    static func reference(_ text: String) -> [[String]]? {
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        enum State { case fieldStart, plain, quoted, afterQuote }
+        var records: [[String]] = []
+        var record: [String] = []
+        var field: [UInt8] = []
+        var state = State.fieldStart
+        var midRecord = false
+        func endField() {
+            record.append(String(decoding: field, as: UTF8.self))
+            field = []
+            state = .fieldStart
+        }
+        func endRecord() {
+            endField()
+            if record != [""] { records.append(record) }
+            record = []
+            midRecord = false
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            index += 1
+            midRecord = true
+            switch (state, byte) {
+            case (.quoted, 0x22):
+                if next == 0x22 {
+                    field.append(0x22)
+                    index += 1
+                } else {
+                    state = .afterQuote
+                }
+            case (.quoted, _): field.append(byte)
+            case (_, 0x2C): endField()
+            case (_, 0x0D) where next == 0x0A: break
+            case (_, 0x0A): endRecord()
+            case (.fieldStart, 0x22): state = .quoted
+            case (.plain, 0x22), (.afterQuote, 0x22), (.afterQuote, _): return nil
+            case (.fieldStart, _), (.plain, _):
+                field.append(byte)
+                state = .plain
+            }
+        }
+        if state == .quoted { return nil }
+        if midRecord { endRecord() }
+        return records
+    }
+
     @Test func theWholeFileIsCheckedBeforeAnyRow() {
         func problem(_ text: String) -> String? {
             do {

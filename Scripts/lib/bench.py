@@ -181,6 +181,14 @@ ORDER_INDEX = "clothes_category_created"
 def whole_table_rows(size, store, database, runs=RUNS):
     whole_csv, whole_json, whole_dump = (os.path.join(work, "whole." + ext) for ext in ("csv", "json", "closet"))
     run(["sqlite3", database, f"CREATE INDEX {ORDER_INDEX} ON clothes(category, created_at DESC);"])
+
+    # Both sides start with no output file from the run before: sqlite3's is emptied by the
+    # harness before it starts, closet's would be replaced inside its own time (the old file's
+    # pages dropped by the rename: a tenth of a 100,000-row dump).
+    def no_outputs(name):
+        for path in (whole_csv, whole_json, whole_dump):
+            for suffix in ("", ".sql", ".list", ".list.sql"):
+                fresh(path + suffix)
     measured = []
     for id, what, closet_job, sqlite_job in (
             ("W1", "export every clothes to CSV",
@@ -197,13 +205,6 @@ def whole_table_rows(size, store, database, runs=RUNS):
              lambda: run([CLOSET, "--store", store, "--format", "csv", "-c", "list clothes"],
                          stdout=whole_csv + ".list"),
              lambda: run(["sqlite3", "-csv", "-header", database, ORDERED_SQL], stdout=whole_csv + ".list.sql"))):
-        # Both sides start with no output file from the run before: sqlite3's is emptied by the
-        # harness before it starts, closet's would be replaced inside its own time (the old file's
-        # pages dropped by the rename: a tenth of a 100,000-row dump).
-        def no_outputs(name):
-            for path in (whole_csv, whole_json, whole_dump):
-                for suffix in ("", ".sql", ".list", ".list.sql"):
-                    fresh(path + suffix)
         c, s, mem = alternate(closet_job, sqlite_job, runs=runs, prepare=no_outputs)
         measured.append((id, f"{what}, {size:,} rows (peak {mem['closet'] // 1024} MB vs {mem['sqlite3'] // 1024} MB)",
                          c, s, "≤ 1.0"))

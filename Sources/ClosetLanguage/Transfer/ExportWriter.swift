@@ -30,6 +30,14 @@ import ClosetCore
         }
     }
 
+    /// The parts of a record `add` reads: a listing exported makes only those.
+    var recordParts: Record.Parts {
+        switch format {
+        case .json: .fields
+        case .csv: .data
+        }
+    }
+
     mutating func add(_ record: Record) {
         switch format {
         case .json: add(json: record.fields)

@@ -103,8 +103,7 @@ public enum TransferFiles {
     /// Writes the entities to `to=` and reports `{"exported":N,"to":"file"}`.
     static func export(_ entities: Entities, _ invocation: Invocation) throws(Diagnostic) -> Outcome {
         try write(entities.kind, invocation) { sink in
-            let parts: Record.Parts = sink.writer.format == .json ? .fields : .data
-            try entities.forEachRecord(parts: parts) { record in try sink.add { $0.add(record) } }
+            try entities.forEachRecord(parts: sink.writer.recordParts) { record in try sink.add { $0.add(record) } }
         }
     }
 

@@ -24,7 +24,7 @@ package enum CSVReader {
 
     /// Where one field's text lies in its file: the bytes between its quotes when quoted (a
     /// doubled quote inside still doubled), else its plain run.
-    package struct Field: Equatable {
+    package struct Field {
         package var start: Int
         package var end: Int
         /// Whether a quote inside is written doubled: the bytes are not yet the text.

@@ -58,6 +58,18 @@ public struct BucketCursor {
         advance()
     }
 
+    /// Where the walk stands in the bucket, in walk order: the member it stands on, else past
+    /// the last one. `resume(at:)` stands it there again.
+    public var place: Int { head == nil ? taken : taken - 1 }
+
+    /// Stands on the first member from `place` on (in walk order) that the walk does not skip:
+    /// where a walk that stood at `place` stood (`IndexedRowList` re-reads its rows this way).
+    public mutating func resume(at place: Int) {
+        taken = min(max(0, place), size)
+        released = taken
+        advance()
+    }
+
     /// The members left, the one it stands on included (for a walk that skips no ordinals).
     public var remainingCount: Int { head == nil ? 0 : size - (taken - 1) }
 

@@ -1,45 +1,76 @@
 import ClosetCore
 
-/// The rows an index walk picked (`Table.indexedRowList`), held as where they lie: a snapshot
-/// row by where its frame starts (four bytes; its ordinal where the index does not say), a
-/// journal row as it is. Each is decoded when asked for, with the rows after it (a listing
-/// reads its rows in order, once a pass), and only the last batch is kept: a listing of a
-/// million rows held them all, and now holds a few megabytes.
+/// The rows an index walk picked (`Table.indexedRowList`), held as how the walk merged its
+/// buckets: for each row, which of its group's bucket cursors gave it (a byte), with where
+/// every cursor stood each `checkpointEvery` rows and the journal's rows apart. A row asked for
+/// is found by standing the cursors at the checkpoint before it and stepping them as the walk
+/// did, without comparing; it is decoded with the rows after it (a listing reads its rows in
+/// order, once a pass), and only the last batch is kept. Ten million rows hold 10 MB of steps,
+/// where the four bytes a row of where each lay held 40.
 ///
 /// The snapshot it reads stays open while the list lives (a compaction renames a new file
 /// over it, never writes it), so the rows are the ones the walk picked even after the store
-/// has moved on. Unchecked `Sendable`: the batch is a cache, and a listing is read by the
-/// thread of the session that made it.
+/// has moved on. Unchecked `Sendable`: the batch and the replay are caches, and a listing is
+/// read by the thread of the session that made it.
 public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     public typealias Row = Codec.Row
-    /// Marks a pick that is a journal row (`journalRows[pick & ~journalFlag]`).
-    @usableFromInline static var journalFlag: UInt32 { 1 << 31 }
-    /// Rows decoded together when one is asked for.
+    /// Rows decoded together when one is asked for out of order.
     @usableFromInline static var batchSize: Int { 4096 }
+    /// Rows between two records of where the cursors stood.
+    @usableFromInline static var checkpointEvery: Int { 4096 }
 
-    @usableFromInline let rows: LazyRows<Codec>
-    @usableFromInline let picks: [UInt32]
-    @usableFromInline let journalRows: [Row]
-    /// The last batch decoded: the rows at `batchStart..<batchStart + batch.count`.
-    @usableFromInline var batchStart = 0
-    @usableFromInline var batch: [Row] = []
-
-    /// Whether a snapshot pick is where its frame starts (read through the file), else its
-    /// ordinal (read where it lies in the mapping: format 4, or rows past 2 GB).
+    @usableFromInline let walk: IndexWalk<Codec>
+    /// Whether snapshot rows are read through the file where their frames start (format 5),
+    /// else where each lies in the mapping.
     @usableFromInline let byFrame: Bool
 
-    @usableFromInline init(_ rows: LazyRows<Codec>, picks: [UInt32], journalRows: [Row], byFrame: Bool) {
-        self.rows = rows
-        self.picks = picks
-        self.journalRows = journalRows
+    /// For each row, which of its group's cursors gave it (0 for a journal row: unread).
+    @usableFromInline var steps: [UInt8] = []
+    /// Where each group with rows begins.
+    @usableFromInline var groupStarts: [(position: Int, group: Int)] = []
+    /// The journal's rows and where they stand in the list, in order.
+    @usableFromInline var journalPositions: [Int] = []
+    @usableFromInline var journalRows: [Row] = []
+    /// Every `checkpointEvery`th row's group's cursors: where each resumes (`BucketCursor.place`).
+    @usableFromInline var checkpoints: [[Int]] = []
+    /// While recording: where each of the current group's cursors resumes.
+    @usableFromInline var resumes: [Int] = []
+
+    /// The cursors as they stand before the row at `position`, stepped on as rows are read.
+    private var replay: (position: Int, run: Int, cursors: [BucketCursor], journalNext: Int)?
+    /// The last batch decoded: the rows at `batchStart..<batchStart + batch.count`.
+    private var batchStart = 0
+    private var batch: [Row] = []
+
+    @usableFromInline init(_ walk: IndexWalk<Codec>, byFrame: Bool, expecting count: Int) {
+        self.walk = walk
         self.byFrame = byFrame
+        steps.reserveCapacity(max(0, count))
     }
 
-    public var count: Int { picks.count }
+    /// The next row of the walk, as it picked it.
+    @inlinable func record(_ pick: IndexPick<Row>) {
+        let position = steps.count
+        if groupStarts.last?.group != pick.group {
+            groupStarts.append((position, pick.group))
+            resumes = [Int](repeating: 0, count: walk.groups[pick.group].count)
+        }
+        if position % Self.checkpointEvery == 0 { checkpoints.append(resumes) }
+        if let row = pick.row {
+            journalPositions.append(position)
+            journalRows.append(row)
+            steps.append(0)
+        } else {
+            steps.append(UInt8(pick.cursor))
+            resumes[pick.cursor] = pick.place + 1
+        }
+    }
+
+    public var count: Int { steps.count }
 
     /// The `position`th row picked.
     public func row(at position: Int) -> Row {
-        precondition(position >= 0 && position < picks.count, "a row of the list")
+        precondition(position >= 0 && position < count, "a row of the list")
         if position < batchStart || position >= batchStart + batch.count { decodeBatch(from: position) }
         return batch[position - batchStart]
     }
@@ -53,18 +84,64 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         // Read on through the file: enough rows that each 64 KB span holds several of them, so
         // the batch is read a span at a time (once over the file a batch) rather than a `pread`
         // a row (a million of them cost a listing a third of its time).
-        let size = readingOn ? rows.base.spanBatch : Self.batchSize
-        let positions = first..<min(picks.count, first + size)
+        let size = readingOn ? walk.lazy.base.spanBatch : Self.batchSize
+        let picks = self.picks(first..<min(count, first + size))
+        let rows = walk.lazy
         // The batch's snapshot rows read together, in the order they are met.
-        let snapshotPicks =
-            byFrame ? positions.compactMap { picks[$0] & Self.journalFlag == 0 ? Int(picks[$0]) : nil } : []
-        var read = (snapshotPicks.isEmpty ? [] : rows.base.rowsBytes(at: snapshotPicks)).makeIterator()
-        batch = positions.map { position in
-            let pick = picks[position]
-            if pick & Self.journalFlag != 0 { return journalRows[Int(pick & ~Self.journalFlag)] }
+        let offsets = byFrame ? picks.compactMap { $0.journal == nil ? $0.offset : nil } : []
+        var read = (offsets.isEmpty ? [] : rows.base.rowsBytes(at: offsets)).makeIterator()
+        batch = picks.map { pick in
+            if let journal = pick.journal { return journalRows[journal] }
             if byFrame { return rows.decode(baseRow: read.next() ?? []) }
-            return rows.base.withRowInPlace(Int(pick)) { rows.decode(baseRow: [UInt8]($0)) }
+            return rows.base.withRowInPlace(pick.ordinal) { rows.decode(baseRow: [UInt8]($0)) }
         }
         batchStart = first
+    }
+
+    /// Which rows stand at `positions`: a journal row by its number, a snapshot row by its
+    /// ordinal and where its frame starts.
+    private func picks(_ positions: Range<Int>) -> [(journal: Int?, ordinal: Int, offset: Int?)] {
+        if replay?.position != positions.lowerBound { standCursors(before: positions.lowerBound) }
+        guard var (position, run, cursors, journalNext) = replay else { return [] }
+        defer { replay = (position, run, cursors, journalNext) }
+        return positions.map { _ in
+            defer { position += 1 }
+            if run + 1 < groupStarts.count, groupStarts[run + 1].position == position {
+                run += 1
+                cursors = walk.cursors(ofGroup: groupStarts[run].group)
+            }
+            if journalNext < journalPositions.count, journalPositions[journalNext] == position {
+                journalNext += 1
+                return (journalNext - 1, 0, nil)
+            }
+            let cursor = Int(steps[position])
+            // The walk took this row from this cursor: it stands on it as it did then.
+            guard let head = cursors[cursor].head else { preconditionFailure("a cursor the walk stepped") }
+            cursors[cursor].advance()
+            return (nil, head.ordinal, head.offset)
+        }
+    }
+
+    /// Stands the cursors where the walk had them before the row at `position`: at the
+    /// checkpoint before it, then stepped on to it.
+    private func standCursors(before position: Int) {
+        let checkpoint = position / Self.checkpointEvery
+        let start = checkpoint * Self.checkpointEvery
+        // The group of the row at `start`: the last to begin at or before it.
+        var (low, high) = (0, groupStarts.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if groupStarts[middle].position <= start { low = middle + 1 } else { high = middle }
+        }
+        let run = low - 1
+        var cursors = walk.cursors(ofGroup: groupStarts[run].group)
+        for (number, place) in checkpoints[checkpoint].enumerated() { cursors[number].resume(at: place) }
+        (low, high) = (0, journalPositions.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if journalPositions[middle] < start { low = middle + 1 } else { high = middle }
+        }
+        replay = (start, run, cursors, low)
+        _ = picks(start..<position)
     }
 }

@@ -475,9 +475,9 @@ public final class SnapshotRows {
         return wanted <= 1 << 16 ? max(4096, wanted) : 4096
     }
 
-    /// Whether a row's place can stand for it in four bytes (`IndexedRowList`): the bucket
-    /// entries say where each frame starts (format 5), and the rows are under 2 GB.
-    @usableFromInline var framesFitInPicks: Bool { layout == .formatFive && rowsEnd - rowsStart < 1 << 31 }
+    /// Whether the bucket entries say where each row's frame starts (format 5), so a walk's
+    /// rows can be read through the file (`IndexedRowList`).
+    @usableFromInline var entriesSayWhereFramesStart: Bool { layout == .formatFive }
 
     /// The `index`-th member of a bucket, by order key descending (ties by ordinal): its
     /// ordinal, order key and, in format 5, where its frame starts (read beside the ordinal;

@@ -76,10 +76,11 @@ extension Table {
         groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
         passing test: RowTest<Row>? = nil, _ emit: ([Row]) -> Void
     ) -> Bool {
-        walkPicks(
-            groups: groups, descending: descending, after: after, skip: skip, limit: limit, batch: batch, passing: test
-        ) {
-            lazy, picked in
+        guard let walk = indexWalk(groups: groups, descending: descending, after: after, passing: test) else {
+            return false
+        }
+        let lazy = walk.lazy
+        walk.walk(skip: skip, limit: limit, batch: batch) { picked in
             let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
             if offsets.count != picked.count(where: { $0.row == nil }) {
                 // Format 4's entries carry no offsets: each row found through the offsets column.
@@ -93,59 +94,46 @@ extension Table {
                     })
             }
         }
+        return true
     }
 
-    /// The rows `indexedRows` would give, held as where they lie and decoded when asked for
-    /// (`IndexedRowList`): four bytes a snapshot row instead of the row. Nil when
-    /// `indexedRows` would be, or past 2^31 rows.
-    /// `throughTheFile`: false reads every row where it lies in the mapping, as format 4 and
-    /// rows past 2 GB are read (for tests of that path).
+    /// The rows `indexedRows` would give, held as how the walk merged its buckets and decoded
+    /// when asked for (`IndexedRowList`): a byte a row instead of the row. Nil when
+    /// `indexedRows` would be.
+    /// `throughTheFile`: false reads every row where it lies in the mapping, as format 4's rows
+    /// are read (for tests of that path).
     @inlinable public func indexedRowList(
         groups: [[Int]], descending: Bool, limit: Int, passing test: RowTest<Row>? = nil, throughTheFile: Bool = true
     ) -> IndexedRowList<Codec>? {
-        guard let rows = lazy, rows.base.count < IndexedRowList<Codec>.journalFlag else { return nil }
-        var picks: [UInt32] = []
-        // At most every row: grown by doubling, ten million picks held 40 MB beside the 64 MB
-        // being copied into.
-        picks.reserveCapacity(min(limit, rows.liveCount))
-        var journalRows: [Row] = []
+        guard let walk = indexWalk(groups: groups, descending: descending, after: nil, passing: test) else {
+            return nil
+        }
         // Where each frame starts, when the index says so: read then through the file, not the
         // mapping, whose pages would stay part of the process (the whole file at a million rows).
-        let byFrame = throughTheFile && rows.base.framesFitInPicks
-        let walked = walkPicks(
-            groups: groups, descending: descending, after: nil, skip: 0, limit: limit, batch: 1 << 16, passing: test
-        ) { _, picked in
-            for pick in picked {
-                if let row = pick.row {
-                    picks.append(IndexedRowList<Codec>.journalFlag | UInt32(journalRows.count))
-                    journalRows.append(row)
-                } else if byFrame, let offset = pick.offset {
-                    picks.append(UInt32(offset))
-                } else {
-                    picks.append(UInt32(pick.ordinal))
-                }
-            }
+        let list = IndexedRowList(
+            walk, byFrame: throughTheFile && walk.lazy.base.entriesSayWhereFramesStart,
+            expecting: min(limit, walk.lazy.liveCount))
+        walk.walk(skip: 0, limit: limit, batch: 1 << 16) { picked in
+            for pick in picked { list.record(pick) }
         }
-        return walked ? IndexedRowList(rows, picks: picks, journalRows: journalRows, byFrame: byFrame) : nil
+        return list
     }
 
-    /// The index walk itself: the rows picked (a journal row as it is, a snapshot row by its
-    /// ordinal and, where the index says, its offset), handed over `batch` at a time.
-    @inlinable func walkPicks(
-        groups: [[Int]], descending: Bool, after: Int64?, skip: Int, limit: Int, batch: Int,
-        passing test: RowTest<Row>? = nil,
-        _ emit: (LazyRows<Codec>, [(row: Row?, ordinal: Int, offset: Int?)]) -> Void
-    ) -> Bool {
+    /// The walk of the snapshot's index over these groups, the journal's rows among its
+    /// buckets'; nil when the rows are not in a mapped snapshot with the index, or changes are
+    /// pending.
+    @inlinable func indexWalk(
+        groups: [[Int]], descending: Bool, after: Int64?, passing test: RowTest<Row>? = nil
+    ) -> IndexWalk<Codec>? {
         guard let lazy = lazy?.settled(), let index, lazy.base.bucketCount == index.bucketCount, pending.changes.isEmpty
         else {
-            return false
+            return nil
         }
         var found: OrdinalSet?
         if let test {
-            guard let ordinals = passingOrdinals(buckets: groups.flatMap { $0 }, passing: test) else { return false }
+            guard let ordinals = passingOrdinals(buckets: groups.flatMap { $0 }, passing: test) else { return nil }
             found = ordinals
         }
-        let base = lazy.base
         var replaced = Set<Int>()
         var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
         for entry in lazy.latest.values {
@@ -156,74 +144,9 @@ extension Table {
                 changed.append((order, entry.position, index.bucket(row), row))
             }
         }
-        // Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
-        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool {
-            descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
-        }
-        changed.sort { precedes(($0.order, $0.position), ($1.order, $1.position)) }
-        // Rows from the journal as they are; snapshot rows by where they lie, read together at
-        // the end (`rowsBytes(at:)`).
-        var picked: [(row: Row?, ordinal: Int, offset: Int?)] = []
-        func flush() {
-            guard !picked.isEmpty else { return }
-            emit(lazy, picked)
-            picked.removeAll(keepingCapacity: true)
-        }
-        var remaining = max(0, limit)
-        var toSkip = max(0, skip)
-        for group in groups where remaining > 0 {
-            var cursors = group.filter { (0..<index.bucketCount).contains($0) }.map {
-                BucketCursor(
-                    rows: base, bucket: $0, descending: descending, skipping: replaced, keeping: found, after: after)
-            }
-            var extra = changed.filter { group.contains($0.bucket) }[...]
-            // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
-            // the bucket's members by binary search between the changed rows (a page far down
-            // a list costs what its own rows cost, not what every row before it does).
-            if cursors.count == 1, replaced.isEmpty, found == nil {
-                while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
-                    guard let first = extra.first else {
-                        let step = min(toSkip, cursors[0].remainingCount)
-                        cursors[0].jump(step)
-                        toSkip -= step
-                        if step == 0 { break }
-                        continue
-                    }
-                    let before = cursors[0].countPreceding((first.order, first.position), precedes)
-                    if before >= toSkip {
-                        cursors[0].jump(toSkip)
-                        toSkip = 0
-                    } else {
-                        cursors[0].jump(before)
-                        toSkip -= before + 1
-                        extra = extra.dropFirst()
-                    }
-                }
-            }
-            while remaining > 0 {
-                var best: (cursor: Int, key: (Int64, Int))?
-                for (number, cursor) in cursors.enumerated() {
-                    guard let head = cursor.head else { continue }
-                    let key = (head.order, head.ordinal)
-                    if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
-                }
-                if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
-                    if toSkip == 0 { picked.append((first.row, 0, nil)) }
-                    extra = extra.dropFirst()
-                } else if let best {
-                    if toSkip == 0, let head = cursors[best.cursor].head {
-                        picked.append((nil, head.ordinal, head.offset))
-                    }
-                    cursors[best.cursor].advance()
-                } else {
-                    break
-                }
-                if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
-                if picked.count >= batch { flush() }
-            }
-        }
-        flush()
-        return true
+        return IndexWalk(
+            lazy: lazy, groups: groups, bucketCount: index.bucketCount, descending: descending, after: after,
+            replaced: replaced, found: found, changed: changed)
     }
 
     /// The rows of the given groups of buckets, group after group, each by order key

@@ -1,0 +1,139 @@
+import ClosetCore
+
+/// A walk of a snapshot's index over groups of buckets (`Table.indexWalk`): group after group,
+/// each group's buckets merged by order key with the journal's rows among them, the snapshot's
+/// rows the journal replaced skipped (and, under a test, only the ones that pass kept). Kept
+/// whole so that `IndexedRowList` can stand its cursors again where the walk stood them.
+@usableFromInline struct IndexWalk<Codec: TableCodec> {
+    @usableFromInline typealias Row = Codec.Row
+    @usableFromInline let lazy: LazyRows<Codec>
+    /// Each group's buckets, only those of the index and each once: at most 256, so which of a
+    /// group's cursors gave a row is a byte.
+    @usableFromInline let groups: [[Int]]
+    @usableFromInline let descending: Bool
+    @usableFromInline let after: Int64?
+    /// The snapshot rows the journal replaced or removed.
+    @usableFromInline let replaced: Set<Int>
+    /// Nil: every row; else the only snapshot rows kept.
+    @usableFromInline let found: OrdinalSet?
+    /// The journal's rows (passing the test and after `after`), in walk order.
+    @usableFromInline let changed: [(order: Int64, position: Int, bucket: Int, row: Row)]
+
+    @inlinable init(
+        lazy: LazyRows<Codec>, groups: [[Int]], bucketCount: Int, descending: Bool, after: Int64?,
+        replaced: Set<Int>, found: OrdinalSet?, changed: [(order: Int64, position: Int, bucket: Int, row: Row)]
+    ) {
+        self.lazy = lazy
+        self.groups = groups.map { group in
+            var seen = Set<Int>()
+            return group.filter { (0..<bucketCount).contains($0) && seen.insert($0).inserted }
+        }
+        self.descending = descending
+        self.after = after
+        self.replaced = replaced
+        self.found = found
+        self.changed = changed.sorted { Self.precedes(($0.order, $0.position), ($1.order, $1.position), descending) }
+    }
+
+    /// Descending: larger keys first, equal keys the later-added first; ascending: the reverse.
+    @inlinable static func precedes(_ a: (Int64, Int), _ b: (Int64, Int), _ descending: Bool) -> Bool {
+        descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
+    }
+
+    /// One cursor for each of a group's buckets, standing on its first member.
+    @inlinable func cursors(ofGroup group: Int) -> [BucketCursor] {
+        groups[group].map {
+            BucketCursor(
+                rows: lazy.base, bucket: $0, descending: descending, skipping: replaced, keeping: found, after: after)
+        }
+    }
+
+    /// The rows picked, from the first `skip` on, at most `limit`, handed over `batch` at a
+    /// time: a journal row as it is, a snapshot row by where the walk found it.
+    @inlinable func walk(skip: Int, limit: Int, batch: Int, _ emit: ([IndexPick<Row>]) -> Void) {
+        let descending = descending
+        func precedes(_ a: (Int64, Int), _ b: (Int64, Int)) -> Bool { Self.precedes(a, b, descending) }
+        var picked: [IndexPick<Row>] = []
+        func flush() {
+            guard !picked.isEmpty else { return }
+            emit(picked)
+            picked.removeAll(keepingCapacity: true)
+        }
+        var remaining = max(0, limit)
+        var toSkip = max(0, skip)
+        for (groupNumber, group) in groups.enumerated() where remaining > 0 {
+            var cursors = cursors(ofGroup: groupNumber)
+            var extra = changed.filter { group.contains($0.bucket) }[...]
+            // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
+            // the bucket's members by binary search between the changed rows (a page far down
+            // a list costs what its own rows cost, not what every row before it does).
+            if cursors.count == 1, replaced.isEmpty, found == nil {
+                while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
+                    guard let first = extra.first else {
+                        let step = min(toSkip, cursors[0].remainingCount)
+                        cursors[0].jump(step)
+                        toSkip -= step
+                        if step == 0 { break }
+                        continue
+                    }
+                    let before = cursors[0].countPreceding((first.order, first.position), precedes)
+                    if before >= toSkip {
+                        cursors[0].jump(toSkip)
+                        toSkip = 0
+                    } else {
+                        cursors[0].jump(before)
+                        toSkip -= before + 1
+                        extra = extra.dropFirst()
+                    }
+                }
+            }
+            while remaining > 0 {
+                var best: (cursor: Int, key: (Int64, Int))?
+                for (number, cursor) in cursors.enumerated() {
+                    guard let head = cursor.head else { continue }
+                    let key = (head.order, head.ordinal)
+                    if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
+                }
+                if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
+                    if toSkip == 0 { picked.append(IndexPick(journalRow: first.row, group: groupNumber)) }
+                    extra = extra.dropFirst()
+                } else if let best {
+                    if toSkip == 0, let head = cursors[best.cursor].head {
+                        picked.append(
+                            IndexPick(
+                                ordinal: head.ordinal, offset: head.offset, group: groupNumber, cursor: best.cursor,
+                                place: cursors[best.cursor].place))
+                    }
+                    cursors[best.cursor].advance()
+                } else {
+                    break
+                }
+                if toSkip > 0 { toSkip -= 1 } else { remaining -= 1 }
+                if picked.count >= batch { flush() }
+            }
+        }
+        flush()
+    }
+}
+
+/// One row an index walk picked: a journal row as it is, or a snapshot row by its ordinal,
+/// where its frame starts (format 5; nil in format 4) and where the walk found it (which of its
+/// group's cursors, and the member's place in that bucket's walk).
+@usableFromInline struct IndexPick<Row> {
+    @usableFromInline let row: Row?
+    @usableFromInline let ordinal: Int
+    @usableFromInline let offset: Int?
+    @usableFromInline let group: Int
+    @usableFromInline let cursor: Int
+    @usableFromInline let place: Int
+
+    @inlinable init(journalRow: Row, group: Int) {
+        (row, ordinal, offset, self.group, cursor, place) = (journalRow, 0, nil, group, 0, 0)
+    }
+
+    @inlinable init(ordinal: Int, offset: Int?, group: Int, cursor: Int, place: Int) {
+        (row, self.ordinal, self.offset, self.group, self.cursor, self.place) = (
+            nil, ordinal, offset, group, cursor, place
+        )
+    }
+}

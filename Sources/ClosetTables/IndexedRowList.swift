@@ -16,13 +16,26 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     public typealias Row = Codec.Row
     /// Rows decoded together when one is asked for out of order.
     @usableFromInline static var batchSize: Int { 4096 }
+    /// Rows up to this many bytes are read in the mapping, where they lie (see `decodeBatch`).
+    @usableFromInline static var mappedRowsLimit: Int { 32 << 20 }
     /// Rows between two records of where the cursors stood.
     @usableFromInline static var checkpointEvery: Int { 4096 }
 
+    /// How a list reads its snapshot rows.
+    public enum Reading: Sendable {
+        /// Where each lies in the mapping, from where its frame starts, while the rows are
+        /// `mappedRowsLimit` bytes at most; else through the file, batches read a span at a
+        /// time (format 4's rows, whose entries do not say where frames start: `byOrdinal`).
+        case bySize
+        /// Through the file, whatever the size (as rows past the limit are read).
+        case throughTheFile
+        /// Where each lies in the mapping, found through the offsets column (format 4's way).
+        case byOrdinal
+    }
+
     @usableFromInline let walk: IndexWalk<Codec>
-    /// Whether snapshot rows are read through the file where their frames start (format 5),
-    /// else where each lies in the mapping.
-    @usableFromInline let byFrame: Bool
+    /// How rows are read, decided: `.bySize` is never left here.
+    @usableFromInline let reading: Reading
 
     /// For each row, which of its group's cursors gave it (0 for a journal row: unread).
     @usableFromInline var steps: [UInt8] = []
@@ -42,9 +55,15 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     private var batchStart = 0
     private var batch: [Row] = []
 
-    @usableFromInline init(_ walk: IndexWalk<Codec>, byFrame: Bool, expecting count: Int) {
+    @usableFromInline init(_ walk: IndexWalk<Codec>, reading: Reading, expecting count: Int) {
         self.walk = walk
-        self.byFrame = byFrame
+        let base = walk.lazy.base
+        self.reading =
+            switch reading {
+            case _ where !base.entriesSayWhereFramesStart: .byOrdinal
+            case .bySize: base.rowsByteCount <= Self.mappedRowsLimit ? .bySize : .throughTheFile
+            case .throughTheFile, .byOrdinal: reading
+            }
         steps.reserveCapacity(max(0, count))
     }
 
@@ -80,20 +99,34 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     /// each starts (the mapping's pages a listing touched stayed part of the process: the whole
     /// file at a million rows), else where each lies in the mapping.
     private func decodeBatch(from first: Int) {
-        let readingOn = byFrame && first == batchStart + batch.count
+        let readingOn = reading == .throughTheFile && first == batchStart + batch.count
         // Read on through the file: enough rows that each 64 KB span holds several of them, so
         // the batch is read a span at a time (once over the file a batch) rather than a `pread`
         // a row (a million of them cost a listing a third of its time).
         let size = readingOn ? walk.lazy.base.spanBatch : Self.batchSize
         let picks = self.picks(first..<min(count, first + size))
         let rows = walk.lazy
-        // The batch's snapshot rows read together, in the order they are met.
-        let offsets = byFrame ? picks.compactMap { $0.journal == nil ? $0.offset : nil } : []
-        var read = (offsets.isEmpty ? [] : rows.base.rowsBytes(at: offsets)).makeIterator()
-        batch = picks.map { pick in
-            if let journal = pick.journal { return journalRows[journal] }
-            if byFrame { return rows.decode(baseRow: read.next() ?? []) }
-            return rows.base.withRowInPlace(pick.ordinal) { rows.decode(baseRow: [UInt8]($0)) }
+        switch reading {
+        case .bySize:
+            // Rows of a few megabytes, where they lie: each batch's span reads copied the whole
+            // region again (seventeen times at 100,000 rows), where the mapping's pages are
+            // touched once and stay few.
+            batch = picks.map { pick in
+                if let journal = pick.journal { return journalRows[journal] }
+                return rows.base.withRowInPlace(offset: pick.offset ?? 0) { rows.decode(baseRow: [UInt8]($0)) }
+            }
+        case .throughTheFile:
+            // The batch's snapshot rows read together, in the order they are met.
+            var read = rows.base.rowsBytes(at: picks.compactMap { $0.journal == nil ? $0.offset : nil }).makeIterator()
+            batch = picks.map { pick in
+                if let journal = pick.journal { return journalRows[journal] }
+                return rows.decode(baseRow: read.next() ?? [])
+            }
+        case .byOrdinal:
+            batch = picks.map { pick in
+                if let journal = pick.journal { return journalRows[journal] }
+                return rows.base.withRowInPlace(pick.ordinal) { rows.decode(baseRow: [UInt8]($0)) }
+            }
         }
         batchStart = first
     }

@@ -159,6 +159,23 @@ public final class SnapshotRows {
         return body(UnsafeRawBufferPointer(rebasing: memory[(start + 6 + keyLength)..<end]))
     }
 
+    /// The row whose frame starts at `offset` (as an index entry says, format 5), where it lies
+    /// in the mapping, its blocks checked first: no offsets column read.
+    func withRowInPlace<T>(offset: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        check(offset >= 0 && offset <= rowsEnd - rowsStart && rowsEnd - rowsStart - offset >= 6)
+        let start = rowsStart + offset
+        let keyLength = Int(load(UInt16.self, start))
+        check(rowsEnd - start - 6 >= keyLength)
+        let rowLength = Int(load(UInt32.self, start + 2 + keyLength))
+        check(rowsEnd - start - 6 - keyLength >= rowLength)
+        let end = start + 6 + keyLength + rowLength
+        blocks?.verify(start..<end)
+        return body(UnsafeRawBufferPointer(rebasing: memory[(start + 6 + keyLength)..<end]))
+    }
+
+    /// How many bytes the rows take.
+    var rowsByteCount: Int { rowsEnd - rowsStart }
+
     /// The rows region, copied (materializing a table decodes from it).
     public func copyRows() -> [UInt8] {
         let bytes = bytes(rowsStart..<rowsEnd)

@@ -100,19 +100,15 @@ extension Table {
     /// The rows `indexedRows` would give, held as how the walk merged its buckets and decoded
     /// when asked for (`IndexedRowList`): a byte a row instead of the row. Nil when
     /// `indexedRows` would be.
-    /// `throughTheFile`: false reads every row where it lies in the mapping, as format 4's rows
-    /// are read (for tests of that path).
+    /// `reading`: how its rows are read (tests choose each way; see `IndexedRowList.Reading`).
     @inlinable public func indexedRowList(
-        groups: [[Int]], descending: Bool, limit: Int, passing test: RowTest<Row>? = nil, throughTheFile: Bool = true
+        groups: [[Int]], descending: Bool, limit: Int, passing test: RowTest<Row>? = nil,
+        reading: IndexedRowList<Codec>.Reading = .bySize
     ) -> IndexedRowList<Codec>? {
         guard let walk = indexWalk(groups: groups, descending: descending, after: nil, passing: test) else {
             return nil
         }
-        // Where each frame starts, when the index says so: read then through the file, not the
-        // mapping, whose pages would stay part of the process (the whole file at a million rows).
-        let list = IndexedRowList(
-            walk, byFrame: throughTheFile && walk.lazy.base.entriesSayWhereFramesStart,
-            expecting: min(limit, walk.lazy.liveCount))
+        let list = IndexedRowList(walk, reading: reading, expecting: min(limit, walk.lazy.liveCount))
         walk.walk(skip: 0, limit: limit, batch: 1 << 16) { picked in
             for pick in picked { list.record(pick) }
         }

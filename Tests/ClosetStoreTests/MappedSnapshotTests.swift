@@ -506,11 +506,18 @@ import Testing
                 table.indexedRowList(groups: groups, descending: descending, limit: limit, passing: test))
             #expect(list.count == expected.count)
             for _ in 0..<2 { #expect((0..<list.count).map { list.row(at: $0) } == expected) }
-            // Rows read where they lie in the mapping (format 4's way): the same rows.
-            let mapped = try #require(
-                table.indexedRowList(
-                    groups: groups, descending: descending, limit: limit, passing: test, throughTheFile: false))
-            #expect((0..<mapped.count).map { mapped.row(at: $0) } == expected)
+            // Rows read through the file a span at a time (as past `mappedRowsLimit`), and
+            // through the offsets column (format 4's way): the same rows.
+            for reading in [IndexedRowList<ClothesTable>.Reading.throughTheFile, .byOrdinal] {
+                let other = try #require(
+                    table.indexedRowList(
+                        groups: groups, descending: descending, limit: limit, passing: test, reading: reading))
+                #expect((0..<other.count).map { other.row(at: $0) } == expected, "\(reading)")
+                for _ in 0..<10 where !expected.isEmpty {
+                    let position = Int.random(in: 0..<expected.count, using: &generator)
+                    #expect(other.row(at: position) == expected[position], "\(reading)")
+                }
+            }
             // At random, and backwards: each read stands the walk's cursors again from the
             // checkpoint before it.
             for _ in 0..<50 where !expected.isEmpty {

@@ -80,7 +80,7 @@ public final class Session {
     package let isDeterministic: Bool
     /// Who is at the prompt (`.user`, `--user`, else `$USER`): packs record it as the author
     /// of what is written and allow only authors to remove their own.
-    public var user: String
+    public var user: String { didSet { userBox.user = user } }
     public let network: Network
     /// Each installed pack's state, made when first needed.
     package let packs: PackStates
@@ -146,14 +146,13 @@ public final class Session {
         self.ids = ids
         self.isDeterministic = isDeterministic
         self.network = network
-        let userBox = UserBox()
+        let userBox = UserBox(user: user)
         self.userBox = userBox
         packs = PackStates(
             packs: registry.packs,
             services: PackServices(
                 store: store, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-                user: { [userBox] in userBox.session?.user ?? "me" }))
-        userBox.session = self
+                user: { [userBox] in userBox.user }))
     }
 
     private let userBox: UserBox
@@ -164,7 +163,7 @@ public final class Session {
     func open(_ newStore: Store, cacheRoot: String?) throws {
         let newServices = PackServices(
             store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
-            user: { [userBox] in userBox.session?.user ?? "me" })
+            user: { [userBox] in userBox.user })
         try packs.replace(with: newServices)
         store = newStore
         variables = Variables()
@@ -431,7 +430,11 @@ public struct StatementLocation: Hashable, Sendable {
     public var line: Int
 }
 
-/// Lets pack states ask who the user is without holding the session.
+/// Who the user is, for pack states to ask without holding the session: the session keeps it
+/// current. Not a weak reference to the session: one gives the session a side table, and every
+/// retain of it (several a statement, a few hundred thousand in an import) took the slow path.
 final class UserBox {
-    weak var session: Session?
+    var user: String
+
+    init(user: String) { self.user = user }
 }

@@ -118,6 +118,8 @@ public struct EntitySchema<Model>: Sendable {
     @usableFromInline let listing: [Int]
     /// What `.dump` writes to make the entity again, in order (see `restoring`).
     @usableFromInline let restore: [RestoreArgument]
+    /// The bytes that begin each of `restore`'s arguments (` key=`), one after another.
+    @usableFromInline let openings: [UInt8]
     /// The fields statements give (`input`), in the order `add` lists their keys: required,
     /// then optional, then restoring ones, each in `restore`'s order (else the fields').
     public let inputs: [Int]
@@ -157,12 +159,16 @@ public struct EntitySchema<Model>: Sendable {
             }
         }
         precondition(Set(fieldNames).count == fields.count, "\(kind.singular): a field is declared twice")
+        var openings: [UInt8] = []
         self.restore = restore.map { name in
             if let index = fieldNames.indices.first(where: { fieldNames[$0] == name && hasJSON[$0] }) {
-                return .field(index)
+                return .field(
+                    index, opening: Self.opening(fields[index].input?.key ?? fields[index].label, in: &openings),
+                    supplied: Self.opening(fields[index].input?.key ?? fieldNames[index], in: &openings))
             }
-            return .supplied(name)
+            return .supplied(name, opening: Self.opening(name, in: &openings))
         }
+        self.openings = openings
         var inputs: [(use: FieldInput.Use, place: Int, index: Int)] = []
         var inputKeys: Set<String> = []
         for index in fields.indices {
@@ -306,23 +312,28 @@ public struct EntitySchema<Model>: Sendable {
     /// so a dump of a million rows makes no array per row and reads the model's fields
     /// specialized.
     @inlinable package func forEachRestored(
-        _ model: Model, supplied: [String: String], _ body: (_ key: String, _ value: RestoredValue) -> Void
+        _ model: Model, supplied: [String: String],
+        _ body: (_ opening: UnsafeBufferPointer<UInt8>, _ value: RestoredValue) -> Void
     ) {
-        for argument in restore {
-            switch argument {
-            case .field(let index):
-                // The key looked for among the pack's own texts only when it has any (a dump's
-                // row of a million seldom does).
-                if !supplied.isEmpty, case let key = fields[index].input?.key ?? fields[index].name,
-                    let text = supplied[key]
-                {
-                    body(key, .written(text))
-                    continue
+        openings.withUnsafeBufferPointer { openings in
+            for argument in restore {
+                switch argument {
+                case .field(let index, let opening, let suppliedOpening):
+                    // The key looked for among the pack's own texts only when it has any (a
+                    // dump's row of a million seldom does).
+                    if !supplied.isEmpty, let text = supplied[fields[index].input?.key ?? fields[index].name] {
+                        body(UnsafeBufferPointer(rebasing: openings[suppliedOpening]), .written(text))
+                        continue
+                    }
+                    guard let value = fields[index].json?(model) else { continue }
+                    body(
+                        UnsafeBufferPointer(rebasing: openings[opening]),
+                        .value(value, word: fields[index].restoresAsWord))
+                case .supplied(let key, let opening):
+                    if let text = supplied[key] {
+                        body(UnsafeBufferPointer(rebasing: openings[opening]), .written(text))
+                    }
                 }
-                guard let value = fields[index].json?(model) else { continue }
-                body(fields[index].input?.key ?? fields[index].label, .value(value, word: fields[index].restoresAsWord))
-            case .supplied(let key):
-                if let text = supplied[key] { body(key, .written(text)) }
             }
         }
     }
@@ -330,8 +341,19 @@ public struct EntitySchema<Model>: Sendable {
     /// `forEachRestored`'s arguments as one list.
     package func restoring(_ model: Model, supplied: [String: String]) -> [(key: String, value: RestoredValue)] {
         var arguments: [(key: String, value: RestoredValue)] = []
-        forEachRestored(model, supplied: supplied) { arguments.append(($0, $1)) }
+        forEachRestored(model, supplied: supplied) { opening, value in
+            arguments.append((String(decoding: opening.dropFirst().dropLast(), as: UTF8.self), value))
+        }
         return arguments
+    }
+
+    /// ` key=` added to `openings`; where it lies there.
+    @usableFromInline static func opening(_ key: String, in openings: inout [UInt8]) -> Range<Int> {
+        let start = openings.count
+        openings.append(UInt8(ascii: " "))
+        openings.append(contentsOf: key.utf8)
+        openings.append(UInt8(ascii: "="))
+        return start..<openings.count
     }
 
     /// Rows of this entity under another one's detail, with this entity's listing columns.
@@ -347,8 +369,10 @@ public struct EntitySchema<Model>: Sendable {
 /// key only the pack can fill (a picture's copied path, a password hash). Outside the generic
 /// schema on purpose: a type nested in it would be instantiated for every model at start-up.
 @usableFromInline package enum RestoreArgument: Sendable {
-    case field(Int)
-    case supplied(String)
+    /// The field, where its ` key=` lies in the schema's `openings`, and where the one lies
+    /// that a text the pack supplies for it is written under.
+    case field(Int, opening: Range<Int>, supplied: Range<Int>)
+    case supplied(String, opening: Range<Int>)
 }
 
 /// An argument's value as the schema knows it, or as the pack wrote it.

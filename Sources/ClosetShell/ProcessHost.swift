@@ -67,6 +67,14 @@ final class ProcessHost: FileBackedHost {
         }
     }
 
+    /// A writer's UTF-8 as it is: a listing of a million rows was made a string (checked and
+    /// copied) a megabyte at a time, for nothing.
+    func write(utf8 bytes: [UInt8], to stream: OutputChannel) {
+        guard stream == .standardOutput else { return write(String(decoding: bytes, as: UTF8.self), to: stream) }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= (terminal == nil ? Self.flushThreshold : Self.terminalHoldLimit) { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         // After a failed write nothing more is written: the rest would only be a gap's far side.

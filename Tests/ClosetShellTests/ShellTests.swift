@@ -567,6 +567,37 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         try ChildProcess.run(Self.binary, arguments, stdinBytes: stdinBytes, environment: environment, in: directory)
     }
 
+    /// A whole listing the process writes to standard output (its writer's bytes handed to the
+    /// host as they are, a megabyte at a time) is the export's file, byte for byte, with
+    /// quotes, commas, line breaks and Hangul in its texts; as JSON, the same rows.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
+    func aListingWrittenToStandardOutputIsTheExportsBytes() throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/listing-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let texts = ["navy, \"knit\"", "기모\nline", "plain", "a\r\nb", "니트 cardigan"]
+        var csv = "category,season,description,createdAt\n"
+        for row in 0..<15_000 {
+            let text = texts[row % texts.count].replacingOccurrences(of: "\"", with: "\"\"")
+            csv += "top,fall,\"\(text) \(row)\",2024-03-01T10:00:\(String(format: "%02d", row % 60))Z\n"
+        }
+        try csv.write(toFile: folder + "/rows.csv", atomically: true, encoding: .utf8)
+        let store = ["--store", folder + "/store"]
+        #expect(try run(store + ["-c", "import clothes from=\(folder)/rows.csv"]).status == 0)
+        #expect(try run(store + ["-c", "export clothes to=\(folder)/out.csv"]).status == 0)
+        let listed = try run(store + ["--format", "csv", "-c", "list clothes"])
+        #expect(listed.status == 0, "\(listed.err)")
+        #expect(listed.out.utf8.count > 1 << 20, "more than one piece")
+        #expect(listed.out == (try String(contentsOfFile: folder + "/out.csv", encoding: .utf8)))
+        let json = try run(store + ["--format", "json", "-c", "list clothes"])
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]], "\(json.out.prefix(200))")
+        let csvIDs = listed.out.components(separatedBy: "\r\n").dropFirst().compactMap { line in
+            line.count >= 36 && line.dropFirst(36).first == "," ? String(line.prefix(36)) : nil
+        }
+        #expect(objects.compactMap { $0["id"] as? String } == csvIDs)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: ProcessTests.binary)))
     func pipedStdinIsDeterministicJSON() throws {
         let script = "add clothes category=top season=fall description=\"navy knit\"\nlist clothes\n"

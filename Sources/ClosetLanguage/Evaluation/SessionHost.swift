@@ -6,6 +6,9 @@ import ClosetTables
 public protocol SessionHost: AnyObject {
     /// Ordinary output (results, echo) or diagnostics, in the order they happen.
     func write(_ text: String, to stream: OutputChannel)
+    /// `write` for text already made as UTF-8 (a listing's or an export's writer): by default
+    /// made a string and written so; a host that writes bytes takes them as they are.
+    func write(utf8 bytes: [UInt8], to stream: OutputChannel)
     /// The text of a script for `.read`; throws a `Diagnostic` (no range) when it cannot.
     func readScript(at path: String) throws -> (text: String, displayName: String)
     /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
@@ -57,6 +60,9 @@ public protocol SessionHost: AnyObject {
 }
 
 extension SessionHost {
+    public func write(utf8 bytes: [UInt8], to stream: OutputChannel) {
+        write(String(decoding: bytes, as: UTF8.self), to: stream)
+    }
     public func writeFile(
         at path: String, creatingFolder: Bool, streaming produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
     ) throws {

@@ -58,7 +58,7 @@ package final class SessionOutput {
             // entities written as they are made.
             let pretty = settings.terminalWidth != nil && file == nil
             if !pretty, case .entities(let entities) = outcome {
-                JSONRenderer.write(entities) { write(String(decoding: $0, as: UTF8.self)) }
+                JSONRenderer.write(entities) { write(utf8: $0) }
             } else if let text = JSONRenderer.render(outcome) {
                 write(pretty ? JSONText.pretty(text) : text)
             }
@@ -80,9 +80,9 @@ package final class SessionOutput {
                 if settings.headers { writer.begin() }
                 entities.forEachRecord(parts: .data) { record in
                     writer.add(data: record.data)
-                    if writer.isFull { write(String(decoding: writer.take(), as: UTF8.self)) }
+                    if writer.isFull { write(utf8: writer.take()) }
                 }
-                write(String(decoding: writer.take(), as: UTF8.self))
+                write(utf8: writer.take())
                 return printPictures(of: outcome)
             }
             if format == .line, case .entities(let entities) = outcome {
@@ -92,11 +92,11 @@ package final class SessionOutput {
                 entities.forEachRecord(parts: .data) { record in
                     writer.add(record.data.map { RecordGrid.cell($0, forPeople: false) }, into: &out)
                     if out.count >= 1 << 20 {
-                        write(String(decoding: out, as: UTF8.self))
+                        write(utf8: out)
                         out.removeAll(keepingCapacity: true)
                     }
                 }
-                write(String(decoding: out, as: UTF8.self))
+                write(utf8: out)
                 return
             }
             var table = settings.table
@@ -218,6 +218,17 @@ package final class SessionOutput {
         } else {
             if !held.isEmpty { releaseHeld() }  // past the cap: keep the order
             emit(text, to: channel, file: file)
+        }
+    }
+
+    /// `write` for a writer's UTF-8: handed to the host as it is when it goes out now (to
+    /// standard output, nothing held), else made text and written so.
+    func write(utf8 bytes: [UInt8], to channel: OutputChannel = .standardOutput) {
+        let file = channel == .standardOutput ? file : nil
+        if file == nil, held.isEmpty, !(settings.holdResultsUntilCommit && mustHold) {
+            host.write(utf8: bytes, to: channel)
+        } else {
+            write(String(decoding: bytes, as: UTF8.self), to: channel)
         }
     }
 

@@ -60,7 +60,11 @@ import ClosetCore
             case .text(let text), .marked(let text, _), .localized(let text, _): Self.appendCSV(text, to: &buffer)
             case .integer(let number): buffer += String(number).utf8
             case .null: break
-            case .decimal, .bool, .date, .key, .object, .list:
+            // Written where they go, no string between (a string each was a tenth of a
+            // listing): neither text holds a comma, a quote or a line break.
+            case .date(let date): Timestamp.append(date, to: &buffer)
+            case .key(.uuid(let id)): id.appendText(to: &buffer)
+            case .decimal, .bool, .key, .object, .list:
                 Self.appendCSV(RecordGrid.cell(value, forPeople: false), to: &buffer)
             }
         }

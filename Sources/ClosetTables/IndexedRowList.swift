@@ -16,15 +16,13 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     public typealias Row = Codec.Row
     /// Rows decoded together when one is asked for out of order.
     @usableFromInline static var batchSize: Int { 4096 }
-    /// Rows up to this many bytes are read in the mapping, where they lie (see `decodeBatch`).
-    @usableFromInline static var mappedRowsLimit: Int { 32 << 20 }
     /// Rows between two records of where the cursors stood.
     @usableFromInline static var checkpointEvery: Int { 4096 }
 
     /// How a list reads its snapshot rows.
     public enum Reading: Sendable {
         /// Where each lies in the mapping, from where its frame starts, while the rows are
-        /// `mappedRowsLimit` bytes at most; else through the file, batches read a span at a
+        /// `SnapshotRows.inPlaceWalkLimit` bytes at most; else through the file, batches read a span at a
         /// time (format 4's rows, whose entries do not say where frames start: `byOrdinal`).
         case bySize
         /// Through the file, whatever the size (as rows past the limit are read).
@@ -61,7 +59,7 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         self.reading =
             switch reading {
             case _ where !base.entriesSayWhereFramesStart: .byOrdinal
-            case .bySize: base.rowsByteCount <= Self.mappedRowsLimit ? .bySize : .throughTheFile
+            case .bySize: base.rowsByteCount <= SnapshotRows.inPlaceWalkLimit ? .bySize : .throughTheFile
             case .throughTheFile, .byOrdinal: reading
             }
         steps.reserveCapacity(max(0, count))
@@ -108,9 +106,7 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         let rows = walk.lazy
         switch reading {
         case .bySize:
-            // Rows of a few megabytes, where they lie: each batch's span reads copied the whole
-            // region again (seventeen times at 100,000 rows), where the mapping's pages are
-            // touched once and stay few.
+            // Rows of a few megabytes, where they lie (`SnapshotRows.inPlaceWalkLimit`).
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
                 return rows.base.withRowInPlace(offset: pick.offset ?? 0) { rows.decode(baseRow: [UInt8]($0)) }

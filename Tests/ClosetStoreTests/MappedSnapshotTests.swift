@@ -506,7 +506,7 @@ import Testing
                 table.indexedRowList(groups: groups, descending: descending, limit: limit, passing: test))
             #expect(list.count == expected.count)
             for _ in 0..<2 { #expect((0..<list.count).map { list.row(at: $0) } == expected) }
-            // Rows read through the file a span at a time (as past `mappedRowsLimit`), and
+            // Rows read through the file a span at a time (as past `SnapshotRows.inPlaceWalkLimit`), and
             // through the offsets column (format 4's way): the same rows.
             for reading in [IndexedRowList<ClothesTable>.Reading.throughTheFile, .byOrdinal] {
                 let other = try #require(

@@ -306,8 +306,9 @@ public struct EntitySchema<Model>: Sendable {
     }
 
     /// The arguments `.dump` writes for the entity, in the declared order: each field's key
-    /// (its input's, the one `add` reads; else its label) and value (with whether its text is a
-    /// bare word), or a supplied key and its text. A field's key in `supplied` writes that
+    /// (its input's, the one `add` reads; else its label), as the bytes ` key=` that begin its
+    /// argument, and value (with whether its text is a bare word), or a supplied key and its
+    /// text. A field's key in `supplied` writes that
     /// text under the key instead (a picture's path). Handed over one at a time and inlinable,
     /// so a dump of a million rows makes no array per row and reads the model's fields
     /// specialized.

@@ -22,8 +22,8 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
     /// How a list reads its snapshot rows.
     public enum Reading: Sendable {
         /// Where each lies in the mapping, from where its frame starts, while the rows are
-        /// `SnapshotRows.inPlaceWalkLimit` bytes at most; else through the file, batches read a span at a
-        /// time (format 4's rows, whose entries do not say where frames start: `byOrdinal`).
+        /// `SnapshotRows.inPlaceWalkLimit` bytes at most; else through the file, batches read a
+        /// span at a time (format 4's rows, whose entries say no frame start: `byOrdinal`).
         case bySize
         /// Through the file, whatever the size (as rows past the limit are read).
         case throughTheFile
@@ -92,10 +92,10 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         return batch[position - batchStart]
     }
 
-    /// Rows from `first` on. A batch's rows lie all over the file (the list is in index order,
-    /// the rows in insertion order): they are read through the file where the index said where
-    /// each starts (the mapping's pages a listing touched stayed part of the process: the whole
-    /// file at a million rows), else where each lies in the mapping.
+    /// Rows from `first` on, read as `reading` says. A batch's rows lie all over the file (the
+    /// list is in index order, the rows in insertion order): past `inPlaceWalkLimit` they are
+    /// read through the file where the index said each starts, since the mapping's pages a
+    /// listing touched stayed part of the process (the whole file at a million rows).
     private func decodeBatch(from first: Int) {
         let readingOn = reading == .throughTheFile && first == batchStart + batch.count
         // Read on through the file: enough rows that each 64 KB span holds several of them, so

@@ -109,7 +109,8 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
             // Rows of a few megabytes, where they lie (`SnapshotRows.inPlaceWalkLimit`).
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
-                return rows.base.withRowInPlace(offset: pick.offset ?? 0) { rows.decode(baseRow: [UInt8]($0)) }
+                // Only format 5 reads `.bySize` (`init`): its entries say where each frame starts.
+                return rows.decodeInPlace(offset: pick.offset ?? -1)
             }
         case .throughTheFile:
             // The batch's snapshot rows read together, in the order they are met.
@@ -121,7 +122,7 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         case .byOrdinal:
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
-                return rows.base.withRowInPlace(pick.ordinal) { rows.decode(baseRow: [UInt8]($0)) }
+                return rows.decodeInPlace(ordinal: pick.ordinal)
             }
         }
         batchStart = first

@@ -142,6 +142,18 @@ extension LazyRows {
         decode(baseRow: base.rowBytes(ordinal, offset: offset))
     }
 
+    /// The snapshot row whose frame starts at `offset` (a format-5 index entry says where),
+    /// decoded from where it lies in the mapping (`SnapshotRows.inPlaceWalkLimit`).
+    @inlinable func decodeInPlace(offset: Int) -> Row {
+        base.withRowInPlace(offset: offset) { decode(baseRow: [UInt8]($0)) }
+    }
+
+    /// Snapshot row `ordinal` decoded from where it lies in the mapping, found through the
+    /// offsets column (format 4's entries say no frame start).
+    @inlinable func decodeInPlace(ordinal: Int) -> Row {
+        base.withRowInPlace(ordinal) { decode(baseRow: [UInt8]($0)) }
+    }
+
     /// A snapshot row's bytes decoded; bytes that pass their checksum and still do not decode
     /// are damage all the same.
     @inlinable func decode(baseRow bytes: [UInt8]) -> Row {

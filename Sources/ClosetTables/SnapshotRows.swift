@@ -147,7 +147,7 @@ public final class SnapshotRows {
     /// Row `ordinal`'s bytes where they lie in the mapping, its blocks checked first: for a
     /// small row read again and again (a key filter's), where a `pread` and an array each cost
     /// more than reading it.
-    func withRowInPlace<T>(_ ordinal: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    @usableFromInline func withRowInPlace<T>(_ ordinal: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
         let start = frameStart(ordinal)
         let end = ordinal + 1 < count ? frameStart(ordinal + 1) : rowsEnd
         check(end - start >= 6 && end <= rowsEnd)
@@ -182,6 +182,9 @@ public final class SnapshotRows {
     /// pages are touched once and stay few. Past it, the rows are read through the file and
     /// the mapping's pages left alone (they would stay part of the process).
     @usableFromInline static var inPlaceWalkLimit: Int { 32 << 20 }
+    /// A walk's batch of at least this many rows is a whole table's (a listing's, an export's)
+    /// and reads in place under `inPlaceWalkLimit`; a page of twenty reads its rows alone.
+    @usableFromInline static var inPlaceWalkBatch: Int { 4096 }
 
     /// The rows region, copied (materializing a table decodes from it).
     public func copyRows() -> [UInt8] {

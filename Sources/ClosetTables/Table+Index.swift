@@ -85,14 +85,12 @@ extension Table {
             if offsets.count != picked.count(where: { $0.row == nil }) {
                 // Format 4's entries carry no offsets: each row found through the offsets column.
                 emit(picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) })
-            } else if offsets.count >= 4096, lazy.base.rowsByteCount <= SnapshotRows.inPlaceWalkLimit {
-                // A whole table's walk over rows of a few megabytes: read where they lie (see
-                // `inPlaceWalkLimit`); a page of twenty still reads its own rows alone.
-                emit(
-                    picked.map { pick in
-                        if let row = pick.row { return row }
-                        return lazy.base.withRowInPlace(offset: pick.offset ?? 0) { lazy.decode(baseRow: [UInt8]($0)) }
-                    })
+            } else if offsets.count >= SnapshotRows.inPlaceWalkBatch,
+                lazy.base.rowsByteCount <= SnapshotRows.inPlaceWalkLimit
+            {
+                // A whole table's walk over rows of a few megabytes: read where they lie.
+                var offset = offsets.makeIterator()
+                emit(picked.map { pick in pick.row ?? lazy.decodeInPlace(offset: offset.next() ?? -1) })
             } else {
                 var read = lazy.base.rowsBytes(at: offsets).makeIterator()
                 emit(

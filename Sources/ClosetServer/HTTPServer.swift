@@ -57,8 +57,9 @@ public final class HTTPServer {
         /// served meanwhile, and this one's later requests wait their turn.
         public var delay: Double = 0
         /// The response as `wire` writes it for a keep-alive request that is not HEAD, when it
-        /// was made once before (a kept answer): written as it is.
-        public var wired: [UInt8]?
+        /// was made once before (a kept answer): written as it is. The response beside it may
+        /// leave its body to these bytes (a kept answer holds its body once).
+        public var wired: Wired?
 
         public init(
             _ response: HTTPResponse, dropMidBody: Bool = false, closeWithoutAnswer: Bool = false, delay: Double = 0
@@ -68,6 +69,29 @@ public final class HTTPServer {
             self.closeWithoutAnswer = closeWithoutAnswer
             self.delay = delay
         }
+
+        /// The response with its body, taken from `wired` when only the wired bytes carry it.
+        var whole: HTTPResponse {
+            guard let wired, response.body.isEmpty, wired.bodyStart < wired.bytes.count else { return response }
+            var whole = response
+            whole.body = wired.body
+            return whole
+        }
+    }
+
+    /// A response as `wire` writes it for a keep-alive request, and where its body starts in
+    /// those bytes.
+    public struct Wired: Sendable {
+        public var bytes: [UInt8]
+        public var bodyStart: Int
+
+        public init(_ response: HTTPResponse) {
+            bytes = HTTPServer.wire(response, keepAlive: true)
+            let bodiless = response.status == 204 || response.status == 304
+            bodyStart = bytes.count - (bodiless ? 0 : response.body.count)
+        }
+
+        public var body: Data { Data(bytes[bodyStart...]) }
     }
 
     /// The thread a job runs on: its lane and its number in the lane (each may keep state of
@@ -472,16 +496,16 @@ public final class HTTPServer {
     func deliver(_ answer: Answer, to connection: ServerConnection, keepAlive: Bool, head: Bool, now: Double) {
         var bytes: [UInt8]
         if let wired = answer.wired, keepAlive, !draining, !head {
-            bytes = wired
+            bytes = wired.bytes
         } else {
-            bytes = Self.wire(answer.response, keepAlive: keepAlive && !draining, head: head)
+            bytes = Self.wire(answer.whole, keepAlive: keepAlive && !draining, head: head)
         }
         var closing = !keepAlive || draining
         if answer.closeWithoutAnswer {
             bytes = []
             closing = true
         } else if answer.dropMidBody {
-            bytes = Array(bytes.prefix(bytes.count - max(1, answer.response.body.count / 2)))
+            bytes = Array(bytes.prefix(bytes.count - max(1, answer.whole.body.count / 2)))
             closing = true
         }
         if answer.delay > 0 {

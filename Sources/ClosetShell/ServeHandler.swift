@@ -94,11 +94,12 @@ package final class ServeHandler: @unchecked Sendable {
         // An answer that depends on who asks is given from the kept only to the same asker.
         let variant = self.variant(of: request, tokens)
         if let variant, let kept = cache.kept(for: request, baseURL: base, variant: variant) {
-            // A kept picture still honours the request's If-None-Match.
-            let response = ServedPictures.conditional(request, kept.response)
+            // A kept picture still honours the request's If-None-Match (status and headers
+            // decide it; the body is in the kept bytes).
+            let response = ServedPictures.conditional(request, kept.head)
             var answer = finish(request, response, started: started, draw: draw)
-            // Unchanged: written as the worker that kept it wrote it.
-            if response.status == kept.response.status { answer.wired = kept.wire }
+            // Unchanged: written as the worker that kept it wrote it (its body is there only).
+            if response.status == kept.head.status { answer.wired = kept.wired }
             return .answer(answer)
         }
         if retiredWorkers() >= Self.maximumRetired {

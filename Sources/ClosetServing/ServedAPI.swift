@@ -8,7 +8,13 @@ public struct ServedAPI: Sendable {
     /// What `--log` and the start banner call it: `market`.
     public var name: String
     /// One line for the banner and `docs/serve.md`: the routes it answers.
-    public var summary: String
+    public var summary: String {
+        get { describe() }
+        set { describe = { newValue } }
+    }
+    /// Made when asked: a statement never asks, and every pack's routes joined into lines were
+    /// a tenth of a new process's start.
+    private var describe: @Sendable () -> String
     /// The response to a request of this API, or nil when the path is not one of its own.
     /// Runs inside one store transaction (`Session.serving`): an error thrown undoes it.
     public var answer: @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
@@ -55,7 +61,7 @@ public struct ServedAPI: Sendable {
         answer: @escaping @Sendable (ServedRequest, ServedContext) throws -> HTTPResponse?
     ) {
         self.name = name
-        self.summary = summary
+        describe = { summary }
         self.readsOnlyTheStore = readsOnlyTheStore
         self.claims = claims
         self.error = error
@@ -76,12 +82,13 @@ public struct ServedAPI: Sendable {
     ) {
         let router = ServedRouter(routes: routes, error: error)
         self.init(
-            name: name, summary: routes.map(\.shown).joined(separator: ", "), readsOnlyTheStore: readsOnlyTheStore,
+            name: name, summary: "", readsOnlyTheStore: readsOnlyTheStore,
             claims: { _, path in router.claims(path) }, error: error,
             failure: { request in router.claims(request.path) ? failure?(request) : nil },
             answer: { request, context in try router.answer(request, context) })
         self.fixtures = fixtures
         self.answerVariant = answerVariant
+        describe = { routes.map(\.shown).joined(separator: ", ") }
     }
 
     @Sendable public static func plainError(_ status: Int, _ reason: String) -> HTTPResponse {

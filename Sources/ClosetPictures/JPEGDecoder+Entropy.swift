@@ -112,7 +112,9 @@ extension JPEGDecoder {
             self.position = position
         }
 
-        @inline(__always) mutating func fill() {
+        // Not inlined: it runs once per several bytes, and inlined into every read it made
+        // `bits`, `skip` and `extended` too large to be inlined themselves (a call each).
+        @inline(never) mutating func fill() {
             // Eight bytes at once when those taken hold no `FF` (no stuffing, no marker).
             let room = (64 - count) >> 3
             if room > 0, !atMarker, position + 8 <= data.count {
@@ -151,11 +153,13 @@ extension JPEGDecoder {
             }
         }
 
+        // Reads shift by 1-16 bits: masking shifts (`&<<`), which need no test for a shift of
+        // 64 or more.
         @inline(__always) mutating func bits(_ n: Int) -> Int {
             guard n > 0 else { return 0 }
             if count < n { fill() }
-            let value = Int(buffer >> UInt64(64 - n))
-            buffer <<= UInt64(n)
+            let value = Int(buffer &>> UInt64(64 - n))
+            buffer &<<= UInt64(n)
             count -= n
             return value
         }
@@ -166,7 +170,7 @@ extension JPEGDecoder {
         @inline(__always) mutating func skip(_ n: Int) {
             guard n > 0 else { return }
             if count < n { fill() }
-            buffer <<= UInt64(n)
+            buffer &<<= UInt64(n)
             count -= n
         }
 
@@ -182,17 +186,17 @@ extension JPEGDecoder {
 
         @inline(__always) mutating func decode(_ table: HuffmanTable.Lookup) -> Int {
             if count < 16 { fill() }
-            let entry = table.fast[Int(buffer >> UInt64(64 - HuffmanTable.fastBits))]
+            let entry = table.fast[Int(buffer &>> UInt64(64 - HuffmanTable.fastBits))]
             if entry != 0 {
                 let length = Int(entry >> 8)
-                buffer <<= UInt64(length)
+                buffer &<<= UInt64(length)
                 count -= length
                 return Int(entry & 0xFF)
             }
             for length in (HuffmanTable.fastBits + 1)...16 {
-                let code = Int(buffer >> UInt64(64 - length))
+                let code = Int(buffer &>> UInt64(64 - length))
                 if code <= table.maxCode[length] {
-                    buffer <<= UInt64(length)
+                    buffer &<<= UInt64(length)
                     count -= length
                     let index = table.offset[length] + code
                     return index >= 0 && index < table.symbolCount ? Int(table.symbols[index]) : 0

@@ -542,16 +542,32 @@ public enum JPEGDecoder {
         /// same checks as reading them.
         @inline(__always)
         static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
-            try walkAC(&reader) { reader in
+            // `walkAC`'s rule, written out: a code whose value's bits are in the same look
+            // (`HuffmanTable.skip`) is passed over with them in one shift, without the code-length
+            // search; another is decoded and its value skipped as any other.
+            var k = 1
+            while k < 64 {
                 if reader.count < 16 { reader.fill() }
-                // A code whose value's bits are in the same look (`HuffmanTable.skip`) is found
-                // without the code-length search; the value is skipped as any other.
-                let entry = table.skip[Int(reader.buffer >> UInt64(64 - HuffmanTable.skipBits))]
-                guard entry != 0 else { return reader.decode(table) }
-                reader.skip(Int(entry >> 8) - Int(entry & 15))
-                return Int(entry & 0xFF)
-            } take: { reader, _, size in
-                reader.skip(size)
+                let entry = table.skip[Int(reader.buffer &>> UInt64(64 - HuffmanTable.skipBits))]
+                let symbol: Int
+                if entry != 0 {
+                    // A fill leaves at least 16 bits (zeros past a marker): the look's are there.
+                    let bits = Int(entry >> 8)
+                    reader.buffer &<<= UInt64(bits)
+                    reader.count -= bits
+                    symbol = Int(entry & 0xFF)
+                } else {
+                    symbol = reader.decode(table)
+                    reader.skip(symbol & 15)
+                }
+                if symbol & 15 == 0 {
+                    if symbol >> 4 != 15 { return }
+                    k += 16
+                    continue
+                }
+                k += symbol >> 4
+                guard k < 64 else { throw .badData("a coefficient past the block's end") }
+                k += 1
             }
         }
 

@@ -78,7 +78,7 @@ public struct TableRenderer: Sendable {
             if boxDrawing {
                 border("├", "┼", "┤", widths, into: &out)
             } else {
-                line(widths.map { String(repeating: "-", count: $0) }, widths, widths, numeric: [], into: &out)
+                dashes(widths, into: &out)
             }
         }
     }
@@ -165,8 +165,30 @@ public struct TableRenderer: Sendable {
         out.append(UInt8(ascii: "\n"))
     }
 
+    // Both rules are written as bytes: `String(repeating:count:)` appends its string once per
+    // cell (10,000 instructions for a 36-cell rule, a seventh of a `remove` shown as a table).
+
+    /// The dashes under a plain table's headers: `line` of cells of dashes as wide as their
+    /// columns (two blanks between, none trailing).
+    func dashes(_ widths: [Int], into out: inout [UInt8]) {
+        let lineStart = out.count
+        for (i, width) in widths.enumerated() {
+            if i > 0 { out += [Self.space, Self.space] }
+            out.append(contentsOf: repeatElement(UInt8(ascii: "-"), count: width))
+        }
+        while out.count > lineStart, out.last == Self.space { out.removeLast() }
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    private static let horizontal = Array("─".utf8)
+
     func border(_ left: String, _ middle: String, _ right: String, _ widths: [Int], into out: inout [UInt8]) {
-        out += Array(
-            (left + widths.map { String(repeating: "─", count: $0 + 2) }.joined(separator: middle) + right + "\n").utf8)
+        out += left.utf8
+        for (i, width) in widths.enumerated() {
+            if i > 0 { out += middle.utf8 }
+            for _ in 0..<(width + 2) { out += Self.horizontal }
+        }
+        out += right.utf8
+        out.append(UInt8(ascii: "\n"))
     }
 }

@@ -123,6 +123,11 @@ public struct EntitySchema<Model>: Sendable {
     /// The fields statements give (`input`), in the order `add` lists their keys: required,
     /// then optional, then restoring ones, each in `restore`'s order (else the fields').
     public let inputs: [Int]
+    /// Each of `inputs`' declared input and setter, kept apart from the fields: code not
+    /// specialized for the model (drafting a statement's values, applying them) copied a whole
+    /// field, every closure in it retained, to read one of them (a seventh of seeding products).
+    public let inputFields: [FieldInput]
+    public let inputSetters: [FieldSetter<Model>?]
     /// What tables, csv and line show, derived from the fields (the kind reads it from here).
     public let columns: EntityKind.Columns
 
@@ -180,6 +185,8 @@ public struct EntitySchema<Model>: Sendable {
         }
         inputs.sort { ($0.use, $0.place) < ($1.use, $1.place) }
         self.inputs = inputs.map(\.index)
+        inputFields = inputs.compactMap { fields[$0.index].input }
+        inputSetters = inputs.map { fields[$0.index].setter }
         self.fields = fields
         self.listing = indices
         var names = data

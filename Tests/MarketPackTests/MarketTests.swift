@@ -453,6 +453,26 @@ final class ReentrantMarket: MarketRepository {
     }
 }
 
+/// `image=` takes paths split at commas, each without the spaces around it (tabs and Unicode
+/// spaces too); one that starts and ends with a printable character is kept as it is.
+@Suite struct PicturePathTests {
+    @Test func spacesAroundEachPathAreDropped() {
+        let harness = Harness(format: .json)
+        harness.host.binaryFiles["p.png"] = SampleImages.png(width: 2, height: 2)
+        harness.host.binaryFiles["q r.png"] = SampleImages.png(width: 3, height: 3)
+        #expect(
+            harness.run(
+                "add product title=t price=1 currency=KRW stock=1 description=d image=\" p.png ,\tq r.png\u{3000}, p.png\" password=p"
+            ))
+        let shown = harness.output("show product 1")
+        let product = (try? JSONSerialization.jsonObject(with: Data(shown.utf8))) as? [String: Any]
+        #expect((product?["images"] as? [String])?.count == 3, "\(shown)")
+        #expect(
+            !harness.run(
+                "add product title=u price=1 currency=KRW stock=1 description=d image=\"p.png, x.png\" password=p"))
+    }
+}
+
 /// A golden-configured session whose market is the server at `base`, over the live network.
 func liveMarketSession(_ base: String, bail: Bool = false) throws -> (Session, RecordingHost) {
     var configuration = SessionFactory.Configuration.golden

@@ -42,10 +42,8 @@ extension EntitySchema {
     /// empty is missing, as one left out is.
     public func draft(_ invocation: Invocation) throws(Diagnostic) -> EntityDraft {
         var draft = EntityDraft()
-        for index in inputs {
-            guard let input = fields[index].input, input.use != .restoring,
-                let argument = invocation.argument(input.key)
-            else { continue }
+        for input in inputFields {
+            guard input.use != .restoring, let argument = invocation.argument(input.key) else { continue }
             switch input.kind {
             case .path, .paths, .reference: continue  // files and entities: the pack reads them itself
             case .text, .count, .size, .date, .newID, .vocabulary, .name: break
@@ -75,11 +73,10 @@ extension EntitySchema {
     /// not given leaves its property as it was. The model's own rules (a discount lower than
     /// the price) are the pack's, after this.
     public func apply(_ draft: EntityDraft, to model: inout Model) {
-        for index in inputs {
-            guard let input = fields[index].input, let setter = fields[index].setter, let value = draft[input.key]
-            else { continue }
+        for (place, input) in inputFields.enumerated() {
+            guard let setter = inputSetters[place], let value = draft[input.key] else { continue }
             let fits = setter.set(value, on: &model)
-            precondition(fits, "\(kind.singular).\(fields[index].name): \(value) is not of the property's kind")
+            precondition(fits, "\(kind.singular).\(fields[inputs[place]].name): \(value) is not of the property's kind")
         }
     }
 
@@ -87,8 +84,8 @@ extension EntitySchema {
     /// (`descriptions`, `discounted_price`), in the schema's input order: what a client posts,
     /// and what a served route reads back by `apiNames`. Null and pictures are not form text.
     public func apiForm(_ draft: EntityDraft) -> [(api: String, text: String)] {
-        inputs.compactMap { index in
-            guard let input = fields[index].input, let api = input.api, let value = draft[input.key] else { return nil }
+        inputFields.compactMap { input in
+            guard let api = input.api, let value = draft[input.key] else { return nil }
             switch value {
             case .text(let text): return (api, text)
             case .integer(let number): return (api, String(number))

@@ -14,6 +14,13 @@ enum ProductForm {
             scalar == " " || scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
         }
         let paths = text.split(separator: ",").map { part in
+            // Most paths start and end with a printable ASCII character: nothing to drop, and
+            // no scalar's properties looked up.
+            if let first = part.utf8.first, let last = part.utf8.last, (0x21..<0x7F).contains(first),
+                (0x21..<0x7F).contains(last)
+            {
+                return String(part)
+            }
             let scalars = part.unicodeScalars
             let start = scalars.firstIndex { !isSpace($0) } ?? scalars.endIndex
             let end = scalars.lastIndex { !isSpace($0) }.map(scalars.index(after:)) ?? start

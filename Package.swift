@@ -20,8 +20,9 @@ import PackageDescription
 // run, keep them): each access to a class's stored property paid one, about 25 a statement
 // (upserting a row took nine), 4% of seeding's instructions.
 //
-// On Linux, release builds also put each Swift function in a section of its own, so the linker
-// can lay out the functions statements run side by side (`staticShell` below).
+// On Linux, release builds also put each Swift function (and global) in a section of its own, so
+// the linker can lay out the functions statements run, and the data they touch, side by side
+// (`staticShell` below).
 let startUp: [SwiftSetting] = [
     .unsafeFlags(
         ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-enforce-exclusivity=unchecked"],
@@ -33,7 +34,8 @@ let startUp: [SwiftSetting] = [
 // one static executable (static Swift runtime, Foundation, libedit and the libraries under it: it
 // starts in about half the time of a dynamic one, and touches less memory), linked by lld in the
 // order of `Scripts/lib/hot-functions.order` (made by `Scripts/lib/hot-functions.py`: a statement
-// then touches a few hundred KiB of code instead of pages spread over 20 MB); the network helper
+// then touches a few hundred KiB of code instead of pages spread over 20 MB, and its globals lie on
+// a few pages instead of a hundred); the network helper
 // with the static Swift runtime (it links libcurl, which has no static build here).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let staticShell: [LinkerSetting] = [

@@ -126,8 +126,8 @@ public struct EntitySchema<Model>: Sendable {
     /// Each of `inputs`' declared input and setter, kept apart from the fields: code not
     /// specialized for the model (drafting a statement's values, applying them) copied a whole
     /// field, every closure in it retained, to read one of them (a seventh of seeding products).
-    public let inputFields: [FieldInput]
-    public let inputSetters: [FieldSetter<Model>?]
+    @usableFromInline package let inputFields: [FieldInput]
+    @usableFromInline package let inputSetters: [FieldSetter<Model>?]
     /// What tables, csv and line show, derived from the fields (the kind reads it from here).
     public let columns: EntityKind.Columns
 

@@ -108,8 +108,8 @@ names = sorted((name for name in costs if not name.startswith("0x")), key=lambda
 # runtime fills in), laid out together after the functions: each page of `.bss` a process touches
 # is a page fault of its own, and a written page of `.data` a copy. Spread over the executable, a
 # new process touched 52 pages of `.bss` and 93 of `.data` for a few hundred symbols; together,
-# 272 page faults became 209. Found with valgrind's lackey (every load and store), mapped to the
-# symbols of `nm`; ordered like the functions, by how many runs touch them.
+# a top-20's 295 page faults became 204. Found with valgrind's lackey (every load and store),
+# mapped to the symbols of `nm`; ordered like the functions, by how many runs touch them.
 data_symbols = []
 for line in subprocess.run(["nm", "-n", "-S", closet], capture_output=True, text=True, check=True).stdout.splitlines():
     parts = line.split()

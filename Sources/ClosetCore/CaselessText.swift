@@ -6,7 +6,7 @@ extension String {
     package var lowercasedQuickly: String {
         // ASCII first, as bytes: the common case, and a fraction of decoding scalars. ASCII
         // with capitals is lowered here too (an id's hex digits: the standard library's path took
-        // 4,500 instructions for one, a tenth of a statement that removes a row by its id).
+        // 4,500 instructions for one).
         enum Kind { case lower, capitals, other }
         let kind: Kind? = utf8.withContiguousStorageIfAvailable { bytes in
             var capitals = false

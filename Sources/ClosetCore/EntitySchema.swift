@@ -125,7 +125,7 @@ public struct EntitySchema<Model>: Sendable {
     public let inputs: [Int]
     /// Each of `inputs`' declared input and setter, kept apart from the fields: code not
     /// specialized for the model (drafting a statement's values, applying them) copied a whole
-    /// field, every closure in it retained, to read one of them (a seventh of seeding products).
+    /// field, every closure in it retained, to read one of them (7 % of seeding products).
     @usableFromInline package let inputFields: [FieldInput]
     @usableFromInline package let inputSetters: [FieldSetter<Model>?]
     /// What tables, csv and line show, derived from the fields (the kind reads it from here).

@@ -13,7 +13,7 @@ public struct ServedAPI: Sendable {
         set { describe = { newValue } }
     }
     /// Made when asked: a statement never asks, and every pack's routes joined into lines were
-    /// a tenth of a new process's start.
+    /// a twentieth of a new process's start.
     private var describe: @Sendable () -> String
     /// The response to a request of this API, or nil when the path is not one of its own.
     /// Runs inside one store transaction (`Session.serving`): an error thrown undoes it.

@@ -107,7 +107,7 @@ public final class KeyFilter {
         let blocks = Int(Self.blocks(forKeys: prefixes.count))
         let rows = rowsHolding(blocks)
         var words = [UInt64](repeating: 0, count: rows * blocksPerRow * blockWords)
-        // Set through a buffer: the array's checks per bit were most of placing 100,000 keys.
+        // Set through a buffer, `place` inlined: its call was a third of placing 100,000 keys.
         words.withUnsafeMutableBufferPointer { words in
             for prefix in prefixes {
                 let (block, bits) = place(prefix, blockCount: blocks)

@@ -166,7 +166,7 @@ public struct TableRenderer: Sendable {
     }
 
     // Both rules are written as bytes: `String(repeating:count:)` appends its string once per
-    // cell (10,000 instructions for a 36-cell rule, a seventh of a `remove` shown as a table).
+    // cell (10,000 instructions for a 36-cell rule, 7 % of a `remove` shown as a table).
 
     /// The dashes under a plain table's headers: `line` of cells of dashes as wide as their
     /// columns (two blanks between, none trailing).

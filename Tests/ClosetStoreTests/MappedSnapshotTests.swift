@@ -357,6 +357,52 @@ import Testing
         }
     }
 
+    /// A whole table's walk in batches of 4,096 rows or more over rows of a few megabytes (an
+    /// export's) reads the snapshot rows where they lie in the mapping, the journal's changes
+    /// merged in: the same rows, in the same order, as a walk a few rows at a time.
+    @Test func aWholeWalkReadInPlaceIsTheWalkReadRowByRow() throws {
+        var generator = SystemRandomNumberGenerator()
+        let path = temporaryStore()
+        do {
+            let (store, _) = try open(path)
+            for _ in 0..<5_000 { try store.save(clothes: randomClothes(&generator)) }
+            try store.commit()
+            try store.compact()
+            var all = store.fetchAllClothes()
+            for change in 0..<60 {
+                let victim = all.randomElement(using: &generator)!
+                switch change % 3 {
+                case 0: try store.remove(clothes: victim)
+                case 1:
+                    var edited = victim
+                    edited.descriptions = "edited \(change)"
+                    try store.save(clothes: edited)
+                default: try store.save(clothes: randomClothes(&generator))
+                }
+                all = store.fetchAllClothes()
+            }
+            try store.commit()
+        }
+        let (store, _) = try open(path)
+        let table = try store.tables.table(ClothesTable.schema)
+        let buckets = Array(0..<ClothesTable.bucketCount)
+        for descending in [false, true] {
+            var whole: [Clothes] = []
+            var few: [Clothes] = []
+            let answeredWhole = try table.forEachIndexedRow(groups: [buckets], descending: descending, batch: 8_192) {
+                whole.append($0)
+            }
+            let answeredFew = try table.forEachIndexedRow(groups: [buckets], descending: descending, batch: 7) {
+                few.append($0)
+            }
+            #expect(answeredWhole && answeredFew)
+            // 5,000: a third of the changes were removals, a third additions (`fetchAllClothes`
+            // would decode the table whole, and no walk would read the snapshot after it).
+            #expect(whole.count == 5_000)
+            #expect(whole == few)
+        }
+    }
+
     /// A page far down one bucket, over a snapshot and rows inserted after it (the journal's,
     /// none replaced): its skip is stepped over in bulk between the inserted rows, and the page
     /// is exactly the model's, at every skip.

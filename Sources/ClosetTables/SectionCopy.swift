@@ -64,10 +64,10 @@ import ClosetCore
         writer.u64(0)
         writer.u64(0)
         let rowsStart = writer.position
-        // Each snapshot row's ordinal in the new section (-1: dropped), and whether it is
-        // written anew (its old place in the bucket lists no longer holds).
-        var newOrdinals = [Int32](repeating: -1, count: count)
-        var fresh = [Bool](repeating: false, count: replaced.isEmpty ? 0 : count)
+        // Each kept snapshot row's ordinal in the new section, and whether it is written anew
+        // (its old place in the bucket lists no longer holds).
+        let shift = OrdinalShift(count: count, dropping: dropped)
+        var fresh = OrdinalSet(capacity: replaced.isEmpty ? 0 : count)
         var offsets: [UInt64] = []
         offsets.reserveCapacity(newCount)
         var buckets: [UInt8] = []
@@ -124,14 +124,13 @@ import ClosetCore
                 runStart = next
                 continue
             }
-            newOrdinals[ordinal] = ordinalNow
             ordinalNow += 1
             if nextReplaced < replaced.count, replaced[nextReplaced].ordinal == ordinal {
                 let row = replaced[nextReplaced].row
                 nextReplaced += 1
                 flush(position)
                 runStart = next
-                fresh[ordinal] = true
+                fresh.insert(ordinal)
                 offsets.append(UInt64(writer.position - rowsStart))
                 writer.bytes += row.frame
                 if indexed {
@@ -197,8 +196,8 @@ import ClosetCore
         for place in 0..<count {
             while nextNew < newKeys.count, places[nextNew] <= place { appendNew() }
             let ordinal = base.keyOrdinal(place)
-            guard newOrdinals[ordinal] >= 0 else { continue }
-            sortedKeys.append(UInt32(newOrdinals[ordinal]))
+            guard !shift.isDropped(ordinal) else { continue }
+            sortedKeys.append(UInt32(shift.newOrdinal(ordinal)))
             prefixes.append(
                 base.keyPrefix(at: place)
                     ?? SnapshotSection.keyPrefix(UnsafeRawBufferPointer(rebasing: base.memory[base.mappedKey(ordinal)]))
@@ -213,7 +212,7 @@ import ClosetCore
         if indexed {
             var freshByBucket = [[UInt32]](repeating: [], count: bucketCount)
             for (ordinal, row) in replaced {
-                freshByBucket[Int(row.bucket)].append(UInt32(newOrdinals[ordinal]))
+                freshByBucket[Int(row.bucket)].append(UInt32(shift.newOrdinal(ordinal)))
             }
             for index in appended.indices {
                 freshByBucket[Int(appended[index].row.bucket)].append(UInt32(kept + index))
@@ -231,8 +230,8 @@ import ClosetCore
                 for member in members {
                     let old = Int(load(UInt32.self, base.bucketListsStart + member * base.layout.bucketEntrySize))
                     base.check(old < count)
-                    guard newOrdinals[old] >= 0, fresh.isEmpty || !fresh[old] else { continue }
-                    let ordinal = UInt32(newOrdinals[old])
+                    guard !shift.isDropped(old), replaced.isEmpty || !fresh.contains(old) else { continue }
+                    let ordinal = UInt32(shift.newOrdinal(old))
                     while nextAddition < additions.count, before(additions[nextAddition], ordinal) {
                         list.append(additions[nextAddition])
                         nextAddition += 1

@@ -2,13 +2,16 @@ import ClosetCore
 
 extension TablePasses {
     /// Writes this table's next snapshot section by copying the current snapshot's unchanged
-    /// rows as bytes (`SectionCopy`), when its rows are still read in place and every change
-    /// is committed; false (nothing written) when it cannot: pending changes, groupings (their
-    /// sections are rebuilt from every row), or an index the snapshot's section lacks.
-    @inlinable static func writeSectionCopying(_ table: Table<Codec>, into writer: inout ByteWriter) -> Bool {
+    /// rows as bytes (`SectionCopy`), when its rows are still read in place; false (nothing
+    /// written) when it cannot: groupings (their sections are rebuilt from every row), an index
+    /// the snapshot's section lacks, or a committed state asked for while changes are pending
+    /// (the copy writes the rows as they are now: a commit written as the snapshot itself).
+    @inlinable static func writeSectionCopying(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter)
+        -> Bool
+    {
         let index = table.index
-        guard let lazy = table.lazy?.settled(), table.groups.groupings.isEmpty, table.pending.changes.isEmpty,
-            lazy.undo.isEmpty,
+        guard let lazy = table.lazy?.settled(), table.groups.groupings.isEmpty,
+            !committed || (table.pending.changes.isEmpty && lazy.undo.isEmpty),
             lazy.base.bucketCount == (index?.bucketCount ?? 0)
         else { return false }
         let base = lazy.base

@@ -57,7 +57,7 @@ import ClosetCore
     }
 
     @inlinable static func writeSection(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter) {
-        if writeSectionCopying(table, into: &writer) { return }
+        if writeSectionCopying(table, committed: committed, into: &writer) { return }
         reserveSection(table, in: &writer)
         // The index's two functions taken out once: unwrapping the index for each row copied
         // (and retained) all of it.

@@ -213,6 +213,43 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(reopened.fetchAllClothes().map(\.id) == (many + [mocks.top1]).map(\.id))
     }
 
+    /// A commit after which the store would compact (more journal changes than the rule allows)
+    /// is that compaction: its rows go into the new snapshot once, never into the journal; one
+    /// below the rule is journaled. Reopened, the store holds every commit.
+    @Test func aCommitThatWouldMakeTheStoreCompactIsWrittenAsTheSnapshot() throws {
+        let path = temporaryStore()
+        let many = (0..<2_000).map { Clothes(category: .top, weatherType: .fall, descriptions: "row \($0)") }
+        let store = try compactedStore(at: path, holding: many)
+        func generation() throws -> UInt64? {
+            try POSIXFile.readAll(path + "/snapshot")?.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) }?
+                .generation
+        }
+        let before = try #require(try generation())
+        for clothes in many.prefix(100) { try store.remove(clothes: clothes) }
+        try store.commit()
+        #expect(POSIXFile.size(path + "/journal")! > StoreFormat.recordsStart)
+        let journaled = POSIXFile.size(path + "/journal")!
+        // 100 journaled and 200 more: past the 256 changes a store of 2,000 rows keeps in its journal.
+        for clothes in many[100..<300] { try store.remove(clothes: clothes) }
+        try store.save(clothes: mocks.top1)
+        try store.commit()
+        #expect(POSIXFile.size(path + "/journal") == StoreFormat.recordsStart)
+        #expect(journaled > StoreFormat.recordsStart)
+        #expect(try generation() == before + 1)
+        // The journal the snapshot replaced held the first commit only: the second never went to it.
+        let snapshot = try #require(try POSIXFile.readAll(path + "/snapshot"))
+        let header = try #require(try snapshot.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+        #expect(CompactedJournal(snapshot: snapshot, header: header)?.transactions == 1)
+        let (reopened, notices) = try open(path)
+        #expect(notices.isEmpty)
+        #expect(reopened.fetchAllClothes().map(\.id) == (many.dropFirst(300) + [mocks.top1]).map(\.id))
+        // The process that wrote it goes on writing after it.
+        try store.save(clothes: mocks.top2)
+        try store.commit()
+        #expect(
+            try open(path).0.fetchAllClothes().map(\.id) == (many.dropFirst(300) + [mocks.top1, mocks.top2]).map(\.id))
+    }
+
     @Test func aWriterThatReadAStaleStoreIsToldToRunAgain() throws {
         let path = temporaryStore()
         let (first, _) = try open(path)

@@ -48,6 +48,17 @@ struct CompactionPolicy {
     /// What replaying the journal at open costs, in bytes' worth.
     static func cost(_ view: StoreView) -> Int { view.validLength + costPerRecord * view.transactions }
 
+    /// Whether appending a record of `changes` changes and `bytes` bytes would make the store
+    /// due to compact: the commit is then written as the new snapshot itself, its rows once
+    /// (not synced in the journal, then copied into the snapshot).
+    func isDue(_ view: StoreView, appending changes: Int, bytes: Int) -> Bool {
+        var after = view
+        after.journalChanges += changes
+        after.validLength += bytes
+        after.transactions += 1
+        return isDue(after)
+    }
+
     /// Whether the store should compact after the commit just made.
     func isDue(_ view: StoreView) -> Bool {
         let manyChanges =

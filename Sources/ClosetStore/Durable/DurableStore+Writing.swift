@@ -108,15 +108,24 @@ extension DurableStore {
         if needsUpgrade { try upgrade() }
         // The pictures this commit refers to are durable before it is.
         try files.syncWritten()
+        var wroteSnapshot = false
         if let frames {
-            try journal.append(StoreFormat.record(frames, sequence: view.nextSequence), &view, broken: &broken)
-            view.journalChanges += frames.order.count
+            let record = StoreFormat.record(frames, sequence: view.nextSequence)
+            // A commit after which the store would compact is that compaction.
+            if compaction.isDue(view, appending: frames.order.count, bytes: record.count) {
+                wroteSnapshot = try commitAsSnapshot(else: record, changes: frames.order.count)
+            } else {
+                try journal.append(record, &view, broken: &broken)
+                view.journalChanges += frames.order.count
+            }
         } else {
-            try commitAsSnapshot()
+            wroteSnapshot = try commitAsSnapshot()
         }
         tables.forgetPendingChanges()
         tables.removeReleased(released, from: files)
-        if compaction.isDue(view) {
+        if wroteSnapshot {
+            if CompactionPolicy.readsNewSnapshot(tables.rowsInMemory) { readNewSnapshot() }
+        } else if compaction.isDue(view) {
             let cost = CompactionPolicy.cost(view)
             do {
                 try compact()
@@ -149,24 +158,32 @@ extension DurableStore {
         }
     }
 
-    /// A big first commit becomes the snapshot: written once, not journaled and then
-    /// compacted. The snapshot's rename is the commit; if the snapshot cannot be written the
-    /// record goes to the journal as usual.
-    func commitAsSnapshot() throws(StoreError) {
+    /// A commit written as the new snapshot, once (not journaled and then compacted): a big
+    /// first commit, or one after which the store would compact (`record` its journal record,
+    /// of `changes` changes). The snapshot's rename is the commit, as a compaction's is: the
+    /// journal it replaces is recorded in it without this commit. If the snapshot cannot be
+    /// written the record goes to the journal as usual. Returns whether the snapshot was.
+    @discardableResult
+    func commitAsSnapshot(else record: [UInt8]? = nil, changes: Int = 0) throws(StoreError) -> Bool {
         let generation = max(view.generation, 1)
         let link: StoreFormat.SnapshotLink
         do {
             try StoreFolder.checkGenerationLeft(path, after: generation)
             link = try writeSnapshot(generation: generation, committed: false)
         } catch {
-            report(
-                "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
-            )
-            compaction.snapshotCommitFailed(view)
             try journal.append(
-                StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence), &view, broken: &broken
-            )
-            return
+                record ?? StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence), &view,
+                broken: &broken)
+            view.journalChanges += changes
+            // Tried again once the journal has grown, as after a compaction that failed.
+            let first = record == nil || compaction.failed(cost: CompactionPolicy.cost(view), view)
+            if record == nil { compaction.snapshotCommitFailed(view) }
+            if first {
+                report(
+                    "store '\(path)': could not write a new snapshot (\(error)); the commit went to the journal, and a snapshot is tried again as it grows"
+                )
+            }
+            return false
         }
         do {
             try journal.start(generation: generation + 1, follows: link, &view)
@@ -175,6 +192,8 @@ extension DurableStore {
             // process cannot append after it: it stops writing.
             broken = "the journal could not be started after a snapshot (\(error)); reopen the store"
         }
+        compaction.succeeded()
+        return true
     }
 
     /// A format-1 to 4 store is rewritten as format 5 before its first new commit: the

@@ -255,7 +255,9 @@ extension DurableStore {
         let tables = tables.all
         // The journal this snapshot holds, so a copy of it put back later is told from the crash's.
         let compacted = CompactedJournal(view, generation: generation)
-        let (header, length) = try StreamedFile.replace(path + "/snapshot", directory: path) {
+        let (header, length) = try StreamedFile.replace(
+            path + "/snapshot", directory: path, blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize)
+        ) {
             (writer, file) throws(POSIXFile.Failure) in
             try StoreFormat.writeSnapshot(
                 tables, generation: generation, committed: committed, compacted: compacted, into: &writer

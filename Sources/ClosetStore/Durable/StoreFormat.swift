@@ -379,7 +379,8 @@ enum StoreFormat {
 
     /// Writes a snapshot into `writer`, which may stream it to a file as it goes (a sink):
     /// the sections a piece at a time, then the block checksums (`blockChecksums` of the body's
-    /// bytes, read back once written: the sections' lengths are patched in after their rows),
+    /// bytes once written, the sections' lengths patched in after their rows: a file sums the
+    /// blocks as they are written and reads back only those a patch touched),
     /// the directory, and last the header over the first bytes.
     static func writeSnapshot<Failure: Error>(
         _ tables: [StoredTable], generation: UInt64, committed: Bool, compacted: CompactedJournal? = nil,

@@ -16,20 +16,66 @@ final class StreamedFile: ByteSink {
     let path: String
     let pieceSize: Int
     private(set) var failure: POSIXFile.Failure?
+    /// The blocks summed as they are written: a snapshot's body, from its header's end.
+    private var blocks: Blocks?
 
-    private init(descriptor: Int32, path: String, pieceSize: Int) {
+    /// CRC-32C of each block of the file from `start` on, made from the bytes as they are
+    /// appended (reading 12 MB back from the file to sum them was a tenth of a compaction's
+    /// write); a block an overwrite touches afterwards (a length patched in) is read back alone.
+    private struct Blocks {
+        let start: Int
+        let size: Int
+        var sums: [UInt32] = []
+        var running: UInt32 = 0
+        var inBlock = 0
+        var touched: Set<Int> = []
+    }
+
+    /// Bytes appended so far: the position of the next.
+    private var appended = 0
+
+    private init(descriptor: Int32, path: String, pieceSize: Int, blocks: (start: Int, size: Int)?) {
         self.descriptor = descriptor
         self.path = path
         self.pieceSize = pieceSize
+        self.blocks = blocks.map { Blocks(start: $0.start, size: $0.size) }
     }
 
     func append(_ bytes: [UInt8]) {
         guard failure == nil else { return }
         do { try POSIXFile.writeAll(descriptor, bytes, path: path) } catch { failure = error }
+        if blocks != nil { sum(bytes) }
+        appended += bytes.count
+    }
+
+    private func sum(_ bytes: [UInt8]) {
+        guard var blocks else { return }
+        var offset = max(0, blocks.start - appended)
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let piece = min(raw.count - offset, blocks.size - blocks.inBlock)
+                blocks.running = StoreChecksum.crc32c(
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]), continuing: blocks.running)
+                offset += piece
+                blocks.inBlock += piece
+                if blocks.inBlock == blocks.size {
+                    blocks.sums.append(blocks.running)
+                    blocks.running = 0
+                    blocks.inBlock = 0
+                }
+            }
+        }
+        self.blocks = blocks
     }
 
     func overwrite(at position: Int, with bytes: [UInt8]) {
         guard failure == nil else { return }
+        if var blocks, position + bytes.count > blocks.start, !bytes.isEmpty {
+            let first = (max(position, blocks.start) - blocks.start) / blocks.size
+            let last = (position + bytes.count - 1 - blocks.start) / blocks.size
+            for index in first...last { blocks.touched.insert(index) }
+            self.blocks = blocks
+        }
         var done = 0
         while done < bytes.count {
             let count = bytes.withUnsafeBytes {
@@ -62,9 +108,23 @@ final class StreamedFile: ByteSink {
         return bytes
     }
 
-    /// CRC-32C of each `size`-byte block of `range`, read back from the file.
+    /// CRC-32C of each `size`-byte block of `range`: summed as the blocks were appended when
+    /// `range` is what was summed (from its start to everything appended), else read back.
     func blockChecksums(_ range: Range<Int>, size: Int) throws(POSIXFile.Failure) -> [UInt32] {
         if let failure { throw failure }
+        if let blocks, blocks.start == range.lowerBound, blocks.size == size, appended == range.upperBound {
+            var checksums = blocks.sums
+            if blocks.inBlock > 0 { checksums.append(blocks.running) }
+            for index in blocks.touched where index < checksums.count {
+                let start = range.lowerBound + index * size
+                guard
+                    let sum = POSIXFile.blockChecksums(
+                        descriptor, start..<min(range.upperBound, start + size), size: size)?.first
+                else { throw POSIXFile.failure("cannot read back", path) }
+                checksums[index] = sum
+            }
+            return checksums
+        }
         guard let checksums = POSIXFile.blockChecksums(descriptor, range, size: size) else {
             throw POSIXFile.failure("cannot read back", path)
         }
@@ -74,14 +134,15 @@ final class StreamedFile: ByteSink {
     /// Writes `path` crash-safely, as `POSIXFile.replace` does (a temporary file synced, renamed
     /// over it, the folder synced), with the bytes `write` streams into the writer it is given.
     /// Returns what `write` returned and the file's length.
+    /// `blocks`: where the blocks `blockChecksums` will be asked for start, and their size.
     static func replace<Result>(
-        _ path: String, directory: String, pieceSize: Int = 4 << 20,
+        _ path: String, directory: String, pieceSize: Int = 4 << 20, blocks: (start: Int, size: Int)? = nil,
         write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
     ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
         let temporary = path + ".tmp"
         let file = StreamedFile(
             descriptor: try POSIXFile.open(temporary, flags: O_RDWR | O_CREAT | O_TRUNC), path: temporary,
-            pieceSize: pieceSize)
+            pieceSize: pieceSize, blocks: blocks)
         let result: Result
         var writer = ByteWriter(sink: file)
         do throws(POSIXFile.Failure) {

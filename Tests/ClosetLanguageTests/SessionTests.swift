@@ -23,6 +23,33 @@ import WardrobePack
         #expect(lines[1] == "[" + lines[0] + "]")
     }
 
+    /// What a statement's first two words name is remembered from the statement before only
+    /// when no longer command starts with them: `cache stats` then `cache stats posters` and
+    /// `cache stats dogs` each run their own command, and removes by id one after another each
+    /// remove their own row.
+    @Test func twoWordsRememberedNeverHideALongerCommand() throws {
+        let statements = ["cache stats", "cache stats posters", "cache stats dogs", "cache stats", "cache stats dogs"]
+        let alone = statements.map { Harness().output($0) }
+        let harness = Harness()
+        let together = statements.map { harness.output($0) }
+        #expect(together == alone)
+        #expect(Set(alone).count == 3)
+        for description in ["a", "b", "c"] {
+            #expect(harness.run("add clothes category=top season=fall description=\(description)"))
+        }
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(harness.output("list clothes sort=old").utf8))
+                as? [[String: Any]])
+        let ids = listed.compactMap { $0["id"] as? String }
+        #expect(ids.count == 3)
+        #expect(harness.run("remove clothes \(ids[0])"))
+        #expect(harness.run("remove clothes \(ids[2])"))
+        #expect(!harness.run("remove clothes \(ids[0])"))
+        let left = try #require(
+            try JSONSerialization.jsonObject(with: Data(harness.output("list clothes").utf8)) as? [[String: Any]])
+        #expect(left.compactMap { $0["id"] as? String } == [ids[1]])
+    }
+
     @Test func aFailingStatementChangesNothingAndSaysWhere() {
         let harness = Harness()
         harness.run("add clothes category=top season=fall")

@@ -8,6 +8,9 @@ import Foundation
 final class QuickCommand {
     let words: (String, String)
     let spec: CommandSpec
+    /// Whether a command of three words or more starts with `words`: a statement with more
+    /// words is then resolved again.
+    let startsLongerCommand: Bool
     /// `words` as bytes, for the quick binder's comparison with a statement's.
     let utf8Words: ([UInt8], [UInt8])
     /// Made on the first quick statement: most commands found are never bound quickly.
@@ -100,9 +103,10 @@ final class QuickCommand {
         }
     }
 
-    init(words: (String, String), spec: CommandSpec) {
+    init(words: (String, String), spec: CommandSpec, startsLongerCommand: Bool) {
         self.words = words
         self.spec = spec
+        self.startsLongerCommand = startsLongerCommand
         utf8Words = (Array(words.0.utf8), Array(words.1.utf8))
     }
 

@@ -118,19 +118,27 @@ struct Evaluator {
         return outcome
     }
 
-    /// The registry's answer, from the session's `lastCommand` for the same two words as text (`add <entity>`
-    /// with only `key=value` arguments after them): resolving two words depends on nothing
-    /// else, and the registry never changes in a session. Three or more words are resolved
-    /// every time (a three-word command may start with a two-word one's words).
+    /// The registry's answer, from the session's `lastCommand` for the same two words as text
+    /// (`add <entity>`, `remove <entity> <id>`): what two words name depends on nothing else
+    /// when no longer command starts with them, and the registry never changes in a session.
+    /// Otherwise resolved every time (a three-word command may start with a two-word one's
+    /// words).
     private func resolve(_ words: [Word]) throws(Diagnostic) -> (CommandSpec, [Word]) {
-        guard words.count == 2, !words[0].isQuoted, !words[1].isQuoted else {
+        guard words.count >= 2, !words[0].isQuoted, !words[1].isQuoted else {
             return try session.registry.resolve(words)
         }
-        if let last = session.lastCommand, words[0].text == last.words.0, words[1].text == last.words.1 {
-            return (last.spec, [])
+        if let last = session.lastCommand, words[0].text == last.words.0, words[1].text == last.words.1,
+            words.count == 2 || !last.startsLongerCommand
+        {
+            return (last.spec, Array(words.dropFirst(2)))
         }
         let (spec, rest) = try session.registry.resolve(words)
-        if rest.isEmpty { session.lastCommand = QuickCommand(words: (words[0].text, words[1].text), spec: spec) }
+        // Kept only when the two words named it (not a one-word command and its parameters).
+        if rest.count == words.count - 2 {
+            session.lastCommand = QuickCommand(
+                words: (words[0].text, words[1].text), spec: spec,
+                startsLongerCommand: session.registry.startsLongerCommand(words[0].text, words[1].text))
+        }
         return (spec, rest)
     }
 

@@ -19,6 +19,10 @@ package struct CommandRegistry: Sendable {
     /// "verb" or "verb object" (lowercased, objects normalized) → position in `commands`:
     /// resolving a statement is one or two dictionary lookups, not a scan.
     private var index: [String: Int] = [:]
+    /// The first two words (as `index` keys them) of every path or alias of three words: a
+    /// statement whose first two are not among them is never a three-word command, so its
+    /// third word (an id, in `remove <entity> <id>`) is not lowercased and looked up as one.
+    private var threeWordStarts: Set<String> = []
     /// Every spelling of every entity word (singular, plural, Korean) → its singular.
     private var entityWords: [String: String] = [:]
 
@@ -60,12 +64,22 @@ package struct CommandRegistry: Sendable {
     private mutating func rebuildIndex() {
         index = [:]
         index.reserveCapacity(commands.reduce(0) { $0 + 1 + $1.aliases.count })
+        threeWordStarts = []
         // The first spelling of a path wins: written last, walking backwards (one hash a path,
         // and no array of paths made per command).
         for position in commands.indices.reversed() {
             for alias in commands[position].aliases.reversed() { index[pathKey(alias)] = position }
             index[pathKey(commands[position].path)] = position
+            for path in [commands[position].path] + commands[position].aliases where path.count > 2 {
+                threeWordStarts.insert(pathKey(Array(path.prefix(2))))
+            }
         }
+    }
+
+    /// Whether a command of three words or more starts with these two (as a statement spells
+    /// them): if not, what two words name does not depend on the words after them.
+    package func startsLongerCommand(_ first: String, _ second: String) -> Bool {
+        threeWordStarts.contains(pathKey([first, second]))
     }
 
     /// The number of the pack a command belongs to (nil: the engine's own).
@@ -141,6 +155,7 @@ package struct CommandRegistry: Sendable {
         if !first.isQuoted {
             if let position = index[verb] { return (commands[position], Array(words.dropFirst())) }
             if words.count > 2, !words[1].isQuoted, !words[2].isQuoted,
+                startsLongerCommand(first.text, words[1].text),
                 let position = index[pathKey(words.prefix(3).map(\.text))]
             {
                 return (commands[position], Array(words.dropFirst(3)))

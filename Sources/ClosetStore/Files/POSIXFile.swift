@@ -45,10 +45,16 @@ enum POSIXFile {
     /// folio wherever it touches it. A snapshot written at once cost a reader 2 MB of memory per
     /// place it read (a top-20 on a store just written peaked at 13.6 MB, 8.0 MB written so).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(Failure) in try writeAll(fd, raw, path: path) }
+        }.get()
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let piece = min(bytes.count - offset, 64 << 10)
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.pointer(at: offset), piece) }
+            let written = Glibc.write(fd, bytes.pointer(at: offset), piece)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw failure("cannot write", path)

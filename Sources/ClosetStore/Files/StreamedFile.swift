@@ -43,26 +43,36 @@ final class StreamedFile: ByteSink {
 
     func append(_ bytes: [UInt8]) {
         guard failure == nil else { return }
-        do { try POSIXFile.writeAll(descriptor, bytes, path: path) } catch { failure = error }
-        if blocks != nil { sum(bytes) }
-        appended += bytes.count
+        // 64 KB at a time, each summed and then written while it is in the cache (summing a
+        // writer's 4 MB piece after writing it read it from memory again).
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, failure == nil {
+                let piece = UnsafeRawBufferPointer(rebasing: raw[offset..<min(raw.count, offset + (64 << 10))])
+                if blocks != nil { sum(piece) }
+                do throws(POSIXFile.Failure) {
+                    try POSIXFile.writeAll(descriptor, piece, path: path)
+                } catch { failure = error }
+                appended += piece.count
+                offset += piece.count
+            }
+        }
     }
 
-    private func sum(_ bytes: [UInt8]) {
+    /// Adds `raw`, the bytes appended at `appended`, to the blocks' sums.
+    private func sum(_ raw: UnsafeRawBufferPointer) {
         guard var blocks else { return }
         var offset = max(0, blocks.start - appended)
-        bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let piece = min(raw.count - offset, blocks.size - blocks.inBlock)
-                blocks.running = StoreChecksum.crc32c(
-                    UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]), continuing: blocks.running)
-                offset += piece
-                blocks.inBlock += piece
-                if blocks.inBlock == blocks.size {
-                    blocks.sums.append(blocks.running)
-                    blocks.running = 0
-                    blocks.inBlock = 0
-                }
+        while offset < raw.count {
+            let piece = min(raw.count - offset, blocks.size - blocks.inBlock)
+            blocks.running = StoreChecksum.crc32c(
+                UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + piece)]), continuing: blocks.running)
+            offset += piece
+            blocks.inBlock += piece
+            if blocks.inBlock == blocks.size {
+                blocks.sums.append(blocks.running)
+                blocks.running = 0
+                blocks.inBlock = 0
             }
         }
         self.blocks = blocks

@@ -68,11 +68,13 @@ package struct CommandRegistry: Sendable {
         // The first spelling of a path wins: written last, walking backwards (one hash a path,
         // and no array of paths made per command).
         for position in commands.indices.reversed() {
-            for alias in commands[position].aliases.reversed() { index[pathKey(alias)] = position }
-            index[pathKey(commands[position].path)] = position
-            for path in [commands[position].path] + commands[position].aliases where path.count > 2 {
-                threeWordStarts.insert(pathKey(Array(path.prefix(2))))
+            for alias in commands[position].aliases.reversed() {
+                index[pathKey(alias)] = position
+                if alias.count > 2 { threeWordStarts.insert(pathKey(Array(alias.prefix(2)))) }
             }
+            let path = commands[position].path
+            index[pathKey(path)] = position
+            if path.count > 2 { threeWordStarts.insert(pathKey(Array(path.prefix(2)))) }
         }
     }
 

@@ -91,7 +91,6 @@ import ClosetCore
         var runStart = position
         var nextDropped = 0
         var nextReplaced = 0
-        var ordinalNow: Int32 = 0
         func flush(_ end: Int) {
             guard end > runStart else { return }
             base.blocks?.verify(runStart..<end)
@@ -124,7 +123,6 @@ import ClosetCore
                 runStart = next
                 continue
             }
-            ordinalNow += 1
             if nextReplaced < replaced.count, replaced[nextReplaced].ordinal == ordinal {
                 let row = replaced[nextReplaced].row
                 nextReplaced += 1
@@ -149,7 +147,7 @@ import ClosetCore
         }
         flush(position)
         base.check(position == base.rowsEnd)
-        let kept = Int(ordinalNow)
+        let kept = count - dropped.count
         if streaming { base.releasePages(released..<base.rowsEnd) }
         for (_, row) in appended {
             offsets.append(UInt64(writer.position - rowsStart))
@@ -230,7 +228,7 @@ import ClosetCore
                 for member in members {
                     let old = Int(load(UInt32.self, base.bucketListsStart + member * base.layout.bucketEntrySize))
                     base.check(old < count)
-                    guard !shift.isDropped(old), replaced.isEmpty || !fresh.contains(old) else { continue }
+                    guard !shift.isDropped(old), !fresh.contains(old) else { continue }
                     let ordinal = UInt32(shift.newOrdinal(old))
                     while nextAddition < additions.count, before(additions[nextAddition], ordinal) {
                         list.append(additions[nextAddition])

@@ -163,7 +163,6 @@ extension DurableStore {
     /// of `changes` changes). The snapshot's rename is the commit, as a compaction's is: the
     /// journal it replaces is recorded in it without this commit. If the snapshot cannot be
     /// written the record goes to the journal as usual. Returns whether the snapshot was.
-    @discardableResult
     func commitAsSnapshot(else record: [UInt8]? = nil, changes: Int = 0) throws(StoreError) -> Bool {
         let generation = max(view.generation, 1)
         let link: StoreFormat.SnapshotLink

@@ -61,7 +61,9 @@ final class StreamedFile: ByteSink {
 
     /// Adds `raw`, the bytes appended at `appended`, to the blocks' sums.
     private func sum(_ raw: UnsafeRawBufferPointer) {
+        // Taken out while changed, so its sums are appended to in place, not copied per piece.
         guard var blocks else { return }
+        self.blocks = nil
         var offset = max(0, blocks.start - appended)
         while offset < raw.count {
             let piece = min(raw.count - offset, blocks.size - blocks.inBlock)
@@ -81,6 +83,7 @@ final class StreamedFile: ByteSink {
     func overwrite(at position: Int, with bytes: [UInt8]) {
         guard failure == nil else { return }
         if var blocks, position + bytes.count > blocks.start, !bytes.isEmpty {
+            self.blocks = nil
             let first = (max(position, blocks.start) - blocks.start) / blocks.size
             let last = (position + bytes.count - 1 - blocks.start) / blocks.size
             for index in first...last { blocks.touched.insert(index) }

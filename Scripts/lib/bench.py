@@ -160,13 +160,6 @@ def import_row(size, script, runs=RUNS):
                 r'add clothes category=(\S+) season=(\S+) description="([^"]*)" created=(\S+)', line).groups()
             out.write(f'{category},{season},"{description}",{created}\n')
     import_store, import_db = os.path.join(work, "imported"), os.path.join(work, "imported.db")
-    # closet's import reads its file whole and refuses one over 256 MB (docs/data.md): 10,000,000
-    # rows are 535 MB. Said as a row that misses, not measured.
-    if os.path.getsize(import_csv) > 256 << 20:
-        size_mb = os.path.getsize(import_csv) >> 20
-        fresh(import_csv)
-        return ("P10", f"import {size:,} clothes from CSV: REFUSED, the file ({size_mb} MB) is over the "
-                       "256 MB import limit", None, None, "≤ 0.7 ✗")
     c, s, mem = alternate(
         lambda: run([CLOSET, "--store", import_store, "-c", f"import clothes from={import_csv}"]),
         lambda: run(["sqlite3", import_db, IMPORT_SQL, f".import --csv --skip 1 {import_csv} clothes"]),

@@ -205,6 +205,10 @@ extension FileBackedHost {
         try ScriptFile.readBytes(path, relativeTo: baseDirectory, limit: limit)
     }
 
+    func openFile(at path: String) throws -> any FileReading {
+        try ScriptFile.openPieces(path, relativeTo: baseDirectory)
+    }
+
     func readingScript<T>(at path: String, _ body: () throws -> T) rethrows -> T {
         let before = baseDirectory
         defer { baseDirectory = before }
@@ -398,8 +402,47 @@ enum ScriptFile {
         return (fd, (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil)
     }
 
+    /// A file to read a piece at a time: a regular file from its descriptor, read again from
+    /// its start by seeking; anything else (a pipe, `-`) read whole first, as it can be read once.
+    static func openPieces(_ path: String, relativeTo base: String?) throws -> any FileReading {
+        let limit = TransferFiles.maximumHeldImportBytes
+        if path == "-" { return BytesReading(try readAll(STDIN_FILENO, path: path, limit: limit)) }
+        let (fd, size) = try openForReading(path, relativeTo: base, limit: .max)
+        guard size != nil else {
+            defer { close(fd) }
+            return BytesReading(try readAll(fd, path: path, limit: limit))
+        }
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        return DescriptorReading(fd, path: path)
+    }
+
+    /// A regular file's descriptor read in pieces; closed when no longer read.
+    final class DescriptorReading: FileReading {
+        private let descriptor: Int32
+        private let path: String
+
+        init(_ descriptor: Int32, path: String) {
+            self.descriptor = descriptor
+            self.path = path
+        }
+
+        deinit { close(descriptor) }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            try ScriptFile.read(descriptor, into: buffer.bindMemory(to: UInt8.self), path: path)
+        }
+
+        func rewind() throws {
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw Diagnostic.cannotRead(path, because: ScriptFile.reason(errno))
+            }
+        }
+    }
+
     /// Reads into `buffer` until it is full or the file ends; how many bytes were read.
-    private static func read(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, path: String) throws -> Int {
+    fileprivate static func read(_ fd: Int32, into buffer: UnsafeMutableBufferPointer<UInt8>, path: String) throws
+        -> Int
+    {
         var filled = 0
         while filled < buffer.count {
             let count = Glibc.read(fd, buffer.pointer(at: filled), buffer.count - filled)

@@ -141,6 +141,10 @@ final class TranscriptHost: FileBackedHost {
         try ScriptFile.readBytes(path, relativeTo: scratchRead(path) ?? baseDirectory, limit: limit)
     }
 
+    func openFile(at path: String) throws -> any FileReading {
+        try ScriptFile.openPieces(path, relativeTo: scratchRead(path) ?? baseDirectory)
+    }
+
     func readScript(at path: String) throws -> (text: String, displayName: String) {
         try ScriptFile.read(path, relativeTo: scratchRead(path) ?? baseDirectory)
     }

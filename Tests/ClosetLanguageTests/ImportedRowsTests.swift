@@ -29,9 +29,13 @@ import Testing
                 if Int.random(in: 0..<8, using: &random) == 0 { text += "\n" }  // a blank line, skipped
             }
             let records = try CSVReader.records(text).dropFirst()
-            let rows = try TransferFiles.ImportedRows(csv: Array(text.utf8), fieldNames: names)
+            // Pieces as small as a few bytes: records, CR LFs, doubled quotes and characters
+            // cut at every place.
+            let rows = try TransferFiles.ImportedRows(
+                csv: BytesReading(Array(text.utf8)), fieldNames: names,
+                pieceSize: Int.random(in: 4...64, using: &random))
             var visited: [(number: Int, row: TransferFiles.Row)] = []
-            rows.forEachRow { visited.append(($0, $1)) }
+            try rows.forEachRow { visited.append(($0, $1)) }
             #expect(rows.count == records.count)
             #expect(visited.map(\.number) == Array(0..<records.count))
             #expect(visited.map(\.row.line) == records.map(\.line), "\(text.debugDescription)")
@@ -115,21 +119,79 @@ import Testing
     }
 
     @Test func theWholeFileIsCheckedBeforeAnyRow() {
-        func problem(_ text: String) -> String? {
-            do {
-                _ = try TransferFiles.ImportedRows(csv: Array(text.utf8), fieldNames: ["a", "b"])
-                return nil
-            } catch {
-                return "\(error.line): \(error.message)"
+        for pieceSize in [4, 7, 1 << 20] {
+            func problem(_ text: String) -> String? {
+                problemReading(Array(text.utf8), pieceSize: pieceSize)
+            }
+            #expect(problem("a,b\n1,2\n\n3,4\n") == nil)
+            #expect(problem("") == nil)
+            #expect(problem("a,b\n1\n1,2,3\n") == "2: 1 fields where the header has 2")
+            // A quoting problem anywhere comes before a record of the wrong width.
+            #expect(problem("a,b\n1\n\"open,\n") == "3: a quoted field is not closed")
+            #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
+            #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
+            #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
+            // Bytes that are not UTF-8 come first, wherever they are, with their offset in the file.
+            #expect(
+                problemReading(Array("a,b\n\"x\"y,2\n1,2\n1,".utf8) + [0xFF, 0x0A], pieceSize: pieceSize)
+                    == "not UTF-8 at 17")
+            #expect(problemReading(Array("a,b\n1,청".utf8).dropLast(), pieceSize: pieceSize) == "not UTF-8 at 6")
+        }
+    }
+
+    /// What reading the file through pieces of `pieceSize` reports: `line: message`, or
+    /// `not UTF-8 at <offset>`.
+    func problemReading<Bytes: Sequence<UInt8>>(
+        _ bytes: Bytes, pieceSize: Int, longestRecord: Int = CSVFileCursor.longestRecord
+    ) -> String? {
+        do {
+            _ = try TransferFiles.ImportedRows(
+                csv: BytesReading(Array(bytes)), fieldNames: ["a", "b"], pieceSize: pieceSize,
+                longestRecord: longestRecord)
+            return nil
+        } catch {
+            switch error {
+            case .csv(let failure): return "\(failure.line): \(failure.message)"
+            case .notUTF8(let offset): return "not UTF-8 at \(offset)"
+            case .cannotRead(let diagnostic): return diagnostic.message
             }
         }
-        #expect(problem("a,b\n1,2\n\n3,4\n") == nil)
-        #expect(problem("") == nil)
-        #expect(problem("a,b\n1\n1,2,3\n") == "2: 1 fields where the header has 2")
-        // A quoting problem anywhere comes before a record of the wrong width.
-        #expect(problem("a,b\n1\n\"open,\n") == "3: a quoted field is not closed")
-        #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
-        #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
-        #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
+    }
+
+    /// A record longer than the longest one read is refused (a quote never closed would make
+    /// the rest of the file one record held whole), and a long one within it read whole.
+    @Test func aRecordIsNoLongerThanTheLongestRead() throws {
+        let long = "a,b\n\"" + String(repeating: "x", count: 100) + "\",1\n"
+        #expect(
+            problemReading(Array(long.utf8), pieceSize: 8, longestRecord: 64)
+                == "2: a record longer than 64B (is a quote not closed?)")
+        let rows = try TransferFiles.ImportedRows(
+            csv: BytesReading(Array(long.utf8)), fieldNames: ["a", "b"], pieceSize: 8, longestRecord: 128)
+        var values: [String?] = []
+        try rows.forEachRow { _, row in values.append(row.fields.value(at: 0)) }
+        #expect(values == [String(repeating: "x", count: 100)])
+    }
+
+    /// A file that changes between the read that checks it and the one that visits its rows
+    /// fails the visit (the import then keeps nothing), rather than reading rows it never checked.
+    @Test func aFileChangedBetweenItsReadsFails() throws {
+        final class Changing: FileReading {
+            var texts: [String]
+            var reading: BytesReading
+            init(_ texts: [String]) {
+                self.texts = texts
+                reading = BytesReading(Array(texts[0].utf8))
+            }
+            func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { reading.read(into: buffer) }
+            func rewind() {
+                texts.removeFirst()
+                reading = BytesReading(Array(texts[0].utf8))
+            }
+        }
+        for changed in ["a,b\n1,2\n", "a,b\n1,2\n3,4\n5,6\n", "a,b\n1,2\n3\n", "a,b\n1,2\n\"3,4\n"] {
+            let rows = try TransferFiles.ImportedRows(
+                csv: Changing(["a,b\n1,2\n3,4\n", changed]), fieldNames: ["a", "b"], pieceSize: 4)
+            #expect(throws: TransferFiles.RowProblem.self) { try rows.forEachRow { _, _ in } }
+        }
     }
 }

@@ -100,6 +100,45 @@ import Testing
         try FileManager.default.removeItem(atPath: path)
     }
 
+    /// A CSV file is read from disk a megabyte at a time: rows across the pieces' edges are
+    /// read whole, a bad row past the first piece is named by its line, and a named pipe
+    /// (which cannot be read twice) imports too.
+    @Test func aCSVFileLargerThanAPieceImportsRowByRow() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let path = NSTemporaryDirectory() + "closet-pieces-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = "category,season,description\r\n"
+        for number in 0..<30_000 {
+            text += "top,fall,\"\(number) 니트, \"\"soft\"\"\nand warm\"\r\n"  // two lines a record
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(text.utf8.count > 1 << 20)  // more than one piece
+        let count = "count clothes search=\"29999 니트\""
+        let result = try closet(["--store", ":memory:", "-c", "import clothes from=\(path)", "-c", count])
+        #expect(result.status == 0 && result.out.contains("30000") && result.out.hasSuffix("1\n"), "\(result.err)")
+        // A named pipe: read once, whole.
+        let pipe = path + ".fifo.csv"
+        try #require(mkfifo(pipe, 0o600) == 0)
+        defer { unlink(pipe) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessTests.binary)
+        process.arguments = ["--store", ":memory:", "-c", "import clothes from=\(pipe)", "-c", count]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let writer = try #require(FileHandle(forWritingAtPath: pipe))
+        try writer.write(contentsOf: Data(text.utf8))
+        try writer.close()
+        let piped = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && piped.hasSuffix("1\n"), "\(piped)")
+
+        try Data((text + "hat,fall,x\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        let bad = try closet(["--store", ":memory:", "-c", "import clothes from=\(path)"])
+        #expect(bad.status != 0 && bad.err.contains(":60002: unknown category 'hat'"), "\(bad.err)")
+    }
+
     @Test func aScriptsPathsAreItsOwnFromAnyDirectory() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let process = Process()

@@ -14,6 +14,10 @@ public protocol SessionHost: AnyObject {
     /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
     /// when the file is larger than `limit` (without reading it all).
     func readFile(at path: String, limit: Int) throws -> [UInt8]
+    /// A file to read in pieces (`import` of a CSV file, which may be larger than memory);
+    /// throws a `Diagnostic` (no range) when it cannot be opened. By default, read whole with
+    /// `readFile`.
+    func openFile(at path: String) throws -> any FileReading
     /// Writes a whole file, for `.dump --images` (which creates its folder) and `export`
     /// (which, as a shell redirect, does not); throws a `Diagnostic` (no range) when it cannot.
     func writeFile(at path: String, bytes: [UInt8], creatingFolder: Bool) throws
@@ -69,6 +73,9 @@ extension SessionHost {
         var whole: [UInt8] = []
         try produce { whole += $0 }
         try writeFile(at: path, bytes: whole, creatingFolder: creatingFolder)
+    }
+    public func openFile(at path: String) throws -> any FileReading {
+        BytesReading(try readFile(at: path, limit: TransferFiles.maximumHeldImportBytes))
     }
     public func interruptRequested() -> Bool { false }
     public func pathForDump(_ path: String) -> String { path }

@@ -2,16 +2,16 @@ import ClosetCore
 
 extension TransferFiles {
     /// The rows of a file being imported, visited one at a time in the file's order. A JSON
-    /// file's rows are read whole (its reader makes the values). A CSV file is checked whole
+    /// file's rows are read whole (its reader makes the values). A CSV file is read through
     /// first — its quoting, its header and each record's number of fields, so a file that
-    /// cannot be read fails before any row is checked — and each row's fields are made only
-    /// when it is visited: a million-row file is held as its bytes, not as a million rows of
-    /// strings (two thirds of such an import's memory).
+    /// cannot be read fails before any row is checked — and then again for each visit, a piece
+    /// at a time, each row's fields made only when it is visited: a file of any size is held
+    /// as one piece of its bytes, never as rows of strings.
     public struct ImportedRows {
         private enum Source {
             case rows([Row])
-            /// The file's bytes (valid UTF-8) and its header's names.
-            case csv(bytes: [UInt8], header: [String])
+            /// The file and its header's names.
+            case csv(CSVFileCursor, header: [String])
         }
 
         private let source: Source
@@ -23,48 +23,46 @@ extension TransferFiles {
             count = rows.count
         }
 
-        /// Checks a CSV file's shape: a quoting problem first (wherever it is), then a header
-        /// naming a field no one reads or a column twice, then a record of the wrong width.
-        init(csv bytes: [UInt8], fieldNames: [String]) throws(RowProblem) {
-            let checked = bytes.withUnsafeBufferPointer {
-                buffer -> Result<(header: [String], count: Int), RowProblem> in
-                var cursor = CSVReader.Cursor(buffer)
-                var fields: [CSVReader.Field] = []
-                let header: (line: Int, names: [String])
-                switch cursor.next(&fields) {
-                case .failure(let failure): return .failure(RowProblem(line: failure.line, message: failure.message))
-                case .success(nil): return .success(([], 0))
-                case .success(let record?): header = (record.line, fields.map { $0.text(in: buffer) })
-                }
-                var count = 0
-                var wrongWidth: RowProblem?
-                while true {
-                    switch cursor.next(&fields) {
-                    case .failure(let failure):
-                        return .failure(RowProblem(line: failure.line, message: failure.message))
-                    case .success(nil):
-                        for name in header.names where !fieldNames.contains(name) {
-                            return .failure(RowProblem(line: header.line, message: unknownField(name, fieldNames)))
-                        }
-                        for (index, name) in header.names.enumerated() where header.names[..<index].contains(name) {
-                            return .failure(
-                                RowProblem(line: header.line, message: "the column '\(name)' appears twice"))
-                        }
-                        if let wrongWidth { return .failure(wrongWidth) }
-                        return .success((header.names, count))
-                    case .success(let record?):
-                        count += 1
-                        if record.count != header.names.count, wrongWidth == nil {
-                            wrongWidth = RowProblem(
-                                line: record.line,
-                                message: "\(record.count) fields where the header has \(header.names.count)")
-                        }
-                    }
+        /// Checks a CSV file's shape: a byte that is not UTF-8 first, then a quoting problem
+        /// (wherever each is), then a header naming a field no one reads or a column twice,
+        /// then a record of the wrong width.
+        /// `pieceSize` and `longestRecord` are the cursor's (tests make them small).
+        init(
+            csv file: any FileReading, fieldNames: [String], pieceSize: Int = 1 << 20,
+            longestRecord: Int = CSVFileCursor.longestRecord
+        ) throws(CSVFileCursor.Problem) {
+            let cursor = try CSVFileCursor(file, pieceSize: pieceSize, longestRecord: longestRecord)
+            do throws(CSVFileCursor.Problem) {
+                (source, count) = try Self.readShape(cursor, fieldNames: fieldNames)
+            } catch {
+                if case .csv = error { try cursor.checkRest() }
+                throw error
+            }
+        }
+
+        private static func readShape(_ cursor: CSVFileCursor, fieldNames: [String]) throws(CSVFileCursor.Problem)
+            -> (Source, count: Int)
+        {
+            var fields: [CSVReader.Field] = []
+            guard let headerRecord = try cursor.next(&fields) else { return (.csv(cursor, header: []), 0) }
+            let names = cursor.bytes.withUnsafeBufferPointer { bytes in fields.map { $0.text(in: bytes) } }
+            var count = 0
+            var wrongWidth: CSVReader.Failure?
+            while let record = try cursor.next(&fields) {
+                count += 1
+                if record.count != names.count, wrongWidth == nil {
+                    wrongWidth = CSVReader.Failure(
+                        message: "\(record.count) fields where the header has \(names.count)", line: record.line)
                 }
             }
-            let (header, count) = try checked.get()
-            source = .csv(bytes: bytes, header: header)
-            self.count = count
+            for name in names where !fieldNames.contains(name) {
+                throw .csv(CSVReader.Failure(message: unknownField(name, fieldNames), line: headerRecord.line))
+            }
+            for (index, name) in names.enumerated() where names[..<index].contains(name) {
+                throw .csv(CSVReader.Failure(message: "the column '\(name)' appears twice", line: headerRecord.line))
+            }
+            if let wrongWidth { throw .csv(wrongWidth) }
+            return (.csv(cursor, header: names), count)
         }
 
         /// Whether a row may have `field`: a CSV file's header names it; any JSON row may.
@@ -75,23 +73,39 @@ extension TransferFiles {
             }
         }
 
-        /// Visits each row with its place in the file (from 0).
-        func forEachRow(_ visit: (_ number: Int, _ row: Row) -> Void) {
+        /// Visits each row with its place in the file (from 0). A CSV file is read again: one
+        /// that changed since it was first read fails (rows already visited were visited).
+        func forEachRow(_ visit: (_ number: Int, _ row: Row) -> Void) throws(RowProblem) {
             switch source {
             case .rows(let rows):
                 for (number, row) in rows.enumerated() { visit(number, row) }
-            case .csv(let bytes, let header):
-                bytes.withUnsafeBufferPointer { buffer in
-                    var cursor = CSVReader.Cursor(buffer)
+            case .csv(let cursor, let header):
+                var number = 0
+                var line = 1
+                var changed = false
+                do throws(CSVFileCursor.Problem) {
+                    try cursor.rewind()
                     var fields: [CSVReader.Field] = []
-                    _ = cursor.next(&fields)
-                    var number = 0
-                    // Every record was read once already: none fails now. The row shares the
-                    // cursor's fields (not copied unless it is kept).
-                    while case .success(let record?) = cursor.next(&fields) {
-                        visit(number, (record.line, RowFields(names: header, file: bytes, fields: fields)))
-                        number += 1
+                    if try cursor.next(&fields) != nil {  // the header
+                        // The row shares the piece and the cursor's fields (not copied unless it is kept).
+                        while let record = try cursor.next(&fields) {
+                            line = record.line
+                            guard record.count == header.count, number < count else {
+                                changed = true
+                                break
+                            }
+                            visit(number, (record.line, RowFields(names: header, file: cursor.bytes, fields: fields)))
+                            number += 1
+                        }
                     }
+                } catch {
+                    if case .cannotRead(let diagnostic) = error {
+                        throw RowProblem(line: line, message: diagnostic.message)
+                    }
+                    changed = true
+                }
+                if changed || number != count {
+                    throw RowProblem(line: line, message: "the file changed while it was imported")
                 }
             }
         }

@@ -6,8 +6,10 @@ import Foundation
 /// file's extension. A pack names its fields and checks its rows; reading, writing, reporting
 /// every bad row with its line, and all-or-nothing belong here.
 public enum TransferFiles {
-    /// Files larger than this are refused rather than read into memory.
-    package static let maximumImportBytes = 256 << 20
+    /// A file an import reads whole (JSON, whose rows are all made at once; a CSV file that is
+    /// a pipe, which cannot be read twice) is refused when larger than this. A CSV file on disk
+    /// is read a piece at a time, at any size.
+    package static let maximumHeldImportBytes = 256 << 20
     /// How many bad rows an import lists before summing up the rest.
     static let listedBadRows = 20
 
@@ -166,35 +168,41 @@ public enum TransferFiles {
             throw invocation.missing("from")
         }
         let format = try FileFormat(path, range: argument.range)
-        let bytes: [UInt8]
-        do {
-            bytes = try invocation.host.readFile(at: path, limit: maximumImportBytes)
-        } catch let error as Diagnostic {
-            throw error.at(argument.range)
-        } catch {
-            throw .cannotRead(path, because: "\(error)", at: argument.range)
+        func unreadable(_ error: any Error) -> Diagnostic {
+            (error as? Diagnostic ?? .cannotRead(path, because: "\(error)")).at(argument.range)
         }
-        // A CSV file is kept as bytes: each row's fields are made from them as it is imported.
-        var text = ""
         switch format {
         case .csv:
-            if let offset = bytes.withUnsafeBufferPointer({ UTF8Text.firstInvalidOffset(in: $0) }) {
-                throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
+            // Read a piece at a time, twice: a file of any size.
+            do {
+                return (path, try ImportedRows(csv: try invocation.host.openFile(at: path), fieldNames: fieldNames))
+            } catch let problem as CSVFileCursor.Problem {
+                switch problem {
+                case .csv(let failure):
+                    throw .unreadableImport(
+                        fileName(path), line: failure.line, problem: failure.message, at: argument.range)
+                case .notUTF8(let offset): throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
+                case .cannotRead(let diagnostic): throw unreadable(diagnostic)
+                }
+            } catch {
+                throw unreadable(error)
             }
         case .json:
-            switch UTF8Text.decode(bytes) {
-            case .success(let decoded): text = decoded
-            case .failure(let invalid):
-                throw .notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
+            let text: String
+            do {
+                switch UTF8Text.decode(try invocation.host.readFile(at: path, limit: maximumHeldImportBytes)) {
+                case .success(let decoded): text = decoded
+                case .failure(let invalid):
+                    throw Diagnostic.notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
+                }
+            } catch {
+                throw unreadable(error)
             }
-        }
-        do throws(RowProblem) {
-            switch format {
-            case .csv: return (path, try ImportedRows(csv: bytes, fieldNames: fieldNames))
-            case .json: return (path, ImportedRows(rows: try jsonRows(text, entity: entity, ignoring: ignoring)))
+            do throws(RowProblem) {
+                return (path, ImportedRows(rows: try jsonRows(text, entity: entity, ignoring: ignoring)))
+            } catch {
+                throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
             }
-        } catch {
-            throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
         }
     }
 
@@ -239,14 +247,18 @@ public enum TransferFiles {
                 problems.append((number, problem))
             }
         }
-        if let first {
-            var passedOver = 0
-            rows.forEachRow { number, row in
-                if first(row) { run(number, row) } else { passedOver += 1 }
+        do throws(RowProblem) {
+            if let first {
+                var passedOver = 0
+                try rows.forEachRow { number, row in
+                    if first(row) { run(number, row) } else { passedOver += 1 }
+                }
+                if passedOver > 0 { try rows.forEachRow { number, row in if !first(row) { run(number, row) } } }
+            } else {
+                try rows.forEachRow(run)
             }
-            if passedOver > 0 { rows.forEachRow { number, row in if !first(row) { run(number, row) } } }
-        } else {
-            rows.forEachRow(run)
+        } catch {
+            problems.append((rows.count, error))  // the file changed while it was read again
         }
         return problems.sorted { $0.index < $1.index }.map(\.problem)
     }

@@ -53,22 +53,40 @@ package enum CSVReader {
     /// whole file's shape first and makes a row's values only as it adds the row (and a value
     /// read as a word or a date is never made a string).
     package struct Cursor {
-        /// The file's bytes; a spreadsheet's BOM at the start is passed over (it is not text).
+        /// The file's bytes, or a piece of them; a spreadsheet's BOM at the start is passed over
+        /// (it is not text).
         private let bytes: UnsafeBufferPointer<UInt8>
-        private var index: Int
-        private var line = 1
+        /// Where the next record starts, and its line.
+        package private(set) var index: Int
+        package private(set) var line: Int
+        /// Whether `bytes` reach the file's end; when not, a record they end in the middle of
+        /// is not read (`stoppedShort`), to be read whole from the next piece.
+        private let isLast: Bool
+        /// Whether `next` stopped at a record the piece does not hold all of.
+        package private(set) var stoppedShort = false
 
         package init(_ all: UnsafeBufferPointer<UInt8>) {
             bytes = all
             index = all.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            line = 1
+            isLast = true
+        }
+
+        /// Reads a piece of a file from `index`, whose line is `line`.
+        package init(piece: UnsafeBufferPointer<UInt8>, from index: Int, line: Int, isLast: Bool) {
+            bytes = piece
+            self.index = index
+            self.line = line
+            self.isLast = isLast
         }
 
         /// The next record's starting line and number of fields, its fields put in `fields`;
-        /// nil at the end. A line with nothing on it is no record.
+        /// nil at the end (of the piece, when it `stoppedShort`). A line with nothing on it is
+        /// no record.
         package mutating func next(_ fields: inout [Field]) -> Result<(line: Int, count: Int)?, Failure> {
             while index < bytes.count {
                 let record = readRecord(&fields)
-                if case .success(nil) = record { continue }  // an empty line
+                if case .success(nil) = record, !stoppedShort { continue }  // an empty line
                 return record
             }
             return .success(nil)
@@ -82,6 +100,14 @@ package enum CSVReader {
             // The field so far: its text's bytes start..<end (-1: none yet).
             var field = Field(start: -1, end: -1, hasDoubledQuotes: false)
             let recordLine = line
+            let recordStart = index
+            // The piece ends inside the record: it is read again, whole, from the next.
+            func stopShort() -> Result<(line: Int, count: Int)?, Failure> {
+                index = recordStart
+                line = recordLine
+                stoppedShort = true
+                return .success(nil)
+            }
             var quoted = false
             var afterQuote = false
             // Whether anything of the record has been read (an empty line is no record).
@@ -130,6 +156,8 @@ package enum CSVReader {
                     endField()
                 case 0x0D where index < count && bytes[index] == 0x0A:
                     break  // the LF ends the record
+                case 0x0D where index == count && !isLast:
+                    return stopShort()  // an LF may follow in the next piece
                 case 0x0A:
                     line += 1
                     return endRecord()
@@ -161,6 +189,7 @@ package enum CSVReader {
                     index = stop
                 }
             }
+            if !isLast { return stopShort() }
             if quoted { return .failure(Failure(message: "a quoted field is not closed", line: recordLine)) }
             return seen ? endRecord() : .success(nil)
         }

@@ -48,12 +48,17 @@ import Testing
     }
 
     @Test func rowsOnOneLineAreNamedByTheirNumber() throws {
-        let rows = try TransferFiles.jsonRows(
-            "[{\"name\":\"a\"}, {\"name\":\"b\"},\n{\"name\":\"c\"}]\n", entity: "thing", ignoring: [])
-        let problems = TransferFiles.collectProblems(TransferFiles.ImportedRows(rows: rows), fieldNames: ["name"]) {
-            row throws(TransferFiles.RowProblem) in throw TransferFiles.RowProblem(line: row.line, message: "bad")
+        let text = "[{\"name\":\"a\"}, {\"name\":\"b\"},\n{\"name\":\"c\"}]\n"
+        for pieceSize in [4, 9, 1 << 20] {
+            let rows = try TransferFiles.ImportedRows(
+                json: BytesReading(Array(text.utf8)), entity: "thing", ignoring: [], pieceSize: pieceSize)
+            let problems = TransferFiles.collectProblems(rows, fieldNames: ["name"]) {
+                row throws(TransferFiles.RowProblem) in throw TransferFiles.RowProblem(line: row.line, message: "bad")
+            }
+            #expect(
+                problems.map { $0.text(in: "f.json") } == [
+                    "f.json:1: row 1: bad", "f.json:1: row 2: bad", "f.json:2: bad",
+                ])
         }
-        #expect(
-            problems.map { $0.text(in: "f.json") } == ["f.json:1: row 1: bad", "f.json:1: row 2: bad", "f.json:2: bad"])
     }
 }

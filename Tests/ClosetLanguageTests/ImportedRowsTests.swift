@@ -131,10 +131,15 @@ import Testing
             #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
             #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
             #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
-            // Bytes that are not UTF-8 come first, wherever they are, with their offset in the file.
+            // Bytes that are not UTF-8 are named by their offset in the file; the first problem
+            // met is the one reported, and such bytes are met as their piece is read.
+            #expect(
+                problemReading(
+                    Array("a,b\n1,2\n1,".utf8) + [0xFF, 0x0A] + Array("\"x\"y,2\n".utf8), pieceSize: pieceSize)
+                    == "not UTF-8 at 10")
             #expect(
                 problemReading(Array("a,b\n\"x\"y,2\n1,2\n1,".utf8) + [0xFF, 0x0A], pieceSize: pieceSize)
-                    == "not UTF-8 at 17")
+                    == (pieceSize > 16 ? "not UTF-8 at 17" : "2: text after a closing quote"))  // met a piece ahead
             #expect(problemReading(Array("a,b\n1,청".utf8).dropLast(), pieceSize: pieceSize) == "not UTF-8 at 6")
         }
     }
@@ -142,7 +147,7 @@ import Testing
     /// What reading the file through pieces of `pieceSize` reports: `line: message`, or
     /// `not UTF-8 at <offset>`.
     func problemReading<Bytes: Sequence<UInt8>>(
-        _ bytes: Bytes, pieceSize: Int, longestRecord: Int = CSVFileCursor.longestRecord
+        _ bytes: Bytes, pieceSize: Int, longestRecord: Int = FilePieces.longestRecord
     ) -> String? {
         do {
             _ = try TransferFiles.ImportedRows(
@@ -151,7 +156,7 @@ import Testing
             return nil
         } catch {
             switch error {
-            case .csv(let failure): return "\(failure.line): \(failure.message)"
+            case .syntax(let message, let line): return "\(line): \(message)"
             case .notUTF8(let offset): return "not UTF-8 at \(offset)"
             case .cannotRead(let diagnostic): return diagnostic.message
             }
@@ -193,5 +198,46 @@ import Testing
                 csv: Changing(["a,b\n1,2\n3,4\n", changed]), fieldNames: ["a", "b"], pieceSize: 4)
             #expect(throws: TransferFiles.RowProblem.self) { try rows.forEachRow { _, _ in } }
         }
+    }
+
+    /// A JSON file read through pieces as small as a few bytes gives the rows (and the
+    /// problems, at the same lines) that reading it whole gives: elements, strings with escaped
+    /// quotes and brackets, numbers and blank lines cut at every place.
+    @Test func aJSONFileReadInPiecesIsTheFileReadWhole() {
+        var random = SeededRandom(seed: 4_702)
+        let pieces = [
+            "{\"a\":\"x\"}", "{\"b\":12.5e3}", "{\"a\":\"[{,\\\"}\"}", "{\"a\":null,\"b\":true}", "{\"a\":\"청바지\"}",
+            "{\"a\":[\"p\",\"q\"]}", "{\"b\":{\"c\":1}}", "12", "\"s\"", "{\"a\":", "}", "]", "[",
+        ]
+        let blanks = ["", " ", "\n", "\r\n", "\n\n"]
+        var read = 0
+        for _ in 0..<1_500 {
+            var text = Int.random(in: 0..<8, using: &random) == 0 ? "\u{FEFF}" : ""
+            text += "[" + blanks.randomElement(using: &random)!
+            let count = Int.random(in: 0...6, using: &random)
+            text += (0..<count).map { _ in
+                pieces[
+                    Int.random(in: 0..<(Int.random(in: 0..<6, using: &random) == 0 ? pieces.count : 7), using: &random)]
+                    + blanks.randomElement(using: &random)!
+            }.joined(separator: "," + blanks.randomElement(using: &random)!)
+            if Int.random(in: 0..<10, using: &random) > 0 { text += "]" + blanks.randomElement(using: &random)! }
+            func reading(_ pieceSize: Int) -> String {
+                do {
+                    let rows = try TransferFiles.ImportedRows(
+                        json: BytesReading(Array(text.utf8)), entity: "thing", ignoring: ["a"], pieceSize: pieceSize)
+                    var seen: [String] = []
+                    try rows.forEachRow { number, row in
+                        seen.append("\(number)@\(row.line)\(rows.sharesLine(number) ? "+" : ""): \(row.fields.keys)")
+                    }
+                    return seen.joined(separator: "; ")
+                } catch {
+                    return "\(error)"
+                }
+            }
+            let whole = reading(text.utf8.count + 4)
+            #expect(reading(Int.random(in: 4...16, using: &random)) == whole, "\(text.debugDescription)")
+            if !whole.contains("syntax") { read += 1 }
+        }
+        #expect(read > 300, "\(read) read")
     }
 }

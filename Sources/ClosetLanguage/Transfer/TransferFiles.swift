@@ -6,9 +6,8 @@ import Foundation
 /// file's extension. A pack names its fields and checks its rows; reading, writing, reporting
 /// every bad row with its line, and all-or-nothing belong here.
 public enum TransferFiles {
-    /// A file an import reads whole (JSON, whose rows are all made at once; a CSV file that is
-    /// a pipe, which cannot be read twice) is refused when larger than this. A CSV file on disk
-    /// is read a piece at a time, at any size.
+    /// A file an import reads whole (a named pipe, which cannot be read twice) is refused when
+    /// larger than this. A file on disk is read a piece at a time, at any size.
     package static let maximumHeldImportBytes = 256 << 20
     /// How many bad rows an import lists before summing up the rest.
     static let listedBadRows = 20
@@ -171,38 +170,22 @@ public enum TransferFiles {
         func unreadable(_ error: any Error) -> Diagnostic {
             (error as? Diagnostic ?? .cannotRead(path, because: "\(error)")).at(argument.range)
         }
-        switch format {
-        case .csv:
-            // Read a piece at a time, twice: a file of any size.
-            do {
-                return (path, try ImportedRows(csv: try invocation.host.openFile(at: path), fieldNames: fieldNames))
-            } catch let problem as CSVFileCursor.Problem {
-                switch problem {
-                case .csv(let failure):
-                    throw .unreadableImport(
-                        fileName(path), line: failure.line, problem: failure.message, at: argument.range)
-                case .notUTF8(let offset): throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
-                case .cannotRead(let diagnostic): throw unreadable(diagnostic)
-                }
-            } catch {
-                throw unreadable(error)
+        // Read a piece at a time: first the whole file's shape, then its rows.
+        do {
+            let file = try invocation.host.openFile(at: path)
+            switch format {
+            case .csv: return (path, try ImportedRows(csv: file, fieldNames: fieldNames))
+            case .json: return (path, try ImportedRows(json: file, entity: entity, ignoring: ignoring))
             }
-        case .json:
-            let text: String
-            do {
-                switch UTF8Text.decode(try invocation.host.readFile(at: path, limit: maximumHeldImportBytes)) {
-                case .success(let decoded): text = decoded
-                case .failure(let invalid):
-                    throw Diagnostic.notUTF8("'\(fileName(path))'", offset: invalid.offset, at: argument.range)
-                }
-            } catch {
-                throw unreadable(error)
+        } catch let problem as ImportFileProblem {
+            switch problem {
+            case .syntax(let message, let line):
+                throw .unreadableImport(fileName(path), line: line, problem: message, at: argument.range)
+            case .notUTF8(let offset): throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
+            case .cannotRead(let diagnostic): throw unreadable(diagnostic)
             }
-            do throws(RowProblem) {
-                return (path, ImportedRows(rows: try jsonRows(text, entity: entity, ignoring: ignoring)))
-            } catch {
-                throw .unreadableImport(fileName(path), line: error.line, problem: error.message, at: argument.range)
-            }
+        } catch {
+            throw unreadable(error)
         }
     }
 
@@ -374,48 +357,40 @@ public enum TransferFiles {
 
     static func fileName(_ path: String) -> String { FilePath.lastComponent(of: path) }
 
-    /// A JSON file's rows: one object a row (in an array or one after another).
-    static func jsonRows(_ text: String, entity: String, ignoring: Set<String>) throws(RowProblem) -> [Row] {
-        let values: [(line: Int, value: JSONValue)]
-        do {
-            values = try JSONReader.rows(text)
-        } catch {
-            throw RowProblem(line: error.line, message: error.message)
+    /// A JSON file's element as a row: an object, its members' values as text.
+    static func jsonRow(_ value: JSONValue, line: Int, entity: String, ignoring: Set<String>) throws(RowProblem)
+        -> Row
+    {
+        guard case .object(let members) = value else {
+            throw RowProblem(line: line, message: "expected an object for each \(entity)")
         }
-        var rows: [Row] = []
-        for (line, value) in values {
-            guard case .object(let members) = value else {
-                throw RowProblem(line: line, message: "expected an object for each \(entity)")
-            }
-            var fields = RowFields()
-            for (key, member) in members {
-                switch member {
-                case .string(let text), .number(let text): fields[key] = .some(text)
-                case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
-                case .null: fields[key] = .some(nil)
-                case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
-                case .array(let items):
-                    guard ignoring.contains(key) else {
-                        throw RowProblem(line: line, message: "'\(key)' cannot be a list")
-                    }
-                    fields[key] = .some(nil)
-                    // Items are kept by place, `images.0` or `comments.0.id`, for an importer
-                    // that reads lists (a product's pictures, the entities one row holds).
-                    for (index, item) in items.enumerated() {
-                        switch item {
-                        case .string(let text): fields["\(key).\(index)"] = .some(text)
-                        case .object(let parts):
-                            for (name, part) in parts {
-                                if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
-                            }
-                        default: continue
+        var fields = RowFields()
+        for (key, member) in members {
+            switch member {
+            case .string(let text), .number(let text): fields[key] = .some(text)
+            case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
+            case .null: fields[key] = .some(nil)
+            case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
+            case .array(let items):
+                guard ignoring.contains(key) else {
+                    throw RowProblem(line: line, message: "'\(key)' cannot be a list")
+                }
+                fields[key] = .some(nil)
+                // Items are kept by place, `images.0` or `comments.0.id`, for an importer
+                // that reads lists (a product's pictures, the entities one row holds).
+                for (index, item) in items.enumerated() {
+                    switch item {
+                    case .string(let text): fields["\(key).\(index)"] = .some(text)
+                    case .object(let parts):
+                        for (name, part) in parts {
+                            if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
                         }
+                    default: continue
                     }
                 }
             }
-            rows.append((line, fields))
         }
-        return rows
+        return (line, fields)
     }
 
     static func unknownField(_ name: String, _ fieldNames: [String]) -> String {

@@ -48,40 +48,19 @@ public struct JSONReader {
     /// blanks) is not JSON, and refused: a truncated export must not import as nothing (`[]`
     /// is the file of no rows). A leading byte-order mark (as spreadsheets write) is skipped.
     public static func rows(_ text: String) throws(Failure) -> [(line: Int, value: JSONValue)] {
-        var bytes = Array(text.utf8)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        var reader = JSONReader(bytes: bytes)
-        reader.skipBlanks()
-        if reader.peek == nil {
-            throw Failure(message: "the file is empty; a JSON file of no rows is []", line: reader.line)
-        }
-        guard reader.peek == UInt8(ascii: "[") else {
-            throw Failure(message: "expected a JSON array of objects", line: reader.line)
-        }
-        reader.position += 1
-        var rows: [(line: Int, value: JSONValue)] = []
-        reader.skipBlanks()
-        if reader.peek == UInt8(ascii: "]") {
-            reader.position += 1
-        } else {
-            while true {
-                reader.skipBlanks()
-                let line = reader.line
-                rows.append((line, try reader.value(depth: 1)))
-                reader.skipBlanks()
-                guard let next = reader.peek else {
-                    throw Failure(message: "the array is not closed", line: reader.line)
-                }
-                reader.position += 1
-                if next == UInt8(ascii: "]") { break }
-                guard next == UInt8(ascii: ",") else {
-                    throw Failure(message: "expected ',' or ']'", line: reader.line)
-                }
+        let bytes = Array(text.utf8)
+        do throws(ImportFileProblem) {
+            let cursor = try JSONFileCursor(
+                BytesReading(bytes), pieceSize: bytes.count + 4, longestRecord: FilePieces.longestRecord)
+            var rows: [(line: Int, value: JSONValue)] = []
+            while let row = try cursor.next() { rows.append(row) }
+            return rows
+        } catch {
+            switch error {
+            case .syntax(let message, let line): throw Failure(message: message, line: line)
+            case .notUTF8, .cannotRead: throw Failure(message: "not UTF-8", line: 1)  // (a string is UTF-8)
             }
         }
-        reader.skipBlanks()
-        guard reader.peek == nil else { throw Failure(message: "unexpected text after the array", line: reader.line) }
-        return rows
     }
 
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }

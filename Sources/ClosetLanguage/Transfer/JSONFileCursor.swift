@@ -113,6 +113,13 @@ final class JSONFileCursor {
                 var lines = 0
                 var index = position
                 while index < filled {
+                    if inString, !escaped {
+                        // A string's plain run, to its next quote or backslash.
+                        while index < filled, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                            index += 1
+                        }
+                        guard index < filled else { break }
+                    }
                     let byte = bytes[index]
                     index += 1
                     if byte == 0x0A { lines += 1 }

@@ -357,40 +357,48 @@ public enum TransferFiles {
 
     static func fileName(_ path: String) -> String { FilePath.lastComponent(of: path) }
 
-    /// A JSON file's element as a row: an object, its members' values as text.
+    /// A JSON file's element as a row: an object, its members' values as text. (A JSON
+    /// object names a field once, `JSONReader` sees to it: the names are made without looking.)
     static func jsonRow(_ value: JSONValue, line: Int, entity: String, ignoring: Set<String>) throws(RowProblem)
         -> Row
     {
         guard case .object(let members) = value else {
             throw RowProblem(line: line, message: "expected an object for each \(entity)")
         }
-        var fields = RowFields()
+        var names: [String] = []
+        var values: [String?] = []
+        names.reserveCapacity(members.count)
+        values.reserveCapacity(members.count)
+        func add(_ name: String, _ value: String?) {
+            names.append(name)
+            values.append(value)
+        }
         for (key, member) in members {
             switch member {
-            case .string(let text), .number(let text): fields[key] = .some(text)
-            case .bool(let flag): fields[key] = .some(flag ? "true" : "false")
-            case .null: fields[key] = .some(nil)
-            case .object: fields[key] = .some("(object)")  // a nested value, such as a picture's facts
+            case .string(let text), .number(let text): add(key, text)
+            case .bool(let flag): add(key, flag ? "true" : "false")
+            case .null: add(key, nil)
+            case .object: add(key, "(object)")  // a nested value, such as a picture's facts
             case .array(let items):
                 guard ignoring.contains(key) else {
                     throw RowProblem(line: line, message: "'\(key)' cannot be a list")
                 }
-                fields[key] = .some(nil)
+                add(key, nil)
                 // Items are kept by place, `images.0` or `comments.0.id`, for an importer
                 // that reads lists (a product's pictures, the entities one row holds).
                 for (index, item) in items.enumerated() {
                     switch item {
-                    case .string(let text): fields["\(key).\(index)"] = .some(text)
+                    case .string(let text): add("\(key).\(index)", text)
                     case .object(let parts):
                         for (name, part) in parts {
-                            if case .string(let text) = part { fields["\(key).\(index).\(name)"] = .some(text) }
+                            if case .string(let text) = part { add("\(key).\(index).\(name)", text) }
                         }
                     default: continue
                     }
                 }
             }
         }
-        return (line, fields)
+        return (line, RowFields(names: names, values: values))
     }
 
     static func unknownField(_ name: String, _ fieldNames: [String]) -> String {

@@ -187,7 +187,26 @@ public struct JSONReader {
 
     private mutating func string() throws(Failure) -> String {
         position += 1  // opening quote
-        var out: [UInt8] = []
+        // Most strings have no escape: their bytes are the text, made a string at once.
+        let start = position
+        let (end, closed) = bytes.withUnsafeBufferPointer { all -> (Int, Bool) in
+            var index = start
+            while index < all.count {
+                let byte = all[index]
+                if byte == UInt8(ascii: "\"") { return (index, true) }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                index += 1
+            }
+            return (index, false)
+        }
+        position = end
+        if closed {
+            position += 1
+            return bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+            }
+        }
+        var out = Array(bytes[start..<position])
         while let byte = peek {
             position += 1
             switch byte {

@@ -403,7 +403,8 @@ enum ScriptFile {
     }
 
     /// A file to read a piece at a time: a regular file from its descriptor, read again from
-    /// its start by seeking; anything else (a pipe, `-`) read whole first, as it can be read once.
+    /// its start by seeking; anything else (a named pipe, `-`) read whole first, as it can be read
+    /// once.
     static func openPieces(_ path: String, relativeTo base: String?) throws -> any FileReading {
         let limit = TransferFiles.maximumHeldImportBytes
         if path == "-" { return BytesReading(try readAll(STDIN_FILENO, path: path, limit: limit)) }

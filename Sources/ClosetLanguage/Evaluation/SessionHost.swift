@@ -14,7 +14,7 @@ public protocol SessionHost: AnyObject {
     /// A file's bytes for `image=<path>`; throws a `Diagnostic` (no range) when it cannot, or
     /// when the file is larger than `limit` (without reading it all).
     func readFile(at path: String, limit: Int) throws -> [UInt8]
-    /// A file to read in pieces (`import` of a CSV file, which may be larger than memory);
+    /// A file to read in pieces (`import`, whose file may be larger than memory);
     /// throws a `Diagnostic` (no range) when it cannot be opened. By default, read whole with
     /// `readFile`.
     func openFile(at path: String) throws -> any FileReading

@@ -466,8 +466,13 @@ def community(size):
             value, digit = divmod(value, 36)
             body = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + body
         return "c" + body + "." + "%06x" % (zlib.crc32(f"closet-story-cursor:{body}".encode()) & 0xFFFFFF)
-    PAGE_SQL = ("SELECT s.id, s.title, s.author, s.created_at, (SELECT count(*) FROM likes l WHERE l.story = s.id) AS likes, "
-                "(SELECT count(*) FROM comments c WHERE c.story = s.id) AS comments FROM stories s {} ORDER BY s.id DESC LIMIT 20")
+    # The same work on both sides: closet's page gives each story its content, like count and
+    # comments (each comment's fields), so sqlite3's gives them too, as a JSON array a story.
+    PAGE_SQL = ("SELECT s.id, s.title, s.content, s.author, s.created_at, "
+                "(SELECT count(*) FROM likes l WHERE l.story = s.id) AS likes, "
+                "(SELECT json_group_array(json_object('id', c.id, 'story', c.story, 'author', c.author, 'text', c.text, "
+                "'createdAt', c.created_at)) FROM comments c WHERE c.story = s.id) AS comments "
+                "FROM stories s {} ORDER BY s.id DESC LIMIT 20")
     PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
                    "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
     community_rows += measure_both(community_store, community_db, (

@@ -101,38 +101,43 @@ extension LazyRows {
     @inlinable func settle() {
         let changes = placed..<operations.count
         // Room for every change at once: grown as they came, the tables were copied a few times.
-        var known: [Key: Int?] = [:]
-        known.reserveCapacity(changes.count)
         latest.reserveCapacity(latest.count + changes.count)
+        // Each key not placed before, once, as first met (its place in `unknown`): a change
+        // hashes its key twice here and twice as it is placed.
+        var first: [Key: Int] = [:]
+        first.reserveCapacity(changes.count)
         var unknown: [Key] = []
         for position in changes {
             let key = operations[position].key
-            guard latest[key] == nil, known.updateValue(nil, forKey: key) == nil else { continue }
-            unknown.append(key)
-        }
-        var searched: [Key] = []
-        var searchedBytes: [[UInt8]] = []
-        for key in unknown {
-            let bytes = Self.keyBytes(key)
-            if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) {
-                known[key] = .some(nil)
-                continue
+            guard latest[key] == nil else { continue }
+            if let earlier = first.updateValue(unknown.count, forKey: key) {
+                first[key] = earlier  // met before: keep its first place
+            } else {
+                unknown.append(key)
             }
-            searched.append(key)
+        }
+        var ordinals = [Int?](repeating: nil, count: unknown.count)
+        var searched: [Int] = []
+        var searchedBytes: [[UInt8]] = []
+        for (index, key) in unknown.enumerated() {
+            let bytes = Self.keyBytes(key)
+            if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) { continue }
+            searched.append(index)
             searchedBytes.append(bytes)
         }
-        for (key, ordinal) in zip(searched, base.ordinals(ofKeys: searchedBytes)) {
-            known[key] = .some(ordinal)
-        }
+        for (index, ordinal) in zip(searched, base.ordinals(ofKeys: searchedBytes)) { ordinals[index] = ordinal }
         for position in changes {
             let change = operations[position]
-            place(change.key, change.row, baseOrdinal: known[change.key])
+            // A key placed before (or by an earlier change here) is found in `latest` by `place`.
+            place(change.key, change.row, baseOrdinal: first[change.key].map { ordinals[$0] })
         }
         placed = operations.count
     }
 
     @inlinable static func keyBytes(_ key: Key) -> [UInt8] {
         var writer = ByteWriter()
+        // Room at once: grown from nothing, a sixteen-byte key was allocated three times over.
+        writer.bytes.reserveCapacity(32)
         Codec.encode(key: key, into: &writer)
         return writer.bytes
     }

@@ -83,6 +83,21 @@ public final class SnapshotBlocks {
         }
     }
 
+    /// The block that holds all of `range`, when it has not been checked yet and its checksum
+    /// can be taken from bytes read (nil: checked, or the range spans blocks or lies outside
+    /// the body).
+    public func uncheckedBlock(holding range: Range<Int>) -> Range<Int>? {
+        // A format-3 body is one block of any size: never read whole for a row.
+        guard bytesChecksum != nil, shift <= 20, !range.isEmpty, range.lowerBound >= bodyStart,
+            range.upperBound <= bodyEnd
+        else { return nil }
+        let index = (range.lowerBound - bodyStart) >> shift
+        guard index == (range.upperBound - 1 - bodyStart) >> shift, index < expected.count,
+            checked[index >> 6] & (1 << UInt64(index & 63)) == 0
+        else { return nil }
+        return block(index)
+    }
+
     /// Checks the blocks holding `bytes`, just read through the file from `start`: a block
     /// wholly inside them from those very bytes, one partly inside through the file. So a read
     /// of the whole file a megabyte at a time (a dump, a search) checks what it read without

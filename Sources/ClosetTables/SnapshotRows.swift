@@ -30,6 +30,8 @@ public final class SnapshotRows {
     /// Reads file bytes without the mapping (`pread`), for rows: a fault on a mapped file
     /// can map a whole large folio (megabytes) to read one row. Nil: read the mapping.
     let fetch: ((Range<Int>) -> [UInt8]?)?
+    /// The last block read whole to be checked (`bytes`): the rows read next often lie in it.
+    var heldBlock: (range: Range<Int>, bytes: [UInt8])?
     /// The snapshot's blocks, each checked the first time a read here touches it (nil: the
     /// whole file was checked before, or it is no file).
     public let blocks: SnapshotBlocks?
@@ -137,6 +139,20 @@ public final class SnapshotRows {
         guard let fetch else {
             blocks?.verify(range)
             return Array(memory[range])
+        }
+        if let held = heldBlock, range.lowerBound >= held.range.lowerBound, range.upperBound <= held.range.upperBound {
+            return Array(
+                held.bytes[(range.lowerBound - held.range.lowerBound)..<(range.upperBound - held.range.lowerBound)])
+        }
+        if let blocks, let block = blocks.uncheckedBlock(holding: range) {
+            // The block's first read: checking it reads all of it anyway, so it is read once,
+            // checked from those bytes, and the range taken from them (one `pread`, not two);
+            // it is kept for the rows after it there (a group's rows, in file order).
+            guard let fetched = fetch(block) else { return nil }
+            fetched.withUnsafeBytes { blocks.verify(block.lowerBound, read: $0) }
+            guard fetched.count == block.count else { return nil }
+            heldBlock = (block, fetched)
+            return Array(fetched[(range.lowerBound - block.lowerBound)..<(range.upperBound - block.lowerBound)])
         }
         // Checked from the bytes read: the mapping's pages are not touched.
         guard let fetched = fetch(range) else { return nil }

@@ -112,6 +112,47 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(try reopened.fetchStyles()[1].clothes[.top] == nil)  // top2's slot emptied
     }
 
+    /// Reopening replays a journal whose records name the tables in turn, one commit each and
+    /// several in one (`JournalApplier` keeps the last table named across records): every
+    /// change lands in its own table, in order.
+    @Test func aJournalNamingTablesInTurnIsReplayedIntoEach() throws {
+        let path = temporaryStore()
+        let committed: (clothes: [Clothes], styles: [Style])
+        do {
+            let (store, _) = try open(path)
+            for clothes in mocks.allClothes {
+                try store.save(clothes: clothes)
+                try store.commit()
+            }
+            for style in mocks.styles {
+                try store.save(style: style)
+                try store.commit()
+            }
+            // One record naming clothes, styles, then clothes again.
+            try store.save(
+                clothes: Clothes(
+                    createdAt: Date(timeIntervalSince1970: 1_700_000_000), category: .top, weatherType: .fall,
+                    descriptions: "between"))
+            try store.save(style: mocks.styles[0])
+            try store.remove(clothes: mocks.top2)
+            try store.commit()
+            try store.save(clothes: mocks.top2)
+            try store.commit()
+            committed = (store.fetchAllClothes(), try store.fetchStyles())
+        }
+        #expect(committed.clothes.count == mocks.allClothes.count + 1)
+        #expect(committed.clothes.last?.id == mocks.top2.id)  // removed, then back at the end
+        #expect(!committed.styles.isEmpty)
+        let (reopened, notices) = try open(path)
+        #expect(notices.isEmpty)
+        #expect(reopened.fetchAllClothes() == committed.clothes)
+        // Styles made now keep their time to the store's precision: compared by what they hold.
+        let replayed = try reopened.fetchStyles()
+        #expect(replayed.map(\.id) == committed.styles.map(\.id))
+        #expect(replayed.map(\.name) == committed.styles.map(\.name))
+        #expect(replayed.map(\.clothes) == committed.styles.map(\.clothes))
+    }
+
     /// A compaction killed before its rename leaves `snapshot.tmp` (megabytes): the next writer
     /// removes it, and what it names was never the store's.
     @Test func theNextWriterRemovesWhatACrashLeftBeforeItsRename() throws {

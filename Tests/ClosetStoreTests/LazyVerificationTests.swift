@@ -296,6 +296,71 @@ import Testing
         #expect(blocks.checkedCount == blockCount)
     }
 
+    /// A row read alone through the file, in a block not checked yet, is read with its whole
+    /// block in one `pread`, checked from those bytes and kept: the rows after it in that block
+    /// are taken from it (a group's rows, in file order), not checked again; every row's bytes
+    /// are those of the mapping.
+    @Test func aRowsFirstReadTakesItsWholeBlockOnce() throws {
+        let (path, clothes) = try bigStore()
+        let (store, _) = try open(path)
+        let blocks = try #require(store.base.view.blocks)
+        let rows = try #require(try store.tables.table(ClothesTable.schema).lazy?.base)
+        let atOpen = blocks.checkedCount
+        var readWhole = 0
+        for ordinal in stride(from: 0, to: rows.count - 1, by: 97) {
+            let start = rows.frameStart(ordinal)
+            let end = rows.frameStart(ordinal + 1)
+            let unchecked = blocks.uncheckedBlock(holding: start..<end)
+            #expect(rows.rowBytes(ordinal) == rows.withRowInPlace(ordinal) { [UInt8]($0) })
+            if let unchecked {
+                readWhole += 1
+                #expect(rows.heldBlock?.range == unchecked)
+                #expect(blocks.uncheckedBlock(holding: start..<end) == nil)  // checked now
+                // The next row, when it lies in the same block, comes from the held bytes.
+                if rows.frameStart(ordinal + 1) >= unchecked.lowerBound, ordinal + 2 < rows.count,
+                    rows.frameStart(ordinal + 2) <= unchecked.upperBound
+                {
+                    let checked = blocks.checkedCount
+                    #expect(rows.rowBytes(ordinal + 1) == rows.withRowInPlace(ordinal + 1) { [UInt8]($0) })
+                    #expect(blocks.checkedCount == checked)
+                }
+            }
+        }
+        #expect(readWhole > 10)
+        #expect(blocks.checkedCount > atOpen)
+        // The decoded rows are the stored ones.
+        #expect(store.clothes(withID: clothes[4_321].id) == clothes[4_321])
+    }
+
+    /// The real binary: a row shown alone from a damaged block fails with exit 3 and the
+    /// block's bytes named (the block read whole to be checked); a row in another block shows.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+    func aRowReadAloneFromADamagedBlockIsRefused() throws {
+        let (path, clothes) = try bigStore()
+        let (store, _) = try open(path)
+        let rows = try #require(try store.tables.table(ClothesTable.schema).lazy?.base)
+        let blocks = try #require(store.base.view.blocks)
+        let victim = clothes[5_000]
+        let ordinal = try #require(rows.ordinal(ofKey: LazyRows<ClothesTable>.keyBytes(victim.id)))
+        let start = rows.frameStart(ordinal)
+        let block = blocks.block((start - blocks.bodyStart) >> blocks.shift)
+        let other = try #require(
+            clothes.first { other in
+                let at = rows.ordinal(ofKey: LazyRows<ClothesTable>.keyBytes(other.id)).map(rows.frameStart) ?? 0
+                return at < block.lowerBound - 100 || at > block.upperBound + 100
+            })
+        let copy = try damagedCopy(of: path, at: start + 8)
+        let refused = try ChildProcess.run(
+            Self.binary, ["--store", copy, "-c", "show clothes \(victim.id.uuidString)"])
+        #expect(refused.status == 3, "\(refused.err)")
+        #expect(
+            refused.err.contains("fails its checksum in bytes \(block.lowerBound)-\(block.upperBound - 1)"),
+            "\(refused.err)")
+        let shown = try ChildProcess.run(Self.binary, ["--store", copy, "-c", "show clothes \(other.id.uuidString)"])
+        #expect(shown.status == 0, "\(shown.err)")
+        #expect(shown.out.contains(other.descriptions), "\(shown.out)")
+    }
+
     /// The real binary: a damaged block under the rows is found by a dump and by a search,
     /// which read the rows through the file a megabyte at a time, wherever the block lies.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))

@@ -92,11 +92,12 @@ extension DurableStore {
                 let records: StoreFormat.Records
                 do {
                     var changes = 0
+                    var applier = JournalApplier(tables)
                     records = try StoreFormat.readRecords(
                         journal.bytes, from: view.validLength, sequence: view.nextSequence
                     ) { count, reader throws(ByteReader.Malformed) in
                         changes += count
-                        try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                        try applier.apply(count, from: &reader)
                     }
                     view.journalChanges += changes
                 } catch {

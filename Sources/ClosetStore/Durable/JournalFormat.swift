@@ -89,40 +89,12 @@ enum JournalFormat {
         writer.bytes += utf8
     }
 
-    /// Reads `count` format-2 operations and applies them, each run of operations on one
-    /// table in one call (the table decodes its rows where they lie, without copying).
+    /// Reads `count` format-2 operations and applies them (`JournalApplier`, for one record).
     static func applyOperations(_ count: Int, from reader: inout ByteReader, to tables: Tables) throws(ByteReader
         .Malformed)
     {
-        var runTable: StoredTable?
-        var runName: ArraySlice<UInt8> = []
-        var run: [RowLocation] = []
-        for _ in 0..<count {
-            let nameLength = Int(try reader.u8())
-            let nameStart = try reader.take(nameLength)
-            let name = reader.bytes[nameStart..<(nameStart + nameLength)]
-            if runTable == nil || name != runName {
-                if let table = runTable, !run.isEmpty { try table.apply(reader.bytes, operations: run) }
-                run.removeAll(keepingCapacity: true)
-                runTable = tables.table(named: String(decoding: name, as: UTF8.self))
-                runName = name
-            }
-            let kind = try reader.u8()
-            let keyLength = Int(try reader.u16())
-            let keyStart = try reader.take(keyLength)
-            let key = keyStart..<(keyStart + keyLength)
-            switch kind {
-            case 1:
-                let rowLength = Int(try reader.u32())
-                let rowStart = try reader.take(rowLength)
-                run.append(RowLocation(key: key, row: rowStart..<(rowStart + rowLength)))
-            case 2:
-                run.append(RowLocation(key: key, row: nil))
-            default:
-                throw ByteReader.Malformed()
-            }
-        }
-        if let table = runTable, !run.isEmpty { try table.apply(reader.bytes, operations: run) }
+        var applier = JournalApplier(tables)
+        try applier.apply(count, from: &reader)
     }
 
     static func decodeOperation(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> EncodedOperation {

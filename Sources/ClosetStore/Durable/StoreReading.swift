@@ -186,10 +186,11 @@ struct StoreReading {
             let records: StoreFormat.Records
             do {
                 var changes = 0
+                var applier = JournalApplier(tables)
                 records = try StoreFormat.readRecords(bytes, from: header.recordsStart, sequence: 1) {
                     count, reader throws(ByteReader.Malformed) in
                     changes += count
-                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                    try applier.apply(count, from: &reader)
                 }
                 view.journalChanges = changes
             } catch {
@@ -253,6 +254,7 @@ struct StoreReading {
         let schemas = schemas
         let read: JournalFormat.JournalContents?
         do {
+            var applier = JournalApplier(tables)
             read = try JournalFormat.readJournal(bytes) { layout, count, reader throws(ByteReader.Malformed) in
                 switch layout {
                 case .formatOne:
@@ -263,7 +265,7 @@ struct StoreReading {
                         try table.applyFormatOne(put: put, from: &reader)
                     }
                 case .formatTwo:
-                    try JournalFormat.applyOperations(count, from: &reader, to: tables)
+                    try applier.apply(count, from: &reader)
                 case .newer:
                     throw ByteReader.Malformed()
                 }

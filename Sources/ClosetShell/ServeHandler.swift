@@ -115,7 +115,9 @@ package final class ServeHandler: @unchecked Sendable {
                 : "too many writes at once from \(request.client)"
             var response = error(429, "\(why); try again in \(seconds) s", request)
             response.headers.append(HTTPHeader("Retry-After", String(seconds)))
-            return .answer(finish(request, response, started: started, draw: draw))
+            return .answer(
+                finish(
+                    request, response, started: started, draw: draw, hold: refused.guessing ? Self.guessingHold : 0))
         }
         let lane = Self.isRead(request) ? readLane : Self.writeLane
         return .run(lane: lane) { [self] worker in
@@ -252,13 +254,22 @@ package final class ServeHandler: @unchecked Sendable {
         api?.error(status, reason) ?? error(status, reason, request)
     }
 
-    /// The line said and logged for an exchange, and the server's answer.
+    /// How long a guesser's `429` is held before it is written: on its connection, by the I/O
+    /// thread's timer, no worker. Answered at once, fifty guessing clients sent thousands of
+    /// requests a second, and the server's time for them (accepting, reading, refusing, closing)
+    /// came out of everyone else's reads; held, each of their connections asks about once a
+    /// second (nginx's `limit_req` delays what exceeds a rate the same way).
+    static let guessingHold: Double = 1
+
+    /// The line said and logged for an exchange, and the server's answer; `hold`: seconds the
+    /// answer waits before it is written, beside `--latency`'s.
     func finish(
         _ request: ServedRequest, _ response: HTTPResponse, started: Double, draw: ServeFaults.Draw,
-        cut: ServedCut? = nil, note: String? = nil
+        cut: ServedCut? = nil, note: String? = nil, hold: Double = 0
     ) -> HTTPServer.Answer {
+        let delay = draw.delay + hold
         if !quiet || log != nil {
-            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + draw.delay * 1000
+            let milliseconds = (ProcessHost.monotonicNow() - started) * 1000 + delay * 1000
             // A recorded failure given as recorded is said as a fault is.
             let names = draw.names + (cut.map { [$0 == .midBody ? "cut mid-body" : "closed unanswered"] } ?? [])
             if !quiet {
@@ -273,6 +284,6 @@ package final class ServeHandler: @unchecked Sendable {
         }
         return HTTPServer.Answer(
             response, dropMidBody: draw.drop || cut == .midBody, closeWithoutAnswer: cut == .withoutAnswer,
-            delay: draw.delay)
+            delay: delay)
     }
 }

@@ -79,6 +79,19 @@ public enum SnapshotSection {
 
         public init() {}
 
+        /// Room for `count` rows whose keys take about `keyBytes` each, made once: grown row
+        /// by row, each column was copied at every doubling and held up to twice its size (a
+        /// million-row import's first snapshot took 80 MB beside its rows).
+        public mutating func reserve(rows count: Int, keyBytes: Int, indexed: Bool) {
+            offsets.reserveCapacity(count)
+            keys.reserveCapacity(count * keyBytes)
+            keyEnds.reserveCapacity(count)
+            if indexed {
+                buckets.reserveCapacity(count)
+                orders.reserveCapacity(count)
+            }
+        }
+
         /// Records the row just written at `start` (a writer position) and hands a full piece
         /// of the writer to its sink.
         @inlinable public mutating func rowWritten(from start: Int, in writer: inout ByteWriter) {
@@ -169,15 +182,24 @@ public enum SnapshotSection {
             // Largest key first, equal keys the later-added first: walked backwards it is
             // smallest first, equal keys the earlier-added first. Gathered latest first and
             // sorted stably by the order key turned around (sign bit flipped, then inverted).
-            var members = [[(key: UInt64, value: Int)]](repeating: [], count: columns.bucketCount)
+            // Each bucket's room made once, and each sorted in place and let go once listed: a
+            // bucket grown row by row, then copied to be sorted, held up to three times its size.
+            var sizes = [Int](repeating: 0, count: columns.bucketCount)
+            for bucket in columns.buckets { sizes[Int(bucket)] += 1 }
+            var members = sizes.map { size in
+                var list: [(key: UInt64, value: Int)] = []
+                list.reserveCapacity(size)
+                return list
+            }
             for ordinal in stride(from: count - 1, through: 0, by: -1) {
                 let order = ~(UInt64(bitPattern: columns.orders[ordinal]) ^ (1 << 63))
                 members[Int(columns.buckets[ordinal])].append((order, ordinal))
             }
-            lists = members.map { list in
-                var list = list
-                RadixSort.sortByKey(&list)
-                return list.map { UInt32($0.value) }
+            lists.reserveCapacity(members.count)
+            for bucket in members.indices {
+                RadixSort.sortByKey(&members[bucket])
+                lists.append(members[bucket].map { UInt32($0.value) })
+                members[bucket] = []
             }
         }
         let prefixes = sorted.map(\.key)
@@ -199,7 +221,9 @@ public enum SnapshotSection {
         buckets: [UInt8], orders: [Int64], bucketLists: [[UInt32]], writeNames: (inout ByteWriter) -> Void
     ) {
         let count = offsets.count
-        writer.reserve(count * (bucketLists.isEmpty ? 20 : 49) + 64)
+        // No more than a piece or two when the index goes to a file as it is written.
+        let whole = count * (bucketLists.isEmpty ? 20 : 49) + 64
+        writer.reserve(writer.sink.map { min(whole, 2 * $0.pieceSize) } ?? whole)
         writer.column(offsets)
         writer.drainIfFull()
         appendEntries(&writer, count: count, size: 12) { entries, position in

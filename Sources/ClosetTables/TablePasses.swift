@@ -65,8 +65,14 @@ import ClosetCore
         let order = table.index?.order
         let groupings = table.groups.groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
+        let keyBytes = table.decoded.slots.first { $0 != nil }.flatMap { $0 }.map { entry in
+            var key = ByteWriter()
+            Codec.encode(key: entry.key, into: &key)
+            return key.bytes.count
+        }
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
+            columns.reserve(rows: table.decoded.liveCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)
             var ordinal: UInt32 = 0
             return writeRows(table, committed: committed, into: &writer) { row, start, writer in
                 // The row goes to the file now, its offset and key kept for the index.

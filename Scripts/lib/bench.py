@@ -476,9 +476,9 @@ def community(size):
     PROFILE_SQL = ("SELECT id, title FROM stories WHERE author = 'user7' ORDER BY id DESC; "
                    "SELECT s.id, s.title FROM likes l JOIN stories s ON s.id = l.story WHERE l.user = 'user7' ORDER BY s.id DESC;")
     community_rows += measure_both(community_store, community_db, (
-        ("A2", f"new process: {size:,} stories, `list stories limit=20`, JSON", "list stories limit=20",
+        ("A2", f"new process: {size:,} stories, `list stories limit=20`, JSON, comments listed both sides", "list stories limit=20",
          PAGE_SQL.format("")),
-        ("A3", f"new process: {size:,} stories, a cursor page half-way down, JSON",
+        ("A3", f"new process: {size:,} stories, a cursor page half-way down, JSON, comments listed",
          f"list stories limit=20 after={cursor(size // 2)}", PAGE_SQL.format(f"WHERE s.id < {size // 2}")),
         ("A4", f"new process: {size:,} stories, `show profile user=user7`, JSON", "show profile user=user7",
          PROFILE_SQL)), lambda id: "≤ 2" if id == "A4" else "≤ 1.5")

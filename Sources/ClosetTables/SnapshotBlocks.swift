@@ -62,7 +62,7 @@ public final class SnapshotBlocks {
     @inline(__always) public func verify(_ start: Int, _ count: Int) {
         let first = (start &- bodyStart) >> shift
         if count > 0, first == (start &+ count &- 1 &- bodyStart) >> shift, first >= 0, first < expected.count,
-            checked[first >> 6] & (1 << UInt64(first & 63)) != 0
+            isChecked(first)
         {
             return
         }
@@ -93,7 +93,7 @@ public final class SnapshotBlocks {
         else { return nil }
         let index = (range.lowerBound - bodyStart) >> shift
         guard index == (range.upperBound - 1 - bodyStart) >> shift, index < expected.count,
-            checked[index >> 6] & (1 << UInt64(index & 63)) == 0
+            !isChecked(index)
         else { return nil }
         return block(index)
     }
@@ -144,9 +144,12 @@ public final class SnapshotBlocks {
     /// The first block `holds` found failing.
     public private(set) var failed: Int?
 
+    /// Whether block `index` has passed already.
+    @inline(__always) func isChecked(_ index: Int) -> Bool { checked[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+
     /// Whether block `index` passes (checked now, by `sum`, unless it was before).
     func passes(_ index: Int, through sum: (Range<Int>) -> UInt32?) -> Bool {
-        if checked[index >> 6] & (1 << UInt64(index & 63)) != 0 { return true }
+        if isChecked(index) { return true }
         guard let found = sum(block(index)), found == expected[index] else { return false }
         checked[index >> 6] |= 1 << UInt64(index & 63)
         return true

@@ -65,11 +65,8 @@ import ClosetCore
         let order = table.index?.order
         let groupings = table.groups.groupings
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
-        let keyBytes = table.decoded.slots.first { $0 != nil }.flatMap { $0 }.map { entry in
-            var key = ByteWriter()
-            Codec.encode(key: entry.key, into: &key)
-            return key.bytes.count
-        }
+        // The first row's key length stands for every key's (most tables' keys are one size).
+        let keyBytes = table.decoded.slots.lazy.compactMap { $0 }.first.map { LazyRows<Codec>.keyBytes($0.key).count }
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
             columns.reserve(rows: table.decoded.liveCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)

@@ -142,8 +142,8 @@ import Testing
         let read = try Self.request(base, "GET", "/items/1")
         #expect(read.status == 200 && read.seconds < 0.5, "\(read)")
         for guess in guesses { #expect((guess.wait() ?? nil)?.status == 404) }
-        // The budget is spent: refused without a check, in the API's shape, the answer held a second on its connection; a read from the same address meanwhile
-        // is answered at once.
+        // The budget is spent: refused without a check, in the API's shape, the answer held a
+        // second on its connection; a read from the same address meanwhile is answered at once.
         let guessed = Thread.detachNewThreadWithResult {
             try? Self.request(base, "DELETE", "/item/1", body: "{\"password\":\"1234\"}")
         }

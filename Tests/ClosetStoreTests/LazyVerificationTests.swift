@@ -297,9 +297,8 @@ import Testing
     }
 
     /// A row read alone through the file, in a block not checked yet, is read with its whole
-    /// block in one `pread`, checked from those bytes and kept: the rows after it in that block
-    /// are taken from it (a group's rows, in file order), not checked again; every row's bytes
-    /// are those of the mapping.
+    /// block, checked from those bytes and kept (`heldBlock`); the next row in that block reads
+    /// right and checks nothing more; every row's bytes are those of the mapping.
     @Test func aRowsFirstReadTakesItsWholeBlockOnce() throws {
         let (path, clothes) = try bigStore()
         let (store, _) = try open(path)
@@ -316,7 +315,7 @@ import Testing
                 readWhole += 1
                 #expect(rows.heldBlock?.range == unchecked)
                 #expect(blocks.uncheckedBlock(holding: start..<end) == nil)  // checked now
-                // The next row, when it lies in the same block, comes from the held bytes.
+                // The next row, when it lies in the same block: the same bytes, nothing checked.
                 if rows.frameStart(ordinal + 1) >= unchecked.lowerBound, ordinal + 2 < rows.count,
                     rows.frameStart(ordinal + 2) <= unchecked.upperBound
                 {

@@ -12,29 +12,42 @@ extension Bitmap {
         if newWidth == width, newHeight == height { return self }
         let columns = Self.coverage(from: width, to: newWidth)
         let rows = Self.coverage(from: height, to: newHeight)
+        // The columns' parts laid out flat, so the inner loop reads plain memory (the same sums
+        // in the same order as before: the result is bit for bit the same).
+        let columnStarts = columns.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+        let columnParts = columns.flatMap { $0 }
         var result = [UInt8](repeating: 0, count: newWidth * newHeight * 4)
-        for (y, rowParts) in rows.enumerated() {
-            for (x, columnParts) in columns.enumerated() {
-                var (r, g, b, a, total) = (0.0, 0.0, 0.0, 0.0, 0.0)
-                for (sourceY, rowWeight) in rowParts {
-                    for (sourceX, columnWeight) in columnParts {
-                        let weight = rowWeight * columnWeight
-                        let at = (sourceY * width + sourceX) * 4
-                        let alpha = Double(pixels[at + 3]) * weight
-                        r += Double(pixels[at]) * alpha
-                        g += Double(pixels[at + 1]) * alpha
-                        b += Double(pixels[at + 2]) * alpha
-                        a += alpha
-                        total += weight
+        let width = width
+        pixels.withUnsafeBufferPointer { pixels in
+            columnParts.withUnsafeBufferPointer { columnParts in
+                result.withUnsafeMutableBufferPointer { result in
+                    for (y, rowParts) in rows.enumerated() {
+                        for x in 0..<newWidth {
+                            var (r, g, b, a, total) = (0.0, 0.0, 0.0, 0.0, 0.0)
+                            for (sourceY, rowWeight) in rowParts {
+                                let line = sourceY * width
+                                for part in columnStarts[x]..<columnStarts[x + 1] {
+                                    let (sourceX, columnWeight) = columnParts[part]
+                                    let weight = rowWeight * columnWeight
+                                    let at = (line + sourceX) * 4
+                                    let alpha = Double(pixels[at + 3]) * weight
+                                    r += Double(pixels[at]) * alpha
+                                    g += Double(pixels[at + 1]) * alpha
+                                    b += Double(pixels[at + 2]) * alpha
+                                    a += alpha
+                                    total += weight
+                                }
+                            }
+                            let at = (y * newWidth + x) * 4
+                            if a > 0 {
+                                result[at] = UInt8((r / a).rounded().clamped(0, 255))
+                                result[at + 1] = UInt8((g / a).rounded().clamped(0, 255))
+                                result[at + 2] = UInt8((b / a).rounded().clamped(0, 255))
+                            }
+                            result[at + 3] = UInt8((a / total).rounded().clamped(0, 255))
+                        }
                     }
                 }
-                let at = (y * newWidth + x) * 4
-                if a > 0 {
-                    result[at] = UInt8((r / a).rounded().clamped(0, 255))
-                    result[at + 1] = UInt8((g / a).rounded().clamped(0, 255))
-                    result[at + 2] = UInt8((b / a).rounded().clamped(0, 255))
-                }
-                result[at + 3] = UInt8((a / total).rounded().clamped(0, 255))
             }
         }
         return Bitmap(width: newWidth, height: newHeight, pixels: result)

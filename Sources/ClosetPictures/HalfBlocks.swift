@@ -18,44 +18,89 @@ public enum HalfBlocks {
     /// one at least half opaque its own, so an antialiased edge has no dark rim on a light
     /// terminal (blending onto black made one); with a `background`, pixels are blended onto it.
     public static func render(_ bitmap: Bitmap, background: (UInt8, UInt8, UInt8)? = nil) -> [String] {
-        /// nil: the terminal's own colour.
-        func colour(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8)? {
-            guard y < bitmap.height else { return background }
-            let at = (y * bitmap.width + x) * 4
-            let alpha = Int(bitmap.pixels[at + 3])
-            guard let under = background else {
-                return alpha < 128 ? nil : (bitmap.pixels[at], bitmap.pixels[at + 1], bitmap.pixels[at + 2])
-            }
-            func blend(_ value: UInt8, _ under: UInt8) -> UInt8 {
-                UInt8((Int(value) * alpha + Int(under) * (255 - alpha) + 127) / 255)
-            }
-            return (
-                blend(bitmap.pixels[at], under.0), blend(bitmap.pixels[at + 1], under.1),
-                blend(bitmap.pixels[at + 2], under.2)
-            )
-        }
-        func sgr(_ layer: Int, _ value: (UInt8, UInt8, UInt8)?) -> String {
-            guard let value else { return "\(layer)9" }
-            return "\(layer)8;2;\(value.0);\(value.1);\(value.2)"
-        }
-        return stride(from: 0, to: bitmap.height, by: 2).map { y in
-            var line = ""
-            var last = ""
-            for x in 0..<bitmap.width {
-                let (top, bottom) = (colour(x, y), colour(x, y + 1))
-                // The upper half as the foreground of ▀; when only the lower half is drawn,
-                // ▄ takes it, so the upper stays the terminal's; neither: a space.
-                let (glyph, colours): (String, String)
-                switch (top, bottom) {
-                case (nil, nil): (glyph, colours) = (" ", "\u{1B}[0m")
-                case (nil, let bottom?): (glyph, colours) = ("▄", "\u{1B}[\(sgr(3, bottom));49m")
-                case (let top?, let bottom): (glyph, colours) = ("▀", "\u{1B}[\(sgr(3, top));\(sgr(4, bottom))m")
+        // Written as UTF-8 bytes: a page of pictures is tens of thousands of numbers, and
+        // string interpolation made the text cost more than decoding the photos behind it.
+        bitmap.pixels.withUnsafeBufferPointer { pixels in
+            /// nil: the terminal's own colour.
+            func colour(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8)? {
+                guard y < bitmap.height else { return background }
+                let at = (y * bitmap.width + x) * 4
+                let alpha = Int(pixels[at + 3])
+                guard let under = background else {
+                    return alpha < 128 ? nil : (pixels[at], pixels[at + 1], pixels[at + 2])
                 }
-                if colours != last { line += colours }
-                last = colours
-                line += glyph
+                func blend(_ value: UInt8, _ under: UInt8) -> UInt8 {
+                    UInt8((Int(value) * alpha + Int(under) * (255 - alpha) + 127) / 255)
+                }
+                return (blend(pixels[at], under.0), blend(pixels[at + 1], under.1), blend(pixels[at + 2], under.2))
             }
-            return line + "\u{1B}[0m"
+            var line: [UInt8] = []
+            line.reserveCapacity(bitmap.width * 40 + 8)
+            // A cell's SGR sequence, compared with the last one written: two cells that name
+            // the same colours (a `▄` and a `▀` may) need no second sequence.
+            var colours: [UInt8] = []
+            var last: [UInt8] = []
+            colours.reserveCapacity(40)
+            last.reserveCapacity(40)
+            return stride(from: 0, to: bitmap.height, by: 2).map { y in
+                line.removeAll(keepingCapacity: true)
+                last.removeAll(keepingCapacity: true)
+                for x in 0..<bitmap.width {
+                    let (top, bottom) = (colour(x, y), colour(x, y + 1))
+                    // The upper half as the foreground of ▀; when only the lower half is drawn,
+                    // ▄ takes it, so the upper stays the terminal's; neither: a space.
+                    colours.removeAll(keepingCapacity: true)
+                    let glyph: StaticString
+                    switch (top, bottom) {
+                    case (nil, nil):
+                        glyph = " "
+                        colours.append(contentsOf: reset)
+                    case (nil, let bottom?):
+                        glyph = "▄"
+                        colours.append(contentsOf: introducer)
+                        appendSGR(&colours, layer: 3, bottom)
+                        colours.append(contentsOf: ";49m".utf8)
+                    case (let top?, let bottom):
+                        glyph = "▀"
+                        colours.append(contentsOf: introducer)
+                        appendSGR(&colours, layer: 3, top)
+                        colours.append(UInt8(ascii: ";"))
+                        appendSGR(&colours, layer: 4, bottom)
+                        colours.append(UInt8(ascii: "m"))
+                    }
+                    if colours != last {
+                        line.append(contentsOf: colours)
+                        swap(&colours, &last)
+                    }
+                    glyph.withUTF8Buffer { line.append(contentsOf: $0) }
+                }
+                line.append(contentsOf: reset)
+                return String(decoding: line, as: UTF8.self)
+            }
         }
+    }
+
+    private static let introducer: [UInt8] = [0x1B, UInt8(ascii: "[")]
+    private static let reset: [UInt8] = [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")]
+
+    /// `38;2;r;g;b` (or `48;…`), or `39`/`49` for the terminal's own colour.
+    private static func appendSGR(_ bytes: inout [UInt8], layer: UInt8, _ value: (UInt8, UInt8, UInt8)?) {
+        bytes.append(UInt8(ascii: "0") + layer)
+        guard let value else {
+            bytes.append(UInt8(ascii: "9"))
+            return
+        }
+        bytes.append(contentsOf: "8;2;".utf8)
+        appendDecimal(&bytes, value.0)
+        bytes.append(UInt8(ascii: ";"))
+        appendDecimal(&bytes, value.1)
+        bytes.append(UInt8(ascii: ";"))
+        appendDecimal(&bytes, value.2)
+    }
+
+    private static func appendDecimal(_ bytes: inout [UInt8], _ value: UInt8) {
+        if value >= 100 { bytes.append(UInt8(ascii: "0") + value / 100) }
+        if value >= 10 { bytes.append(UInt8(ascii: "0") + value / 10 % 10) }
+        bytes.append(UInt8(ascii: "0") + value % 10)
     }
 }

@@ -18,18 +18,35 @@ extension JPEGDecoder {
             let offset: UnsafePointer<Int>
             let symbols: UnsafePointer<UInt8>
             let symbolCount: Int
-            /// For an AC value read past (a block decoded at 1/8): `bits << 8 | symbol` for every
-            /// `skipBits` prefix that holds a code and its value's bits whole, `bits` both their
-            /// lengths; 0 otherwise.
+            /// For AC values read past (a block decoded at 1/8): for every `skipBits` prefix, the
+            /// run of whole codes-and-values it starts with, as `SkipEntry`; 0 when the first does
+            /// not fit.
             let skip: UnsafePointer<UInt16>
         }
-        static let skipBits = 11
+        static let skipBits = 12
+
+        /// What a `skip` entry holds: how many bits its codes and values take, how far they move
+        /// along the block (a coefficient's run and itself, 16 for `ZRL`) and whether the last
+        /// ends the block (`EOB`). Several symbols in one lookup: a photo's common AC codes with
+        /// their values are 3-6 bits, so a 12-bit look passes two or three of them at once.
+        enum SkipEntry {
+            static func make(bits: Int, advance: Int, ends: Bool) -> UInt16 {
+                UInt16(bits | advance << 4 | (ends ? 0x8000 : 0))
+            }
+            @inline(__always) static func bits(_ entry: UInt16) -> Int { Int(entry & 15) }
+            @inline(__always) static func advance(_ entry: UInt16) -> Int { Int(entry >> 4 & 0x7F) }
+            @inline(__always) static func ends(_ entry: UInt16) -> Bool { entry & 0x8000 != 0 }
+            /// The most one entry moves: below the block's 63 AC places, so adding it to a place
+            /// inside the block never overflows the field.
+            static let largestAdvance = 63
+        }
 
         private let storage: UnsafeMutableRawPointer
         let lookup: Lookup
 
-        /// Nil when the counts describe more codes than their lengths allow.
-        init?(counts: [Int], symbols: [UInt8]) {
+        /// Nil when the counts describe more codes than their lengths allow. Only an AC table
+        /// (`forAC`) is ever skipped through; a DC table's `skip` stays empty.
+        init?(counts: [Int], symbols: [UInt8], forAC: Bool) {
             var fast = [UInt16](repeating: 0, count: 1 << Self.fastBits)
             var skip = [UInt16](repeating: 0, count: 1 << Self.skipBits)
             var maxCode = [Int](repeating: -1, count: 17)
@@ -46,11 +63,15 @@ extension JPEGDecoder {
                             fast[code << shift | suffix] = UInt16(length << 8) | UInt16(symbols[index])
                         }
                     }
-                    let bits = length + Int(symbols[index] & 15)
-                    if bits <= Self.skipBits {
+                    // One symbol with its value: the first step of every prefix it starts.
+                    let symbol = Int(symbols[index])
+                    let bits = length + (symbol & 15)
+                    if forAC, bits <= Self.skipBits {
+                        let ends = symbol & 15 == 0 && symbol >> 4 != 15
+                        let advance = ends ? 0 : symbol & 15 == 0 ? 16 : (symbol >> 4) + 1
                         let shift = Self.skipBits - length
                         for suffix in 0..<(1 << shift) {
-                            skip[code << shift | suffix] = UInt16(bits << 8) | UInt16(symbols[index])
+                            skip[code << shift | suffix] = SkipEntry.make(bits: bits, advance: advance, ends: ends)
                         }
                     }
                     code += 1
@@ -59,6 +80,7 @@ extension JPEGDecoder {
                 if counts[length - 1] > 0 { maxCode[length] = code - 1 }
                 code <<= 1
             }
+            if forAC { Self.chainSkips(&skip) }
             // One block: the two Int tables, the fast table, then the symbols.
             let ints = 2 * 17 * MemoryLayout<Int>.stride
             let fastBytes = (fast.count + skip.count) * MemoryLayout<UInt16>.stride
@@ -77,6 +99,39 @@ extension JPEGDecoder {
         }
 
         deinit { storage.deallocate() }
+
+        /// Each prefix's single step extended by the steps after it while their bits are in the
+        /// prefix too (the bits past the prefix are unknown, so a step must end inside it). The
+        /// single steps are read from the table as it was: a later prefix's first step is found
+        /// by the bits after the steps taken, shifted up, whose single entry is still there,
+        /// because the chains are written to a copy.
+        static func chainSkips(_ skip: inout [UInt16]) {
+            let single = skip
+            let width = skipBits
+            let mask = (1 << width) - 1
+            for prefix in skip.indices {
+                var entry = single[prefix]
+                guard entry != 0, !SkipEntry.ends(entry) else { continue }
+                var used = SkipEntry.bits(entry)
+                var advance = SkipEntry.advance(entry)
+                var ends = false
+                while used < width {
+                    let next = single[(prefix << used) & mask]
+                    let bits = SkipEntry.bits(next)
+                    guard next != 0, used + bits <= width,
+                        advance + SkipEntry.advance(next) <= SkipEntry.largestAdvance
+                    else { break }
+                    used += bits
+                    advance += SkipEntry.advance(next)
+                    if SkipEntry.ends(next) {
+                        ends = true
+                        break
+                    }
+                }
+                entry = SkipEntry.make(bits: used, advance: advance, ends: ends)
+                skip[prefix] = entry
+            }
+        }
     }
 
     /// The bits of entropy-coded data, with stuffed bytes (`FF 00`) undone. At a marker it

@@ -267,7 +267,9 @@ public enum JPEGDecoder {
                 let total = counts.reduce(0, +)
                 guard total <= 256, segment.count >= 17 + total else { throw .badData("DHT") }
                 let symbols = Array(segment.dropFirst(17).prefix(total))
-                guard let table = HuffmanTable(counts: counts, symbols: symbols) else { throw .badData("DHT codes") }
+                guard let table = HuffmanTable(counts: counts, symbols: symbols, forAC: kind == 1) else {
+                    throw .badData("DHT codes")
+                }
                 if kind == 0 { dcTables[index] = table } else { acTables[index] = table }
                 segment = segment.dropFirst(17 + total)
             }
@@ -542,24 +544,26 @@ public enum JPEGDecoder {
         /// same checks as reading them.
         @inline(__always)
         static func skipAC(_ reader: inout BitReader, _ table: HuffmanTable.Lookup) throws(Failure) {
-            // `walkAC`'s rule, written out: a code whose value's bits are in the same look
-            // (`HuffmanTable.skip`) is passed over with them in one shift, without the code-length
-            // search; another is decoded and its value skipped as any other.
+            typealias Entry = HuffmanTable.SkipEntry
             var k = 1
             while k < 64 {
                 if reader.count < 16 { reader.fill() }
                 let entry = table.skip[Int(reader.buffer &>> UInt64(64 - HuffmanTable.skipBits))]
-                let symbol: Int
-                if entry != 0 {
-                    // A fill leaves at least 16 bits (zeros past a marker): the look's are there.
-                    let bits = Int(entry >> 8)
+                // Codes and values whole in the look, passed over in one shift, when every
+                // coefficient they step over stays before the block's last place (the last one,
+                // or one past it, ends the block or is an error: one step at a time then). A fill
+                // leaves at least 16 bits (zeros past a marker): the look's are there.
+                if entry != 0, k + Entry.advance(entry) < 64 {
+                    let bits = Entry.bits(entry)
                     reader.buffer &<<= UInt64(bits)
                     reader.count -= bits
-                    symbol = Int(entry & 0xFF)
-                } else {
-                    symbol = reader.decode(table)
-                    reader.skip(symbol & 15)
+                    if Entry.ends(entry) { return }
+                    k += Entry.advance(entry)
+                    continue
                 }
+                // `walkAC`'s rule, one symbol.
+                let symbol = reader.decode(table)
+                reader.skip(symbol & 15)
                 if symbol & 15 == 0 {
                     if symbol >> 4 != 15 { return }
                     k += 16

@@ -229,6 +229,65 @@ extension JPEGDecoderTests {
         }
     }
 
+    /// A block at 1/8 passes its AC codes several at a time (`HuffmanTable.SkipEntry`); held to
+    /// reading them one symbol at a time over random data, block after block: the same bits
+    /// taken, and an error exactly where one is. The tables: the two of T.81 Annex K and one
+    /// where `EOB`, `ZRL` and short values have 2-bit codes, so runs of `ZRL` reach the block's
+    /// end inside one look.
+    @Test func skippingACCodesSeveralAtOnceReadsAsOneAtATime() throws {
+        let tight: (counts: [Int], symbols: [UInt8]) = (
+            [0, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16],
+            [0x01, 0x00, 0xF0, 0x11, 0xE1, 0x0A] + (0..<16).map { UInt8(0x21 + $0 * 3 % 0xC0) }
+        )
+        let tables = [
+            (JPEGEncoder.acLuminance.counts, JPEGEncoder.acLuminance.values),
+            (JPEGEncoder.acChrominance.counts, JPEGEncoder.acChrominance.values), tight,
+        ]
+        var seed: UInt32 = 11
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Int(seed >> 8) % bound
+        }
+        var blocks = 0
+        var errors = 0
+        for (index, (counts, symbols)) in tables.enumerated() {
+            let table = try #require(JPEGDecoder.HuffmanTable(counts: counts, symbols: symbols, forAC: true))
+            for round in 0..<200 {
+                // Mostly zero bits (short codes, long runs) in some rounds, random in others.
+                let data = (0..<300).map { _ in UInt8(round % 2 == 0 ? next(255) : next(4) == 0 ? next(255) : 0) }
+                var fast = JPEGDecoder.BitReader(data: data, position: 0)
+                var slow = fast
+                for block in 0..<40 {
+                    let fastError = Result { () throws(JPEGDecoder.Failure) in
+                        try JPEGDecoder.Parser.skipAC(&fast, table.lookup)
+                    }
+                    let slowError = Result { () throws(JPEGDecoder.Failure) in
+                        try JPEGDecoder.Parser.walkAC(&slow, table.lookup) { reader, _, size in reader.skip(size) }
+                    }
+                    let place = "table \(index), round \(round), block \(block)"
+                    switch (fastError, slowError) {
+                    case (.success, .success): blocks += 1
+                    case (.failure(let a), .failure(let b)):
+                        #expect(a == b, "\(place)")
+                        errors += 1
+                    default: Issue.record("\(place): \(fastError) against \(slowError)")
+                    }
+                    // An error ends the scan: where it left the reader does not matter.
+                    if case .failure = slowError { break }
+                    // The bits taken (the data has no `FF`: a byte is 8 bits) and the next 16.
+                    func taken(_ reader: JPEGDecoder.BitReader) -> Int {
+                        reader.position * 8 + reader.padding - reader.count
+                    }
+                    #expect(taken(fast) == taken(slow), "\(place)")
+                    #expect(fast.bits(16) == slow.bits(16), "\(place)")
+                }
+            }
+        }
+        // Both outcomes were met often enough to mean something.
+        #expect(blocks > 5_000)
+        #expect(errors > 50)
+    }
+
     @Test func theEXIFOrientationIsApplied() throws {
         for value in 1...8 {
             let bytes = try Self.fixture("jpeg-orientation-\(value).jpg")

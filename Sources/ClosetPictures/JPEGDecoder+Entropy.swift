@@ -36,8 +36,8 @@ extension JPEGDecoder {
             @inline(__always) static func bits(_ entry: UInt16) -> Int { Int(entry & 15) }
             @inline(__always) static func advance(_ entry: UInt16) -> Int { Int(entry >> 4 & 0x7F) }
             @inline(__always) static func ends(_ entry: UInt16) -> Bool { entry & 0x8000 != 0 }
-            /// The most one entry moves: below the block's 63 AC places, so adding it to a place
-            /// inside the block never overflows the field.
+            /// The most one entry moves: a longer move could never be taken (a block has 63 AC
+            /// places), and this fits the entry's 7 bits.
             static let largestAdvance = 63
         }
 
@@ -100,17 +100,15 @@ extension JPEGDecoder {
 
         deinit { storage.deallocate() }
 
-        /// Each prefix's single step extended by the steps after it while their bits are in the
-        /// prefix too (the bits past the prefix are unknown, so a step must end inside it). The
-        /// single steps are read from the table as it was: a later prefix's first step is found
-        /// by the bits after the steps taken, shifted up, whose single entry is still there,
-        /// because the chains are written to a copy.
+        /// Each prefix's first step extended by the steps after it whose bits are inside the
+        /// prefix too (the bits after it are not known yet). Each next step is the single step
+        /// of the bits left, shifted up: read from a copy, since the table is rewritten.
         static func chainSkips(_ skip: inout [UInt16]) {
             let single = skip
             let width = skipBits
             let mask = (1 << width) - 1
             for prefix in skip.indices {
-                var entry = single[prefix]
+                let entry = single[prefix]
                 guard entry != 0, !SkipEntry.ends(entry) else { continue }
                 var used = SkipEntry.bits(entry)
                 var advance = SkipEntry.advance(entry)
@@ -128,8 +126,7 @@ extension JPEGDecoder {
                         break
                     }
                 }
-                entry = SkipEntry.make(bits: used, advance: advance, ends: ends)
-                skip[prefix] = entry
+                skip[prefix] = SkipEntry.make(bits: used, advance: advance, ends: ends)
             }
         }
     }

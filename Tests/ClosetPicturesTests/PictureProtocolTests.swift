@@ -101,6 +101,15 @@ import Testing
             ])
         let uniform = HalfBlocks.render(Self.solid(3, 2, [1, 2, 3, 255]))
         #expect(uniform == ["\u{1B}[38;2;1;2;3;48;2;1;2;3m▀▀▀\u{1B}[0m"])
+        // Only the lower half, then only the upper, in one colour: `▄` and `▀` name the same
+        // colours, written once; a second line starts its colours again; one- to three-digit values.
+        var halves = Self.solid(2, 4, [7, 45, 255, 255])
+        halves.pixels[0...3] = [0, 0, 0, 0]
+        halves.pixels[12...15] = [0, 0, 0, 0]
+        #expect(
+            HalfBlocks.render(halves) == [
+                "\u{1B}[38;2;7;45;255;49m▄▀\u{1B}[0m", "\u{1B}[38;2;7;45;255;48;2;7;45;255m▀▀\u{1B}[0m",
+            ])
     }
 
     /// Issue 43: on the terminal's own background (which closet cannot know), a pixel at least

@@ -12,8 +12,8 @@ extension Bitmap {
         if newWidth == width, newHeight == height { return self }
         let columns = Self.coverage(from: width, to: newWidth)
         let rows = Self.coverage(from: height, to: newHeight)
-        // The columns' parts laid out flat, so the inner loop reads plain memory (the same sums
-        // in the same order as before: the result is bit for bit the same).
+        // The columns' parts laid out flat, so the inner loop reads plain memory; each pixel's
+        // sums still run row part by column part, so the result does not depend on the layout.
         let columnStarts = columns.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
         let columnParts = columns.flatMap { $0 }
         var result = [UInt8](repeating: 0, count: newWidth * newHeight * 4)

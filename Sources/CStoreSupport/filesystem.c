@@ -1,5 +1,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #if defined(__GLIBC__)
@@ -25,4 +29,27 @@ int closet_heap_for_blocks_below(size_t bytes) {
     (void)bytes;
     return 0;
 #endif
+}
+
+int closet_open_unnamed(const char *directory) {
+#if defined(O_TMPFILE)
+    int fd = open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    // EISDIR/EOPNOTSUPP: the kernel or file system has no unnamed files; any other error
+    // (no such folder, no permission) is the answer.
+    if (errno != EISDIR && errno != EOPNOTSUPP && errno != EINVAL) return -1;
+#endif
+    const char *suffix = "/.scratch-XXXXXX";
+    size_t length = strlen(directory);
+    char *path = malloc(length + strlen(suffix) + 1);
+    if (path == NULL) return -1;
+    memcpy(path, directory, length);
+    strcpy(path + length, suffix);
+    int made = mkstemp(path);
+    if (made >= 0) {
+        unlink(path);
+        fcntl(made, F_SETFD, FD_CLOEXEC);
+    }
+    free(path);
+    return made;
 }

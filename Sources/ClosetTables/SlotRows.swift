@@ -105,6 +105,14 @@ import ClosetCore
         keyIndex = nil
     }
 
+    /// Empties the rows (moved to a scratch file), keeping the room they took for the next.
+    mutating func removeAllKeepingCapacity() {
+        slots.removeAll(keepingCapacity: true)
+        keyIndex?.removeAll(keepingCapacity: true)
+        liveCount = 0
+        sortedBuckets = nil
+    }
+
     mutating func removeAll() {
         slots.removeAll()
         keyIndex = nil

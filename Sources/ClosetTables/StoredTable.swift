@@ -146,9 +146,12 @@ public struct RowsInMemory: Sendable, Equatable {
     public var changesBesideSnapshot = 0
     /// Rows decoded into memory.
     public var decodedRows = 0
+    /// New rows moved to a scratch file (`SpilledRows`), their keys still in memory.
+    public var spilledRows = 0
 
-    public init(changesBesideSnapshot: Int = 0, decodedRows: Int = 0) {
+    public init(changesBesideSnapshot: Int = 0, decodedRows: Int = 0, spilledRows: Int = 0) {
         self.changesBesideSnapshot = changesBesideSnapshot
         self.decodedRows = decodedRows
+        self.spilledRows = spilledRows
     }
 }

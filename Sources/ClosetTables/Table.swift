@@ -18,6 +18,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// with the journal's changes kept beside them. Anything that needs every row (or a write)
     /// decodes them all first (`materialize`), and the table works as before from then on.
     @usableFromInline var lazy: LazyRows<Codec>?
+    /// New rows moved out of memory while a transaction adds many to an empty table (an
+    /// import): they come before `decoded`'s, whose slots then count from after them.
+    @usableFromInline var spilled: SpilledRows<Codec>?
+    /// Where scratch files come from (the transaction set's), and how many decoded rows wait
+    /// before the next move (raised after a move failed, so a full disk is not tried every row).
+    @usableFromInline var scratch = ScratchSpace()
+    @usableFromInline var nextSpill = 0
     /// Changes whenever a row changes (rollbacks included): views can skip fetching what
     /// they already have.
     public var revision: Int { changeCount }
@@ -36,7 +43,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         passes = TablePasses()
     }
 
-    @inlinable public var count: Int { lazy?.settled().liveCount ?? decoded.liveCount }
+    @inlinable public var count: Int { lazy?.settled().liveCount ?? (decoded.liveCount + (spilled?.count ?? 0)) }
 
     /// Every row in insertion order.
     @inlinable public var rows: [Row] {
@@ -81,13 +88,14 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     @inlinable public subscript(key: Key) -> Row? {
         if let lazy = lazy?.settled() { return lazy.row(key) }
-        guard let slot = decoded.slot(of: key) else { return nil }
-        return decoded.row(at: slot)
+        if let slot = decoded.slot(of: key) { return decoded.row(at: slot) }
+        guard let spilled, let ordinal = spilled.keys[key] else { return nil }
+        return spilled.row(ordinal)
     }
 
     @inlinable public func contains(_ key: Key) -> Bool {
         if let lazy = lazy?.settled() { return lazy.contains(key) }
-        return decoded.slot(of: key) != nil
+        return decoded.slot(of: key) != nil || spilled?.keys[key] != nil
     }
 
     /// Inserts or replaces (keyed on the row's key); returns the row replaced.
@@ -103,11 +111,49 @@ public final class Table<Codec: TableCodec>: StoredTable {
             pending.log(key, slot: -1, previous: previous, rows: decoded)
             return previous
         }
+        // Rows moved out come back before one of them is replaced, or any while the inserts are
+        // logged by position alone (their positions count the moved rows).
+        if let spilled, spilled.keys[key] != nil || (pending.insertsIntoEmpty != nil && decoded.slot(of: key) != nil) {
+            TablePasses<Codec>.unspill(self)
+        }
         let (slot, previous) = decoded.place(row, key: key)
         // A new row in a table that was empty when the transaction began: its position only.
-        if previous == nil, pending.logInsert(slot: slot) { return nil }
+        if previous == nil, pending.logInsert(slot: slot + (spilled?.count ?? 0)) {
+            if decoded.slots.count >= nextSpill { spillIfDue() }
+            return nil
+        }
         pending.log(key, slot: slot, previous: previous, rows: decoded)
         return previous
+    }
+
+    /// Moves the decoded rows to a scratch file when they are this transaction's new rows of a
+    /// table that was empty when it began, and many (see `SpilledRows`).
+    @usableFromInline func spillIfDue() {
+        let kept = scratch.rowsKeptInMemory
+        guard decoded.slots.count >= kept else {
+            nextSpill = kept
+            return
+        }
+        // Only new rows are moved: every slot filled, each one an insert of this transaction.
+        guard decoded.liveCount == decoded.slots.count,
+            pending.insertsIntoEmpty?.count == decoded.slots.count + (spilled?.count ?? 0)
+        else {
+            nextSpill = decoded.slots.count * 2
+            return
+        }
+        if spilled == nil {
+            guard let file = scratch.makeFile?() else {
+                nextSpill = .max
+                return
+            }
+            spilled = SpilledRows(file: file, tableName: name, expecting: pending.insertsIntoEmpty?.capacity ?? 0)
+        }
+        if spilled?.append(decoded.slots) == true {
+            decoded.removeAllKeepingCapacity()
+            nextSpill = kept
+        } else {
+            nextSpill = decoded.slots.count * 2
+        }
     }
 
     /// Removes the row with this key; returns it, or nil if there was none.
@@ -119,6 +165,12 @@ public final class Table<Codec: TableCodec>: StoredTable {
             lazy.change(key, nil)
             pending.log(key, slot: -1, previous: previous, rows: decoded)
             return previous
+        }
+        // As for a replaced row (`upsert`); a key the table lacks changes nothing.
+        if let spilled {
+            let isDecoded = decoded.slot(of: key) != nil
+            guard isDecoded || spilled.keys[key] != nil else { return nil }
+            if !isDecoded || pending.insertsIntoEmpty != nil { TablePasses<Codec>.unspill(self) }
         }
         // Before the slot is emptied: the inserts' keys are read from their slots.
         pending.logInsertsAsChanges(decoded)
@@ -135,7 +187,12 @@ public final class Table<Codec: TableCodec>: StoredTable {
             guard !inserts.isEmpty else { return }
             pending.insertsIntoEmpty?.removeLast()
             changeCount &+= 1
-            decoded.clear(slot: decoded.slots.count - 1)
+            // The last insert is the last decoded row, or the last moved out when none is left.
+            if decoded.slots.isEmpty, spilled != nil {
+                spilled?.removeLast()
+            } else {
+                decoded.clear(slot: decoded.slots.count - 1)
+            }
             return
         }
         guard let (change, previous) = pending.popLast() else { return }
@@ -207,12 +264,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
             return names
         }
         var names = Set<String>()
+        spilled?.forEachRow { _, row in names.formUnion(Codec.blobs(of: row)) }
         for case let entry? in decoded.slots { names.formUnion(Codec.blobs(of: entry.row)) }
         return names
     }
 
     public func attach(_ rows: SnapshotRows) -> Bool {
-        guard decoded.slots.isEmpty, lazy == nil, pending.isEmpty else { return false }
+        guard decoded.slots.isEmpty, lazy == nil, spilled == nil, pending.isEmpty else { return false }
         lazy = LazyRows(base: rows, tableName: name)
         changeCount &+= 1
         return true
@@ -223,18 +281,21 @@ public final class Table<Codec: TableCodec>: StoredTable {
             lazy.operations.reserveCapacity(lazy.operations.count + count)
             lazy.latest.reserveCapacity(lazy.latest.count + count)
         } else {
-            decoded.reserve(count)
+            // No more than are kept decoded when the rest may move to a scratch file.
+            decoded.reserve(scratch.makeFile == nil ? count : min(count, scratch.rowsKeptInMemory))
         }
         pending.reserve(count)
     }
 
     public var rowsInMemory: RowsInMemory {
         if let lazy { return RowsInMemory(changesBesideSnapshot: lazy.operations.count) }
-        return RowsInMemory(decodedRows: decoded.liveCount)
+        return RowsInMemory(decodedRows: decoded.liveCount, spilledRows: spilled?.count ?? 0)
     }
 
     public func removeAllRows() {
         lazy = nil
+        spilled = nil
+        nextSpill = 0
         groups.forgetSections()
         decoded.removeAll()
         pending.forget()

@@ -39,6 +39,7 @@ import ClosetCore
 
     /// Each changed key's row now (or its removal), in the order of its first change.
     @inlinable static func framePending(_ table: Table<Codec>) -> FramedOperations {
+        unspill(table)
         table.pending.logInsertsAsChanges(table.decoded)
         let changes = table.pending.changes
         var framed = FramedOperations()
@@ -67,9 +68,10 @@ import ClosetCore
         var groups = groupings.map { _ in [[UInt8]: [UInt32]]() }
         // The first row's key length stands for every key's (most tables' keys are one size).
         let keyBytes = table.decoded.slots.lazy.compactMap { $0 }.first.map { LazyRows<Codec>.keyBytes($0.key).count }
+        let rowCount = table.count
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
-            columns.reserve(rows: table.decoded.liveCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)
+            columns.reserve(rows: rowCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)
             var ordinal: UInt32 = 0
             return writeRows(table, committed: committed, into: &writer) { row, start, writer in
                 // The row goes to the file now, its offset and key kept for the index.
@@ -92,7 +94,8 @@ import ClosetCore
     /// was copied at each doubling, and again for its index (a new store's first snapshot
     /// touched twice its size).
     @inlinable static func reserveSection(_ table: Table<Codec>, in writer: inout ByteWriter) {
-        Self.materialize(table)
+        // Rows moved to a scratch file stay there: they are copied from it (`writeRows`).
+        if table.spilled == nil { Self.materialize(table) }
         var sample = ByteWriter()
         var sampled = 0
         for case let entry? in table.decoded.slots.prefix(64) {
@@ -100,11 +103,12 @@ import ClosetCore
             RowFrame.part32(&sample) { Codec.encode(entry.row, into: &$0) }
             sampled += 1
         }
-        guard sampled > 0 else { return }
-        let rowBytes = sample.bytes.count / sampled
+        var rowBytes = sampled > 0 ? sample.bytes.count / sampled : 0
+        if let spilled = table.spilled, spilled.count > 0 { rowBytes = spilled.length / spilled.count }
+        guard rowBytes > 0 else { return }
         // Rows a little longer than the sample's, and the index's ~49 bytes a row; no more
         // than a piece or two when the rows go to a file as they are written.
-        let whole = table.decoded.liveCount * (rowBytes + rowBytes / 8 + 49) + 4096
+        let whole = table.count * (rowBytes + rowBytes / 8 + 49) + 4096
         writer.reserve(writer.sink.map { min(whole, 2 * $0.pieceSize) } ?? whole)
     }
 
@@ -113,8 +117,6 @@ import ClosetCore
         _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter,
         visit: (_ row: Row, _ start: Int, _ writer: inout ByteWriter) -> Void = { _, _, _ in }
     ) -> Int {
-        Self.materialize(table)
-        if committed { table.pending.logInsertsAsChanges(table.decoded) }
         var count = 0
         func write(_ key: Key, _ row: Row, _ writer: inout ByteWriter) {
             let start = writer.position
@@ -123,6 +125,20 @@ import ClosetCore
             visit(row, start, &writer)
             count += 1
         }
+        // Every row, what is not committed included: rows moved to a scratch file are copied
+        // from it as they are framed there (decoded only for `visit`), then the decoded ones.
+        if !committed, let spilled = table.spilled {
+            spilled.forEachFrame { _, bytes, frame in
+                let start = writer.position
+                writer.bytes.append(contentsOf: bytes[frame])
+                visit(spilled.decode(bytes, frame), start, &writer)
+                count += 1
+            }
+            for case let entry? in table.decoded.slots { write(entry.key, entry.row, &writer) }
+            return count
+        }
+        Self.materialize(table)
+        if committed { table.pending.logInsertsAsChanges(table.decoded) }
         guard committed, !table.pending.changes.isEmpty else {
             for case let entry? in table.decoded.slots { write(entry.key, entry.row, &writer) }
             return count
@@ -149,6 +165,28 @@ import ClosetCore
             let decoded = try Codec.decodeRow(from: &reader)
             table.decoded.append(Codec.key(of: decoded), decoded)
         }
+    }
+
+    /// Reads rows moved to a scratch file back into memory, before the decoded ones: from here
+    /// on the table holds every row decoded, as if they had never moved. The changes logged
+    /// since they moved (after a commit: a transaction's later writes) name slots counted from
+    /// after them, and move along.
+    @inlinable static func unspill(_ table: Table<Codec>) {
+        guard let spilled = table.spilled else { return }
+        table.spilled = nil
+        defer { table.changeCount &+= 1 }
+        var rows = SlotRows<Codec>()
+        rows.slots.reserveCapacity(spilled.count + table.decoded.slots.count)
+        spilled.forEachRow { key, row in rows.append(key, row) }
+        rows.slots.append(contentsOf: table.decoded.slots)
+        rows.liveCount += table.decoded.liveCount
+        for number in table.pending.changes.indices where table.pending.changes[number].slot >= 0 {
+            table.pending.changes[number].slot += spilled.count
+        }
+        table.decoded = rows
+        // Moved out again only once twice as many: a statement that reads every row after each
+        // insert does not move them back and forth.
+        table.nextSpill = rows.slots.count * 2
     }
 
     /// A run of replayed changes, unlogged: beside the snapshot's rows while they are read in
@@ -189,6 +227,7 @@ import ClosetCore
     /// Decodes every row still in the snapshot (once): from here on the table is an ordinary
     /// in-memory table.
     @inlinable static func materialize(_ table: Table<Codec>) {
+        unspill(table)
         guard let lazy = table.lazy else { return }
         table.lazy = nil
         defer { table.changeCount &+= 1 }

@@ -15,6 +15,8 @@ public final class Tables {
     /// statement that touches one pack never instantiates every pack's table types.
     private var declared: [String: AnyTableSchema] = [:]
     private let log = TransactionLog()
+    /// Where tables move the new rows of a big transaction (see `SpilledRows`).
+    public let scratch = ScratchSpace()
 
     public init(_ schemas: [AnyTableSchema] = []) {
         for schema in schemas where declared[schema.storedName] == nil {
@@ -42,7 +44,7 @@ public final class Tables {
     /// to a protocol scans every conformance in the executable, once per table type.
     private func add(_ table: StoredTable & LoggingTable) {
         add(table as StoredTable)
-        table.attach(to: log, number: tables.count - 1)
+        table.attach(to: log, number: tables.count - 1, scratch: scratch)
     }
 
     /// The typed table of a schema. Rows already read for it (a table first met raw) are
@@ -115,7 +117,7 @@ public final class Tables {
             }
         }
         tables[position] = typed
-        typed.attach(to: log, number: position)
+        typed.attach(to: log, number: position, scratch: scratch)
     }
 
     /// Every table, known or carried raw, in the order first met.
@@ -237,19 +239,21 @@ public final class Tables {
             let held = table.rowsInMemory
             sum.changesBesideSnapshot += held.changesBesideSnapshot
             sum.decodedRows += held.decodedRows
+            sum.spilledRows += held.spilledRows
         }
     }
 }
 
 /// A table that logs its changes with a transaction set.
 @usableFromInline protocol LoggingTable: StoredTable {
-    func attach(to log: TransactionLog, number: Int)
+    func attach(to log: TransactionLog, number: Int, scratch: ScratchSpace)
 }
 
 extension Table: LoggingTable {
-    @usableFromInline func attach(to log: TransactionLog, number: Int) {
+    @usableFromInline func attach(to log: TransactionLog, number: Int, scratch: ScratchSpace) {
         pending.log = log
         pending.logNumber = number
+        self.scratch = scratch
     }
 }
 

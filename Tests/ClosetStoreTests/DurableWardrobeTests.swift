@@ -807,3 +807,92 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(try open(path).0.clothesCount == 1)
     }
 }
+
+/// A big transaction's new rows wait in a scratch file beside the store (`SpilledRows`) and
+/// are committed, undone and read back exactly as rows kept in memory.
+@Suite struct SpilledWardrobeTests {
+    let many = (0..<1_000).map { Clothes(category: .top, weatherType: .fall, descriptions: "row \($0)") }
+
+    /// A store whose tables move new rows out past `kept`.
+    func spillingStore(_ path: String, kept: Int = 100) throws -> DurableWardrobe {
+        let (store, _) = try open(path)
+        store.tables.scratch.rowsKeptInMemory = kept
+        return store
+    }
+
+    @Test func aBigFirstCommitWrittenFromTheScratchFileIsTheSnapshotRowsKeptInMemoryWrite() throws {
+        let spilledPath = temporaryStore()
+        let keptPath = temporaryStore()
+        let spilling = try spillingStore(spilledPath)
+        let (keeping, _) = try open(keptPath)
+        keeping.tables.scratch.makeFile = nil
+        for clothes in many {
+            try spilling.save(clothes: clothes)
+            try keeping.save(clothes: clothes)
+        }
+        #expect(spilling.tables.rowsInMemory.spilledRows == 1_000)
+        #expect(keeping.tables.rowsInMemory.spilledRows == 0)
+        #expect(spilling.clothes(withID: many[3].id)?.descriptions == "row 3")
+        #expect(spilling.clothesCount == 1_000)
+        try spilling.commit()
+        try keeping.commit()
+        // Read again in place from the snapshot it wrote: the scratch file and its keys let go.
+        #expect(spilling.tables.rowsInMemory.spilledRows == 0)
+        #expect(try POSIXFile.readAll(spilledPath + "/snapshot") == POSIXFile.readAll(keptPath + "/snapshot"))
+        let (reopened, notices) = try open(spilledPath)
+        #expect(notices.isEmpty)
+        #expect(reopened.fetchAllClothes().map(\.id) == many.map(\.id))
+        #expect(reopened.check().problems.isEmpty)
+        // No scratch file is left in the store's folder.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: spilledPath).sorted() == [
+                "closet-store", "images", "journal", "lock", "snapshot",
+            ])
+    }
+
+    @Test func aBigTransactionRolledBackLeavesNothing() throws {
+        let path = temporaryStore()
+        let store = try spillingStore(path)
+        try store.save(style: Style(clothes: [:], weather: .fall, name: "first"))
+        try store.commit()
+        let mark = store.savepoint()
+        for clothes in many { try store.save(clothes: clothes) }
+        #expect(store.tables.rowsInMemory.spilledRows == 1_000)
+        store.rollback(to: mark)
+        #expect(store.clothesCount == 0)
+        #expect(!store.tables.hasPendingChanges)
+        try store.save(clothes: many[5])
+        try store.commit()
+        #expect(try open(path).0.fetchAllClothes().map(\.id) == [many[5].id])
+    }
+
+    @Test func aBigCommitAfterOthersGoesThroughTheJournalOrACompactionWithEveryRow() throws {
+        let path = temporaryStore()
+        let store = try spillingStore(path, kept: 64)
+        try store.save(style: Style(clothes: [:], weather: .fall, name: "first"))
+        try store.commit()
+        for clothes in many.prefix(300) { try store.save(clothes: clothes) }
+        #expect(store.tables.rowsInMemory.spilledRows == 256)
+        // A row moved out, replaced: every row read back first, in its place.
+        var changed = many[10]
+        changed.descriptions = "changed"
+        try store.save(clothes: changed)
+        #expect(store.tables.rowsInMemory.spilledRows == 0)
+        try store.commit()
+        let (reopened, notices) = try open(path)
+        #expect(notices.isEmpty)
+        #expect(reopened.fetchAllClothes().map(\.id) == many.prefix(300).map(\.id))
+        #expect(reopened.clothes(withID: many[10].id)?.descriptions == "changed")
+        #expect(try reopened.fetchStyles().map(\.name) == ["first"])
+        // Without the replacement: framed for the journal (or the compaction it makes due),
+        // every row read back from the scratch file.
+        let otherPath = temporaryStore()
+        let other = try spillingStore(otherPath, kept: 64)
+        try other.save(style: Style(clothes: [:], weather: .fall, name: "first"))
+        try other.commit()
+        for clothes in many.prefix(300) { try other.save(clothes: clothes) }
+        #expect(other.tables.rowsInMemory.spilledRows == 256)
+        try other.commit()
+        #expect(try open(otherPath).0.fetchAllClothes().map(\.id) == many.prefix(300).map(\.id))
+    }
+}

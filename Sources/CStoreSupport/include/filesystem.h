@@ -13,4 +13,9 @@ int closet_syncfs(int fd);
 /// declare mallopt either). Returns 1 when set, 0 otherwise.
 int closet_heap_for_blocks_below(size_t bytes);
 
+/// A new file with no name in the folder `directory`, open for reading and writing, and gone
+/// once closed: O_TMPFILE where the file system has it, else a name made with mkstemp and
+/// removed at once. Returns the descriptor, or -1 with errno set.
+int closet_open_unnamed(const char *directory);
+
 #endif

@@ -28,9 +28,11 @@ struct CompactionPolicy {
     /// snapshot: the changes kept beside the old one (every change since the store was opened)
     /// are let go, while rows decoded into memory are decoded again when next needed. So it
     /// is done when those changes are at least an eighth of the decoded rows: a long-lived
-    /// process holds no more than that, and decodes again at most eight rows a change.
+    /// process holds no more than that, and decodes again at most eight rows a change. Rows
+    /// moved to a scratch file are always let go: the snapshot now holds them, read in place.
     static func readsNewSnapshot(_ held: RowsInMemory) -> Bool {
-        held.changesBesideSnapshot > 0 && held.changesBesideSnapshot * 8 >= held.decodedRows
+        held.spilledRows > 0
+            || (held.changesBesideSnapshot > 0 && held.changesBesideSnapshot * 8 >= held.decodedRows)
     }
 
     /// After a compaction failed (a full disk), the journal's cost at which to try again.

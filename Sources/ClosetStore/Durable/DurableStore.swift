@@ -98,6 +98,8 @@ package final class DurableStore: Store {
             throw OpenError(description: error.description)
         }
         tables.onFirstChange { [unowned self] in self.beginWriting() }
+        // A big transaction's new rows wait for their commit on the store's own disk.
+        tables.scratch.makeFile = { UnnamedFile(in: path) }
         // A torn tail left by a crash is not cut here: only a writer cuts, after saying so
         // (`prepareForWriting`); readers read the whole records before it.
     }

@@ -1,0 +1,24 @@
+import ClosetCore
+
+/// Room outside memory for what a transaction has not committed yet (`SpilledRows`): bytes
+/// written and read back by position, gone when the process lets go of it (a crash leaves
+/// nothing to clean up). A durable store gives an unnamed file in its folder; the memory store
+/// gives none, and its tables keep every row in memory.
+public protocol ScratchFile: AnyObject {
+    /// Writes all of `bytes` at `offset`; false when they could not be (a full disk).
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool
+    /// Fills `buffer` from `offset`; false when the bytes could not be read back.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool
+}
+
+/// Where a transaction set's tables get scratch files: shared by the tables of one `Tables`,
+/// set by the store that owns them.
+public final class ScratchSpace {
+    /// Makes a new scratch file; nil when there is no room outside memory.
+    public var makeFile: (() -> ScratchFile?)?
+    /// How many new rows a table holds decoded before it moves them to a scratch file (about
+    /// 17 MB of wardrobe rows; tests make it small).
+    public var rowsKeptInMemory = 1 << 17
+
+    public init() {}
+}

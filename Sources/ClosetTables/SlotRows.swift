@@ -106,7 +106,7 @@ import ClosetCore
     }
 
     /// Empties the rows (moved to a scratch file), keeping the room they took for the next.
-    mutating func removeAllKeepingCapacity() {
+    @inlinable mutating func removeAllKeepingCapacity() {
         slots.removeAll(keepingCapacity: true)
         keyIndex?.removeAll(keepingCapacity: true)
         liveCount = 0

@@ -6,8 +6,8 @@ import ClosetCore
 /// as a snapshot's rows are (`RowFrame`), in the order they were added, and come before the
 /// table's decoded rows. Only new rows are moved, so undoing one is dropping the last; whatever
 /// else the table is asked to do with them (remove or replace one, hand over every row) reads
-/// them back into memory first (`TablePasses.unspill`). Their keys stay in memory, to say which
-/// keys the table holds.
+/// them back into memory first (`TablePasses.unspill`). Which keys they hold is told by
+/// `SpilledKeys`, in a scratch file of its own.
 @usableFromInline struct SpilledRows<Codec: TableCodec> {
     @usableFromInline typealias Key = Codec.Key
     @usableFromInline typealias Row = Codec.Row
@@ -21,22 +21,55 @@ import ClosetCore
     /// `length`).
     @usableFromInline var starts: [Int] = []
     /// Each row's place among them, by key.
-    @usableFromInline var keys: [Key: Int] = [:]
+    @usableFromInline var keys: SpilledKeys
     /// The bytes of the file in use (an undone row's bytes stay behind it, to be written over).
     @usableFromInline var length = 0
+    /// What a snapshot's index keeps of each row (`SnapshotSection.Columns`: its bucket and order
+    /// key, when the table has an index) and the blobs they name, taken as the rows move out:
+    /// a commit then copies their frames without decoding them again.
+    @usableFromInline var buckets: [UInt8] = []
+    @usableFromInline var orders: [Int64] = []
+    @usableFromInline var blobNames = Set<String>()
 
-    @usableFromInline init(file: ScratchFile, tableName: String, expecting count: Int) {
+    /// `file` for the rows, `keysFile` for their keys.
+    @inlinable init(file: ScratchFile, keysFile: ScratchFile, tableName: String, expecting count: Int) {
         self.file = file
         self.tableName = tableName
         starts.reserveCapacity(count)
-        keys.reserveCapacity(count)
+        keys = SpilledKeys(file: keysFile, expecting: count)
+    }
+
+    /// A key's hash for `keys`.
+    @inlinable static func hash(_ key: Key) -> UInt64 { UInt64(bitPattern: Int64(key.hashValue)) }
+
+    /// The place of the row with this key, or nil.
+    @inlinable func place(of key: Key) -> Int? {
+        let hash = Self.hash(key)
+        guard keys.mayContain(hash) else { return nil }
+        return keys.place(of: hash) { place in place < starts.count && self.key(place) == key }
+    }
+
+    /// Row `place`'s key, read from its frame.
+    @inlinable func key(_ place: Int) -> Key {
+        let bytes = read(starts[place]..<end(of: place))
+        var reader = ByteReader(bytes)
+        do throws(ByteReader.Malformed) {
+            let length = Int(try reader.u16())
+            let start = try reader.take(length)
+            reader.reposition(to: start..<(start + length))
+            let key = try Codec.decodeKey(from: &reader)
+            guard reader.isAtEnd else { throw ByteReader.Malformed() }
+            return key
+        } catch {
+            UnreadableRow.found("table '\(tableName)': a row held in a scratch file cannot be read")
+        }
     }
 
     @inlinable var count: Int { starts.count }
 
     /// Appends the rows of `slots` (every one new: keys neither spilled nor repeated) after the
     /// others; false, and nothing kept, when the file cannot take them (a full disk).
-    @inlinable mutating func append(_ slots: [(key: Key, row: Row)?]) -> Bool {
+    @inlinable mutating func append(_ slots: [(key: Key, row: Row)?], index: TableIndex<Codec>?) -> Bool {
         let first = starts.count
         var writer = ByteWriter()
         writer.reserve(Self.span + (Self.span >> 2))
@@ -60,11 +93,20 @@ import ClosetCore
             starts.removeSubrange(first...)
             return false
         }
+        var hashes: [(key: UInt64, value: Int)] = []
+        hashes.reserveCapacity(starts.count - first)
+        for case let entry? in slots { hashes.append((Self.hash(entry.key), first + hashes.count)) }
+        guard keys.add(hashes) else {
+            starts.removeSubrange(first...)
+            return false
+        }
         length = flushed
-        var ordinal = first
         for case let entry? in slots {
-            keys[entry.key] = ordinal
-            ordinal += 1
+            if let index {
+                buckets.append(UInt8(truncatingIfNeeded: index.bucket(entry.row)))
+                orders.append(index.order(entry.row))
+            }
+            blobNames.formUnion(Codec.blobs(of: entry.row))
         }
         return true
     }
@@ -134,7 +176,14 @@ import ClosetCore
     /// Drops the last row (an undone insert).
     @inlinable mutating func removeLast() {
         guard let start = starts.last else { return }
-        keys.removeValue(forKey: Codec.key(of: row(starts.count - 1)))
+        let last = row(starts.count - 1)
+        keys.removed(from: starts.count - 1)
+        // A blob belongs to one row (its name holds its owner's id).
+        blobNames.subtract(Codec.blobs(of: last))
+        if !buckets.isEmpty {
+            buckets.removeLast()
+            orders.removeLast()
+        }
         starts.removeLast()
         length = start
     }

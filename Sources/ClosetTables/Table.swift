@@ -89,13 +89,13 @@ public final class Table<Codec: TableCodec>: StoredTable {
     @inlinable public subscript(key: Key) -> Row? {
         if let lazy = lazy?.settled() { return lazy.row(key) }
         if let slot = decoded.slot(of: key) { return decoded.row(at: slot) }
-        guard let spilled, let ordinal = spilled.keys[key] else { return nil }
+        guard let spilled, let ordinal = spilled.place(of: key) else { return nil }
         return spilled.row(ordinal)
     }
 
     @inlinable public func contains(_ key: Key) -> Bool {
         if let lazy = lazy?.settled() { return lazy.contains(key) }
-        return decoded.slot(of: key) != nil || spilled?.keys[key] != nil
+        return decoded.slot(of: key) != nil || spilled?.place(of: key) != nil
     }
 
     /// Inserts or replaces (keyed on the row's key); returns the row replaced.
@@ -111,16 +111,20 @@ public final class Table<Codec: TableCodec>: StoredTable {
             pending.log(key, slot: -1, previous: previous, rows: decoded)
             return previous
         }
-        // Rows moved out come back before one of them is replaced, or any while the inserts are
-        // logged by position alone (their positions count the moved rows).
-        if let spilled, spilled.keys[key] != nil || (pending.insertsIntoEmpty != nil && decoded.slot(of: key) != nil) {
-            TablePasses<Codec>.unspill(self)
-        }
-        let (slot, previous) = decoded.place(row, key: key)
+        // Rows moved out come back before one of them is replaced.
+        if let spilled, spilled.place(of: key) != nil { TablePasses<Codec>.unspill(self) }
+        var (slot, previous) = decoded.place(row, key: key)
+        let moved = spilled?.count ?? 0
         // A new row in a table that was empty when the transaction began: its position only.
-        if previous == nil, pending.logInsert(slot: slot + (spilled?.count ?? 0)) {
+        if previous == nil, pending.logInsert(slot: slot + moved) {
             if decoded.slots.count >= nextSpill { spillIfDue() }
             return nil
+        }
+        // A decoded row replaced while inserts are logged by position alone: those positions
+        // count the moved rows, which come back first (the row's slot moves up past them).
+        if moved > 0, pending.insertsIntoEmpty != nil {
+            TablePasses<Codec>.unspill(self)
+            slot += moved
         }
         pending.log(key, slot: slot, previous: previous, rows: decoded)
         return previous
@@ -128,7 +132,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     /// Moves the decoded rows to a scratch file when they are this transaction's new rows of a
     /// table that was empty when it began, and many (see `SpilledRows`).
-    @usableFromInline func spillIfDue() {
+    @inlinable func spillIfDue() {
         let kept = scratch.rowsKeptInMemory
         guard decoded.slots.count >= kept else {
             nextSpill = kept
@@ -142,13 +146,14 @@ public final class Table<Codec: TableCodec>: StoredTable {
             return
         }
         if spilled == nil {
-            guard let file = scratch.makeFile?() else {
+            guard let file = scratch.makeFile?(), let keysFile = scratch.makeFile?() else {
                 nextSpill = .max
                 return
             }
-            spilled = SpilledRows(file: file, tableName: name, expecting: pending.insertsIntoEmpty?.capacity ?? 0)
+            spilled = SpilledRows(
+                file: file, keysFile: keysFile, tableName: name, expecting: pending.insertsIntoEmpty?.capacity ?? 0)
         }
-        if spilled?.append(decoded.slots) == true {
+        if spilled?.append(decoded.slots, index: index) == true {
             decoded.removeAllKeepingCapacity()
             nextSpill = kept
         } else {
@@ -169,7 +174,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         // As for a replaced row (`upsert`); a key the table lacks changes nothing.
         if let spilled {
             let isDecoded = decoded.slot(of: key) != nil
-            guard isDecoded || spilled.keys[key] != nil else { return nil }
+            guard isDecoded || spilled.place(of: key) != nil else { return nil }
             if !isDecoded || pending.insertsIntoEmpty != nil { TablePasses<Codec>.unspill(self) }
         }
         // Before the slot is emptied: the inserts' keys are read from their slots.

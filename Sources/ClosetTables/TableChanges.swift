@@ -33,7 +33,9 @@ import ClosetCore
     /// transaction log position, by slot (its key is its slot's). A seed script's 100,000
     /// inserts were as many `Change`s; undoing one is dropping the last slot. The first
     /// other change turns these into `Change`s (`logInsertsAsChanges`).
-    @usableFromInline var insertsIntoEmpty: [Int]?
+    /// Four bytes each (a million-row import's log was 8 MB of them as `Int`s); a transaction
+    /// of more changes than they count logs the rest as `Change`s.
+    @usableFromInline var insertsIntoEmpty: [UInt32]?
     /// The transaction log this table's changes go to, and this table's number in it (set
     /// when the table is registered with its transaction set).
     @usableFromInline var log = TransactionLog()
@@ -48,8 +50,8 @@ import ClosetCore
     /// insert into a table that was empty; false when it must be logged as a `Change`.
     @inlinable mutating func logInsert(slot: Int) -> Bool {
         if insertsIntoEmpty == nil, slot == 0, changes.isEmpty { insertsIntoEmpty = [] }
-        guard insertsIntoEmpty?.count == slot else { return false }
-        insertsIntoEmpty?.append(log.record(logNumber))
+        guard insertsIntoEmpty?.count == slot, log.entries.count < UInt32.max else { return false }
+        insertsIntoEmpty?.append(UInt32(truncatingIfNeeded: log.record(logNumber)))
         return true
     }
 
@@ -62,7 +64,7 @@ import ClosetCore
         // Every slot is filled: nothing is removed while inserts into an empty table wait here.
         for (slot, position) in positions.enumerated() {
             if let entry = rows.slots[slot] {
-                changes.append(Change(key: entry.key, slot: slot, replaced: -1, position: position))
+                changes.append(Change(key: entry.key, slot: slot, replaced: -1, position: Int(position)))
             }
         }
     }

@@ -69,11 +69,24 @@ import ClosetCore
         // The first row's key length stands for every key's (most tables' keys are one size).
         let keyBytes = table.decoded.slots.lazy.compactMap { $0 }.first.map { LazyRows<Codec>.keyBytes($0.key).count }
         let rowCount = table.count
+        // Rows moved to a scratch file came with what the index keeps of them: their frames are
+        // copied as they are (groupings still read every row).
+        let spilled = committed || !groupings.isEmpty ? nil : table.spilled
         table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
             columns.reserve(rows: rowCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)
+            if let spilled {
+                if bucket != nil {
+                    columns.buckets += spilled.buckets
+                    columns.orders += spilled.orders
+                }
+                columns.blobNames.formUnion(spilled.blobNames)
+            }
             var ordinal: UInt32 = 0
-            return writeRows(table, committed: committed, into: &writer) { row, start, writer in
+            return writeRows(
+                table, committed: committed, into: &writer, decodingMovedRows: spilled == nil,
+                frameWritten: { start, writer in columns.rowWritten(from: start, in: &writer) }
+            ) { row, start, writer in
                 // The row goes to the file now, its offset and key kept for the index.
                 columns.rowWritten(from: start, in: &writer)
                 if let bucket, let order {
@@ -115,6 +128,8 @@ import ClosetCore
     /// Every row as a put, in table order; `committed` leaves out what is not committed yet.
     @inlinable static func writeRows(
         _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter,
+        decodingMovedRows: Bool = true,
+        frameWritten: (_ start: Int, _ writer: inout ByteWriter) -> Void = { _, _ in },
         visit: (_ row: Row, _ start: Int, _ writer: inout ByteWriter) -> Void = { _, _, _ in }
     ) -> Int {
         var count = 0
@@ -126,12 +141,17 @@ import ClosetCore
             count += 1
         }
         // Every row, what is not committed included: rows moved to a scratch file are copied
-        // from it as they are framed there (decoded only for `visit`), then the decoded ones.
+        // from it as they are framed there, then the decoded ones. A moved row is decoded for
+        // `visit`, or only handed to `frameWritten` (the caller has what it needs of it).
         if !committed, let spilled = table.spilled {
             spilled.forEachFrame { _, bytes, frame in
                 let start = writer.position
                 writer.bytes.append(contentsOf: bytes[frame])
-                visit(spilled.decode(bytes, frame), start, &writer)
+                if decodingMovedRows {
+                    visit(spilled.decode(bytes, frame), start, &writer)
+                } else {
+                    frameWritten(start, &writer)
+                }
                 count += 1
             }
             for case let entry? in table.decoded.slots { write(entry.key, entry.row, &writer) }

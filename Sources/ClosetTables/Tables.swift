@@ -153,14 +153,14 @@ public final class Tables {
     public func savepoint() -> Savepoint { Savepoint(position: log.entries.count) }
 
     public func rollback(to savepoint: Savepoint) {
-        while log.entries.count > savepoint.position { tables[log.entries.removeLast()].undoLast() }
+        while log.entries.count > savepoint.position { tables[Int(log.entries.removeLast())].undoLast() }
     }
 
     /// The tables changed since the last commit are about to take about `count` more rows each
     /// (an import's first row has just been added): room is made once, not grown row by row,
     /// which copied a million-row table's rows and rehashed its keys at every doubling.
     public func expectMoreRows(_ count: Int) {
-        for number in Set(log.entries) { tables[number].reserveRows(count) }
+        for number in Set(log.entries) { tables[Int(number)].reserveRows(count) }
     }
 
     /// Whether anything changed since the last commit.

@@ -884,8 +884,8 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         #expect(reopened.fetchAllClothes().map(\.id) == many.prefix(300).map(\.id))
         #expect(reopened.clothes(withID: many[10].id)?.descriptions == "changed")
         #expect(try reopened.fetchStyles().map(\.name) == ["first"])
-        // Without the replacement: framed for the journal (or the compaction it makes due),
-        // every row read back from the scratch file.
+        // Without the replacement, the rows make the store due to compact: written as the new
+        // snapshot straight from the scratch file (nothing framed for the journal).
         let otherPath = temporaryStore()
         let other = try spillingStore(otherPath, kept: 64)
         try other.save(style: Style(clothes: [:], weather: .fall, name: "first"))
@@ -893,6 +893,18 @@ func put(_ clothes: Clothes) -> EncodedOperation {
         for clothes in many.prefix(300) { try other.save(clothes: clothes) }
         #expect(other.tables.rowsInMemory.spilledRows == 256)
         try other.commit()
+        #expect(POSIXFile.size(otherPath + "/journal") == StoreFormat.recordsStart)
+        #expect(other.tables.rowsInMemory.spilledRows == 0)
         #expect(try open(otherPath).0.fetchAllClothes().map(\.id) == many.prefix(300).map(\.id))
+        // Fewer rows than make it due: framed for the journal, every row read back first.
+        let smallPath = temporaryStore()
+        let small = try spillingStore(smallPath, kept: 64)
+        try small.save(style: Style(clothes: [:], weather: .fall, name: "first"))
+        try small.commit()
+        for clothes in many.prefix(200) { try small.save(clothes: clothes) }
+        #expect(small.tables.rowsInMemory.spilledRows == 192)
+        try small.commit()
+        #expect(POSIXFile.size(smallPath + "/journal")! > StoreFormat.recordsStart)
+        #expect(try open(smallPath).0.fetchAllClothes().map(\.id) == many.prefix(200).map(\.id))
     }
 }

@@ -91,8 +91,12 @@ extension DurableStore {
         let released = tables.releasedBlobs()
         InlineBlobTable.dropUnreferenced(released: released, in: tables)
         // A big first commit is written as the snapshot itself: not framed as a record first.
-        let intoSnapshot = compaction.writesAsSnapshot(
-            view, changes: tables.pendingChangeCount, upgrading: needsUpgrade)
+        // So is one whose rows wait in a scratch file when they make the store due to compact
+        // (framing them would read them all back into memory).
+        let spilled = tables.rowsInMemory.spilledRows
+        let intoSnapshot =
+            compaction.writesAsSnapshot(view, changes: tables.pendingChangeCount, upgrading: needsUpgrade)
+            || (spilled > 0 && !needsUpgrade && compaction.isDue(view, appending: spilled, bytes: 0))
         let frames = intoSnapshot ? nil : tables.framePendingOperations()
         if let frames, frames.order.isEmpty {
             tables.forgetPendingChanges()

@@ -7,8 +7,10 @@ import ClosetCore
 /// table's decoded rows. Only new rows are moved, so undoing one is dropping the last; whatever
 /// else the table is asked to do with them (remove or replace one, hand over every row) reads
 /// them back into memory first (`TablePasses.unspill`). Which keys they hold is told by
-/// `SpilledKeys`, in a scratch file of its own.
-@usableFromInline struct SpilledRows<Codec: TableCodec> {
+/// `SpilledKeys`, in a scratch file of its own. A class: each insert asks it about its key, and
+/// a struct of arrays read out of the table's optional was copied (a retain and a release per
+/// array) for every one.
+@usableFromInline final class SpilledRows<Codec: TableCodec> {
     @usableFromInline typealias Key = Codec.Key
     @usableFromInline typealias Row = Codec.Row
 
@@ -69,7 +71,7 @@ import ClosetCore
 
     /// Appends the rows of `slots` (every one new: keys neither spilled nor repeated) after the
     /// others; false, and nothing kept, when the file cannot take them (a full disk).
-    @inlinable mutating func append(_ slots: [(key: Key, row: Row)?], index: TableIndex<Codec>?) -> Bool {
+    @inlinable func append(_ slots: [(key: Key, row: Row)?], index: TableIndex<Codec>?) -> Bool {
         let first = starts.count
         var writer = ByteWriter()
         writer.reserve(Self.span + (Self.span >> 2))
@@ -174,7 +176,7 @@ import ClosetCore
     }
 
     /// Drops the last row (an undone insert).
-    @inlinable mutating func removeLast() {
+    @inlinable func removeLast() {
         guard let start = starts.last else { return }
         let last = row(starts.count - 1)
         keys.removed(from: starts.count - 1)

@@ -40,6 +40,15 @@ import Testing
         #expect(keys.place(of: hash(89_999)) { owner[$0] == 89_999 } == 89_999)
     }
 
+    @Test func aFilterMadeForAMillionKeysRulesOutOthers() {
+        var keys = SpilledKeys(file: MemoryScratchFile(), expecting: 1 << 20)
+        let added = keys.add((0..<5_000).map { (key: hash($0 + 10_000), value: $0) })
+        #expect(added)
+        #expect((0..<5_000).allSatisfy { keys.mayContain(hash($0 + 10_000)) })
+        #expect((0..<5_000).filter { keys.mayContain(hash($0 + 50_000)) }.count < 50)
+        #expect(keys.place(of: hash(14_999)) { $0 == 4_999 } == 4_999)
+    }
+
     @Test func aFileThatRefusesTheRunKeepsNothing() {
         let file = MemoryScratchFile()
         var keys = SpilledKeys(file: file, expecting: 0)

@@ -44,27 +44,10 @@ import ClosetCore
     /// A key's hash for `keys`.
     @inlinable static func hash(_ key: Key) -> UInt64 { UInt64(bitPattern: Int64(key.hashValue)) }
 
-    /// The place of the row with this key, or nil.
+    /// The place of the row with this key, or nil (`keys` rules most keys out unread; one it
+    /// lets through is checked against the row's own).
     @inlinable func place(of key: Key) -> Int? {
-        let hash = Self.hash(key)
-        guard keys.mayContain(hash) else { return nil }
-        return keys.place(of: hash) { place in place < starts.count && self.key(place) == key }
-    }
-
-    /// Row `place`'s key, read from its frame.
-    @inlinable func key(_ place: Int) -> Key {
-        let bytes = read(starts[place]..<end(of: place))
-        var reader = ByteReader(bytes)
-        do throws(ByteReader.Malformed) {
-            let length = Int(try reader.u16())
-            let start = try reader.take(length)
-            reader.reposition(to: start..<(start + length))
-            let key = try Codec.decodeKey(from: &reader)
-            guard reader.isAtEnd else { throw ByteReader.Malformed() }
-            return key
-        } catch {
-            UnreadableRow.found("table '\(tableName)': a row held in a scratch file cannot be read")
-        }
+        keys.place(of: Self.hash(key)) { place in place < starts.count && Codec.key(of: row(place)) == key }
     }
 
     @inlinable var count: Int { starts.count }
@@ -156,17 +139,18 @@ import ClosetCore
     /// The row whose frame lies at `frame` in `bytes`.
     @inlinable func decode(_ bytes: [UInt8], _ frame: Range<Int>) -> Row {
         var reader = ByteReader(bytes, from: frame.lowerBound, to: frame.upperBound)
+        var row: Row?
         do throws(ByteReader.Malformed) {
-            _ = try reader.take(Int(try reader.u16()))
-            let length = Int(try reader.u32())
-            let start = try reader.take(length)
-            reader.reposition(to: start..<(start + length))
-            let row = try Codec.decodeRow(from: &reader)
-            guard reader.isAtEnd else { throw ByteReader.Malformed() }
-            return row
+            try RowFrame.forEachSnapshotRow(1, in: &reader) { reader throws(ByteReader.Malformed) in
+                row = try Codec.decodeRow(from: &reader)
+            }
         } catch {
+            row = nil
+        }
+        guard let row, reader.isAtEnd else {
             UnreadableRow.found("table '\(tableName)': a row held in a scratch file cannot be read")
         }
+        return row
     }
 
     /// Row `ordinal`, read back and decoded.
@@ -178,10 +162,10 @@ import ClosetCore
     /// Drops the last row (an undone insert).
     @inlinable func removeLast() {
         guard let start = starts.last else { return }
-        let last = row(starts.count - 1)
         keys.removed(from: starts.count - 1)
-        // A blob belongs to one row (its name holds its owner's id).
-        blobNames.subtract(Codec.blobs(of: last))
+        // A blob belongs to one row (its name holds its owner's id). Read back only when any
+        // moved row names one: a failed import of millions undoes them all.
+        if !blobNames.isEmpty { blobNames.subtract(Codec.blobs(of: row(starts.count - 1))) }
         if !buckets.isEmpty {
             buckets.removeLast()
             orders.removeLast()

@@ -102,28 +102,52 @@ public final class KeyFilter {
         }
     }
 
-    /// The filter's section for rows whose key prefixes are `prefixes`.
-    public static func write(prefixes: [UInt64], generation: UInt64, into writer: inout ByteWriter) {
-        let blocks = Int(Self.blocks(forKeys: prefixes.count))
-        let rows = rowsHolding(blocks)
-        var words = [UInt64](repeating: 0, count: rows * blocksPerRow * blockWords)
-        // Set through a buffer, `place` inlined: its call was a third of placing 100,000 keys.
-        words.withUnsafeMutableBufferPointer { words in
-            for prefix in prefixes {
-                let (block, bits) = place(prefix, blockCount: blocks)
+    /// A filter's bits as its keys are placed, for its section (`write`): made for a known number
+    /// of keys, it is the same whatever order they come in.
+    public struct Bits {
+        let keyCount: Int
+        let blockCount: Int
+        var words: [UInt64]
+
+        public init(keys: Int) {
+            keyCount = keys
+            blockCount = Int(KeyFilter.blocks(forKeys: keys))
+            words = [UInt64](repeating: 0, count: rowsHolding(blockCount) * blocksPerRow * blockWords)
+        }
+
+        public init(prefixes: [UInt64]) {
+            self.init(keys: prefixes.count)
+            for prefix in prefixes { place(prefix) }
+        }
+
+        /// Sets a key's bits (through a buffer, `place` inlined: its call was a third of placing
+        /// 100,000 keys).
+        @inline(__always) public mutating func place(_ prefix: UInt64) {
+            let (block, bits) = KeyFilter.place(prefix, blockCount: blockCount)
+            words.withUnsafeMutableBufferPointer { words in
                 for probe in 0..<probes {
-                    let bit = Self.bit(bits, probe)
+                    let bit = KeyFilter.bit(bits, probe)
                     words[block * blockWords + bit >> 6] |= 1 << UInt64(bit & 63)
                 }
             }
         }
+    }
+
+    /// The filter's section for rows whose key prefixes are `prefixes`.
+    public static func write(prefixes: [UInt64], generation: UInt64, into writer: inout ByteWriter) {
+        write(Bits(prefixes: prefixes), generation: generation, into: &writer)
+    }
+
+    /// The filter's section of `bits`.
+    public static func write(_ bits: Bits, generation: UInt64, into writer: inout ByteWriter) {
+        let rows = rowsHolding(bits.blockCount)
         SnapshotSection.write(into: &writer) { writer, _ in
             RowFrame.part16(&writer) { _ in }
             RowFrame.part32(&writer) { writer in
                 writer.u8(version)
                 writer.u64(generation)
-                writer.u64(UInt64(prefixes.count))
-                writer.u64(UInt64(blocks))
+                writer.u64(UInt64(bits.keyCount))
+                writer.u64(UInt64(bits.blockCount))
             }
             for row in 0..<rows {
                 RowFrame.part16(&writer) { writer in
@@ -133,7 +157,7 @@ public final class KeyFilter {
                 }
                 RowFrame.part32(&writer) { writer in
                     let first = row * blocksPerRow * blockWords
-                    for word in words[first..<(first + blocksPerRow * blockWords)] { writer.u64(word) }
+                    for word in bits.words[first..<(first + blocksPerRow * blockWords)] { writer.u64(word) }
                 }
             }
             return 1 + rows

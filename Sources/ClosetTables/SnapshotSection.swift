@@ -76,6 +76,9 @@ public enum SnapshotSection {
         @usableFromInline var keyEnds: [Int] = []
         /// The first row's position in the writer.
         @usableFromInline var rowsStart = 0
+        /// Where the index is made instead of these columns when its rows were moved to a
+        /// scratch file (`ScratchIndex`): their number, not memory, is the limit.
+        @usableFromInline var outside: ScratchIndex?
 
         public init() {}
 
@@ -95,7 +98,29 @@ public enum SnapshotSection {
         /// Records the row just written at `start` (a writer position) and hands a full piece
         /// of the writer to its sink.
         @inlinable public mutating func rowWritten(from start: Int, in writer: inout ByteWriter) {
-            record(from: start - writer.drained, in: writer.bytes, position: start)
+            if let outside {
+                outside.record(
+                    writer.bytes, at: start - writer.drained, offset: UInt64(start - rowsStart), bucket: nil, order: 0)
+            } else {
+                record(from: start - writer.drained, in: writer.bytes, position: start)
+            }
+            writer.drainIfFull()
+        }
+
+        /// Records the row just written at `start`, of a table with an index: its `bucket` and
+        /// `order` key beside its offset and key.
+        @inlinable public mutating func rowWritten(
+            from start: Int, in writer: inout ByteWriter, bucket: UInt8, order: Int64
+        ) {
+            if let outside {
+                outside.record(
+                    writer.bytes, at: start - writer.drained, offset: UInt64(start - rowsStart), bucket: bucket,
+                    order: order)
+            } else {
+                record(from: start - writer.drained, in: writer.bytes, position: start)
+                buckets.append(bucket)
+                orders.append(order)
+            }
             writer.drainIfFull()
         }
 
@@ -128,11 +153,13 @@ public enum SnapshotSection {
         }
     }
 
-    /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index.
-    /// Returns the keys' prefixes in key order (for the table's `KeyFilter`).
+    /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index:
+    /// in memory, or with `scratch`'s files (`ScratchIndex`; every row must then be recorded).
+    /// Returns the key filter of the keys (for the table's `KeyFilter`).
     @discardableResult public static func write(
-        into writer: inout ByteWriter, writeRows: (inout ByteWriter, inout Columns) -> Int
-    ) -> [UInt64] {
+        into writer: inout ByteWriter, scratch: ScratchSpace? = nil,
+        writeRows: (inout ByteWriter, inout Columns) -> Int
+    ) -> KeyFilter.Bits {
         // The rows go to the writer's sink as they are written when the table records each
         // (`Columns.rowWritten`); otherwise (a one-row section) they are walked once written.
         let countAt = writer.position
@@ -141,15 +168,22 @@ public enum SnapshotSection {
         let rowsStart = writer.position
         var columns = Columns()
         columns.rowsStart = rowsStart
+        if let scratch { columns.outside = ScratchIndex(space: scratch) }
         let count = writeRows(&writer, &columns)
-        if columns.offsets.count != count { columns.recordRows(count, in: writer) }
         writer.patch(at: countAt, UInt64(count))
         writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))
         let indexAt = writer.position
         writer.u64(0)
-        let prefixes = writeIndex(&writer, count: count, columns: &columns)
+        let filter: KeyFilter.Bits
+        if let outside = columns.outside {
+            precondition(outside.count == count, "a section made outside memory records every row")
+            filter = outside.writeIndex(into: &writer, bucketCount: columns.bucketCount, blobNames: columns.blobNames)
+        } else {
+            if columns.offsets.count != count { columns.recordRows(count, in: writer) }
+            filter = KeyFilter.Bits(prefixes: writeIndex(&writer, count: count, columns: &columns))
+        }
         writer.patch(at: indexAt, UInt64(writer.position - indexAt - 8))
-        return prefixes
+        return filter
     }
 
     private static func writeIndex(_ writer: inout ByteWriter, count: Int, columns: inout Columns) -> [UInt64] {

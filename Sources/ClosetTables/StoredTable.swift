@@ -122,8 +122,9 @@ public struct RowLocation: Sendable {
 /// Which table each change since the last commit went to, oldest first: one log shared by
 /// every table of a transaction set, so a rollback undoes changes across tables in order.
 public final class TransactionLog {
-    /// Each change's table number, in four bytes (a million-row import's log was 8 MB of `Int`s).
-    @usableFromInline var entries: [UInt32] = []
+    /// Each change's table number, as runs of one table's changes (`ValueRuns`; a million-row
+    /// import's log was 8 MB of `Int`s).
+    @usableFromInline var entries = ValueRuns(step: 0)
     /// Called when a transaction makes its first change: a durable store takes its write
     /// lock there, so a writer holds it from its first write to its commit and no longer.
     @usableFromInline var onFirstChange: (() -> Void)?

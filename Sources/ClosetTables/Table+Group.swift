@@ -13,8 +13,8 @@ extension Table {
         guard number < groups.groupings.count else {
             // Without the prefixes of a section just written, a filter of no rows: it is not
             // current for any section that has rows, so it is never used.
-            KeyFilter.write(prefixes: groups.writtenPrefixes ?? [], generation: generation, into: &writer)
-            groups.writtenPrefixes = nil
+            KeyFilter.write(groups.writtenFilter ?? KeyFilter.Bits(keys: 0), generation: generation, into: &writer)
+            groups.writtenFilter = nil
             return
         }
         let written = number < groups.written.count ? groups.written[number] : [:]

@@ -151,7 +151,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
                 return
             }
             spilled = SpilledRows(
-                file: file, keysFile: keysFile, tableName: name, expecting: pending.insertsIntoEmpty?.capacity ?? 0)
+                file: file, keysFile: keysFile, columnsFile: index == nil ? nil : scratch.makeFile?(), tableName: name,
+                expecting: pending.insertsIntoEmpty?.capacity ?? 0)
         }
         if spilled?.append(decoded.slots, index: index) == true {
             decoded.removeAllKeepingCapacity()

@@ -33,9 +33,10 @@ import ClosetCore
     /// transaction log position, by slot (its key is its slot's). A seed script's 100,000
     /// inserts were as many `Change`s; undoing one is dropping the last slot. The first
     /// other change turns these into `Change`s (`logInsertsAsChanges`).
-    /// Four bytes each (a million-row import's log was 8 MB of them as `Int`s); a transaction
-    /// of more changes than they count logs the rest as `Change`s.
-    @usableFromInline var insertsIntoEmpty: [UInt32]?
+    /// As runs of positions counting up (`ValueRuns`: a million-row import's log was 8 MB of
+    /// them as `Int`s); a transaction of more changes than four bytes count logs the rest as
+    /// `Change`s.
+    @usableFromInline var insertsIntoEmpty: ValueRuns?
     /// The transaction log this table's changes go to, and this table's number in it (set
     /// when the table is registered with its transaction set).
     @usableFromInline var log = TransactionLog()
@@ -49,7 +50,7 @@ import ClosetCore
     /// Logs a new row put into `slot`, by its position only while every change so far is an
     /// insert into a table that was empty; false when it must be logged as a `Change`.
     @inlinable mutating func logInsert(slot: Int) -> Bool {
-        if insertsIntoEmpty == nil, slot == 0, changes.isEmpty { insertsIntoEmpty = [] }
+        if insertsIntoEmpty == nil, slot == 0, changes.isEmpty { insertsIntoEmpty = ValueRuns(step: 1) }
         guard insertsIntoEmpty?.count == slot, log.entries.count < UInt32.max else { return false }
         insertsIntoEmpty?.append(UInt32(truncatingIfNeeded: log.record(logNumber)))
         return true

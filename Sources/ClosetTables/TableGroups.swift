@@ -8,9 +8,9 @@ import ClosetCore
     @usableFromInline var sections: [SnapshotRows?]
     /// Each grouping's rows' ordinals by group key, from the last section written.
     @usableFromInline var written: [[[UInt8]: [UInt32]]] = []
-    /// The last section's key prefixes in key order, for the key filter written after it
-    /// (nil: no section was written since the last filter).
-    @usableFromInline var writtenPrefixes: [UInt64]?
+    /// The key filter of the last section's keys, written after it (nil: no section was
+    /// written since the last filter).
+    @usableFromInline var writtenFilter: KeyFilter.Bits?
 
     @inlinable init(_ groupings: [TableGrouping<Codec>]) {
         self.groupings = groupings

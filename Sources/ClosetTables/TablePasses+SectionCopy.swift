@@ -30,7 +30,8 @@ extension TablePasses {
             }
             if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, index, &copy))) }
         }
-        table.groups.writtenPrefixes = copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0)
+        table.groups.writtenFilter = KeyFilter.Bits(
+            prefixes: copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0))
         table.groups.written = []
         return true
     }

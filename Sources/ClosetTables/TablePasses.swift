@@ -70,28 +70,32 @@ import ClosetCore
         let keyBytes = table.decoded.slots.lazy.compactMap { $0 }.first.map { LazyRows<Codec>.keyBytes($0.key).count }
         let rowCount = table.count
         // Rows moved to a scratch file came with what the index keeps of them: their frames are
-        // copied as they are (groupings still read every row).
+        // copied as they are (groupings still read every row), and the index is made outside
+        // memory too (`ScratchIndex`).
         let spilled = committed || !groupings.isEmpty ? nil : table.spilled
-        table.groups.writtenPrefixes = SnapshotSection.write(into: &writer) { writer, columns in
+        table.groups.writtenFilter = SnapshotSection.write(into: &writer, scratch: spilled.map { _ in table.scratch }) {
+            writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
-            columns.reserve(rows: rowCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil)
-            if let spilled {
-                if bucket != nil {
-                    columns.buckets += spilled.buckets
-                    columns.orders += spilled.orders
-                }
-                columns.blobNames.formUnion(spilled.blobNames)
-            }
+            if spilled == nil { columns.reserve(rows: rowCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil) }
+            if let spilled { columns.blobNames.formUnion(spilled.blobNames) }
             var ordinal: UInt32 = 0
             return writeRows(
                 table, committed: committed, into: &writer, decodingMovedRows: spilled == nil,
-                frameWritten: { start, writer in columns.rowWritten(from: start, in: &writer) }
+                frameWritten: { number, start, writer in
+                    if let spilled, bucket != nil {
+                        let entry = spilled.indexEntry(number)
+                        columns.rowWritten(from: start, in: &writer, bucket: entry.bucket, order: entry.order)
+                    } else {
+                        columns.rowWritten(from: start, in: &writer)
+                    }
+                }
             ) { row, start, writer in
                 // The row goes to the file now, its offset and key kept for the index.
-                columns.rowWritten(from: start, in: &writer)
                 if let bucket, let order {
-                    columns.buckets.append(UInt8(truncatingIfNeeded: bucket(row)))
-                    columns.orders.append(order(row))
+                    columns.rowWritten(
+                        from: start, in: &writer, bucket: UInt8(truncatingIfNeeded: bucket(row)), order: order(row))
+                } else {
+                    columns.rowWritten(from: start, in: &writer)
                 }
                 for blob in Codec.blobs(of: row) { columns.blobNames.insert(blob) }
                 for number in groupings.indices {
@@ -129,7 +133,7 @@ import ClosetCore
     @inlinable static func writeRows(
         _ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter,
         decodingMovedRows: Bool = true,
-        frameWritten: (_ start: Int, _ writer: inout ByteWriter) -> Void = { _, _ in },
+        frameWritten: (_ ordinal: Int, _ start: Int, _ writer: inout ByteWriter) -> Void = { _, _, _ in },
         visit: (_ row: Row, _ start: Int, _ writer: inout ByteWriter) -> Void = { _, _, _ in }
     ) -> Int {
         var count = 0
@@ -144,13 +148,13 @@ import ClosetCore
         // from it as they are framed there, then the decoded ones. A moved row is decoded for
         // `visit`, or only handed to `frameWritten` (the caller has what it needs of it).
         if !committed, let spilled = table.spilled {
-            spilled.forEachFrame { _, bytes, frame in
+            spilled.forEachFrame { ordinal, bytes, frame in
                 let start = writer.position
                 writer.bytes.append(contentsOf: bytes[frame])
                 if decodingMovedRows {
                     visit(spilled.decode(bytes, frame), start, &writer)
                 } else {
-                    frameWritten(start, &writer)
+                    frameWritten(ordinal, start, &writer)
                 }
                 count += 1
             }

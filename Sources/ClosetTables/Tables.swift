@@ -153,14 +153,16 @@ public final class Tables {
     public func savepoint() -> Savepoint { Savepoint(position: log.entries.count) }
 
     public func rollback(to savepoint: Savepoint) {
-        while log.entries.count > savepoint.position { tables[Int(log.entries.removeLast())].undoLast() }
+        while log.entries.count > savepoint.position, let number = log.entries.removeLast() {
+            tables[Int(number)].undoLast()
+        }
     }
 
     /// The tables changed since the last commit are about to take about `count` more rows each
     /// (an import's first row has just been added): room is made once, not grown row by row,
     /// which copied a million-row table's rows and rehashed its keys at every doubling.
     public func expectMoreRows(_ count: Int) {
-        for number in Set(log.entries) { tables[Int(number)].reserveRows(count) }
+        for number in log.entries.distinct { tables[Int(number)].reserveRows(count) }
     }
 
     /// Whether anything changed since the last commit.
@@ -213,7 +215,7 @@ public final class Tables {
 
     /// Clears the undo log once its changes are safe.
     package func forgetPendingChanges() {
-        log.entries.removeAll(keepingCapacity: true)
+        log.entries.removeAll()
         for table in tables { table.forgetChanges() }
     }
 

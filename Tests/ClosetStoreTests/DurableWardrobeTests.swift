@@ -811,12 +811,20 @@ func put(_ clothes: Clothes) -> EncodedOperation {
 /// A big transaction's new rows wait in a scratch file beside the store (`SpilledRows`) and
 /// are committed, undone and read back exactly as rows kept in memory.
 @Suite struct SpilledWardrobeTests {
-    let many = (0..<1_000).map { Clothes(category: .top, weatherType: .fall, descriptions: "row \($0)") }
+    /// Spread over the index's buckets, created in a few instants (equal order keys).
+    let many = (0..<1_000).map {
+        Clothes(
+            createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double($0 % 7)),
+            category: ClothesCategory.allCases[$0 % 5], weatherType: WeatherType.allCases[$0 / 5 % 5],
+            descriptions: "row \($0)")
+    }
 
-    /// A store whose tables move new rows out past `kept`.
+    /// A store whose tables move new rows out past `kept`, and sort their index in chunks of a
+    /// few hundred bytes (`ScratchSort`: many runs merged).
     func spillingStore(_ path: String, kept: Int = 100) throws -> DurableWardrobe {
         let (store, _) = try open(path)
         store.tables.scratch.rowsKeptInMemory = kept
+        store.tables.scratch.sortChunkBytes = 300
         return store
     }
 

@@ -7,10 +7,12 @@ import Testing
 final class MemoryScratchFile: ScratchFile {
     var bytes: [UInt8] = []
     var refusesWrites = false
+    /// Refuses every write after this many (a disk that fills up part way).
+    var refusesAfter = Int.max
     var writes = 0
 
     func write(_ written: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        guard !refusesWrites else { return false }
+        guard !refusesWrites, writes < refusesAfter else { return false }
         writes += 1
         if bytes.count < offset + written.count {
             bytes += [UInt8](repeating: 0, count: offset + written.count - bytes.count)
@@ -28,6 +30,38 @@ final class MemoryScratchFile: ScratchFile {
     }
 }
 
+/// Numbers in three buckets, ordered by a key many rows share (ties go by ordinal).
+enum BucketedTable: TableCodec {
+    static let schema = TableSchema<BucketedTable>(
+        name: "bucketed",
+        index: TableIndex(bucketCount: 3, bucket: { Int($0.number % 3) }, order: { Int64($0.number / 4) - 20 }))
+    static func key(of row: NumberTable.Row) -> String { row.name }
+    static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) { NumberTable.encode(row, into: &writer) }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> NumberTable.Row {
+        try NumberTable.decodeRow(from: &reader)
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}
+
+/// Rows as long as their number says (that many filler bytes after it): frames longer than a
+/// checkpoint's run of bytes, or than a span read at once.
+enum PaddedTable: TableCodec {
+    static let schema = TableSchema<PaddedTable>(name: "padded")
+    static func key(of row: NumberTable.Row) -> String { row.name }
+    static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) {
+        NumberTable.encode(row, into: &writer)
+        writer.bytes += repeatElement(7, count: Int(row.number))
+    }
+    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> NumberTable.Row {
+        let row = try NumberTable.decodeRow(from: &reader)
+        _ = try reader.take(Int(row.number))
+        return row
+    }
+    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
+    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}
+
 /// Rows moved to a scratch file while a transaction adds many to an empty table (`SpilledRows`)
 /// behave as rows kept in memory do: each test runs the same statements against a table that
 /// moves its rows after three and one that never does, and compares all they show.
@@ -42,6 +76,8 @@ final class MemoryScratchFile: ScratchFile {
         let tables = Tables()
         var made: [MemoryScratchFile] = []
         tables.scratch.rowsKeptInMemory = kept
+        // The index of a section written from them is sorted in many small runs (`ScratchSort`).
+        tables.scratch.sortChunkBytes = 64
         tables.scratch.makeFile = {
             let file = MemoryScratchFile()
             made.append(file)
@@ -54,7 +90,7 @@ final class MemoryScratchFile: ScratchFile {
         )
     }
 
-    func section(_ table: Table<NumberTable>) -> [UInt8] {
+    func section<Codec: TableCodec>(_ table: Table<Codec>) -> [UInt8] {
         var writer = ByteWriter()
         table.writeSnapshotSection(committed: false, into: &writer)
         return writer.bytes
@@ -147,6 +183,71 @@ final class MemoryScratchFile: ScratchFile {
         #expect(tables.pendingOperations() == referenceTables.pendingOperations())
         tables.rollback(to: marks.0)
         referenceTables.rollback(to: marks.1)
+        #expect(spilling.rows == reference.rows)
+    }
+
+    /// A section of moved rows has its index made outside memory (`ScratchIndex`): its bytes are
+    /// those of the index made in memory, buckets, order keys, ties and key filter included.
+    @Test(arguments: [64, 1 << 20]) func anIndexMadeOutsideMemoryIsTheIndexMadeInIt(chunkBytes: Int) throws {
+        let tables = Tables()
+        tables.scratch.rowsKeptInMemory = 50
+        tables.scratch.sortChunkBytes = chunkBytes
+        tables.scratch.makeFile = { MemoryScratchFile() }
+        let referenceTables = Tables()
+        let spilling = try tables.table(BucketedTable.schema)
+        let reference = try referenceTables.table(BucketedTable.schema)
+        var random = SplitMix64(seed: 11)
+        for number in 0..<1_000 {
+            let row = Row(
+                name: "number \(number * 7_919 % 100_003)", number: UInt32(truncatingIfNeeded: random.next() % 200))
+            for table in [spilling, reference] { table.upsert(row) }
+        }
+        #expect(spilling.rowsInMemory.spilledRows > 900)
+        var written = ByteWriter()
+        var expected = ByteWriter()
+        spilling.writeSnapshotSection(committed: false, into: &written)
+        spilling.writeDerivedSection(0, generation: 5, into: &written)
+        reference.writeSnapshotSection(committed: false, into: &expected)
+        reference.writeDerivedSection(0, generation: 5, into: &expected)
+        #expect(written.bytes == expected.bytes)
+        #expect(spilling.rows == reference.rows)
+    }
+
+    /// Hundreds of moved rows, some longer than a checkpoint's run (64 KB) or a span (1 MB):
+    /// each is found from the checkpoint before it, undone across runs, and written in order.
+    @Test func rowsAreFoundAndUndoneAcrossCheckpointsAndLongFrames() throws {
+        let tables = Tables()
+        tables.scratch.rowsKeptInMemory = 5
+        tables.scratch.makeFile = { MemoryScratchFile() }
+        let referenceTables = Tables()
+        let spilling = try tables.table(PaddedTable.schema)
+        let reference = try referenceTables.table(PaddedTable.schema)
+        func row(_ number: Int) -> Row {
+            Row(name: "row \(number)", number: [9, 137].contains(number) ? 1_300_000 : number % 8 == 1 ? 70_000 : 3)
+        }
+        var marks: [(Savepoint, Savepoint)] = []
+        for number in 0..<400 {
+            if number == 100 || number == 230 { marks.append((tables.savepoint(), referenceTables.savepoint())) }
+            for table in [spilling, reference] { table.upsert(row(number)) }
+        }
+        #expect(spilling.rowsInMemory.spilledRows == 400)
+        for number in [0, 1, 63, 64, 65, 129, 130, 199, 255, 256, 398, 399] {
+            #expect(spilling["row \(number)"] == row(number))
+        }
+        #expect(spilling["row 400"] == nil)
+        tables.rollback(to: marks[1].0)
+        referenceTables.rollback(to: marks[1].1)
+        #expect(spilling.count == 230 && spilling["row 229"] == row(229) && spilling["row 230"] == nil)
+        for number in 400..<450 {
+            for table in [spilling, reference] { table.upsert(row(number)) }
+        }
+        tables.rollback(to: marks[0].0)
+        referenceTables.rollback(to: marks[0].1)
+        for number in 500..<520 {
+            for table in [spilling, reference] { table.upsert(row(number)) }
+        }
+        #expect(spilling.count == 120 && spilling["row 99"] == row(99) && spilling["row 519"] == row(519))
+        #expect(section(spilling) == section(reference))
         #expect(spilling.rows == reference.rows)
     }
 

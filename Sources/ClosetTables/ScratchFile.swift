@@ -17,11 +17,11 @@ public final class ScratchSpace {
     /// Makes a new scratch file; nil when there is no room outside memory.
     public var makeFile: (() -> ScratchFile?)?
     /// How many new rows a table holds decoded before it moves them to a scratch file (about
-    /// 17 MB of wardrobe rows; tests make it small).
-    public var rowsKeptInMemory = 1 << 17
+    /// 9 MB of wardrobe rows; tests make it small).
+    public var rowsKeptInMemory = 1 << 16
     /// How many bytes of records an external sort (`ScratchSort`) gathers before it sorts them
     /// and writes them out as a run (tests make it small, for many runs).
-    public var sortChunkBytes = 8 << 20
+    public var sortChunkBytes = 2 << 20
 
     public init() {}
 }

@@ -69,6 +69,9 @@ import ClosetCore
     /// Writes the index of the `count` rows recorded (as `SnapshotSection` lays it out, for a
     /// table of `bucketCount` buckets) and returns the key filter's bits.
     func writeIndex(into writer: inout ByteWriter, bucketCount: Int, blobNames: Set<String>) -> KeyFilter.Bits {
+        // The chunks both sorts were gathering go out first: one merge runs at a time.
+        keys.finishAdding()
+        entries?.finishAdding()
         var filter = KeyFilter.Bits(keys: count)
         offsets.copy(into: &writer)
         var staging = EntryStaging(size: 12)

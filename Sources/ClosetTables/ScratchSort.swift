@@ -44,6 +44,15 @@ final class ScratchSort {
         if chunk.count >= chunkBytes { writeRun() }
     }
 
+    /// Writes out the chunk being gathered (when runs were written already) and lets its room
+    /// go: nothing more will be added, and another sort is merged first.
+    func finishAdding() {
+        guard !runBounds.isEmpty else { return }
+        writeRun()
+        chunk = []
+        entries = []
+    }
+
     /// Every record in key order, once: the sort is spent after it.
     func forEachSorted(_ body: (_ key: UnsafeRawBufferPointer, _ payload: UInt64) -> Void) {
         if runBounds.isEmpty {
@@ -136,7 +145,7 @@ final class ScratchSort {
     }
 
     private func merge(_ body: (_ key: UnsafeRawBufferPointer, _ payload: UInt64) -> Void) {
-        let bufferSize = 64 << 10
+        let bufferSize = 16 << 10
         var readers = runBounds.map { bounds in
             RunReader(
                 buffer: UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 8),

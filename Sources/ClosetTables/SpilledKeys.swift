@@ -77,6 +77,7 @@ import ClosetCore
     /// Adds a move's keys: each one's hash and row place (sorted here). False, and nothing
     /// kept, when the file cannot take them.
     @usableFromInline mutating func add(_ entries: [(key: UInt64, value: Int)]) -> Bool {
+        restoreFilter()
         var entries = entries
         RadixSort.sortByKey(&entries)
         var bytes = [UInt8](repeating: 0, count: entries.count * Self.entrySize)
@@ -101,6 +102,18 @@ import ClosetCore
             for entry in entries { addToFilter(entry.key) }
         }
         return true
+    }
+
+    /// Lets the filter go (two bytes a row): a commit that writes the rows out asks nothing of
+    /// it. It is made again from the runs when asked again (`restoreFilter`: the commit failed).
+    @usableFromInline mutating func releaseFilter() {
+        filter = []
+        filterBlocks = 0
+    }
+
+    /// The filter made again if it was let go.
+    @usableFromInline mutating func restoreFilter() {
+        if filter.isEmpty { rebuildFilter(capacity: capacity) }
     }
 
     /// A larger filter, from every run's hashes read back.

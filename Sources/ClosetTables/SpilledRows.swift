@@ -59,7 +59,8 @@ import ClosetCore
     /// The place of the row with this key, or nil (`keys` rules most keys out unread; one it
     /// lets through is checked against the row's own).
     @inlinable func place(of key: Key) -> Int? {
-        keys.place(of: Self.hash(key)) { place in place < count && Codec.key(of: row(place)) == key }
+        keys.restoreFilter()
+        return keys.place(of: Self.hash(key)) { place in place < count && Codec.key(of: row(place)) == key }
     }
 
     /// Appends the rows of `slots` (every one new: keys neither spilled nor repeated) after the

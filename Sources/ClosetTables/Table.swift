@@ -162,6 +162,18 @@ public final class Table<Codec: TableCodec>: StoredTable {
         }
     }
 
+    /// Moves the decoded rows after those already moved (when they may move, as in
+    /// `spillIfDue`) and lets their room go: a commit is about to write them all out.
+    @inlinable func spillRemainingRows() {
+        guard let spilled, !decoded.slots.isEmpty, decoded.liveCount == decoded.slots.count,
+            pending.insertsIntoEmpty?.count == decoded.slots.count + spilled.count
+        else { return }
+        if spilled.append(decoded.slots, index: index) {
+            decoded = SlotRows()
+            changeCount &+= 1
+        }
+    }
+
     /// Removes the row with this key; returns it, or nil if there was none.
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Row? {

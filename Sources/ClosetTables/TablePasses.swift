@@ -59,6 +59,12 @@ import ClosetCore
 
     @inlinable static func writeSection(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter) {
         if writeSectionCopying(table, committed: committed, into: &writer) { return }
+        if !committed, table.groups.groupings.isEmpty, let spilled = table.spilled {
+            // Written from the scratch file: the decoded rest go there too, and the key filter
+            // is let go, so the rows take no memory while the index is made.
+            table.spillRemainingRows()
+            spilled.keys.releaseFilter()
+        }
         reserveSection(table, in: &writer)
         // The index's two functions taken out once: unwrapping the index for each row copied
         // (and retained) all of it.

@@ -110,8 +110,12 @@ enum PaddedTable: TableCodec {
         #expect(spilling["row 9"] == Row(name: "row 9", number: 9))
         #expect(spilling.contains("row 0") && !spilling.contains("row 10"))
         // A snapshot section copies the moved rows' frames: the bytes of one that never moved them.
+        // The decoded rest move first, and the key filter is let go while it is written; it is
+        // made again when a key is asked after (a commit that failed).
         #expect(section(spilling) == section(reference))
-        #expect(spilling.rowsInMemory.spilledRows == 9)
+        #expect(spilling.rowsInMemory == RowsInMemory(spilledRows: 10))
+        #expect(spilling["row 9"] == Row(name: "row 9", number: 9) && !spilling.contains("row 10"))
+        #expect(section(spilling) == section(reference))
         #expect(spilling.rows == reference.rows)
         #expect(spilling.rowsInMemory == RowsInMemory(decodedRows: 10))
     }

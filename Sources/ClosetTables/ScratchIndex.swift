@@ -8,22 +8,25 @@ import ClosetCore
 /// made in memory, the index of ten million rows took about 70 bytes a row at the commit
 /// (offsets, keys, sorts, prefixes). The bytes are the same either way.
 @usableFromInline final class ScratchIndex {
-    private let space: ScratchSpace
     private let offsets: ScratchBytes
     private let keys: ScratchSort
-    /// Made at the first row with a bucket (a table without an index has none).
-    private var buckets: ScratchBytes?
-    private var orders: ScratchBytes?
-    private var entries: ScratchSort?
+    /// For a table with an index (nil without one). All `let`: a property read as an optional
+    /// `var` was retained and released for every row.
+    private let buckets: ScratchBytes?
+    private let orders: ScratchBytes?
+    private let entries: ScratchSort?
     private var bucketSizes: [Int] = []
     /// How many rows were recorded, and how many of them with a bucket.
     private(set) var count = 0
     private var bucketed = 0
 
-    init(space: ScratchSpace) {
-        self.space = space
-        offsets = ScratchBytes(file: space.makeFile?(), pieceSize: space.sortChunkBytes)
+    init(space: ScratchSpace, indexed: Bool) {
+        let pieceSize = space.sortChunkBytes
+        offsets = ScratchBytes(file: space.makeFile?(), pieceSize: pieceSize)
         keys = ScratchSort(file: space.makeFile?(), chunkBytes: space.sortChunkBytes)
+        buckets = indexed ? ScratchBytes(file: space.makeFile?(), pieceSize: pieceSize) : nil
+        orders = indexed ? ScratchBytes(file: space.makeFile?(), pieceSize: pieceSize) : nil
+        entries = indexed ? ScratchSort(file: space.makeFile?(), chunkBytes: space.sortChunkBytes) : nil
     }
 
     /// Records the row whose frame starts at `local` in `bytes`, `offset` bytes after the first
@@ -41,13 +44,9 @@ import ClosetCore
     }
 
     private func recordBucket(_ bucket: UInt8, order: Int64, offset: UInt64) {
-        if entries == nil {
-            buckets = ScratchBytes(file: space.makeFile?(), pieceSize: space.sortChunkBytes)
-            orders = ScratchBytes(file: space.makeFile?(), pieceSize: space.sortChunkBytes)
-            entries = ScratchSort(file: space.makeFile?(), chunkBytes: space.sortChunkBytes)
-        }
-        buckets?.append(littleEndian: bucket)
-        orders?.append(littleEndian: order)
+        guard let buckets, let orders, let entries else { return }
+        buckets.append(littleEndian: bucket)
+        orders.append(littleEndian: order)
         if Int(bucket) >= bucketSizes.count {
             bucketSizes += repeatElement(0, count: Int(bucket) + 1 - bucketSizes.count)
         }
@@ -61,7 +60,7 @@ import ClosetCore
             key.storeBytes(of: bucket, as: UInt8.self)
             key.storeBytes(of: turned.bigEndian, toByteOffset: 1, as: UInt64.self)
             key.storeBytes(of: ordinal.bigEndian, toByteOffset: 9, as: UInt32.self)
-            entries?.add(key: UnsafeRawBufferPointer(key), payload: offset)
+            entries.add(key: UnsafeRawBufferPointer(key), payload: offset)
         }
         bucketed += 1
     }

@@ -20,8 +20,11 @@ final class ScratchSort {
     private let chunkBytes: Int
     /// Each run's bytes in `runs`.
     private var runBounds: [Range<Int>] = []
-    /// The chunk being gathered, and each of its records' prefix and start in it.
-    private var chunk: [UInt8] = []
+    /// The chunk being gathered (raw memory: room for `chunkBytes` and one longest record past
+    /// them; nil once let go), how much of it is used, and each of its records' prefix and start
+    /// in it.
+    private var room: UnsafeMutableRawPointer?
+    private var chunkUsed = 0
     private var entries: [(key: UInt64, value: Int)] = []
     /// How many records were added.
     private(set) var count = 0
@@ -30,18 +33,39 @@ final class ScratchSort {
     init(file: ScratchFile?, chunkBytes: Int) {
         runs = ScratchBytes(file: file, pieceSize: chunkBytes)
         self.chunkBytes = max(64, chunkBytes)
-        chunk.reserveCapacity(self.chunkBytes + 1024)
+    }
+
+    deinit { room?.deallocate() }
+
+    /// The chunk's room, made when first needed.
+    private var chunk: UnsafeMutableRawPointer {
+        if let room { return room }
+        let made = UnsafeMutableRawPointer.allocate(byteCount: chunkBytes + 2 + Int(UInt16.max) + 8, alignment: 8)
+        room = made
+        return made
+    }
+
+    /// The chunk's records as bytes.
+    private var chunkBytesInUse: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: chunk, count: chunkUsed) }
+
+    /// Lets the chunk's room go (nothing more is added).
+    private func releaseChunk() {
+        room?.deallocate()
+        room = nil
+        chunkUsed = 0
+        entries = []
     }
 
     func add(key: UnsafeRawBufferPointer, payload: UInt64) {
         let length = min(key.count, Int(UInt16.max))
-        entries.append((SnapshotSection.keyPrefix(key), chunk.count))
-        chunk.append(UInt8(truncatingIfNeeded: length))
-        chunk.append(UInt8(truncatingIfNeeded: length >> 8))
-        chunk.append(contentsOf: UnsafeRawBufferPointer(rebasing: key[0..<length]))
-        withUnsafeBytes(of: payload.littleEndian) { chunk.append(contentsOf: $0) }
+        entries.append((SnapshotSection.keyPrefix(key), chunkUsed))
+        let record = chunk + chunkUsed
+        record.storeBytes(of: UInt16(length).littleEndian, as: UInt16.self)
+        if let source = key.baseAddress { (record + 2).copyMemory(from: source, byteCount: length) }
+        (record + 2 + length).storeBytes(of: payload.littleEndian, as: UInt64.self)
+        chunkUsed += 2 + length + 8
         count += 1
-        if chunk.count >= chunkBytes { writeRun() }
+        if chunkUsed >= chunkBytes { writeRun() }
     }
 
     /// Writes out the chunk being gathered (when runs were written already) and lets its room
@@ -49,8 +73,7 @@ final class ScratchSort {
     func finishAdding() {
         guard !runBounds.isEmpty else { return }
         writeRun()
-        chunk = []
-        entries = []
+        releaseChunk()
     }
 
     /// Every record in key order, once: the sort is spent after it.
@@ -58,19 +81,16 @@ final class ScratchSort {
         if runBounds.isEmpty {
             // One chunk: sorted and read where it lies.
             sortChunk()
-            chunk.withUnsafeBytes { bytes in
-                for entry in entries {
-                    let record = Record(bytes, at: entry.value)
-                    body(record.key, record.payload)
-                }
+            let bytes = chunkBytesInUse
+            for entry in entries {
+                let record = Record(bytes, at: entry.value)
+                body(record.key, record.payload)
             }
-            entries = []
-            chunk = []
+            releaseChunk()
             return
         }
         writeRun()
-        chunk = []
-        entries = []
+        releaseChunk()
         merge(body)
     }
 
@@ -99,7 +119,8 @@ final class ScratchSort {
     /// Orders the chunk's entries by prefix, then runs of equal prefixes by whole key.
     private func sortChunk() {
         RadixSort.sortByKey(&entries)
-        chunk.withUnsafeBytes { bytes in
+        do {
+            let bytes = chunkBytesInUse
             var start = 0
             while start < entries.count {
                 var end = start + 1
@@ -119,14 +140,13 @@ final class ScratchSort {
         guard !entries.isEmpty else { return }
         sortChunk()
         let first = runs.count
-        chunk.withUnsafeBytes { bytes in
-            for entry in entries {
-                let size = Record.size(bytes, at: entry.value) ?? 0
-                runs.append(UnsafeRawBufferPointer(rebasing: bytes[entry.value..<(entry.value + size)]))
-            }
+        let bytes = chunkBytesInUse
+        for entry in entries {
+            let size = Record.size(bytes, at: entry.value) ?? 0
+            runs.append(UnsafeRawBufferPointer(rebasing: bytes[entry.value..<(entry.value + size)]))
         }
         runBounds.append(first..<runs.count)
-        chunk.removeAll(keepingCapacity: true)
+        chunkUsed = 0
         entries.removeAll(keepingCapacity: true)
     }
 

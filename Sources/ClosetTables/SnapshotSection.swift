@@ -154,10 +154,11 @@ public enum SnapshotSection {
     }
 
     /// Writes the count, the rows (`writeRows` writes them and returns how many) and the index:
-    /// in memory, or with `scratch`'s files (`ScratchIndex`; every row must then be recorded).
+    /// in memory, or with `scratch`'s files (`ScratchIndex`, for a table with an index when
+    /// `indexed`; every row must then be recorded).
     /// Returns the key filter of the keys (for the table's `KeyFilter`).
     @discardableResult public static func write(
-        into writer: inout ByteWriter, scratch: ScratchSpace? = nil,
+        into writer: inout ByteWriter, scratch: ScratchSpace? = nil, indexed: Bool = false,
         writeRows: (inout ByteWriter, inout Columns) -> Int
     ) -> KeyFilter.Bits {
         // The rows go to the writer's sink as they are written when the table records each
@@ -168,7 +169,7 @@ public enum SnapshotSection {
         let rowsStart = writer.position
         var columns = Columns()
         columns.rowsStart = rowsStart
-        if let scratch { columns.outside = ScratchIndex(space: scratch) }
+        if let scratch { columns.outside = ScratchIndex(space: scratch, indexed: indexed) }
         let count = writeRows(&writer, &columns)
         writer.patch(at: countAt, UInt64(count))
         writer.patch(at: countAt + 8, UInt64(writer.position - rowsStart))

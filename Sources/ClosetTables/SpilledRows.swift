@@ -229,8 +229,9 @@ import ClosetCore
             local = 0
         }
         guard local + 9 <= columnWindow.count else { return (0, 0) }
-        let order = (0..<8).reduce(UInt64(0)) { $0 | UInt64(columnWindow[local + 1 + $1]) << (8 * UInt64($1)) }
-        return (columnWindow[local], Int64(bitPattern: order))
+        return columnWindow.withUnsafeBytes { bytes in
+            (bytes[local], Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: local + 1, as: Int64.self)))
+        }
     }
 
     /// Drops the last row (an undone insert).

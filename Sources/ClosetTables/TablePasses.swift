@@ -79,8 +79,9 @@ import ClosetCore
         // copied as they are (groupings still read every row), and the index is made outside
         // memory too (`ScratchIndex`).
         let spilled = committed || !groupings.isEmpty ? nil : table.spilled
-        table.groups.writtenFilter = SnapshotSection.write(into: &writer, scratch: spilled.map { _ in table.scratch }) {
-            writer, columns in
+        table.groups.writtenFilter = SnapshotSection.write(
+            into: &writer, scratch: spilled.map { _ in table.scratch }, indexed: bucket != nil
+        ) { writer, columns in
             if let bucketCount = table.index?.bucketCount { columns.bucketCount = bucketCount }
             if spilled == nil { columns.reserve(rows: rowCount, keyBytes: keyBytes ?? 16, indexed: bucket != nil) }
             if let spilled { columns.blobNames.formUnion(spilled.blobNames) }

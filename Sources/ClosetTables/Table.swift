@@ -133,7 +133,11 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// Moves the decoded rows to a scratch file when they are this transaction's new rows of a
     /// table that was empty when it began, and many (see `SpilledRows`).
     @inlinable func spillIfDue() {
-        let kept = scratch.rowsKeptInMemory
+        let rows = decoded.slots.count + (spilled?.count ?? 0)
+        let expected = max(pending.insertsIntoEmpty?.capacity ?? 0, rows)
+        let kept =
+            spilled == nil && expected <= scratch.rowsHeldWhole
+            ? max(scratch.rowsKeptInMemory, scratch.rowsHeldWhole) : scratch.rowsKeptInMemory
         guard decoded.slots.count >= kept else {
             nextSpill = kept
             return
@@ -156,7 +160,7 @@ public final class Table<Codec: TableCodec>: StoredTable {
         }
         if spilled?.append(decoded.slots, index: index) == true {
             decoded.removeAllKeepingCapacity()
-            nextSpill = kept
+            nextSpill = scratch.rowsKeptInMemory
         } else {
             nextSpill = decoded.slots.count * 2
         }
@@ -300,9 +304,12 @@ public final class Table<Codec: TableCodec>: StoredTable {
             lazy.latest.reserveCapacity(lazy.latest.count + count)
         } else {
             // No more than are kept decoded when the rest may move to a scratch file.
-            decoded.reserve(scratch.makeFile == nil ? count : min(count, scratch.rowsKeptInMemory))
+            let heldWhole = decoded.slots.count + count <= scratch.rowsHeldWhole
+            decoded.reserve(scratch.makeFile == nil || heldWhole ? count : min(count, scratch.rowsKeptInMemory))
         }
         pending.reserve(count)
+        // When to move rows is decided again with the rows expected now (`spillIfDue`).
+        nextSpill = 0
     }
 
     public var rowsInMemory: RowsInMemory {

@@ -824,6 +824,7 @@ func put(_ clothes: Clothes) -> EncodedOperation {
     func spillingStore(_ path: String, kept: Int = 100) throws -> DurableWardrobe {
         let (store, _) = try open(path)
         store.tables.scratch.rowsKeptInMemory = kept
+        store.tables.scratch.rowsHeldWhole = 0
         store.tables.scratch.sortChunkBytes = 300
         return store
     }

@@ -76,6 +76,7 @@ enum PaddedTable: TableCodec {
         let tables = Tables()
         var made: [MemoryScratchFile] = []
         tables.scratch.rowsKeptInMemory = kept
+        tables.scratch.rowsHeldWhole = 0
         // The index of a section written from them is sorted in many small runs (`ScratchSort`).
         tables.scratch.sortChunkBytes = 64
         tables.scratch.makeFile = {
@@ -195,6 +196,7 @@ enum PaddedTable: TableCodec {
     @Test(arguments: [64, 1 << 20]) func anIndexMadeOutsideMemoryIsTheIndexMadeInIt(chunkBytes: Int) throws {
         let tables = Tables()
         tables.scratch.rowsKeptInMemory = 50
+        tables.scratch.rowsHeldWhole = 0
         tables.scratch.sortChunkBytes = chunkBytes
         tables.scratch.makeFile = { MemoryScratchFile() }
         let referenceTables = Tables()
@@ -222,6 +224,7 @@ enum PaddedTable: TableCodec {
     @Test func rowsAreFoundAndUndoneAcrossCheckpointsAndLongFrames() throws {
         let tables = Tables()
         tables.scratch.rowsKeptInMemory = 5
+        tables.scratch.rowsHeldWhole = 0
         tables.scratch.makeFile = { MemoryScratchFile() }
         let referenceTables = Tables()
         let spilling = try tables.table(PaddedTable.schema)
@@ -255,11 +258,32 @@ enum PaddedTable: TableCodec {
         #expect(spilling.rows == reference.rows)
     }
 
+    /// A transaction not expected to outgrow `rowsHeldWhole` keeps its rows decoded until it
+    /// does; one that says it brings more (an import) moves them from `rowsKeptInMemory` on.
+    @Test func rowsMoveOnlyWhenTheTransactionIsExpectedToBeBig() throws {
+        for expectsMany in [false, true] {
+            let tables = Tables()
+            tables.scratch.rowsKeptInMemory = 3
+            tables.scratch.rowsHeldWhole = 10
+            tables.scratch.makeFile = { MemoryScratchFile() }
+            let table = try tables.table(NumberTable.schema)
+            table.upsert(Row(name: "row 0", number: 0))
+            if expectsMany { tables.expectMoreRows(20) }
+            for number in 1..<9 { table.upsert(Row(name: "row \(number)", number: UInt32(number))) }
+            #expect(table.rowsInMemory.spilledRows == (expectsMany ? 9 : 0))
+            for number in 9..<12 { table.upsert(Row(name: "row \(number)", number: UInt32(number))) }
+            // At ten: moved, then three at a time.
+            #expect(table.rowsInMemory.spilledRows == (expectsMany ? 12 : 10))
+            #expect(table.rows.map(\.number) == Array(0..<12))
+        }
+    }
+
     @Test func aScratchFileThatRefusesWritesLeavesTheRowsInMemory() throws {
         let tables = Tables()
         let refusing = MemoryScratchFile()
         refusing.refusesWrites = true
         tables.scratch.rowsKeptInMemory = 2
+        tables.scratch.rowsHeldWhole = 0
         tables.scratch.makeFile = { refusing }
         let table = try tables.table(NumberTable.schema)
         for number in 0..<9 { table.upsert(Row(name: "row \(number)", number: UInt32(number))) }

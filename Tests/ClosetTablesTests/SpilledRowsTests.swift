@@ -31,24 +31,16 @@ final class MemoryScratchFile: ScratchFile {
 }
 
 /// Numbers in three buckets, ordered by a key many rows share (ties go by ordinal).
-enum BucketedTable: TableCodec {
+enum BucketedTable: NumberRows {
     static let schema = TableSchema<BucketedTable>(
         name: "bucketed",
         index: TableIndex(bucketCount: 3, bucket: { Int($0.number % 3) }, order: { Int64($0.number / 4) - 20 }))
-    static func key(of row: NumberTable.Row) -> String { row.name }
-    static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) { NumberTable.encode(row, into: &writer) }
-    static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> NumberTable.Row {
-        try NumberTable.decodeRow(from: &reader)
-    }
-    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
 }
 
 /// Rows as long as their number says (that many filler bytes after it): frames longer than a
 /// checkpoint's run of bytes, or than a span read at once.
-enum PaddedTable: TableCodec {
+enum PaddedTable: NumberRows {
     static let schema = TableSchema<PaddedTable>(name: "padded")
-    static func key(of row: NumberTable.Row) -> String { row.name }
     static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) {
         NumberTable.encode(row, into: &writer)
         writer.bytes += repeatElement(7, count: Int(row.number))
@@ -58,8 +50,6 @@ enum PaddedTable: TableCodec {
         _ = try reader.take(Int(row.number))
         return row
     }
-    static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
-    static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
 }
 
 /// Rows moved to a scratch file while a transaction adds many to an empty table (`SpilledRows`)

@@ -31,9 +31,10 @@ enum NumberTable: TableCodec {
     }
 }
 
-/// The same rows under another table name, so two tables can be told apart.
-enum OtherTable: TableCodec {
-    static let schema = TableSchema<OtherTable>(name: "others")
+/// `NumberTable`'s rows, coded as it codes them, for test tables that differ only in their schema.
+protocol NumberRows: TableCodec where Row == NumberTable.Row, Key == String {}
+
+extension NumberRows {
     static func key(of row: NumberTable.Row) -> String { row.name }
     static func encode(_ row: NumberTable.Row, into writer: inout ByteWriter) { NumberTable.encode(row, into: &writer) }
     static func decodeRow(from reader: inout ByteReader) throws(ByteReader.Malformed) -> NumberTable.Row {
@@ -41,6 +42,11 @@ enum OtherTable: TableCodec {
     }
     static func encode(key: String, into writer: inout ByteWriter) { writer.string(key) }
     static func decodeKey(from reader: inout ByteReader) throws(ByteReader.Malformed) -> String { try reader.string() }
+}
+
+/// The same rows under another table name, so two tables can be told apart.
+enum OtherTable: NumberRows {
+    static let schema = TableSchema<OtherTable>(name: "others")
 }
 
 @Suite struct TablesTests {

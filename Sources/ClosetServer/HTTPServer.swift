@@ -204,6 +204,9 @@ public final class HTTPServer {
     /// Workers retired so far.
     public var retiredWorkers: Int { pool.retiredCount }
 
+    /// No job is queued or running: after `run`, the sessions are the caller's again.
+    public var isIdle: Bool { pool.busy == 0 }
+
     /// A server's refusal as plain text, when the caller has no shape of its own.
     public static func plainRefusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?)
         -> HTTPResponse

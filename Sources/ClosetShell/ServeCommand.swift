@@ -73,6 +73,8 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error.description)")
             return .store
         }
+        // The served store's writer compacts in the background: no request waits for a rewrite.
+        (store as? DurableStore)?.compactsInBackground = true
         var sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
         let today = serve.today ?? serve.replay.first.flatMap { ClosetCommand.recordedDay(in: $0) }
         if let today { sessionConfiguration.today = today }
@@ -202,6 +204,8 @@ enum ServeCommand {
         let day = sessionConfiguration.today.map { " · today " + String(Timestamp.format($0).prefix(10)) } ?? ""
         say("closet serve: \(baseURL) · store \(store.location) · \(names)\(day) · Ctrl-C to stop")
         server.run { serveStopRequested != 0 }
+        // A compaction still running is named now (its snapshot spares the next open a replay).
+        if server.isIdle { (store as? DurableStore)?.finishBackgroundWork() }
         say("closet serve: stopped")
         return .success
     }

@@ -106,6 +106,56 @@ import Testing
         #expect(present.isSubset(of: reported.union(uncertain)))
     }
 
+    /// `closet serve` killed while a client posts stories as fast as it answers: its writer
+    /// compacts in the background every ~128 posts (`BackgroundCompaction`), so the kills land
+    /// in every step of it — the snapshot being made, named, the new journal carrying the
+    /// commits made meanwhile. Every post answered 201 is in the store; nothing else is, but
+    /// the one in flight; the store checks whole.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
+    func killedServerNeverLosesAnAnsweredPost() throws {
+        let store = NSTemporaryDirectory() + "closet-crash-serve-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let writer = repositoryRoot + "/Tests/Network/story_writer.py"
+        var answered: Set<String> = []
+        var tried: Set<String> = []
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<max(Self.kills, 3) {
+            let server = try ServeProcess(store: store, serveArguments: ["--quiet", "adoption"])
+            let address = server.baseURL.dropFirst("http://".count).split(separator: ":")
+            let client = Process()
+            client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            client.arguments = ["python3", writer, String(address[0]), String(address[1]), "writer\(round % 2)"]
+            let output = Pipe()
+            client.standardOutput = output
+            try client.run()
+            usleep(UInt32.random(in: 800_000...2_500_000, using: &generator))
+            kill(server.process.processIdentifier, SIGKILL)
+            server.process.waitUntilExit()
+            let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            client.waitUntilExit()
+            for line in lines.split(separator: "\n") {
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                if parts[0] == "ok" { answered.insert(parts[1]) }
+                if parts[0] == "try" { tried.insert(parts[1]) }
+            }
+            #expect(client.terminationStatus == 0, "round \(round): the client stopped on an answer that was not 201")
+        }
+        // Enough posts that the writer compacted in the background, in more than one round.
+        #expect(answered.count > 300, "\(answered.count) posts answered")
+        let export = store + "-stories.json"
+        defer { try? FileManager.default.removeItem(atPath: export) }
+        _ = try run(["--store", store, "-c", "export stories to=\(export)"])
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: export))) as? [[String: Any]]
+        let present = Set((rows ?? []).compactMap { $0["title"] as? String })
+        let lost = answered.subtracting(present)
+        #expect(lost.isEmpty, "\(lost.count) answered posts lost: \(lost.sorted().prefix(20))")
+        let unknown = present.subtracting(tried)
+        #expect(unknown.isEmpty, "never posted: \(unknown.sorted().prefix(20))")
+        #expect(try run(["--store", store, "check"]).hasSuffix("ok\n"))
+    }
+
     /// Pictures are written when their statement runs and synced with their commit: a kill at
     /// any moment leaves every committed picture whole (`.dump --images` checks each one's size
     /// and checksum), and the next writer removes the pictures of what never committed. Both

@@ -85,6 +85,19 @@ struct CompactedJournal: Equatable {
         self.init(rows: Array(bytes[entry.rowsStart..<entry.rowsEnd]))
     }
 
+    /// Where `journal`'s records after the snapshot begin, when it is the journal the snapshot
+    /// was made from and holds more commits than it did then: a compaction made in the
+    /// background (`BackgroundCompaction`) while commits went on, stopped after its snapshot's
+    /// rename and before its new journal's. Those commits are read from `end` on, numbered
+    /// after `transactions`; nil for any other journal.
+    func carriedStart(journal bytes: [UInt8]) -> Int? {
+        guard Self.headerChecksum(bytes) == headerChecksum,
+            let point = StoreFormat.readCommitPoint(bytes, generation: generation),
+            point.transactions > transactions, point.end > end
+        else { return nil }
+        return end
+    }
+
     /// Why `journal` (of this record's generation, beside the snapshot that holds the record)
     /// is not the journal the snapshot was made from; nil when it is (the crash between the
     /// renames, which is skipped). `subject` names the journal in the sentence.

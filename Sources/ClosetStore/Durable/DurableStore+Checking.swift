@@ -51,7 +51,13 @@ extension DurableStore {
                     "\(size) of generation \(skipped), already inside the snapshot (a compaction was stopped between its renames); the next writer starts a new one"
                 ))
         } else {
-            result.checked.append(("journal", "\(view.validLength) bytes, \(records)"))
+            var inside = ""
+            if view.transactionsInsideSnapshot > 0 {
+                let count = view.transactionsInsideSnapshot
+                inside =
+                    ", the first \(count) already inside the snapshot (a compaction in the background was stopped between its renames)"
+            }
+            result.checked.append(("journal", "\(view.validLength) bytes, \(records)\(inside)"))
         }
         result.problems += view.commitPointProblems(journal: path + "/journal", &result)
         if let torn = view.tornTail {

@@ -115,8 +115,9 @@ extension DurableStore {
         var wroteSnapshot = false
         if let frames {
             let record = StoreFormat.record(frames, sequence: view.nextSequence)
-            // A commit after which the store would compact is that compaction.
-            if compaction.isDue(view, appending: frames.order.count, bytes: record.count) {
+            // A commit after which the store would compact is that compaction (unless it is
+            // made in the background).
+            if !compactsInBackground, compaction.isDue(view, appending: frames.order.count, bytes: record.count) {
                 wroteSnapshot = try commitAsSnapshot(else: record, changes: frames.order.count)
             } else {
                 try journal.append(record, &view, broken: &broken)
@@ -129,7 +130,14 @@ extension DurableStore {
         tables.removeReleased(released, from: files)
         if wroteSnapshot {
             if CompactionPolicy.readsNewSnapshot(tables.rowsInMemory) { readNewSnapshot() }
-        } else if compaction.isDue(view) {
+            return
+        }
+        if compactsInBackground {
+            finishBackgroundCompaction(waiting: false)
+            if background != nil || broken != nil { return }
+        }
+        if compaction.isDue(view) {
+            if compactsInBackground, startBackgroundCompaction() { return }
             let cost = CompactionPolicy.cost(view)
             do {
                 try compact()
@@ -248,6 +256,8 @@ extension DurableStore {
     func writeSnapshot(generation: UInt64, committed: Bool) throws(POSIXFile.Failure)
         -> StoreFormat.SnapshotLink
     {
+        // This snapshot holds everything: one made in the background is not needed.
+        abandonBackgroundCompaction()
         // A block that fails must not be laundered into a file whose checksums pass.
         if let blocks = view.blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
             throw POSIXFile.Failure(

@@ -54,6 +54,12 @@ package final class DurableStore: Store {
     var leftoversRemoved = false
     /// When to write a new snapshot, and when to try again after one failed.
     var compaction = CompactionPolicy()
+    /// Compactions are made on a thread of their own while commits go on (`closet serve`'s
+    /// writer, whose requests should not wait for a rewrite); otherwise by the commit that
+    /// makes the store due.
+    package var compactsInBackground = false
+    /// The compaction running or finished in the background, not yet named.
+    var background: BackgroundCompaction?
 
     /// Why a store could not be opened: exit status 3.
     package struct OpenError: Error, CustomStringConvertible {

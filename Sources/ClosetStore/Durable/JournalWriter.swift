@@ -45,13 +45,26 @@ final class JournalWriter {
         view.journal = FileIdentity.of(path + "/journal")
     }
 
-    /// Starts a new journal (replacing the old by a rename) and opens it.
-    func start(generation: UInt64, follows: StoreFormat.SnapshotLink, _ view: inout StoreView)
-        throws(POSIXFile.Failure)
-    {
+    /// Starts a new journal (replacing the old by a rename) and opens it. `carrying`: whole
+    /// records numbered from 1 (`StoreFormat.renumbered`), `transactions` of them, holding
+    /// `changes`: the commits made while a compaction ran in the background, after its point.
+    func start(
+        generation: UInt64, follows: StoreFormat.SnapshotLink, carrying records: [UInt8] = [], transactions: Int = 0,
+        changes: Int = 0, _ view: inout StoreView
+    ) throws(POSIXFile.Failure) {
         let journalPath = path + "/journal"
         let header = StoreFormat.JournalHeader(generation: generation, follows: follows)
-        try POSIXFile.replace(journalPath, with: StoreFormat.journalHeader(header), directory: path)
+        var bytes = StoreFormat.journalHeader(header)
+        if transactions > 0 {
+            // Both points at the records carried: the next commit's point goes in its slot, the
+            // other keeps these.
+            let point = StoreFormat.commitPoint(
+                StoreFormat.CommitPoint(transactions: transactions, end: bytes.count + records.count),
+                generation: generation)
+            bytes.replaceSubrange(StoreFormat.journalHeaderSize..<StoreFormat.recordsStart, with: point + point)
+            bytes += records
+        }
+        try POSIXFile.replace(journalPath, with: bytes, directory: path)
         closeFile()
         descriptor = try POSIXFile.open(journalPath, flags: O_WRONLY)
         view.journalFormat = header.format
@@ -59,10 +72,11 @@ final class JournalWriter {
         view.skippedJournalGeneration = nil
         view.generation = generation
         view.follows = follows
-        view.validLength = header.recordsStart
-        view.transactions = 0
-        view.journalChanges = 0
-        view.nextSequence = 1
+        view.validLength = bytes.count
+        view.transactions = transactions
+        view.journalChanges = changes
+        view.transactionsInsideSnapshot = 0
+        view.nextSequence = UInt32(truncatingIfNeeded: transactions + 1)
         view.tornTail = nil
         view.journal = FileIdentity.of(journalPath)
     }

@@ -208,6 +208,32 @@ enum StoreFormat {
         return header.bytes
     }
 
+    /// Whole records (`bytes[range]`, each passing its checksums) numbered again from 1, for a
+    /// new journal that carries them; nil if one does not pass (nothing is carried then).
+    static func renumbered(_ bytes: [UInt8], _ range: Range<Int>) -> (records: [UInt8], count: Int)? {
+        var records: [UInt8] = []
+        records.reserveCapacity(range.count)
+        var position = range.lowerBound
+        var count = 0
+        while position < range.upperBound {
+            guard let header = readRecordHeader(bytes, at: position),
+                header.length <= range.upperBound - position - recordHeaderSize
+            else { return nil }
+            let payload = (position + recordHeaderSize)..<(position + recordHeaderSize + header.length)
+            guard StoreChecksum.crc32c(bytes[payload]) == header.payloadChecksum else { return nil }
+            count += 1
+            var sealed = ByteWriter()
+            sealed.u32(UInt32(header.length))
+            sealed.u32(UInt32(truncatingIfNeeded: count))
+            sealed.u32(header.payloadChecksum)
+            sealed.u32(StoreChecksum.crc32c(sealed.bytes))
+            records += sealed.bytes
+            records += bytes[payload]
+            position = payload.upperBound
+        }
+        return (records, count)
+    }
+
     /// A record header that passes its own checksum.
     struct RecordHeader {
         var length: Int

@@ -143,6 +143,8 @@ struct StoreReading {
             view.journalFormat = header.format
             view.generation = header.generation
             view.follows = header.follows
+            // The records already inside the snapshot, when only the journal's last ones are not.
+            var carried: (start: Int, transactions: Int)?
             if let snapshot, header.generation <= snapshot.generation {
                 // Already inside the snapshot: a compaction cut between its two renames leaves
                 // the journal it compacted, of the snapshot's own generation. An older one was
@@ -154,16 +156,24 @@ struct StoreReading {
                 }
                 // The snapshot says which journal it was made from and how far: a copy of that
                 // journal from before its last commits, or another store's, is not the crash's.
+                // One that holds more was compacted in the background while commits went on:
+                // those after the point are read below.
                 if let compacted = view.compactedJournal, compacted.generation == header.generation,
-                    header.format == StoreFormat.journalFormat, let mismatch = compacted.mismatch(journal: bytes)
+                    header.format == StoreFormat.journalFormat
                 {
-                    return mismatch
+                    if let start = compacted.carriedStart(journal: bytes) {
+                        carried = (start, compacted.transactions)
+                    } else if let mismatch = compacted.mismatch(journal: bytes) {
+                        return mismatch
+                    }
                 }
-                view.generation = snapshot.generation
-                view.skippedJournalGeneration = header.generation
-                return nil
+                if carried == nil {
+                    view.generation = snapshot.generation
+                    view.skippedJournalGeneration = header.generation
+                    return nil
+                }
             }
-            guard header.follows == (snapshot ?? .none) else {
+            guard carried != nil || header.follows == (snapshot ?? .none) else {
                 let found = snapshot.map { "generation \($0.generation) (checksum \(StoreFormat.hex($0.checksum)))" }
                 return
                     "its journal (generation \(header.generation)) follows \(header.follows), but the snapshot is \(found ?? "missing")"
@@ -183,16 +193,21 @@ struct StoreReading {
             }
             view.journalSkipped = false
             let tables = tables
-            let records: StoreFormat.Records
+            var records: StoreFormat.Records
             do {
                 var changes = 0
                 var applier = JournalApplier(tables)
-                records = try StoreFormat.readRecords(bytes, from: header.recordsStart, sequence: 1) {
+                records = try StoreFormat.readRecords(
+                    bytes, from: carried?.start ?? header.recordsStart,
+                    sequence: UInt32(truncatingIfNeeded: (carried?.transactions ?? 0) + 1)
+                ) {
                     count, reader throws(ByteReader.Malformed) in
                     changes += count
                     try applier.apply(count, from: &reader)
                 }
+                records.transactions += carried?.transactions ?? 0
                 view.journalChanges = changes
+                view.transactionsInsideSnapshot = carried?.transactions ?? 0
             } catch {
                 throw damaged(
                     "byte \(error.offset) of its journal starts a committed transaction this build cannot read")

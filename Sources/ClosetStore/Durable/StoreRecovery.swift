@@ -380,7 +380,18 @@ package enum StoreRecovery {
         let magic = Array(bytes.prefix(8))
         let isFormatThree = magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic
         let header = StoreFormat.readJournalHeader(bytes)
-        if let header, let snapshot {
+        // The journal a background compaction was made from, with commits after its point
+        // (stopped between its renames): only those are replayed.
+        var carried: Int?
+        if let header, let snapshot, header.generation == snapshot.generation, let compacted,
+            compacted.generation == header.generation, let start = compacted.carriedStart(journal: bytes)
+        {
+            carried = start
+            report.lines.append(
+                "journal: generation \(header.generation), its first \(compacted.transactions) transaction\(compacted.transactions == 1 ? "" : "s") already inside the snapshot; those after replayed"
+            )
+        }
+        if let header, let snapshot, carried == nil {
             // A journal not newer than the snapshot is already inside it: replaying it would
             // bring back removed rows and undo edits.
             if header.generation <= snapshot.generation {
@@ -406,10 +417,10 @@ package enum StoreRecovery {
                     "the journal follows \(header.follows), but the snapshot found is generation \(snapshot.generation): what was committed between them is lost, and the journal's changes are applied to an older state"
                 )
             }
-        } else if let header, header.follows != .none {
+        } else if carried == nil, let header, header.follows != .none {
             report.warnings.append(
                 "the journal follows \(header.follows), which is missing or unreadable: what it held is lost")
-        } else if header == nil, isFormatThree {
+        } else if carried == nil, header == nil, isFormatThree {
             report.warnings.append("the journal's header is damaged: whether it follows the snapshot cannot be told")
         }
         let headerSize =
@@ -420,8 +431,8 @@ package enum StoreRecovery {
         var kept = 0
         var unreadable = 0
         var damaged: [String] = []
-        var position = headerSize
-        var lastEnd = headerSize
+        var position = carried ?? headerSize
+        var lastEnd = position
         while position < bytes.count {
             if let payload = wholeRecord(bytes, at: position, formatThree: isFormatThree) {
                 // Applied to a scratch set first, so a record that cannot be decoded is
@@ -458,8 +469,9 @@ package enum StoreRecovery {
         if let header, header.format == 4,
             let point = StoreFormat.readCommitPoint(bytes, generation: header.generation)
         {
-            if lastEnd < point.end || kept + unreadable < point.transactions {
-                let missing = max(point.transactions - kept - unreadable, 0)
+            let inside = carried == nil ? 0 : compacted?.transactions ?? 0
+            if lastEnd < point.end || inside + kept + unreadable < point.transactions {
+                let missing = max(point.transactions - inside - kept - unreadable, 0)
                 report.warnings.append(
                     "the journal is cut short or damaged: \(point.transactions) transaction\(point.transactions == 1 ? " was" : "s were") committed, ending at byte \(point.end)"
                         + (missing > 0 ? "; \(missing) could not be found" : ""))

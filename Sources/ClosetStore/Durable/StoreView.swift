@@ -26,6 +26,9 @@ struct StoreView {
     /// The generation of a journal found inside the snapshot (a compaction cut between its
     /// renames), which `closet check` names; nil when the journal was read.
     var skippedJournalGeneration: UInt64?
+    /// How many of the journal's first transactions are inside the snapshot (a background
+    /// compaction stopped between its renames: `CompactedJournal.carriedStart`); 0 otherwise.
+    var transactionsInsideSnapshot = 0
     /// Which journal the snapshot was made from (nil for a snapshot that does not say).
     var compactedJournal: CompactedJournal?
     /// The mapped snapshot's blocks, checked as they are read (nil: no format-3/4 snapshot).

@@ -153,24 +153,34 @@ final class StreamedFile: ByteSink {
         write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
     ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
         let temporary = path + ".tmp"
-        let file = StreamedFile(
-            descriptor: try POSIXFile.open(temporary, flags: O_RDWR | O_CREAT | O_TRUNC), path: temporary,
-            pieceSize: pieceSize, blocks: blocks)
-        let result: Result
-        var writer = ByteWriter(sink: file)
+        let descriptor = try POSIXFile.open(temporary, flags: O_RDWR | O_CREAT | O_TRUNC)
+        let written: (result: Result, length: Int)
         do throws(POSIXFile.Failure) {
-            result = try write(&writer, file)
-            writer.drain()
-            if let failure = file.failure { throw failure }
-            try POSIXFile.sync(file.descriptor, path: temporary)
+            written = try self.write(
+                into: descriptor, path: temporary, pieceSize: pieceSize, blocks: blocks, write: write)
         } catch {
-            close(file.descriptor)
+            close(descriptor)
             unlink(temporary)
             throw error
         }
-        close(file.descriptor)
+        close(descriptor)
         guard rename(temporary, path) == 0 else { throw POSIXFile.failure("cannot rename", temporary) }
         try POSIXFile.syncDirectory(directory)
+        return written
+    }
+
+    /// Streams the bytes `write` makes into the open, empty file `descriptor` (named `path` in
+    /// messages) and syncs it; the caller closes it. Returns what `write` returned and the length.
+    static func write<Result>(
+        into descriptor: Int32, path: String, pieceSize: Int = 4 << 20, blocks: (start: Int, size: Int)? = nil,
+        write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
+    ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
+        let file = StreamedFile(descriptor: descriptor, path: path, pieceSize: pieceSize, blocks: blocks)
+        var writer = ByteWriter(sink: file)
+        let result = try write(&writer, file)
+        writer.drain()
+        if let failure = file.failure { throw failure }
+        try POSIXFile.sync(descriptor, path: path)
         return (result, writer.position)
     }
 }

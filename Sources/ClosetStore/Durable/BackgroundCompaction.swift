@@ -1,0 +1,138 @@
+import CStoreSupport
+import ClosetCore
+import ClosetTables
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A compaction made on a thread of its own while the writer goes on committing (`closet
+/// serve`'s writes): the snapshot and the journal's commits up to a point are read into tables
+/// of its own, as another process would read them, and written as a new snapshot into a file
+/// that has no name yet. The writer names it later, with the lock held, and starts the new
+/// journal with the commits made meanwhile (`DurableStore.finishBackgroundCompaction`), so no
+/// commit waits for the rewrite and no reader is ever blocked.
+final class BackgroundCompaction: @unchecked Sendable {
+    /// What the snapshot is made from: the files as the writer read them, and how far the
+    /// journal's commits reached when it began.
+    struct Point: Sendable {
+        var snapshot: FileIdentity
+        var snapshotLink: StoreFormat.SnapshotLink
+        /// The journal's generation: the new snapshot's.
+        var generation: UInt64
+        var journalHeaderChecksum: UInt32
+        var transactions: Int
+        var end: Int
+        /// The journal's changes then (those after it are carried into the new journal).
+        var changes: Int
+
+        var compacted: CompactedJournal {
+            CompactedJournal(
+                generation: generation, headerChecksum: journalHeaderChecksum, transactions: transactions, end: end)
+        }
+    }
+
+    /// A snapshot written and synced, in a file with no name (`descriptor`).
+    struct Written {
+        var descriptor: Int32
+        var link: StoreFormat.SnapshotLink
+        var length: Int
+        var rows: Int
+    }
+
+    enum Outcome {
+        case written(Written)
+        case failed(String)
+    }
+
+    let point: Point
+    private let condition = NSCondition()
+    private var outcome: Outcome?
+
+    init(path: String, schemas: [AnyTableSchema], point: Point) {
+        self.point = point
+        let thread = Thread { [self] in
+            let made = Self.make(path: path, schemas: schemas, point: point)
+            condition.lock()
+            outcome = made
+            condition.broadcast()
+            condition.unlock()
+        }
+        // Decoding and writing a table's section go as deep as on the main thread.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    deinit {
+        if case .written(let written)? = outcome { close(written.descriptor) }
+    }
+
+    var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return outcome != nil
+    }
+
+    /// The outcome, once the thread is done (waiting for it).
+    func wait() -> Outcome {
+        condition.lock()
+        defer { condition.unlock() }
+        while outcome == nil { condition.wait() }
+        return outcome ?? .failed("no outcome")
+    }
+
+    private static func make(path: String, schemas: [AnyTableSchema], point: Point) -> Outcome {
+        let tables = Tables(InlineBlobTable.withPacks(schemas))
+        let reading = StoreReading(path: path, tables: tables, schemas: schemas, markerIsOld: false)
+        let changed = Outcome.failed("the store's files changed while it was compacted")
+        do {
+            guard let mapped = try MappedFile.open(path + "/snapshot"),
+                FileIdentity.of(path + "/snapshot") == point.snapshot
+            else { return changed }
+            var view = StoreView()
+            guard try reading.loadSnapshot(mapped, into: &view) == point.snapshotLink,
+                let bytes = try POSIXFile.readAll(path + "/journal"), bytes.count >= point.end,
+                StoreFormat.readJournalHeader(bytes)
+                    == StoreFormat.JournalHeader(generation: point.generation, follows: point.snapshotLink),
+                CompactedJournal.headerChecksum(bytes) == point.journalHeaderChecksum
+            else { return changed }
+            var applier = JournalApplier(tables)
+            let records = try StoreFormat.readRecords(
+                Array(bytes[..<point.end]), from: StoreFormat.recordsStart, sequence: 1
+            ) { count, reader throws(ByteReader.Malformed) in
+                try applier.apply(count, from: &reader)
+            }
+            guard records.end == .clean, records.transactions == point.transactions, records.validLength == point.end
+            else { return changed }
+            // A block that fails must not be laundered into a file whose checksums pass.
+            if let blocks = view.blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
+                return .failed(
+                    StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged)).description)
+            }
+            let descriptor = closet_open_unnamed(path)
+            guard descriptor >= 0 else { return .failed(POSIXFile.failure("cannot make a file in", path).description) }
+            do throws(POSIXFile.Failure) {
+                let (header, length) = try StreamedFile.write(
+                    into: descriptor, path: path + "/snapshot",
+                    blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize)
+                ) { (writer, file) throws(POSIXFile.Failure) in
+                    try StoreFormat.writeSnapshot(
+                        tables.all, generation: point.generation, committed: true, compacted: point.compacted,
+                        into: &writer
+                    ) { (writer, range) throws(POSIXFile.Failure) in
+                        writer.drain()
+                        return try file.blockChecksums(range, size: StoreFormat.blockSize)
+                    }
+                }
+                let rows = tables.all.reduce(0) { $0 + $1.count }
+                return .written(Written(descriptor: descriptor, link: header.link, length: length, rows: rows))
+            } catch {
+                close(descriptor)
+                return .failed(error.description)
+            }
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}

@@ -15,8 +15,11 @@ Rows (each figure from one run, closet paired with its peer in the same run):
   S5  GET p99 while 1,000 idle connections are held open (< 20 ms)
   S6  closet's largest resident memory over every run above (< 150 MB)
   S7  the community API's story list by cursor, with a bearer token, against nginx serving the same pages (issue 46)
+  S8  story POSTs (a token, no password hash) one after another on the same store: their p99 and p99.9 against
+      their median, the longest (≤ 50 ms: the store compacts every ~128 of them, in the background of the
+      writer, so none waits for a rewrite), and the bytes the server wrote per POST (issue 47, item 3)
 """
-import atexit, json, os, re, shutil, socket, subprocess, threading, time, urllib.request
+import atexit, http.client, json, os, re, shutil, socket, subprocess, threading, time, urllib.request
 
 BOUNDARY = "closetbenchboundary"
 
@@ -504,6 +507,7 @@ end
     nginx_run = wrk(f"http://127.0.0.1:{nginx_port}/", seconds, lua, env={"NGINX": "1"})
     nginx.terminate()
     nginx.wait()
+    posts = story_posts(server.pid, port, token, 300 if quick else 3000)
     server.terminate()
     server.wait()
     shutil.rmtree(served, ignore_errors=True)
@@ -515,4 +519,40 @@ end
          "≥ 0.7 (as S2)"),
         ("S7", "  p99 latency", f"{closet_run['p99']:>8.2f}ms", f"{nginx_run['p99']:>8.2f}ms",
          closet_run["p99"] / max(nginx_run["p99"], 0.001), "< 10 ms"),
+        # Issue 47, item 3: cheap writes (a token, no password hash), so the commits' own cost
+        # shows: the store compacts every ~128 of them, in the background of the writer.
+        ("S8", f"POST /community/stories, one conn, {posts['count']:,} POSTs: p99 against p50",
+         f"{posts['p99']:>8.2f}ms", f"{posts['p50']:>8.2f}ms", posts["p99"] / posts["p50"], "(info; p99.9 below)"),
+        ("S8", "  p99.9 against p50 (compactions included)", f"{posts['p999']:>8.2f}ms", f"{posts['p50']:>8.2f}ms",
+         posts["p999"] / posts["p50"], "(info)"),
+        ("S8", "  longest POST against p50; KB written per POST (snapshots too)", f"{posts['max']:>8.1f}ms",
+         f"{posts['written'] / 1024:>7.1f}KB", posts["max"] / posts["p50"], "≤ 50 ms (no POST waits for a rewrite)"),
     ]
+
+
+def story_posts(pid, port, token, count):
+    """Posts `count` stories one after another on one connection (multipart, as the app does),
+    each timed; and the server's bytes written meanwhile (/proc/<pid>/io)."""
+    def written():
+        fields = dict(line.split(": ") for line in open(f"/proc/{pid}/io").read().splitlines() if ": " in line)
+        return int(fields["write_bytes"])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    times, before = [], written()
+    for number in range(count):
+        boundary = f"Boundary{number:08d}"
+        form = "".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
+                       for name, value in (("title", f"bench {number}"), ("content", "a story"))) + f"--{boundary}--\r\n"
+        started = time.perf_counter()
+        connection.request("POST", "/community/stories", body=form.encode(), headers={
+            "Authorization": "Bearer " + token, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = connection.getresponse()
+        response.read()
+        times.append((time.perf_counter() - started) * 1000)
+        if response.status != 201:
+            raise SystemExit(f"S8: a story POST was answered {response.status}")
+    total = written() - before
+    connection.close()
+    times.sort()
+    at = lambda share: times[min(len(times) - 1, int(share * len(times)))]
+    return {"count": count, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": times[-1],
+            "written": total / count}

@@ -1,3 +1,4 @@
+import CServerSupport
 import ClosetNetwork
 import Foundation
 
@@ -206,6 +207,12 @@ public final class HTTPServer {
 
     /// No job is queued or running: after `run`, the sessions are the caller's again.
     public var isIdle: Bool { pool.busy == 0 }
+
+    /// Lowers the calling thread's priority by `niceness` (Linux; nothing elsewhere): for work the
+    /// server's own threads must not wait behind, such as a compaction in the background.
+    public static func lowerThisThreadsPriority(by niceness: Int32) {
+        _ = closet_lower_thread_priority(niceness)
+    }
 
     /// A server's refusal as plain text, when the caller has no shape of its own.
     public static func plainRefusal(_ status: Int, _ reason: String, _ target: (method: String, path: String)?)

@@ -73,8 +73,12 @@ enum ServeCommand {
             ClosetCommand.complain("error: \(error.description)")
             return .store
         }
-        // The served store's writer compacts in the background: no request waits for a rewrite.
-        (store as? DurableStore)?.compactsInBackground = true
+        // The served store's writer compacts in the background: no request waits for a rewrite,
+        // nor, on few cores, for the thread that makes it (it runs below the writes' lane).
+        if let durable = store as? DurableStore {
+            durable.compactsInBackground = true
+            durable.backgroundThreadStarts = { HTTPServer.lowerThisThreadsPriority(by: 19) }
+        }
         var sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
         let today = serve.today ?? serve.replay.first.flatMap { ClosetCommand.recordedDay(in: $0) }
         if let today { sessionConfiguration.today = today }

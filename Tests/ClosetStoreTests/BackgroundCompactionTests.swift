@@ -78,6 +78,27 @@ import Testing
         #expect(try open(path).0.clothesCount == expected.count + 1)
     }
 
+    /// A process that stops serving names the compaction it started (no commit came after it):
+    /// the new journal is empty, and the lock is let go.
+    @Test func aCompactionRunningWhenTheProcessStopsIsNamed() throws {
+        let path = temporaryStore()
+        let store = try backgroundStore(path)
+        let before = try #require(try snapshotGeneration(path))
+        var removed = 0
+        while store.base.background == nil, removed < 300 {
+            try store.remove(clothes: many[removed])
+            try store.commit()
+            removed += 1
+        }
+        #expect(try snapshotGeneration(path) == before)
+        store.base.finishBackgroundWork()
+        #expect(store.base.background == nil && !store.base.lock.isHeld)
+        #expect(try snapshotGeneration(path) == before + 1)
+        #expect(try recordCount(path) == 0)
+        #expect(try compactedJournal(path)?.transactions == removed)
+        #expect(try open(path).0.clothesCount == many.count - removed)
+    }
+
     /// Makes the store due in the background and commits until the compaction is named (or,
     /// `until`, until the process stops serving).
     func commitUntilNamed(_ store: DurableWardrobe, _ path: String, from start: Int) throws -> Int {

@@ -50,9 +50,10 @@ final class BackgroundCompaction: @unchecked Sendable {
     private let condition = NSCondition()
     private var outcome: Outcome?
 
-    init(path: String, schemas: [AnyTableSchema], point: Point) {
+    init(path: String, schemas: [AnyTableSchema], point: Point, starting: (@Sendable () -> Void)? = nil) {
         self.point = point
         let thread = Thread { [self] in
+            starting?()
             let made = Self.make(path: path, schemas: schemas, point: point)
             condition.lock()
             outcome = made

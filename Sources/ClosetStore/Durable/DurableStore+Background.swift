@@ -29,7 +29,8 @@ extension DurableStore {
             point: BackgroundCompaction.Point(
                 snapshot: snapshot, snapshotLink: link, generation: view.generation,
                 journalHeaderChecksum: compacted.headerChecksum, transactions: view.transactions,
-                end: view.validLength, changes: view.journalChanges))
+                end: view.validLength, changes: view.journalChanges),
+            starting: backgroundThreadStarts)
         return true
     }
 

@@ -60,6 +60,9 @@ package final class DurableStore: Store {
     package var compactsInBackground = false
     /// The compaction running or finished in the background, not yet named.
     var background: BackgroundCompaction?
+    /// Run first on a background compaction's thread (the server lowers its priority there, so
+    /// requests do not wait behind it).
+    package var backgroundThreadStarts: (@Sendable () -> Void)?
 
     /// Why a store could not be opened: exit status 3.
     package struct OpenError: Error, CustomStringConvertible {

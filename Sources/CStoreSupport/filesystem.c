@@ -53,3 +53,15 @@ int closet_open_unnamed(const char *directory) {
     free(path);
     return made;
 }
+
+int closet_write_behind(int fd, long long offset, long long count) {
+#if defined(__linux__)
+    return sync_file_range(fd, (off_t)offset, (off_t)count,
+                           SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+#else
+    (void)fd;
+    (void)offset;
+    (void)count;
+    return 0;
+#endif
+}

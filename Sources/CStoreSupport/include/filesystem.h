@@ -18,4 +18,10 @@ int closet_heap_for_blocks_below(size_t bytes);
 /// removed at once. Returns the descriptor, or -1 with errno set.
 int closet_open_unnamed(const char *directory);
 
+/// Writes `count` bytes of `fd` from `offset` to the disk and waits for them (sync_file_range on
+/// Linux; nothing elsewhere), without the file's metadata: a big file written in the background
+/// goes out a megabyte at a time, so another file's fsync never waits behind all of it (ext4's
+/// ordered mode ties the two). Returns 0, or -1 with errno set.
+int closet_write_behind(int fd, long long offset, long long count);
+
 #endif

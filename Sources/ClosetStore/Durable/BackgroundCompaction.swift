@@ -46,6 +46,11 @@ final class BackgroundCompaction: @unchecked Sendable {
         case failed(String)
     }
 
+    /// The new snapshot goes to the disk a megabyte at a time as it is written: the commits'
+    /// journal syncs meanwhile wait behind at most that much (ext4's ordered mode makes a sync
+    /// wait for data written before it), not behind the whole snapshot at its final sync.
+    static let writeBehind = 1 << 20
+
     let point: Point
     private let condition = NSCondition()
     private var outcome: Outcome?
@@ -116,7 +121,7 @@ final class BackgroundCompaction: @unchecked Sendable {
             do throws(POSIXFile.Failure) {
                 let (header, length) = try StreamedFile.write(
                     into: descriptor, path: path + "/snapshot",
-                    blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize)
+                    blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize), writeBehind: Self.writeBehind
                 ) { (writer, file) throws(POSIXFile.Failure) in
                     try StoreFormat.writeSnapshot(
                         tables.all, generation: point.generation, committed: true, compacted: point.compacted,

@@ -1,3 +1,4 @@
+import CStoreSupport
 import ClosetCore
 import Foundation
 
@@ -33,11 +34,18 @@ final class StreamedFile: ByteSink {
 
     /// Bytes appended so far: the position of the next.
     private var appended = 0
+    /// Written to the disk as they come, this many bytes at a time (0: left to the final sync).
+    private let writeBehind: Int
+    /// How far the bytes are on the disk.
+    private var behind = 0
 
-    private init(descriptor: Int32, path: String, pieceSize: Int, blocks: (start: Int, size: Int)?) {
+    private init(
+        descriptor: Int32, path: String, pieceSize: Int, blocks: (start: Int, size: Int)?, writeBehind: Int = 0
+    ) {
         self.descriptor = descriptor
         self.path = path
         self.pieceSize = pieceSize
+        self.writeBehind = writeBehind
         self.blocks = blocks.map { Blocks(start: $0.start, size: $0.size) }
     }
 
@@ -55,6 +63,10 @@ final class StreamedFile: ByteSink {
                 } catch { failure = error }
                 appended += piece.count
                 offset += piece.count
+                if writeBehind > 0, appended - behind >= writeBehind {
+                    _ = closet_write_behind(descriptor, Int64(behind), Int64(appended - behind))
+                    behind = appended
+                }
             }
         }
     }
@@ -171,11 +183,14 @@ final class StreamedFile: ByteSink {
 
     /// Streams the bytes `write` makes into the open, empty file `descriptor` (named `path` in
     /// messages) and syncs it; the caller closes it. Returns what `write` returned and the length.
+    /// `writeBehind`: bytes written to the disk as they come, that many at a time (0: all at the
+    /// final sync).
     static func write<Result>(
         into descriptor: Int32, path: String, pieceSize: Int = 4 << 20, blocks: (start: Int, size: Int)? = nil,
-        write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
+        writeBehind: Int = 0, write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
     ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
-        let file = StreamedFile(descriptor: descriptor, path: path, pieceSize: pieceSize, blocks: blocks)
+        let file = StreamedFile(
+            descriptor: descriptor, path: path, pieceSize: pieceSize, blocks: blocks, writeBehind: writeBehind)
         var writer = ByteWriter(sink: file)
         let result = try write(&writer, file)
         writer.drain()

@@ -14,6 +14,7 @@ import Testing
 @Suite(.serialized) struct CrashTests {
     static let binary = ProcessTests.binary
     static let kills = Int(ProcessInfo.processInfo.environment["CLOSET_CRASH_KILLS"] ?? "") ?? 4
+    static let communityClient = repositoryRoot + "/Tests/Network/community_client.py"
 
     func start(_ arguments: [String]) throws -> Process {
         let process = Process()
@@ -115,7 +116,6 @@ import Testing
     func killedServerNeverLosesAnAnsweredPost() throws {
         let store = NSTemporaryDirectory() + "closet-crash-serve-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: store) }
-        let writer = repositoryRoot + "/Tests/Network/story_writer.py"
         var answered: Set<String> = []
         var tried: Set<String> = []
         var generator = SystemRandomNumberGenerator()
@@ -124,7 +124,10 @@ import Testing
             let address = server.baseURL.dropFirst("http://".count).split(separator: ":")
             let client = Process()
             client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            client.arguments = ["python3", writer, String(address[0]), String(address[1]), "writer\(round % 2)"]
+            client.arguments = [
+                "python3", Self.communityClient, String(address[0]), String(address[1]), "-", "post-until-stopped",
+                "writer\(round % 2)",
+            ]
             let output = Pipe()
             client.standardOutput = output
             try client.run()

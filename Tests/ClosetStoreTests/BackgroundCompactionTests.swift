@@ -24,9 +24,18 @@ import Testing
         return CompactedJournal(snapshot: snapshot, header: header)
     }
 
-    /// A store of 2,000 clothes whose writer compacts in the background.
-    func backgroundStore(_ path: String) throws -> DurableWardrobe {
-        let store = try compactedStore(at: path, holding: many)
+    /// What a store reported, as it came.
+    final class Notices {
+        var lines: [String] = []
+    }
+
+    /// A store of 2,000 clothes, compacted, whose writer compacts in the background from now on.
+    func backgroundStore(_ path: String, notices: Notices = Notices()) throws -> DurableWardrobe {
+        let store = DurableWardrobe(
+            try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.lines.append($0) })
+        for clothes in many { try store.save(clothes: clothes) }
+        try store.commit()
+        try store.base.compact()
         store.base.compactsInBackground = true
         return store
     }
@@ -119,16 +128,14 @@ import Testing
     /// `check`, takes more commits, compacts, and `recover` copies all of it.
     @Test func aStopBetweenTheRenamesReadsTheOldJournalsLastCommits() throws {
         let path = temporaryStore()
-        var notices: [String] = []
-        let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) })
-        for clothes in many { try store.save(clothes: clothes) }
-        try store.commit()
-        try store.base.compact()
-        store.base.compactsInBackground = true
+        let notices = Notices()
+        let store = try backgroundStore(path, notices: notices)
         try FileManager.default.createDirectory(atPath: path + "/journal.tmp", withIntermediateDirectories: false)
         let removed = try commitUntilNamed(store, path, from: 0)
         try FileManager.default.removeItem(atPath: path + "/journal.tmp")
-        #expect(notices.contains { $0.contains("the journal could not be started after a snapshot") }, "\(notices)")
+        #expect(
+            notices.lines.contains { $0.contains("the journal could not be started after a snapshot") },
+            "\(notices.lines)")
         let compacted = try #require(try compactedJournal(path))
         #expect(compacted.transactions < removed)
         let journal = try #require(try POSIXFile.readAll(path + "/journal"))
@@ -161,12 +168,8 @@ import Testing
     /// once, loses nothing, and the writer compacts in the foreground from then on.
     @Test func aSnapshotThatCannotBeNamedLosesNothing() throws {
         let path = temporaryStore()
-        var notices: [String] = []
-        let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { notices.append($0) })
-        for clothes in many { try store.save(clothes: clothes) }
-        try store.commit()
-        try store.base.compact()
-        store.base.compactsInBackground = true
+        let notices = Notices()
+        let store = try backgroundStore(path, notices: notices)
         try FileManager.default.createDirectory(atPath: path + "/snapshot.tmp", withIntermediateDirectories: false)
         var index = 0
         while store.base.compactsInBackground, index < 1_000 {
@@ -176,7 +179,8 @@ import Testing
             if index > 300 { usleep(5_000) }
         }
         #expect(!store.base.compactsInBackground)
-        #expect(notices.count == 1 && notices[0].contains("could not write a new snapshot"), "\(notices)")
+        #expect(
+            notices.lines.count == 1 && notices.lines[0].contains("could not write a new snapshot"), "\(notices.lines)")
         try FileManager.default.removeItem(atPath: path + "/snapshot.tmp")
         #expect(try open(path).0.clothesCount == many.count - index)
     }

@@ -1,6 +1,7 @@
 """A client of the 사랑할개 community API as the app drives it, for `closet serve adoption`.
 
-    python3 community_client.py <host> <port> <fixtures folder> [routes|expiry|expire-every]
+    python3 community_client.py <host> <port> <fixtures folder> [routes|expiry|expire-every|hostile]
+    python3 community_client.py <host> <port> <fixtures folder> post-until-stopped <name>
 
 Signs up two members, signs in, pages the stories to the end, posts a story with pictures,
 likes and unlikes it (twice each: idempotent), comments, donates, reads profiles, fetches a
@@ -8,6 +9,9 @@ picture with its ETag, refreshes (rotation: a used refresh token signs its membe
 is refused for forged, expired, missing and another member's tokens. Each check that fails
 raises; the last line is `all routes answered` when every one held. `expiry` (a server with
 `--token-ttl 1`) and `expire-every` (with `--expire-tokens-every 4`) check expiry and renewal.
+`post-until-stopped` (the crash test, which kills the server) signs up or in as <name> and posts
+stories as fast as they are answered, printing `try <title>` before each and `ok <title>` once
+its 201 has come, until the server stops answering.
 """
 
 import base64
@@ -62,6 +66,25 @@ def expect(condition, what):
 def refused(status, answer, code, what):
     expect(status == 401 and answer.get("error") == code, f"{what}: 401 {code} (got {status} {answer})")
 
+
+if MODE == "post-until-stopped":
+    name = sys.argv[5]
+    try:
+        status, member, _ = call("POST", "/community/auth/signup", {"name": name, "password": "crash test 1"})
+        if status == 409:
+            status, member, _ = call("POST", "/community/auth/signin", {"name": name, "password": "crash test 1"})
+        number = 0
+        while True:
+            number += 1
+            title = f"{name}-{number}"
+            print("try", title, flush=True)
+            status, answer, _ = post_story(member["accessToken"], [("title", title), ("content", "crash")])
+            if status != 201:
+                print("status", status, answer, flush=True)
+                sys.exit(1)
+            print("ok", title, flush=True)
+    except (OSError, http.client.HTTPException):
+        sys.exit(0)
 
 if MODE == "expiry":
     # The server runs with --token-ttl 1.

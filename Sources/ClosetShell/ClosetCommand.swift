@@ -355,9 +355,15 @@ package enum ClosetCommand {
                 if result.stopped || session.quitRequested { break }
             }
         case .interactiveOrStdin:
+            // A statement never waits for a snapshot's rewrite: made in the background, named
+            // by a later commit or when the session ends.
+            session.settings.compactsInBackground = true
+            session.store.compactInBackground()
             // At a terminal the person saw every error as it happened; leaving with Ctrl-D
             // or .quit is a success (as in sqlite3 and psql). Pipes keep the exit status.
-            if Interactive.run(session, host: host, environment: environment) { return .success }
+            let leftCleanly = Interactive.run(session, host: host, environment: environment)
+            session.store.finishBackgroundWork()
+            if leftCleanly { return .success }
         case .dump(let images, nil, let skipDamaged):
             var statement = ".dump"
             if let images { statement += " --images " + DumpWriter.quote(images) }

@@ -75,10 +75,8 @@ enum ServeCommand {
         }
         // The served store's writer compacts in the background: no request waits for a rewrite,
         // nor, on few cores, for the thread that makes it (it runs below the writes' lane).
-        if let durable = store as? DurableStore {
-            durable.compactsInBackground = true
-            durable.backgroundThreadStarts = { HTTPServer.lowerThisThreadsPriority(by: 19) }
-        }
+        store.compactInBackground()
+        (store as? DurableStore)?.backgroundThreadStarts = { HTTPServer.lowerThisThreadsPriority(by: 19) }
         var sessionConfiguration = ClosetCommand.configuration(options, environment: environment)
         let today = serve.today ?? serve.replay.first.flatMap { ClosetCommand.recordedDay(in: $0) }
         if let today { sessionConfiguration.today = today }
@@ -209,7 +207,7 @@ enum ServeCommand {
         say("closet serve: \(baseURL) · store \(store.location) · \(names)\(day) · Ctrl-C to stop")
         server.run { serveStopRequested != 0 }
         // A compaction still running is named now (its snapshot spares the next open a replay).
-        if server.isIdle { (store as? DurableStore)?.finishBackgroundWork() }
+        if server.isIdle { store.finishBackgroundWork() }
         say("closet serve: stopped")
         return .success
     }

@@ -25,6 +25,12 @@ public protocol TransactionalStore: AnyObject {
     /// Lets go of the write lock without committing, for a store that met damage mid-way and
     /// will never be used again (what it held back was never committed).
     func abandon()
+    /// From now on a commit that makes the store due to compact starts the compaction in the
+    /// background and returns (a long-lived session: the prompt, `closet serve`).
+    func compactInBackground()
+    /// Waits for a compaction running in the background and finishes it (the session ends or
+    /// moves to another store).
+    func finishBackgroundWork()
 }
 
 extension TransactionalStore {
@@ -34,6 +40,9 @@ extension TransactionalStore {
     public func refresh() throws(StoreError) {}
     public func abandon() {}
     public func takeWriteProblem() -> WriteProblem? { nil }
+    /// A store in memory never compacts.
+    public func compactInBackground() {}
+    public func finishBackgroundWork() {}
 }
 
 /// Why a statement's writes cannot be kept by a store shared with other processes.

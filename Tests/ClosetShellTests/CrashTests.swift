@@ -159,6 +159,32 @@ import Testing
         #expect(try run(["--store", store, "check"]).hasSuffix("ok\n"))
     }
 
+    /// Statements from stdin (as at the prompt) compact in the background: 700 one-row commits
+    /// on a 2,000-row store pass the rule more than once, and the session's end names the last
+    /// compaction; every row is there and the store checks whole.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
+    func statementsFromStdinCompactInTheBackground() throws {
+        let store = NSTemporaryDirectory() + "closet-stdin-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let seed = store + ".closet"
+        defer { try? FileManager.default.removeItem(atPath: seed) }
+        try (0..<2_000).map { "add clothes category=top season=fall description=\"s\($0)\"" }
+            .joined(separator: "\n").write(toFile: seed, atomically: true, encoding: .utf8)
+        _ = try run(["--store", store, "--quiet", "run", seed])
+        func generation() throws -> UInt64 {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: store + "/snapshot"))
+            return bytes[8..<16].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        let before = try generation()
+        let lines = (0..<700).map { "add clothes category=top season=fall description=\"p\($0)\"" }
+        let piped = try ChildProcess.run(
+            Self.binary, ["--store", store, "--quiet"], stdinBytes: Array((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(piped.status == 0, "\(piped.err)")
+        #expect(try generation() >= before + 2, "two or more compactions in 700 commits")
+        #expect(try run(["--store", store, "-c", "count clothes"]).contains("2700"))
+        #expect(try run(["--store", store, "check"]).hasSuffix("ok\n"))
+    }
+
     /// Pictures are written when their statement runs and synced with their commit: a kill at
     /// any moment leaves every committed picture whole (`.dump --images` checks each one's size
     /// and checksum), and the next writer removes the pictures of what never committed. Both

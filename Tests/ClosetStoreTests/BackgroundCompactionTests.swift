@@ -36,7 +36,7 @@ import Testing
         for clothes in many { try store.save(clothes: clothes) }
         try store.commit()
         try store.base.compact()
-        store.base.compactsInBackground = true
+        store.base.compactInBackground()
         return store
     }
 

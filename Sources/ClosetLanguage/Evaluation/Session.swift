@@ -44,6 +44,9 @@ public final class Session {
         /// it belongs to is committed: results are dropped if the commit fails, so nothing is
         /// shown as done until it is. Diagnostics are held with them, so the order is kept.
         package var holdResultsUntilCommit = false
+        /// A long-lived session (the prompt): its stores compact in the background, so a
+        /// statement never waits for a snapshot's rewrite (`TransactionalStore.compactInBackground`).
+        package var compactsInBackground = false
         /// `.pictures`, `--pictures`: how pictures are shown; `auto` is `terminalPictures`.
         public var pictures = PictureMode.auto
         package var pictureSize = PictureSize.medium
@@ -165,6 +168,8 @@ public final class Session {
             store: newStore, clock: clock, ids: ids, network: network, cacheRoot: cacheRoot,
             user: { [userBox] in userBox.user })
         try packs.replace(with: newServices)
+        store.finishBackgroundWork()
+        if settings.compactsInBackground { newStore.compactInBackground() }
         store = newStore
         variables = Variables()
         listings = Listings()

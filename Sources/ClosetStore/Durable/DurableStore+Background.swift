@@ -73,9 +73,11 @@ extension DurableStore {
         _ = running.wait()
     }
 
-    /// When the process stops (`closet serve` stopping): a compaction running in the
-    /// background is waited for and named, under the write lock.
-    package func finishBackgroundWork() {
+    public func compactInBackground() { compactsInBackground = true }
+
+    /// When the session ends or moves to another store: a compaction running in the background
+    /// is waited for and named, under the write lock.
+    public func finishBackgroundWork() {
         guard background != nil else { return }
         let ownsLock = lock.isHeld
         if !ownsLock {

@@ -54,10 +54,9 @@ package final class DurableStore: Store {
     var leftoversRemoved = false
     /// When to write a new snapshot, and when to try again after one failed.
     var compaction = CompactionPolicy()
-    /// Compactions are made on a thread of their own while commits go on (`closet serve`'s
-    /// writer, whose requests should not wait for a rewrite); otherwise by the commit that
-    /// makes the store due.
-    package var compactsInBackground = false
+    /// Compactions are made on a thread of their own while commits go on (`compactInBackground`:
+    /// the prompt, `closet serve`'s writer); otherwise by the commit that makes the store due.
+    var compactsInBackground = false
     /// The compaction running or finished in the background, not yet named.
     var background: BackgroundCompaction?
     /// Run first on a background compaction's thread (the server lowers its priority there, so

@@ -4,6 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import ClosetStore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -159,9 +161,10 @@ import Testing
         #expect(try run(["--store", store, "check"]).hasSuffix("ok\n"))
     }
 
-    /// Statements from stdin (as at the prompt) compact in the background: 700 one-row commits
-    /// on a 2,000-row store pass the rule more than once, and the session's end names the last
-    /// compaction; every row is there and the store checks whole.
+    /// Statements from stdin (as at the prompt) compact in the background: the commit that makes
+    /// the store due is journaled and the snapshot is made from the journal holding it (a commit
+    /// that compacted in the foreground would be written as the snapshot, its journal recorded
+    /// without it), named when the session ends. Then 700 more: every row is there, the store checks whole.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
     func statementsFromStdinCompactInTheBackground() throws {
         let store = NSTemporaryDirectory() + "closet-stdin-\(UUID().uuidString)"
@@ -171,17 +174,26 @@ import Testing
         try (0..<2_000).map { "add clothes category=top season=fall description=\"s\($0)\"" }
             .joined(separator: "\n").write(toFile: seed, atomically: true, encoding: .utf8)
         _ = try run(["--store", store, "--quiet", "run", seed])
-        func generation() throws -> UInt64 {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: store + "/snapshot"))
-            return bytes[8..<16].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        func snapshot() throws -> (generation: UInt64, madeFrom: Int?) {
+            let bytes = try #require(try POSIXFile.readAll(store + "/snapshot"))
+            let header = try #require(try bytes.withUnsafeBytes { try StoreFormat.snapshotHeader(memory: $0) })
+            return (header.generation, CompactedJournal(snapshot: bytes, header: header)?.transactions)
         }
-        let before = try generation()
-        let lines = (0..<700).map { "add clothes category=top season=fall description=\"p\($0)\"" }
-        let piped = try ChildProcess.run(
-            Self.binary, ["--store", store, "--quiet"], stdinBytes: Array((lines.joined(separator: "\n") + "\n").utf8))
-        #expect(piped.status == 0, "\(piped.err)")
-        #expect(try generation() >= before + 2, "two or more compactions in 700 commits")
-        #expect(try run(["--store", store, "-c", "count clothes"]).contains("2700"))
+        func pipe(_ count: Int, from first: Int) throws {
+            let lines = (first..<(first + count)).map { "add clothes category=top season=fall description=\"p\($0)\"" }
+            let piped = try ChildProcess.run(
+                Self.binary, ["--store", store, "--quiet"],
+                stdinBytes: Array((lines.joined(separator: "\n") + "\n").utf8))
+            #expect(piped.status == 0, "\(piped.err)")
+        }
+        let before = try snapshot().generation
+        // One add is one change: the 257th passes the rule for a 2,000-row store (256).
+        try pipe(257, from: 0)
+        #expect(try snapshot().generation == before + 1)
+        #expect(try snapshot().madeFrom == 257, "the commit that made the store due was journaled first")
+        try pipe(700, from: 257)
+        #expect(try snapshot().generation >= before + 3, "two or more compactions in 700 commits")
+        #expect(try run(["--store", store, "-c", "count clothes"]).contains("2957"))
         #expect(try run(["--store", store, "check"]).hasSuffix("ok\n"))
     }
 

@@ -343,6 +343,22 @@ public final class SnapshotRows {
     public func forEachRowBuffer(
         span: Int = 1 << 20, _ body: (_ ordinal: Int, _ row: UnsafeRawBufferPointer) throws -> Void
     ) rethrows {
+        try walkFrames(span: span) { ordinal, _, row in try body(ordinal, row) }
+    }
+
+    /// `forEachRowBuffer` with each row's key (in the same span read, as good only inside `body`).
+    public func forEachFrameBuffer(
+        span: Int = 1 << 20,
+        _ body: (_ ordinal: Int, _ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
+        try walkFrames(span: span, body)
+    }
+
+    // Inlined into both walks, so a scan's row-only body is not called through another closure.
+    @inline(__always) private func walkFrames(
+        span: Int,
+        _ body: (_ ordinal: Int, _ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
         var first = 0
         var released = 0
         while first < count {
@@ -364,7 +380,9 @@ public final class SnapshotRows {
                     let lengthAt = at + 2 + keyLength
                     let rowLength = Int(fetched.loadUnaligned(fromByteOffset: lengthAt, as: UInt32.self).littleEndian)
                     check(lengthAt + 4 + rowLength == frameEnd)
-                    try body(ordinal, UnsafeRawBufferPointer(rebasing: fetched[(lengthAt + 4)..<frameEnd]))
+                    try body(
+                        ordinal, UnsafeRawBufferPointer(rebasing: fetched[(at + 2)..<lengthAt]),
+                        UnsafeRawBufferPointer(rebasing: fetched[(lengthAt + 4)..<frameEnd]))
                     at = frameEnd
                 }
             }

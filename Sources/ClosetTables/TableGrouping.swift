@@ -4,7 +4,8 @@ import ClosetCore
 /// stories), named by a key the row gives. A snapshot keeps, beside the table's section, a
 /// section `<table>#<grouping>` listing each group's rows, so a new process counts a group
 /// or reads its rows without decoding the table (`Table.groupCount`, `Table.groupRows`).
-/// It is derived data: rebuilt at every compaction, never journaled, never dumped, and
+/// It is derived data: written again at every compaction (carried over from the last one when the
+/// rows are copied as bytes, `SectionCopy.copiedGroups`), never journaled, never dumped, and
 /// ignored when it was not written with the snapshot that holds it.
 public struct TableGrouping<Codec: TableCodec>: Sendable {
     public let name: String

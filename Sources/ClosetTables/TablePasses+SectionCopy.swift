@@ -3,36 +3,60 @@ import ClosetCore
 extension TablePasses {
     /// Writes this table's next snapshot section by copying the current snapshot's unchanged
     /// rows as bytes (`SectionCopy`), when its rows are still read in place; false (nothing
-    /// written) when it cannot: groupings (their sections are rebuilt from every row), an index
-    /// the snapshot's section lacks, or a committed state asked for while changes are pending
-    /// (the copy writes the rows as they are now: a commit written as the snapshot itself).
+    /// written) when it cannot: a grouping without a current section in the snapshot (its groups
+    /// are then collected from every row), an index the snapshot's section lacks, or a committed
+    /// state asked for while changes are pending (the copy writes the rows as they are now: a
+    /// commit written as the snapshot itself).
     @inlinable static func writeSectionCopying(_ table: Table<Codec>, committed: Bool, into writer: inout ByteWriter)
         -> Bool
     {
         let index = table.index
-        guard let lazy = table.lazy?.settled(), table.groups.groupings.isEmpty,
+        let groupings = table.groups.groupings
+        guard let lazy = table.lazy?.settled(),
             !committed || (table.pending.changes.isEmpty && lazy.undo.isEmpty),
             lazy.base.bucketCount == (index?.bucketCount ?? 0)
         else { return false }
+        let groupSections = table.groups.sections.compactMap { $0 }
+        guard groupSections.count == groupings.count else { return false }
         let base = lazy.base
         var copy = SectionCopy(base: base)
         // A dropped or replaced row's blobs leave the list (a blob belongs to one row: its
         // name holds its owner's id); only decoded when the snapshot lists any.
         let namesBlobs = base.blobNameCount > 0
+        // Each grouping's group of the rows written anew.
+        var replacedKeys = groupings.map { _ in [Int: [UInt8]]() }
+        var appendedKeys = groupings.map { _ in [(position: Int, key: [UInt8])]() }
         for (key, entry) in lazy.latest {
             if let ordinal = entry.baseOrdinal {
                 if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: lazy.decodeBase(ordinal))) }
                 if let row = entry.row, entry.position == ordinal {
                     copy.replaced.append((ordinal, freshRow(key, row, index, &copy)))
+                    for number in groupings.indices { replacedKeys[number][ordinal] = groupings[number].key(row) }
                     continue
                 }
                 copy.dropped.append(ordinal)
             }
-            if let row = entry.row { copy.appended.append((entry.position, freshRow(key, row, index, &copy))) }
+            if let row = entry.row {
+                copy.appended.append((entry.position, freshRow(key, row, index, &copy)))
+                for number in groupings.indices {
+                    appendedKeys[number].append((entry.position, groupings[number].key(row)))
+                }
+            }
+        }
+        // Before anything is written: a grouping section that does not add up is written from
+        // every row instead.
+        var groups: [[[UInt8]: [UInt32]]] = []
+        for number in groupings.indices {
+            guard
+                let copied = copy.copiedGroups(
+                    from: groupSections[number], replacedKeys: replacedKeys[number],
+                    appendedKeys: appendedKeys[number])
+            else { return false }
+            groups.append(copied)
         }
         table.groups.writtenFilter = KeyFilter.Bits(
             prefixes: copy.write(into: &writer, bucketCount: index?.bucketCount ?? 0))
-        table.groups.written = []
+        table.groups.written = groups
         return true
     }
 

@@ -85,8 +85,7 @@ final class MappedFile {
             if Self.mapped[key]?.file == nil { Self.mapped[key] = nil }
             Self.lock.unlock()
         }
-        if let address = memory.baseAddress { munmap(UnsafeMutableRawPointer(mutating: address), memory.count) }
-        close(descriptor)
+        UnlinkedFileRelease.release(memory, descriptor: descriptor)
     }
 
     /// Bytes of the file read with `pread` (rows shown one by one: see `SnapshotRows.fetch`).

@@ -19,6 +19,8 @@ extension SectionCopy {
         var malformed = false
         // Replaced rows found in the group they still belong to.
         var stayed = Set<Int>()
+        // Every row in one group exactly: a section listing a row twice is not copied.
+        var seen = OrdinalSet(capacity: count)
         section.forEachFrameBuffer { _, key, row in
             guard !malformed, !key.elementsEqual(GroupSection.recordKey) else { return }
             guard row.count >= 4, case let members = Int(row.loadUnaligned(as: UInt32.self).littleEndian),
@@ -32,10 +34,11 @@ extension SectionCopy {
             kept.reserveCapacity(members)
             for member in 0..<members {
                 let ordinal = Int(row.loadUnaligned(fromByteOffset: 4 + member * 4, as: UInt32.self).littleEndian)
-                guard ordinal < count else {
+                guard ordinal < count, !seen.contains(ordinal) else {
                     malformed = true
                     return
                 }
+                seen.insert(ordinal)
                 guard !shift.isDropped(ordinal) else { continue }
                 if let now = replacedKeys[ordinal] {
                     guard now == group else { continue }

@@ -17,7 +17,8 @@ Rows (each figure from one run, closet paired with its peer in the same run):
   S7  the community API's story list by cursor, with a bearer token, against nginx serving the same pages (issue 46)
   S8  story POSTs (a token, no password hash) one after another on the same store: their p99 and p99.9 against
       their median, the longest (≤ 50 ms: the store compacts every ~128 of them, in the background of the
-      writer, so none waits for a rewrite), and the bytes the server wrote per POST (issue 47, item 3)
+      writer, so none waits for a rewrite), and the bytes the server wrote and its CPU time per POST (issue 47,
+      item 3)
 """
 import atexit, http.client, json, os, re, shutil, socket, subprocess, threading, time, urllib.request
 
@@ -527,17 +528,24 @@ end
          posts["p999"] / posts["p50"], "(info)"),
         ("S8", "  longest POST against p50; KB written per POST (snapshots too)", f"{posts['max']:>8.1f}ms",
          f"{posts['written'] / 1024:>7.1f}KB", posts["max"] / posts["p50"], "≤ 50 ms (no POST waits for a rewrite)"),
+        ("S8", "  server CPU per POST, its compactions' threads included, against p50", f"{posts['cpu']:>8.2f}ms",
+         f"{posts['p50']:>8.2f}ms", posts["cpu"] / posts["p50"], "(info)"),
     ]
 
 
 def story_posts(pid, port, token, count):
     """Posts `count` stories one after another on one connection (multipart, as the app does),
-    each timed; and the server's bytes written meanwhile (/proc/<pid>/io)."""
+    each timed; and the server's bytes written and CPU time meanwhile (/proc/<pid>/io, /proc/<pid>/stat:
+    every thread's, the compactions' included)."""
     def written():
         fields = dict(line.split(": ") for line in open(f"/proc/{pid}/io").read().splitlines() if ": " in line)
         return int(fields["write_bytes"])
+    def cpu_seconds():
+        # utime and stime, after the command name (which may hold spaces) and its closing parenthesis.
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    times, before = [], written()
+    times, before, cpu_before = [], written(), cpu_seconds()
     for number in range(count):
         boundary = f"Boundary{number:08d}"
         form = "".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'
@@ -551,8 +559,9 @@ def story_posts(pid, port, token, count):
         if response.status != 201:
             raise SystemExit(f"S8: a story POST was answered {response.status}")
     total = written() - before
+    cpu = cpu_seconds() - cpu_before
     connection.close()
     times.sort()
     at = lambda share: times[min(len(times) - 1, int(share * len(times)))]
     return {"count": count, "p50": at(0.5), "p99": at(0.99), "p999": at(0.999), "max": times[-1],
-            "written": total / count}
+            "written": total / count, "cpu": cpu * 1000 / count}

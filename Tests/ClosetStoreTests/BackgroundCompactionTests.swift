@@ -185,6 +185,33 @@ import Testing
         #expect(try open(path).0.clothesCount == many.count - index)
     }
 
+    /// Damage met on the compaction's thread (which cannot unwind from where it is met) fails
+    /// that compaction instead of stopping the process: reported once, nothing lost, and the
+    /// writer compacts in its own thread from then on, where damage is met as a statement's is.
+    @Test func damageMetInTheBackgroundStopsTheCompactionNotTheProcess() throws {
+        let path = temporaryStore()
+        let notices = Notices()
+        let store = try backgroundStore(path, notices: notices)
+        // The thread's first step meets it, as a section made to look whole would be met mid-copy.
+        store.base.backgroundThreadStarts = { UnreadableRow.found("a section made to look whole") }
+        var index = 0
+        while store.base.compactsInBackground, index < 1_000 {
+            try store.remove(clothes: many[index])
+            try store.commit()
+            index += 1
+            if index > 300 { usleep(5_000) }
+        }
+        #expect(!store.base.compactsInBackground)
+        #expect(
+            notices.lines.count == 1
+                && notices.lines[0].contains("found the store damaged (a section made to look whole)"),
+            "\(notices.lines)")
+        try store.remove(clothes: many[index])
+        try store.commit()
+        #expect(try open(path).0.clothesCount == many.count - index - 1)
+        #expect(try open(path).0.base.check().problems.isEmpty)
+    }
+
     /// Another process compacted while the snapshot was made: what was made describes files
     /// that are gone, and is dropped; both processes' commits are kept.
     @Test func aSnapshotMadeFromFilesAnotherProcessReplacedIsDropped() throws {

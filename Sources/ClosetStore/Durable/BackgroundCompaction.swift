@@ -44,6 +44,9 @@ final class BackgroundCompaction: @unchecked Sendable {
     enum Outcome {
         case written(Written)
         case failed(String)
+        /// Damage met deep inside the copy (a section that passes its checksums but does not add
+        /// up), which cannot unwind: the thread stopped there.
+        case damaged(String)
     }
 
     /// The new snapshot goes to the disk a megabyte at a time as it is written: the commits'
@@ -58,12 +61,15 @@ final class BackgroundCompaction: @unchecked Sendable {
     init(path: String, schemas: [AnyTableSchema], point: Point, starting: (@Sendable () -> Void)? = nil) {
         self.point = point
         let thread = Thread { [self] in
+            // Damage cannot unwind from where it is met: without this the process's handler
+            // would stop a server serving others. The compaction fails instead, and this thread
+            // waits forever, touching nothing again (as a server's worker does).
+            UnreadableRow.threadHandler = { [self] what in
+                finish(.damaged(what))
+                while true { sleep(3600) }
+            }
             starting?()
-            let made = Self.make(path: path, schemas: schemas, point: point)
-            condition.lock()
-            outcome = made
-            condition.broadcast()
-            condition.unlock()
+            finish(Self.make(path: path, schemas: schemas, point: point))
         }
         // Decoding and writing a table's section go as deep as on the main thread.
         thread.stackSize = 8 << 20
@@ -72,6 +78,13 @@ final class BackgroundCompaction: @unchecked Sendable {
 
     deinit {
         if case .written(let written)? = outcome { close(written.descriptor) }
+    }
+
+    private func finish(_ made: Outcome) {
+        condition.lock()
+        outcome = made
+        condition.broadcast()
+        condition.unlock()
     }
 
     var isFinished: Bool {

@@ -46,6 +46,13 @@ extension DurableStore {
                     "store '\(path)': could not write a new snapshot (\(reason)); every commit is still in the journal, and this is tried again as it grows"
                 )
             }
+        case .damaged(let what):
+            // Nothing is lost (the journal holds every commit); compacting in this thread from
+            // now on meets the damage where a statement or request reports it.
+            compactsInBackground = false
+            report(
+                "store '\(path)': a compaction in the background found the store damaged (\(what)); every commit is still in the journal; 'closet check \(path)' says what else is"
+            )
         case .written(let written):
             do throws(POSIXFile.Failure) {
                 guard try adopt(written, from: running.point) else { return }

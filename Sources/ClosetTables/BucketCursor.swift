@@ -9,8 +9,12 @@ public struct BucketCursor {
     let bucket: Int
     let descending: Bool
     let skipping: Set<Int>
+    /// Members hidden by the level below the snapshot (skipped as well).
+    let hiding: OrdinalSet?
     /// Nil: every member not skipped.
     let keeping: OrdinalSet?
+    /// Each row's position in insertion order, for rows of the level below (nil: the ordinal).
+    let positions: [Int]?
     let size: Int
     /// How many members have been stepped over, from the walk's start.
     var taken = 0
@@ -28,13 +32,15 @@ public struct BucketCursor {
     /// direction (found by binary search: keyset paging over a unique order key).
     public init(
         rows: SnapshotRows, bucket: Int, descending: Bool, skipping: Set<Int>, keeping: OrdinalSet? = nil,
-        after: Int64? = nil
+        after: Int64? = nil, hiding: OrdinalSet? = nil, positions: [Int]? = nil
     ) {
         self.rows = rows
         self.bucket = bucket
         self.descending = descending
         self.skipping = skipping
         self.keeping = keeping
+        self.hiding = hiding
+        self.positions = positions
         size = rows.bucketSize(bucket)
         if let after {
             // Members in walk order; the first one strictly after `after`.
@@ -53,9 +59,16 @@ public struct BucketCursor {
     /// skips no ordinals (each member's place is then its position).
     public mutating func jump(_ count: Int) {
         guard count > 0, head != nil else { return }
-        precondition(skipping.isEmpty && keeping == nil, "a jump over skipped members")
+        precondition(skipping.isEmpty && keeping == nil && hiding == nil, "a jump over skipped members")
         taken = min(size, taken - 1 + count)
         advance()
+    }
+
+    /// Where the member the walk stands on stands in insertion order (its ordinal in a
+    /// snapshot's section, its position in the level below's).
+    public var headPosition: Int {
+        guard let ordinal = head?.ordinal else { return -1 }
+        return positions?[ordinal] ?? ordinal
     }
 
     /// Where the walk stands in the bucket, in walk order: the member it stands on, else past
@@ -94,7 +107,9 @@ public struct BucketCursor {
         while taken < size {
             let member = rows.bucketMember(bucket, descending ? taken : size - 1 - taken)
             taken += 1
-            if keeping?.contains(member.ordinal) ?? true, !skipping.contains(member.ordinal) {
+            if keeping?.contains(member.ordinal) ?? true, !skipping.contains(member.ordinal),
+                !(hiding?.contains(member.ordinal) ?? false)
+            {
                 head = member
                 return
             }

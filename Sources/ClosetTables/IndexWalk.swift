@@ -16,13 +16,20 @@ import ClosetCore
     @usableFromInline let replaced: Set<Int>
     /// Nil: every row; else the only snapshot rows kept.
     @usableFromInline let found: OrdinalSet?
+    /// The same of the level below's rows (`DeltaRows`), when there is one: a group's cursors
+    /// are then its buckets' in the snapshot, then the same buckets' in the level below.
+    @usableFromInline let deltaReplaced: Set<Int>
+    @usableFromInline let deltaFound: OrdinalSet?
     /// The journal's rows (passing the test and after `after`), in walk order.
     @usableFromInline let changed: [(order: Int64, position: Int, bucket: Int, row: Row)]
 
     @inlinable init(
         lazy: LazyRows<Codec>, groups: [[Int]], bucketCount: Int, descending: Bool, after: Int64?,
-        replaced: Set<Int>, found: OrdinalSet?, changed: [(order: Int64, position: Int, bucket: Int, row: Row)]
+        replaced: Set<Int>, found: OrdinalSet?, changed: [(order: Int64, position: Int, bucket: Int, row: Row)],
+        deltaReplaced: Set<Int> = [], deltaFound: OrdinalSet? = nil
     ) {
+        self.deltaReplaced = deltaReplaced
+        self.deltaFound = deltaFound
         self.lazy = lazy
         self.groups = groups.map { group in
             var seen = Set<Int>()
@@ -40,13 +47,31 @@ import ClosetCore
         descending ? (a.0 != b.0 ? a.0 > b.0 : a.1 > b.1) : (a.0 != b.0 ? a.0 < b.0 : a.1 < b.1)
     }
 
-    /// One cursor for each of a group's buckets, standing on its first member.
+    /// One cursor for each of a group's buckets, standing on its first member; then, with a
+    /// level below the snapshot, one for each of the same buckets there.
     @inlinable func cursors(ofGroup group: Int) -> [BucketCursor] {
-        groups[group].map {
+        let delta = lazy.delta
+        let hiding = delta.flatMap { $0.hiddenCount > 0 ? $0.hiddenSet : nil }
+        let base = groups[group].map {
             BucketCursor(
-                rows: lazy.base, bucket: $0, descending: descending, skipping: replaced, keeping: found, after: after)
+                rows: lazy.base, bucket: $0, descending: descending, skipping: replaced, keeping: found, after: after,
+                hiding: hiding)
         }
+        guard let delta else { return base }
+        let positions = delta.positions
+        return base
+            + groups[group].map {
+                BucketCursor(
+                    rows: delta.rows, bucket: $0, descending: descending, skipping: deltaReplaced, keeping: deltaFound,
+                    after: after, positions: positions)
+            }
     }
+
+    /// How many cursors a group's walk has (`cursors(ofGroup:)`).
+    @inlinable func cursorCount(ofGroup group: Int) -> Int { groups[group].count * (lazy.delta == nil ? 1 : 2) }
+
+    /// How many cursors a group's walk has at most (a step of `IndexedRowList` is a byte).
+    @inlinable var mostCursors: Int { groups.indices.map(cursorCount(ofGroup:)).max() ?? 0 }
 
     /// The rows picked, from the first `skip` on, at most `limit`, handed over `batch` at a
     /// time: a journal row as it is, a snapshot row by where the walk found it.
@@ -91,7 +116,7 @@ import ClosetCore
                 var best: (cursor: Int, key: (Int64, Int))?
                 for (number, cursor) in cursors.enumerated() {
                     guard let head = cursor.head else { continue }
-                    let key = (head.order, head.ordinal)
+                    let key = (head.order, cursor.headPosition)
                     if best.map({ precedes(key, $0.key) }) ?? true { best = (number, key) }
                 }
                 if let first = extra.first, best.map({ precedes((first.order, first.position), $0.key) }) ?? true {
@@ -102,7 +127,7 @@ import ClosetCore
                         picked.append(
                             IndexPick(
                                 ordinal: head.ordinal, offset: head.offset, group: groupNumber, cursor: best.cursor,
-                                place: cursors[best.cursor].place))
+                                place: cursors[best.cursor].place, inDelta: best.cursor >= group.count))
                     }
                     cursors[best.cursor].advance()
                 } else {
@@ -126,14 +151,16 @@ import ClosetCore
     @usableFromInline let group: Int
     @usableFromInline let cursor: Int
     @usableFromInline let place: Int
+    /// Whether the ordinal is of the level below the snapshot (`DeltaRows`).
+    @usableFromInline let inDelta: Bool
 
     @inlinable init(journalRow: Row, group: Int) {
-        (row, ordinal, offset, self.group, cursor, place) = (journalRow, 0, nil, group, 0, 0)
+        (row, ordinal, offset, self.group, cursor, place, inDelta) = (journalRow, 0, nil, group, 0, 0, false)
     }
 
-    @inlinable init(ordinal: Int, offset: Int?, group: Int, cursor: Int, place: Int) {
-        (row, self.ordinal, self.offset, self.group, self.cursor, self.place) = (
-            nil, ordinal, offset, group, cursor, place
+    @inlinable init(ordinal: Int, offset: Int?, group: Int, cursor: Int, place: Int, inDelta: Bool) {
+        (row, self.ordinal, self.offset, self.group, self.cursor, self.place, self.inDelta) = (
+            nil, ordinal, offset, group, cursor, place, inDelta
         )
     }
 }

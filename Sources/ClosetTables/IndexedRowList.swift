@@ -70,7 +70,7 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         let position = steps.count
         if groupStarts.last?.group != pick.group {
             groupStarts.append((position, pick.group))
-            resumes = [Int](repeating: 0, count: walk.groups[pick.group].count)
+            resumes = [Int](repeating: 0, count: walk.cursorCount(ofGroup: pick.group))
         }
         if position % Self.checkpointEvery == 0 { checkpoints.append(resumes) }
         if let row = pick.row {
@@ -104,33 +104,41 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
         let size = readingOn ? walk.lazy.base.spanBatch : Self.batchSize
         let picks = self.picks(first..<min(count, first + size))
         let rows = walk.lazy
+        // A row of the level below the snapshot (few) read on its own.
+        func decodeDelta(_ ordinal: Int) -> Row {
+            rows.decode(baseRow: rows.delta?.rows.rowBytes(ordinal) ?? [])
+        }
         switch reading {
         case .bySize:
             // Rows of a few megabytes, where they lie (`SnapshotRows.inPlaceWalkLimit`).
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
+                if pick.inDelta { return decodeDelta(pick.ordinal) }
                 // Only format 5 reads `.bySize` (`init`): its entries say where each frame starts.
                 return rows.decodeInPlace(offset: pick.offset ?? -1)
             }
         case .throughTheFile:
             // The batch's snapshot rows read together, in the order they are met.
-            var read = rows.base.rowsBytes(at: picks.compactMap { $0.journal == nil ? $0.offset : nil }).makeIterator()
+            var read = rows.base.rowsBytes(at: picks.compactMap { $0.journal == nil && !$0.inDelta ? $0.offset : nil })
+                .makeIterator()
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
+                if pick.inDelta { return decodeDelta(pick.ordinal) }
                 return rows.decode(baseRow: read.next() ?? [])
             }
         case .byOrdinal:
             batch = picks.map { pick in
                 if let journal = pick.journal { return journalRows[journal] }
+                if pick.inDelta { return decodeDelta(pick.ordinal) }
                 return rows.decodeInPlace(ordinal: pick.ordinal)
             }
         }
         batchStart = first
     }
 
-    /// Which rows stand at `positions`: a journal row by its number, a snapshot row by its
-    /// ordinal and where its frame starts.
-    private func picks(_ positions: Range<Int>) -> [(journal: Int?, ordinal: Int, offset: Int?)] {
+    /// Which rows stand at `positions`: a journal row by its number, a snapshot row (or one of
+    /// the level below) by its ordinal and where its frame starts.
+    private func picks(_ positions: Range<Int>) -> [(journal: Int?, ordinal: Int, offset: Int?, inDelta: Bool)] {
         if replay?.position != positions.lowerBound { standCursors(before: positions.lowerBound) }
         guard var (position, run, cursors, journalNext) = replay else { return [] }
         defer { replay = (position, run, cursors, journalNext) }
@@ -142,13 +150,13 @@ public final class IndexedRowList<Codec: TableCodec>: @unchecked Sendable {
             }
             if journalNext < journalPositions.count, journalPositions[journalNext] == position {
                 journalNext += 1
-                return (journalNext - 1, 0, nil)
+                return (journalNext - 1, 0, nil, false)
             }
             let cursor = Int(steps[position])
             // The walk took this row from this cursor: it stands on it as it did then.
             guard let head = cursors[cursor].head else { preconditionFailure("a cursor the walk stepped") }
             cursors[cursor].advance()
-            return (nil, head.ordinal, head.offset)
+            return (nil, head.ordinal, head.offset, cursor >= walk.groups[groupStarts[run].group].count)
         }
     }
 

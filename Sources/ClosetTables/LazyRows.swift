@@ -1,11 +1,13 @@
 import ClosetCore
 
-/// A table's rows still in a mapped snapshot, and the journal's changes over them (see
-/// `Table.lazy`). `latest` answers lookups and index queries; `operations` replays the
-/// changes in order when the table is materialized, so the result is the same as if every
-/// row had been decoded at open.
+/// A table's rows still in a mapped snapshot, the level below it (`DeltaRows`, when the store
+/// has one), and the journal's changes over both (see `Table.lazy`). `latest` answers lookups
+/// and index queries; `operations` replays the changes in order when the table is materialized,
+/// so the result is the same as if every row had been decoded at open.
 public final class LazyRows<Codec: TableCodec> {
     @usableFromInline let base: SnapshotRows
+    /// The rows changed since the snapshot, and the snapshot rows they hide.
+    @usableFromInline private(set) var delta: DeltaRows?
     @usableFromInline var operations: [(key: Codec.Key, row: Codec.Row?)] = []
     @usableFromInline var latest: [Codec.Key: Entry] = [:]
     @usableFromInline var liveCount: Int
@@ -19,22 +21,39 @@ public final class LazyRows<Codec: TableCodec> {
     /// Which keys the snapshot's rows cannot hold, when the snapshot has a current filter
     /// beside them: a key it rules out is not searched for.
     @usableFromInline var keyFilter: KeyFilter?
-    /// The last key looked up in the snapshot, and its row there (see `baseRow`).
-    @usableFromInline var lastBaseRow: (key: Codec.Key, found: (ordinal: Int, row: Codec.Row)?)?
+    /// The last key looked up below the journal, and its row there (see `lowerRow`).
+    @usableFromInline var lastLowerRow: (key: Codec.Key, found: (lower: Lower, row: Codec.Row)?)?
+
+    /// Where a key's row lies below the journal: a snapshot row the level below does not hide,
+    /// or a row of that level.
+    @usableFromInline enum Lower: Equatable {
+        case snapshot(Int)
+        case delta(Int)
+    }
 
     /// The latest state of a key the journal touched.
     @usableFromInline struct Entry {
         /// Its row now; nil once removed.
         @usableFromInline var row: Codec.Row?
-        /// Its row in the snapshot, if it had one.
-        @usableFromInline var baseOrdinal: Int?
+        /// Its row below the journal, if it had one.
+        @usableFromInline var lower: Lower?
         /// Where it stands in insertion order (a snapshot ordinal, or after every snapshot row).
         @usableFromInline var position: Int
 
-        @inlinable init(row: Codec.Row?, baseOrdinal: Int?, position: Int) {
+        @inlinable init(row: Codec.Row?, lower: Lower?, position: Int) {
             self.row = row
-            self.baseOrdinal = baseOrdinal
+            self.lower = lower
             self.position = position
+        }
+
+        /// Its row in the snapshot, if it had one there (not hidden).
+        @inlinable var baseOrdinal: Int? {
+            if case .snapshot(let ordinal) = lower { ordinal } else { nil }
+        }
+
+        /// Its row in the level below, if it had one there.
+        @inlinable var deltaOrdinal: Int? {
+            if case .delta(let ordinal) = lower { ordinal } else { nil }
         }
     }
 
@@ -78,6 +97,17 @@ public final class LazyRows<Codec: TableCodec> {
         self.tableName = tableName
         liveCount = base.count
     }
+
+    /// Takes the level below the snapshot, before anything was read or changed.
+    @usableFromInline func attach(_ delta: DeltaRows) {
+        precondition(operations.isEmpty && latest.isEmpty && self.delta == nil, "a delta attached before any change")
+        self.delta = delta
+        liveCount = base.count - delta.hiddenCount + delta.rows.count
+        lastLowerRow = nil
+    }
+
+    /// Where the next new row stands in insertion order, before the journal's.
+    @inlinable var endPosition: Int { delta?.endPosition ?? base.count }
 }
 
 extension LazyRows {
@@ -116,22 +146,44 @@ extension LazyRows {
                 unknown.append(key)
             }
         }
-        var ordinals = [Int?](repeating: nil, count: unknown.count)
-        var searched: [Int] = []
-        var searchedBytes: [[UInt8]] = []
-        for (index, key) in unknown.enumerated() {
-            let bytes = Self.keyBytes(key)
-            if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) { continue }
-            searched.append(index)
-            searchedBytes.append(bytes)
+        var lowers = [Lower?](repeating: nil, count: unknown.count)
+        var remaining = Array(unknown.indices)
+        var keyBytes = unknown.map(Self.keyBytes)
+        if let delta {
+            // The level below first: a key there is hidden in the snapshot.
+            let found = Self.ordinals(ofKeys: remaining, keyBytes, in: delta.rows, filter: delta.keyFilter)
+            for (index, ordinal) in found { lowers[index] = .delta(ordinal) }
+            remaining.removeAll { lowers[$0] != nil }
         }
-        for (index, ordinal) in zip(searched, base.ordinals(ofKeys: searchedBytes)) { ordinals[index] = ordinal }
+        for (index, ordinal) in Self.ordinals(ofKeys: remaining, keyBytes, in: base, filter: keyFilter)
+        where !(delta?.isHidden(ordinal) ?? false) {
+            lowers[index] = .snapshot(ordinal)
+        }
+        keyBytes = []
         for position in changes {
             let change = operations[position]
             // A key placed before (or by an earlier change here) is found in `latest` by `place`.
-            place(change.key, change.row, baseOrdinal: first[change.key].map { ordinals[$0] })
+            place(change.key, change.row, lower: first[change.key].map { lowers[$0] })
         }
         placed = operations.count
+    }
+
+    /// The ordinals in `rows` of the keys at `indexes` of `keyBytes` (those the filter does
+    /// not rule out, looked up in one pass), by index.
+    @inlinable static func ordinals(
+        ofKeys indexes: [Int], _ keyBytes: [[UInt8]], in rows: SnapshotRows, filter: KeyFilter?
+    ) -> [(index: Int, ordinal: Int)] {
+        var searched: [Int] = []
+        var searchedBytes: [[UInt8]] = []
+        for index in indexes {
+            let bytes = keyBytes[index]
+            if let filter, !bytes.withUnsafeBytes({ filter.mayContain($0) }) { continue }
+            searched.append(index)
+            searchedBytes.append(bytes)
+        }
+        return zip(searched, rows.ordinals(ofKeys: searchedBytes)).compactMap { index, ordinal in
+            ordinal.map { (index, $0) }
+        }
     }
 
     @inlinable static func keyBytes(_ key: Key) -> [UInt8] {
@@ -169,31 +221,55 @@ extension LazyRows {
         return row
     }
 
-    /// A key's row now: the journal's change, else the snapshot's.
+    /// A key's row now: the journal's change, else the level below's, else the snapshot's.
     @inlinable func row(_ key: Key) -> Row? {
         if let entry = latest[key] { return entry.row }
-        return baseRow(key)?.row
+        return lowerRow(key)?.row
     }
 
     @inlinable func contains(_ key: Key) -> Bool {
         if let entry = latest[key] { return entry.row != nil }
-        if let last = lastBaseRow, last.key == key { return last.found != nil }
-        return baseOrdinal(ofKey: Self.keyBytes(key)) != nil
+        if let last = lastLowerRow, last.key == key { return last.found != nil }
+        return lower(ofKey: Self.keyBytes(key)) != nil
     }
 
-    /// A key's ordinal in the snapshot, unless the key filter rules it out.
-    @inlinable func baseOrdinal(ofKey bytes: [UInt8]) -> Int? {
+    /// Where a key's row lies below the journal, unless the key filters rule it out.
+    @inlinable func lower(ofKey bytes: [UInt8]) -> Lower? {
+        if let delta {
+            if delta.keyFilter.map({ filter in bytes.withUnsafeBytes { filter.mayContain($0) } }) ?? true,
+                let ordinal = delta.rows.ordinal(ofKey: bytes)
+            {
+                return .delta(ordinal)
+            }
+        }
         if let keyFilter, !bytes.withUnsafeBytes({ keyFilter.mayContain($0) }) { return nil }
-        return base.ordinal(ofKey: bytes)
+        guard let ordinal = base.ordinal(ofKey: bytes), !(delta?.isHidden(ordinal) ?? false) else { return nil }
+        return .snapshot(ordinal)
     }
 
-    /// A key's row in the snapshot (not the journal's changes), remembered for the next ask: a
-    /// statement reads the row it changes several times (the command, the view model, the
-    /// change itself), and the snapshot never changes under it.
-    @inlinable func baseRow(_ key: Key) -> (ordinal: Int, row: Row)? {
-        if let last = lastBaseRow, last.key == key { return last.found }
-        let found = baseOrdinal(ofKey: Self.keyBytes(key)).map { ($0, decodeBase($0)) }
-        lastBaseRow = (key, found)
+    /// A row below the journal, decoded.
+    @inlinable func decode(_ lower: Lower) -> Row {
+        switch lower {
+        case .snapshot(let ordinal): decodeBase(ordinal)
+        case .delta(let ordinal): decode(baseRow: delta?.rows.rowBytes(ordinal) ?? [])
+        }
+    }
+
+    /// Where a row below the journal stands in insertion order.
+    @inlinable func position(_ lower: Lower) -> Int {
+        switch lower {
+        case .snapshot(let ordinal): ordinal
+        case .delta(let ordinal): delta?.positions[ordinal] ?? ordinal
+        }
+    }
+
+    /// A key's row below the journal, remembered for the next ask: a statement reads the row
+    /// it changes several times (the command, the view model, the change itself), and the
+    /// files never change under it.
+    @inlinable func lowerRow(_ key: Key) -> (lower: Lower, row: Row)? {
+        if let last = lastLowerRow, last.key == key { return last.found }
+        let found = lower(ofKey: Self.keyBytes(key)).map { ($0, decode($0)) }
+        lastLowerRow = (key, found)
         return found
     }
 
@@ -201,7 +277,7 @@ extension LazyRows {
     @inlinable func change(_ key: Key, _ row: Row?) {
         undo.append(savedState(of: key))
         operations.append((key, row))
-        place(key, row, baseOrdinal: nil)
+        place(key, row, lower: nil)
         placed = operations.count
     }
 
@@ -211,23 +287,23 @@ extension LazyRows {
         operations.append((key, row))
     }
 
-    /// Where a change leaves its key: `baseOrdinal` is the key's row in the snapshot when
-    /// already looked up (`.some(nil)`: it has none), else it is looked up here.
-    @inlinable func place(_ key: Key, _ row: Row?, baseOrdinal: Int??) {
+    /// Where a change leaves its key: `lower` is the key's row below the journal when already
+    /// looked up (`.some(nil)`: it has none), else it is looked up here.
+    @inlinable func place(_ key: Key, _ row: Row?, lower: Lower??) {
         var entry: Entry
         let existed: Bool
         if let known = latest[key] {
             entry = known
             existed = known.row != nil
         } else {
-            let ordinal = baseOrdinal ?? baseRow(key)?.ordinal
-            entry = Entry(row: nil, baseOrdinal: ordinal, position: ordinal ?? 0)
-            existed = ordinal != nil
+            let found = lower ?? lowerRow(key)?.lower
+            entry = Entry(row: nil, lower: found, position: found.map(position) ?? 0)
+            existed = found != nil
         }
         if let row {
             if !existed {
                 // New, or back after a removal: it goes to the end, as an insert does.
-                entry.position = base.count + appended
+                entry.position = endPosition + appended
                 appended += 1
                 liveCount += 1
             }
@@ -237,5 +313,46 @@ extension LazyRows {
             entry.row = nil
         }
         latest[key] = entry
+    }
+}
+
+extension LazyRows {
+    /// A change over the snapshot's rows, as the journal's entries say them: a snapshot row
+    /// replaced in place (its ordinal, the row, the same position), removed (its ordinal, no
+    /// row), or moved to the end (its ordinal, the row at its new position); a new row (no
+    /// ordinal).
+    @usableFromInline typealias ChangeOverSnapshot = (baseOrdinal: Int?, row: Row?, position: Int)
+
+    /// Every change over the snapshot's rows, the level below's and (unless `journal` is
+    /// false) the journal's together: what a pass over the whole table applies to the
+    /// snapshot's rows. The level's rows are decoded (a whole-table pass decodes them anyway).
+    @inlinable func changesOverSnapshot(journal: Bool = true) -> [ChangeOverSnapshot] {
+        var changes: [ChangeOverSnapshot] = []
+        var replacedBelow = Set<Int>()
+        if journal {
+            settleIfNeeded()
+            changes.reserveCapacity(latest.count)
+            for entry in latest.values {
+                switch entry.lower {
+                case .snapshot(let ordinal)?:
+                    changes.append((ordinal, entry.row, entry.position))
+                case .delta(let ordinal)?:
+                    replacedBelow.insert(ordinal)
+                    let position = position(.delta(ordinal))
+                    changes.append((position < base.count ? position : nil, entry.row, entry.position))
+                case nil:
+                    if let row = entry.row { changes.append((nil, row, entry.position)) }
+                }
+            }
+        }
+        guard let delta else { return changes }
+        var inPlace = OrdinalSet(capacity: base.count)
+        for (ordinal, position) in delta.positions.enumerated() {
+            if position < base.count { inPlace.insert(position) }
+            guard !replacedBelow.contains(ordinal) else { continue }
+            changes.append((position < base.count ? position : nil, decode(.delta(ordinal)), position))
+        }
+        for ordinal in delta.hidden where !inPlace.contains(ordinal) { changes.append((ordinal, nil, ordinal)) }
+        return changes
     }
 }

@@ -41,6 +41,14 @@ public protocol StoredTable: AnyObject {
     /// Takes its rows from a mapped snapshot section, to read in place; false if it cannot
     /// (the caller then loads them the ordinary way).
     func attach(_ rows: SnapshotRows) -> Bool
+    /// Takes the level below the attached snapshot section (`DeltaRows`), before any change:
+    /// its rows, record and derived sections; false if it cannot (`Table.attachDelta`).
+    func attachDelta(
+        rows: SnapshotRows, record: SnapshotRows, derived: [String: SnapshotRows], generation: UInt64
+    ) -> Bool
+    /// The sections of the level below this table's snapshot section as committed now
+    /// (`Table.deltaSections`); nil when it cannot be written that way.
+    func deltaSections(generation: UInt64) -> [(name: String, write: (inout ByteWriter) -> Void)]?
     /// What does not add up in the rows still read in place (`.check`); nil when all do.
     func checkSnapshotRows() -> String?
     /// The sections a snapshot holds beside this table's, derived from its rows
@@ -64,6 +72,12 @@ extension StoredTable {
     }
 
     public func attach(_ rows: SnapshotRows) -> Bool { false }
+
+    public func attachDelta(
+        rows: SnapshotRows, record: SnapshotRows, derived: [String: SnapshotRows], generation: UInt64
+    ) -> Bool { false }
+
+    public func deltaSections(generation: UInt64) -> [(name: String, write: (inout ByteWriter) -> Void)]? { nil }
 
     public var rowsInMemory: RowsInMemory { RowsInMemory() }
 

@@ -42,9 +42,20 @@ extension Table {
         guard let number = groups.number(of: grouping), let ordinals = groups.ordinals(number, key: key),
             let lazy = lazy?.settled(), pending.changes.isEmpty
         else { return nil }
-        var count = ordinals.count
+        let delta = lazy.delta
+        var below: [Int] = []
+        if let delta {
+            guard number < delta.groupSections.count, let section = delta.groupSections[number] else { return nil }
+            below = GroupSection.ordinals(section, key: key)
+        }
+        var count = ordinals.count + below.count
+        if let delta, delta.hiddenCount > 0 { count -= ordinals.count { delta.isHidden($0) } }
         for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal, GroupSection.contains(ordinals, ordinal) { count -= 1 }
+            switch entry.lower {
+            case .snapshot(let ordinal)?: if GroupSection.contains(ordinals, ordinal) { count -= 1 }
+            case .delta(let ordinal)?: if GroupSection.contains(below, ordinal) { count -= 1 }
+            case nil: break
+            }
             if let row = entry.row, groups.groupings[number].key(row) == key { count += 1 }
         }
         return count
@@ -57,13 +68,27 @@ extension Table {
         guard let number = groups.number(of: grouping), let ordinals = groups.ordinals(number, key: key),
             let lazy = lazy?.settled(), pending.changes.isEmpty
         else { return nil }
+        let delta = lazy.delta
+        var below: [Int] = []
+        if let delta {
+            guard number < delta.groupSections.count, let section = delta.groupSections[number] else { return nil }
+            below = GroupSection.ordinals(section, key: key)
+        }
         var replaced = Set<Int>()
+        var replacedBelow = Set<Int>()
         var changed: [(position: Int, row: Row)] = []
         for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
+            switch entry.lower {
+            case .snapshot(let ordinal)?: replaced.insert(ordinal)
+            case .delta(let ordinal)?: replacedBelow.insert(ordinal)
+            case nil: break
+            }
             if let row = entry.row, groups.groupings[number].key(row) == key { changed.append((entry.position, row)) }
         }
-        var rows = ordinals.filter { !replaced.contains($0) }.map { (position: $0, row: lazy.decodeBase($0)) }
+        var rows = ordinals.filter { !replaced.contains($0) && !(delta?.isHidden($0) ?? false) }
+            .map { (position: $0, row: lazy.decodeBase($0)) }
+        rows += below.filter { !replacedBelow.contains($0) }
+            .map { (position: lazy.position(.delta($0)), row: lazy.decode(.delta($0))) }
         rows += changed
         return rows.sorted { $0.position < $1.position }.map(\.row)
     }

@@ -13,9 +13,17 @@ extension Table {
         var inBuckets = [Bool](repeating: false, count: index.bucketCount)
         for bucket in buckets where (0..<index.bucketCount).contains(bucket) { inBuckets[bucket] = true }
         var count = 0
-        for bucket in 0..<index.bucketCount where inBuckets[bucket] { count += lazy.base.bucketSize(bucket) }
+        let delta = lazy.delta
+        for bucket in 0..<index.bucketCount where inBuckets[bucket] {
+            count += lazy.base.bucketSize(bucket)
+            if let delta { count += delta.rows.bucketSize(bucket) - delta.hiddenPerBucket[bucket] }
+        }
         for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal, inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
+            switch entry.lower {
+            case .snapshot(let ordinal)?: if inBuckets[lazy.base.bucket(ordinal)] { count -= 1 }
+            case .delta(let ordinal)?: if let delta, inBuckets[delta.rows.bucket(ordinal)] { count -= 1 }
+            case nil: break
+            }
             if let row = entry.row, inBuckets[index.bucket(row)] { count += 1 }
         }
         return count
@@ -81,22 +89,35 @@ extension Table {
         }
         let lazy = walk.lazy
         walk.walk(skip: skip, limit: limit, batch: batch) { picked in
-            let offsets = picked.compactMap { $0.row == nil ? $0.offset : nil }
-            if offsets.count != picked.count(where: { $0.row == nil }) {
+            // The snapshot's rows read together; the level below's (few) each on its own.
+            let delta = lazy.delta
+            func decodeDelta(_ pick: IndexPick<Row>) -> Row {
+                lazy.decode(baseRow: delta?.rows.rowBytes(pick.ordinal, offset: pick.offset) ?? [])
+            }
+            let fromSnapshot = picked.count { $0.row == nil && !$0.inDelta }
+            let offsets = picked.compactMap { $0.row == nil && !$0.inDelta ? $0.offset : nil }
+            if offsets.count != fromSnapshot {
                 // Format 4's entries carry no offsets: each row found through the offsets column.
-                emit(picked.map { $0.row ?? lazy.decodeBase($0.ordinal, offset: $0.offset) })
+                emit(
+                    picked.map { pick in
+                        pick.row
+                            ?? (pick.inDelta ? decodeDelta(pick) : lazy.decodeBase(pick.ordinal, offset: pick.offset))
+                    })
             } else if offsets.count >= SnapshotRows.inPlaceWalkBatch,
                 lazy.base.rowsByteCount <= SnapshotRows.inPlaceWalkLimit
             {
                 // A whole table's walk over rows of a few megabytes: read where they lie.
                 var offset = offsets.makeIterator()
-                emit(picked.map { pick in pick.row ?? lazy.decodeInPlace(offset: offset.next() ?? -1) })
+                emit(
+                    picked.map { pick in
+                        pick.row ?? (pick.inDelta ? decodeDelta(pick) : lazy.decodeInPlace(offset: offset.next() ?? -1))
+                    })
             } else {
                 var read = lazy.base.rowsBytes(at: offsets).makeIterator()
                 emit(
                     picked.map { pick in
                         if let row = pick.row { return row }
-                        return lazy.decode(baseRow: read.next() ?? [])
+                        return pick.inDelta ? decodeDelta(pick) : lazy.decode(baseRow: read.next() ?? [])
                     })
             }
         }
@@ -111,7 +132,9 @@ extension Table {
         groups: [[Int]], descending: Bool, limit: Int, passing test: RowTest<Row>? = nil,
         reading: IndexedRowList<Codec>.Reading = .bySize
     ) -> IndexedRowList<Codec>? {
-        guard let walk = indexWalk(groups: groups, descending: descending, after: nil, passing: test) else {
+        guard let walk = indexWalk(groups: groups, descending: descending, after: nil, passing: test),
+            walk.mostCursors <= 256
+        else {
             return nil
         }
         let list = IndexedRowList(walk, reading: reading, expecting: min(limit, walk.lazy.liveCount))
@@ -132,14 +155,20 @@ extension Table {
             return nil
         }
         var found: OrdinalSet?
+        var deltaFound: OrdinalSet?
         if let test {
             guard let ordinals = passingOrdinals(buckets: groups.flatMap { $0 }, passing: test) else { return nil }
-            found = ordinals
+            (found, deltaFound) = ordinals
         }
         var replaced = Set<Int>()
+        var deltaReplaced = Set<Int>()
         var changed: [(order: Int64, position: Int, bucket: Int, row: Row)] = []
         for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal { replaced.insert(ordinal) }
+            switch entry.lower {
+            case .snapshot(let ordinal)?: replaced.insert(ordinal)
+            case .delta(let ordinal)?: deltaReplaced.insert(ordinal)
+            case nil: break
+            }
             guard let row = entry.row, test?.rowPasses(row) ?? true else { continue }
             let order = index.order(row)
             if BucketCursor.isAfter(order, after, descending) {
@@ -148,7 +177,7 @@ extension Table {
         }
         return IndexWalk(
             lazy: lazy, groups: groups, bucketCount: index.bucketCount, descending: descending, after: after,
-            replaced: replaced, found: found, changed: changed)
+            replaced: replaced, found: found, changed: changed, deltaReplaced: deltaReplaced, deltaFound: deltaFound)
     }
 
     /// The rows of the given groups of buckets, group after group, each by order key

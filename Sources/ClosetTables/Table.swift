@@ -64,24 +64,52 @@ public final class Table<Codec: TableCodec>: StoredTable {
     /// and nothing visited, when the rows are not in a mapped snapshot or changes are pending.
     @inlinable public func forEachRowInOrder(span: Int = 1 << 20, _ visit: (Row) throws -> Void) throws -> Bool {
         guard let lazy = lazy?.settled(), pending.changes.isEmpty else { return false }
+        // What the journal did to the rows below it: replaced in place, removed (or moved to
+        // the end), by snapshot ordinal and by the level below's.
         var inPlace: [Int: Row] = [:]
         var removed = Set<Int>()
+        var deltaInPlace: [Int: Row] = [:]
+        var deltaRemoved = Set<Int>()
         var moved: [(position: Int, row: Row)] = []
         for entry in lazy.latest.values {
-            if let ordinal = entry.baseOrdinal {
+            switch entry.lower {
+            case .snapshot(let ordinal)?:
                 if let row = entry.row, entry.position == ordinal {
                     inPlace[ordinal] = row
                     continue
                 }
                 removed.insert(ordinal)
+            case .delta(let ordinal)?:
+                if let row = entry.row, entry.position == lazy.position(.delta(ordinal)) {
+                    deltaInPlace[ordinal] = row
+                    continue
+                }
+                deltaRemoved.insert(ordinal)
+            case nil:
+                break
             }
             if let row = entry.row { moved.append((entry.position, row)) }
         }
         moved.sort { $0.position < $1.position }
+        // The level below's rows stand among the snapshot's by position: each before the
+        // snapshot row after it (in place of the hidden row at its own position), new ones last.
+        let delta = lazy.delta
+        let positions = delta?.positions ?? []
+        var next = 0
+        func visitDelta(upTo limit: Int) throws {
+            guard let delta else { return }
+            while next < positions.count, positions[next] <= limit {
+                defer { next += 1 }
+                if deltaRemoved.contains(next) { continue }
+                try visit(deltaInPlace[next] ?? lazy.decode(baseRow: delta.rows.rowBytes(next)))
+            }
+        }
         try lazy.base.forEachRowBytes(span: span) { ordinal, bytes in
-            if removed.contains(ordinal) { return }
+            try visitDelta(upTo: ordinal)
+            if removed.contains(ordinal) || (delta?.isHidden(ordinal) ?? false) { return }
             try visit(inPlace[ordinal] ?? lazy.decode(baseRow: bytes))
         }
+        try visitDelta(upTo: .max)
         for entry in moved { try visit(entry.row) }
         return true
     }
@@ -277,10 +305,15 @@ public final class Table<Codec: TableCodec>: StoredTable {
 
     public var referencedBlobs: Set<String> {
         if let lazy = lazy?.settled() {
-            // The snapshot lists its rows' blobs; the journal's changes adjust the list.
+            // The snapshot lists its rows' blobs, the level below its own; the rows it hides
+            // and the journal's changes adjust the list.
             var names = Set(lazy.base.blobNames)
+            if let delta = lazy.delta {
+                for ordinal in delta.hidden { names.subtract(Codec.blobs(of: lazy.decodeBase(ordinal))) }
+                names.formUnion(delta.rows.blobNames)
+            }
             for entry in lazy.latest.values {
-                if let ordinal = entry.baseOrdinal { names.subtract(Codec.blobs(of: lazy.decodeBase(ordinal))) }
+                if let lower = entry.lower { names.subtract(Codec.blobs(of: lazy.decode(lower))) }
             }
             for entry in lazy.latest.values { if let row = entry.row { names.formUnion(Codec.blobs(of: row)) } }
             return names

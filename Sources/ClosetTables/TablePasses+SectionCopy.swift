@@ -26,20 +26,21 @@ extension TablePasses {
         // Each grouping's group of the rows written anew.
         var replacedKeys = groupings.map { _ in [Int: [UInt8]]() }
         var appendedKeys = groupings.map { _ in [(position: Int, key: [UInt8])]() }
-        for (key, entry) in lazy.latest {
-            if let ordinal = entry.baseOrdinal {
+        // The journal's changes and the level below's, over the snapshot's rows.
+        for change in lazy.changesOverSnapshot() {
+            if let ordinal = change.baseOrdinal {
                 if namesBlobs { copy.releasedBlobs.formUnion(Codec.blobs(of: lazy.decodeBase(ordinal))) }
-                if let row = entry.row, entry.position == ordinal {
-                    copy.replaced.append((ordinal, freshRow(key, row, index, &copy)))
+                if let row = change.row, change.position == ordinal {
+                    copy.replaced.append((ordinal, freshRow(Codec.key(of: row), row, index, &copy)))
                     for number in groupings.indices { replacedKeys[number][ordinal] = groupings[number].key(row) }
                     continue
                 }
                 copy.dropped.append(ordinal)
             }
-            if let row = entry.row {
-                copy.appended.append((entry.position, freshRow(key, row, index, &copy)))
+            if let row = change.row {
+                copy.appended.append((change.position, freshRow(Codec.key(of: row), row, index, &copy)))
                 for number in groupings.indices {
-                    appendedKeys[number].append((entry.position, groupings[number].key(row)))
+                    appendedKeys[number].append((change.position, groupings[number].key(row)))
                 }
             }
         }

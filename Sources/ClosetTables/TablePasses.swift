@@ -255,6 +255,27 @@ import ClosetCore
         return (Codec.key(of: row), row)
     }
 
+    /// Changes over the snapshot's rows (`LazyRows.changesOverSnapshot`) applied to them, just
+    /// decoded into the table's slots in snapshot order.
+    @inlinable static func apply(_ changes: [LazyRows<Codec>.ChangeOverSnapshot], to table: Table<Codec>) {
+        var moved: [(position: Int, row: Row)] = []
+        for change in changes {
+            if let ordinal = change.baseOrdinal {
+                if let row = change.row, change.position == ordinal {
+                    table.decoded.slots[ordinal] = (Codec.key(of: row), row)
+                    continue
+                }
+                if table.decoded.slots[ordinal] != nil {
+                    table.decoded.slots[ordinal] = nil
+                    table.decoded.liveCount -= 1
+                }
+            }
+            if let row = change.row { moved.append((change.position, row)) }
+        }
+        moved.sort { $0.position < $1.position }
+        for entry in moved { table.decoded.append(Codec.key(of: entry.row), entry.row) }
+    }
+
     /// Decodes every row still in the snapshot (once): from here on the table is an ordinary
     /// in-memory table.
     @inlinable static func materialize(_ table: Table<Codec>) {
@@ -274,29 +295,20 @@ import ClosetCore
         } catch {
             UnreadableRow.found("table '\(table.name)': a snapshot row passes its checksum but cannot be read")
         }
-        if pending.isEmpty, table.decoded.slots.count == lazy.base.count {
-            // Only committed changes: each key's last state (`latest`) says where it ends, so
-            // no key index is built (hashing every key was most of a compaction after a few
-            // hundred removes). The same slots as replaying the changes one by one.
-            lazy.settleIfNeeded()
-            var moved: [(position: Int, key: Key, row: Row)] = []
-            for (key, entry) in lazy.latest {
-                if let ordinal = entry.baseOrdinal {
-                    if let row = entry.row, entry.position == ordinal {
-                        table.decoded.slots[ordinal] = (key, row)
-                        continue
-                    }
-                    if table.decoded.slots[ordinal] != nil {
-                        table.decoded.slots[ordinal] = nil
-                        table.decoded.liveCount -= 1
-                    }
-                }
-                if let row = entry.row { moved.append((entry.position, key, row)) }
-            }
-            moved.sort { $0.position < $1.position }
-            for entry in moved { table.decoded.append(entry.key, entry.row) }
+        let inSnapshotOrder = table.decoded.slots.count == lazy.base.count
+        if !inSnapshotOrder, lazy.delta != nil {
+            UnreadableRow.found("table '\(table.name)': its snapshot rows do not add up with the level below")
+        }
+        if pending.isEmpty, inSnapshotOrder {
+            // Only committed changes: each key's last state (`latest`, and the level below's
+            // rows) says where it ends, so no key index is built (hashing every key was most of
+            // a compaction after a few hundred removes). The same slots as replaying the
+            // changes one by one.
+            apply(lazy.changesOverSnapshot(), to: table)
             return
         }
+        // The level below first, as committed; then the journal's changes replayed by key.
+        if lazy.delta != nil { apply(lazy.changesOverSnapshot(journal: false), to: table) }
         for operation in lazy.operations[..<committedOperations] {
             if let row = operation.row {
                 table.decoded.place(row, key: operation.key)

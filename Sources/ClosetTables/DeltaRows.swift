@@ -86,7 +86,7 @@ public final class DeltaRows: @unchecked Sendable {
     @inlinable func isHidden(_ ordinal: Int) -> Bool { hiddenCount > 0 && hiddenSet.contains(ordinal) }
 
     /// How many rows replace a snapshot row in place (they come first).
-    var inPlaceCount: Int {
+    public var inPlaceCount: Int {
         let positions = positions
         var (low, high) = (0, positions.count)
         while low < high {

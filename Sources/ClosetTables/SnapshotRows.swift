@@ -213,7 +213,7 @@ public final class SnapshotRows {
     /// row lie in it: read with one `pread` when the file can be, else from the mapping. The
     /// frame ends where the next row's offset says (the last, where the rows end); its own
     /// lengths must say the same.
-    @usableFromInline func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
+    @usableFromInline package func frameBytes(_ ordinal: Int) -> (bytes: [UInt8], key: Range<Int>, row: Range<Int>) {
         let start = frameStart(ordinal)
         let end = ordinal + 1 < count ? frameStart(ordinal + 1) : rowsEnd
         check(end - start >= 6)

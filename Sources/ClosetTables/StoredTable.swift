@@ -46,9 +46,9 @@ public protocol StoredTable: AnyObject {
     func attachDelta(
         rows: SnapshotRows, record: SnapshotRows, derived: [String: SnapshotRows], generation: UInt64
     ) -> Bool
-    /// The sections of the level below this table's snapshot section as committed now
-    /// (`Table.deltaSections`); nil when it cannot be written that way.
-    func deltaSections(generation: UInt64) -> [(name: String, write: (inout ByteWriter) -> Void)]?
+    /// The sections of the level below this table's snapshot section (`Table.deltaSections`);
+    /// nil when it cannot be written that way.
+    func deltaSections(generation: UInt64, committed: Bool) -> DeltaSections?
     /// What does not add up in the rows still read in place (`.check`); nil when all do.
     func checkSnapshotRows() -> String?
     /// The sections a snapshot holds beside this table's, derived from its rows
@@ -77,7 +77,7 @@ extension StoredTable {
         rows: SnapshotRows, record: SnapshotRows, derived: [String: SnapshotRows], generation: UInt64
     ) -> Bool { false }
 
-    public func deltaSections(generation: UInt64) -> [(name: String, write: (inout ByteWriter) -> Void)]? { nil }
+    public func deltaSections(generation: UInt64, committed: Bool) -> DeltaSections? { nil }
 
     public var rowsInMemory: RowsInMemory { RowsInMemory() }
 

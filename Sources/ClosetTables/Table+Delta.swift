@@ -3,8 +3,6 @@ import ClosetCore
 /// The level below a table's snapshot section (`DeltaRows`): taken from a file beside the
 /// snapshot, and written from the level the table has and the journal's changes over it.
 extension Table {
-    /// A section written by `deltaSections`, by name.
-    public typealias DeltaSection = (name: String, write: (inout ByteWriter) -> Void)
 
     /// Takes the level below the attached snapshot section: its rows, its record
     /// (`<table>#delta`) and its derived sections by name (used only if written with it, at
@@ -33,16 +31,22 @@ extension Table {
     /// The names of the sections `deltaSections` writes, the rows' first.
     public var deltaSectionNames: [String] { [name, name + DeltaRows.sectionSuffix] + derivedSectionNames }
 
-    /// The sections of this table's level below its snapshot section as committed now: the
-    /// level it has with the journal's changes over it (its rows, the record, then each
-    /// grouping's section and the key filter). Nil when the rows are not read in place from a
-    /// snapshot section with the index, or changes are pending (the whole snapshot is written
-    /// then); empty when nothing changed since the snapshot.
-    public func deltaSections(generation: UInt64) -> [DeltaSection]? {
-        guard let lazy = lazy?.settled(), pending.changes.isEmpty, lazy.undo.isEmpty,
+    /// The sections of this table's level below its snapshot section: the level it has with
+    /// the journal's changes over it (its rows, the record, then each grouping's section and the
+    /// key filter), committed ones only when `committed`, pending ones too otherwise (a commit
+    /// written as the level). Nil when the rows are not read in place from a snapshot section
+    /// with the index, or a committed state is asked for while changes are pending (the whole
+    /// snapshot is written then); no sections when nothing changed since the snapshot.
+    public func deltaSections(generation: UInt64, committed: Bool) -> DeltaSections? {
+        guard let lazy = lazy?.settled() else {
+            // A table made in this process with no rows (none in the snapshot, none added).
+            let empty = decoded.liveCount == 0 && spilled == nil && (!committed || pending.isEmpty)
+            return empty ? DeltaSections(rows: 0, hidden: 0, sections: []) : nil
+        }
+        guard !committed || (pending.changes.isEmpty && lazy.undo.isEmpty),
             lazy.base.bucketCount == (index?.bucketCount ?? 0)
         else { return nil }
-        guard lazy.delta != nil || !lazy.latest.isEmpty else { return [] }
+        guard lazy.delta != nil || !lazy.latest.isEmpty else { return DeltaSections(rows: 0, hidden: 0, sections: []) }
         let base = lazy.base
         // The level's rows now, by position: its own the journal left alone, and the journal's.
         var changed: [(position: Int, row: Row)] = []
@@ -76,7 +80,7 @@ extension Table {
             }
         }
         let rowCount = changed.count
-        var sections: [DeltaSection] = [
+        var sections: [DeltaSections.Section] = [
             (
                 name,
                 { writer in
@@ -118,6 +122,15 @@ extension Table {
         }
         sections.append(
             (name + KeyFilter.sectionSuffix, { KeyFilter.write(filter, generation: generation, into: &$0) }))
-        return sections
+        return DeltaSections(rows: rowCount, hidden: hidden.count, sections: sections)
     }
+}
+
+/// A table's sections of the level below its snapshot section (`Table.deltaSections`), to
+/// write in order, and its size: how many rows it holds and how many snapshot rows it hides.
+public struct DeltaSections {
+    public typealias Section = (name: String, write: (inout ByteWriter) -> Void)
+    public var rows: Int
+    public var hidden: Int
+    public var sections: [Section]
 }

@@ -4,23 +4,57 @@ import ClosetCore
 /// and dropped (memory stays at one row), each row's key the key its frame holds.
 extension TablePasses {
     @inlinable static func check(_ table: Table<Codec>) -> String? {
+        guard let lazy = table.lazy else { return nil }
+        if let problem = checkSection(
+            table, lazy.base, groupSections: table.groups.sections, filter: lazy.keyFilter, what: "snapshot")
+        {
+            return problem
+        }
+        guard let delta = lazy.delta else { return nil }
+        if let problem = checkSection(
+            table, delta.rows, groupSections: delta.groupSections, filter: delta.keyFilter, what: "delta")
+        {
+            return problem
+        }
+        // Each row of the level replaces the snapshot row at its place (same key) or is not in
+        // the snapshot but hidden there.
+        let positions = delta.positions
+        for ordinal in 0..<delta.rows.count {
+            let frame = delta.rows.frameBytes(ordinal)
+            let key = Array(frame.bytes[frame.key])
+            let inSnapshot = lazy.base.ordinal(ofKey: key)
+            let fits =
+                positions[ordinal] < lazy.base.count
+                ? inSnapshot == positions[ordinal] : inSnapshot.map(delta.isHidden) ?? true
+            if !fits {
+                return "table '\(table.name)': its delta row \(ordinal) does not match the snapshot row it replaces"
+            }
+        }
+        return nil
+    }
+
+    /// A section's index, its rows each decoded once (its key the key its frame holds), its
+    /// grouping sections and its key filter.
+    @inlinable static func checkSection(
+        _ table: Table<Codec>, _ rows: SnapshotRows, groupSections: [SnapshotRows?], filter: KeyFilter?, what: String
+    ) -> String? {
         let name = table.name
-        guard let base = table.lazy?.base else { return nil }
-        if let problem = base.indexProblem() {
-            return "table '\(name)': its snapshot section passes its checksum but \(problem)"
+        if let problem = rows.indexProblem() {
+            return "table '\(name)': its \(what) section passes its checksum but \(problem)"
         }
         // Each grouping section in use: what the rows' own keys say.
-        var groups = table.groups.sections.map { $0 == nil ? nil : [[UInt8]: [Int]]() }
+        var groups = table.groups.groupings.indices.map {
+            $0 < groupSections.count && groupSections[$0] != nil ? [[UInt8]: [Int]]() : nil
+        }
         // The key filter, when current, must let every key the rows hold through.
-        let filter = table.lazy?.keyFilter
         let filterWords = filter?.words()
-        for ordinal in 0..<base.count {
-            let frame = base.frameBytes(ordinal)
+        for ordinal in 0..<rows.count {
+            let frame = rows.frameBytes(ordinal)
             var reader = ByteReader(frame.bytes, from: frame.row.lowerBound, to: frame.row.upperBound)
             guard let row = try? Codec.decodeRow(from: &reader), reader.isAtEnd,
                 LazyRows<Codec>.keyBytes(Codec.key(of: row)) == Array(frame.bytes[frame.key])
             else {
-                return "table '\(name)': snapshot row \(ordinal) passes its checksum but cannot be read"
+                return "table '\(name)': \(what) row \(ordinal) passes its checksum but cannot be read"
             }
             for number in groups.indices where groups[number] != nil {
                 groups[number]?[table.groups.groupings[number].key(row), default: []].append(ordinal)
@@ -30,14 +64,14 @@ extension TablePasses {
                     filter.letsThrough(UnsafeRawBufferPointer(rebasing: $0[frame.key]), words: filterWords)
                 })
             {
-                return "table '\(name)': its key filter passes its checksum but rules out a key its rows hold"
+                return "table '\(name)': its \(what) key filter passes its checksum but rules out a key its rows hold"
             }
         }
         for (number, expected) in groups.enumerated() {
-            guard let expected, let section = table.groups.sections[number] else { continue }
+            guard let expected, let section = groupSections[number] else { continue }
             if let problem = section.indexProblem() ?? Self.groupProblem(section, expected) {
-                return
-                    "table '\(name)': its grouping section '\(table.groups.groupings[number].name)' passes its checksum but \(problem)"
+                let grouping = table.groups.groupings[number].name
+                return "table '\(name)': its \(what) grouping section '\(grouping)' passes its checksum but \(problem)"
             }
         }
         return nil

@@ -110,10 +110,11 @@ import Testing
     }
 
     /// `closet serve` killed while a client posts stories as fast as it answers: its writer
-    /// compacts in the background every ~128 posts (`BackgroundCompaction`), so the kills land
-    /// in every step of it — the snapshot being made, named, the new journal carrying the
-    /// commits made meanwhile. Every post answered 201 is in the store; nothing else is, but
-    /// the one in flight; the store checks whole.
+    /// compacts in the background every 256 posts (`BackgroundCompaction`), so the kills land
+    /// in every step of it — the delta (or, once it passes its share, the snapshot) being made,
+    /// named, the new journal carrying the commits made meanwhile. The store starts with 6,000
+    /// stories, so compactions write deltas (`DeltaFile`) and merge them. Every post answered
+    /// 201 is in the store; nothing else is, but the one in flight; the store checks whole.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.binary)))
     func killedServerNeverLosesAnAnsweredPost() throws {
         let store = NSTemporaryDirectory() + "closet-crash-serve-\(UUID().uuidString)"
@@ -121,6 +122,12 @@ import Testing
         var answered: Set<String> = []
         var tried: Set<String> = []
         var generator = SystemRandomNumberGenerator()
+        let seed = store + ".closet"
+        defer { try? FileManager.default.removeItem(atPath: seed) }
+        try (1...6_000).map { "add story id=\($0) title=\"seed \($0)\" content=seed author=user\($0 % 50)" }
+            .joined(separator: "\n").write(toFile: seed, atomically: true, encoding: .utf8)
+        _ = try run(["--store", store, "--quiet", "run", seed])
+        var roundsEndingOnADelta = 0
         for round in 0..<max(Self.kills, 3) {
             let server = try ServeProcess(store: store, serveArguments: ["--quiet", "adoption"])
             let address = server.baseURL.dropFirst("http://".count).split(separator: ":")
@@ -145,7 +152,9 @@ import Testing
                 if parts[0] == "try" { tried.insert(parts[1]) }
             }
             #expect(client.terminationStatus == 0, "round \(round): the client stopped on an answer that was not 201")
+            if FileManager.default.fileExists(atPath: store + "/delta") { roundsEndingOnADelta += 1 }
         }
+        #expect(roundsEndingOnADelta > 0, "no compaction wrote a delta")
         // Enough posts that the writer compacted in the background, in more than one round.
         #expect(answered.count > 300, "\(answered.count) posts answered")
         let export = store + "-stories.json"
@@ -153,7 +162,9 @@ import Testing
         _ = try run(["--store", store, "-c", "export stories to=\(export)"])
         let rows =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: export))) as? [[String: Any]]
-        let present = Set((rows ?? []).compactMap { $0["title"] as? String })
+        let titles = (rows ?? []).compactMap { $0["title"] as? String }
+        #expect(Set(titles.filter { $0.hasPrefix("seed ") }).count == 6_000, "the seeded stories are all there")
+        let present = Set(titles.filter { !$0.hasPrefix("seed ") })
         let lost = answered.subtracting(present)
         #expect(lost.isEmpty, "\(lost.count) answered posts lost: \(lost.sorted().prefix(20))")
         let unknown = present.subtracting(tried)

@@ -101,7 +101,7 @@ final class HeldBytes {
 
     static func deltaSections(_ table: Table<LayeredTable>, generation: UInt64) throws -> [String: HeldBytes] {
         var sections: [String: HeldBytes] = [:]
-        for section in try #require(table.deltaSections(generation: generation)) {
+        for section in try #require(table.deltaSections(generation: generation, committed: true)).sections {
             var writer = ByteWriter()
             section.write(&writer)
             sections[section.name] = HeldBytes(writer.bytes)

@@ -18,6 +18,9 @@ final class BackgroundCompaction: @unchecked Sendable {
     /// journal's commits reached when it began.
     struct Point: Sendable {
         var snapshot: FileIdentity
+        /// The delta read with it, if any (`DeltaFile`).
+        var delta: FileIdentity?
+        /// What the journal follows: the delta's link when there is one, else the snapshot's.
         var snapshotLink: StoreFormat.SnapshotLink
         /// The journal's generation: the new snapshot's.
         var generation: UInt64
@@ -33,12 +36,16 @@ final class BackgroundCompaction: @unchecked Sendable {
         }
     }
 
-    /// A snapshot written and synced, in a file with no name (`descriptor`).
+    /// A snapshot (or a delta: `delta`, its rows and hidden rows in `deltaRows`) written and
+    /// synced, in a file with no name (`descriptor`).
     struct Written {
         var descriptor: Int32
         var link: StoreFormat.SnapshotLink
         var length: Int
         var rows: Int
+        /// For a delta, the snapshot it sits on.
+        var base: StoreFormat.SnapshotLink?
+        var deltaRows = 0
     }
 
     enum Outcome {
@@ -110,7 +117,15 @@ final class BackgroundCompaction: @unchecked Sendable {
                 FileIdentity.of(path + "/snapshot") == point.snapshot
             else { return changed }
             var view = StoreView()
-            guard try reading.loadSnapshot(mapped, into: &view) == point.snapshotLink,
+            view.snapshotLink = try reading.loadSnapshot(mapped, into: &view)
+            if let delta = point.delta {
+                guard let mappedDelta = try MappedFile.open(path + "/" + DeltaFile.name),
+                    FileIdentity.of(path + "/" + DeltaFile.name) == delta,
+                    try reading.loadDelta(mappedDelta, into: &view) == nil, view.baseLink != nil
+                else { return changed }
+            }
+            view.baseSections = [:]
+            guard view.snapshotLink == point.snapshotLink,
                 let bytes = try POSIXFile.readAll(path + "/journal"), bytes.count >= point.end,
                 StoreFormat.readJournalHeader(bytes)
                     == StoreFormat.JournalHeader(generation: point.generation, follows: point.snapshotLink),
@@ -124,28 +139,52 @@ final class BackgroundCompaction: @unchecked Sendable {
             }
             guard records.end == .clean, records.transactions == point.transactions, records.validLength == point.end
             else { return changed }
-            // A block that fails must not be laundered into a file whose checksums pass.
-            if let blocks = view.blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
-                return .failed(
-                    StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged)).description)
+            // The rows changed since the snapshot, when few beside it (`DeltaFile`); else the
+            // whole snapshot.
+            let base = view.baseLink ?? view.snapshotLink
+            let delta = base.flatMap { base in
+                DeltaFile.sections(
+                    tables.all, generation: point.generation, committed: true, base: base,
+                    compacted: point.compacted, snapshotRows: view.snapshotRows)
+            }
+            // A block that fails must not be laundered into a file whose checksums pass (the
+            // snapshot's rows are copied only into a whole snapshot).
+            for (blocks, file) in [(delta == nil ? view.blocks : nil, "snapshot"), (view.deltaBlocks, DeltaFile.name)] {
+                if let blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
+                    return .failed(
+                        StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged, file: file))
+                            .description)
+                }
             }
             let descriptor = closet_open_unnamed(path)
             guard descriptor >= 0 else { return .failed(POSIXFile.failure("cannot make a file in", path).description) }
             do throws(POSIXFile.Failure) {
                 let (header, length) = try StreamedFile.write(
-                    into: descriptor, path: path + "/snapshot",
+                    into: descriptor, path: path + "/" + (delta == nil ? "snapshot" : DeltaFile.name),
                     blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize), writeBehind: Self.writeBehind
                 ) { (writer, file) throws(POSIXFile.Failure) in
-                    try StoreFormat.writeSnapshot(
-                        tables.all, generation: point.generation, committed: true, compacted: point.compacted,
-                        into: &writer
-                    ) { (writer, range) throws(POSIXFile.Failure) in
+                    let checksums = { (writer: inout ByteWriter, range: Range<Int>) throws(POSIXFile.Failure) in
                         writer.drain()
                         return try file.blockChecksums(range, size: StoreFormat.blockSize)
                     }
+                    if let delta {
+                        return try StoreFormat.writeFile(
+                            delta.sections, generation: point.generation, into: &writer, blockChecksums: checksums)
+                    }
+                    return try StoreFormat.writeSnapshot(
+                        tables.all, generation: point.generation, committed: true, compacted: point.compacted,
+                        into: &writer, blockChecksums: checksums)
                 }
                 let rows = tables.all.reduce(0) { $0 + $1.count }
-                return .written(Written(descriptor: descriptor, link: header.link, length: length, rows: rows))
+                guard let delta else {
+                    return .written(Written(descriptor: descriptor, link: header.link, length: length, rows: rows))
+                }
+                var link = header.link
+                link.ofDelta = true
+                return .written(
+                    Written(
+                        descriptor: descriptor, link: link, length: length, rows: rows, base: base,
+                        deltaRows: delta.rows))
             } catch {
                 close(descriptor)
                 return .failed(error.description)

@@ -35,6 +35,22 @@ struct CompactionPolicy {
             || (held.changesBesideSnapshot > 0 && held.changesBesideSnapshot * 8 >= held.decodedRows)
     }
 
+    /// A compaction writes the level below the snapshot (`DeltaFile`: the rows changed since
+    /// the snapshot, and the snapshot rows they hide) instead of the whole snapshot while that
+    /// level stays within this share of the snapshot's rows: each compaction then writes what
+    /// changed since the snapshot, and the snapshot is rewritten once every share's worth of
+    /// changes. An eighth keeps reads that merge the level (a listing, a count's buckets) within
+    /// a few percent of a compacted store's.
+    static let deltaShare = 8
+    /// Below this many rows the whole snapshot is small: it is written whole.
+    static let deltaFloor = 4096
+
+    /// Whether a level of `rows` changed rows and hidden snapshot rows is written instead of
+    /// the whole snapshot of `snapshotRows` rows.
+    static func writesDelta(rows: Int, snapshotRows: Int) -> Bool {
+        snapshotRows >= deltaFloor && rows * deltaShare <= snapshotRows
+    }
+
     /// After a compaction failed (a full disk), the journal's cost at which to try again.
     private(set) var nextAttempt = 0
     /// After a compaction failed: the journal changes it waits for before trying again.

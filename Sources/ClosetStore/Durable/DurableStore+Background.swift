@@ -27,7 +27,7 @@ extension DurableStore {
         background = BackgroundCompaction(
             path: path, schemas: schemas,
             point: BackgroundCompaction.Point(
-                snapshot: snapshot, snapshotLink: link, generation: view.generation,
+                snapshot: snapshot, delta: view.delta, snapshotLink: link, generation: view.generation,
                 journalHeaderChecksum: compacted.headerChecksum, transactions: view.transactions,
                 end: view.validLength, changes: view.journalChanges),
             starting: backgroundThreadStarts)
@@ -108,7 +108,7 @@ extension DurableStore {
     private func adopt(_ written: BackgroundCompaction.Written, from point: BackgroundCompaction.Point)
         throws(POSIXFile.Failure) -> Bool
     {
-        guard view.snapshot == point.snapshot, view.snapshotLink == point.snapshotLink,
+        guard view.snapshot == point.snapshot, view.delta == point.delta, view.snapshotLink == point.snapshotLink,
             view.generation == point.generation, !view.journalSkipped, view.transactionsInsideSnapshot == 0,
             view.transactions >= point.transactions, view.validLength >= point.end
         else { return false }
@@ -117,24 +117,37 @@ extension DurableStore {
             carried.count == view.transactions - point.transactions
         else { return false }
         try StoreFolder.checkGenerationLeft(path, after: point.generation)
-        // Named through the process's own link to it; the name `snapshot.tmp` is a compaction's,
-        // and this process holds the lock.
-        let temporary = path + "/snapshot.tmp"
+        // Named through the process's own link to it; the names `snapshot.tmp` and `delta.tmp`
+        // are a compaction's, and this process holds the lock.
+        let name = path + "/" + (written.base == nil ? "snapshot" : DeltaFile.name)
+        let temporary = name + ".tmp"
         unlink(temporary)
         guard linkat(AT_FDCWD, "/proc/self/fd/\(written.descriptor)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0
         else { throw POSIXFile.failure("cannot name the new snapshot", temporary) }
-        guard rename(temporary, path + "/snapshot") == 0 else {
+        guard rename(temporary, name) == 0 else {
             let failure = POSIXFile.failure("cannot rename", temporary)
             unlink(temporary)
             throw failure
         }
         try POSIXFile.syncDirectory(path)
-        // The store is now the new snapshot, and the old journal's commits after its point.
-        view.blocks = nil
+        // The store is now the new snapshot (or delta), and the old journal's commits after its point.
         view.snapshotRows = written.rows
-        view.snapshotLength = written.length
         view.snapshotLink = written.link
-        view.snapshot = FileIdentity.of(path + "/snapshot")
+        if let base = written.base {
+            view.deltaBlocks = nil
+            view.delta = FileIdentity.of(name)
+            view.deltaFile = view.delta
+            view.deltaLength = written.length
+            view.deltaRows = written.deltaRows
+            view.baseLink = base
+            view.staleDelta = nil
+        } else {
+            view.blocks = nil
+            view.snapshotLength = written.length
+            view.snapshot = FileIdentity.of(name)
+            // The delta under the old snapshot is inside the new one.
+            try removeDelta()
+        }
         view.compactedJournal = point.compacted
         view.transactionsInsideSnapshot = point.transactions
         view.journalChanges -= point.changes

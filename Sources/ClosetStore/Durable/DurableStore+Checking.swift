@@ -17,9 +17,29 @@ extension DurableStore {
                 result.problems.append(StoreReading.damagedBlocksMessage(blocks, damaged))
                 return result
             }
+            if let deltaBlocks = view.deltaBlocks {
+                result.checked.append(
+                    (
+                        "delta",
+                        "\(view.deltaLength) bytes, \(deltaBlocks.blockCount) blocks: \(view.deltaRows) rows changed or hidden since the snapshot"
+                    ))
+                let damaged = deltaBlocks.damagedBlocks()
+                guard damaged.isEmpty else {
+                    result.problems.append(
+                        StoreReading.damagedBlocksMessage(deltaBlocks, damaged, file: DeltaFile.name))
+                    return result
+                }
+            }
             result.problems += tables.all.compactMap { $0.checkSnapshotRows() }
         } else if view.snapshotLink != nil {
             result.checked.append(("snapshot", "\(view.snapshotLength) bytes, read whole when opened"))
+        }
+        if let stale = view.staleDelta {
+            result.checked.append(
+                (
+                    "delta",
+                    "generation \(stale), already inside the snapshot (a compaction was stopped before removing it); the next writer removes it"
+                ))
         }
         // A temporary a killed compaction or a crash left is no damage (the store never reads
         // it), but it holds disk until the next writer removes it: named, with its size.

@@ -31,6 +31,23 @@ extension DurableStore {
                     next.snapshotLink = try reading.loadSnapshot(mapped, into: &next)
                 }
             }
+            if next.snapshotLink != nil, let identity = FileIdentity.of(path + "/" + DeltaFile.name) {
+                let mapped: MappedFile?
+                do {
+                    mapped = try MappedFile.open(path + "/" + DeltaFile.name)
+                } catch {
+                    throw StoreError(error.description)
+                }
+                if let mapped, let mismatch = try reading.loadDelta(mapped, into: &next) {
+                    attempt += 1
+                    if attempt >= 2, lock.isHeld || attempt > 400 { throw reading.damaged(mismatch) }
+                    usleep(UInt32(min(attempt, 10)) * 500)
+                    continue
+                }
+                next.delta = mapped == nil || next.staleDelta != nil ? nil : identity
+                next.deltaFile = identity
+            }
+            next.baseSections = [:]
             let journal = try reading.read("journal")
             next.journal = journal?.identity
             // A store whose marker names this format always has a snapshot (`create` and
@@ -62,6 +79,7 @@ extension DurableStore {
     /// Whether the files changed since this process last read them.
     var filesChanged: Bool {
         FileIdentity.of(path + "/journal") != view.journal || FileIdentity.of(path + "/snapshot") != view.snapshot
+            || FileIdentity.of(path + "/" + DeltaFile.name) != view.deltaFile
     }
 
     // MARK: other processes' commits

@@ -55,6 +55,12 @@ extension DurableStore {
         } catch {
             throw StoreError(error.description)
         }
+        // A delta already inside the snapshot (its removal was cut short) holds disk for nothing.
+        if view.staleDelta != nil {
+            unlink(path + "/" + DeltaFile.name)
+            view.staleDelta = nil
+            view.deltaFile = nil
+        }
         if !leftoversRemoved {
             leftoversRemoved = true
             // A write that a crash cut short before its rename (a compaction's snapshot of tens of
@@ -140,7 +146,7 @@ extension DurableStore {
             if compactsInBackground, startBackgroundCompaction() { return }
             let cost = CompactionPolicy.cost(view)
             do {
-                try compact()
+                try compact(level: true)
                 compaction.succeeded()
             } catch {
                 // Nothing is lost (the journal holds every commit); try again once it has grown.
@@ -180,7 +186,9 @@ extension DurableStore {
         let link: StoreFormat.SnapshotLink
         do {
             try StoreFolder.checkGenerationLeft(path, after: generation)
-            link = try writeSnapshot(generation: generation, committed: false)
+            link =
+                try writeDelta(generation: generation, committed: false)
+                ?? writeSnapshot(generation: generation, committed: false)
         } catch {
             try journal.append(
                 record ?? StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence), &view,
@@ -232,7 +240,10 @@ extension DurableStore {
     /// A crash in between leaves snapshot and old journal of the same generation: the journal
     /// is skipped. Readers are never blocked: both files are replaced by renames. `pending`
     /// includes what is not committed yet (a big first commit written as the snapshot).
-    package func compact(pending: Bool = false) throws {
+    /// `level`: the rows changed since the snapshot may be written as the level below it
+    /// (`writeDelta`) instead, as a commit's compaction does; asked for (`compact()`, recovery),
+    /// the whole snapshot is written and any level merged into it.
+    package func compact(pending: Bool = false, level: Bool = false) throws {
         let ownsLock = lock.isHeld
         if !ownsLock { try lock.acquire(timeout: busyTimeout) }
         defer { if !ownsLock { releaseWriting() } }
@@ -242,7 +253,9 @@ extension DurableStore {
         }
         let generation = max(view.generation, 1)
         try StoreFolder.checkGenerationLeft(path, after: generation)
-        let link = try writeSnapshot(generation: generation, committed: !pending)
+        let link =
+            try (level ? writeDelta(generation: generation, committed: !pending) : nil)
+            ?? writeSnapshot(generation: generation, committed: !pending)
         do {
             try journal.start(generation: generation + 1, follows: link, &view)
         } catch {
@@ -259,10 +272,8 @@ extension DurableStore {
         // This snapshot holds everything: one made in the background is not needed.
         abandonBackgroundCompaction()
         // A block that fails must not be laundered into a file whose checksums pass.
-        if let blocks = view.blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
-            throw POSIXFile.Failure(
-                description: StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged)).description)
-        }
+        try checkBlocks(view.blocks, file: "snapshot")
+        try checkBlocks(view.deltaBlocks, file: DeltaFile.name)
         // Streamed to the file: the new snapshot is never whole in memory, and the old one's
         // pages a copy reads are given back as it goes (`SectionCopy`).
         let tables = tables.all
@@ -287,7 +298,78 @@ extension DurableStore {
         view.snapshotLength = length
         view.snapshotLink = header.link
         view.snapshot = FileIdentity.of(path + "/snapshot")
+        // The level below the old snapshot is inside the new one: a delta left (a stop before
+        // this) names an older snapshot and is never read.
+        try removeDelta()
         return header.link
+    }
+
+    /// A delta beside the snapshot, once merged into it: removed (the folder synced), and the
+    /// view says there is none.
+    func removeDelta() throws(POSIXFile.Failure) {
+        if view.delta != nil || view.staleDelta != nil || FileIdentity.of(path + "/" + DeltaFile.name) != nil {
+            guard unlink(path + "/" + DeltaFile.name) == 0 || errno == ENOENT else {
+                throw POSIXFile.failure("cannot remove", path + "/" + DeltaFile.name)
+            }
+            try POSIXFile.syncDirectory(path)
+        }
+        view.delta = nil
+        view.deltaFile = nil
+        view.deltaBlocks = nil
+        view.deltaLength = 0
+        view.deltaRows = 0
+        view.baseLink = nil
+        view.staleDelta = nil
+    }
+
+    /// Throws the damage `blocks` hold, if any (every block read).
+    func checkBlocks(_ blocks: SnapshotBlocks?, file: String) throws(POSIXFile.Failure) {
+        if let blocks, case let damaged = blocks.damagedBlocks(), !damaged.isEmpty {
+            throw POSIXFile.Failure(
+                description: StoreFolder.damaged(path, StoreReading.damagedBlocksMessage(blocks, damaged, file: file))
+                    .description)
+        }
+    }
+
+    /// Writes the level below the snapshot (`DeltaFile`) instead of the whole snapshot, when every
+    /// table can say what changed since it and that stays small beside it
+    /// (`CompactionPolicy.writesDelta`): the rows changed since the snapshot (the old delta's and
+    /// the journal's), replacing the delta by a rename. Returns its link, which the next
+    /// journal follows; nil when the whole snapshot is to be written (nothing written then).
+    func writeDelta(generation: UInt64, committed: Bool) throws(POSIXFile.Failure) -> StoreFormat.SnapshotLink? {
+        guard !needsUpgrade, view.snapshot != nil, let base = view.baseLink ?? view.snapshotLink, !base.ofDelta,
+            base.checksum != 0, generation > base.generation
+        else { return nil }
+        let tables = tables.all
+        guard
+            let (sections, rows) = DeltaFile.sections(
+                tables, generation: generation, committed: committed, base: base,
+                compacted: CompactedJournal(view, generation: generation), snapshotRows: view.snapshotRows)
+        else { return nil }
+        abandonBackgroundCompaction()
+        // The old delta's rows are copied: a block of it that fails is not laundered.
+        try checkBlocks(view.deltaBlocks, file: DeltaFile.name)
+        let (header, length) = try StreamedFile.replace(
+            path + "/" + DeltaFile.name, directory: path,
+            blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize)
+        ) { (writer, file) throws(POSIXFile.Failure) in
+            try StoreFormat.writeFile(sections, generation: generation, into: &writer) {
+                (writer, range) throws(POSIXFile.Failure) in
+                writer.drain()
+                return try file.blockChecksums(range, size: StoreFormat.blockSize)
+            }
+        }
+        let link = StoreFormat.SnapshotLink(generation: header.generation, checksum: header.checksum, ofDelta: true)
+        view.deltaBlocks = nil
+        view.delta = FileIdentity.of(path + "/" + DeltaFile.name)
+        view.deltaFile = view.delta
+        view.deltaLength = length
+        view.deltaRows = rows
+        view.baseLink = base
+        view.staleDelta = nil
+        view.snapshotRows = tables.reduce(0) { $0 + $1.count }
+        view.snapshotLink = link
+        return link
     }
 
     public var details: [Field] {

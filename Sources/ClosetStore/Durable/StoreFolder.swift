@@ -20,7 +20,7 @@ enum StoreFolder {
     /// What `closet recover` writes into a new store when pictures could not be kept: one
     /// `<picture> missing|damaged` a line; `closet check` reads it.
     static let lostPicturesName = "lost-pictures"
-    static let temporaryNames: Set<String> = [markerName + ".tmp", "snapshot.tmp", "journal.tmp"]
+    static let temporaryNames: Set<String> = [markerName + ".tmp", "snapshot.tmp", "journal.tmp", "delta.tmp"]
     static let markerPrefix = "closet store, format "
     static var markerContents: [UInt8] { Array("\(markerPrefix)\(StoreFormat.currentFormat)\n".utf8) }
 

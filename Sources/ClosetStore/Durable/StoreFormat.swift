@@ -59,6 +59,9 @@ enum StoreFormat {
     static let snapshotMagic = Array("CLOSETS5".utf8)
     static let formatFourSnapshotMagic = Array("CLOSETS4".utf8)
     static let formatThreeJournalMagic = Array("CLOSETJ3".utf8)
+    /// A format-4 journal that follows a delta (`DeltaFile`): an older build, which would read
+    /// the snapshot without the delta, refuses it as a newer closet's.
+    static let deltaJournalMagic = Array("CLOSETJ5".utf8)
     static let formatThreeSnapshotMagic = Array("CLOSETS3".utf8)
     static let journalHeaderSize = 36
     static let commitPointSize = 24
@@ -70,14 +73,20 @@ enum StoreFormat {
     /// recovery the rows in it, not the whole snapshot.
     static let blockSize = 32 << 10
 
-    /// What a journal says of the snapshot under it.
+    /// What a journal says of the snapshot under it (or of the level below the snapshot,
+    /// `DeltaFile`, when there is one: the journal follows that).
     struct SnapshotLink: Equatable, CustomStringConvertible {
         var generation: UInt64
         var checksum: UInt32
+        /// Whether it names the level below the snapshot (a journal saying so has its own
+        /// magic, `deltaJournalMagic`, which older builds refuse as newer).
+        var ofDelta = false
         static let none = SnapshotLink(generation: 0, checksum: 0)
 
         var description: String {
-            self == .none ? "no snapshot" : "snapshot generation \(generation) (checksum \(hex(checksum)))"
+            self == .none
+                ? "no snapshot"
+                : "\(ofDelta ? "delta" : "snapshot") generation \(generation) (checksum \(hex(checksum)))"
         }
     }
 
@@ -101,7 +110,8 @@ enum StoreFormat {
     /// "nothing committed yet".
     static func journalHeader(_ header: JournalHeader) -> [UInt8] {
         var writer = ByteWriter()
-        writer.bytes = header.format == 3 ? formatThreeJournalMagic : journalMagic
+        writer.bytes =
+            header.format == 3 ? formatThreeJournalMagic : header.follows.ofDelta ? deltaJournalMagic : journalMagic
         writer.u64(header.generation)
         writer.u64(header.follows.generation)
         writer.u32(header.follows.checksum)
@@ -116,7 +126,8 @@ enum StoreFormat {
     static func readJournalHeader(_ bytes: [UInt8]) -> JournalHeader? {
         guard bytes.count >= journalHeaderSize else { return nil }
         let magic = Array(bytes[0..<8])
-        let format = magic == journalMagic ? 4 : magic == formatThreeJournalMagic ? 3 : 0
+        let ofDelta = magic == deltaJournalMagic
+        let format = magic == journalMagic || ofDelta ? 4 : magic == formatThreeJournalMagic ? 3 : 0
         guard format != 0 else { return nil }
         var reader = ByteReader(bytes, from: 8, to: journalHeaderSize)
         guard let generation = try? reader.u64(), let linked = try? reader.u64(), let checksum = try? reader.u32(),
@@ -124,7 +135,8 @@ enum StoreFormat {
             stored == StoreChecksum.crc32c(bytes[0..<32]), reserved == 0
         else { return nil }
         return JournalHeader(
-            generation: generation, follows: SnapshotLink(generation: linked, checksum: checksum), format: format)
+            generation: generation, follows: SnapshotLink(generation: linked, checksum: checksum, ofDelta: ofDelta),
+            format: format)
     }
 
     /// How far a journal's commits reach.
@@ -412,8 +424,6 @@ enum StoreFormat {
         _ tables: [StoredTable], generation: UInt64, committed: Bool, compacted: CompactedJournal? = nil,
         into writer: inout ByteWriter, blockChecksums: (inout ByteWriter, Range<Int>) throws(Failure) -> [UInt32]
     ) throws(Failure) -> SnapshotHeader {
-        let start = writer.position
-        for _ in 0..<snapshotHeaderSize { writer.u8(0) }
         // Each table's section, then the sections derived from it (`<table>#<grouping>`), then
         // which journal the snapshot was made from.
         var sections: [(name: String, write: (inout ByteWriter) -> Void)] = tables.flatMap { table in
@@ -423,6 +433,17 @@ enum StoreFormat {
                 }
         }
         if let compacted { sections.append((CompactedJournal.sectionName, { compacted.writeSection(into: &$0) })) }
+        return try writeFile(sections, generation: generation, into: &writer, blockChecksums: blockChecksums)
+    }
+
+    /// Writes a file laid out as a snapshot (a snapshot, or the level below one: `DeltaFile`)
+    /// holding `sections`, as `writeSnapshot` says.
+    static func writeFile<Failure: Error>(
+        _ sections: [(name: String, write: (inout ByteWriter) -> Void)], generation: UInt64,
+        into writer: inout ByteWriter, blockChecksums: (inout ByteWriter, Range<Int>) throws(Failure) -> [UInt32]
+    ) throws(Failure) -> SnapshotHeader {
+        let start = writer.position
+        for _ in 0..<snapshotHeaderSize { writer.u8(0) }
         writer.u32(UInt32(sections.count))
         var directory = SnapshotDirectory(entries: [])
         for section in sections {
@@ -591,15 +612,54 @@ enum StoreFormat {
     @discardableResult
     static func loadSnapshot(
         memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, blocks: SnapshotBlocks? = nil,
-        into tables: Tables
+        into tables: Tables, sections: ((String, SnapshotRows, _ inPlace: Bool) -> Void)? = nil
     ) throws(ByteReader.Malformed) -> CompactedJournal? {
         var compacted: CompactedJournal?
+        try forEachSection(memory: memory, header: header, owner: owner, blocks: blocks) {
+            name, section throws(ByteReader.Malformed) in
+            // A section derived from a table's rows goes to that table, which uses it only
+            // if it was written with this snapshot; one no table claims is left behind
+            // (never carried raw: it is rebuilt from the rows at every compaction).
+            if name == CompactedJournal.sectionName {
+                compacted = CompactedJournal(rows: section.copyRows())
+                return
+            }
+            if let hash = name.firstIndex(of: "#") {
+                if owner != nil, let base = tables.madeTable(String(name[..<hash])) {
+                    _ = base.attachDerived(name, section, generation: header.generation)
+                }
+                return
+            }
+            // An empty section (a new store's first snapshot) makes no table: tables are made
+            // when first used, so a statement pays only for the tables it touches.
+            guard section.count > 0 else { return }
+            let table = tables.table(named: name)
+            if owner != nil, table.attach(section) {
+                sections?(name, section, true)
+                return
+            }
+            sections?(name, section, false)
+            let rows = section.copyRows()
+            var reader = ByteReader(rows)
+            try table.loadSnapshotRows(count: section.count, from: &reader)
+            guard reader.isAtEnd else { throw ByteReader.Malformed() }
+        }
+        return compacted
+    }
+
+    /// Each section of a file laid out as a snapshot, by name, read in place (lengths checked
+    /// now, rows as they are read).
+    static func forEachSection(
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader, owner: AnyObject?, blocks: SnapshotBlocks?,
+        _ visit: (String, SnapshotRows) throws(ByteReader.Malformed) -> Void
+    ) throws(ByteReader.Malformed) {
         var position = snapshotHeaderSize
         let bodyEnd = header.bodyEnd
         guard bodyEnd >= position + 4, blocks?.holds(position, 4) ?? true else { throw ByteReader.Malformed() }
         let count = UInt32(littleEndian: memory.loadUnaligned(fromByteOffset: position, as: UInt32.self))
         position += 4
         let body = UnsafeRawBufferPointer(rebasing: memory[0..<bodyEnd])
+        let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
         for _ in 0..<count {
             guard position < bodyEnd, blocks?.holds(position, 1) ?? true else { throw ByteReader.Malformed() }
             let nameLength = Int(memory[position])
@@ -610,7 +670,6 @@ enum StoreFormat {
                 decoding: UnsafeRawBufferPointer(rebasing: memory[(position + 1)..<(position + 1 + nameLength)]),
                 as: UTF8.self)
             position += 1 + nameLength
-            let fetch = (owner as? MappedFile).map { file in { (range: Range<Int>) in file.read(range) } }
             guard
                 let section = SnapshotRows(
                     memory: body, owner: owner ?? Tables(), start: position, fetch: fetch, blocks: blocks,
@@ -618,38 +677,10 @@ enum StoreFormat {
             else {
                 throw ByteReader.Malformed()
             }
-            // A section derived from a table's rows goes to that table, which uses it only
-            // if it was written with this snapshot; one no table claims is left behind
-            // (never carried raw: it is rebuilt from the rows at every compaction).
-            if name == CompactedJournal.sectionName {
-                compacted = CompactedJournal(rows: section.copyRows())
-                position = section.end
-                continue
-            }
-            if let hash = name.firstIndex(of: "#") {
-                if owner != nil, let base = tables.madeTable(String(name[..<hash])) {
-                    _ = base.attachDerived(name, section, generation: header.generation)
-                }
-                position = section.end
-                continue
-            }
-            // An empty section (a new store's first snapshot) makes no table: tables are made
-            // when first used, so a statement pays only for the tables it touches.
-            if section.count > 0 {
-                let table = tables.table(named: name)
-                guard owner == nil || !table.attach(section) else {
-                    position = section.end
-                    continue
-                }
-                let rows = section.copyRows()
-                var reader = ByteReader(rows)
-                try table.loadSnapshotRows(count: section.count, from: &reader)
-                guard reader.isAtEnd else { throw ByteReader.Malformed() }
-            }
+            try visit(name, section)
             position = section.end
         }
         guard position == bodyEnd else { throw ByteReader.Malformed() }
-        return compacted
     }
 
     /// Verifies and loads a whole snapshot held in memory (recovery, tests).

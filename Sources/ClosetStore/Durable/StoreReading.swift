@@ -6,6 +6,11 @@ import Foundation
     import Glibc
 #endif
 
+/// Sections met while a snapshot is read (`StoreFormat.loadSnapshot` hands them over one by one).
+private final class SectionList {
+    var sections: [String: (rows: SnapshotRows, inPlace: Bool)] = [:]
+}
+
 /// Reading a store's files into its (empty) tables, once: the snapshot in place, the journal's
 /// whole records, every format since 1, damage found and named. `DurableStore.readFiles`
 /// reads again when a compaction replaced a file in between.
@@ -43,8 +48,13 @@ struct StoreReading {
             throw damaged("its snapshot's generation \(header.generation) is out of range")
         }
         do {
+            let sections = SectionList()
             view.compactedJournal = try StoreFormat.loadSnapshot(
-                memory: mapped.memory, header: header, owner: mapped, blocks: blocks, into: tables)
+                memory: mapped.memory, header: header, owner: mapped, blocks: blocks, into: tables
+            ) { name, rows, inPlace in
+                sections.sections[name] = (rows, inPlace)
+            }
+            view.baseSections = sections.sections
         } catch {
             // What opening reads (each section's lengths) is checked as it is read.
             if let failed = blocks.failed { throw damaged(Self.damagedBlocksMessage(blocks, [failed])) }
@@ -55,10 +65,55 @@ struct StoreReading {
         return header.link
     }
 
+    /// Puts the level below the snapshot (`DeltaFile`) under the tables' snapshot rows, when it
+    /// sits on the snapshot just read; one that names an older snapshot was merged into it and
+    /// is left unread. Returns why it does not follow the snapshot, if it does not (the caller
+    /// reads the files again, as for a journal).
+    func loadDelta(_ mapped: MappedFile, into view: inout StoreView) throws(StoreError) -> String? {
+        defer { view.baseSections = [:] }
+        guard let (header, blocks) = try openedSnapshot(mapped, file: "delta"),
+            header.format == StoreFormat.currentFormat
+        else { throw damaged("its delta is not a closet delta (\(mapped.memory.count) bytes)") }
+        let contents: DeltaFile.Contents
+        do {
+            contents = try DeltaFile.read(memory: mapped.memory, header: header, owner: mapped, blocks: blocks)
+        } catch {
+            if let failed = blocks.failed { throw damaged(Self.damagedBlocksMessage(blocks, [failed], file: "delta")) }
+            throw damaged("its delta passes its checksum but cannot be read")
+        }
+        guard let snapshot = view.snapshotLink, contents.snapshot == snapshot else {
+            if let snapshot = view.snapshotLink, contents.snapshot.generation < snapshot.generation {
+                view.staleDelta = header.generation
+                return nil
+            }
+            return
+                "its delta (generation \(header.generation)) sits on \(contents.snapshot), but the snapshot is \(view.snapshotLink.map(\.description) ?? "missing")"
+        }
+        guard header.generation > snapshot.generation, header.generation <= StoreFormat.maximumGeneration else {
+            throw damaged("its delta's generation \(header.generation) is out of range")
+        }
+        do {
+            try DeltaFile.attach(contents, generation: header.generation, base: view.baseSections, to: tables)
+        } catch {
+            if let failed = blocks.failed { throw damaged(Self.damagedBlocksMessage(blocks, [failed], file: "delta")) }
+            throw damaged("its delta does not add up with its snapshot")
+        }
+        view.baseLink = snapshot
+        view.snapshotLink = StoreFormat.SnapshotLink(
+            generation: header.generation, checksum: header.checksum, ofDelta: true)
+        view.compactedJournal = contents.compacted
+        view.deltaBlocks = blocks
+        view.deltaLength = mapped.memory.count
+        view.deltaRows = contents.rowCount
+        view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
+        return nil
+    }
+
     /// The header of a format-3 or 4 snapshot that passes its checksum, with its blocks to
-    /// check as they are read; nil for an older format (or a file that is no snapshot).
+    /// check as they are read; nil for an older format (or a file that is no snapshot). `file`
+    /// names it in what damage says (a delta is laid out as a snapshot).
     func openedSnapshot(
-        _ mapped: MappedFile
+        _ mapped: MappedFile, file: String = "snapshot"
     ) throws(StoreError) -> (StoreFormat.SnapshotHeader, SnapshotBlocks)? {
         let memory = mapped.memory
         do throws(StoreFormat.SnapshotProblem) {
@@ -77,19 +132,19 @@ struct StoreReading {
             return (header, blocks)
         } catch {
             switch error {
-            case .header: throw damaged("the header of its snapshot (bytes 0-31) fails its checksum")
-            case .length: throw damaged("its snapshot is cut short or has bytes added (length \(memory.count))")
-            case .blockChecksums: throw damaged("the block checksums at the end of its snapshot fail their checksum")
-            case .blocks: throw damaged("its snapshot fails its checksum")
+            case .header: throw damaged("the header of its \(file) (bytes 0-31) fails its checksum")
+            case .length: throw damaged("its \(file) is cut short or has bytes added (length \(memory.count))")
+            case .blockChecksums: throw damaged("the block checksums at the end of its \(file) fail their checksum")
+            case .blocks: throw damaged("its \(file) fails its checksum")
             }
         }
     }
 
     /// Says which blocks fail, as a statement that reads one would (`.check`, compaction).
-    static func damagedBlocksMessage(_ blocks: SnapshotBlocks, _ damaged: [Int]) -> String {
+    static func damagedBlocksMessage(_ blocks: SnapshotBlocks, _ damaged: [Int], file: String = "snapshot") -> String {
         let ranges = damaged.prefix(3).map { "\(blocks.block($0).lowerBound)-\(blocks.block($0).upperBound - 1)" }
         let more = damaged.count > 3 ? " and \(damaged.count - 3) more block\(damaged.count == 4 ? "" : "s")" : ""
-        return "its snapshot fails its checksum in bytes \(ranges.joined(separator: ", "))\(more)"
+        return "its \(file) fails its checksum in bytes \(ranges.joined(separator: ", "))\(more)"
     }
 
     /// Formats 1 and 2, or a file that is no snapshot at all.
@@ -130,7 +185,9 @@ struct StoreReading {
             return nil
         }
         let magic = Array(bytes.prefix(8))
-        if magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic {
+        if magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
+            || magic == StoreFormat.formatThreeJournalMagic
+        {
             guard let header = StoreFormat.readJournalHeader(bytes) else {
                 if bytes.count < StoreFormat.journalHeaderSize {
                     throw damaged("its journal is cut short (\(bytes.count) bytes)")
@@ -239,7 +296,7 @@ struct StoreReading {
         // A format-3 journal whose magic lost a bit reads as an older format, whose records
         // would then all look torn: its header's checksum, taken with the right magic, tells.
         if bytes.count >= StoreFormat.journalHeaderSize {
-            for magic in [StoreFormat.journalMagic, StoreFormat.formatThreeJournalMagic]
+            for magic in [StoreFormat.journalMagic, StoreFormat.deltaJournalMagic, StoreFormat.formatThreeJournalMagic]
             where StoreFormat.readJournalHeader(magic + bytes[8..<StoreFormat.journalHeaderSize]) != nil {
                 throw damaged("the magic of its journal (bytes 0-7) is damaged")
             }

@@ -68,6 +68,14 @@ package enum StoreRecovery {
         } else {
             report.lines.append("snapshot: none")
         }
+        if let delta = try readAll(DeltaFile.name), let base = snapshotLink, let snapshot = try readAll("snapshot") {
+            if let (link, deltaCompacted) = salvageDelta(
+                delta, over: snapshot, base, snapshotKept: report.lines.last?.hasPrefix("snapshot: kept") == true,
+                into: salvaged, report: &report)
+            {
+                (snapshotLink, compacted) = (link, deltaCompacted)
+            }
+        }
         if let journal = try readAll("journal") {
             salvageJournal(
                 journal, after: snapshotLink, compacted: compacted, into: salvaged, schemas: storeSchemas,
@@ -160,6 +168,77 @@ package enum StoreRecovery {
             "recovered \(rows) row\(rows == 1 ? "" : "s") into '\(target)'; '\(source)' was not changed"
                 + (report.warnings.isEmpty ? "" : "; see the warning\(report.warnings.count == 1 ? "" : "s") above"))
         return report
+    }
+
+    // MARK: the delta
+
+    /// Applies the level below the snapshot (`DeltaFile`) to the snapshot's salvaged rows, when
+    /// it is whole and sits on that snapshot, kept whole; returns its link (what the journal
+    /// follows) and the journal it was made from. A delta already inside the snapshot is left;
+    /// one that is damaged, or over a snapshot that was damaged, is not applied (said).
+    private static func salvageDelta(
+        _ bytes: [UInt8], over snapshot: [UInt8], _ snapshotLink: StoreFormat.SnapshotLink, snapshotKept: Bool,
+        into tables: Tables, report: inout Report
+    ) -> (StoreFormat.SnapshotLink, CompactedJournal?)? {
+        let lost = "what was committed after snapshot generation \(snapshotLink.generation) is lost"
+        let applied: Result<(StoreFormat.SnapshotLink, CompactedJournal?)?, ByteReader.Malformed>? =
+            bytes.withUnsafeBytes { memory in
+                guard let header = try? StoreFormat.snapshotHeader(memory: memory),
+                    (try? StoreFormat.damagedBlocks(memory: memory, header: header, trustingTrailer: false))?.isEmpty
+                        == true
+                else { return nil }
+                return snapshot.withUnsafeBytes { snapshotMemory in
+                    do throws(ByteReader.Malformed) {
+                        var sections: [String: SnapshotRows] = [:]
+                        var over: StoreFormat.SnapshotLink?
+                        var compacted: CompactedJournal?
+                        try StoreFormat.forEachSection(memory: memory, header: header, owner: nil, blocks: nil) {
+                            name, section throws(ByteReader.Malformed) in
+                            switch name {
+                            case DeltaFile.sectionName: over = DeltaFile.snapshot(in: section.copyRows())
+                            case CompactedJournal.sectionName: compacted = CompactedJournal(rows: section.copyRows())
+                            default: sections[name] = section
+                            }
+                        }
+                        guard let over else { throw ByteReader.Malformed() }
+                        if over.generation < snapshotLink.generation {
+                            report.lines.append(
+                                "delta: generation \(header.generation), already inside the snapshot; not applied")
+                            return .success(nil)
+                        }
+                        guard over == snapshotLink, snapshotKept,
+                            let snapshotHeader = try? StoreFormat.snapshotHeader(memory: snapshotMemory)
+                        else {
+                            report.lines.append(
+                                "delta: generation \(header.generation), over a snapshot not kept whole; not applied")
+                            report.warnings.append(lost)
+                            return .success(nil)
+                        }
+                        var base: [String: (rows: SnapshotRows, inPlace: Bool)] = [:]
+                        try StoreFormat.forEachSection(
+                            memory: snapshotMemory, header: snapshotHeader, owner: nil, blocks: nil
+                        ) { name, section throws(ByteReader.Malformed) in
+                            if !name.contains("#") { base[name] = (section, false) }
+                        }
+                        try DeltaFile.attach(
+                            DeltaFile.Contents(snapshot: over, compacted: compacted, sections: sections),
+                            generation: header.generation, base: base, to: tables)
+                        report.lines.append("delta: kept (\(bytes.count) bytes)")
+                        var link = header.link
+                        link.ofDelta = true
+                        return .success((link, compacted))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+        switch applied {
+        case .success(let kept)?: return kept
+        case .failure?, nil:
+            report.lines.append("delta: damaged (\(bytes.count) bytes); not applied")
+            report.warnings.append(lost)
+            return nil
+        }
     }
 
     // MARK: the snapshot
@@ -378,7 +457,9 @@ package enum StoreRecovery {
         schemas: [AnyTableSchema], report: inout Report
     ) {
         let magic = Array(bytes.prefix(8))
-        let isFormatThree = magic == StoreFormat.journalMagic || magic == StoreFormat.formatThreeJournalMagic
+        let isFormatThree =
+            magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
+            || magic == StoreFormat.formatThreeJournalMagic
         let header = StoreFormat.readJournalHeader(bytes)
         // The journal a background compaction was made from, with commits after its point
         // (stopped between its renames): only those are replayed.
@@ -425,7 +506,7 @@ package enum StoreRecovery {
         }
         let headerSize =
             header?.recordsStart
-            ?? (magic == StoreFormat.journalMagic
+            ?? (magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
                 ? StoreFormat.recordsStart
                 : isFormatThree ? StoreFormat.journalHeaderSize : JournalFormat.journalHeaderSize)
         var kept = 0

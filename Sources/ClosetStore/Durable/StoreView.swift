@@ -10,6 +10,24 @@ import ClosetTables
 struct StoreView {
     var journal: FileIdentity?
     var snapshot: FileIdentity?
+    /// The level below the snapshot (`DeltaFile`) as read, when there is one.
+    var delta: FileIdentity?
+    /// The delta file found, read or not (one already inside the snapshot is not): another
+    /// process that replaces or removes it changed the store.
+    var deltaFile: FileIdentity?
+    var deltaLength = 0
+    /// Its blocks, checked as they are read.
+    var deltaBlocks: SnapshotBlocks?
+    /// The rows it holds and the snapshot rows it hides (what writing it again costs).
+    var deltaRows = 0
+    /// With a delta read, the snapshot's own link (`snapshotLink` is then the delta's: the
+    /// journal follows it).
+    var baseLink: StoreFormat.SnapshotLink?
+    /// The generation of a delta left beside a newer snapshot (already merged into it), unread.
+    var staleDelta: UInt64?
+    /// While the files are read: each table's snapshot section, and whether the table reads it
+    /// in place (a delta's rows go under it).
+    var baseSections: [String: (rows: SnapshotRows, inPlace: Bool)] = [:]
     /// 1 to 4; 4 for a store with no journal yet.
     var journalFormat = StoreFormat.journalFormat
     var generation: UInt64 = 0

@@ -58,6 +58,25 @@ import Testing
         try store.commit()
     }
 
+    /// A new store of `many` whose first round of changes was written as a delta.
+    func storeWithADelta() throws -> (path: String, store: DurableWardrobe, expected: [Clothes]) {
+        let path = temporaryStore()
+        let store = try store(path)
+        var expected = many
+        try changeRound(store, 0, &expected)
+        return (path, store, expected)
+    }
+
+    /// `count` new clothes, a commit each (too few to compact).
+    func addOneByOne(_ store: DurableWardrobe, _ count: Int, named name: String, _ expected: inout [Clothes]) throws {
+        for step in 0..<count {
+            let clothes = Clothes(category: .accessory, weatherType: .spring, descriptions: "\(name) \(step)")
+            try store.save(clothes: clothes)
+            expected.append(clothes)
+            try store.commit()
+        }
+    }
+
     func expectSameRows(_ path: String, _ expected: [Clothes], _ context: String) throws {
         let (reopened, notices) = try open(path)
         #expect(notices.isEmpty, "\(context): \(notices)")
@@ -116,16 +135,8 @@ import Testing
     /// `closet recover` copies the snapshot, the delta over it and the journal after that; a
     /// damaged delta is said, and what it held is counted lost, not guessed.
     @Test func recoverCopiesTheDeltaAndTheJournalAfterIt() throws {
-        let path = temporaryStore()
-        let store = try store(path)
-        var expected = many
-        try changeRound(store, 0, &expected)
-        for step in 0..<20 {
-            let clothes = Clothes(category: .accessory, weatherType: .spring, descriptions: "after \(step)")
-            try store.save(clothes: clothes)
-            expected.append(clothes)
-            try store.commit()
-        }
+        var (path, store, expected) = try storeWithADelta()
+        try addOneByOne(store, 20, named: "after", &expected)
         let target = temporaryStore() + "-recovered"
         let report = try StoreRecovery.recover(from: path, to: target, tables: Wardrobe.pack.tables)
         #expect(report.lines.contains { $0.hasPrefix("delta: kept") }, "\(report.lines)")
@@ -169,19 +180,10 @@ import Testing
     /// Stopped after the delta's rename and before the new journal's: the old journal is inside
     /// the delta (it records that journal), so it is skipped and nothing is read twice.
     @Test func aStopBetweenTheDeltasRenameAndTheJournalsLosesNothing() throws {
-        let path = temporaryStore()
-        let store = try store(path)
-        var expected = many
-        try changeRound(store, 0, &expected)
+        var (path, store, expected) = try storeWithADelta()
         // The journal before the next delta, put back after it: the state a stop leaves.
-        var journalBefore: [UInt8] = []
-        for step in 0..<100 {
-            let clothes = Clothes(category: .accessory, weatherType: .spring, descriptions: "single \(step)")
-            try store.save(clothes: clothes)
-            expected.append(clothes)
-            try store.commit()
-            journalBefore = try #require(try POSIXFile.readAll(path + "/journal"))
-        }
+        try addOneByOne(store, 100, named: "single", &expected)
+        let journalBefore = try #require(try POSIXFile.readAll(path + "/journal"))
         let generation = try #require(try header(path, DeltaFile.name)).generation
         try changeRound(store, 1, &expected)
         #expect(try #require(try header(path, DeltaFile.name)).generation > generation)
@@ -190,11 +192,7 @@ import Testing
         try POSIXFile.replace(path + "/journal", with: journalBefore, directory: path)
         try expectSameRows(path, expected, "old journal beside the new delta")
         // The next writer goes on from there.
-        let (writer, _) = try open(path)
-        let clothes = Clothes(category: .accessory, weatherType: .spring, descriptions: "after")
-        try writer.save(clothes: clothes)
-        try writer.commit()
-        expected.append(clothes)
+        try addOneByOne(try open(path).0, 1, named: "after", &expected)
         try expectSameRows(path, expected, "written after")
     }
 
@@ -202,10 +200,7 @@ import Testing
     /// names the older snapshot, so it is never read; `check` says so and the next writer
     /// removes it. A delta naming a snapshot it does not sit on is damage, and nothing is changed.
     @Test func aDeltaLeftBesideANewerSnapshotIsNotRead() throws {
-        let path = temporaryStore()
-        let store = try store(path)
-        var expected = many
-        try changeRound(store, 0, &expected)
+        var (path, store, expected) = try storeWithADelta()
         let delta = try #require(try POSIXFile.readAll(path + "/" + DeltaFile.name))
         try store.base.compact()
         #expect(try header(path, DeltaFile.name) == nil)

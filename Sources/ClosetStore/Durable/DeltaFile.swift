@@ -75,10 +75,8 @@ enum DeltaFile {
     /// Reads a delta file's sections (checked as the snapshot's are: lengths now, blocks when
     /// read); throws when they do not add up or the record is missing.
     static func read(
-        memory: UnsafeRawBufferPointer, header: StoreFormat.SnapshotHeader, owner: MappedFile, blocks: SnapshotBlocks
-    )
-        throws(ByteReader.Malformed) -> Contents
-    {
+        memory: UnsafeRawBufferPointer, header: StoreFormat.SnapshotHeader, owner: AnyObject?, blocks: SnapshotBlocks?
+    ) throws(ByteReader.Malformed) -> Contents {
         var sections: [String: SnapshotRows] = [:]
         var snapshot: StoreFormat.SnapshotLink?
         var compacted: CompactedJournal?

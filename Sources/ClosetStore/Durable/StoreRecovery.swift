@@ -189,18 +189,8 @@ package enum StoreRecovery {
                 else { return nil }
                 return snapshot.withUnsafeBytes { snapshotMemory in
                     do throws(ByteReader.Malformed) {
-                        var sections: [String: SnapshotRows] = [:]
-                        var over: StoreFormat.SnapshotLink?
-                        var compacted: CompactedJournal?
-                        try StoreFormat.forEachSection(memory: memory, header: header, owner: nil, blocks: nil) {
-                            name, section throws(ByteReader.Malformed) in
-                            switch name {
-                            case DeltaFile.sectionName: over = DeltaFile.snapshot(in: section.copyRows())
-                            case CompactedJournal.sectionName: compacted = CompactedJournal(rows: section.copyRows())
-                            default: sections[name] = section
-                            }
-                        }
-                        guard let over else { throw ByteReader.Malformed() }
+                        let contents = try DeltaFile.read(memory: memory, header: header, owner: nil, blocks: nil)
+                        let over = contents.snapshot
                         if over.generation < snapshotLink.generation {
                             report.lines.append(
                                 "delta: generation \(header.generation), already inside the snapshot; not applied")
@@ -220,13 +210,11 @@ package enum StoreRecovery {
                         ) { name, section throws(ByteReader.Malformed) in
                             if !name.contains("#") { base[name] = (section, false) }
                         }
-                        try DeltaFile.attach(
-                            DeltaFile.Contents(snapshot: over, compacted: compacted, sections: sections),
-                            generation: header.generation, base: base, to: tables)
+                        try DeltaFile.attach(contents, generation: header.generation, base: base, to: tables)
                         report.lines.append("delta: kept (\(bytes.count) bytes)")
                         var link = header.link
                         link.ofDelta = true
-                        return .success((link, compacted))
+                        return .success((link, contents.compacted))
                     } catch {
                         return .failure(error)
                     }

@@ -16,6 +16,14 @@ extension TablePasses {
         {
             return problem
         }
+        // Counts read the hidden rows per bucket from the record: they must be the hidden rows'.
+        if lazy.base.bucketCount > 0 {
+            var perBucket = [Int](repeating: 0, count: lazy.base.bucketCount)
+            for ordinal in delta.hidden { perBucket[lazy.base.bucket(ordinal)] += 1 }
+            if perBucket != delta.hiddenPerBucket {
+                return "table '\(table.name)': its delta's record passes its checksum but miscounts the rows it hides"
+            }
+        }
         // Each row of the level replaces the snapshot row at its place (same key) or is not in
         // the snapshot but hidden there.
         let positions = delta.positions

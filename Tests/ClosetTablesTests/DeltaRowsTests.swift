@@ -267,5 +267,16 @@ final class HeldBytes {
         #expect(!other.attachDelta(rows: rows, record: record, derived: [:], generation: 2))
         #expect(other.count == 9)
         #expect(other["k3"] == nil)
+        #expect(other.checkSnapshotRows() == nil)
+        // One whose counts per bucket are not its hidden rows' (row 3 is in bucket 0) is taken
+        // (counts add up) and found by the check.
+        var miscounted = ByteWriter()
+        DeltaRows.writeRecord(
+            baseCount: 10, hidden: [3], hiddenPerBucket: [0, 1, 0], positions: [], endPosition: 10, into: &miscounted)
+        let third = try Self.reopen(snapshot: snapshot, generation: 1, delta: nil, deltaGeneration: 0).1
+        #expect(
+            third.attachDelta(
+                rows: rows, record: try #require(HeldBytes(miscounted.bytes).section()), derived: [:], generation: 2))
+        #expect(third.checkSnapshotRows()?.contains("miscounts the rows it hides") == true)
     }
 }

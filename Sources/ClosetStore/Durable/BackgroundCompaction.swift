@@ -36,8 +36,8 @@ final class BackgroundCompaction: @unchecked Sendable {
         }
     }
 
-    /// A snapshot (or a delta: `delta`, its rows and hidden rows in `deltaRows`) written and
-    /// synced, in a file with no name (`descriptor`).
+    /// A snapshot (or a delta, when `base` names the snapshot it sits on) written and synced, in
+    /// a file with no name (`descriptor`).
     struct Written {
         var descriptor: Int32
         var link: StoreFormat.SnapshotLink
@@ -45,7 +45,6 @@ final class BackgroundCompaction: @unchecked Sendable {
         var rows: Int
         /// For a delta, the snapshot it sits on.
         var base: StoreFormat.SnapshotLink?
-        var deltaRows = 0
     }
 
     enum Outcome {
@@ -169,22 +168,21 @@ final class BackgroundCompaction: @unchecked Sendable {
                     }
                     if let delta {
                         return try StoreFormat.writeFile(
-                            delta.sections, generation: point.generation, into: &writer, blockChecksums: checksums)
+                            delta, generation: point.generation, into: &writer, blockChecksums: checksums)
                     }
                     return try StoreFormat.writeSnapshot(
                         tables.all, generation: point.generation, committed: true, compacted: point.compacted,
                         into: &writer, blockChecksums: checksums)
                 }
                 let rows = tables.all.reduce(0) { $0 + $1.count }
-                guard let delta else {
+                guard delta != nil else {
                     return .written(Written(descriptor: descriptor, link: header.link, length: length, rows: rows))
                 }
                 var link = header.link
                 link.ofDelta = true
                 return .written(
                     Written(
-                        descriptor: descriptor, link: link, length: length, rows: rows, base: base,
-                        deltaRows: delta.rows))
+                        descriptor: descriptor, link: link, length: length, rows: rows, base: base))
             } catch {
                 close(descriptor)
                 return .failed(error.description)

@@ -43,11 +43,11 @@ enum DeltaFile {
     /// The sections of a new delta over the snapshot `base`, made from each table's level and
     /// journal changes (`Table.deltaSections`), with the records; nil when a table cannot say
     /// what changed since the snapshot, or the level would not be small beside it
-    /// (`CompactionPolicy.writesDelta`). `rows`: its rows and the snapshot rows it hides.
+    /// (`CompactionPolicy.writesDelta`).
     static func sections(
         _ tables: [StoredTable], generation: UInt64, committed: Bool, base: StoreFormat.SnapshotLink,
         compacted: CompactedJournal?, snapshotRows: Int
-    ) -> (sections: [DeltaSections.Section], rows: Int)? {
+    ) -> [DeltaSections.Section]? {
         var sections: [DeltaSections.Section] = []
         var rows = 0
         for table in tables {
@@ -58,7 +58,7 @@ enum DeltaFile {
         guard CompactionPolicy.writesDelta(rows: rows, snapshotRows: snapshotRows) else { return nil }
         sections.append((sectionName, { writeSection(base, into: &$0) }))
         if let compacted { sections.append((CompactedJournal.sectionName, { compacted.writeSection(into: &$0) })) }
-        return (sections, rows)
+        return sections
     }
 
     /// What a delta file holds, read from its mapping: the snapshot it sits on, the journal it
@@ -67,9 +67,6 @@ enum DeltaFile {
         var snapshot: StoreFormat.SnapshotLink
         var compacted: CompactedJournal?
         var sections: [String: SnapshotRows]
-
-        /// The rows of every table's level.
-        var rowCount: Int { sections.reduce(0) { $0 + ($1.key.contains("#") ? 0 : $1.value.count) } }
     }
 
     /// Reads a delta file's sections (checked as the snapshot's are: lengths now, blocks when

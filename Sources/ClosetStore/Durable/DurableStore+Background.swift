@@ -138,7 +138,6 @@ extension DurableStore {
             view.delta = FileIdentity.of(name)
             view.deltaFile = view.delta
             view.deltaLength = written.length
-            view.deltaRows = written.deltaRows
             view.baseLink = base
             view.staleDelta = nil
         } else {

@@ -21,7 +21,7 @@ extension DurableStore {
                 result.checked.append(
                     (
                         "delta",
-                        "\(view.deltaLength) bytes, \(deltaBlocks.blockCount) blocks: \(view.deltaRows) rows changed or hidden since the snapshot"
+                        "\(view.deltaLength) bytes, \(deltaBlocks.blockCount) blocks: the rows changed since the snapshot"
                     ))
                 let damaged = deltaBlocks.damagedBlocks()
                 guard damaged.isEmpty else {

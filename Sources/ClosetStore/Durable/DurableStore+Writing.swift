@@ -317,7 +317,6 @@ extension DurableStore {
         view.deltaFile = nil
         view.deltaBlocks = nil
         view.deltaLength = 0
-        view.deltaRows = 0
         view.baseLink = nil
         view.staleDelta = nil
     }
@@ -340,15 +339,16 @@ extension DurableStore {
         guard !needsUpgrade, view.snapshot != nil, let base = view.baseLink ?? view.snapshotLink, !base.ofDelta,
             base.checksum != 0, generation > base.generation
         else { return nil }
+        // The old delta's rows are copied: a block of it that fails is not laundered (and is
+        // found here, before any of its rows is read).
+        try checkBlocks(view.deltaBlocks, file: DeltaFile.name)
         let tables = tables.all
         guard
-            let (sections, rows) = DeltaFile.sections(
+            let sections = DeltaFile.sections(
                 tables, generation: generation, committed: committed, base: base,
                 compacted: CompactedJournal(view, generation: generation), snapshotRows: view.snapshotRows)
         else { return nil }
         abandonBackgroundCompaction()
-        // The old delta's rows are copied: a block of it that fails is not laundered.
-        try checkBlocks(view.deltaBlocks, file: DeltaFile.name)
         let (header, length) = try StreamedFile.replace(
             path + "/" + DeltaFile.name, directory: path,
             blocks: (StoreFormat.snapshotHeaderSize, StoreFormat.blockSize)
@@ -364,7 +364,6 @@ extension DurableStore {
         view.delta = FileIdentity.of(path + "/" + DeltaFile.name)
         view.deltaFile = view.delta
         view.deltaLength = length
-        view.deltaRows = rows
         view.baseLink = base
         view.staleDelta = nil
         view.snapshotRows = tables.reduce(0) { $0 + $1.count }

@@ -104,7 +104,6 @@ struct StoreReading {
         view.compactedJournal = contents.compacted
         view.deltaBlocks = blocks
         view.deltaLength = mapped.memory.count
-        view.deltaRows = contents.rowCount
         view.snapshotRows = tables.all.reduce(0) { $0 + $1.count }
         return nil
     }

@@ -18,8 +18,6 @@ struct StoreView {
     var deltaLength = 0
     /// Its blocks, checked as they are read.
     var deltaBlocks: SnapshotBlocks?
-    /// The rows it holds and the snapshot rows it hides (what writing it again costs).
-    var deltaRows = 0
     /// With a delta read, the snapshot's own link (`snapshotLink` is then the delta's: the
     /// journal follows it).
     var baseLink: StoreFormat.SnapshotLink?

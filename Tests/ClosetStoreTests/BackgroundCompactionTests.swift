@@ -108,6 +108,19 @@ import Testing
         #expect(try open(path).0.clothesCount == many.count - removed)
     }
 
+    /// One-row removals, a commit each, until the writer stops compacting in the background (a
+    /// compaction that failed for good); returns how many.
+    func removeUntilCompactingInTheForeground(_ store: DurableWardrobe) throws -> Int {
+        var index = 0
+        while store.base.compactsInBackground, index < 1_000 {
+            try store.remove(clothes: many[index])
+            try store.commit()
+            index += 1
+            if index > 300 { usleep(5_000) }
+        }
+        return index
+    }
+
     /// Makes the store due in the background and commits until the compaction is named (or,
     /// `until`, until the process stops serving).
     func commitUntilNamed(_ store: DurableWardrobe, _ path: String, from start: Int) throws -> Int {
@@ -171,13 +184,7 @@ import Testing
         let notices = Notices()
         let store = try backgroundStore(path, notices: notices)
         try FileManager.default.createDirectory(atPath: path + "/snapshot.tmp", withIntermediateDirectories: false)
-        var index = 0
-        while store.base.compactsInBackground, index < 1_000 {
-            try store.remove(clothes: many[index])
-            try store.commit()
-            index += 1
-            if index > 300 { usleep(5_000) }
-        }
+        let index = try removeUntilCompactingInTheForeground(store)
         #expect(!store.base.compactsInBackground)
         #expect(
             notices.lines.count == 1 && notices.lines[0].contains("could not write a new snapshot"), "\(notices.lines)")
@@ -194,13 +201,7 @@ import Testing
         let store = try backgroundStore(path, notices: notices)
         // The thread's first step meets it, as a section made to look whole would be met mid-copy.
         store.base.backgroundThreadStarts = { UnreadableRow.found("a section made to look whole") }
-        var index = 0
-        while store.base.compactsInBackground, index < 1_000 {
-            try store.remove(clothes: many[index])
-            try store.commit()
-            index += 1
-            if index > 300 { usleep(5_000) }
-        }
+        let index = try removeUntilCompactingInTheForeground(store)
         #expect(!store.base.compactsInBackground)
         #expect(
             notices.lines.count == 1

@@ -177,36 +177,54 @@ struct AreaReducer {
         }
     }
 
-    /// Writes the finished target row and clears the sums.
+    /// Writes the finished target row and clears the sums: a pixel's four channels divided,
+    /// rounded and held to a byte in one step of four lanes.
     private mutating func emit(_ target: Int) {
         let (rowTotal, line) = (rowTotal, target * newWidth * 4)
         var (sums, pixels) = (self.sums, self.pixels)
         (self.sums, self.pixels) = ([], [])
         sums.withUnsafeMutableBufferPointer { sums in
             pixels.withUnsafeMutableBufferPointer { pixels in
-                guard let base = sums.baseAddress else { return }
-                let columns = UnsafeRawPointer(base)
-                func write(_ x: Int, _ sum: SIMD4<Float>) {
-                    let a = sum[3]
-                    if a > 0 {
-                        pixels[line + x * 4] = Bitmap.channel(sum[0] / a)
-                        pixels[line + x * 4 + 1] = Bitmap.channel(sum[1] / a)
-                        pixels[line + x * 4 + 2] = Bitmap.channel(sum[2] / a)
+                columnTotals.withUnsafeBufferPointer { columnTotals in
+                    guard let base = sums.baseAddress, let out = pixels.baseAddress,
+                        let totals = columnTotals.baseAddress
+                    else { return }
+                    let columns = UnsafeRawPointer(base)
+                    let row = UnsafeMutableRawPointer(out + line)
+                    func write(_ x: Int, _ sum: SIMD4<Float>) {
+                        let a = sum[3]
+                        // r, g, b over their weight (none when nothing was covered), alpha over the area.
+                        var value = sum / SIMD4(a, a, a, rowTotal * totals[x])
+                        if !(a > 0) { value = SIMD4(0, 0, 0, value[3]) }
+                        row.storeBytes(of: Self.channels(value), toByteOffset: x * 4, as: SIMD4<UInt8>.self)
                     }
-                    pixels[line + x * 4 + 3] = Bitmap.channel(a / (rowTotal * columnTotals[x]))
-                }
-                if byColumn {
-                    across({ columns.loadUnaligned(fromByteOffset: $0 * 16, as: SIMD4<Float>.self) }, write)
-                } else {
-                    for x in 0..<newWidth {
-                        write(x, columns.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self))
+                    if byColumn {
+                        across({ columns.loadUnaligned(fromByteOffset: $0 * 16, as: SIMD4<Float>.self) }, write)
+                    } else {
+                        for x in 0..<newWidth {
+                            write(x, columns.loadUnaligned(fromByteOffset: x * 16, as: SIMD4<Float>.self))
+                        }
                     }
+                    base.update(repeating: 0, count: sums.count)
                 }
-                base.update(repeating: 0, count: sums.count)
             }
         }
         (self.sums, self.pixels) = (sums, pixels)
         self.rowTotal = 0
+    }
+
+    /// `Bitmap.channel` in four lanes: each value plus a half, held to 0...255, its whole part.
+    /// A magnitude below 2²³ added to 2²³ is rounded to the nearest (ties to even) and left in
+    /// the low bits of its pattern; one that went up is taken one down, which is the floor.
+    @inline(__always)
+    static func channels(_ value: SIMD4<Float>) -> SIMD4<UInt8> {
+        var held = value + 0.5
+        held.replace(with: 0, where: .!(held .> 0))
+        held.replace(with: 255, where: held .> 255)
+        let shifted = held + 8_388_608
+        let nearest = unsafeBitCast(shifted, to: SIMD4<Int32>.self) & 0x7F_FFFF
+        let floor = nearest &- SIMD4<Int32>(repeating: 0).replacing(with: 1, where: shifted - 8_388_608 .> held)
+        return SIMD4<UInt8>(truncatingIfNeeded: floor)
     }
 
     var bitmap: Bitmap { Bitmap(width: newWidth, height: newHeight, pixels: pixels) }

@@ -1,7 +1,8 @@
 /// A picture's blocks after the forward DCT and before quantization, strip by strip in the order
 /// the scan codes them (each MCU of 16×16 pixels: four luminance blocks, then one Cb and one Cr,
 /// the mean of each 2×2; edges repeat the last pixel). Quantizing is all a quality changes, so an
-/// encoder trying several keeps every strip; one encoding keeps one strip at a time.
+/// encoder trying several keeps every strip (`StripTransforms`); one encoding keeps one strip at
+/// a time, here.
 struct JPEGBlocks {
     let mcusAcross: Int
     /// Coefficients a strip holds.
@@ -21,9 +22,20 @@ struct JPEGBlocks {
         cr = y
     }
 
-    /// Converts the strip of rows from `top` (the last row repeated past the picture's end) and
-    /// transforms its blocks into strip slot `slot`.
+    /// Converts the strip of rows from `top` and transforms its blocks into strip slot `slot`.
     mutating func transform(_ bitmap: Bitmap, stripAt top: Int, into slot: Int) {
+        var coefficients = self.coefficients
+        self.coefficients = []
+        coefficients.withUnsafeMutableBufferPointer { out in
+            guard let base = out.baseAddress else { return }
+            transform(bitmap, stripAt: top, into: base + slot * stripCount)
+        }
+        self.coefficients = coefficients
+    }
+
+    /// Converts the strip of rows from `top` (the last row repeated past the picture's end) and
+    /// transforms its blocks into `out` (`stripCount` values).
+    mutating func transform(_ bitmap: Bitmap, stripAt top: Int, into out: UnsafeMutablePointer<Float>) {
         let (width, height) = (bitmap.width, bitmap.height)
         for row in 0..<16 {
             let sourceRow = min(top + row, height - 1)
@@ -39,7 +51,7 @@ struct JPEGBlocks {
                 cr[i] = 0.5 * r - 0.418688 * g - 0.081312 * b + 128
             }
         }
-        var next = slot * stripCount
+        var next = 0
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 64) { block in
             for left in stride(from: 0, to: width, by: 16) {
                 for quadrant in 0..<4 {
@@ -50,7 +62,7 @@ struct JPEGBlocks {
                             block[row * 8 + column] = y[stripRow * width + min(left + dx + column, width - 1)] - 128
                         }
                     }
-                    Self.forward(block, into: &coefficients, at: next)
+                    Self.forward(block, into: out + next)
                     next += 64
                 }
                 for component in 1...2 {
@@ -68,7 +80,7 @@ struct JPEGBlocks {
                             block[row * 8 + column] = sum / 4 - 128
                         }
                     }
-                    Self.forward(block, into: &coefficients, at: next)
+                    Self.forward(block, into: out + next)
                     next += 64
                 }
             }
@@ -76,7 +88,7 @@ struct JPEGBlocks {
     }
 
     /// The forward DCT with the decoder's basis (`F = Σ basis[u][y] basis[v][x] f`), row-major.
-    static func forward(_ samples: UnsafeMutableBufferPointer<Float>, into out: inout [Float], at start: Int) {
+    static func forward(_ samples: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let basis = InverseDCT.basis
         withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 8) { rows in
             // Along each row: R[y][v] = Σ_x f[y][x] basis[v][x].
@@ -90,7 +102,7 @@ struct JPEGBlocks {
             for u in 0..<8 {
                 var column = SIMD8<Float>()
                 for y in 0..<8 { column += basis[u][y] * rows[y] }
-                for v in 0..<8 { out[start + u * 8 + v] = column[v] }
+                for v in 0..<8 { out[u * 8 + v] = column[v] }
             }
         }
     }

@@ -64,28 +64,24 @@ public enum JPEGEncoder {
     /// file is at most `bytes`: how the app's `compress(target:)` met its upload size. A file
     /// only grows with quality, so a size is tried at its lowest quality first and the largest
     /// that fits is then found by halving (three encodings, not six); an encoding stops once it
-    /// passes `bytes`. The picture's blocks are transformed once a size and only quantized and
-    /// coded again for each quality tried (the same bytes as `encode(_:quality:)` gives).
+    /// passes `bytes`. The picture's blocks are transformed once a size (a large picture's on a
+    /// second thread, ahead of the coder: `StripTransforms`) and only quantized and coded again
+    /// for each quality tried (the same bytes as `encode(_:quality:)` gives).
     public static func encode(_ bitmap: Bitmap, fittingIn bytes: Int) -> [UInt8] {
         var picture = bitmap
         while true {
             guard picture.width > 0, picture.height > 0, picture.width <= 65535, picture.height <= 65535 else {
                 return encode(picture, quality: 30)
             }
-            let strips = (picture.height + 15) / 16
-            var blocks = JPEGBlocks(picture, strips: strips)
-            var transformed = 0
+            // Each strip transformed once, when first reached or ahead of the coder: a quality
+            // that stops early leaves the rest for the next.
+            let transforms = StripTransforms(picture)
+            defer { transforms.stop() }
             func encoded(_ quality: Int) -> [UInt8]? {
                 file(width: picture.width, height: picture.height, quality: quality) { luminance, chrominance in
                     var coder = ScanCoder(luminance, chrominance)
-                    for strip in 0..<strips {
-                        // Transformed when first reached: a quality that stops early leaves the
-                        // rest for the next.
-                        if strip == transformed {
-                            blocks.transform(picture, stripAt: strip * 16, into: strip)
-                            transformed += 1
-                        }
-                        coder.code(blocks, strip: strip)
+                    for strip in 0..<transforms.strips {
+                        coder.code(transforms.strip(strip), mcusAcross: transforms.mcusAcross)
                         if coder.writer.bytes.count > bytes { return nil }
                     }
                     return coder.finished()
@@ -129,38 +125,44 @@ public enum JPEGEncoder {
 
         /// One strip's MCUs: four luminance blocks, then Cb and Cr.
         mutating func code(_ blocks: JPEGBlocks, strip: Int) {
-            let tables = Tables.shared
             blocks.coefficients.withUnsafeBufferPointer { all in
-                luminanceDivisors.withUnsafeBufferPointer { luminance in
-                    chrominanceDivisors.withUnsafeBufferPointer { chrominance in
-                        tables.zigzag.withUnsafeBufferPointer { zigzag in
-                            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { natural in
-                                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
-                                    guard let base = all.baseAddress, let quantized = quantized.baseAddress,
-                                        let natural = natural.baseAddress, let luminance = luminance.baseAddress,
-                                        let chrominance = chrominance.baseAddress, let zigzag = zigzag.baseAddress
-                                    else { return }
-                                    var block = base + strip * blocks.stripCount
-                                    for _ in 0..<blocks.mcusAcross {
-                                        for component in 0..<6 {
-                                            let isLuminance = component < 4
-                                            Self.quantize(block, isLuminance ? luminance : chrominance, into: natural)
-                                            // In zigzag order, with bit k set when the k-th AC value is not zero.
-                                            var nonzero: UInt64 = 0
-                                            quantized[0] = Self.rounded(
-                                                block[0] * (isLuminance ? luminance : chrominance)[0])
-                                            for k in 1..<64 {
-                                                let value = Int(natural[zigzag[k]])
-                                                quantized[k] = value
-                                                if value != 0 { nonzero |= 1 << UInt64(k) }
-                                            }
-                                            let which = isLuminance ? 0 : component - 3
-                                            JPEGEncoder.code(
-                                                quantized, nonzero: nonzero, &predictions[which],
-                                                isLuminance ? tables.dcLuminance : tables.dcChrominance,
-                                                isLuminance ? tables.acLuminance : tables.acChrominance, &writer)
-                                            block += 64
+                guard let base = all.baseAddress else { return }
+                code(base + strip * blocks.stripCount, mcusAcross: blocks.mcusAcross)
+            }
+        }
+
+        /// A strip's MCUs from its coefficients (`JPEGBlocks`' layout).
+        mutating func code(_ strip: UnsafePointer<Float>, mcusAcross: Int) {
+            let tables = Tables.shared
+            luminanceDivisors.withUnsafeBufferPointer { luminance in
+                chrominanceDivisors.withUnsafeBufferPointer { chrominance in
+                    tables.zigzag.withUnsafeBufferPointer { zigzag in
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { natural in
+                            withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { quantized in
+                                guard let quantized = quantized.baseAddress,
+                                    let natural = natural.baseAddress, let luminance = luminance.baseAddress,
+                                    let chrominance = chrominance.baseAddress, let zigzag = zigzag.baseAddress
+                                else { return }
+                                var block = strip
+                                for _ in 0..<mcusAcross {
+                                    for component in 0..<6 {
+                                        let isLuminance = component < 4
+                                        Self.quantize(block, isLuminance ? luminance : chrominance, into: natural)
+                                        // In zigzag order, with bit k set when the k-th AC value is not zero.
+                                        var nonzero: UInt64 = 0
+                                        quantized[0] = Self.rounded(
+                                            block[0] * (isLuminance ? luminance : chrominance)[0])
+                                        for k in 1..<64 {
+                                            let value = Int(natural[zigzag[k]])
+                                            quantized[k] = value
+                                            if value != 0 { nonzero |= 1 << UInt64(k) }
                                         }
+                                        let which = isLuminance ? 0 : component - 3
+                                        JPEGEncoder.code(
+                                            quantized, nonzero: nonzero, &predictions[which],
+                                            isLuminance ? tables.dcLuminance : tables.dcChrominance,
+                                            isLuminance ? tables.acLuminance : tables.acChrominance, &writer)
+                                        block += 64
                                     }
                                 }
                             }

@@ -128,11 +128,14 @@ public enum PNGDecoder {
         let passes = passList(image.header)
         let step = image.header.filterStep
         let widest = passes.map(\.rowBytes).max() ?? 0
-        // The row being filled (its filter byte first) and the one before it, unfiltered.
-        let current = UnsafeMutablePointer<UInt8>.allocate(capacity: widest + 1)
-        defer { current.deallocate() }
-        let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: max(widest, 1))
-        defer { previous.deallocate() }
+        // The row being filled (its filter byte first) and the one before it, unfiltered: two
+        // buffers that trade places after each row rather than a row copied.
+        var current = UnsafeMutablePointer<UInt8>.allocate(capacity: widest + 1)
+        var before = UnsafeMutablePointer<UInt8>.allocate(capacity: widest + 1)
+        defer {
+            current.deallocate()
+            before.deallocate()
+        }
         var (passNumber, y, filled, hasPrevious) = (0, 0, 0, false)
         var failure: Failure?
         let total: Int
@@ -150,7 +153,7 @@ public enum PNGDecoder {
                     do throws(Failure) {
                         if unfiltering {
                             try unfilter(
-                                current + 1, hasPrevious ? previous : nil, count: pass.rowBytes, filter: current[0],
+                                current + 1, hasPrevious ? before + 1 : nil, count: pass.rowBytes, filter: current[0],
                                 step: step)
                         } else if current[0] > 4 {
                             throw .badData("row filter \(current[0])")
@@ -160,7 +163,7 @@ public enum PNGDecoder {
                         failure = error
                         return false
                     }
-                    previous.update(from: current + 1, count: pass.rowBytes)
+                    swap(&current, &before)
                     (filled, hasPrevious, y) = (0, true, y + 1)
                     if y == pass.rows { (passNumber, y, hasPrevious) = (passNumber + 1, 0, false) }
                 }
@@ -280,6 +283,9 @@ public enum PNGDecoder {
         var area = areaSize.map {
             AreaReducer(width: header.width, height: header.height, newWidth: $0.width, newHeight: $0.height)
         }
+        if streaming, let area, header.width * header.height >= RowHandoff.fewestPixels {
+            return try reducedOnTwoThreads(image, area, key: key, opaque: opaque)
+        }
         var pixels = [UInt8](repeating: 0, count: streaming ? header.width * 4 : header.width * header.height * 4)
         try pixels.withUnsafeMutableBufferPointer { (pixels) throws(Failure) in
             // Not empty: a picture has a pixel.
@@ -308,6 +314,35 @@ public enum PNGDecoder {
             }
         }
         return area?.bitmap ?? box?.bitmap ?? whole
+    }
+
+    /// `pixels` made smaller through `reducer` on a second thread (`RowHandoff`): each row is
+    /// placed in the handoff's next buffer here and added to the reducer there.
+    static func reducedOnTwoThreads(_ image: Image, _ reducer: AreaReducer, key: TransparentKey, opaque: Bool)
+        throws(Failure) -> Bitmap
+    {
+        let header = image.header
+        let reduction = Reduction(reducer)
+        let handoff = RowHandoff(rowBytes: header.width * 4) { reduction.reducer.add($0, opaque: opaque) }
+        do {
+            try forEachRow(image) { (pass, _, row) throws(Failure) in
+                try place(
+                    row, header, into: handoff.nextRow(), x0: pass.x0, dx: pass.dx, columns: pass.columns,
+                    palette: image.palette, key: key)
+                handoff.hand()
+            }
+        } catch {
+            handoff.finish()
+            throw error
+        }
+        handoff.finish()
+        return reduction.reducer.bitmap
+    }
+
+    /// The reducer the row thread adds to: a class, held by the closure it runs.
+    final class Reduction {
+        var reducer: AreaReducer
+        init(_ reducer: AreaReducer) { self.reducer = reducer }
     }
 
     /// Undoes a row's filter where it lies; `previous` is the row above (nil: zeros).

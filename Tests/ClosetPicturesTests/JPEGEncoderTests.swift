@@ -228,6 +228,32 @@ import Testing
         }
     }
 
+    /// A picture large enough for its strips to be transformed on a second thread
+    /// (`StripTransforms`) gets the file trying each quality from 90 down, then each smaller
+    /// size, gives, byte for byte: a target met at the first size, and one met only smaller (the
+    /// thread stopped part way through the larger).
+    @Test func aLargePictureFittedOnTwoThreadsIsWhatTryingEachGives() {
+        let large = Self.picture(1_024, StripTransforms.fewestPixelsAhead / 1_024 + 5)
+        let at30 = JPEGEncoder.encode(large, quality: 30).count
+        func oneByOne(_ target: Int) -> [UInt8]? {
+            var picture = large
+            while true {
+                for quality in stride(from: 90, through: 30, by: -10) {
+                    if let file = JPEGEncoder.encode(picture, quality: quality, limit: target), file.count <= target {
+                        return file
+                    }
+                }
+                guard picture.width > 16 else { return nil }
+                picture = picture.areaScaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
+            }
+        }
+        for target in [at30 * 3 / 2, at30 * 3 / 4] {
+            let expected = oneByOne(target)
+            #expect(expected != nil)
+            #expect(JPEGEncoder.encode(large, fittingIn: target) == expected, "within \(target) bytes")
+        }
+    }
+
     @Test func aSizeTargetIsMetByLoweringQualityThenSize() throws {
         let large = Self.picture(600, 400)
         let fitted = JPEGEncoder.encode(large, fittingIn: 40_000)

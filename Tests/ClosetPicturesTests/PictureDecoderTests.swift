@@ -264,6 +264,32 @@ import Testing
             + (palette.isEmpty ? [] : chunk("PLTE", palette)) + chunk("IDAT", Deflate.zlib(raw)) + chunk("IEND", [])
     }
 
+    /// A picture large enough to be reduced on a second thread (`RowHandoff`) gives, byte for
+    /// byte, what reducing its whole decoded picture gives (every row filter, with and without
+    /// alpha); one whose image data stops part way fails as the one-thread path fails, and ends.
+    @Test func aLargePNGReducedOnTwoThreadsIsTheSameAverage() throws {
+        let (width, height) = (2_048, RowHandoff.fewestPixels / 2_048 + 3)
+        var seed: UInt32 = 11
+        for (colour, step) in [(UInt8(2), 3), (6, 4)] {
+            var raw: [UInt8] = []
+            raw.reserveCapacity(height * (1 + width * step))
+            for y in 0..<height {
+                raw.append(UInt8(y % 5))
+                for x in 0..<(width * step) {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    raw.append(UInt8(truncatingIfNeeded: (x / 7 + y / 5) ^ Int(seed >> 29)))
+                }
+            }
+            let png = Self.png(width: width, height: height, colour: colour, raw: raw)
+            let whole = try PNGDecoder.decode(png)
+            let reduced = try PNGDecoder.decode(png, fittingIn: 700)
+            #expect((reduced.width, reduced.height) == (700, height * 700 / width))
+            #expect(reduced == whole.areaScaled(toWidth: 700, height: height * 700 / width), "colour \(colour)")
+            let cut = Self.png(width: width, height: height, colour: colour, raw: Array(raw.prefix(raw.count / 2)))
+            #expect(throws: PNGDecoder.Failure.self) { try PNGDecoder.decode(cut, fittingIn: 700) }
+        }
+    }
+
     /// `check` (what an `image=` file must pass) refuses exactly what `decode` refuses, though it
     /// makes no pixels: a row filter past 4, a palette index past the palette, any damage.
     @Test func checkingRefusesWhatDecodingRefuses() throws {

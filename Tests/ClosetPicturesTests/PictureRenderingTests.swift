@@ -34,6 +34,23 @@ import Testing
         #expect(half.pixels == [255, 255, 255, 128])
     }
 
+    /// The reducer's four-lane rounding is `Bitmap.channel`'s, value for value: every quarter and
+    /// near-half step across the range and past both ends, and the floats either side of each half.
+    @Test func fourLanesRoundAsOneChannelDoes() {
+        var values: [Float] = [-1e30, -300, -0.75, -0.5, -0.0, 0, 1e-30, 254.5, 255, 255.49, 256, 1e30, .infinity]
+        for step in -40...1100 {
+            let value = Float(step) / 4
+            values += [value, value.nextUp, value.nextDown, value + 0.5, (value + 0.5).nextDown]
+        }
+        for start in stride(from: 0, to: values.count, by: 4) {
+            let lanes = (0..<4).map { values[min(start + $0, values.count - 1)] }
+            let rounded = AreaReducer.channels(SIMD4(lanes))
+            for lane in 0..<4 {
+                #expect(rounded[lane] == Bitmap.channel(lanes[lane]), "\(lanes[lane])")
+            }
+        }
+    }
+
     /// The upload's scaler, a pass at a time in Float, is the same area average: every channel
     /// within one of `scaled`'s over noise with alpha, reduced and enlarged by uneven ratios; the
     /// hand-made cases above exactly.

@@ -191,15 +191,16 @@ public enum JPEGEncoder {
                     values.loadUnaligned(fromByteOffset: step * 32, as: SIMD8<Float>.self)
                     * reciprocals.loadUnaligned(fromByteOffset: step * 32, as: SIMD8<Float>.self)
                 let negative = value .< 0
-                // Past 1023 is 1023 however it rounds.
+                // Past 1023 is 1023 however it rounds: held there before rounding, in the float
+                // lanes (a comparison of the integer lanes was made a lane at a time, through
+                // memory: half the coder's time).
                 var magnitude = value.replacing(with: -value, where: negative)
-                magnitude.replace(with: 2048, where: magnitude .> 2048)
+                magnitude.replace(with: 1023, where: magnitude .> 1023)
                 let shifted = magnitude + shift
                 let nearest = unsafeBitCast(shifted, to: SIMD8<Int32>.self) & 0x7F_FFFF
                 let rounded = nearest &+ zero.replacing(with: 1, where: magnitude - (shifted - shift) .>= 0.5)
-                let clamped = rounded.replacing(with: 1023, where: rounded .> 1023)
                 into.storeBytes(
-                    of: clamped.replacing(with: zero &- clamped, where: negative), toByteOffset: step * 32,
+                    of: rounded.replacing(with: zero &- rounded, where: negative), toByteOffset: step * 32,
                     as: SIMD8<Int32>.self)
             }
         }

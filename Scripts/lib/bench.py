@@ -66,7 +66,11 @@ def run(argv, stdin=None, stdout=None):
 
 
 def alternate(closet, sqlite, runs=RUNS, prepare=None):
-    """Warm-up, then closet and sqlite3 in turn; medians of time, max of memory."""
+    """Warm-up, then closet and sqlite3 in turn; medians of time, max of memory. Whatever the
+    rows before wrote (seeding scripts, stores, outputs) is flushed to disk first, on both
+    sides' behalf: the kernel writing 220 MB of seeding scripts back behind a pair of
+    1,000,000-row reads raised both sides' times (closet 4.7 → 6.1 ms, sqlite3 4.8 → 5.4 ms)."""
+    os.sync()
     results = {"closet": [], "sqlite3": []}
     memory = {"closet": 0, "sqlite3": 0}
     for round in range(runs + 1):

@@ -101,6 +101,8 @@ public enum JPEGEncoder {
                 return best
             }
             guard picture.width > 16, picture.height > 16 else { return encode(picture, quality: 30) }
+            // No strip of this size is read again.
+            transforms.stop()
             picture = picture.areaScaled(toWidth: picture.width * 3 / 4, height: picture.height * 3 / 4)
         }
     }

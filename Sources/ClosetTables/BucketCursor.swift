@@ -55,11 +55,14 @@ public struct BucketCursor {
         advance()
     }
 
+    /// Whether the walk skips no member, so `jump` may step over many at once.
+    public var walksEveryMember: Bool { skipping.isEmpty && keeping == nil && hiding == nil }
+
     /// Steps over `count` members at once, from the one it stands on; only for a walk that
     /// skips no ordinals (each member's place is then its position).
     public mutating func jump(_ count: Int) {
         guard count > 0, head != nil else { return }
-        precondition(skipping.isEmpty && keeping == nil && hiding == nil, "a jump over skipped members")
+        precondition(walksEveryMember, "a jump over skipped members")
         taken = min(size, taken - 1 + count)
         advance()
     }

@@ -89,26 +89,37 @@ import ClosetCore
         for (groupNumber, group) in groups.enumerated() where remaining > 0 {
             var cursors = cursors(ofGroup: groupNumber)
             var extra = changed.filter { group.contains($0.bucket) }[...]
-            // One bucket and no row of it replaced: what is skipped is stepped over in bulk,
-            // the bucket's members by binary search between the changed rows (a page far down
-            // a list costs what its own rows cost, not what every row before it does).
-            if cursors.count == 1, replaced.isEmpty, found == nil {
-                while toSkip > 0, cursors[0].head != nil || !extra.isEmpty {
-                    guard let first = extra.first else {
+            // One bucket whose snapshot members are all walked (none replaced or hidden): what
+            // is skipped of it is stepped over in bulk, by binary search up to the next row of
+            // the level below or of the journal, which are stepped over one at a time (a page
+            // far down a list costs what its own rows and those few cost, not what every row
+            // before it does).
+            if group.count == 1, cursors[0].walksEveryMember {
+                while toSkip > 0 {
+                    // The next row not of the snapshot's bucket: the level below's or the journal's.
+                    var next: (order: Int64, position: Int, fromJournal: Bool)?
+                    if cursors.count > 1, let head = cursors[1].head {
+                        next = (head.order, cursors[1].headPosition, false)
+                    }
+                    if let first = extra.first,
+                        next.map({ precedes((first.order, first.position), ($0.order, $0.position)) }) ?? true
+                    {
+                        next = (first.order, first.position, true)
+                    }
+                    guard let next else {
                         let step = min(toSkip, cursors[0].remainingCount)
                         cursors[0].jump(step)
                         toSkip -= step
-                        if step == 0 { break }
-                        continue
+                        break
                     }
-                    let before = cursors[0].countPreceding((first.order, first.position), precedes)
+                    let before = cursors[0].countPreceding((next.order, next.position), precedes)
                     if before >= toSkip {
                         cursors[0].jump(toSkip)
                         toSkip = 0
                     } else {
                         cursors[0].jump(before)
                         toSkip -= before + 1
-                        extra = extra.dropFirst()
+                        if next.fromJournal { extra = extra.dropFirst() } else { cursors[1].advance() }
                     }
                 }
             }

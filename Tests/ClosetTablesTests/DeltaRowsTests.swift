@@ -160,9 +160,11 @@ final class HeldBytes {
                 #expect(
                     table.indexedRows(groups: [buckets], descending: descending, limit: .max) == expected,
                     "\(context): walk \(buckets) \(descending)")
-                #expect(
-                    table.indexedRows(groups: [buckets], descending: descending, skip: 3, limit: 5)
-                        == Array(expected.dropFirst(3).prefix(5)), "\(context): page \(buckets)")
+                for skip in [3, expected.count / 3, expected.count - 2, expected.count + 5] {
+                    #expect(
+                        table.indexedRows(groups: [buckets], descending: descending, skip: skip, limit: 5)
+                            == Array(expected.dropFirst(skip).prefix(5)), "\(context): page \(buckets) from \(skip)")
+                }
                 let after: Int64 = -10
                 #expect(
                     table.indexedRows(groups: [buckets], descending: descending, after: after, limit: .max)
@@ -177,9 +179,15 @@ final class HeldBytes {
                         == expected.filter { $0.number % 2 == 1 }, "\(context): scan \(buckets)")
             }
         }
+        let grouped = walked([2], descending: true) + walked([0, 1], descending: true)
         #expect(
-            table.indexedRows(groups: [[2], [0, 1]], descending: true, limit: .max)
-                == walked([2], descending: true) + walked([0, 1], descending: true), "\(context): groups of buckets")
+            table.indexedRows(groups: [[2], [0, 1]], descending: true, limit: .max) == grouped,
+            "\(context): groups of buckets")
+        for skip in [walked([2], descending: true).count - 1, grouped.count / 2] {
+            #expect(
+                table.indexedRows(groups: [[2], [0, 1]], descending: true, skip: skip, limit: 4)
+                    == Array(grouped.dropFirst(skip).prefix(4)), "\(context): groups of buckets from \(skip)")
+        }
         let tens = LayeredTable.schema.groupings[0]
         for group in 0..<10 {
             let expected = rows.filter { $0.number / 10 == group }
@@ -240,6 +248,37 @@ final class HeldBytes {
         table.upsert(row)
         atSecondLevel.upsert(row)
         #expect(table.rows == atSecondLevel.rows.map(\.row), "\(seed): materialized with changes pending")
+    }
+
+    /// Rows only added, over the snapshot and over the level (nothing hidden or replaced): a
+    /// page far down a bucket is found by binary search between the level's and the journal's
+    /// rows, and is the page the rows give.
+    @Test(arguments: 0..<4) func rowsOnlyAddedArePagedByBinarySearch(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var model = Model()
+        var next = 0
+        func add(_ table: Table<LayeredTable>, _ count: Int) {
+            for _ in 0..<count {
+                let row = Row(name: "a\(next)", number: UInt32.random(in: 0..<90, using: &random))
+                next += 1
+                table.upsert(row)
+                model.upsert(row)
+            }
+        }
+        let first = Tables()
+        let written = try first.table(LayeredTable.schema)
+        add(written, 300)
+        first.forgetPendingChanges()
+        let snapshot = Self.snapshotSections(written, generation: 1)
+        var (tables, table) = try Self.reopen(snapshot: snapshot, generation: 1, delta: nil, deltaGeneration: 0)
+        add(table, 40)
+        tables.forgetPendingChanges()
+        let level = try Self.deltaSections(table, generation: 2)
+        (tables, table) = try Self.reopen(snapshot: snapshot, generation: 1, delta: level, deltaGeneration: 2)
+        try Self.expectSameAnswers(table, model, "added to a level \(seed)")
+        add(table, 15)
+        tables.forgetPendingChanges()
+        try Self.expectSameAnswers(table, model, "added over a level \(seed)")
     }
 
     @Test func aRecordThatDoesNotAddUpIsNotTaken() throws {

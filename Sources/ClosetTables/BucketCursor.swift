@@ -90,14 +90,16 @@ public struct BucketCursor {
     public var remainingCount: Int { head == nil ? 0 : size - (taken - 1) }
 
     /// How many members from the one it stands on come before `key` in the walk, by
-    /// `precedes` on (order key, ordinal): found by binary search (the members are in walk order).
+    /// `precedes` on (order key, position in insertion order): found by binary search (the
+    /// members are in walk order).
     public func countPreceding(_ key: (Int64, Int), _ precedes: ((Int64, Int), (Int64, Int)) -> Bool) -> Int {
         guard head != nil else { return 0 }
         var (low, high) = (taken - 1, size)
         while low < high {
             let middle = (low + high) / 2
             let member = rows.bucketMember(bucket, descending ? middle : size - 1 - middle)
-            if precedes((member.order, member.ordinal), key) { low = middle + 1 } else { high = middle }
+            let position = positions?[member.ordinal] ?? member.ordinal
+            if precedes((member.order, position), key) { low = middle + 1 } else { high = middle }
         }
         return low - (taken - 1)
     }

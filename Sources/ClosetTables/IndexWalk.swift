@@ -91,9 +91,9 @@ import ClosetCore
             var extra = changed.filter { group.contains($0.bucket) }[...]
             // One bucket whose snapshot members are all walked (none replaced or hidden): what
             // is skipped of it is stepped over in bulk, by binary search up to the next row of
-            // the level below or of the journal, which are stepped over one at a time (a page
-            // far down a list costs what its own rows and those few cost, not what every row
-            // before it does).
+            // the level below or of the journal, and runs of the level's rows the same way (a
+            // page far down a list costs what its own rows cost, not what every row before it
+            // does).
             if group.count == 1, cursors[0].walksEveryMember {
                 while toSkip > 0 {
                     // The next row not of the snapshot's bucket: the level below's or the journal's.
@@ -116,10 +116,25 @@ import ClosetCore
                     if before >= toSkip {
                         cursors[0].jump(toSkip)
                         toSkip = 0
-                    } else {
+                    } else if before > 0 {
                         cursors[0].jump(before)
-                        toSkip -= before + 1
-                        if next.fromJournal { extra = extra.dropFirst() } else { cursors[1].advance() }
+                        toSkip -= before
+                    } else if next.fromJournal {
+                        extra = extra.dropFirst()
+                        toSkip -= 1
+                    } else if cursors[1].walksEveryMember {
+                        // The level's rows up to the snapshot's next one or the journal's, at once.
+                        var bound = cursors[0].head.map { ($0.order, cursors[0].headPosition) }
+                        if let first = extra.first, bound.map({ precedes((first.order, first.position), $0) }) ?? true {
+                            bound = (first.order, first.position)
+                        }
+                        let run = bound.map { cursors[1].countPreceding($0, precedes) } ?? cursors[1].remainingCount
+                        let step = max(1, min(run, toSkip))
+                        cursors[1].jump(step)
+                        toSkip -= step
+                    } else {
+                        cursors[1].advance()
+                        toSkip -= 1
                     }
                 }
             }

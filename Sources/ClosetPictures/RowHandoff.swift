@@ -1,7 +1,7 @@
 import Foundation
 
 /// Rows made on one thread and taken, in the order they were made, on a second one, through a
-/// ring of row buffers: a large PNG's rows are inflated and unfiltered on the caller's thread
+/// ring of row buffers (bounded in bytes): a large PNG's rows are inflated and unfiltered on the caller's thread
 /// while the second reduces them (`AreaReducer`), so the two halves of the work run on two
 /// cores at once. The maker waits only while every buffer holds a row not yet taken, the taker
 /// only while none does.
@@ -10,8 +10,13 @@ final class RowHandoff: @unchecked Sendable {
     /// starting for tens of milliseconds of work, not for one.
     static let fewestPixels = 4_000_000
 
+    /// What the ring holds at most, beyond two rows: a hostile picture a million pixels wide
+    /// gets two buffers, not thirty-two of 4 MB each.
+    static let ringBytes = 4 << 20
+
     private let rowBytes: Int
-    private let slots: Int
+    /// How many rows the ring holds: up to 32, within `ringBytes`, at least two.
+    let slots: Int
     private let rows: UnsafeMutablePointer<UInt8>
     private let take: (UnsafePointer<UInt8>) -> Void
     private let condition = NSCondition()
@@ -22,9 +27,9 @@ final class RowHandoff: @unchecked Sendable {
     private var stopped = false
 
     /// Starts the thread that calls `take` with each row handed over.
-    init(rowBytes: Int, slots: Int = 32, take: @escaping (UnsafePointer<UInt8>) -> Void) {
+    init(rowBytes: Int, take: @escaping (UnsafePointer<UInt8>) -> Void) {
         self.rowBytes = max(rowBytes, 1)
-        self.slots = slots
+        slots = max(2, min(32, Self.ringBytes / self.rowBytes))
         self.take = take
         rows = .allocate(capacity: self.rowBytes * slots)
         let thread = Thread { [self] in run() }

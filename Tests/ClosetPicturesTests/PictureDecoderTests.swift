@@ -266,7 +266,8 @@ import Testing
 
     /// A picture large enough to be reduced on a second thread (`RowHandoff`) gives, byte for
     /// byte, what reducing its whole decoded picture gives (every row filter, with and without
-    /// alpha); one whose image data stops part way fails as the one-thread path fails, and ends.
+    /// alpha); one whose image data stops part way fails as the one-thread path fails, and ends;
+    /// the ring of rows between the threads is bounded in bytes, however wide the picture.
     @Test func aLargePNGReducedOnTwoThreadsIsTheSameAverage() throws {
         let (width, height) = (2_048, RowHandoff.fewestPixels / 2_048 + 3)
         var seed: UInt32 = 11
@@ -287,6 +288,12 @@ import Testing
             #expect(reduced == whole.areaScaled(toWidth: 700, height: height * 700 / width), "colour \(colour)")
             let cut = Self.png(width: width, height: height, colour: colour, raw: Array(raw.prefix(raw.count / 2)))
             #expect(throws: PNGDecoder.Failure.self) { try PNGDecoder.decode(cut, fittingIn: 700) }
+        }
+        // The ring is bounded in bytes: a picture's rows of 8 MB get two buffers, a usual one 32.
+        for (rowBytes, slots) in [(8 << 20, 2), (2_048 * 4, 32), (1 << 20, 4)] {
+            let handoff = RowHandoff(rowBytes: rowBytes) { _ in }
+            #expect(handoff.slots == slots, "\(rowBytes) bytes a row")
+            handoff.finish()
         }
     }
 

@@ -89,8 +89,17 @@ package enum UTF8Text {
 
     /// The text, or the offset of its first invalid byte.
     public static func decode(_ bytes: [UInt8]) -> Result<String, InvalidUTF8> {
-        // The standard library's validation is one fast pass; the offset is only looked for
-        // when there is something to report.
+        // Short text (a process's arguments, most scripts) is checked by our own scan, then
+        // made by the initializer specialized for UTF-8: the generic `String(validating:as:)`
+        // instantiates its metadata on a process's first call (60 µs of every `closet -c`).
+        // Long text takes its one pass; the offset is only looked for when there is something
+        // to report.
+        if bytes.count < 1 << 16 {
+            if let offset = bytes.withUnsafeBufferPointer({ firstInvalidOffset(in: $0) }) {
+                return .failure(InvalidUTF8(offset: offset))
+            }
+            return .success(String(decoding: bytes, as: UTF8.self))
+        }
         if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
         return .failure(InvalidUTF8(offset: firstInvalidOffset(bytes) ?? 0))
     }

@@ -9,13 +9,13 @@ import Foundation
 /// as this session sees it. Every answer is made before anything is written; one that is not
 /// a 200 writes nothing.
 public enum FixturesCommand {
-    /// The command over the APIs this build serves (the shell installs it).
-    public static func spec(apis: [ServedAPI]) -> CommandSpec {
-        let names = apis.filter { $0.fixtures != nil }.map(\.name)
-        return CommandSpec(
+    /// The command over the APIs this build serves (the shell installs it), made only when the
+    /// command runs: a process that exports no fixtures never builds the APIs' routes.
+    public static func spec(apis makeAPIs: @escaping @Sendable () -> [ServedAPI]) -> CommandSpec {
+        CommandSpec(
             path: ["export", "fixtures"],
             summary: "write an API's answers as the JSON files an app's tests read",
-            parameters: [ParameterSpec("api", .text, "the API: \(names.joined(separator: ", "))")],
+            parameters: [ParameterSpec("api", .text, "the API, as closet serve names it (a wrong name lists them)")],
             keys: [
                 KeySpec(
                     "to", .path(allowsNone: false), "the folder (made if missing)", required: true,
@@ -32,6 +32,8 @@ public enum FixturesCommand {
                 "export fixtures community to=Fixtures base=http://localhost:9000",
             ],
             run: { invocation in
+                let apis = makeAPIs()
+                let names = apis.filter { $0.fixtures != nil }.map(\.name)
                 var name = ""
                 if case .text(let given)? = invocation.parameters.first?.value { name = given }
                 guard let api = apis.first(where: { $0.name == name && $0.fixtures != nil }),

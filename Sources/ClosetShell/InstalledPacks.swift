@@ -24,17 +24,20 @@ package enum InstalledPacks {
     package static let registry = CommandRegistry(packs: all, engineCommands: hostCommands)
 
     /// The commands of this build beside the engine's: those that need what it serves.
-    package static let hostCommands = [FixturesCommand.spec(apis: installed.flatMap(\.apis))]
+    package static let hostCommands = [FixturesCommand.spec(apis: { installed.flatMap(\.apis) })]
 }
 
 /// A pack as this build hosts it: its declaration (commands, entities, tables), read by every
 /// session, and the APIs `closet serve` answers for it.
 package struct InstalledPack: Sendable {
     package var pack: Pack
-    package var apis: [ServedAPI]
+    /// Made when first asked for: only `closet serve` and `export fixtures` answer requests,
+    /// and making every API's routes cost each new process 0.1 ms.
+    private let makeAPIs: @Sendable () -> [ServedAPI]
+    package var apis: [ServedAPI] { makeAPIs() }
 
-    package init(_ pack: Pack, serving apis: [ServedAPI] = []) {
+    package init(_ pack: Pack, serving apis: @autoclosure @escaping @Sendable () -> [ServedAPI] = []) {
         self.pack = pack
-        self.apis = apis
+        makeAPIs = apis
     }
 }

@@ -56,4 +56,33 @@ import Testing
         }
         #expect(invalid > 5_000 && invalid < 19_000)
     }
+
+    /// `decode` takes our own scan for short text and the standard library's validation for
+    /// long: either way it gives what `String(validating:)` gives, or the first bad byte.
+    @Test func decodingIsTheStandardLibrarysValidation() {
+        func expectSame(_ bytes: [UInt8]) {
+            switch UTF8Text.decode(bytes) {
+            case .success(let text): #expect(String(validating: bytes, as: UTF8.self) == text)
+            case .failure(let invalid):
+                #expect(String(validating: bytes, as: UTF8.self) == nil)
+                #expect(invalid.offset == UTF8Text.firstInvalidOffset(bytes.lazy.map { $0 }))
+            }
+        }
+        var random = SeededRandom(seed: 9)
+        let pieces: [[UInt8]] = [
+            Array("니트 knit ".utf8), [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x90, 0x80], [0xC3], [0xFF],
+            Array("\u{10FFFF}".utf8),
+        ]
+        for length in [0, 10, 100, (1 << 16) - 3, 1 << 16, 70_000] {
+            for _ in 0..<20 {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                if !bytes.isEmpty, Bool.random(using: &random) {
+                    let piece = pieces.randomElement(using: &random)!
+                    let at = Int.random(in: 0..<bytes.count, using: &random)
+                    bytes.replaceSubrange(at..<min(bytes.count, at + piece.count), with: piece)
+                }
+                expectSame(bytes)
+            }
+        }
+    }
 }

@@ -38,7 +38,7 @@ enum CommunityRecords {
             ) { $0.story.dog.map(FieldValue.text) ?? .null },
             // Flat, the pictures' names (as a product's): what `import stories` reads them by.
             .field(
-                "images", data: .value { .text($0.story.pictures.map(\.name).joined(separator: " ")) },
+                "images", data: .value { .text($0.story.pictures.map(\.name).joinedText(separator: " ")) },
                 input: .optional(
                     "image", .paths(maximum: 5), "up to five PNG or JPEG files, separated by commas", editable: false)
             ) {

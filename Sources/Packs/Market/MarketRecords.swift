@@ -58,7 +58,7 @@ enum MarketRecords {
                 $0.discountedPrice.map(FieldValue.integer) ?? .null
             },
             .children(
-                "images", of: picture, data: .value { .text(images(of: $0).joined(separator: " ")) },
+                "images", of: picture, data: .value { .text(images(of: $0).joinedText(separator: " ")) },
                 input: .required(
                     "image", .paths(maximum: MarketError.maximumImageCount),
                     "one to five PNG or JPEG files, separated by commas", api: "images[]"),

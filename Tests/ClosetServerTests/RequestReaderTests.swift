@@ -1,5 +1,6 @@
 import ClosetNetwork
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ClosetServer
@@ -11,9 +12,14 @@ import Testing
     static func read(_ text: String, chunk: Int = Int.max, limits: RequestReader.Limits = .init())
         -> (requests: [(ServedRequest, Bool)], refusal: RequestReader.Refusal?)
     {
+        read(Array(text.utf8), chunk: chunk, limits: limits)
+    }
+
+    static func read(_ bytes: [UInt8], chunk: Int = Int.max, limits: RequestReader.Limits = .init())
+        -> (requests: [(ServedRequest, Bool)], refusal: RequestReader.Refusal?)
+    {
         var reader = RequestReader(limits: limits)
         var requests: [(ServedRequest, Bool)] = []
-        let bytes = Array(text.utf8)
         var at = 0
         while at < bytes.count {
             let end = min(bytes.count, at + chunk)
@@ -46,6 +52,50 @@ import Testing
             #expect(requests[1].0.body == Data("hello".utf8) && requests[1].1)
             #expect(requests[2].0.body == Data("{\"pass\"".utf8) && !requests[2].1)
         }
+    }
+
+    /// Requests with bytes changed, dropped and added at random (line ends, spaces, colons,
+    /// control and non-ASCII bytes) read alike whole and a few bytes at a time, and what is read
+    /// holds to the grammar: token names, values without surrounding spaces or control bytes.
+    @Test func mutatedRequestsReadAlikeWholeAndInPieces() {
+        let text = Array(
+            ("GET /items/2?per_page=15&q=a%20b+c HTTP/1.1\r\nHost: x\r\nAccept: */*\r\nX-Pad:  a b \t\r\n\r\n"
+                + "POST /item HTTP/1.1\r\nhost: x\r\nContent-Length: 5\r\nConnection: keep-alive, close\r\n\r\nhello")
+                .utf8)
+        let interesting: [UInt8] = [13, 10, 32, 9, 58, 0, 127, 0x80, 0xFF, 65, 97, 44, 47, 63]
+        func summary(_ read: (requests: [(ServedRequest, Bool)], refusal: RequestReader.Refusal?)) -> String {
+            read.requests.map { request, keepAlive in
+                "\(request.method) \(request.path) \(request.query.map { "\($0.name)=\($0.value)" }) "
+                    + "\(request.headers.map { "\($0.name):\($0.value)" }) \(request.body.count) \(keepAlive)"
+            }.joined(separator: "|") + " \(read.refusal?.status ?? 0)"
+        }
+        var random = SeededRandom(seed: 27)
+        var refused = 0
+        for _ in 0..<3_000 {
+            var bytes = text
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes[at] = interesting.randomElement(using: &random)!
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(interesting.randomElement(using: &random)!, at: at)
+                }
+            }
+            let whole = Self.read(bytes)
+            for chunk in [1, 3, 17] {
+                #expect(summary(Self.read(bytes, chunk: chunk)) == summary(whole), "\(bytes)")
+            }
+            if whole.refusal != nil { refused += 1 }
+            for (request, _) in whole.requests {
+                for header in request.headers {
+                    #expect(!header.name.isEmpty && header.name.utf8.allSatisfy(RequestReader.isTokenByte))
+                    let value = Array(header.value.utf8)
+                    #expect(value.first != 32 && value.first != 9 && value.last != 32 && value.last != 9)
+                    #expect(value.allSatisfy { $0 == 9 || $0 >= 32 && $0 != 127 })
+                }
+            }
+        }
+        #expect(refused > 100 && refused < 2_900)
     }
 
     @Test func keepAliveFollowsTheVersion() {

@@ -96,9 +96,8 @@ final class MappedFile {
         var whole = true
         let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initialized in
             var done = 0
-            while done < range.count {
-                let count = pread(
-                    descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            while done < range.count, let base = buffer.baseAddress {
+                let count = pread(descriptor, base + done, range.count - done, off_t(range.lowerBound + done))
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
                 done += count

@@ -77,26 +77,32 @@ import ClosetCore
             flushed += writer.bytes.count
             return wrote
         }
+        // One pass over the rows (each copied out of its slot once: three passes copied a
+        // 1,000,000-row import's rows three times), what it finds kept until the file took them.
+        var hashes: [(key: UInt64, value: Int)] = []
+        hashes.reserveCapacity(slots.count)
+        var columns: [(bucket: UInt8, order: Int64)] = []
+        if index != nil { columns.reserveCapacity(slots.count) }
+        var blobs = Set<String>()
         for case let entry? in slots {
             starts.append(flushed + writer.bytes.count)
             RowFrame.part16(&writer) { Codec.encode(key: entry.key, into: &$0) }
             RowFrame.part32(&writer) { Codec.encode(entry.row, into: &$0) }
+            hashes.append((Self.hash(entry.key), count + hashes.count))
+            if let index {
+                columns.append((UInt8(truncatingIfNeeded: index.bucket(entry.row)), index.order(entry.row)))
+            }
+            blobs.formUnion(Codec.blobs(of: entry.row))
             if writer.bytes.count >= Self.span, !flush() { return false }
         }
-        guard flush() else { return false }
-        var hashes: [(key: UInt64, value: Int)] = []
-        hashes.reserveCapacity(starts.count)
-        for case let entry? in slots { hashes.append((Self.hash(entry.key), count + hashes.count)) }
-        guard keys.add(hashes) else { return false }
+        guard flush(), keys.add(hashes) else { return false }
         for start in starts { noteStart(start) }
         length = flushed
-        for case let entry? in slots {
-            if let index {
-                indexColumns.append(littleEndian: UInt8(truncatingIfNeeded: index.bucket(entry.row)))
-                indexColumns.append(littleEndian: index.order(entry.row))
-            }
-            blobNames.formUnion(Codec.blobs(of: entry.row))
+        for column in columns {
+            indexColumns.append(littleEndian: column.bucket)
+            indexColumns.append(littleEndian: column.order)
         }
+        blobNames.formUnion(blobs)
         return true
     }
 

@@ -2,35 +2,38 @@
 /// the scan codes them (each MCU of 16×16 pixels: four luminance blocks, then one Cb and one Cr,
 /// the mean of each 2×2; edges repeat the last pixel). Quantizing is all a quality changes, so an
 /// encoder trying several keeps every strip (`StripTransforms`); one encoding keeps one strip at
-/// a time, here.
+/// a time, here (`strip`).
 struct JPEGBlocks {
     let mcusAcross: Int
     /// Coefficients a strip holds.
     let stripCount: Int
-    var coefficients: [Float]
+    /// The last strip transformed into this value's own room (empty when the caller keeps the
+    /// strips).
+    var strip: [Float]
     /// One strip's colours (`width` × 16 each), converted before its blocks are transformed.
     private var y: [Float]
     private var cb: [Float]
     private var cr: [Float]
 
-    init(_ bitmap: Bitmap, strips: Int) {
+    /// `keepsStrip`: room for one strip here (else the caller gives the room, `transform(_:stripAt:into:)`).
+    init(_ bitmap: Bitmap, keepsStrip: Bool) {
         mcusAcross = (bitmap.width + 15) / 16
         stripCount = mcusAcross * 6 * 64
-        coefficients = [Float](repeating: 0, count: stripCount * strips)
+        strip = [Float](repeating: 0, count: keepsStrip ? stripCount : 0)
         y = [Float](repeating: 0, count: bitmap.width * 16)
         cb = y
         cr = y
     }
 
-    /// Converts the strip of rows from `top` and transforms its blocks into strip slot `slot`.
-    mutating func transform(_ bitmap: Bitmap, stripAt top: Int, into slot: Int) {
-        var coefficients = self.coefficients
-        self.coefficients = []
-        coefficients.withUnsafeMutableBufferPointer { out in
+    /// Converts the strip of rows from `top` and transforms its blocks into `strip`.
+    mutating func transform(_ bitmap: Bitmap, stripAt top: Int) {
+        var strip = self.strip
+        self.strip = []
+        strip.withUnsafeMutableBufferPointer { out in
             guard let base = out.baseAddress else { return }
-            transform(bitmap, stripAt: top, into: base + slot * stripCount)
+            transform(bitmap, stripAt: top, into: base)
         }
-        self.coefficients = coefficients
+        self.strip = strip
     }
 
     /// Converts the strip of rows from `top` (the last row repeated past the picture's end) and

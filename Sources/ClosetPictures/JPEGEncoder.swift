@@ -24,12 +24,12 @@ public enum JPEGEncoder {
                 quality: quality, limit: limit)
         }
         // One strip of blocks at a time: no coefficients of the whole picture.
-        var blocks = JPEGBlocks(bitmap, strips: 1)
+        var blocks = JPEGBlocks(bitmap, keepsStrip: true)
         return file(width: bitmap.width, height: bitmap.height, quality: quality) { luminance, chrominance in
             var coder = ScanCoder(luminance, chrominance)
             for top in stride(from: 0, to: bitmap.height, by: 16) {
-                blocks.transform(bitmap, stripAt: top, into: 0)
-                coder.code(blocks, strip: 0)
+                blocks.transform(bitmap, stripAt: top)
+                coder.code(blocks)
                 if coder.writer.bytes.count > limit { return nil }
             }
             return coder.finished()
@@ -125,11 +125,11 @@ public enum JPEGEncoder {
             chrominanceDivisors = chrominance.map { 1 / Float($0) }
         }
 
-        /// One strip's MCUs: four luminance blocks, then Cb and Cr.
-        mutating func code(_ blocks: JPEGBlocks, strip: Int) {
-            blocks.coefficients.withUnsafeBufferPointer { all in
-                guard let base = all.baseAddress else { return }
-                code(base + strip * blocks.stripCount, mcusAcross: blocks.mcusAcross)
+        /// The MCUs of the strip `blocks` holds: four luminance blocks, then Cb and Cr.
+        mutating func code(_ blocks: JPEGBlocks) {
+            blocks.strip.withUnsafeBufferPointer { strip in
+                guard let base = strip.baseAddress else { return }
+                code(base, mcusAcross: blocks.mcusAcross)
             }
         }
 

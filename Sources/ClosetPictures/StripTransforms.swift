@@ -28,7 +28,7 @@ final class StripTransforms: @unchecked Sendable {
     init(_ picture: Bitmap) {
         self.picture = picture
         strips = (picture.height + 15) / 16
-        blocks = JPEGBlocks(picture, strips: 0)
+        blocks = JPEGBlocks(picture, keepsStrip: false)
         (mcusAcross, stripCount) = (blocks.mcusAcross, blocks.stripCount)
         coefficients = .allocate(capacity: max(stripCount * strips, 1))
         running = picture.width * picture.height >= Self.fewestPixelsAhead

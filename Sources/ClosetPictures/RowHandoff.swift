@@ -1,9 +1,9 @@
 import Foundation
 
 /// Rows made on one thread and taken, in the order they were made, on a second one, through a
-/// ring of row buffers (bounded in bytes): a large PNG's rows are inflated and unfiltered on the caller's thread
-/// while the second reduces them (`AreaReducer`), so the two halves of the work run on two
-/// cores at once. The maker waits only while every buffer holds a row not yet taken, the taker
+/// ring of row buffers (bounded in bytes): a large PNG's rows are inflated and unfiltered on the
+/// caller's thread while the second reduces them (`AreaReducer`), so the two halves of the work
+/// run on two cores at once. The maker waits only while every buffer holds a row not yet taken, the taker
 /// only while none does.
 final class RowHandoff: @unchecked Sendable {
     /// Pictures of fewer pixels are reduced on the caller's thread: a second thread is worth

@@ -180,14 +180,9 @@ extension ServedAPI {
     ) -> ServedAPI {
         let basePath =
             api.defaultBase.flatMap { base -> String? in
-                // The path after `scheme://host`, found without Foundation's `range(of:)`, whose
-                // first use costs every process that builds the served APIs (all of them).
-                let bytes = Array(base.utf8)
-                guard let scheme = bytes.indices.first(where: { bytes[$0...].starts(with: "://".utf8) }) else {
-                    return nil
-                }
-                let rest = bytes[(scheme + 3)...]
-                return rest.firstIndex(of: UInt8(ascii: "/")).map { String(decoding: rest[$0...], as: UTF8.self) } ?? ""
+                guard let scheme = base.range(of: "://") else { return nil }
+                let rest = base[scheme.upperBound...]
+                return rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
             } ?? ""
         @Sendable func relative(_ request: ServedRequest) -> String? {
             var path = request.path

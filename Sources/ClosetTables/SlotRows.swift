@@ -12,8 +12,8 @@ import ClosetCore
 
     @usableFromInline var slots: [(key: Key, row: Row)?] = []
     /// Callers read and write it in place after `ensureIndex()` (a computed wrapper would copy
-    /// the whole dictionary on every write).
-    @usableFromInline var keyIndex: [Key: Int]?
+    /// the whole index on every write).
+    @usableFromInline var keyIndex: SlotIndex?
     @usableFromInline var liveCount = 0
     /// Slots by bucket of the table's index, each by order key descending (ties: later slot
     /// first), for the table revision they were sorted at: built when first asked for after a
@@ -24,9 +24,10 @@ import ClosetCore
 
     @inlinable mutating func ensureIndex() {
         guard keyIndex == nil else { return }
-        var index: [Key: Int] = [:]
-        index.reserveCapacity(liveCount)
-        for (slot, entry) in slots.enumerated() { if let entry { index[entry.key] = slot } }
+        var index = SlotIndex(capacity: liveCount)
+        for (slot, entry) in slots.enumerated() {
+            if let entry { index.insertNew(SlotIndex.hash(entry.key), slot: slot) }
+        }
         keyIndex = index
     }
 
@@ -35,12 +36,17 @@ import ClosetCore
         slots.reserveCapacity(slots.count + count)
         ensureIndex()
         let indexed = keyIndex?.count ?? 0
-        keyIndex?.reserveCapacity(indexed + count)
+        keyIndex?.reserve(indexed + count)
+    }
+
+    /// Where the index files `key` (`ensureIndex()` first), and its slot if it has one.
+    @inlinable func find(_ key: Key, hash: UInt32) -> (position: Int, slot: Int?) {
+        keyIndex?.find(hash) { slots[$0]?.key == key } ?? (0, nil)
     }
 
     @inlinable mutating func slot(of key: Key) -> Int? {
         ensureIndex()
-        return keyIndex?[key]
+        return find(key, hash: SlotIndex.hash(key)).slot
     }
 
     @inlinable func row(at slot: Int) -> Row? { slots[slot]?.row }
@@ -49,13 +55,15 @@ import ClosetCore
     @inlinable @discardableResult
     mutating func place(_ row: Row, key: Key) -> (slot: Int, previous: Row?) {
         ensureIndex()
-        // One hash for a new key (the common case: seeding); a replaced key puts its slot back.
-        if let slot = keyIndex?.updateValue(slots.count, forKey: key) {
-            keyIndex?[key] = slot
+        keyIndex?.makeRoom()
+        let hash = SlotIndex.hash(key)
+        let (position, found) = find(key, hash: hash)
+        if let slot = found {
             let previous = slots[slot]?.row
             slots[slot] = (key, row)
             return (slot, previous)
         }
+        keyIndex?.insert(hash, slot: slots.count, at: position)
         slots.append((key, row))
         liveCount += 1
         return (slots.count - 1, nil)
@@ -63,8 +71,8 @@ import ClosetCore
 
     /// Appends a row known to be new, without the index (a snapshot's rows are distinct).
     @inlinable mutating func append(_ key: Key, _ row: Row) {
+        keyIndex?.insertNew(SlotIndex.hash(key), slot: slots.count)
         slots.append((key, row))
-        keyIndex?[key] = slots.count - 1
         liveCount += 1
     }
 
@@ -72,7 +80,9 @@ import ClosetCore
     @inlinable @discardableResult
     mutating func remove(_ key: Key) -> (slot: Int, row: Row)? {
         ensureIndex()
-        guard let slot = keyIndex?.removeValue(forKey: key), let entry = slots[slot] else { return nil }
+        let (position, found) = find(key, hash: SlotIndex.hash(key))
+        guard let slot = found, let entry = slots[slot] else { return nil }
+        keyIndex?.remove(at: position)
         slots[slot] = nil
         liveCount -= 1
         return (slot, entry.row)
@@ -81,16 +91,24 @@ import ClosetCore
     /// Puts an undone change's row back into its own slot.
     mutating func restore(_ row: Row, key: Key, slot: Int) {
         if slots[slot] == nil { liveCount += 1 }
-        slots[slot] = (key, row)
         ensureIndex()
-        keyIndex?[key] = slot
+        keyIndex?.makeRoom()
+        let hash = SlotIndex.hash(key)
+        let (position, found) = find(key, hash: hash)
+        if found != nil {
+            keyIndex?.update(at: position, slot: slot)
+        } else {
+            keyIndex?.insert(hash, slot: slot, at: position)
+        }
+        slots[slot] = (key, row)
     }
 
     /// Empties a slot an undone insert filled.
     mutating func clear(slot: Int) {
         if let key = slots[slot]?.key {
             ensureIndex()
-            keyIndex?.removeValue(forKey: key)
+            let (position, found) = find(key, hash: SlotIndex.hash(key))
+            if found != nil { keyIndex?.remove(at: position) }
             liveCount -= 1
         }
         // Undo is last-in first-out, so an undone insert is the last slot: drop it rather

@@ -362,35 +362,55 @@ public final class SnapshotRows {
         var first = 0
         var released = 0
         while first < count {
-            let start = frameStart(first)
-            // The frames that start within `span` of the first (at least one).
-            var last = first + 1
-            while last < count, frameStart(last) - start < span { last += 1 }
-            let end = last < count ? frameStart(last) : rowsEnd
-            check(end >= start)
-            let fetched = bytes(start..<end) ?? []
-            check(fetched.count == end - start)
-            try fetched.withUnsafeBytes { fetched in
-                var at = 0
-                for ordinal in first..<last {
-                    let frameEnd = ordinal + 1 < last ? frameStart(ordinal + 1) - start : fetched.count
-                    check(frameEnd - at >= 6 && frameEnd <= fetched.count)
-                    let keyLength = Int(fetched[at]) | Int(fetched[at + 1]) << 8
-                    check(frameEnd - at - 6 >= keyLength)
-                    let lengthAt = at + 2 + keyLength
-                    let rowLength = Int(fetched.loadUnaligned(fromByteOffset: lengthAt, as: UInt32.self).littleEndian)
-                    check(lengthAt + 4 + rowLength == frameEnd)
-                    try body(
-                        ordinal, UnsafeRawBufferPointer(rebasing: fetched[(at + 2)..<lengthAt]),
-                        UnsafeRawBufferPointer(rebasing: fetched[(lengthAt + 4)..<frameEnd]))
-                    at = frameEnd
-                }
-            }
+            let last = try readFrames(from: first, span: span, body)
             // The offsets read so far are not read again: their pages are given back.
             releasePages((offsetsStart + released * 8)..<(offsetsStart + last * 8))
             released = last
             first = last
         }
+    }
+
+    /// Reads the frames from `first` that start within `span` bytes of it (at least one) in one
+    /// `pread`, handing each one's key and row as they lie in it to `body`; returns the ordinal
+    /// after the last. Each frame's lengths are checked against where the next one starts.
+    @inline(__always) private func readFrames(
+        from first: Int, span: Int,
+        _ body: (_ ordinal: Int, _ key: UnsafeRawBufferPointer, _ row: UnsafeRawBufferPointer) throws -> Void
+    ) rethrows -> Int {
+        let start = frameStart(first)
+        var last = first + 1
+        while last < count, frameStart(last) - start < span { last += 1 }
+        let end = last < count ? frameStart(last) : rowsEnd
+        check(end >= start)
+        let fetched = bytes(start..<end) ?? []
+        check(fetched.count == end - start)
+        try fetched.withUnsafeBytes { fetched in
+            var at = 0
+            for ordinal in first..<last {
+                let frameEnd = ordinal + 1 < last ? frameStart(ordinal + 1) - start : fetched.count
+                check(frameEnd - at >= 6 && frameEnd <= fetched.count)
+                let keyLength = Int(fetched[at]) | Int(fetched[at + 1]) << 8
+                check(frameEnd - at - 6 >= keyLength)
+                let lengthAt = at + 2 + keyLength
+                let rowLength = Int(fetched.loadUnaligned(fromByteOffset: lengthAt, as: UInt32.self).littleEndian)
+                check(lengthAt + 4 + rowLength == frameEnd)
+                try body(
+                    ordinal, UnsafeRawBufferPointer(rebasing: fetched[(at + 2)..<lengthAt]),
+                    UnsafeRawBufferPointer(rebasing: fetched[(lengthAt + 4)..<frameEnd]))
+                at = frameEnd
+            }
+        }
+        return last
+    }
+
+    /// The bytes of the rows from `first` that start within `span` bytes of it (at least one),
+    /// each copied for its codec, read in one `pread`: for a walk that visits these rows among
+    /// others' (the level below's among the snapshot's), where reading them one at a time took a
+    /// `pread` each.
+    public func rowsBytes(from first: Int, span: Int) -> [[UInt8]] {
+        var rows: [[UInt8]] = []
+        _ = readFrames(from: first, span: span) { _, _, row in rows.append(Array(row)) }
+        return rows
     }
 
     /// Row `ordinal`'s bytes, copied for its codec.

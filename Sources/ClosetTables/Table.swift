@@ -96,12 +96,21 @@ public final class Table<Codec: TableCodec>: StoredTable {
         let delta = lazy.delta
         let positions = delta?.positions ?? []
         var next = 0
+        // The level below's rows read a span at a time as the walk reaches them.
+        var window: (first: Int, rows: [[UInt8]]) = (0, [])
         func visitDelta(upTo limit: Int) throws {
             guard let delta else { return }
             while next < positions.count, positions[next] <= limit {
                 defer { next += 1 }
                 if deltaRemoved.contains(next) { continue }
-                try visit(deltaInPlace[next] ?? lazy.decode(baseRow: delta.rows.rowBytes(next)))
+                if let row = deltaInPlace[next] {
+                    try visit(row)
+                    continue
+                }
+                if next < window.first || next - window.first >= window.rows.count {
+                    window = (next, delta.rows.rowsBytes(from: next, span: span))
+                }
+                try visit(lazy.decode(baseRow: window.rows[next - window.first]))
             }
         }
         try lazy.base.forEachRowBytes(span: span) { ordinal, bytes in

@@ -138,9 +138,12 @@ final class HeldBytes {
             #expect(table[key] == model.rows.first { $0.key == key }?.row, "\(context): \(key)")
             #expect(table.contains(key) == model.rows.contains { $0.key == key }, "\(context): contains \(key)")
         }
-        var inOrder: [Row] = []
-        #expect(try table.forEachRowInOrder { inOrder.append($0) }, "\(context): in place")
-        #expect(inOrder == rows, "\(context): rows in order")
+        // Spans of one row, a few and all: the level below's rows are read a span at a time.
+        for span in [1, 40, 1 << 20] {
+            var inOrder: [Row] = []
+            #expect(try table.forEachRowInOrder(span: span) { inOrder.append($0) }, "\(context): in place")
+            #expect(inOrder == rows, "\(context): rows in order, span \(span)")
+        }
         let index = try #require(LayeredTable.schema.index)
         // Descending: order key down, ties the later-added first; ascending exactly the reverse.
         func walked(_ buckets: [Int], descending: Bool) -> [Row] {

@@ -96,7 +96,7 @@ enum DeltaFile {
     static func attach(
         _ contents: Contents, generation: UInt64, base: [String: (rows: SnapshotRows, inPlace: Bool)], to tables: Tables
     ) throws(ByteReader.Malformed) {
-        for (name, rows) in contents.sections where !name.contains("#") {
+        for (name, rows) in contents.sections where !SnapshotSection.isDerived(name) {
             guard let record = contents.sections[name + DeltaRows.sectionSuffix] else { throw ByteReader.Malformed() }
             let table = tables.table(named: name)
             let snapshotRows = base[name]

@@ -208,7 +208,7 @@ package enum StoreRecovery {
                         try StoreFormat.forEachSection(
                             memory: snapshotMemory, header: snapshotHeader, owner: nil, blocks: nil
                         ) { name, section throws(ByteReader.Malformed) in
-                            if !name.contains("#") { base[name] = (section, false) }
+                            if !SnapshotSection.isDerived(name) { base[name] = (section, false) }
                         }
                         try DeltaFile.attach(contents, generation: header.generation, base: base, to: tables)
                         report.lines.append("delta: kept (\(bytes.count) bytes)")
@@ -341,7 +341,7 @@ package enum StoreRecovery {
             if let directory {
                 // Sections derived from a table's rows (`<table>#<grouping>`) are not data:
                 // the new store's first snapshot writes them again.
-                for entry in directory.entries where !entry.name.contains("#") {
+                for entry in directory.entries where !SnapshotSection.isDerived(entry.name) {
                     let (k, l) = salvageRows(of: entry, into: tables.table(named: entry.name))
                     kept += k
                     lost += l
@@ -367,7 +367,7 @@ package enum StoreRecovery {
                     name: name, sectionStart: position, count: Int(count), rowsLength: Int(rowsLength),
                     indexLength: Int(indexLength))
                 guard entry.rowsEnd <= header.bodyEnd else { return (kept, lost, true) }
-                if !name.contains("#") {
+                if !SnapshotSection.isDerived(name) {
                     let (k, l) = salvageRows(of: entry, into: tables.table(named: name))
                     kept += k
                     lost += l

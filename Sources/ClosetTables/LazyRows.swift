@@ -137,12 +137,20 @@ extension LazyRows {
         var first: [Key: Int] = [:]
         first.reserveCapacity(changes.count)
         var unknown: [Key] = []
-        for position in changes {
+        // Each change's key's place in `unknown` (-1: placed before), and whether the change
+        // is that key's first here: placed without looking it up in `latest`, or in `first`
+        // again (a journal of new keys hashed each five times).
+        var unknownPlace = [Int](repeating: -1, count: changes.count)
+        var isFirstMet = [Bool](repeating: false, count: changes.count)
+        for (number, position) in changes.enumerated() {
             let key = operations[position].key
             guard latest[key] == nil else { continue }
             if let earlier = first.updateValue(unknown.count, forKey: key) {
                 first[key] = earlier  // met before: keep its first place
+                unknownPlace[number] = earlier
             } else {
+                unknownPlace[number] = unknown.count
+                isFirstMet[number] = true
                 unknown.append(key)
             }
         }
@@ -160,10 +168,15 @@ extension LazyRows {
             lowers[index] = .snapshot(ordinal)
         }
         keyBytes = []
-        for position in changes {
+        for (number, position) in changes.enumerated() {
             let change = operations[position]
-            // A key placed before (or by an earlier change here) is found in `latest` by `place`.
-            place(change.key, change.row, lower: first[change.key].map { lowers[$0] })
+            let known = unknownPlace[number]
+            if isFirstMet[number] {
+                placeNew(change.key, change.row, lower: lowers[known])
+            } else {
+                // A key placed before (or by an earlier change here) is found in `latest`.
+                place(change.key, change.row, lower: known >= 0 ? .some(lowers[known]) : nil)
+            }
         }
         placed = operations.count
     }
@@ -311,6 +324,22 @@ extension LazyRows {
         } else {
             if existed { liveCount -= 1 }
             entry.row = nil
+        }
+        latest[key] = entry
+    }
+
+    /// `place` for a key `latest` does not hold, its row below (`lower`) already looked up.
+    @inlinable func placeNew(_ key: Key, _ row: Row?, lower: Lower?) {
+        var entry = Entry(row: row, lower: lower, position: lower.map(position) ?? 0)
+        if row != nil {
+            if lower == nil {
+                // New: it goes to the end, as an insert does.
+                entry.position = endPosition + appended
+                appended += 1
+                liveCount += 1
+            }
+        } else if lower != nil {
+            liveCount -= 1
         }
         latest[key] = entry
     }

@@ -407,7 +407,7 @@ public final class SnapshotRows {
     /// each copied for its codec, read in one `pread`: for a walk that visits these rows among
     /// others' (the level below's among the snapshot's), where reading them one at a time took a
     /// `pread` each.
-    public func rowsBytes(from first: Int, span: Int) -> [[UInt8]] {
+    @usableFromInline func rowsBytes(from first: Int, span: Int) -> [[UInt8]] {
         var rows: [[UInt8]] = []
         _ = readFrames(from: first, span: span) { _, _, row in rows.append(Array(row)) }
         return rows

@@ -30,7 +30,7 @@ public enum SnapshotSection {
     /// filter, a level's record), not a table's. Bytes, not Foundation's `contains`: its first
     /// call in a process initialized CoreFoundation's string search, 20 µs of opening a store
     /// with a delta.
-    public static func isDerived(_ name: String) -> Bool { name.utf8.contains(UInt8(ascii: "#")) }
+    package static func isDerived(_ name: String) -> Bool { name.utf8.contains(UInt8(ascii: "#")) }
 
     /// How a section's index is laid out: the one written now, or format 4's (read, never
     /// written: a format-4 store is rewritten before its first commit).

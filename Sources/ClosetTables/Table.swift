@@ -107,7 +107,8 @@ public final class Table<Codec: TableCodec>: StoredTable {
                     try visit(row)
                     continue
                 }
-                if next < window.first || next - window.first >= window.rows.count {
+                // `next` only grows: past the window's rows, the next span is read.
+                if next - window.first >= window.rows.count {
                     window = (next, delta.rows.rowsBytes(from: next, span: span))
                 }
                 try visit(lazy.decode(baseRow: window.rows[next - window.first]))

@@ -120,11 +120,13 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void compress_instructions(ui
     _mm_storeu_si128((__m128i *)&state[4], state1);
 }
 
+// Three CPUIDs, once, on first use (each a trap to the hypervisor in a virtual machine).
 static int has_instructions(void) {
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid(1, a, b, c, d);
     const int ssse3 = (c >> 9) & 1, sse41 = (c >> 19) & 1;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
     return ssse3 && sse41 && ((b >> 29) & 1);
 }
 #else

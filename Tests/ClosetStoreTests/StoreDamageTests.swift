@@ -698,6 +698,14 @@ func snapshotAndThreeRecords(_ mocks: MockWardrobe) throws -> (String, [Int]) {
         #expect(StoreChecksum.crc32c([UInt8](repeating: 0, count: 32)) == 0x8A91_36AA)
     }
 
+    /// The instruction is found where the processor has it (one CPUID of our own, not libgcc's model).
+    @Test func theInstructionIsUsedWhereTheProcessorHasIt() {
+        #if arch(x86_64)
+            let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+            #expect(StoreChecksum.usesHardware == cpuinfo.contains(" sse4_2"))
+        #endif
+    }
+
     @Test func theInstructionAndTheTablesAgreeOnRandomBytesAndSplits() {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<300 {

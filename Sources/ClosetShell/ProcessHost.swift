@@ -414,17 +414,19 @@ enum ScriptFile {
             return BytesReading(try readAll(fd, path: path, limit: limit))
         }
         _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
-        return DescriptorReading(fd, path: path)
+        return DescriptorReading(fd, path: path, byteCount: size)
     }
 
     /// A regular file's descriptor read in pieces; closed when no longer read.
     final class DescriptorReading: FileReading {
         private let descriptor: Int32
         private let path: String
+        let byteCount: Int?
 
-        init(_ descriptor: Int32, path: String) {
+        init(_ descriptor: Int32, path: String, byteCount: Int?) {
             self.descriptor = descriptor
             self.path = path
+            self.byteCount = byteCount
         }
 
         deinit { close(descriptor) }

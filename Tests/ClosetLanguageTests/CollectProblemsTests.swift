@@ -17,9 +17,9 @@ import Testing
         return TransferFiles.ImportedRows(rows: rows)
     }
 
-    @Test func rowsPickedFirstAreCheckedFirst() {
+    @Test func rowsPickedFirstAreCheckedFirst() throws {
         var seen: [String] = []
-        let problems = TransferFiles.collectProblems(
+        let problems = try TransferFiles.collectProblems(
             Self.rows(), fieldNames: Self.names, first: { row in ((row.fields["name"] ?? nil) ?? "").hasSuffix("4") },
             check: { row throws(TransferFiles.RowProblem) in
                 let size = (row.fields["size"] ?? nil) ?? ""
@@ -32,10 +32,10 @@ import Testing
         #expect(problems.last?.message.hasPrefix("unknown field 'colour'") == true)
     }
 
-    @Test func aFirstPassThatPicksEveryRowIsTheOnlyOne() {
+    @Test func aFirstPassThatPicksEveryRowIsTheOnlyOne() throws {
         var seen = 0
         var asked = 0
-        let problems = TransferFiles.collectProblems(
+        let problems = try TransferFiles.collectProblems(
             Self.rows(), fieldNames: Self.names + ["colour"],
             first: { _ in
                 asked += 1
@@ -52,7 +52,7 @@ import Testing
         for pieceSize in [4, 9, 1 << 20] {
             let rows = try TransferFiles.ImportedRows(
                 json: BytesReading(Array(text.utf8)), entity: "thing", ignoring: [], pieceSize: pieceSize)
-            let problems = TransferFiles.collectProblems(rows, fieldNames: ["name"]) {
+            let problems = try TransferFiles.collectProblems(rows, fieldNames: ["name"]) {
                 row throws(TransferFiles.RowProblem) in throw TransferFiles.RowProblem(line: row.line, message: "bad")
             }
             #expect(

@@ -5,9 +5,9 @@ import Testing
 
 @testable import ClosetLanguage
 
-/// A CSV file being imported: checked whole before any row is visited (a quoting problem
-/// anywhere first, then the header, then a record's width), and visited row by row with the
-/// fields and lines the reader gives for the whole file.
+/// A CSV file being imported: checked whole (a quoting problem anywhere first, then the header,
+/// then a record's width) as its rows are visited, or before (`checkFirst`), and visited row by
+/// row with the fields and lines the reader gives for the whole file.
 @Suite struct ImportedRowsTests {
     @Test func visitedRowsAreTheRecordsTheReaderGives() throws {
         var random = SeededRandom(seed: 4_701)
@@ -44,6 +44,33 @@ import Testing
                 #expect(header.indices.map { row.fields.value(at: $0) } == record.fields.map { $0.isEmpty ? nil : $0 })
             }
             #expect(rows.mayHave("id") == header.contains("id"))
+        }
+    }
+
+    /// Many more records than a batch holds, in one piece (read in place, every batch made at
+    /// once) and in many (read on a second thread, at most a few batches waiting): every row
+    /// visited in order, and room made for about as many as the file has.
+    @Test func manyRecordsAreVisitedInOrderFromOnePieceOrMany() throws {
+        let count = 20_000
+        // Records of one width: the estimate from the first batch holds for the file.
+        func padded(_ number: Int) -> String { String(String(number + 100_000).dropFirst()) }
+        let text = "a,b\n" + (0..<count).map { "\(padded($0)),\"x\(padded($0))\"\n" }.joined()
+        for pieceSize in [1 << 20, 64, 4096] {
+            let rows = try TransferFiles.ImportedRows(
+                csv: BytesReading(Array(text.utf8)), fieldNames: ["a", "b"], pieceSize: pieceSize)
+            var visited = 0
+            var expected: Int?
+            try rows.forEachRow { number, row in
+                if number == 0 { expected = rows.expectedCount }
+                if row.fields.value(at: 0) == padded(number), row.fields.value(at: 1) == "x" + padded(number),
+                    row.line == number + 2
+                {
+                    visited += 1
+                }
+            }
+            #expect(visited == count && rows.count == count, "pieces of \(pieceSize)")
+            let estimate = try #require(expected)
+            #expect(estimate > count * 9 / 10 && estimate < count * 11 / 10, "\(estimate)")
         }
     }
 
@@ -118,47 +145,71 @@ import Testing
         return records
     }
 
-    @Test func theWholeFileIsCheckedBeforeAnyRow() {
+    /// The file's problem is the same whether its rows are visited as it is read (a problem
+    /// met after them fails the visit) or only once it is read whole (`checkFirst`, which
+    /// visits no row of a file with a problem).
+    @Test func theWholeFileIsCheckedWhateverItsRows() {
         for pieceSize in [4, 7, 1 << 20] {
-            func problem(_ text: String) -> String? {
-                problemReading(Array(text.utf8), pieceSize: pieceSize)
+            for checkFirst in [false, true] {
+                checkedWhole(pieceSize: pieceSize, checkFirst: checkFirst)
             }
-            #expect(problem("a,b\n1,2\n\n3,4\n") == nil)
-            #expect(problem("") == nil)
-            #expect(problem("a,b\n1\n1,2,3\n") == "2: 1 fields where the header has 2")
-            // A quoting problem anywhere comes before a record of the wrong width.
-            #expect(problem("a,b\n1\n\"open,\n") == "3: a quoted field is not closed")
-            #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
-            #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
-            #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
-            // Bytes that are not UTF-8 are named by their offset in the file; the first problem
-            // met is the one reported, and such bytes are met as their piece is read.
-            #expect(
-                problemReading(
-                    Array("a,b\n1,2\n1,".utf8) + [0xFF, 0x0A] + Array("\"x\"y,2\n".utf8), pieceSize: pieceSize)
-                    == "not UTF-8 at 10")
-            #expect(
-                problemReading(Array("a,b\n\"x\"y,2\n1,2\n1,".utf8) + [0xFF, 0x0A], pieceSize: pieceSize)
-                    == (pieceSize > 16 ? "not UTF-8 at 17" : "2: text after a closing quote"))  // met a piece ahead
-            #expect(problemReading(Array("a,b\n1,청".utf8).dropLast(), pieceSize: pieceSize) == "not UTF-8 at 6")
         }
+    }
+
+    func checkedWhole(pieceSize: Int, checkFirst: Bool) {
+        func problem(_ text: String) -> String? {
+            if checkFirst {
+                // No row of a file with a problem is visited.
+                var visited = 0
+                let rows = try? TransferFiles.ImportedRows(
+                    csv: BytesReading(Array(text.utf8)), fieldNames: ["a", "b"], checkFirst: true,
+                    pieceSize: pieceSize)
+                let failed = (try? rows?.forEachRow { _, _ in visited += 1 }) == nil
+                #expect(!failed || visited == 0, "\(text.debugDescription)")
+            }
+            return problemReading(Array(text.utf8), pieceSize: pieceSize, checkFirst: checkFirst)
+        }
+        #expect(problem("a,b\n1,2\n\n3,4\n") == nil)
+        #expect(problem("") == nil)
+        #expect(problem("a,b\n1\n1,2,3\n") == "2: 1 fields where the header has 2")
+        // A quoting problem anywhere comes before a record of the wrong width.
+        #expect(problem("a,b\n1\n\"open,\n") == "3: a quoted field is not closed")
+        #expect(problem("a,c\n1\n")?.hasPrefix("1: unknown field 'c'") == true)
+        #expect(problem("a,a\n1,2\n") == "1: the column 'a' appears twice")
+        #expect(problem("a,b\n\"x\"y,2\n") == "2: text after a closing quote")
+        // Bytes that are not UTF-8 are named by their offset in the file; the first problem
+        // met is the one reported, and such bytes are met as their piece is read.
+        #expect(
+            problemReading(
+                Array("a,b\n1,2\n1,".utf8) + [0xFF, 0x0A] + Array("\"x\"y,2\n".utf8), pieceSize: pieceSize,
+                checkFirst: checkFirst)
+                == "not UTF-8 at 10")
+        #expect(
+            problemReading(
+                Array("a,b\n\"x\"y,2\n1,2\n1,".utf8) + [0xFF, 0x0A], pieceSize: pieceSize, checkFirst: checkFirst)
+                == (pieceSize > 16 ? "not UTF-8 at 17" : "2: text after a closing quote"))  // met a piece ahead
+        #expect(
+            problemReading(Array("a,b\n1,청".utf8).dropLast(), pieceSize: pieceSize, checkFirst: checkFirst)
+                == "not UTF-8 at 6")
     }
 
     /// What reading the file through pieces of `pieceSize` reports: `line: message`, or
     /// `not UTF-8 at <offset>`.
     func problemReading<Bytes: Sequence<UInt8>>(
-        _ bytes: Bytes, pieceSize: Int, longestRecord: Int = FilePieces.longestRecord
+        _ bytes: Bytes, pieceSize: Int, longestRecord: Int = FilePieces.longestRecord, checkFirst: Bool = false
     ) -> String? {
         do {
-            _ = try TransferFiles.ImportedRows(
-                csv: BytesReading(Array(bytes)), fieldNames: ["a", "b"], pieceSize: pieceSize,
+            let rows = try TransferFiles.ImportedRows(
+                csv: BytesReading(Array(bytes)), fieldNames: ["a", "b"], checkFirst: checkFirst, pieceSize: pieceSize,
                 longestRecord: longestRecord)
+            try rows.forEachRow { _, _ in }
             return nil
         } catch {
             switch error {
             case .syntax(let message, let line): return "\(line): \(message)"
             case .notUTF8(let offset): return "not UTF-8 at \(offset)"
             case .cannotRead(let diagnostic): return diagnostic.message
+            case .changedWhileRead(let row): return "changed: \(row.message)"
             }
         }
     }
@@ -196,7 +247,25 @@ import Testing
         for changed in ["a,b\n1,2\n", "a,b\n1,2\n3,4\n5,6\n", "a,b\n1,2\n3\n", "a,b\n1,2\n\"3,4\n"] {
             let rows = try TransferFiles.ImportedRows(
                 csv: Changing(["a,b\n1,2\n3,4\n", changed]), fieldNames: ["a", "b"], pieceSize: 4)
-            #expect(throws: TransferFiles.RowProblem.self) { try rows.forEachRow { _, _ in } }
+            try rows.forEachRow { _, _ in }
+            #expect(rows.count == 2)
+            #expect(throws: ImportFileProblem.self) {
+                do throws(ImportFileProblem) {
+                    try rows.forEachRow { _, _ in }
+                } catch {
+                    guard case .changedWhileRead(let row) = error else { return }
+                    #expect(row.message == "the file changed while it was imported")
+                    throw error
+                }
+            }
+        }
+        // Read again unchanged, the same rows.
+        let rows = try TransferFiles.ImportedRows(
+            csv: Changing(["a,b\n1,2\n3,4\n", "a,b\n1,2\n3,4\n"]), fieldNames: ["a", "b"], pieceSize: 4)
+        for _ in 0..<2 {
+            var values: [String?] = []
+            try rows.forEachRow { _, row in values.append(row.fields.value(at: 1)) }
+            #expect(values == ["2", "4"])
         }
     }
 

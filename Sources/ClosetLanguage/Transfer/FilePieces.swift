@@ -7,6 +7,8 @@ enum ImportFileProblem: Error {
     /// The file's offset of its first byte that is not UTF-8.
     case notUTF8(offset: Int)
     case cannotRead(Diagnostic)
+    /// A file read again is not what it was: the problem is listed as a bad row's.
+    case changedWhileRead(TransferFiles.RowProblem)
 }
 
 /// An imported text file read from the host a piece at a time (a megabyte; more only while a
@@ -31,6 +33,9 @@ final class FilePieces {
     /// of the file one record, held whole).
     let longestRecord: Int
     static let longestRecord = 256 << 20
+
+    /// How many bytes the file has, when its reader knows.
+    var fileSize: Int? { file.byteCount }
 
     init(_ file: any FileReading, pieceSize: Int, longestRecord: Int) throws(ImportFileProblem) {
         self.file = file

@@ -1,66 +1,88 @@
 import ClosetCore
 
 extension TransferFiles {
-    /// The rows of a file being imported, visited one at a time in the file's order. The file is
-    /// read through first — for a CSV file its quoting, its header and each record's number of
-    /// fields, for a JSON file its syntax and each element an object — so a file that cannot be
-    /// read fails before any row is checked; then again for each visit, a piece at a time, each
-    /// row made only when it is visited: a file of any size is held as one piece of its bytes,
-    /// never as rows of strings.
+    /// The rows of a file being imported, visited one at a time in the file's order, each row
+    /// made only when it is visited: a file of any size is held as a few pieces of its bytes,
+    /// never as rows of strings. A JSON file is read through first — its syntax, each element an
+    /// object — then again for the visit. A CSV file is read once, on a second thread a piece
+    /// ahead of the visit (`CSVReadAhead`), its header checked first: a quoting or UTF-8
+    /// problem, or a record of the wrong width, found after rows were visited fails the visit
+    /// (and the import, which then keeps nothing) as if the file had been checked first.
+    /// `checkFirst` makes it so (rows are visited only in a file with no problem): a
+    /// deterministic session's ids and clock must not be drawn on for rows of a file that fails.
     public struct ImportedRows {
         private enum Source {
             case rows([Row])
-            /// The file and its header's names.
-            case csv(CSVFileCursor, header: [String])
+            /// The file (past its header), its header's names, and what its visits found.
+            case csv(CSVFileCursor, header: [String], visits: CSVVisits)
             /// The file, how its elements become rows, and which rows start on a line another
             /// row starts on too (a bit each).
             case json(JSONFileCursor, row: (Int, JSONValue) throws(RowProblem) -> Row, sharingLines: [UInt64])
         }
 
+        /// What a CSV file's visits found: its number of records once visited whole, and about
+        /// how many it has before that.
+        private final class CSVVisits {
+            let checkFirst: Bool
+            var count: Int?
+            var estimate: Int?
+            var visited = false
+
+            init(checkFirst: Bool, count: Int? = nil) {
+                self.checkFirst = checkFirst
+                self.count = count
+            }
+        }
+
         private let source: Source
-        /// How many rows the file has.
-        public let count: Int
+        private let knownCount: Int
+
+        /// How many rows the file has (a CSV file's, once visited).
+        public var count: Int {
+            if case .csv(_, _, let visits) = source { return visits.count ?? 0 }
+            return knownCount
+        }
+
+        /// About how many rows the file has, for making room: a CSV file's from its size and
+        /// its first piece's rows, known once the first row is visited.
+        public var expectedCount: Int {
+            if case .csv(_, _, let visits) = source { return visits.count ?? visits.estimate ?? 0 }
+            return knownCount
+        }
 
         init(rows: [Row]) {
             source = .rows(rows)
-            count = rows.count
+            knownCount = rows.count
         }
 
-        /// Checks a CSV file's shape: a byte that is not UTF-8 or a quoting problem (the first
-        /// met), then a header naming a field no one reads or a column twice, then a
-        /// record of the wrong width.
+        /// Reads a CSV file's header: a header naming a field no one reads or a column twice is
+        /// refused (after a quoting or UTF-8 problem anywhere in the file, which comes first).
         /// `pieceSize` and `longestRecord` are the file's pieces' (tests make them small).
         init(
-            csv file: any FileReading, fieldNames: [String], pieceSize: Int = 1 << 20,
+            csv file: any FileReading, fieldNames: [String], checkFirst: Bool = false, pieceSize: Int = 1 << 20,
             longestRecord: Int = FilePieces.longestRecord
         ) throws(ImportFileProblem) {
             let cursor = try CSVFileCursor(file, pieceSize: pieceSize, longestRecord: longestRecord)
-            (source, count) = try Self.readShape(cursor, fieldNames: fieldNames)
-        }
-
-        private static func readShape(_ cursor: CSVFileCursor, fieldNames: [String]) throws(ImportFileProblem)
-            -> (Source, count: Int)
-        {
+            knownCount = 0
             var fields: [CSVReader.Field] = []
-            guard let headerRecord = try cursor.next(&fields) else { return (.csv(cursor, header: []), 0) }
+            guard let headerRecord = try cursor.next(&fields) else {
+                source = .csv(cursor, header: [], visits: CSVVisits(checkFirst: checkFirst, count: 0))
+                return
+            }
             let names = cursor.bytes.withUnsafeBufferPointer { bytes in fields.map { $0.text(in: bytes) } }
-            var count = 0
-            var wrongWidth: ImportFileProblem?
-            while let record = try cursor.next(&fields) {
-                count += 1
-                if record.count != names.count, wrongWidth == nil {
-                    wrongWidth = .syntax(
-                        message: "\(record.count) fields where the header has \(names.count)", line: record.line)
-                }
-            }
+            var problem: ImportFileProblem?
             for name in names where !fieldNames.contains(name) {
-                throw .syntax(message: unknownField(name, fieldNames), line: headerRecord.line)
+                problem = .syntax(message: unknownField(name, fieldNames), line: headerRecord.line)
+                break
             }
-            for (index, name) in names.enumerated() where names[..<index].contains(name) {
-                throw .syntax(message: "the column '\(name)' appears twice", line: headerRecord.line)
+            for (index, name) in names.enumerated() where problem == nil && names[..<index].contains(name) {
+                problem = .syntax(message: "the column '\(name)' appears twice", line: headerRecord.line)
             }
-            if let wrongWidth { throw wrongWidth }
-            return (.csv(cursor, header: names), count)
+            if let problem {
+                while try cursor.next(&fields) != nil {}
+                throw problem
+            }
+            source = .csv(cursor, header: names, visits: CSVVisits(checkFirst: checkFirst))
         }
 
         /// Checks a JSON file: a byte that is not UTF-8 or its syntax (the first met),
@@ -96,20 +118,24 @@ extension TransferFiles {
             }
             if let badElement { throw badElement }
             source = .json(cursor, row: row, sharingLines: sharing)
-            self.count = count
+            knownCount = count
         }
 
         /// Whether a row may have `field`: a CSV file's header names it; any JSON row may.
         func mayHave(_ field: String) -> Bool {
             switch source {
             case .rows, .json: true
-            case .csv(_, let header): header.contains(field)
+            case .csv(_, let header, _): header.contains(field)
             }
         }
 
-        /// Visits each row with its place in the file (from 0). A file is read again: one that
-        /// changed since it was first read fails (rows already visited were visited).
-        func forEachRow(_ visit: (_ number: Int, _ row: Row) -> Void) throws(RowProblem) {
+        /// Visits each row with its place in the file (from 0). Throws the file's problem (a
+        /// CSV file's found as its rows were visited), or `changedWhileRead`: a file read again
+        /// that is not what it was (rows already visited were visited).
+        func forEachRow(_ visit: (_ number: Int, _ row: Row) -> Void) throws(ImportFileProblem) {
+            if case .csv(let cursor, let header, let visits) = source {
+                return try visitCSV(cursor, header: header, visits: visits, visit)
+            }
             var number = 0
             var line = 1
             var changed = false
@@ -118,20 +144,7 @@ extension TransferFiles {
                 case .rows(let rows):
                     for (number, row) in rows.enumerated() { visit(number, row) }
                     return
-                case .csv(let cursor, let header):
-                    try cursor.rewind()
-                    var fields: [CSVReader.Field] = []
-                    guard try cursor.next(&fields) != nil else { break }  // the header
-                    // The row shares the piece and the cursor's fields (not copied unless it is kept).
-                    while let record = try cursor.next(&fields) {
-                        line = record.line
-                        guard record.count == header.count, number < count else {
-                            changed = true
-                            break
-                        }
-                        visit(number, (record.line, RowFields(names: header, file: cursor.bytes, fields: fields)))
-                        number += 1
-                    }
+                case .csv: break
                 case .json(let cursor, let row, _):
                     try cursor.rewind()
                     while let (start, value) = try cursor.next() {
@@ -145,14 +158,58 @@ extension TransferFiles {
                     }
                 }
             } catch {
+                if case .changedWhileRead = error { throw error }
                 if case .cannotRead(let diagnostic) = error {
-                    throw RowProblem(line: line, message: diagnostic.message)
+                    throw .changedWhileRead(RowProblem(line: line, message: diagnostic.message))
                 }
                 changed = true
             }
-            if changed || number != count {
-                throw RowProblem(line: line, message: "the file changed while it was imported")
+            if changed || number != count { throw Self.changed(line: line) }
+        }
+
+        private static func changed(line: Int) -> ImportFileProblem {
+            .changedWhileRead(RowProblem(line: line, message: "the file changed while it was imported"))
+        }
+
+        /// A CSV file's rows, as its second thread reads them. Visited again (rows that restore
+        /// their key go first), a file must be what it was the first time.
+        private func visitCSV(
+            _ cursor: CSVFileCursor, header: [String], visits: CSVVisits, _ visit: (_ number: Int, _ row: Row) -> Void
+        ) throws(ImportFileProblem) {
+            guard !header.isEmpty else { return }
+            let again = visits.visited
+            visits.visited = true
+            if again {
+                do throws(ImportFileProblem) {
+                    try cursor.rewind()
+                    var fields: [CSVReader.Field] = []
+                    _ = try cursor.next(&fields)
+                } catch {
+                    throw Self.changed(line: 1)
+                }
             }
+            let ahead = CSVReadAhead(cursor, width: header.count, checkFirst: visits.checkFirst)
+            ahead.start(inPlace: cursor.holdsTheRest)
+            defer { ahead.stop() }
+            let width = header.count
+            var number = 0
+            var line = 1
+            var fields: [CSVReader.Field] = []
+            while let batch = ahead.next() {
+                if visits.estimate == nil { visits.estimate = ahead.estimatedCount }
+                for (index, recordLine) in batch.lines.enumerated() {
+                    line = recordLine
+                    if again, number >= count { throw Self.changed(line: line) }
+                    // The row shares the batch's piece and these fields (not copied unless it is kept).
+                    fields.removeAll(keepingCapacity: true)
+                    fields.append(contentsOf: batch.fields[index * width..<(index + 1) * width])
+                    visit(number, (recordLine, RowFields(names: header, file: batch.bytes, fields: fields)))
+                    number += 1
+                }
+            }
+            if let problem = ahead.verdict { throw again ? Self.changed(line: line) : problem }
+            if again, number != count { throw Self.changed(line: line) }
+            visits.count = number
         }
 
         /// Whether another row starts on the line row `number` starts on (JSON written on one

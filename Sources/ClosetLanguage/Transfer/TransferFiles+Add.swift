@@ -20,7 +20,6 @@ extension TransferFiles {
         let kind = schema.kind
         let fieldNames = kind.fieldNames
         let (path, rows) = try readRows(invocation, fieldNames: fieldNames, entity: kind.singular, ignoring: ignoring)
-        let rowCount = rows.count
         let folder = pictureFolder(invocation, file: path)
         let inputs = schema.inputs.compactMap { index in
             schema.fields[index].input.map { FileInput(field: schema.fields[index].name, $0) }
@@ -33,7 +32,7 @@ extension TransferFiles {
         }
         let session = invocation.session
         let command = command ?? ["add", kind.singular]
-        let add = session.registry.command(named: command.joined(separator: " "))
+        let addCommand = session.registry.command(named: command.joined(separator: " "))
         let folderGiven = invocation.argument("images") != nil
         var leftOut = 0
         // Where each input's field is among a row's names, and whether parts of it are (`image.`),
@@ -120,8 +119,8 @@ extension TransferFiles {
             }
             return invocation ?? nil
         }
-        let problems = collectProblems(rows, fieldNames: fieldNames, first: restoresFirst) {
-            row throws(RowProblem) in
+        // One row's `add`; its problem, if any.
+        func add(_ row: Row) throws(RowProblem) {
             if row.fields.keys != names {
                 names = row.fields.keys
                 places = inputs.map { input in
@@ -147,13 +146,13 @@ extension TransferFiles {
                 if !roomMade {
                     // The first row added: its tables make room for the others at once.
                     roomMade = true
-                    session.store.tables.expectMoreRows(rowCount - 1)
+                    session.store.tables.expectMoreRows(rows.expectedCount - 1)
                 }
             } catch {
                 session.store.rollback(to: savepoint)
                 let field = error.key.flatMap { key in inputs.first { $0.key == key }?.field }
                 if error.id == "binder.missing-key", let field {
-                    let why = add?.keys.first { $0.name == error.key }?.whenMissing.map { " (\($0))" } ?? ""
+                    let why = addCommand?.keys.first { $0.name == error.key }?.whenMissing.map { " (\($0))" } ?? ""
                     throw RowProblem(line: row.line, message: "missing \(field)\(why)")
                 }
                 // Named by the file's field unless the message names it (or its key) already.
@@ -163,13 +162,20 @@ extension TransferFiles {
                 throw RowProblem(line: row.line, message: (named ? "" : field.map { "\($0): " } ?? "") + message)
             }
         }
+        // A problem with the file itself fails the import whatever its rows (they are undone).
+        let problems: [RowProblem]
+        do throws(ImportFileProblem) {
+            problems = try collectProblems(rows, fieldNames: fieldNames, first: restoresFirst, check: add)
+        } catch {
+            throw fileProblem(error, path: path, invocation)
+        }
         try report(problems, path: path, invocation)
         if leftOut > 0 {
             invocation.host.write(
                 "note: \(leftOut) \(leftOut == 1 ? "picture the file names is" : "pictures the file names are") not beside '\(path)'; imported without (export \(kind.plural) images=<folder> copies them)\n",
                 to: .standardError)
         }
-        return imported(rowCount, from: path)
+        return imported(rows.count, from: path)
     }
 }
 

@@ -154,8 +154,9 @@ public enum TransferFiles {
         return .fields([Field("exported", .integer(count)), Field("to", .text(path))])
     }
 
-    /// Reads `from=` into rows of the given fields; a file that cannot be parsed, or names a
-    /// field the pack does not know, fails before any row is checked.
+    /// Reads `from=` into rows of the given fields; a file that names a field the pack does not
+    /// know fails before any row is checked, as does a JSON file that cannot be parsed (a CSV
+    /// file's problem may be found as its rows are: `collectProblems` then throws it).
     /// `ignoring` names fields an export writes that an import does not read (a story's
     /// comments): their values may be lists.
     public static func readRows(
@@ -167,25 +168,36 @@ public enum TransferFiles {
             throw invocation.missing("from")
         }
         let format = try FileFormat(path, range: argument.range)
-        func unreadable(_ error: any Error) -> Diagnostic {
-            (error as? Diagnostic ?? .cannotRead(path, because: "\(error)")).at(argument.range)
-        }
-        // Read a piece at a time: first the whole file's shape, then its rows.
+        // Read a piece at a time: a JSON file's shape, then its rows; a CSV file's header, then
+        // its rows as it is read. A deterministic session's rows wait for the whole file to be
+        // checked (they draw on its ids and clock).
+        let session = invocation.session
         do {
             let file = try invocation.host.openFile(at: path)
             switch format {
-            case .csv: return (path, try ImportedRows(csv: file, fieldNames: fieldNames))
+            case .csv:
+                let checkFirst = session.isDeterministic || session.ids.mayRepeat
+                return (path, try ImportedRows(csv: file, fieldNames: fieldNames, checkFirst: checkFirst))
             case .json: return (path, try ImportedRows(json: file, entity: entity, ignoring: ignoring))
             }
         } catch let problem as ImportFileProblem {
-            switch problem {
-            case .syntax(let message, let line):
-                throw .unreadableImport(fileName(path), line: line, problem: message, at: argument.range)
-            case .notUTF8(let offset): throw .notUTF8("'\(fileName(path))'", offset: offset, at: argument.range)
-            case .cannotRead(let diagnostic): throw unreadable(diagnostic)
-            }
+            throw fileProblem(problem, path: path, invocation)
         } catch {
-            throw unreadable(error)
+            throw fileProblem(
+                .cannotRead(error as? Diagnostic ?? .cannotRead(path, because: "\(error)")), path: path, invocation)
+        }
+    }
+
+    /// What an imported file's problem fails the import with.
+    static func fileProblem(_ problem: ImportFileProblem, path: String, _ invocation: Invocation) -> Diagnostic {
+        let range = invocation.argument("from")?.range ?? invocation.call.range
+        switch problem {
+        case .syntax(let message, let line):
+            return .unreadableImport(fileName(path), line: line, problem: message, at: range)
+        case .notUTF8(let offset): return .notUTF8("'\(fileName(path))'", offset: offset, at: range)
+        case .cannotRead(let diagnostic): return diagnostic.at(range)
+        case .changedWhileRead(let row):
+            return .unreadableImport(fileName(path), line: row.line, problem: row.message, at: range)
         }
     }
 
@@ -196,8 +208,13 @@ public enum TransferFiles {
         check: (Row) throws(RowProblem) -> Item
     ) throws(Diagnostic) -> [Item] {
         var items: [Item] = []
-        let problems = collectProblems(rows, fieldNames: fieldNames) { row throws(RowProblem) in
-            items.append(try check(row))
+        let problems: [RowProblem]
+        do throws(ImportFileProblem) {
+            problems = try collectProblems(rows, fieldNames: fieldNames) { row throws(RowProblem) in
+                items.append(try check(row))
+            }
+        } catch {
+            throw fileProblem(error, path: path, invocation)
         }
         try report(problems, path: path, invocation)
         return items
@@ -205,11 +222,12 @@ public enum TransferFiles {
 
     /// Runs `check` on each row, after refusing a field no one reads; the problems found, in
     /// the file's order. With `first`, the rows it picks are checked before the others: the
-    /// file is read twice, the second time only when the first passed over a row.
+    /// file is read twice, the second time only when the first passed over a row. A problem
+    /// with the file itself (one found as its rows were read) fails with it, whatever the rows.
     static func collectProblems(
         _ rows: ImportedRows, fieldNames: [String], first: ((Row) -> Bool)? = nil,
         check: (Row) throws(RowProblem) -> Void
-    ) -> [RowProblem] {
+    ) throws(ImportFileProblem) -> [RowProblem] {
         var problems: [(index: Int, problem: RowProblem)] = []
         // A CSV file's rows share its header's names: they are looked at once.
         var namesChecked: [String] = []
@@ -230,7 +248,7 @@ public enum TransferFiles {
                 problems.append((number, problem))
             }
         }
-        do throws(RowProblem) {
+        do throws(ImportFileProblem) {
             if let first {
                 var passedOver = 0
                 try rows.forEachRow { number, row in
@@ -241,7 +259,8 @@ public enum TransferFiles {
                 try rows.forEachRow(run)
             }
         } catch {
-            problems.append((rows.count, error))  // the file changed while it was read again
+            guard case .changedWhileRead(let problem) = error else { throw error }
+            problems.append((rows.count, problem))
         }
         return problems.sorted { $0.index < $1.index }.map(\.problem)
     }

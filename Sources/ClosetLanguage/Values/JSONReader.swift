@@ -59,6 +59,7 @@ public struct JSONReader {
             switch error {
             case .syntax(let message, let line): throw Failure(message: message, line: line)
             case .notUTF8, .cannotRead: throw Failure(message: "not UTF-8", line: 1)  // (a string is UTF-8)
+            case .changedWhileRead(let row): throw Failure(message: row.message, line: row.line)  // (read once)
             }
         }
     }

@@ -1,0 +1,174 @@
+import ClosetCore
+import Foundation
+
+/// A CSV file's records read on a second thread, a piece ahead of the rows being imported: the
+/// reading (UTF-8, quoting, each record's width) is off the thread that runs the rows' `add`s,
+/// and the file is read once. A piece's records come in batches (2,048 records at most, so the
+/// first rows are visited while the rest of the first piece is read), each holding its piece,
+/// at most four batches waiting: an import holds a few pieces of its file however long it is.
+///
+/// Only whole-width records are handed over. The file's verdict comes after its last batch: the
+/// first quoting or UTF-8 problem met (the rest of the file is not read), else the first record
+/// of the wrong width (the rows after it are not handed over, but the file is read to its end
+/// for a quoting problem, which comes first), else none. With `checkFirst` the whole file is
+/// read for its verdict before the first batch is handed over: rows are then visited only in a
+/// file with no problem.
+final class CSVReadAhead: @unchecked Sendable {
+    /// Whole-width records of a piece: `width` fields each, places in `bytes`.
+    struct Batch {
+        let bytes: [UInt8]
+        var fields: [CSVReader.Field] = []
+        var lines: [Int] = []
+    }
+
+    private let cursor: CSVFileCursor
+    private let width: Int
+    private let checkFirst: Bool
+    /// How many batches may wait to be visited.
+    private var waiting = 4
+    private static let batchRecords = 2048
+
+    // Shared with the reading thread, under `condition`.
+    private let condition = NSCondition()
+    private var batches: [Batch] = []
+    private var finished = false
+    private var stopped = false
+    private var problem: ImportFileProblem?
+    /// About how many records the file has, from its size and its first piece's records.
+    private var estimate: Int?
+
+    /// `cursor` is past the header; `width` is the header's.
+    init(_ cursor: CSVFileCursor, width: Int, checkFirst: Bool) {
+        self.cursor = cursor
+        self.width = width
+        self.checkFirst = checkFirst
+    }
+
+    /// Starts reading: on a thread of its own unless the first piece is the whole file (its
+    /// batches are then all made at once, none waiting for room).
+    func start(inPlace: Bool) {
+        if inPlace {
+            waiting = .max
+            read()
+        } else {
+            let thread = Thread { [self] in read() }
+            thread.name = "closet-csv"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// The next batch, waiting for it; nil after the last.
+    func next() -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.isEmpty, !finished { condition.wait() }
+        guard !batches.isEmpty else { return nil }
+        let batch = batches.removeFirst()
+        condition.broadcast()
+        return batch
+    }
+
+    /// The file's problem, once `next` has given nil.
+    var verdict: ImportFileProblem? {
+        condition.lock()
+        defer { condition.unlock() }
+        return problem
+    }
+
+    /// About how many records the file has (known once the first batch is handed over).
+    var estimatedCount: Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        return estimate
+    }
+
+    /// Stops the reading and waits for its thread to end: the file is not read after this.
+    func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        stopped = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+    }
+
+    // MARK: The reading thread
+
+    private func read() {
+        var problem: ImportFileProblem?
+        do throws(ImportFileProblem) {
+            if checkFirst {
+                try readRecords { _ in true }
+                try cursor.rewind()
+                var header: [CSVReader.Field] = []
+                _ = try cursor.next(&header)
+            }
+            try readRecords(hand: handOver)
+        } catch {
+            problem = error
+        }
+        condition.lock()
+        self.problem = problem
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Reads every record, each piece's whole-width ones given to `hand` until a record of the
+    /// wrong width is met; throws the file's problem at its end. Stops when `hand` returns false.
+    private func readRecords(hand: (Batch) -> Bool) throws(ImportFileProblem) {
+        var wrongWidth: ImportFileProblem?
+        var handing = true
+        var fields: [CSVReader.Field] = []
+        var batch = Batch(bytes: [])
+        while true {
+            let step = try cursor.step(&fields)
+            if case .record(let line, let count) = step {
+                if count != width {
+                    if wrongWidth == nil {
+                        wrongWidth = .syntax(message: "\(count) fields where the header has \(width)", line: line)
+                    }
+                    handing = false
+                } else if handing {
+                    batch.fields.append(contentsOf: fields)
+                    batch.lines.append(line)
+                    if batch.lines.count == Self.batchRecords {
+                        guard hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines)) else { return }
+                        batch.fields.removeAll(keepingCapacity: true)
+                        batch.lines.removeAll(keepingCapacity: true)
+                    }
+                }
+                continue
+            }
+            // The piece's records are handed over with the piece, which the next piece's read
+            // then leaves to them (the file's buffer is copied when shared).
+            if handing, !batch.lines.isEmpty {
+                guard hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines)) else { return }
+                batch.fields.removeAll(keepingCapacity: true)
+                batch.lines.removeAll(keepingCapacity: true)
+            }
+            if case .fileEnd = step { break }
+            try cursor.readNextPiece()
+        }
+        if let wrongWidth { throw wrongWidth }
+    }
+
+    /// Waits for room among the batches; false when the rows stopped being read.
+    private func handOver(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if estimate == nil {
+            let records = batch.lines.count
+            let bytes = (batch.fields.last?.end ?? 0) - (batch.fields.first?.start ?? 0)
+            estimate =
+                cursor.fileSize.map { size in
+                    bytes > 0 ? max(records, Int(Double(size) / Double(bytes) * Double(records))) : records
+                } ?? records
+        }
+        while batches.count >= waiting, !stopped { condition.wait() }
+        guard !stopped else { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+}

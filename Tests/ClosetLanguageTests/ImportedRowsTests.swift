@@ -74,6 +74,67 @@ import Testing
         }
     }
 
+    /// Hostile bytes (quotes, wrong widths, bytes that are not UTF-8, a header naming a field
+    /// twice or one no one reads) read a few bytes a piece on the second thread, with or without
+    /// checking first, against the same file read in one piece: a problem in both or neither
+    /// (checking first, the same one), the same rows, or the file's first rows before a problem.
+    /// Checking first visits no row of a file with a problem.
+    @Test func aFileReadInPiecesOnTheSecondThreadIsTheFileReadWhole() {
+        var random = SeededRandom(seed: 20_261_204)
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("b".utf8), Array(",".utf8), Array("\"".utf8), Array("\n".utf8),
+            Array("\r\n".utf8), Array("x".utf8), Array("청".utf8), [0xFF], [0xE3, 0x81], Array("c".utf8),
+        ]
+        func read(_ bytes: [UInt8], pieceSize: Int, checkFirst: Bool) -> (rows: [String], problem: String?) {
+            var rows: [String] = []
+            do {
+                let imported = try TransferFiles.ImportedRows(
+                    csv: BytesReading(bytes), fieldNames: ["a", "b"], checkFirst: checkFirst, pieceSize: pieceSize)
+                try imported.forEachRow { number, row in
+                    rows.append(
+                        "\(number)@\(row.line):\((0..<row.fields.keys.count).map { row.fields.value(at: $0) ?? "-" })")
+                }
+                return (rows, nil)
+            } catch {
+                return (rows, "\(error)")
+            }
+        }
+        var (good, rowsThenProblem) = (0, 0)
+        for round in 0..<600 {
+            var bytes = Array((Int.random(in: 0..<10, using: &random) == 0 ? "a,a\n" : "a,b\n").utf8)
+            for _ in 0..<Int.random(in: 0...80, using: &random) {
+                // Mostly good records, so rows are visited before a problem is met.
+                if Int.random(in: 0..<4, using: &random) > 0 {
+                    bytes += Array("\(round),\"q\"\"\(round)\"\n".utf8)
+                } else {
+                    bytes += pieces.randomElement(using: &random)!
+                }
+            }
+            let whole = read(bytes, pieceSize: bytes.count + 16, checkFirst: false)
+            if whole.problem == nil { good += 1 }
+            for pieceSize in [4, 9, 33] {
+                let ahead = read(bytes, pieceSize: pieceSize, checkFirst: false)
+                let checked = read(bytes, pieceSize: pieceSize, checkFirst: true)
+                if pieceSize == 4, ahead.problem != nil, !ahead.rows.isEmpty { rowsThenProblem += 1 }
+                // Read whole, a bad byte is met before the piece is read; a piece at a time, the
+                // first problem met in the file's order: the same kind of problem (or none).
+                #expect((ahead.problem == nil) == (whole.problem == nil), "\(bytes)")
+                #expect(checked.problem == ahead.problem, "\(bytes)")
+                if whole.problem == nil {
+                    #expect(ahead.rows == whole.rows && checked.rows == whole.rows, "\(bytes)")
+                } else {
+                    #expect(checked.rows.isEmpty, "\(bytes)")
+                    // Rows visited before the problem was met (how many depends on where the
+                    // pieces and batches end; the import keeps none): the file's first rows.
+                    let (fewer, more) = ahead.rows.count < whole.rows.count ? (ahead, whole) : (whole, ahead)
+                    #expect(Array(more.rows.prefix(fewer.rows.count)) == fewer.rows, "\(bytes)")
+                }
+            }
+        }
+        // Both kinds of file were met often: clean ones, and ones with rows before their problem.
+        #expect(good > 30 && rowsThenProblem > 30, "\(good), \(rowsThenProblem)")
+    }
+
     /// The reader (each field's place in the file, its text made from there) against the
     /// simplest reading of RFC 4180 as this importer takes it, byte by byte into strings, on
     /// random text of the pieces that matter (quotes, doubled quotes, commas, CR, LF, CR LF,

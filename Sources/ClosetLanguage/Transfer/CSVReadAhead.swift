@@ -121,6 +121,16 @@ final class CSVReadAhead: @unchecked Sendable {
         var handing = true
         var fields: [CSVReader.Field] = []
         var batch = Batch(bytes: [])
+        // The records so far handed over with the piece they lie in, which the next piece's read
+        // then leaves to them (the file's buffer is copied when shared); false: stop reading.
+        func handBatch() -> Bool {
+            guard handing, !batch.lines.isEmpty else { return true }
+            defer {
+                batch.fields.removeAll(keepingCapacity: true)
+                batch.lines.removeAll(keepingCapacity: true)
+            }
+            return hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines))
+        }
         while true {
             let step = try cursor.step(&fields)
             if case .record(let line, let count) = step {
@@ -132,21 +142,11 @@ final class CSVReadAhead: @unchecked Sendable {
                 } else if handing {
                     batch.fields.append(contentsOf: fields)
                     batch.lines.append(line)
-                    if batch.lines.count == Self.batchRecords {
-                        guard hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines)) else { return }
-                        batch.fields.removeAll(keepingCapacity: true)
-                        batch.lines.removeAll(keepingCapacity: true)
-                    }
+                    if batch.lines.count == Self.batchRecords, !handBatch() { return }
                 }
                 continue
             }
-            // The piece's records are handed over with the piece, which the next piece's read
-            // then leaves to them (the file's buffer is copied when shared).
-            if handing, !batch.lines.isEmpty {
-                guard hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines)) else { return }
-                batch.fields.removeAll(keepingCapacity: true)
-                batch.lines.removeAll(keepingCapacity: true)
-            }
+            guard handBatch() else { return }
             if case .fileEnd = step { break }
             try cursor.readNextPiece()
         }

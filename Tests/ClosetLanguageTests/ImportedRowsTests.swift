@@ -52,9 +52,11 @@ import Testing
     /// visited in order, and room made for about as many as the file has.
     @Test func manyRecordsAreVisitedInOrderFromOnePieceOrMany() throws {
         let count = 20_000
-        // Records of one width: the estimate from the first batch holds for the file.
+        // The first batch's records a byte longer than the rest (about 3 %): estimated from
+        // them alone, the file would seem to hold fewer records than it does.
         func padded(_ number: Int) -> String { String(String(number + 100_000).dropFirst()) }
-        let text = "a,b\n" + (0..<count).map { "\(padded($0)),\"x\(padded($0))\"\n" }.joined()
+        func tail(_ number: Int) -> String { String(repeating: "y", count: number < 2048 ? 21 : 20) }
+        let text = "a,b\n" + (0..<count).map { "\(padded($0)),\"x\(padded($0))\(tail($0))\"\n" }.joined()
         for pieceSize in [1 << 20, 64, 4096] {
             let rows = try TransferFiles.ImportedRows(
                 csv: BytesReading(Array(text.utf8)), fieldNames: ["a", "b"], pieceSize: pieceSize)
@@ -62,7 +64,8 @@ import Testing
             var expected: Int?
             try rows.forEachRow { number, row in
                 if number == 0 { expected = rows.expectedCount }
-                if row.fields.value(at: 0) == padded(number), row.fields.value(at: 1) == "x" + padded(number),
+                if row.fields.value(at: 0) == padded(number),
+                    row.fields.value(at: 1) == "x" + padded(number) + tail(number),
                     row.line == number + 2
                 {
                     visited += 1
@@ -70,7 +73,8 @@ import Testing
             }
             #expect(visited == count && rows.count == count, "pieces of \(pieceSize)")
             let estimate = try #require(expected)
-            #expect(estimate > count * 9 / 10 && estimate < count * 11 / 10, "\(estimate)")
+            // A little over, never under: room made a few rows short copies every row at the end.
+            #expect(estimate >= count && estimate < count * 11 / 10, "\(estimate)")
         }
     }
 

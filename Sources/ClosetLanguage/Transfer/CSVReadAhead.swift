@@ -34,7 +34,8 @@ final class CSVReadAhead: @unchecked Sendable {
     private var finished = false
     private var stopped = false
     private var problem: ImportFileProblem?
-    /// About how many records the file has, from its size and its first piece's records.
+    /// About how many records the file has, from its size and its first batch's records, a
+    /// sixteenth over: room made a few rows short copies every row when the last ones come.
     private var estimate: Int?
 
     /// `cursor` is past the header; `width` is the header's.
@@ -162,7 +163,7 @@ final class CSVReadAhead: @unchecked Sendable {
             let bytes = (batch.fields.last?.end ?? 0) - (batch.fields.first?.start ?? 0)
             estimate =
                 cursor.fileSize.map { size in
-                    bytes > 0 ? max(records, Int(Double(size) / Double(bytes) * Double(records))) : records
+                    bytes > 0 ? max(records, Int(Double(size) / Double(bytes) * Double(records) * 17 / 16)) : records
                 } ?? records
         }
         while batches.count >= waiting, !stopped { condition.wait() }

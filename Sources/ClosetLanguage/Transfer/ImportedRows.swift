@@ -44,7 +44,7 @@ extension TransferFiles {
         }
 
         /// About how many rows the file has, for making room: a CSV file's from its size and
-        /// its first piece's rows, known once the first row is visited.
+        /// its first batch's rows (a little over), known once the first row is visited.
         public var expectedCount: Int {
             if case .csv(_, _, let visits) = source { return visits.count ?? visits.estimate ?? 0 }
             return knownCount

@@ -78,6 +78,50 @@ import Testing
         }
     }
 
+    /// A binding reads each record's arguments on the thread that reads the file: every row
+    /// visited comes with what it read of that very record (two arguments, or one, or none
+    /// when it declined), in order across batches and pieces; a file read in place (one piece)
+    /// is not read ahead, so its rows come with none.
+    @Test func aBindingReadsEachRecordOnTheReadingThread() throws {
+        let count = 9_000
+        let text = "a,b\n" + (0..<count).map { "\($0),\"x\($0)\"\n" }.joined()
+        let visiting = pthread_self()
+        // As many arguments as the first field's number's remainder by three, each with the
+        // number as its key and the second field's text; none when it is 0 (declined), nor
+        // on the thread visiting the rows.
+        let binding: TransferFiles.ImportedRows.RecordBinding = { file, fields, read in
+            let number = Int(fields[0].text(in: file)) ?? -1
+            if number % 3 == 0 || pthread_equal(pthread_self(), visiting) != 0 { return nil }
+            for place in 0..<number % 3 {
+                read.append(
+                    ReadArgument(key: number, range: SourceRange(place, number), read: .text(fields[1].text(in: file))))
+            }
+            return number + 1
+        }
+        for pieceSize in [4096, 1 << 20] {
+            let rows = try TransferFiles.ImportedRows(
+                csv: BytesReading(Array(text.utf8)), fieldNames: ["a", "b"], pieceSize: pieceSize)
+            var matching = 0
+            try rows.forEachRow(binding: binding) { number, row in
+                guard let read = row.fields.read else {
+                    if number % 3 == 0 || pieceSize == 1 << 20 { matching += 1 }
+                    return
+                }
+                let texts = read.arguments.map { argument -> String in
+                    guard case .text(let text) = argument.read else { return "" }
+                    return text
+                }
+                if pieceSize != 1 << 20, read.length == number + 1, read.arguments.count == number % 3,
+                    read.arguments.allSatisfy({ $0.key == number && $0.range.upper == number }),
+                    texts.allSatisfy({ $0 == "x\(number)" })
+                {
+                    matching += 1
+                }
+            }
+            #expect(matching == count, "pieces of \(pieceSize)")
+        }
+    }
+
     /// Hostile bytes (quotes, wrong widths, bytes that are not UTF-8, a header naming a field
     /// twice or one no one reads) read a few bytes a piece on the second thread, with or without
     /// checking first, against the same file read in one piece: a problem in both or neither

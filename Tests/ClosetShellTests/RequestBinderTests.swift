@@ -134,7 +134,7 @@ import Testing
             let keys = request.arguments.map(\.key)
             let values = request.arguments.map { Array($0.value.utf8) }
             let fromText = RequestBinder.invocation(request, session: session)
-            let fromBytes = withBuffers(values) { buffers in
+            let fromBytes = Self.withBuffers(values) { buffers in
                 RequestBinder.invocation(
                     request.words, keys: keys, arguments: buffers.enumerated().map { ($0, $1) }, session: session)
             }
@@ -147,8 +147,70 @@ import Testing
         #expect(bound > 500, "\(bound) bound")
     }
 
+    /// Arguments read with no session on another thread (`RequestBinder.ByteBinding`: an
+    /// import's reading thread) bind as the same arguments read on the session's: the same
+    /// keys, values and ranges, or declined both ways. A command one of whose keys given only
+    /// the session converts (a count, a reference) is not read there at all.
+    @Test func argumentsReadOnAnotherThreadBindAsOnTheSessions() throws {
+        var random = SeededRandom(seed: 20_261_204)
+        let (session, host) = try session(quick: true)
+        defer { withExtendedLifetime(host) {} }
+        session.runScript("add story id=1 title=a content=b", name: "setup")
+        var readThere = 0
+        var notReadThere = 0
+        for number in 0..<2_000 {
+            let command = (number / 50) % Self.commands.count
+            var request = Self.request(command, &random)
+            // Mostly without the keys a session converts (as a CSV file of clothes has none).
+            if Int.random(in: 0..<4, using: &random) > 0 {
+                request.arguments.removeAll { ["id", "image", "price", "stock", "discounted"].contains($0.key) }
+            }
+            let keys = request.arguments.map(\.key)
+            let values = request.arguments.map { Array($0.value.utf8) }
+            let fromBytes = Self.withBuffers(values) { buffers in
+                RequestBinder.invocation(
+                    request.words, keys: keys, arguments: buffers.enumerated().map { ($0, $1) }, session: session)
+            }
+            guard
+                let binding = RequestBinder.byteBinding(
+                    request.words, keys: keys, given: Array(keys.indices), session: session)
+            else {
+                notReadThere += 1
+                continue
+            }
+            let read = Self.onAnotherThread { [values] () -> (arguments: [ReadArgument], length: Int)? in
+                var read: [ReadArgument] = []
+                let length = Self.withBuffers(values) { buffers in
+                    binding.read(buffers.enumerated().map { ($0, $1) }, into: &read)
+                }
+                return length.map { (read, $0) }
+            }
+            let fromRead = read.flatMap { read in
+                RequestBinder.invocation(request.words, read: read.arguments, length: read.length, session: session)
+            }
+            #expect((fromRead == nil) == (fromBytes == nil), "\(request.words) \(request.arguments)")
+            guard let fromRead, let fromBytes else { continue }
+            readThere += 1
+            #expect("\(fromRead.arguments)" == "\(fromBytes.arguments)")
+            #expect(fromRead.call.range == fromBytes.call.range)
+        }
+        #expect(readThere > 150 && notReadThere > 300, "\(readThere) read there, \(notReadThere) not")
+    }
+
+    /// `body`'s result, run on a thread of its own.
+    private static func onAnotherThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+        let box = ResultBox<Result>()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.result = body()
+            done.signal()
+        }.start()
+        done.wait()
+        return box.result!
+    }
+
     /// Each of `values` as a buffer of its bytes, for `body`.
-    private func withBuffers<Result>(
+    private static func withBuffers<Result>(
         _ values: [[UInt8]], _ body: ([UnsafeBufferPointer<UInt8>]) -> Result
     ) -> Result {
         guard let first = values.first else { return body([]) }
@@ -186,16 +248,8 @@ import Testing
                 }
                 text += quoted.joined(separator: ",") + (Bool.random(using: &random) ? "\n" : "\r\n")
             }
-            var outcomes: [String] = []
-            for quick in [false, true] {
-                let (session, host) = try session(quick: quick)
-                host.binaryFiles["/import/clothes.csv"] = Array(text.utf8)
-                session.runScript("import clothes from=/import/clothes.csv", name: "import")
-                let dumped = try Dump.script(of: session, imageFolder: nil) { _, _ in }
-                // The ids are the session's own (seeded alike): the dumps compare whole.
-                outcomes.append(dumped + "\n---\n" + host.standardError + host.standardOutput)
-                if quick, dumped.contains("add clothes") { imported += 1 }
-            }
+            let outcomes = try [false, true].map { try importOutcome(text, quick: $0) }
+            if outcomes[1].contains("add clothes") { imported += 1 }
             #expect(outcomes[0] == outcomes[1], "\(text.debugDescription)")
         }
         // Most files are imported; some fail on a bad row.
@@ -210,6 +264,42 @@ import Testing
         }
         #expect(outcomes[0] == outcomes[1])
         #expect(outcomes[1].contains("add account user=\"준 \\\"호\\\"\" hash=\"pbkdf2"), "\(outcomes[1])")
+    }
+
+    /// A CSV file larger than a piece is read on a second thread, which reads each row's
+    /// arguments too: the import leaves the store and says what the general binding of each row
+    /// does (rows it declines there, with doubled quotes, bound as they are added; a bad row
+    /// fails the import alike).
+    @Test func aCSVFileReadOnASecondThreadImportsAsTheGeneralBindingDoes() throws {
+        var random = SeededRandom(seed: 20_261_204)
+        var text = "category,season,description,createdAt\n"
+        let descriptions = ["knit", "navy knit", "", "니트 🧥", "\"red,white\"", "\"say \"\"hi\"\"\""]
+        for _ in 0..<40_000 {
+            text +=
+                [
+                    ["top", "outer", "상의", "TOP"].randomElement(using: &random)!,
+                    ["fall", "가을", "Fall"].randomElement(using: &random)!, descriptions.randomElement(using: &random)!,
+                    ["2024-11-02", "2024-11-02T10:00:00Z", ""].randomElement(using: &random)!,
+                ].joined(separator: ",") + "\n"
+        }
+        #expect(text.utf8.count > 1 << 20)  // more than a piece: read on a second thread
+        for file in [text, text + "hat,fall,x,\n"] {
+            let outcomes = try [false, true].map { try importOutcome(file, quick: $0, then: "count clothes") }
+            #expect(outcomes[0] == outcomes[1])
+            #expect(
+                outcomes[1].contains(file == text ? "40000" : "unknown category 'hat'"), "\(outcomes[1].suffix(300))")
+        }
+    }
+
+    /// What importing `text` as a CSV file of clothes (then `then`) leaves and says, in a
+    /// session binding quickly or not: the ids are the session's own (seeded alike), so the
+    /// dumps compare whole.
+    func importOutcome(_ text: String, quick: Bool, then: String = "") throws -> String {
+        let (session, host) = try session(quick: quick)
+        host.binaryFiles["/import/clothes.csv"] = Array(text.utf8)
+        session.runScript("import clothes from=/import/clothes.csv\n" + then, name: "import")
+        let dumped = try Dump.script(of: session, imageFolder: nil) { _, _ in }
+        return dumped + "\n---\n" + host.standardError + host.standardOutput
     }
 
     @Test func keysFoundByTheirPlaceFollowARequestWhoseOrderChanged() throws {
@@ -236,4 +326,9 @@ import Testing
         #expect(invocation.arguments.map(\.range) == [SourceRange(12, 26), SourceRange(27, 40), SourceRange(41, 56)])
         #expect(invocation.call.range == SourceRange(0, 56))
     }
+}
+
+/// A result handed from a thread to the one waiting for it (after a semaphore's signal).
+private final class ResultBox<Result>: @unchecked Sendable {
+    var result: Result?
 }

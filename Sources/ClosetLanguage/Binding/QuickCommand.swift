@@ -35,7 +35,7 @@ final class QuickCommand {
     /// A vocabulary as the binders read it: its lowercased spellings, and `single[code]` the
     /// codes array a value of that one term binds to, made once (an array per value was two
     /// allocations a statement). A class: reading a key's term copied (and retained) all three.
-    final class Terms {
+    final class Terms: Sendable {
         let vocabulary: String
         let spellings: [(utf8: [UInt8], code: Int)]
         let single: [[Int]]
@@ -49,7 +49,7 @@ final class QuickCommand {
 
     /// A class: the binders read a key's fields where it lies (a copied struct retained its
     /// name, bytes and vocabulary for every argument of every statement, a tenth of an import).
-    final class Key {
+    final class Key: Sendable {
         let name: String
         let utf8: [UInt8]
         let reading: Reading
@@ -81,26 +81,63 @@ final class QuickCommand {
             _ bytes: UnsafeBufferPointer<UInt8>, isQuoted: Bool, range: SourceRange, binder: ArgumentBinder,
             text: () -> String
         ) -> ArgumentValue? {
-            let value: ArgumentValue
+            read(bytes, isQuoted: isQuoted, range: range, binder: binder, text: text).map(made)
+        }
+
+        /// What these bytes are read as, or nil when the general binder must read them. Without
+        /// a binder (on another thread than the session's) a value only the binder converts is
+        /// declined.
+        func read(
+            _ bytes: UnsafeBufferPointer<UInt8>, isQuoted: Bool, range: SourceRange, binder: ArgumentBinder?,
+            text: () -> String
+        ) -> ReadValue? {
             switch reading {
             case .text:
-                value = .text(text())
+                // A required text given empty: the general binder names it missing.
+                if isRequired && bytes.isEmpty { return nil }
+                return .text(text())
             case .term(let terms):
-                guard let code = QuickCommand.code(bytes, among: terms.spellings) else { return nil }
-                value = .terms(vocabulary: terms.vocabulary, codes: terms.single[code])
+                return QuickCommand.code(bytes, among: terms.spellings).map(ReadValue.term)
             case .date:
-                guard let date = Timestamp.parse(bytes: bytes) else { return nil }
-                value = .date(date)
+                return Timestamp.parse(bytes: bytes).map(ReadValue.date)
             case .converted(let kind):
+                guard let binder else { return nil }
                 let word = Word(text: text(), isQuoted: isQuoted, range: range)
-                guard let converted = try? binder.convert([word], kind: kind, what: name) else { return nil }
-                value = converted
+                guard let converted = try? binder.convert([word], kind: kind, what: name),
+                    !(isRequired && converted.isEmptyText)
+                else { return nil }
+                return .made(converted)
             case .general:
                 return nil
             }
-            // A required text given empty: the general binder names it missing.
-            return isRequired && value.isEmptyText ? nil : value
         }
+
+        /// The value `read` gave, made.
+        func made(_ read: ReadValue) -> ArgumentValue {
+            switch read {
+            case .text(let text): .text(text)
+            case .term(let code):
+                if case .term(let terms) = reading {
+                    .terms(vocabulary: terms.vocabulary, codes: terms.single[code])
+                } else {
+                    preconditionFailure("a term read for a key that reads none")
+                }
+            case .date(let date): .date(date)
+            case .made(let value): value
+            }
+        }
+    }
+
+    /// What a key's value was read as (`Key.read`), made an `ArgumentValue` on the session's
+    /// thread: where it was read on another, it holds no object both threads would change (a
+    /// term's codes array is the session's, not shared with the reading thread; a text is
+    /// kept by the row it becomes, not freed on the other thread).
+    enum ReadValue: Sendable {
+        case text(String)
+        /// The term's code among its vocabulary's (`Terms.single`).
+        case term(Int)
+        case date(Date)
+        case made(ArgumentValue)
     }
 
     init(words: (String, String), spec: CommandSpec, startsLongerCommand: Bool) {

@@ -13,17 +13,28 @@ import Foundation
 /// for a quoting problem, which comes first), else none. With `checkFirst` the whole file is
 /// read for its verdict before the first batch is handed over: rows are then visited only in a
 /// file with no problem.
+///
+/// With a `binding`, each record handed over comes with its row's `add` arguments read on the
+/// reading thread too (`ImportedRows.RecordBinding`): reading them needs nothing that changes,
+/// and the thread that runs the adds is the import's bottleneck.
 final class CSVReadAhead: @unchecked Sendable {
-    /// Whole-width records of a piece: `width` fields each, places in `bytes`.
+    /// Whole-width records of a piece: `width` fields each, places in `bytes`; with a binding,
+    /// each one's arguments (their places in `read`) and the length of the statement they make
+    /// (nil: bound as the row is visited).
     struct Batch {
         let bytes: [UInt8]
         var fields: [CSVReader.Field] = []
         var lines: [Int] = []
+        var read: [ReadArgument] = []
+        var records: [(arguments: Range<Int>, length: Int)?] = []
     }
 
     private let cursor: CSVFileCursor
     private let width: Int
     private let checkFirst: Bool
+    /// Nil when the file is read in place: reading arguments ahead helps only on another
+    /// thread, and a piece's records all read at once would take memory in proportion to them.
+    private var binding: TransferFiles.ImportedRows.RecordBinding?
     /// How many batches may wait to be visited.
     private var waiting = 4
     private static let batchRecords = 2048
@@ -39,10 +50,13 @@ final class CSVReadAhead: @unchecked Sendable {
     private var estimate: Int?
 
     /// `cursor` is past the header; `width` is the header's.
-    init(_ cursor: CSVFileCursor, width: Int, checkFirst: Bool) {
+    init(
+        _ cursor: CSVFileCursor, width: Int, checkFirst: Bool, binding: TransferFiles.ImportedRows.RecordBinding?
+    ) {
         self.cursor = cursor
         self.width = width
         self.checkFirst = checkFirst
+        self.binding = binding
     }
 
     /// Starts reading: on a thread of its own unless the first piece is the whole file (its
@@ -50,6 +64,7 @@ final class CSVReadAhead: @unchecked Sendable {
     func start(inPlace: Bool) {
         if inPlace {
             waiting = .max
+            binding = nil
             read()
         } else {
             let thread = Thread { [self] in read() }
@@ -99,12 +114,12 @@ final class CSVReadAhead: @unchecked Sendable {
         var problem: ImportFileProblem?
         do throws(ImportFileProblem) {
             if checkFirst {
-                try readRecords { _ in true }
+                try readRecords(binding: nil) { _ in true }
                 try cursor.rewind()
                 var header: [CSVReader.Field] = []
                 _ = try cursor.next(&header)
             }
-            try readRecords(hand: handOver)
+            try readRecords(binding: binding, hand: handOver)
         } catch {
             problem = error
         }
@@ -116,8 +131,11 @@ final class CSVReadAhead: @unchecked Sendable {
     }
 
     /// Reads every record, each piece's whole-width ones given to `hand` until a record of the
-    /// wrong width is met; throws the file's problem at its end. Stops when `hand` returns false.
-    private func readRecords(hand: (Batch) -> Bool) throws(ImportFileProblem) {
+    /// wrong width is met, their arguments read by `binding`; throws the file's problem at its
+    /// end. Stops when `hand` returns false.
+    private func readRecords(
+        binding: TransferFiles.ImportedRows.RecordBinding?, hand: (Batch) -> Bool
+    ) throws(ImportFileProblem) {
         var wrongWidth: ImportFileProblem?
         var handing = true
         var fields: [CSVReader.Field] = []
@@ -130,7 +148,27 @@ final class CSVReadAhead: @unchecked Sendable {
                 batch.fields.removeAll(keepingCapacity: true)
                 batch.lines.removeAll(keepingCapacity: true)
             }
-            return hand(Batch(bytes: cursor.bytes, fields: batch.fields, lines: batch.lines))
+            let bytes = cursor.bytes
+            var read: [ReadArgument] = []
+            var records: [(arguments: Range<Int>, length: Int)?] = []
+            if let binding {
+                // The whole batch at once: the piece's array is shared with the thread visiting
+                // rows, and retaining it per record made the two threads fight over its count.
+                records.reserveCapacity(batch.lines.count)
+                read.reserveCapacity(batch.fields.count)
+                bytes.withUnsafeBufferPointer { file in
+                    var record: [CSVReader.Field] = []
+                    record.reserveCapacity(width)
+                    for start in stride(from: 0, to: batch.fields.count, by: width) {
+                        record.removeAll(keepingCapacity: true)
+                        record.append(contentsOf: batch.fields[start..<start + width])
+                        let first = read.count
+                        records.append(binding(file, record, &read).map { (first..<read.count, $0) })
+                    }
+                }
+            }
+            return hand(
+                Batch(bytes: bytes, fields: batch.fields, lines: batch.lines, read: read, records: records))
         }
         while true {
             let step = try cursor.step(&fields)

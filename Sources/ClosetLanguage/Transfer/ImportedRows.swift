@@ -129,12 +129,31 @@ extension TransferFiles {
             }
         }
 
-        /// Visits each row with its place in the file (from 0). Throws the file's problem (a
-        /// CSV file's found as its rows were visited), or `changedWhileRead`: a file read again
-        /// that is not what it was (rows already visited were visited).
-        func forEachRow(_ visit: (_ number: Int, _ row: Row) -> Void) throws(ImportFileProblem) {
+        /// Reads a CSV record's row's arguments as its import will bind them (`RowFields.read`),
+        /// from its fields (the header's width, places in `file`), appending them to `read`:
+        /// called on the thread reading the file, so it reads nothing that changes as rows are
+        /// added. Returns the length of the statement they make; nil (nothing appended): the
+        /// row is bound as it is visited.
+        typealias RecordBinding =
+            @Sendable (
+                _ file: UnsafeBufferPointer<UInt8>, _ fields: [CSVReader.Field], _ read: inout [ReadArgument]
+            ) -> Int?
+
+        /// The names a CSV file's header gives every row; nil for other files.
+        var header: [String]? {
+            if case .csv(_, let header, _) = source { return header }
+            return nil
+        }
+
+        /// Visits each row with its place in the file (from 0), a CSV row's arguments read by
+        /// `binding` as the file is. Throws the file's problem (a CSV file's found as its rows were
+        /// visited), or `changedWhileRead`: a file read again that is not what it was (rows
+        /// already visited were visited).
+        func forEachRow(
+            binding: RecordBinding? = nil, _ visit: (_ number: Int, _ row: Row) -> Void
+        ) throws(ImportFileProblem) {
             if case .csv(let cursor, let header, let visits) = source {
-                return try visitCSV(cursor, header: header, visits: visits, visit)
+                return try visitCSV(cursor, header: header, visits: visits, binding: binding, visit)
             }
             var number = 0
             var line = 1
@@ -174,7 +193,8 @@ extension TransferFiles {
         /// A CSV file's rows, as its second thread reads them. Visited again (rows that restore
         /// their key go first), a file must be what it was the first time.
         private func visitCSV(
-            _ cursor: CSVFileCursor, header: [String], visits: CSVVisits, _ visit: (_ number: Int, _ row: Row) -> Void
+            _ cursor: CSVFileCursor, header: [String], visits: CSVVisits, binding: RecordBinding?,
+            _ visit: (_ number: Int, _ row: Row) -> Void
         ) throws(ImportFileProblem) {
             guard !header.isEmpty else { return }
             let again = visits.visited
@@ -188,14 +208,15 @@ extension TransferFiles {
                     throw Self.changed(line: 1)
                 }
             }
-            let ahead = CSVReadAhead(cursor, width: header.count, checkFirst: visits.checkFirst)
+            let ahead = CSVReadAhead(cursor, width: header.count, checkFirst: visits.checkFirst, binding: binding)
             ahead.start(inPlace: cursor.holdsTheRest)
             defer { ahead.stop() }
             let width = header.count
             var number = 0
             var line = 1
             var fields: [CSVReader.Field] = []
-            while let batch = ahead.next() {
+            var next = ahead.next()
+            while let batch = next {
                 if visits.estimate == nil { visits.estimate = ahead.estimatedCount }
                 for (index, recordLine) in batch.lines.enumerated() {
                     line = recordLine
@@ -203,9 +224,14 @@ extension TransferFiles {
                     // The row shares the batch's piece and these fields (not copied unless it is kept).
                     fields.removeAll(keepingCapacity: true)
                     fields.append(contentsOf: batch.fields[index * width..<(index + 1) * width])
-                    visit(number, (recordLine, RowFields(names: header, file: batch.bytes, fields: fields)))
+                    var row = RowFields(names: header, file: batch.bytes, fields: fields)
+                    if !batch.records.isEmpty, let (arguments, length) = batch.records[index] {
+                        row.read = (batch.read[arguments], length)
+                    }
+                    visit(number, (recordLine, row))
                     number += 1
                 }
+                next = ahead.next()
             }
             if let problem = ahead.verdict { throw again ? Self.changed(line: line) : problem }
             if again, number != count { throw Self.changed(line: line) }

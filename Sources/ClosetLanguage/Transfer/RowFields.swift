@@ -5,6 +5,10 @@
 public struct RowFields: Sendable {
     public private(set) var keys: [String]
     private var values: Values
+    /// A CSV row's `add` arguments, read from its fields as its file was read (on the reading
+    /// thread: `ImportedRows.RecordBinding`), with the length of the statement they make; nil
+    /// when not, or when they must be bound as the row is added.
+    var read: (arguments: ArraySlice<ReadArgument>, length: Int)?
 
     private enum Values: Sendable {
         case text([String?])

@@ -101,39 +101,52 @@ extension TransferFiles {
         // row naming a picture, or a value with a doubled quote (its text must be made). What
         // it reads of a row is found with `places`: each text input's field and argument, and
         // the fields that name a picture when not empty (`nil`: a row may need pictures read).
-        var quickFields: (texts: [(field: Int, argument: Int)], pictures: [Int])?
+        var quickFields: QuickFields?
         var byteArguments: [(key: Int, value: UnsafeBufferPointer<UInt8>)] = []
         func quickInvocation(_ row: Row) -> Invocation? {
-            guard let (texts, pictures) = quickFields else { return nil }
+            guard let quickFields else { return nil }
             let invocation = row.fields.withFileBytes { file, fields -> Invocation? in
-                for field in pictures where !fields[field].isEmpty { return nil }
                 defer { byteArguments.removeAll(keepingCapacity: true) }
-                byteArguments.append(contentsOf: suppliedBytes)
-                for (field, argument) in texts {
-                    let field = fields[field]
-                    guard !field.isEmpty else { continue }
-                    guard !field.hasDoubledQuotes else { return nil }
-                    byteArguments.append((argument, UnsafeBufferPointer(rebasing: file[field.start..<field.end])))
+                guard quickFields.arguments(file, fields, supplied: suppliedBytes, into: &byteArguments) else {
+                    return nil
                 }
                 return RequestBinder.invocation(command, keys: argumentKeys, arguments: byteArguments, session: session)
             }
             return invocation ?? nil
         }
+        func inputPlaces(in names: [String]) -> [(value: Int?, nested: Bool)] {
+            inputs.map { input in (names.firstIndex(of: input.field), names.contains { $0.hasPrefix(input.nested) }) }
+        }
+        // A CSV file's rows read on the thread that reads it, a piece ahead of their adds (with
+        // no arguments of the import's own: their bytes are not the file's).
+        var binding: ImportedRows.RecordBinding?
+        if session.quickBinding, supplied.isEmpty, let header = rows.header,
+            let fields = Self.quickFields(inputs, inputPlaces(in: header), firstArgument: 0),
+            let bytes = RequestBinder.byteBinding(
+                command, keys: argumentKeys, given: fields.texts.map(\.argument), session: session)
+        {
+            binding = { file, row, read in
+                var arguments: [(key: Int, value: UnsafeBufferPointer<UInt8>)] = []
+                guard fields.arguments(file, row, supplied: [], into: &arguments) else { return nil }
+                return bytes.read(arguments, into: &read)
+            }
+        }
         // One row's `add`; its problem, if any.
         func add(_ row: Row) throws(RowProblem) {
             if row.fields.keys != names {
                 names = row.fields.keys
-                places = inputs.map { input in
-                    (
-                        row.fields.keys.firstIndex(of: input.field),
-                        row.fields.keys.contains { $0.hasPrefix(input.nested) }
-                    )
-                }
+                places = inputPlaces(in: row.fields.keys)
                 quickFields = Self.quickFields(inputs, places, firstArgument: supplied.count)
             }
-            // A CSV row that names no picture is bound from its file's bytes; the request is
-            // made only when that binding declines (and then says what is wrong).
-            let quick = session.quickBinding ? quickInvocation(row) : nil
+            // A CSV row that names no picture is bound from its file's bytes (as it was read,
+            // or now); the request is made only when that binding declines (and then says what
+            // is wrong).
+            let quick =
+                !session.quickBinding
+                ? nil
+                : row.fields.read.flatMap { read in
+                    RequestBinder.invocation(command, read: read.arguments, length: read.length, session: session)
+                } ?? quickInvocation(row)
             let request = quick == nil ? try textRequest(row) : nil
             // Undone when it fails, so the rows after it are checked against the store as it was.
             let savepoint = session.store.savepoint()
@@ -165,7 +178,8 @@ extension TransferFiles {
         // A problem with the file itself fails the import whatever its rows (they are undone).
         let problems: [RowProblem]
         do throws(ImportFileProblem) {
-            problems = try collectProblems(rows, fieldNames: fieldNames, first: restoresFirst, check: add)
+            problems = try collectProblems(
+                rows, fieldNames: fieldNames, first: restoresFirst, binding: binding, check: add)
         } catch {
             throw fileProblem(error, path: path, invocation)
         }
@@ -179,14 +193,38 @@ extension TransferFiles {
     }
 }
 
+/// What the quick binding reads of a CSV row: each text input's field and its argument's
+/// place among the binding's keys, and the fields that name a picture when not empty.
+private struct QuickFields: Sendable {
+    let texts: [(field: Int, argument: Int)]
+    let pictures: [Int]
+
+    /// A row's arguments where its file's bytes lie, after the import's own (`supplied`): false
+    /// when it names a picture, or a value has a doubled quote (its text must be made).
+    func arguments(
+        _ file: UnsafeBufferPointer<UInt8>, _ fields: [CSVReader.Field],
+        supplied: [(key: Int, value: UnsafeBufferPointer<UInt8>)],
+        into arguments: inout [(key: Int, value: UnsafeBufferPointer<UInt8>)]
+    ) -> Bool {
+        for field in pictures where !fields[field].isEmpty { return false }
+        arguments.append(contentsOf: supplied)
+        for (field, argument) in texts {
+            let field = fields[field]
+            guard !field.isEmpty else { continue }
+            guard !field.hasDoubledQuotes else { return false }
+            arguments.append((argument, UnsafeBufferPointer(rebasing: file[field.start..<field.end])))
+        }
+        return true
+    }
+}
+
 extension TransferFiles {
-    /// What the quick binding reads of a CSV row whose inputs are at `places`: each text
-    /// input's field and its argument's place among the binding's keys (the inputs' after the
-    /// import's own, from `firstArgument`), and the fields that name a picture when not empty;
-    /// nil when a row may need pictures read (a required one, or parts of one).
+    /// What the quick binding reads of a CSV row whose inputs are at `places` (each text input's
+    /// argument among the binding's keys the inputs' after the import's own, from
+    /// `firstArgument`); nil when a row may need pictures read (a required one, or parts of one).
     fileprivate static func quickFields(
         _ inputs: [FileInput], _ places: [(value: Int?, nested: Bool)], firstArgument: Int
-    ) -> (texts: [(field: Int, argument: Int)], pictures: [Int])? {
+    ) -> QuickFields? {
         var texts: [(field: Int, argument: Int)] = []
         var pictures: [Int] = []
         for (number, (input, place)) in zip(inputs, places).enumerated() {
@@ -198,7 +236,7 @@ extension TransferFiles {
                 if let field = place.value { pictures.append(field) }
             }
         }
-        return (texts, pictures)
+        return QuickFields(texts: texts, pictures: pictures)
     }
 }
 

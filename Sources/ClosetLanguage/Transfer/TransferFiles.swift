@@ -224,9 +224,10 @@ public enum TransferFiles {
     /// the file's order. With `first`, the rows it picks are checked before the others: the
     /// file is read twice, the second time only when the first passed over a row. A problem
     /// with the file itself (one found as its rows were read) fails with it, whatever the rows.
+    /// A CSV row comes with its arguments read by `binding` (`ImportedRows.forEachRow`).
     static func collectProblems(
         _ rows: ImportedRows, fieldNames: [String], first: ((Row) -> Bool)? = nil,
-        check: (Row) throws(RowProblem) -> Void
+        binding: ImportedRows.RecordBinding? = nil, check: (Row) throws(RowProblem) -> Void
     ) throws(ImportFileProblem) -> [RowProblem] {
         var problems: [(index: Int, problem: RowProblem)] = []
         // A CSV file's rows share its header's names: they are looked at once.
@@ -251,12 +252,14 @@ public enum TransferFiles {
         do throws(ImportFileProblem) {
             if let first {
                 var passedOver = 0
-                try rows.forEachRow { number, row in
+                try rows.forEachRow(binding: binding) { number, row in
                     if first(row) { run(number, row) } else { passedOver += 1 }
                 }
-                if passedOver > 0 { try rows.forEachRow { number, row in if !first(row) { run(number, row) } } }
+                if passedOver > 0 {
+                    try rows.forEachRow(binding: binding) { number, row in if !first(row) { run(number, row) } }
+                }
             } else {
-                try rows.forEachRow(run)
+                try rows.forEachRow(binding: binding, run)
             }
         } catch {
             guard case .changedWhileRead(let problem) = error else { throw error }

@@ -71,6 +71,8 @@ public struct RowFields: Sendable {
             case .csv: values = keys.indices.map(value(at:))
             }
             self.values = .text([])
+            // Arguments read from the values as they were no longer hold.
+            read = nil
             defer { self.values = .text(values) }
             let index = keys.firstIndex(of: key)
             switch (index, newValue) {

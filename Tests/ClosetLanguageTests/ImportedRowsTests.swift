@@ -111,9 +111,12 @@ import Testing
                     guard case .text(let text) = argument.read else { return "" }
                     return text
                 }
+                // A row changed after it was read no longer holds what was read.
+                var changed = row.fields
+                changed["b"] = "y"
                 if pieceSize != 1 << 20, read.length == number + 1, read.arguments.count == number % 3,
                     read.arguments.allSatisfy({ $0.key == number && $0.range.upper == number }),
-                    texts.allSatisfy({ $0 == "x\(number)" })
+                    texts.allSatisfy({ $0 == "x\(number)" }), changed.read == nil
                 {
                     matching += 1
                 }

@@ -215,8 +215,7 @@ extension TransferFiles {
             var number = 0
             var line = 1
             var fields: [CSVReader.Field] = []
-            var next = ahead.next()
-            while let batch = next {
+            while let batch = ahead.next() {
                 if visits.estimate == nil { visits.estimate = ahead.estimatedCount }
                 for (index, recordLine) in batch.lines.enumerated() {
                     line = recordLine
@@ -231,7 +230,6 @@ extension TransferFiles {
                     visit(number, (recordLine, row))
                     number += 1
                 }
-                next = ahead.next()
             }
             if let problem = ahead.verdict { throw again ? Self.changed(line: line) : problem }
             if again, number != count { throw Self.changed(line: line) }

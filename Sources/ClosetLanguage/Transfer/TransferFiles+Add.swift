@@ -141,12 +141,10 @@ extension TransferFiles {
             // A CSV row that names no picture is bound from its file's bytes (as it was read,
             // or now); the request is made only when that binding declines (and then says what
             // is wrong).
-            let quick =
-                !session.quickBinding
-                ? nil
-                : row.fields.read.flatMap { read in
-                    RequestBinder.invocation(command, read: read.arguments, length: read.length, session: session)
-                } ?? quickInvocation(row)
+            let read = row.fields.read.flatMap { read in
+                RequestBinder.invocation(command, read: read.arguments, length: read.length, session: session)
+            }
+            let quick = session.quickBinding ? read ?? quickInvocation(row) : nil
             let request = quick == nil ? try textRequest(row) : nil
             // Undone when it fails, so the rows after it are checked against the store as it was.
             let savepoint = session.store.savepoint()

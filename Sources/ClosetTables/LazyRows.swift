@@ -18,6 +18,9 @@ public final class LazyRows<Codec: TableCodec> {
     /// keys looked up in the snapshot in key order: opening after many small commits costs
     /// one pass, not a search per row.
     @usableFromInline var placed = 0
+    /// Which of the changes not placed yet are inserts (by their place in `operations`; none
+    /// past its end): their keys had no row below, so `settle` does not look for them.
+    @usableFromInline var recordedInserts: [Bool] = []
     /// Which keys the snapshot's rows cannot hold, when the snapshot has a current filter
     /// beside them: a key it rules out is not searched for.
     @usableFromInline var keyFilter: KeyFilter?
@@ -145,13 +148,16 @@ extension LazyRows {
         for (number, position) in changes.enumerated() {
             let key = operations[position].key
             guard latest[key] == nil else { continue }
-            if let earlier = first.updateValue(unknown.count, forKey: key) {
+            // An insert met first is a key with no row below: nothing to look up.
+            let isInsert = position < recordedInserts.count && recordedInserts[position]
+            let place = isInsert ? Self.noneBelow : unknown.count
+            if let earlier = first.updateValue(place, forKey: key) {
                 first[key] = earlier  // met before: keep its first place
                 unknownPlace[number] = earlier
             } else {
-                unknownPlace[number] = unknown.count
+                unknownPlace[number] = place
                 isFirstMet[number] = true
-                unknown.append(key)
+                if !isInsert { unknown.append(key) }
             }
         }
         var lowers = [Lower?](repeating: nil, count: unknown.count)
@@ -171,15 +177,20 @@ extension LazyRows {
         for (number, position) in changes.enumerated() {
             let change = operations[position]
             let known = unknownPlace[number]
+            let lower = known >= 0 ? lowers[known] : nil
             if isFirstMet[number] {
-                placeNew(change.key, change.row, lower: lowers[known])
+                placeNew(change.key, change.row, lower: lower)
             } else {
                 // A key placed before (or by an earlier change here) is found in `latest`.
-                place(change.key, change.row, lower: known >= 0 ? .some(lowers[known]) : nil)
+                place(change.key, change.row, lower: known >= 0 || known == Self.noneBelow ? .some(lower) : nil)
             }
         }
         placed = operations.count
+        recordedInserts = []
     }
+
+    /// A change's place in `settle`'s keys to look up when its key is known to have no row below.
+    @inlinable static var noneBelow: Int { -2 }
 
     /// The ordinals in `rows` of the keys at `indexes` of `keyBytes` (those the filter does
     /// not rule out, looked up in one pass), by index.
@@ -295,8 +306,15 @@ extension LazyRows {
     }
 
     /// A change read from the journal at open: recorded now, placed when first needed
-    /// (`settle`), so its key is looked up in the snapshot with all the others at once.
-    @inlinable func record(_ key: Key, _ row: Row?) {
+    /// (`settle`), so its key is looked up in the snapshot with all the others at once;
+    /// an insert's is not looked up at all.
+    @inlinable func record(_ key: Key, _ row: Row?, isInsert: Bool) {
+        if isInsert {
+            if recordedInserts.count < operations.count {
+                recordedInserts += repeatElement(false, count: operations.count - recordedInserts.count)
+            }
+            recordedInserts.append(true)
+        }
         operations.append((key, row))
     }
 

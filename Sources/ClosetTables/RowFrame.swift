@@ -6,10 +6,15 @@ import ClosetCore
 ///
 ///     put:    1 u8 | key length u16 | key | row length u32 | row
 ///     delete: 2 u8 | key length u16 | key
+///     insert: 3 u8 | key length u16 | key | row length u32 | row
 ///     snapshot row: key length u16 | key | row length u32 | row
+///
+/// An insert is a put of a key that had no row before the commit: read back at open, it is
+/// placed without looking for its key in the rows below (`LazyRows.settle`).
 public enum RowFrame {
-    @usableFromInline static let put: UInt8 = 1
+    @usableFromInline package static let put: UInt8 = 1
     @usableFromInline static let delete: UInt8 = 2
+    @usableFromInline package static let insert: UInt8 = 3
 
     /// Writes a length-prefixed part, patching the length in after `body` wrote it.
     @inlinable public static func part16(_ writer: inout ByteWriter, _ body: (inout ByteWriter) -> Void) {

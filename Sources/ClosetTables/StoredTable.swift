@@ -101,7 +101,7 @@ extension StoredTable {
         return framed.operations.compactMap { position, range in
             reader.reposition(to: range)
             guard let frame = try? reader.u8(), let key = try? reader.raw(Int(reader.u16())) else { return nil }
-            let row = frame == RowFrame.put ? try? reader.raw(Int(reader.u32())) : nil
+            let row = frame != RowFrame.delete ? try? reader.raw(Int(reader.u32())) : nil
             return (position, EncodedOperation(table: name, key: key, row: row))
         }
     }
@@ -126,10 +126,14 @@ extension StoredTable {
 public struct RowLocation: Sendable {
     public var key: Range<Int>
     public var row: Range<Int>?
+    /// Whether the row's key had no row before it (a journal's insert, `RowFrame.insert`):
+    /// replayed beside rows read in place, it is not looked for among them.
+    public var isInsert: Bool
 
-    public init(key: Range<Int>, row: Range<Int>?) {
+    public init(key: Range<Int>, row: Range<Int>?, isInsert: Bool = false) {
         self.key = key
         self.row = row
+        self.isInsert = isInsert
     }
 }
 

@@ -49,7 +49,9 @@ import ClosetCore
         for change in changes where seen.insert(change.key).inserted {
             let start = framed.bytes.bytes.count
             let row = table[change.key]
-            framed.bytes.u8(row == nil ? RowFrame.delete : RowFrame.put)
+            // A key's first change says what it held before the commit.
+            let isNew = table.pending.previous(of: change) == nil
+            framed.bytes.u8(row == nil ? RowFrame.delete : isNew ? RowFrame.insert : RowFrame.put)
             RowFrame.part16(&framed.bytes) { Codec.encode(key: change.key, into: &$0) }
             if let row { RowFrame.part32(&framed.bytes) { Codec.encode(row, into: &$0) } }
             framed.operations.append((change.position, start..<framed.bytes.bytes.count))
@@ -233,7 +235,7 @@ import ClosetCore
                 let decoded = try Codec.decodeRow(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
                 if let lazy = table.lazy {
-                    lazy.record(Codec.key(of: decoded), decoded)
+                    lazy.record(Codec.key(of: decoded), decoded, isInsert: location.isInsert)
                 } else {
                     table.decoded.place(decoded, key: Codec.key(of: decoded))
                 }
@@ -241,7 +243,7 @@ import ClosetCore
                 reader.reposition(to: location.key)
                 let key = try Codec.decodeKey(from: &reader)
                 guard reader.isAtEnd else { throw ByteReader.Malformed() }
-                if let lazy = table.lazy { lazy.record(key, nil) } else { table.decoded.remove(key) }
+                if let lazy = table.lazy { lazy.record(key, nil, isInsert: false) } else { table.decoded.remove(key) }
             }
         }
     }

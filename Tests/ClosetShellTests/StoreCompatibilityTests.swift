@@ -19,7 +19,10 @@ import Testing
     func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
     /// `closet check` reads a store of every format whole and finds nothing, changing no byte.
-    @Test(arguments: ["format-1-store", "format-2-store", "format-3-store", "format-4-store", "format-5-store"])
+    @Test(arguments: [
+        "format-1-store", "format-2-store", "format-3-store", "format-4-store", "format-5-store",
+        "journal-format-5-store",
+    ])
     func aStoreOfEveryFormatPassesTheCheck(_ fixture: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let store = try copyOfFixture(fixture)
@@ -62,7 +65,7 @@ import Testing
         ])
         #expect(added.status == 0, "\(added.err)")
         #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 5\n")
-        for (file, magic) in [("snapshot", "CLOSETS5"), ("journal", "CLOSETJ4")] {
+        for (file, magic) in [("snapshot", "CLOSETS5"), ("journal", "CLOSETJ6")] {
             #expect(try bytes(store + "/" + file).prefix(8) == Data(magic.utf8), "\(file)")
         }
         // The new snapshot's index holds (key prefixes, bucket entries: what `check` checks),
@@ -85,6 +88,48 @@ import Testing
         #expect(dumped.status == 0, "\(dumped.err)")
         #expect(dumped.out == expected.joined(separator: "\n"))
     }
+
+    /// A format-5 store's format-4 journal (an earlier build's, `format-5-store`) is not
+    /// rewritten: a commit goes into it as that build would write it, so that build still opens
+    /// the store; a compaction then starts a format-5 journal.
+    @Test func aFormatFourJournalTakesCommitsAsItIsUntilACompaction() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
+        let store = try copyOfFixture("format-5-store")
+        let snapshot = try bytes(store + "/snapshot")
+        let journal = try bytes(store + "/journal")
+        #expect(journal.prefix(8) == Data("CLOSETJ4".utf8))
+        let added = try ProcessTests().run([
+            "--store", store, "-c", "add clothes id=00000000-0000-4000-8000-000000000001 category=top season=fall",
+        ])
+        #expect(added.status == 0, "\(added.err)")
+        let grown = try bytes(store + "/journal")
+        #expect(grown.prefix(8) == Data("CLOSETJ4".utf8))
+        #expect(
+            grown.count > journal.count
+                && grown.suffix(from: StoreCompatibilityTests.recordsStart).starts(
+                    with: journal.suffix(from: StoreCompatibilityTests.recordsStart))
+        )
+        #expect(try bytes(store + "/snapshot") == snapshot)
+        // The record holds a put (kind 1) of the new row, not an insert: after the operation
+        // count (4 bytes) and the table's name.
+        let record = grown.suffix(from: journal.count)
+        let kind = record[record.startIndex + 16 + 4 + 1 + "clothes".utf8.count]
+        #expect(kind == 1)
+        // A commit of more changes than the journal holds is a compaction.
+        let script = NSTemporaryDirectory() + "closet-many-\(UUID().uuidString).closet"
+        try (0..<300).map { "add clothes category=top season=fall description=\"many \($0)\"\n" }.joined()
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let compacted = try ProcessTests().run(["--store", store, "run", script])
+        #expect(compacted.status == 0, "\(compacted.err)")
+        #expect(try bytes(store + "/journal").prefix(8) == Data("CLOSETJ6".utf8))
+        let shown = try ProcessTests().run([
+            "--store", store, "--format", "json", "-c", "show clothes 00000000-0000-4000-8000-000000000001",
+        ])
+        #expect(shown.status == 0 && shown.out.contains("00000000-0000-4000-8000-000000000001"), "\(shown.err)")
+    }
+
+    /// Where a format-4 or 5 journal's records start: after its header and commit points.
+    static let recordsStart = 84
 
     /// The rewrite as format 5 goes snapshot, journal, marker, each by an atomic rename: a
     /// crash after any step leaves a store that opens holding what was committed.
@@ -118,7 +163,7 @@ import Testing
         for store in [snapshotOnly, beforeMarker] {
             #expect(
                 try ProcessTests().run(["--store", store, "-c", "add clothes category=top season=fall"]).status == 0)
-            #expect(try bytes(store + "/journal").prefix(8) == Data("CLOSETJ4".utf8))
+            #expect(try bytes(store + "/journal").prefix(8) == Data("CLOSETJ6".utf8))
             #expect(try String(contentsOfFile: store + "/closet-store", encoding: .utf8) == "closet store, format 5\n")
         }
     }
@@ -127,7 +172,9 @@ import Testing
     /// saved photos, products with password hashes, stories, comments, likes and donations), in
     /// their snapshots and in their journals: every pack's row codec is held still by them, and
     /// their pictures travel with `--images` into a new store that dumps the same rows.
-    @Test(arguments: [("format-4-store", "CLOSETS4"), ("format-5-store", "CLOSETS5")])
+    @Test(arguments: [
+        ("format-4-store", "CLOSETS4"), ("format-5-store", "CLOSETS5"), ("journal-format-5-store", "CLOSETS5"),
+    ])
     func theStoreOfEveryPackOpensDumpsAndTravelsWithItsPictures(_ fixture: String, _ magic: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: ProcessTests.binary))
         let store = try copyOfFixture(fixture)

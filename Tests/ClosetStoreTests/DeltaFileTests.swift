@@ -110,7 +110,7 @@ import Testing
         try changeRound(store, 0, &expected)
         let first = try #require(try header(path, DeltaFile.name))
         #expect(try POSIXFile.readAll(path + "/snapshot") == snapshot)
-        #expect(try journalMagic(path) == "CLOSETJ5")
+        #expect(try journalMagic(path) == "CLOSETJ7")
         try expectSameRows(path, expected, "first delta")
         try changeRound(store, 1, &expected)
         let second = try #require(try header(path, DeltaFile.name))
@@ -125,11 +125,14 @@ import Testing
         }
         #expect(try header(path, DeltaFile.name) == nil)
         #expect(try POSIXFile.readAll(path + "/snapshot") != snapshot)
-        #expect(try journalMagic(path) == "CLOSETJ4")
+        #expect(try journalMagic(path) == "CLOSETJ6")
         try expectSameRows(path, expected, "merged")
-        // An older closet refuses a journal that follows a delta as a newer one's.
-        #expect(
-            JournalFormat.layout(Array("CLOSETJ5".utf8) + [UInt8](repeating: 0, count: 28), journal: true) == .newer)
+        // An older closet refuses a journal that follows a delta, and one that may hold
+        // inserts, as a newer one's.
+        for magic in ["CLOSETJ5", "CLOSETJ6", "CLOSETJ7"] {
+            #expect(
+                JournalFormat.layout(Array(magic.utf8) + [UInt8](repeating: 0, count: 28), journal: true) == .newer)
+        }
     }
 
     /// `closet recover` copies the snapshot, the delta over it and the journal after that; a
@@ -220,7 +223,7 @@ import Testing
         // damage, named, nothing changed.
         // (A table decoded whole, as `fetchAllClothes` leaves it, is written whole: a new process.)
         try changeRound(try open(path).0, 1, &expected)
-        #expect(try journalMagic(path) == "CLOSETJ5")
+        #expect(try journalMagic(path) == "CLOSETJ7")
         let other = temporaryStore()
         var otherExpected = many
         try changeRound(try self.store(other), 5, &otherExpected)

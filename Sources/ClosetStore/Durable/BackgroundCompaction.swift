@@ -126,11 +126,11 @@ final class BackgroundCompaction: @unchecked Sendable {
             view.baseSections = [:]
             guard view.snapshotLink == point.snapshotLink,
                 let bytes = try POSIXFile.readAll(path + "/journal"), bytes.count >= point.end,
-                StoreFormat.readJournalHeader(bytes)
-                    == StoreFormat.JournalHeader(generation: point.generation, follows: point.snapshotLink),
+                let header = StoreFormat.readJournalHeader(bytes), header.generation == point.generation,
+                header.follows == point.snapshotLink, header.hasCommitPoints,
                 CompactedJournal.headerChecksum(bytes) == point.journalHeaderChecksum
             else { return changed }
-            var applier = JournalApplier(tables)
+            var applier = JournalApplier(tables, inserts: header.marksInserts ? .trusted : .refused)
             let records = try StoreFormat.readRecords(
                 Array(bytes[..<point.end]), from: StoreFormat.recordsStart, sequence: 1
             ) { count, reader throws(ByteReader.Malformed) in

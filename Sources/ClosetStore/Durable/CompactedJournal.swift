@@ -27,9 +27,9 @@ struct CompactedJournal: Equatable {
     /// The journal `view` describes; nil when the process has not read or started one of this
     /// generation (its commits are then not what the snapshot is made from).
     init?(_ view: StoreView, generation: UInt64) {
-        guard view.generation == generation, !view.journalSkipped, view.journalFormat == StoreFormat.journalFormat
-        else { return nil }
-        let header = StoreFormat.journalHeader(.init(generation: generation, follows: view.follows))
+        guard view.generation == generation, !view.journalSkipped, view.journalHasCommitPoints else { return nil }
+        let header = StoreFormat.journalHeader(
+            .init(generation: generation, follows: view.follows, format: view.journalFormat))
         self.init(
             generation: generation, headerChecksum: Self.headerChecksum(header) ?? 0,
             transactions: view.transactions, end: view.validLength)

@@ -19,7 +19,7 @@ extension DurableStore {
     /// state cannot be compacted so (it is done in the foreground then).
     func startBackgroundCompaction() -> Bool {
         guard background == nil, !needsUpgrade, !view.journalSkipped, view.transactionsInsideSnapshot == 0,
-            view.journalFormat == StoreFormat.journalFormat, let snapshot = view.snapshot,
+            view.journalHasCommitPoints, let snapshot = view.snapshot,
             let link = view.snapshotLink, view.follows == link,
             let compacted = CompactedJournal(view, generation: view.generation),
             (try? StoreFolder.checkGenerationLeft(path, after: view.generation)) != nil

@@ -110,7 +110,7 @@ extension DurableStore {
                 let records: StoreFormat.Records
                 do {
                     var changes = 0
-                    var applier = JournalApplier(tables)
+                    var applier = JournalApplier(tables, inserts: view.journalMarksInserts ? .trusted : .refused)
                     records = try StoreFormat.readRecords(
                         journal.bytes, from: view.validLength, sequence: view.nextSequence
                     ) { count, reader throws(ByteReader.Malformed) in

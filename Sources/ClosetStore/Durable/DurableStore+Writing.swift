@@ -120,7 +120,7 @@ extension DurableStore {
         try files.syncWritten()
         var wroteSnapshot = false
         if let frames {
-            let record = StoreFormat.record(frames, sequence: view.nextSequence)
+            let record = StoreFormat.record(frames, sequence: view.nextSequence, marksInserts: view.journalMarksInserts)
             // A commit after which the store would compact is that compaction (unless it is
             // made in the background).
             if !compactsInBackground, compaction.isDue(view, appending: frames.order.count, bytes: record.count) {
@@ -191,8 +191,10 @@ extension DurableStore {
                 ?? writeSnapshot(generation: generation, committed: false)
         } catch {
             try journal.append(
-                record ?? StoreFormat.record(tables.framePendingOperations(), sequence: view.nextSequence), &view,
-                broken: &broken)
+                record
+                    ?? StoreFormat.record(
+                        tables.framePendingOperations(), sequence: view.nextSequence,
+                        marksInserts: view.journalMarksInserts), &view, broken: &broken)
             view.journalChanges += changes
             // Tried again once the journal has grown, as after a compaction that failed.
             let first = record == nil || compaction.failed(cost: CompactionPolicy.cost(view), view)

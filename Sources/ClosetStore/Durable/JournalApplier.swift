@@ -8,11 +8,27 @@ import ClosetTables
 /// decoding the record's row.
 struct JournalApplier {
     let tables: Tables
+    let inserts: Inserts
     private var lastName: [UInt8] = []
     private var lastTable: StoredTable?
     private var run: [RowLocation] = []
 
-    init(_ tables: Tables) { self.tables = tables }
+    /// What an insert (operation kind 3, a put of a key that had no row before its commit) is
+    /// taken for.
+    enum Inserts {
+        /// Not in this journal's format: damage.
+        case refused
+        /// A put: the records before it may not all have been read (recovery), so the key
+        /// may have a row below after all.
+        case readAsPuts
+        /// A new key: placed without looking for it below (`RowLocation.isInsert`).
+        case trusted
+    }
+
+    init(_ tables: Tables, inserts: Inserts) {
+        self.tables = tables
+        self.inserts = inserts
+    }
 
     /// Reads `count` operations from `reader` and applies them.
     mutating func apply(_ count: Int, from reader: inout ByteReader) throws(ByteReader.Malformed) {
@@ -31,12 +47,14 @@ struct JournalApplier {
             let keyLength = Int(try reader.u16())
             let keyStart = try reader.take(keyLength)
             let key = keyStart..<(keyStart + keyLength)
-            switch kind {
-            case 1:
+            switch (kind, inserts) {
+            case (1, _), (3, .readAsPuts), (3, .trusted):
                 let rowLength = Int(try reader.u32())
                 let rowStart = try reader.take(rowLength)
-                run.append(RowLocation(key: key, row: rowStart..<(rowStart + rowLength)))
-            case 2:
+                run.append(
+                    RowLocation(
+                        key: key, row: rowStart..<(rowStart + rowLength), isInsert: kind == 3 && inserts == .trusted))
+            case (2, _):
                 run.append(RowLocation(key: key, row: nil))
             default:
                 throw ByteReader.Malformed()

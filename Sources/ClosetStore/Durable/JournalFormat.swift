@@ -57,7 +57,8 @@ enum JournalFormat {
     }
 
     /// The same from framed operations (the tables wrote their rows straight into buffers).
-    static func payload(_ frames: PendingFrames) -> ByteWriter {
+    /// Unless the journal `marksInserts` (format 5), an insert is written as the put it is.
+    static func payload(_ frames: PendingFrames, marksInserts: Bool) -> ByteWriter {
         var payload = ByteWriter()
         payload.bytes.reserveCapacity(
             frames.tables.reduce(8) { $0 + $1.framed.bytes.bytes.count + 16 * $1.framed.operations.count })
@@ -67,7 +68,9 @@ enum JournalFormat {
             payload.u8(UInt8(names[table].count))
             payload.bytes += names[table]
             let framed = frames.tables[table].framed
+            let kindAt = payload.bytes.count
             payload.bytes += framed.bytes.bytes[framed.operations[operation].range]
+            if !marksInserts, payload.bytes[kindAt] == RowFrame.insert { payload.bytes[kindAt] = RowFrame.put }
         }
         return payload
     }
@@ -90,10 +93,10 @@ enum JournalFormat {
     }
 
     /// Reads `count` format-2 operations and applies them (`JournalApplier`, for one record).
-    static func applyOperations(_ count: Int, from reader: inout ByteReader, to tables: Tables) throws(ByteReader
-        .Malformed)
-    {
-        var applier = JournalApplier(tables)
+    static func applyOperations(
+        _ count: Int, from reader: inout ByteReader, to tables: Tables, inserts: JournalApplier.Inserts
+    ) throws(ByteReader.Malformed) {
+        var applier = JournalApplier(tables, inserts: inserts)
         try applier.apply(count, from: &reader)
     }
 

@@ -104,7 +104,7 @@ final class JournalWriter {
         // The record is durable: record how far commits reach, in the point this count selects
         // (the other keeps the previous one). Not synced on its own: a point lost in a crash
         // only lags, and the next commit's sync writes it; one that fails is caught there too.
-        if view.journalFormat == StoreFormat.journalFormat {
+        if view.journalHasCommitPoints {
             let point = StoreFormat.commitPoint(
                 StoreFormat.CommitPoint(transactions: view.transactions, end: view.validLength),
                 generation: view.generation)
@@ -122,7 +122,7 @@ final class JournalWriter {
     /// with how far the journal's whole records reach (durable: a record is synced before its
     /// point), so one more damage cannot cost a commit.
     private func rewriteFailingCommitPoints(_ view: StoreView, report: (String) -> Void) throws(POSIXFile.Failure) {
-        guard view.journalFormat == StoreFormat.journalFormat, descriptor >= 0 else { return }
+        guard view.journalHasCommitPoints, descriptor >= 0 else { return }
         // The journal is open for writing only: its head is read through a descriptor of its own.
         let reader = try POSIXFile.open(path + "/journal", flags: O_RDONLY)
         defer { close(reader) }
@@ -154,7 +154,7 @@ final class JournalWriter {
             } ?? 0
         let started = "\(headers) record\(headers == 1 ? "" : "s") begun in them"
         let what =
-            view.journalFormat == StoreFormat.journalFormat
+            view.journalHasCommitPoints
             ? "a transaction that never finished committing (it was never reported as saved)"
             : "a transaction that never finished committing, or a journal cut short: commits reported as saved may be among them"
         return

@@ -22,13 +22,14 @@ import ClosetTables
 ///                    (where each section lies, again: recovery finds the rows of every
 ///                    table even when the block holding a section's start is damaged)
 /// journal:  header (36 bytes) | commit point A (24) | commit point B (24) | record*
-///           header = "CLOSETJ4" | generation u64 | snapshot generation u64
+///           header = "CLOSETJ6" | generation u64 | snapshot generation u64
 ///                    | snapshot checksum u32 | 0 u32 | crc32c(first 32 bytes) u32
 ///           commit point = transactions u64 | end u64
 ///                    | crc32c(those 16 bytes, then the generation u64) u32 | 0 u32
 ///           record = length u32 | sequence u32 | crc32c(payload) u32
 ///                    | crc32c(record's first 12 bytes) u32 | payload
-///           payload = operation count u32 | operation* (as format 2: `JournalFormat`)
+///           payload = operation count u32 | operation* (as format 2: `JournalFormat`, with
+///                    one kind more: 3, a put of a key that had no row before the commit)
 ///
 /// A journal of generation G follows the snapshot it names (generation and checksum; 0 and 0
 /// when there is none). A snapshot of generation G holds everything up to journal G: a
@@ -43,25 +44,35 @@ import ClosetTables
 /// short: damage, never an older store. Records after the point are whole commits whose point
 /// was not written yet, or the torn tail of one that never finished.
 ///
-/// Format 4 ("CLOSETS4", the journal as now) had an index without key prefixes and with bucket
-/// lists of ordinals alone (`SnapshotSection.Layout`). Format 3 had the same header and records
-/// under "CLOSETJ3" without commit points, and one checksum over the snapshot's body instead of
-/// one per block.
+/// A journal that follows a delta (`DeltaFile`) says so by its magic, "CLOSETJ7". An insert
+/// (operation kind 3) is a put the writer knew to be of a new key: opening places it without
+/// looking for the key in the snapshot or the delta (their key filters, their blocks). Journal
+/// format 4 ("CLOSETJ4", "CLOSETJ5" after a delta) is the same without inserts: such a journal
+/// is read, and appended to without them until the next compaction starts a new one; older
+/// builds refuse a format-5 journal as a newer closet's rather than misread its inserts.
+///
+/// Format 4 ("CLOSETS4") had an index without key prefixes and with bucket lists of ordinals
+/// alone (`SnapshotSection.Layout`). Format 3 had the same journal header and records under
+/// "CLOSETJ3" without commit points, and one checksum over the snapshot's body instead of one
+/// per block.
 enum StoreFormat {
     /// The format written now: the marker's and the snapshot's. Format 5 changed only the
-    /// snapshot sections' index (`SnapshotSection`); its journal is format 4's.
+    /// snapshot sections' index (`SnapshotSection`).
     static let currentFormat = 5
-    /// The journal format written now (format 4's, with commit points).
-    static let journalFormat = 4
+    /// The journal format a new journal is written in (format 4's, with inserts).
+    static let journalFormat = 5
     /// A generation past this is damage, not history: no arithmetic on it can overflow.
     static let maximumGeneration: UInt64 = 1 << 62
-    static let journalMagic = Array("CLOSETJ4".utf8)
+    static let journalMagic = Array("CLOSETJ6".utf8)
+    /// A journal that follows a delta (`DeltaFile`).
+    static let deltaJournalMagic = Array("CLOSETJ7".utf8)
+    static let formatFourJournalMagic = Array("CLOSETJ4".utf8)
+    /// A format-4 journal that follows a delta: an older build, which would read the snapshot
+    /// without the delta, refuses it as a newer closet's.
+    static let formatFourDeltaJournalMagic = Array("CLOSETJ5".utf8)
     static let snapshotMagic = Array("CLOSETS5".utf8)
     static let formatFourSnapshotMagic = Array("CLOSETS4".utf8)
     static let formatThreeJournalMagic = Array("CLOSETJ3".utf8)
-    /// A format-4 journal that follows a delta (`DeltaFile`): an older build, which would read
-    /// the snapshot without the delta, refuses it as a newer closet's.
-    static let deltaJournalMagic = Array("CLOSETJ5".utf8)
     static let formatThreeSnapshotMagic = Array("CLOSETS3".utf8)
     static let journalHeaderSize = 36
     static let commitPointSize = 24
@@ -100,18 +111,48 @@ enum StoreFormat {
     struct JournalHeader: Equatable {
         var generation: UInt64
         var follows: SnapshotLink
-        /// 4, or 3 for a journal an earlier build wrote (no commit points).
-        var format = 4
+        /// 5; 4 for a journal an earlier build wrote (no inserts), 3 for one without commit
+        /// points either.
+        var format = StoreFormat.journalFormat
         /// Where its records start.
         var recordsStart: Int { format == 3 ? journalHeaderSize : StoreFormat.recordsStart }
+        var hasCommitPoints: Bool { format >= 4 }
+        /// Whether its records may hold inserts (operation kind 3).
+        var marksInserts: Bool { format >= 5 }
     }
 
-    /// A new journal's first bytes: its header and, for format 4, both commit points at
+    /// A journal's magic for its format and what it follows.
+    static func journalMagic(format: Int, ofDelta: Bool) -> [UInt8] {
+        switch format {
+        case 3: formatThreeJournalMagic
+        case 4: ofDelta ? formatFourDeltaJournalMagic : formatFourJournalMagic
+        default: ofDelta ? deltaJournalMagic : journalMagic
+        }
+    }
+
+    /// Every format-3, 4 and 5 journal's magic.
+    static let journalMagics = [
+        formatThreeJournalMagic, formatFourJournalMagic, formatFourDeltaJournalMagic, journalMagic, deltaJournalMagic,
+    ]
+
+    /// The format a journal's magic names, and whether the journal follows a delta; nil for
+    /// a magic that is no format-3, 4 or 5 journal's.
+    static func journalLayout(magic: some Collection<UInt8>) -> (format: Int, ofDelta: Bool)? {
+        switch Array(magic) {
+        case formatThreeJournalMagic: (3, false)
+        case formatFourJournalMagic: (4, false)
+        case formatFourDeltaJournalMagic: (4, true)
+        case journalMagic: (5, false)
+        case deltaJournalMagic: (5, true)
+        default: nil
+        }
+    }
+
+    /// A new journal's first bytes: its header and, from format 4 on, both commit points at
     /// "nothing committed yet".
     static func journalHeader(_ header: JournalHeader) -> [UInt8] {
         var writer = ByteWriter()
-        writer.bytes =
-            header.format == 3 ? formatThreeJournalMagic : header.follows.ofDelta ? deltaJournalMagic : journalMagic
+        writer.bytes = journalMagic(format: header.format, ofDelta: header.follows.ofDelta)
         writer.u64(header.generation)
         writer.u64(header.follows.generation)
         writer.u32(header.follows.checksum)
@@ -125,10 +166,7 @@ enum StoreFormat {
     /// The header, or nil when it fails its checksum (or the file is too short to hold one).
     static func readJournalHeader(_ bytes: [UInt8]) -> JournalHeader? {
         guard bytes.count >= journalHeaderSize else { return nil }
-        let magic = Array(bytes[0..<8])
-        let ofDelta = magic == deltaJournalMagic
-        let format = magic == journalMagic || ofDelta ? 4 : magic == formatThreeJournalMagic ? 3 : 0
-        guard format != 0 else { return nil }
+        guard let (format, ofDelta) = journalLayout(magic: bytes[0..<8]) else { return nil }
         var reader = ByteReader(bytes, from: 8, to: journalHeaderSize)
         guard let generation = try? reader.u64(), let linked = try? reader.u64(), let checksum = try? reader.u32(),
             let reserved = try? reader.u32(), let stored = try? reader.u32(),
@@ -199,8 +237,8 @@ enum StoreFormat {
     }
 
     /// One commit's record, numbered `sequence` in its journal.
-    static func record(_ frames: PendingFrames, sequence: UInt32) -> [UInt8] {
-        seal(JournalFormat.payload(frames).bytes, sequence: sequence)
+    static func record(_ frames: PendingFrames, sequence: UInt32, marksInserts: Bool) -> [UInt8] {
+        seal(JournalFormat.payload(frames, marksInserts: marksInserts).bytes, sequence: sequence)
     }
 
     /// A record of operations (tools, recovery, tests): the same bytes as from their frames.

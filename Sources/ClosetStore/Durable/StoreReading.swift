@@ -183,10 +183,7 @@ struct StoreReading {
             view.generation = snapshot?.generation ?? 0
             return nil
         }
-        let magic = Array(bytes.prefix(8))
-        if magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
-            || magic == StoreFormat.formatThreeJournalMagic
-        {
+        if StoreFormat.journalLayout(magic: bytes.prefix(8)) != nil {
             guard let header = StoreFormat.readJournalHeader(bytes) else {
                 if bytes.count < StoreFormat.journalHeaderSize {
                     throw damaged("its journal is cut short (\(bytes.count) bytes)")
@@ -215,7 +212,7 @@ struct StoreReading {
                 // One that holds more was compacted in the background while commits went on:
                 // those after the point are read below.
                 if let compacted = view.compactedJournal, compacted.generation == header.generation,
-                    header.format == StoreFormat.journalFormat
+                    header.hasCommitPoints
                 {
                     if let start = compacted.carriedStart(journal: bytes) {
                         carried = (start, compacted.transactions)
@@ -234,9 +231,9 @@ struct StoreReading {
                 return
                     "its journal (generation \(header.generation)) follows \(header.follows), but the snapshot is \(found ?? "missing")"
             }
-            // Format 4: how far its commits reach (checked against the records below).
+            // Formats 4 and 5: how far its commits reach (checked against the records below).
             var committed: StoreFormat.CommitPoint?
-            if header.format == 4 {
+            if header.hasCommitPoints {
                 guard bytes.count >= StoreFormat.recordsStart else {
                     throw damaged("its journal is cut short (\(bytes.count) bytes)")
                 }
@@ -252,7 +249,7 @@ struct StoreReading {
             var records: StoreFormat.Records
             do {
                 var changes = 0
-                var applier = JournalApplier(tables)
+                var applier = JournalApplier(tables, inserts: header.marksInserts ? .trusted : .refused)
                 records = try StoreFormat.readRecords(
                     bytes, from: carried?.start ?? header.recordsStart,
                     sequence: UInt32(truncatingIfNeeded: (carried?.transactions ?? 0) + 1)
@@ -295,7 +292,7 @@ struct StoreReading {
         // A format-3 journal whose magic lost a bit reads as an older format, whose records
         // would then all look torn: its header's checksum, taken with the right magic, tells.
         if bytes.count >= StoreFormat.journalHeaderSize {
-            for magic in [StoreFormat.journalMagic, StoreFormat.deltaJournalMagic, StoreFormat.formatThreeJournalMagic]
+            for magic in StoreFormat.journalMagics
             where StoreFormat.readJournalHeader(magic + bytes[8..<StoreFormat.journalHeaderSize]) != nil {
                 throw damaged("the magic of its journal (bytes 0-7) is damaged")
             }
@@ -325,7 +322,7 @@ struct StoreReading {
         let schemas = schemas
         let read: JournalFormat.JournalContents?
         do {
-            var applier = JournalApplier(tables)
+            var applier = JournalApplier(tables, inserts: .refused)
             read = try JournalFormat.readJournal(bytes) { layout, count, reader throws(ByteReader.Malformed) in
                 switch layout {
                 case .formatOne:

@@ -444,10 +444,9 @@ package enum StoreRecovery {
         _ bytes: [UInt8], after snapshot: StoreFormat.SnapshotLink?, compacted: CompactedJournal?, into tables: Tables,
         schemas: [AnyTableSchema], report: inout Report
     ) {
-        let magic = Array(bytes.prefix(8))
-        let isFormatThree =
-            magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
-            || magic == StoreFormat.formatThreeJournalMagic
+        // Format 3 or later (a magic of those formats, whatever its header says).
+        let layout = StoreFormat.journalLayout(magic: bytes.prefix(8))
+        let isFormatThree = layout != nil
         let header = StoreFormat.readJournalHeader(bytes)
         // The journal a background compaction was made from, with commits after its point
         // (stopped between its renames): only those are replayed.
@@ -494,9 +493,8 @@ package enum StoreRecovery {
         }
         let headerSize =
             header?.recordsStart
-            ?? (magic == StoreFormat.journalMagic || magic == StoreFormat.deltaJournalMagic
-                ? StoreFormat.recordsStart
-                : isFormatThree ? StoreFormat.journalHeaderSize : JournalFormat.journalHeaderSize)
+            ?? layout.map { $0.format >= 4 ? StoreFormat.recordsStart : StoreFormat.journalHeaderSize }
+            ?? JournalFormat.journalHeaderSize
         var kept = 0
         var unreadable = 0
         var damaged: [String] = []
@@ -508,7 +506,10 @@ package enum StoreRecovery {
                 // skipped whole, never half-applied.
                 let apply = { (target: Tables) throws(ByteReader.Malformed) in
                     var reader = ByteReader(bytes, from: payload.lowerBound, to: payload.upperBound)
-                    try JournalFormat.applyOperations(Int(try reader.u32()), from: &reader, to: target)
+                    // An insert is read as a put: a record skipped before it may have removed its key.
+                    try JournalFormat.applyOperations(
+                        Int(try reader.u32()), from: &reader, to: target,
+                        inserts: (layout?.format ?? 0) >= 5 ? .readAsPuts : .refused)
                     guard reader.isAtEnd else { throw ByteReader.Malformed() }
                 }
                 if (try? apply(Tables(schemas))) != nil, (try? apply(tables)) != nil {
@@ -535,7 +536,7 @@ package enum StoreRecovery {
         if unreadable > 0 {
             report.warnings.append("\(unreadable) committed transaction\(unreadable == 1 ? "" : "s") could not be read")
         }
-        if let header, header.format == 4,
+        if let header, header.hasCommitPoints,
             let point = StoreFormat.readCommitPoint(bytes, generation: header.generation)
         {
             let inside = carried == nil ? 0 : compacted?.transactions ?? 0
@@ -545,7 +546,7 @@ package enum StoreRecovery {
                     "the journal is cut short or damaged: \(point.transactions) transaction\(point.transactions == 1 ? " was" : "s were") committed, ending at byte \(point.end)"
                         + (missing > 0 ? "; \(missing) could not be found" : ""))
             }
-        } else if !damaged.isEmpty, header?.format != 4 {
+        } else if !damaged.isEmpty, header?.hasCommitPoints != true {
             report.warnings.append(
                 "damaged stretches of the journal were skipped: committed transactions may be among them")
         }

@@ -26,8 +26,12 @@ struct StoreView {
     /// While the files are read: each table's snapshot section, and whether the table reads it
     /// in place (a delta's rows go under it).
     var baseSections: [String: (rows: SnapshotRows, inPlace: Bool)] = [:]
-    /// 1 to 4; 4 for a store with no journal yet.
+    /// 1 to 5; 5 for a store with no journal yet.
     var journalFormat = StoreFormat.journalFormat
+    /// Whether the journal records how far its commits reach (format 4 and later).
+    var journalHasCommitPoints: Bool { journalFormat >= 4 }
+    /// Whether the journal's records may hold inserts (format 5): a commit's are written so.
+    var journalMarksInserts: Bool { journalFormat >= 5 }
     var generation: UInt64 = 0
     var follows = StoreFormat.SnapshotLink.none
     var validLength = 0
@@ -64,7 +68,7 @@ extension StoreView {
     /// would lose a commit). One whose write a crash cut (the slot of the next commit, whose
     /// record is whole) is said as unfinished; any other is a problem. The next writer rewrites it.
     func commitPointProblems(journal path: String, _ result: inout StoreCheck) -> [String] {
-        guard journalFormat == StoreFormat.journalFormat, skippedJournalGeneration == nil,
+        guard journalHasCommitPoints, skippedJournalGeneration == nil,
             let bytes = try? POSIXFile.readAll(path), bytes.count >= StoreFormat.recordsStart,
             let used = StoreFormat.readCommitPoint(bytes, generation: generation)
         else { return [] }

@@ -56,6 +56,16 @@ community, _ = seed("community", [
     for i in range(1, 1_501)] + [f"like story {1 + i % 1_500} user=user{i % 40}" for i in range(600)] + [
     f'add comment story={1 + i % 1_500} text="good {i}" author=user{i % 40} created=2024-01-01T00:00:00Z'
     for i in range(600)])
+# A store as one in use looks: its snapshot, the level below it (`DeltaFile`) that compactions of
+# small commits write, and a journal of the commits since. Opening it reads code no compacted
+# store runs (the level's sections, the journal's records, their keys looked up).
+small_commits, _ = seed("small-commits", [
+    f'add clothes category={CATEGORIES[i % 5]} season={SEASONS[i // 5 % 5]} description="knit {i}" '
+    f"created=2024-01-{1 + i % 28:02d}T00:00:00Z" for i in range(4_500)])
+with open(os.path.join(work, "small.closet"), "w") as file:
+    file.writelines(f'add clothes category=top season=fall description="small {i}"\n' for i in range(300))
+with open(os.path.join(work, "small.closet")) as file:
+    subprocess.run([closet, "--store", small_commits], stdin=file, stdout=subprocess.DEVNULL, check=True)
 runs = [
     [":memory:", "count clothes"],
     [":memory:", ".help"],
@@ -71,6 +81,9 @@ runs = [
     [community, "show story 5"],
     [community, "show profile user=user7"],
     [community, "like story 3 user=user1"],
+    [small_commits, "count clothes"],
+    [small_commits, "list clothes season=fall sort=new limit=20"],
+    [small_commits, 'add clothes category=top season=fall description="one more"'],
 ]
 costs = collections.Counter()
 runs_of = collections.Counter()

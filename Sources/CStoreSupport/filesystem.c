@@ -31,6 +31,14 @@ int closet_heap_for_blocks_below(size_t bytes) {
 #endif
 }
 
+int closet_release_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
+
 int closet_open_unnamed(const char *directory) {
 #if defined(O_TMPFILE)
     int fd = open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);

@@ -26,13 +26,7 @@ import Testing
 
     /// A compacted store of 10,000 clothes (past `CompactionPolicy.deltaFloor`), opened again as
     /// a new process would: its rows read in place.
-    func store(_ path: String) throws -> DurableWardrobe {
-        let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { _ in })
-        for clothes in many { try store.save(clothes: clothes) }
-        try store.commit()
-        try store.base.compact()
-        return try open(path).0
-    }
+    func store(_ path: String) throws -> DurableWardrobe { try storeReadInPlace(at: path, holding: many) }
 
     /// 300 changes in one commit (past the 256 a 10,000-row store's journal holds): removals,
     /// replacements in place, new rows (400 rows of a delta, 1,250 its share); applied to

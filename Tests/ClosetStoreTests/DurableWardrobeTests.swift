@@ -47,6 +47,16 @@ func compactedStore(at path: String, holding clothes: [Clothes] = MockWardrobe()
     return store
 }
 
+/// `clothes` committed and compacted, then opened again as a new process would: its rows read
+/// in place.
+func storeReadInPlace(at path: String, holding clothes: [Clothes]) throws -> DurableWardrobe {
+    let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { _ in })
+    for clothes in clothes { try store.save(clothes: clothes) }
+    try store.commit()
+    try store.base.compact()
+    return try open(path).0
+}
+
 /// The durable store with the wardrobe's repositories over it.
 typealias DurableWardrobe = StoreWardrobe<DurableStore>
 

@@ -16,13 +16,7 @@ import Testing
 
     /// A compacted store of `many` (past `CompactionPolicy.deltaFloor`, so a compaction of a few
     /// changes writes a delta), opened again with its rows read in place.
-    func store(_ path: String) throws -> DurableWardrobe {
-        let store = DurableWardrobe(try DurableStore(path: path, tables: Wardrobe.pack.tables) { _ in })
-        for clothes in many { try store.save(clothes: clothes) }
-        try store.commit()
-        try store.base.compact()
-        return try open(path).0
-    }
+    func store(_ path: String) throws -> DurableWardrobe { try storeReadInPlace(at: path, holding: many) }
 
     /// The kind of each operation of each record of the store's journal, and its magic.
     func journal(_ path: String) throws -> (magic: String, kinds: [[UInt8]]) {

@@ -13,6 +13,11 @@ int closet_syncfs(int fd);
 /// declare mallopt either). Returns 1 when set, 0 otherwise.
 int closet_heap_for_blocks_below(size_t bytes);
 
+/// malloc_trim(0) where the C library is glibc: the free pages of every arena go back to the
+/// system (another thread's arena keeps what it freed resident otherwise). Returns 1 when
+/// memory was released, 0 otherwise.
+int closet_release_free_memory(void);
+
 /// A new file with no name in the folder `directory`, open for reading and writing, and gone
 /// once closed: O_TMPFILE where the file system has it, else a name made with mkstemp and
 /// removed at once. Returns the descriptor, or -1 with errno set.

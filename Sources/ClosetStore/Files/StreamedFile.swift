@@ -9,13 +9,17 @@ import Foundation
 #endif
 
 /// A file written as it is made (`ByteSink`): a compaction streams the new snapshot into it a
-/// few megabytes at a time instead of holding it whole in memory (three snapshots at once made
+/// megabyte at a time instead of holding it whole in memory (three snapshots at once made
 /// `closet serve` at 100,000 products peak near 200 MB). Failures are kept and thrown when the
 /// writing is done.
 final class StreamedFile: ByteSink {
     let descriptor: Int32
     let path: String
     let pieceSize: Int
+    /// A writer hands its bytes over a megabyte at a time: its buffer (which grows to twice a
+    /// piece before it is drained) is part of a big commit's peak, and a smaller piece costs
+    /// only more `write` calls of the same bytes.
+    static let defaultPieceSize = 1 << 20
     private(set) var failure: POSIXFile.Failure?
     /// The blocks summed as they are written: a snapshot's body, from its header's end.
     private var blocks: Blocks?
@@ -161,7 +165,8 @@ final class StreamedFile: ByteSink {
     /// Returns what `write` returned and the file's length.
     /// `blocks`: where the blocks `blockChecksums` will be asked for start, and their size.
     static func replace<Result>(
-        _ path: String, directory: String, pieceSize: Int = 4 << 20, blocks: (start: Int, size: Int)? = nil,
+        _ path: String, directory: String, pieceSize: Int = StreamedFile.defaultPieceSize,
+        blocks: (start: Int, size: Int)? = nil,
         write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
     ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
         let temporary = path + ".tmp"
@@ -186,7 +191,8 @@ final class StreamedFile: ByteSink {
     /// `writeBehind`: bytes written to the disk as they come, that many at a time (0: all at the
     /// final sync).
     static func write<Result>(
-        into descriptor: Int32, path: String, pieceSize: Int = 4 << 20, blocks: (start: Int, size: Int)? = nil,
+        into descriptor: Int32, path: String, pieceSize: Int = StreamedFile.defaultPieceSize,
+        blocks: (start: Int, size: Int)? = nil,
         writeBehind: Int = 0, write: (inout ByteWriter, StreamedFile) throws(POSIXFile.Failure) -> Result
     ) throws(POSIXFile.Failure) -> (result: Result, length: Int) {
         let file = StreamedFile(

@@ -631,13 +631,22 @@ enum StoreFormat {
         memory: UnsafeRawBufferPointer, header: SnapshotHeader
     ) throws(SnapshotProblem) -> [UInt32] {
         guard header.format != 3 else { return [header.bodyChecksum] }
+        let table = try blockChecksumBytes(memory: memory, header: header)
+        return (0..<header.blockCount).map {
+            UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
+        }
+    }
+
+    /// The same where they lie in `memory` (little-endian u32s, once the trailer's checksum
+    /// holds); format 4 and later.
+    static func blockChecksumBytes(
+        memory: UnsafeRawBufferPointer, header: SnapshotHeader
+    ) throws(SnapshotProblem) -> UnsafeRawBufferPointer {
         let table = UnsafeRawBufferPointer(rebasing: memory[min(header.bodyEnd, memory.count)...])
         guard StoreChecksum.crc32c(table) == header.bodyChecksum, table.count >= 4 * header.blockCount else {
             throw .blockChecksums
         }
-        return (0..<header.blockCount).map {
-            UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
-        }
+        return UnsafeRawBufferPointer(rebasing: table[..<(4 * header.blockCount)])
     }
 
     /// log2 of the block size `SnapshotBlocks` checks by (format 3: one block, the body).

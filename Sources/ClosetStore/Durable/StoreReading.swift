@@ -117,17 +117,20 @@ struct StoreReading {
         let memory = mapped.memory
         do throws(StoreFormat.SnapshotProblem) {
             guard let header = try StoreFormat.snapshotHeader(memory: memory) else { return nil }
-            let expected = try StoreFormat.blockChecksums(memory: memory, header: header)
-            let blocks = SnapshotBlocks(
-                bodyStart: StoreFormat.snapshotHeaderSize, bodyEnd: header.bodyEnd,
-                blockShift: StoreFormat.blockShift(header), expected: expected
-            ) { range in
-                mapped.blockChecksums(range, size: range.count)?.first
-            } mappedChecksum: { range in
-                mapped.mappedChecksum(range)
-            } bytesChecksum: { bytes in
-                StoreChecksum.crc32c(bytes)
-            }
+            let checksum = { (range: Range<Int>) in mapped.blockChecksums(range, size: range.count)?.first }
+            let mappedChecksum = { (range: Range<Int>) in mapped.mappedChecksum(range) }
+            let bytesChecksum = { (bytes: UnsafeRawBufferPointer) in StoreChecksum.crc32c(bytes) }
+            let (start, end, shift) = (StoreFormat.snapshotHeaderSize, header.bodyEnd, StoreFormat.blockShift(header))
+            // The checksums read where they lie (a format-3 body has one, in the header).
+            let blocks =
+                header.format == 3
+                ? SnapshotBlocks(
+                    bodyStart: start, bodyEnd: end, blockShift: shift, expected: [header.bodyChecksum],
+                    checksum: checksum, mappedChecksum: mappedChecksum, bytesChecksum: bytesChecksum)
+                : SnapshotBlocks(
+                    bodyStart: start, bodyEnd: end, blockShift: shift,
+                    expected: try StoreFormat.blockChecksumBytes(memory: memory, header: header), in: mapped,
+                    checksum: checksum, mappedChecksum: mappedChecksum, bytesChecksum: bytesChecksum)
             return (header, blocks)
         } catch {
             switch error {

@@ -20,7 +20,6 @@ public final class SnapshotBlocks {
     /// than the statement it ran.
     let expected: UnsafeRawBufferPointer
     private let expectedOwner: AnyObject?
-    private let ownsExpected: Bool
     public let blockCount: Int
     /// One bit per block: set once it passed. Raw memory the object owns: every read of a row
     /// or index entry asks it, and an array property of a class pays an exclusivity check
@@ -41,41 +40,42 @@ public final class SnapshotBlocks {
 
     /// `expected`: each block's checksum, little-endian u32s in memory `owner` keeps valid
     /// (the mapping of the file).
-    public init(
+    public convenience init(
         bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: UnsafeRawBufferPointer, in owner: AnyObject,
         checksum: @escaping (Range<Int>) -> UInt32?, mappedChecksum: ((Range<Int>) -> UInt32?)? = nil,
         bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)? = nil
+    ) {
+        self.init(
+            bodyStart: bodyStart, bodyEnd: bodyEnd, blockShift: blockShift, expected: expected, owner: owner,
+            checksum: checksum, mappedChecksum: mappedChecksum, bytesChecksum: bytesChecksum)
+    }
+
+    /// The same with the checksums given as values (copied into memory this object owns).
+    public convenience init(
+        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?,
+        mappedChecksum: ((Range<Int>) -> UInt32?)? = nil, bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)? = nil
+    ) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * expected.count, alignment: 4)
+        for (index, sum) in expected.enumerated() {
+            copy.storeBytes(of: sum.littleEndian, toByteOffset: 4 * index, as: UInt32.self)
+        }
+        self.init(
+            bodyStart: bodyStart, bodyEnd: bodyEnd, blockShift: blockShift, expected: UnsafeRawBufferPointer(copy),
+            owner: nil, checksum: checksum, mappedChecksum: mappedChecksum, bytesChecksum: bytesChecksum)
+    }
+
+    /// `owner` nil: this object owns `expected` and frees it.
+    private init(
+        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: UnsafeRawBufferPointer, owner: AnyObject?,
+        checksum: @escaping (Range<Int>) -> UInt32?, mappedChecksum: ((Range<Int>) -> UInt32?)?,
+        bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)?
     ) {
         self.bodyStart = bodyStart
         self.bodyEnd = bodyEnd
         shift = blockShift
         self.expected = expected
         expectedOwner = owner
-        ownsExpected = false
         blockCount = expected.count / 4
-        checked = .allocate(capacity: (blockCount + 63) / 64)
-        checked.initialize(repeating: 0)
-        self.checksum = checksum
-        self.mappedChecksum = mappedChecksum ?? checksum
-        self.bytesChecksum = bytesChecksum
-    }
-
-    /// The same with the checksums given as values (copied).
-    public init(
-        bodyStart: Int, bodyEnd: Int, blockShift: Int, expected: [UInt32], checksum: @escaping (Range<Int>) -> UInt32?,
-        mappedChecksum: ((Range<Int>) -> UInt32?)? = nil, bytesChecksum: ((UnsafeRawBufferPointer) -> UInt32)? = nil
-    ) {
-        self.bodyStart = bodyStart
-        self.bodyEnd = bodyEnd
-        shift = blockShift
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * expected.count, alignment: 4)
-        for (index, sum) in expected.enumerated() {
-            copy.storeBytes(of: sum.littleEndian, toByteOffset: 4 * index, as: UInt32.self)
-        }
-        self.expected = UnsafeRawBufferPointer(copy)
-        expectedOwner = nil
-        ownsExpected = true
-        blockCount = expected.count
         checked = .allocate(capacity: (blockCount + 63) / 64)
         checked.initialize(repeating: 0)
         self.checksum = checksum
@@ -85,7 +85,7 @@ public final class SnapshotBlocks {
 
     deinit {
         checked.deallocate()
-        if ownsExpected { expected.deallocate() }
+        if expectedOwner == nil { expected.deallocate() }
     }
 
     /// Block `index`'s stored checksum.

@@ -12,29 +12,122 @@ import Foundation
 /// of its instructions making and freeing their syntax trees and binding them. The session
 /// uses it inside a transaction that has written (a seed script after its first row), where
 /// binding before or after the check for other processes' commits reads the same store.
-/// `QuickBinderTests` holds it to the general path on generated statements.
+/// `QuickBinderTests` holds it to the general path on generated statements. A long script's
+/// statements are read on a second thread (`read(_:shape:into:)`, `ScriptReadAhead`), and only
+/// made into invocations on the session's.
 enum QuickBinder {
+    /// One argument of a statement read on a long script's reading thread (`ScriptReadAhead`),
+    /// holding no object: a text is the place of its bytes in the statement, made a string where
+    /// the statement runs. Objects one thread makes and the other frees had each core write the
+    /// other's memory (reference counts, the allocator's chunks) for every statement.
+    struct PlacedArgument: Sendable {
+        /// The key by its place among the command's.
+        let key: Int
+        let range: SourceRange
+        let value: PlacedValue
+    }
+
+    /// A statement's arguments read on that thread, and the statement's range.
+    typealias PlacedStatement = (arguments: ArraySlice<PlacedArgument>, range: SourceRange)
+
+    enum PlacedValue: Sendable {
+        case text(Range<Int>)
+        /// The term's code among its vocabulary's (`Terms.single`).
+        case term(Int)
+        case date(Date)
+    }
+
     /// The statement's invocation, or nil when the general path must read it.
     static func invocation(_ text: String, session: Session) -> Invocation? {
         guard let command = session.lastCommand, command.takesQuickStatements else { return nil }
-        var bytes = text
-        return bytes.withUTF8 { invocation(in: $0, of: text, command: command, session: session) }
+        let shape = command.shape
+        let binder = ArgumentBinder(session: session)
+        var arguments: [ReadArgument] = []
+        var source = text
+        let range = source.withUTF8 { bytes in
+            read(bytes, shape: shape, into: &arguments) { index, value, span, valueRange, argumentRange in
+                shape.keys[index].read(value, isQuoted: span.isQuoted, range: valueRange, binder: binder) {
+                    text.copied(utf8: span.text)
+                }
+                .map { ReadArgument(key: index, range: argumentRange, read: $0) }
+            }
+        }
+        guard let range else { return nil }
+        return invocation(
+            command, range: range, session: session,
+            arguments: arguments.lazy.map { (key: $0.key, range: $0.range, value: shape.keys[$0.key].made($0.read)) })
     }
 
-    /// `bytes` are `text`'s UTF-8.
-    private static func invocation(
-        in bytes: UnsafeBufferPointer<UInt8>, of text: String, command: QuickCommand, session: Session
+    /// The invocation of a statement read on another thread (`placed`) for the command the
+    /// session found last (`ScriptReadAhead` hands over only those); `text` is the statement.
+    static func invocation(
+        _ text: String, placed: some Collection<PlacedArgument>, range: SourceRange, session: Session
     ) -> Invocation? {
+        guard let command = session.lastCommand, command.takesQuickStatements else { return nil }
+        let keys = command.shape.keys
+        return invocation(
+            command, range: range, session: session,
+            arguments: placed.lazy.map { argument -> (key: Int, range: SourceRange, value: ArgumentValue) in
+                let value: ArgumentValue =
+                    switch argument.value {
+                    case .text(let bytes): .text(text.copied(utf8: bytes))
+                    case .term(let code): keys[argument.key].made(.term(code))
+                    case .date(let date): .date(date)
+                    }
+                return (argument.key, argument.range, value)
+            })
+    }
+
+    /// The arguments of a statement's bytes as a statement of the command `shape` is, read
+    /// without a binder (on another thread than the session's: a value only the binder
+    /// converts is declined), appended to `placed`; the statement's range, or nil (nothing
+    /// appended) when the general path must read it.
+    static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>, shape: QuickCommand.Shape, into placed: inout [PlacedArgument]
+    ) -> SourceRange? {
+        read(bytes, shape: shape, into: &placed) { index, value, span, valueRange, argumentRange -> PlacedArgument? in
+            let read = shape.keys[index].read(
+                value, isQuoted: span.isQuoted, range: valueRange, binder: nil, text: { "" })
+            return switch read {
+            case .text: PlacedArgument(key: index, range: argumentRange, value: .text(span.text))
+            case .term(let code): PlacedArgument(key: index, range: argumentRange, value: .term(code))
+            case .date(let date): PlacedArgument(key: index, range: argumentRange, value: .date(date))
+            case .made, nil: nil
+            }
+        }
+    }
+
+    private static func invocation(
+        _ command: QuickCommand, range: SourceRange, session: Session,
+        arguments: some Collection<(key: Int, range: SourceRange, value: ArgumentValue)>
+    ) -> Invocation {
+        let keys = command.shape.keys
+        var bound: [BoundArgument] = []
+        bound.reserveCapacity(arguments.count)
+        for argument in arguments {
+            bound.append(BoundArgument(key: keys[argument.key].name, value: argument.value, range: argument.range))
+        }
+        // The commands a quick statement reaches read their call only for its range.
+        let call = CommandCall(words: [], arguments: [], range: range)
+        return Invocation(session: session, spec: command.spec, call: call, parameters: [], arguments: bound)
+    }
+
+    /// Reads the statement in `bytes` as one of the command `shape` is: each argument handed to
+    /// `read` (its key's place, its value's bytes and where they lie, the value's range and the
+    /// argument's), which gives what it is kept as, or nil to decline. The statement's range, or
+    /// nil (nothing appended) when the general path must read it.
+    private static func read<Argument>(
+        _ bytes: UnsafeBufferPointer<UInt8>, shape: QuickCommand.Shape, into arguments: inout [Argument],
+        _ read: (
+            _ key: Int, _ value: UnsafeBufferPointer<UInt8>, _ span: (text: Range<Int>, isQuoted: Bool, end: Int),
+            _ valueRange: SourceRange, _ argumentRange: SourceRange
+        ) -> Argument?
+    ) -> SourceRange? {
         let count = bytes.count
-        // A value's text is copied out of the statement's, which is UTF-8 already (decoding
-        // its bytes checked them again); values start and end at ASCII bytes.
-        func copied(_ range: Range<Int>) -> String {
-            let utf8 = text.utf8
-            return String(
-                text[
-                    utf8.index(
-                        utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-                            utf8.startIndex, offsetBy: range.upperBound)])
+        let firstArgument = arguments.count
+        func declined() -> SourceRange? {
+            arguments.removeSubrange(firstArgument...)
+            return nil
         }
         func blanksSkipped(from start: Int) -> Int {
             var position = start
@@ -44,20 +137,17 @@ enum QuickBinder {
         // The command's two words, exactly as the general path found them last.
         let first = blanksSkipped(from: 0)
         guard let verbEnd = QuickParser.bareWordEnd(bytes, from: first), verbEnd < count,
-            QuickParser.isBlank(bytes[verbEnd]), same(bytes, first..<verbEnd, command.utf8Words.0)
+            QuickParser.isBlank(bytes[verbEnd]), same(bytes, first..<verbEnd, shape.utf8Words.0)
         else { return nil }
         let objectStart = blanksSkipped(from: verbEnd)
         guard let objectEnd = QuickParser.bareWordEnd(bytes, from: objectStart),
             objectEnd == count || QuickParser.isBlank(bytes[objectEnd]),
-            same(bytes, objectStart..<objectEnd, command.utf8Words.1)
+            same(bytes, objectStart..<objectEnd, shape.utf8Words.1)
         else { return nil }
 
         // The keys given are kept as bits by their place (a quick command has at most 64).
-        let binder = ArgumentBinder(session: session)
-        var arguments: [BoundArgument] = []
-        let ended: Int? = command.keys.withUnsafeBufferPointer { keys -> Int? in
-            arguments.reserveCapacity(keys.count)
-            var given: UInt64 = 0
+        var given: UInt64 = 0
+        let ended: Int? = shape.keys.withUnsafeBufferPointer { keys -> Int? in
             var position = objectEnd
             var last = objectEnd
             while true {
@@ -77,13 +167,11 @@ enum QuickBinder {
                     return nil
                 }
                 guard
-                    let value = keys[index].value(
-                        valueBytes, isQuoted: span.isQuoted, range: SourceRange(keyEnd + 1, span.end), binder: binder,
-                        text: { copied(span.text) })
+                    let argument = read(
+                        index, valueBytes, span, SourceRange(keyEnd + 1, span.end), SourceRange(start, span.end))
                 else { return nil }
                 given |= 1 << UInt64(index)
-                arguments.append(
-                    BoundArgument(key: keys[index].name, value: value, range: SourceRange(start, span.end)))
+                arguments.append(argument)
                 position = span.end
                 last = span.end
             }
@@ -92,12 +180,15 @@ enum QuickBinder {
             }
             return last
         }
-        guard let last = ended else { return nil }
-        let spec = command.spec
-        if !spec.needsOneOf.isEmpty, !arguments.contains(where: { spec.needsOneOf.contains($0.key) }) { return nil }
-        // The commands a quick statement reaches read their call only for its range.
-        let call = CommandCall(words: [], arguments: [], range: SourceRange(first, last))
-        return Invocation(session: session, spec: spec, call: call, parameters: [], arguments: arguments)
+        guard let last = ended else { return declined() }
+        if !shape.needsOneOf.isEmpty,
+            !shape.keys.indices.contains(where: {
+                given & (1 << UInt64($0)) != 0 && shape.needsOneOf.contains(shape.keys[$0].name)
+            })
+        {
+            return declined()
+        }
+        return SourceRange(first, last)
     }
 
     /// Whether the bytes in `range` are `utf8`.

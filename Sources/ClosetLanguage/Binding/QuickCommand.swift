@@ -11,14 +11,31 @@ final class QuickCommand {
     /// Whether a command of three words or more starts with `words`: a statement with more
     /// words is then resolved again.
     let startsLongerCommand: Bool
-    /// `words` as bytes, for the quick binder's comparison with a statement's.
-    let utf8Words: ([UInt8], [UInt8])
-    /// Made on the first quick statement: most commands found are never bound quickly.
-    private(set) lazy var keys: [Key] = spec.keys.map(Key.init)
+    /// What the quick binder reads its statements with. Made on the first quick statement
+    /// (most commands found are never bound quickly), on the session's thread.
+    private(set) lazy var shape = Shape(words: words, spec: spec)
     /// Whether the quick binder reads this command's statements: only `key=value` arguments,
     /// each key at most once, and few enough keys to keep as bits.
     private(set) lazy var takesQuickStatements =
         spec.parameters.isEmpty && !spec.keysRepeat && spec.keys.count <= 64
+
+    /// What reading a statement of the command needs, never changed once made. A long
+    /// script's reading thread (`ScriptReadAhead`) reads statements with one made for it: had
+    /// both threads retained the same keys for every statement, their counts' cache lines would
+    /// have passed between the cores each time (that cost more than the thread saved).
+    final class Shape: Sendable {
+        /// The command's two words as bytes, compared with a statement's.
+        let utf8Words: ([UInt8], [UInt8])
+        /// In the order of the command's keys: a read argument names its key by its place.
+        let keys: [Key]
+        let needsOneOf: [String]
+
+        init(words: (String, String), spec: CommandSpec) {
+            utf8Words = (Array(words.0.utf8), Array(words.1.utf8))
+            keys = spec.keys.map(Key.init)
+            needsOneOf = spec.needsOneOf
+        }
+    }
 
     /// How a key's value is read from its bytes.
     enum Reading {
@@ -144,7 +161,6 @@ final class QuickCommand {
         self.words = words
         self.spec = spec
         self.startsLongerCommand = startsLongerCommand
-        utf8Words = (Array(words.0.utf8), Array(words.1.utf8))
     }
 
     /// The code of the term spelled by `bytes`, as `VocabularyInfo.code(named:)` finds it,

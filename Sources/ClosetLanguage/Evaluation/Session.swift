@@ -77,6 +77,9 @@ public final class Session {
     /// requests straight from their arguments (`RequestBinder`); off
     /// only in the tests that hold the two paths to each other.
     package var quickBinding = true
+    /// Scripts this long (bytes) or longer are split into statements, and those read, on a
+    /// second thread (`ScriptReadAhead`); tests lower it to hold the two ways to each other.
+    package var readsScriptsAheadFrom = ScriptReadAhead.smallestScript
     public let clock: Clock
     public let ids: IDGenerator
     /// `--deterministic`: output must not depend on the machine (timer figures are hidden).
@@ -185,8 +188,16 @@ public final class Session {
     /// `origin` names the file for diagnostics (`seed.closet:12:5:`); nil at the prompt.
     @discardableResult
     package func execute(_ source: StatementSource, origin: String? = nil) -> Bool {
+        execute(source, origin: origin, read: nil)
+    }
+
+    /// The same with the statement's arguments read already (`ScriptReadAhead`).
+    func execute(
+        _ source: StatementSource, origin: String?,
+        read: QuickBinder.PlacedStatement?
+    ) -> Bool {
         guard let blanked = source.mustFailBlanked else {
-            let succeeded = execute(source, shown: source, origin: origin)
+            let succeeded = execute(source, shown: source, origin: origin, read: read)
             if !succeeded { tally.unmarkedFailures.append(StatementLocation(origin: origin, line: source.firstLine)) }
             return succeeded
         }
@@ -194,7 +205,7 @@ public final class Session {
         // and what it did is undone.
         let failures = tally.failures
         let savepoint = store.savepoint()
-        guard execute(blanked, shown: source, origin: origin) else {
+        guard execute(blanked, shown: source, origin: origin, read: nil) else {
             tally.failures = failures
             return true
         }
@@ -205,15 +216,21 @@ public final class Session {
         return false
     }
 
-    private func execute(_ source: StatementSource, shown: StatementSource, origin: String?) -> Bool {
+    private func execute(
+        _ source: StatementSource, shown: StatementSource, origin: String?,
+        read: QuickBinder.PlacedStatement?
+    ) -> Bool {
         currentStatement = StatementLocation(origin: origin, line: source.firstLine)
         currentSourceText = source.text
         // A seed script's statements are bound straight from their text when they can be
         // (`QuickBinder`); the rest are parsed. Only inside a transaction that has written:
         // no other process's commits are brought in before such a statement (it holds the
-        // lock), so binding it now reads what binding it after that would.
+        // lock), so binding it now reads what binding it after that would. One read ahead
+        // for the command found last needs only its values made.
         var quick =
-            quickBinding && store.tables.hasPendingChanges ? QuickBinder.invocation(source.text, session: self) : nil
+            quickBinding && store.tables.hasPendingChanges
+            ? read.flatMap { QuickBinder.invocation(source.text, placed: $0.arguments, range: $0.range, session: self) }
+                ?? QuickBinder.invocation(source.text, session: self) : nil
         var statement: Statement?
         if quick == nil {
             do {
@@ -323,6 +340,9 @@ public final class Session {
         /// `--bail` or Ctrl-C stopped the script, and it was rolled back.
         package var stopped = false
         package var statements = 0
+        /// How many statements were run with arguments read on a second thread
+        /// (`ScriptReadAhead`).
+        package var readAhead = 0
     }
 
     /// Runs a script as one transaction (SPEC §8): failing statements are reported and
@@ -340,7 +360,10 @@ public final class Session {
         var lineNumber = 0
         var stop = false
 
-        func run(_ source: StatementSource) {
+        func run(
+            _ source: StatementSource,
+            read: QuickBinder.PlacedStatement? = nil
+        ) {
             if interrupted || host.interruptRequested() {
                 // Ctrl-C: stop here, keep nothing of this script (an enclosing one stops too).
                 if !interrupted {
@@ -353,19 +376,34 @@ public final class Session {
                 return
             }
             result.statements += 1
-            if !execute(source, origin: name) {
+            if !execute(source, origin: name, read: read) {
                 result.failures += 1
                 if settings.bail { stop = true }
             }
             if quitRequested { stop = true }
         }
 
-        text.forEachScriptLine { line in
-            lineNumber += 1
-            if let source = assembler.add(line, lineNumber: lineNumber) { run(source) }
-            return !stop
+        if text.utf8.count >= readsScriptsAheadFrom {
+            let ahead = ScriptReadAhead(text)
+            ahead.start()
+            defer { ahead.stop() }
+            reading: while let batch = ahead.next() {
+                for index in batch.statements.indices {
+                    ahead.follow(lastCommand)
+                    let (source, read) = ahead.statement(index, of: batch)
+                    if read != nil { result.readAhead += 1 }
+                    run(source, read: read)
+                    if stop { break reading }
+                }
+            }
+        } else {
+            text.forEachScriptLine { line in
+                lineNumber += 1
+                if let source = assembler.add(line, lineNumber: lineNumber) { run(source) }
+                return !stop
+            }
+            if !stop, let rest = assembler.finish() { run(rest) }
         }
-        if !stop, let rest = assembler.finish() { run(rest) }
 
         if stop, interrupted || (result.failures > 0 && settings.bail) {
             store.rollback(to: savepoint)

@@ -32,11 +32,14 @@ package struct LineAssembler {
     /// Drops a half-typed statement (Ctrl-C at a continuation prompt).
     public mutating func reset() { pending = [] }
 
-    static func continues(_ line: String) -> Bool {
-        guard line.utf8.last == .backslash else { return false }
+    static func continues(_ line: String) -> Bool { continues(utf8: line.utf8) }
+
+    /// Whether a line given as UTF-8 ends in a `\` outside a comment.
+    static func continues(utf8 line: some BidirectionalCollection<UInt8>) -> Bool {
+        guard line.last == .backslash else { return false }
         var quote: UInt8?
         var escaped = false
-        for byte in line.utf8.dropLast() {
+        for byte in line.dropLast() {
             if let open = quote {
                 if escaped {
                     escaped = false
@@ -68,28 +71,38 @@ extension String {
         return lines
     }
 
+    /// The text at `range` of the UTF-8 (a line `forEachScriptLine(in:)` found, a value the
+    /// quick binder read), copied: the text is UTF-8 already (decoding the bytes checked them
+    /// again: a tenth of replaying a seed script with Korean descriptions), and lines and values
+    /// start and end at ASCII bytes, so their ends are scalar boundaries.
+    package func copied(utf8 range: Range<Int>) -> String {
+        String(
+            self[
+                utf8.index(
+                    utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+                        utf8.startIndex, offsetBy: range.upperBound)])
+    }
+
     /// The same lines, one at a time, until `body` returns false: a long script is never held
     /// twice (as text and as lines).
     package func forEachScriptLine(_ body: (String) -> Bool) {
-        // Copied out of the text, which is UTF-8 already: decoding each line's bytes checked
-        // them again (a tenth of replaying a seed script with Korean descriptions). Lines end
-        // at an ASCII byte, so their ends are scalar boundaries.
-        func line(_ start: Int, _ end: Int) -> String {
-            String(self[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
-        }
         var text = self
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var start = 0
-            // Each line's end found by `memchr` (a byte at a time was a fifth of reading a seed
-            // script's lines).
-            while start < bytes.count, let found = memchr(base + start, Int32(UInt8.newline), bytes.count - start) {
-                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
-                guard body(line(start, end)) else { return }
-                start = index + 1
-            }
-            if start < bytes.count { _ = body(line(start, bytes.count)) }
+        text.withUTF8 { bytes in String.forEachScriptLine(in: bytes) { body(copied(utf8: $0)) } }
+    }
+
+    /// The place of each line of a script's UTF-8 (as `scriptLines` splits it), until `body`
+    /// returns false.
+    static func forEachScriptLine(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Bool) {
+        guard let base = bytes.baseAddress else { return }
+        var start = 0
+        // Each line's end found by `memchr` (a byte at a time was a fifth of reading a seed
+        // script's lines).
+        while start < bytes.count, let found = memchr(base + start, Int32(UInt8.newline), bytes.count - start) {
+            let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let end = index > start && bytes[index - 1] == .carriageReturn ? index - 1 : index
+            guard body(start..<end) else { return }
+            start = index + 1
         }
+        if start < bytes.count { _ = body(start..<bytes.count) }
     }
 }

@@ -130,22 +130,18 @@ enum StoreFormat {
         }
     }
 
-    /// Every format-3, 4 and 5 journal's magic.
-    static let journalMagics = [
-        formatThreeJournalMagic, formatFourJournalMagic, formatFourDeltaJournalMagic, journalMagic, deltaJournalMagic,
+    /// Every journal magic this build reads: the format it names, and whether the journal
+    /// follows a delta (format 3 had no deltas).
+    static let journalLayouts: [(magic: [UInt8], format: Int, ofDelta: Bool)] = [
+        (formatThreeJournalMagic, 3, false), (formatFourJournalMagic, 4, false), (formatFourDeltaJournalMagic, 4, true),
+        (journalMagic, 5, false), (deltaJournalMagic, 5, true),
     ]
 
     /// The format a journal's magic names, and whether the journal follows a delta; nil for
     /// a magic that is no format-3, 4 or 5 journal's.
     static func journalLayout(magic: some Collection<UInt8>) -> (format: Int, ofDelta: Bool)? {
-        switch Array(magic) {
-        case formatThreeJournalMagic: (3, false)
-        case formatFourJournalMagic: (4, false)
-        case formatFourDeltaJournalMagic: (4, true)
-        case journalMagic: (5, false)
-        case deltaJournalMagic: (5, true)
-        default: nil
-        }
+        let bytes = Array(magic)
+        return journalLayouts.first { $0.magic == bytes }.map { ($0.format, $0.ofDelta) }
     }
 
     /// A new journal's first bytes: its header and, from format 4 on, both commit points at

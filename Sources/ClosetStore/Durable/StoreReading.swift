@@ -295,7 +295,7 @@ struct StoreReading {
         // A format-3 journal whose magic lost a bit reads as an older format, whose records
         // would then all look torn: its header's checksum, taken with the right magic, tells.
         if bytes.count >= StoreFormat.journalHeaderSize {
-            for magic in StoreFormat.journalMagics
+            for (magic, _, _) in StoreFormat.journalLayouts
             where StoreFormat.readJournalHeader(magic + bytes[8..<StoreFormat.journalHeaderSize]) != nil {
                 throw damaged("the magic of its journal (bytes 0-7) is damaged")
             }

@@ -47,7 +47,7 @@ enum QuickBinder {
         let range = source.withUTF8 { bytes in
             read(bytes, shape: shape, into: &arguments) { index, value, span, valueRange, argumentRange in
                 shape.keys[index].read(value, isQuoted: span.isQuoted, range: valueRange, binder: binder) {
-                    text.copied(utf8: span.text)
+                    text.utf8Copy(span.text)
                 }
                 .map { ReadArgument(key: index, range: argumentRange, read: $0) }
             }
@@ -70,7 +70,7 @@ enum QuickBinder {
             arguments: placed.lazy.map { argument -> (key: Int, range: SourceRange, value: ArgumentValue) in
                 let value: ArgumentValue =
                     switch argument.value {
-                    case .text(let bytes): .text(text.copied(utf8: bytes))
+                    case .text(let bytes): .text(text.utf8Copy(bytes))
                     case .term(let code): keys[argument.key].made(.term(code))
                     case .date(let date): .date(date)
                     }

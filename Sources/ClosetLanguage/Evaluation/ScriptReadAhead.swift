@@ -1,3 +1,4 @@
+import ClosetCore
 import Foundation
 
 /// A long script read on a second thread, a few batches ahead of the session that runs it: its
@@ -37,19 +38,14 @@ final class ScriptReadAhead: @unchecked Sendable {
     /// Batches grow from this many statements: the first are read before the session has found
     /// the script's command, and are bound where they run.
     private static let firstBatch = 16
-    private static let largestBatch = 256
-    /// How many batches may wait to be run: a script is held once, however long.
-    private static let waiting = 3
+    private static let largestBatch = 1024
 
     private let text: String
-
-    // Shared with the reading thread, under `condition`.
-    private let condition = NSCondition()
-    private var batches: [Batch] = []
-    private var finished = false
-    private var stopped = false
-    /// The shapes of the commands the session has found (made for this thread), the one
-    /// numbered `n` at `n - 1`: each statement is read for the one its words name.
+    /// Two batches may wait to be run: a script is held once, however long.
+    private let handOver = HandOver<Batch>(waiting: 2)
+    /// The shapes of the commands the session has found (made for the reading thread), the one
+    /// numbered `n` at `n - 1`, under `handOver`'s lock: each statement is read for the one its
+    /// words name.
     private var shapes: [QuickCommand.Shape] = []
 
     /// The command the session's thread passed on last, and its number (only that thread
@@ -67,23 +63,10 @@ final class ScriptReadAhead: @unchecked Sendable {
         self.text = text
     }
 
-    func start() {
-        let thread = Thread { [self] in read() }
-        thread.name = "closet-script"
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
+    func start() { handOver.start(name: "closet-script") { [self] in read() } }
 
     /// The next statements, waiting for them; nil after the last.
-    func next() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty, !finished { condition.wait() }
-        guard !batches.isEmpty else { return nil }
-        let batch = batches.removeFirst()
-        condition.broadcast()
-        return batch
-    }
+    func next() -> Batch? { handOver.next() }
 
     /// The command the session found last: statements handed over from now on are read for it,
     /// when the quick binder reads its statements.
@@ -101,9 +84,7 @@ final class ScriptReadAhead: @unchecked Sendable {
         guard number > shapesPassed else { return }
         shapesPassed = number
         let shape = QuickCommand.Shape(words: command.words, spec: command.spec)
-        condition.lock()
-        shapes.append(shape)
-        condition.unlock()
+        handOver.shared { shapes.append(shape) }
     }
 
     /// Statement `index` of `batch`: its source, made from the text here, and its arguments when
@@ -115,9 +96,9 @@ final class ScriptReadAhead: @unchecked Sendable {
         let source =
             statement.lines.count == 1
             ? StatementSource(
-                line: text.copied(utf8: batch.lines[statement.lines.lowerBound]), firstLine: statement.firstLine)
+                line: text.utf8Copy(batch.lines[statement.lines.lowerBound]), firstLine: statement.firstLine)
             : StatementSource(
-                lines: batch.lines[statement.lines].map { text.copied(utf8: $0) }, firstLine: statement.firstLine)
+                lines: batch.lines[statement.lines].map { text.utf8Copy($0) }, firstLine: statement.firstLine)
         guard let read = statement.read, statement.command == followedNumber, followedNumber != 0 else {
             return (source, nil)
         }
@@ -125,34 +106,20 @@ final class ScriptReadAhead: @unchecked Sendable {
     }
 
     /// Stops the reading and waits for its thread to end.
-    func stop() {
-        condition.lock()
-        defer { condition.unlock() }
-        stopped = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-    }
+    func stop() { handOver.stop() }
 
     // MARK: The reading thread
 
     private func read() {
         var batch = Batch()
         var size = Self.firstBatch
-        condition.lock()
-        var shapes = self.shapes
+        var shapes = handOver.shared { self.shapes }
         // The shape that read the statement before (most statements are their run's command's).
         var last = 0
-        condition.unlock()
         /// Hands the batch over once there is room (false: stopped), and takes the commands the
         /// session has found so far for the next.
-        func handOver() -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.count >= Self.waiting, !stopped { condition.wait() }
-            guard !stopped else { return false }
-            batches.append(batch)
-            shapes = self.shapes
-            condition.broadcast()
+        func handBatch() -> Bool {
+            guard handOver.hand(batch, shared: { shapes = self.shapes }) else { return false }
             size = min(size * 2, Self.largestBatch)
             batch = Batch()
             batch.statements.reserveCapacity(size)
@@ -167,7 +134,7 @@ final class ScriptReadAhead: @unchecked Sendable {
             var pending: (firstLine: Int, start: Int)?
             func add(_ statement: Batch.Statement) {
                 batch.statements.append(statement)
-                if batch.statements.count >= size { going = handOver() }
+                if batch.statements.count >= size { going = handBatch() }
             }
             /// A one-line statement, its arguments read for the command its words name, when
             /// the session has found that command.
@@ -211,10 +178,6 @@ final class ScriptReadAhead: @unchecked Sendable {
                         firstLine: joined.firstLine, lines: joined.start..<batch.lines.count, read: nil, command: 0))
             }
         }
-        if going, !batch.statements.isEmpty { _ = handOver() }
-        condition.lock()
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        if going, !batch.statements.isEmpty { _ = handBatch() }
     }
 }

@@ -75,7 +75,7 @@ extension String {
     /// quick binder read), copied: the text is UTF-8 already (decoding the bytes checked them
     /// again: a tenth of replaying a seed script with Korean descriptions), and lines and values
     /// start and end at ASCII bytes, so their ends are scalar boundaries.
-    package func copied(utf8 range: Range<Int>) -> String {
+    package func utf8Copy(_ range: Range<Int>) -> String {
         String(
             self[
                 utf8.index(
@@ -87,7 +87,7 @@ extension String {
     /// twice (as text and as lines).
     package func forEachScriptLine(_ body: (String) -> Bool) {
         var text = self
-        text.withUTF8 { bytes in String.forEachScriptLine(in: bytes) { body(copied(utf8: $0)) } }
+        text.withUTF8 { bytes in String.forEachScriptLine(in: bytes) { body(utf8Copy($0)) } }
     }
 
     /// The place of each line of a script's UTF-8 (as `scriptLines` splits it), until `body`

@@ -35,15 +35,11 @@ final class CSVReadAhead: @unchecked Sendable {
     /// Nil when the file is read in place: reading arguments ahead helps only on another
     /// thread, and a piece's records all read at once would take memory in proportion to them.
     private var binding: TransferFiles.ImportedRows.RecordBinding?
-    /// How many batches may wait to be visited.
-    private var waiting = 4
     private static let batchRecords = 2048
+    /// Four batches may wait to be visited.
+    private let handOver = HandOver<Batch>(waiting: 4)
 
-    // Shared with the reading thread, under `condition`.
-    private let condition = NSCondition()
-    private var batches: [Batch] = []
-    private var finished = false
-    private var stopped = false
+    // Shared with the reading thread, under `handOver`'s lock.
     private var problem: ImportFileProblem?
     /// About how many records the file has, from its size and its first batch's records, a
     /// sixteenth over: room made a few rows short copies every row when the last ones come.
@@ -63,50 +59,24 @@ final class CSVReadAhead: @unchecked Sendable {
     /// batches are then all made at once, none waiting for room).
     func start(inPlace: Bool) {
         if inPlace {
-            waiting = .max
             binding = nil
-            read()
+            handOver.readInPlace(read)
         } else {
-            let thread = Thread { [self] in read() }
-            thread.name = "closet-csv"
-            thread.stackSize = 1 << 20
-            thread.start()
+            handOver.start(name: "closet-csv") { [self] in read() }
         }
     }
 
     /// The next batch, waiting for it; nil after the last.
-    func next() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while batches.isEmpty, !finished { condition.wait() }
-        guard !batches.isEmpty else { return nil }
-        let batch = batches.removeFirst()
-        condition.broadcast()
-        return batch
-    }
+    func next() -> Batch? { handOver.next() }
 
     /// The file's problem, once `next` has given nil.
-    var verdict: ImportFileProblem? {
-        condition.lock()
-        defer { condition.unlock() }
-        return problem
-    }
+    var verdict: ImportFileProblem? { handOver.shared { problem } }
 
     /// About how many records the file has (known once the first batch is handed over).
-    var estimatedCount: Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        return estimate
-    }
+    var estimatedCount: Int? { handOver.shared { estimate } }
 
     /// Stops the reading and waits for its thread to end: the file is not read after this.
-    func stop() {
-        condition.lock()
-        defer { condition.unlock() }
-        stopped = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-    }
+    func stop() { handOver.stop() }
 
     // MARK: The reading thread
 
@@ -119,15 +89,11 @@ final class CSVReadAhead: @unchecked Sendable {
                 var header: [CSVReader.Field] = []
                 _ = try cursor.next(&header)
             }
-            try readRecords(binding: binding, hand: handOver)
+            try readRecords(binding: binding, hand: offer)
         } catch {
             problem = error
         }
-        condition.lock()
-        self.problem = problem
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+        handOver.shared { self.problem = problem }
     }
 
     /// Reads every record, each piece's whole-width ones given to `hand` until a record of the
@@ -192,11 +158,10 @@ final class CSVReadAhead: @unchecked Sendable {
         if let wrongWidth { throw wrongWidth }
     }
 
-    /// Waits for room among the batches; false when the rows stopped being read.
-    private func handOver(_ batch: Batch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if estimate == nil {
+    /// Hands `batch` over once there is room; false when the rows stopped being read.
+    private func offer(_ batch: Batch) -> Bool {
+        handOver.hand(batch) {
+            guard estimate == nil else { return }
             let records = batch.lines.count
             let bytes = (batch.fields.last?.end ?? 0) - (batch.fields.first?.start ?? 0)
             estimate =
@@ -204,10 +169,5 @@ final class CSVReadAhead: @unchecked Sendable {
                     bytes > 0 ? max(records, Int(Double(size) / Double(bytes) * Double(records) * 17 / 16)) : records
                 } ?? records
         }
-        while batches.count >= waiting, !stopped { condition.wait() }
-        guard !stopped else { return false }
-        batches.append(batch)
-        condition.broadcast()
-        return true
     }
 }

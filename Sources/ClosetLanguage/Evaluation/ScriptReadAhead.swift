@@ -6,9 +6,9 @@ import Foundation
 /// statement of a command the session has found read as the quick binder reads one
 /// (`QuickBinder.read`, without a binder: nothing that changes is read, as an import's reading
 /// thread reads its rows); the session takes what was read only for a statement of the command
-/// it found last, as the quick binder binds only those. What is handed over holds no object, only places in the script's
-/// text and values: the session makes the statements' strings itself and runs them in order;
-/// one read for a command that is no longer the session's last is bound again where it runs,
+/// it found last, as the quick binder binds only those. What is handed over holds no object, only
+/// places in the script's text and values: the session makes the statements' strings itself and
+/// runs them in order; a statement whose reading it does not take is bound again where it runs,
 /// and every other statement is parsed there as before.
 ///
 /// Handing over strings made on this thread cost more than reading them saved: the session's
@@ -68,8 +68,8 @@ final class ScriptReadAhead: @unchecked Sendable {
     /// The next statements, waiting for them; nil after the last.
     func next() -> Batch? { handOver.next() }
 
-    /// The command the session found last: statements handed over from now on are read for it,
-    /// when the quick binder reads its statements.
+    /// The command the session found last: what was read for it is taken (`statement`), and
+    /// statements read from the next batch on may be read for it.
     func follow(_ command: QuickCommand?) {
         guard command !== followed else { return }
         followed = command

@@ -83,7 +83,7 @@ import Testing
         }
     }
 
-    @Test func aScriptThatStopsStopsAtTheSamePlaceAndKeepsNothing() throws {
+    @Test func aScriptThatStopsStopsAtTheSamePlaceAndKeepsTheSame() throws {
         let lines = (0..<3000).map { _ in "add clothes category=top season=fall description=\"knit\"" }
         for (stopAt, statement) in [(1200, "add clothes category=hat season=fall"), (2500, ".quit")] {
             var script = lines

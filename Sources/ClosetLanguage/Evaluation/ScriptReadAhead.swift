@@ -57,7 +57,6 @@ final class ScriptReadAhead: @unchecked Sendable {
     /// (`Evaluator.resolve`): statements read for a run's command before another command's
     /// statement amid the run are still read for the run's command after it.
     private var numbers: [String: Int] = [:]
-    private var shapesPassed = 0
 
     init(_ text: String) {
         self.text = text
@@ -78,11 +77,13 @@ final class ScriptReadAhead: @unchecked Sendable {
             return
         }
         let words = command.words.0 + " " + command.words.1
-        let number = numbers[words] ?? numbers.count + 1
-        numbers[words] = number
-        followedNumber = number
-        guard number > shapesPassed else { return }
-        shapesPassed = number
+        if let number = numbers[words] {
+            followedNumber = number
+            return
+        }
+        // A command not met before: numbered next, its shape passed on at the same place.
+        followedNumber = numbers.count + 1
+        numbers[words] = followedNumber
         let shape = QuickCommand.Shape(words: command.words, spec: command.spec)
         handOver.shared { shapes.append(shape) }
     }
@@ -99,9 +100,8 @@ final class ScriptReadAhead: @unchecked Sendable {
                 line: text.utf8Copy(batch.lines[statement.lines.lowerBound]), firstLine: statement.firstLine)
             : StatementSource(
                 lines: batch.lines[statement.lines].map { text.utf8Copy($0) }, firstLine: statement.firstLine)
-        guard let read = statement.read, statement.command == followedNumber, followedNumber != 0 else {
-            return (source, nil)
-        }
+        // A statement read has a command numbered from 1.
+        guard let read = statement.read, statement.command == followedNumber else { return (source, nil) }
         return (source, (batch.arguments[read.arguments], read.range))
     }
 

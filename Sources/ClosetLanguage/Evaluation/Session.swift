@@ -356,8 +356,6 @@ public final class Session {
         let heldMark = (count: output.held.count, releases: output.releases)
         let remoteWritesBefore = network.remoteWrites
         var result = ScriptResult()
-        var assembler = LineAssembler()
-        var lineNumber = 0
         var stop = false
 
         func run(
@@ -397,6 +395,8 @@ public final class Session {
                 }
             }
         } else {
+            var assembler = LineAssembler()
+            var lineNumber = 0
             text.forEachScriptLine { line in
                 lineNumber += 1
                 if let source = assembler.add(line, lineNumber: lineNumber) { run(source) }

@@ -245,6 +245,10 @@ extension DurableStore {
         view.legacyFiles = false
     }
 
+    /// How many rows a transaction moves to a scratch file before its commit gives the free
+    /// heap back first.
+    static let releasesMemoryPast = 1 << 20
+
     /// Writes the whole state as a new snapshot, then starts an empty journal following it.
     /// A crash in between leaves snapshot and old journal of the same generation: the journal
     /// is skipped. Readers are never blocked: both files are replaced by renames. `pending`
@@ -252,10 +256,6 @@ extension DurableStore {
     /// `level`: the rows changed since the snapshot may be written as the level below it
     /// (`writeDelta`) instead, as a commit's compaction does; asked for (`compact()`, recovery),
     /// the whole snapshot is written and any level merged into it.
-    /// How many rows a transaction moves to a scratch file before its commit gives the free
-    /// heap back first.
-    static let releasesMemoryPast = 1 << 20
-
     package func compact(pending: Bool = false, level: Bool = false) throws {
         let ownsLock = lock.isHeld
         if !ownsLock { try lock.acquire(timeout: busyTimeout) }

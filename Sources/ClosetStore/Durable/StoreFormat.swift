@@ -620,21 +620,10 @@ enum StoreFormat {
         }
     }
 
-    /// The stored checksum of each body block, once the trailer holding them passes its own
-    /// checksum (format 3: the one checksum of the whole body); what opening checks instead of
-    /// the whole file (`SnapshotBlocks` checks each block when it is first read).
-    static func blockChecksums(
-        memory: UnsafeRawBufferPointer, header: SnapshotHeader
-    ) throws(SnapshotProblem) -> [UInt32] {
-        guard header.format != 3 else { return [header.bodyChecksum] }
-        let table = try blockChecksumBytes(memory: memory, header: header)
-        return (0..<header.blockCount).map {
-            UInt32(littleEndian: table.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))
-        }
-    }
-
-    /// The same where they lie in `memory` (little-endian u32s, once the trailer's checksum
-    /// holds); format 4 and later.
+    /// The stored checksum of each body block where they lie in `memory` (little-endian u32s),
+    /// once the trailer holding them passes its own checksum; format 4 and later (a format-3
+    /// body has one checksum, in the header). What opening checks instead of the whole file
+    /// (`SnapshotBlocks` checks each block when it is first read).
     static func blockChecksumBytes(
         memory: UnsafeRawBufferPointer, header: SnapshotHeader
     ) throws(SnapshotProblem) -> UnsafeRawBufferPointer {
